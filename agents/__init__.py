@@ -1,0 +1,48 @@
+"""Batched agents for every cardenvs game: ``random``, ``heuristic`` (one per game) and trained policies.
+
+``make_agent(game, "random" | "heuristic" | "ppo:path.zip", seed=...)`` returns an object with
+``act(obs, mask, states=None, players=None) -> actions`` over many games at once.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from cardenvs.core.errors import BadArgumentError
+
+from .base import Agent, masked_uniform
+from .random_agent import RandomAgent
+
+AGENT_KINDS = ("random", "heuristic", "ppo:PATH")
+
+
+def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
+    """Resolve an agent by name for ``game`` (a name or GameSpec); objects with ``act`` pass through."""
+    if hasattr(kind, "act"):
+        return kind
+    if not isinstance(kind, str):
+        raise BadArgumentError(f"agent must be one of {', '.join(AGENT_KINDS)} or an object with act(), got {kind!r}")
+    game_name = game if isinstance(game, str) else game.name
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "heuristic":
+        try:
+            module = importlib.import_module(f"agents.heuristic_{game_name}")
+        except ModuleNotFoundError:
+            raise BadArgumentError(f"no heuristic agent for {game_name} yet; use random or ppo:PATH") from None
+        return module.HeuristicAgent(seed)
+    if kind.startswith("ppo:"):
+        from .policy import load
+
+        return load(kind[4:], game=game_name, seed=seed)
+    raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
+
+
+def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
+    """A saved MaskablePPO model wrapped as a batched agent."""
+    from .policy import load as _load
+
+    return _load(path, game=game, seed=seed)
+
+
+__all__ = ["Agent", "RandomAgent", "make_agent", "load", "masked_uniform"]

@@ -1,0 +1,29 @@
+"""The batched agent protocol: ``act(obs, mask, states=None, players=None) -> actions``.
+
+``obs`` is float32 ``[M, obs_dim]`` and ``mask`` int8/bool ``[M, num_actions]`` for M games at once; ``states``
+(the M state rows) and ``players`` (whose seat) are passed too, for rule-based agents that read the game state
+through the game's own helpers. Agents must only use what their seat may see.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        states: np.ndarray | None = None,
+        players: np.ndarray | None = None,
+    ) -> np.ndarray: ...
+
+
+def masked_uniform(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row (rows with no legal action get 0)."""
+    noise = rng.random(mask.shape, dtype=np.float32) + 1.0  # > 0 so a legal action always beats an illegal one
+    return np.argmax(noise * (mask != 0), axis=1).astype(np.int32)

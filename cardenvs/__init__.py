@@ -1,0 +1,60 @@
+"""cardenvs: fast, tested reinforcement-learning environments for two-player card-battle games.
+
+The registry: :data:`GAMES` names every ruleset; :func:`get_game` returns its :class:`~cardenvs.core.spec.GameSpec`;
+:func:`make_env`, :func:`make_parallel_env` and :func:`make_vec` build the PettingZoo and SB3 views of the batch core.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .core.errors import CardenvsError, UnknownGameError
+
+__version__ = "0.1.0"
+
+#: registered rulesets: name -> (module, status shown in the README)
+GAMES: dict[str, str] = {
+    "levelneo": "cardenvs.games.levelneo",
+    "simulfight": "cardenvs.games.simulfight",
+}
+
+
+def available_games() -> list[str]:
+    """Games whose package is present and imports."""
+    names = []
+    for name, module in GAMES.items():
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+def get_game(name: str):
+    """The GameSpec of a registered game; a clear error naming the known games otherwise."""
+    key = str(name).lower().removesuffix("_v0")
+    if key not in GAMES or importlib.util.find_spec(GAMES[key]) is None:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(available_games())}")
+    return importlib.import_module(GAMES[key]).SPEC
+
+
+def make_env(name: str, **kwargs: Any):
+    """The PettingZoo AEC env of a game, e.g. ``make_env("levelneo", render_mode="ansi")``."""
+    from .core.aec import make_env as _make
+
+    return _make(get_game(name), **kwargs)
+
+
+def make_parallel_env(name: str, **kwargs: Any):
+    """The PettingZoo ParallelEnv of a simultaneous game (simulfight)."""
+    from .core.parallel import make_parallel_env as _make
+
+    return _make(get_game(name), **kwargs)
+
+
+def make_vec(name: str, num_envs: int, **kwargs: Any):
+    """An SB3 ``VecEnv`` of ``num_envs`` games with an opponent seat played inside the batch."""
+    from .core.vector import CardGameVecEnv
+
+    return CardGameVecEnv(get_game(name), num_envs, **kwargs)
+
+
+__all__ = ["GAMES", "CardenvsError", "available_games", "get_game", "make_env", "make_parallel_env", "make_vec"]

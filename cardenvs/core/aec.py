@@ -1,0 +1,199 @@
+"""One PettingZoo AEC env for every ruleset: a view of a one-row BatchGame.
+
+``agent_selection`` follows the row's ``to_act`` field, so responses by the non-turn player (cover, bursts,
+mulligans, discards) and both plans of a simultaneous phase are ordinary turns of the player who decides.
+Illegal actions raise ``ValueError`` (an :class:`IllegalActionError`) naming the action and the legal ones and leave
+the game untouched, unless the env was made with ``illegal_action="lose"``: then the offender loses at once.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .batch import BatchGame, rewards_from
+from .errors import BadArgumentError, IllegalActionError
+from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .spec import GameSpec
+
+AGENTS = ["player_0", "player_1"]
+OBS_BOUND = 1000.0
+
+
+def make_spaces(spec: GameSpec) -> tuple[spaces.Dict, spaces.Discrete]:
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(spec.num_actions,), dtype=np.int8),
+        }
+    )
+    return obs, spaces.Discrete(spec.num_actions)
+
+
+def check_action(spec: GameSpec, action: Any) -> int:
+    """An int action id in range, or a clear error (numpy ints accepted)."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"action must be an integer in [0, {spec.num_actions}), got {action!r}")
+    if not 0 <= int(action) < spec.num_actions:
+        raise IllegalActionError(f"action {int(action)} is out of range [0, {spec.num_actions}) for {spec.env_name}")
+    return int(action)
+
+
+class CardGameEnv(AECEnv, EzPickle):
+    """The AEC env of a ruleset. ``decks=(a, b)``: starter deck names or TOML paths (default: the game's pair)."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        decks: Any = None,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        EzPickle.__init__(self, spec, decks, render_mode, illegal_action)
+        super().__init__()
+        if illegal_action not in ("raise", "lose"):
+            raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.spec = spec
+        self.metadata = {
+            "name": spec.env_name,
+            "render_modes": ["ansi", "human"],
+            "is_parallelizable": spec.simultaneous,
+        }
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._obs_space, self._act_space = make_spaces(spec)
+        self.observation_spaces = {a: self._obs_space for a in AGENTS}
+        self.action_spaces = {a: self._act_space for a in AGENTS}
+        self.game = BatchGame(spec, 1, decks=decks, seed=0)
+        self._seed_source = np.random.default_rng()
+        self._reset_bookkeeping()
+
+    # PettingZoo asks for these by agent; the same object every call.
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_space
+
+    @property
+    def row(self) -> np.ndarray:
+        """The game's state row (a view; edit it to set up positions in tests)."""
+        return self.game.states[0]
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self._sync()
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_source = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seed_source.integers(0, 2**62))
+        self.game.reset(game_seed)
+        self._reset_bookkeeping()
+
+    def _sync(self) -> None:
+        """Copy the row's header into PettingZoo's dicts."""
+        row = self.row
+        status = int(row[H_STATUS])
+        if status == LIVE:
+            self.agent_selection = AGENTS[int(row[H_TO_ACT])]
+            return
+        rewards = rewards_from(self.game.winner, self.game.status)[0]
+        for i, a in enumerate(AGENTS):
+            if a in self.agents:
+                self.rewards[a] = float(rewards[i])
+                self.terminations[a] = status == TERMINATED
+                self.truncations[a] = status == TRUNCATED
+                self.infos[a] = {"winner": int(row[H_WINNER])}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = AGENTS.index(agent)
+        obs = self.game.observe(player)[0].copy()
+        mask = self.game.legal_mask(player)[0].copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        return self.game.legal_mask(AGENTS.index(agent or self.agent_selection))[0].copy()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        player = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        try:
+            act = check_action(self.spec, action)
+            self.game.step(np.array([act], dtype=np.int32), players=np.array([player], dtype=np.int32))
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(self._explain(err, player, action)) from None
+            self._forfeit(player)
+        self._sync()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _explain(self, err: IllegalActionError, player: int, action: Any) -> str:
+        if isinstance(action, (int, np.integer)) and 0 <= int(action) < self.spec.num_actions:
+            return self.game.describe_illegal(0, player, int(action))
+        legal = np.flatnonzero(self.game.legal_mask(player)[0]).tolist()
+        return f"{err}; legal actions: {legal}"
+
+    def _forfeit(self, player: int) -> None:
+        row = self.row
+        row[H_STATUS] = TERMINATED
+        row[H_WINNER] = 1 - player
+        row[H_TO_ACT] = -1
+        row[H_NEEDS] = 0
+        self.infos = {a: {"illegal_action": AGENTS[player]} for a in self.agents}
+
+    def action_name(self, action: int, agent: str | None = None) -> str:
+        """Human-readable name of an action for ``agent`` (default: the agent to act) in the current state."""
+        player = AGENTS.index(agent or self.agent_selection)
+        return self.game.action_name(check_action(self.spec, action), 0, player)
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        return np.flatnonzero(self.action_mask(agent)).tolist()
+
+    def render(self, viewer: str | None = None) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def make_env(spec: GameSpec, raw: bool = False, **kwargs: Any) -> AECEnv:
+    """``raw=True`` gives the bare env; otherwise it is wrapped in PettingZoo's OrderEnforcingWrapper.
+
+    PettingZoo's AssertOutOfBoundsWrapper is left out on purpose: the env itself rejects an out-of-range action with
+    a ``ValueError`` that lists the legal ones, which is more useful than a bare assertion.
+    """
+    env = CardGameEnv(spec, **kwargs)
+    return env if raw else wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,176 @@
+"""Card pools as data: read a TOML pool, validate every field against a game's schema, compile to int tables.
+
+A game declares its card schema as a dict of :class:`FieldSpec` and its effect vocabulary as a dict of
+:class:`OpSpec`; :func:`load_card_pool` checks every card and effect and reports the first problem with the file,
+the card and the field. Compiling the cleaned cards to numpy tables is the game's job (it knows its columns).
+"""
+from __future__ import annotations
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import CardPoolError
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One card field: ``kind`` is "int", "str", "bool", "enum" or "list[str]"."""
+
+    kind: str
+    required: bool = False
+    default: Any = None
+    choices: Sequence[str] = ()
+    min: int | None = None
+    max: int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One effect op of a game's vocabulary: its opcode and the schema of its arguments."""
+
+    code: int
+    args: dict[str, FieldSpec]
+    doc: str = ""
+
+
+def read_toml(path: Path | str, error: type = CardPoolError) -> dict:
+    path = Path(path)
+    if not path.is_file():
+        raise error(str(path), "file not found") if error is not CardPoolError else CardPoolError(str(path), None, "file not found")
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        if error is CardPoolError:
+            raise CardPoolError(str(path), None, f"malformed TOML: {exc}") from None
+        raise error(str(path), f"malformed TOML: {exc}") from None
+
+
+def check_value(path: str, card: str, name: str, spec: FieldSpec, value: Any) -> Any:
+    """Validate one value against its spec; return it cleaned (ints as int, lists as tuples)."""
+
+    def fail(msg: str) -> CardPoolError:
+        return CardPoolError(path, card, f"field {name!r}: {msg}")
+
+    if spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(f"expected an integer, got {value!r}")
+        if spec.min is not None and value < spec.min:
+            raise fail(f"{value} is below the minimum {spec.min}")
+        if spec.max is not None and value > spec.max:
+            raise fail(f"{value} is above the maximum {spec.max}")
+        return int(value)
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise fail(f"expected true or false, got {value!r}")
+        return value
+    if spec.kind == "str":
+        if not isinstance(value, str) or not value.strip():
+            raise fail(f"expected a non-empty string, got {value!r}")
+        return value
+    if spec.kind == "enum":
+        if value not in spec.choices:
+            raise fail(f"{value!r} is not one of {', '.join(map(str, spec.choices))}")
+        return value
+    if spec.kind == "list[str]":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(f"expected a list of strings, got {value!r}")
+        if spec.choices:
+            for v in value:
+                if v not in spec.choices:
+                    raise fail(f"{v!r} is not one of {', '.join(spec.choices)}")
+        return tuple(value)
+    raise AssertionError(f"unknown field kind {spec.kind}")
+
+
+def check_fields(path: str, card: str, raw: dict, schema: dict[str, FieldSpec], what: str = "field") -> dict:
+    """Validate a table against a schema: unknown keys, missing required keys, and every value."""
+    unknown = sorted(set(raw) - set(schema))
+    if unknown:
+        raise CardPoolError(path, card, f"unknown {what} {unknown[0]!r} (known: {', '.join(sorted(schema))})")
+    clean = {}
+    for name, spec in schema.items():
+        if name in raw:
+            clean[name] = check_value(path, card, name, spec, raw[name])
+        elif spec.required:
+            raise CardPoolError(path, card, f"missing required {what} {name!r}")
+        else:
+            clean[name] = spec.default
+    return clean
+
+
+@dataclass
+class CardPool:
+    """A validated card pool: cleaned card dicts in id order and the game's compiled tables."""
+
+    paths: list[Path]
+    cards: list[dict]
+    tables: Any = None
+    by_name: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_name = {c["name"]: i for i, c in enumerate(self.cards)}
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def name(self, card_id: int) -> str:
+        return self.cards[card_id]["name"] if 0 <= card_id < len(self.cards) else "?"
+
+
+def load_card_pool(
+    paths: Sequence[Path | str],
+    schema: dict[str, FieldSpec],
+    ops: dict[str, OpSpec] | None = None,
+    effect_schema: dict[str, FieldSpec] | None = None,
+    effects_key: str = "effects",
+) -> list[dict]:
+    """Read and validate the ``[[card]]`` entries of one or more pool files; returns cleaned cards.
+
+    Each card's ``effects`` (if the game has them) is a list of tables validated against ``effect_schema`` (the
+    common keys: trigger, condition...) plus the chosen op's own argument schema.
+    """
+    cards: list[dict] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        path = str(path)
+        data = read_toml(path)
+        entries = data.get("card")
+        if not isinstance(entries, list) or not entries:
+            raise CardPoolError(path, None, "no [[card]] entries")
+        for index, raw in enumerate(entries):
+            name = raw.get("name") if isinstance(raw, dict) else None
+            label = name if isinstance(name, str) else f"#{index + 1}"
+            raw_effects = raw.pop(effects_key, []) if ops is not None else []
+            card = check_fields(path, label, raw, schema)
+            if card["name"] in seen:
+                raise CardPoolError(path, label, f"name already used in {seen[card['name']]}")
+            seen[card["name"]] = path
+            if ops is not None:
+                card[effects_key] = [
+                    check_effect(path, label, i, e, ops, effect_schema or {}) for i, e in enumerate(raw_effects)
+                ]
+            cards.append(card)
+    return cards
+
+
+def check_effect(path: str, card: str, index: int, raw: Any, ops: dict[str, OpSpec], common: dict[str, FieldSpec]) -> dict:
+    where = f"effect {index + 1}"
+    if not isinstance(raw, dict):
+        raise CardPoolError(path, card, f"{where}: expected a table, got {raw!r}")
+    op = raw.get("op")
+    if op not in ops:
+        raise CardPoolError(path, card, f"{where}: unknown op {op!r} (known: {', '.join(sorted(ops))})")
+    spec = ops[op]
+    body = {k: v for k, v in raw.items() if k != "op"}
+    schema = {**common, **spec.args}
+    clean = check_fields(path, card, body, schema, what=f"{where} ({op}) key")
+    clean["op"] = op
+    clean["opcode"] = spec.code
+    return clean

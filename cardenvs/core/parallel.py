@@ -1,0 +1,118 @@
+"""The PettingZoo ParallelEnv of a simultaneous ruleset, a view of the same one-row BatchGame as the AEC env.
+
+Each ``step`` takes one decision from each player. A player whose plan for the phase is done (its ``needs`` bit is
+clear) sees a mask with only the game's no-op action and its action is ignored; the other player's decision is
+applied. Player 0's decision is applied before player 1's; a simultaneous ruleset reads the other side only as it
+stood at the start of the phase, so the order cannot change the game and the AEC env (player 0's whole plan, then
+player 1's) plays the same game for the same plans.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import EzPickle
+from pettingzoo import ParallelEnv
+
+from .aec import AGENTS, check_action, make_spaces
+from .batch import BatchGame, rewards_from
+from .errors import BadArgumentError, IllegalActionError
+from .header import H_NEEDS, H_STATUS, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .spec import GameSpec
+
+
+class CardGameParallelEnv(ParallelEnv, EzPickle):
+    def __init__(self, spec: GameSpec, decks: Any = None, render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, spec, decks, render_mode)
+        if not spec.simultaneous:
+            raise BadArgumentError(f"{spec.name} is a sequential game; use its AEC env")
+        if render_mode not in (None, "ansi", "human"):
+            raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.spec = spec
+        self.noop = int(spec.extra.get("noop_action", 0))
+        self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"], "is_parallelizable": True}
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._obs_space, self._act_space = make_spaces(spec)
+        self.observation_spaces = {a: self._obs_space for a in AGENTS}
+        self.action_spaces = {a: self._act_space for a in AGENTS}
+        self.game = BatchGame(spec, 1, decks=decks, seed=0)
+        self._seed_source = np.random.default_rng()
+
+    def observation_space(self, agent: str):
+        return self._obs_space
+
+    def action_space(self, agent: str):
+        return self._act_space
+
+    def _mask(self, player: int) -> np.ndarray:
+        if self.game.states[0, H_NEEDS] & (1 << player):
+            return self.game.legal_mask(player)[0].copy()
+        mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+        if self.game.states[0, H_STATUS] == LIVE:
+            mask[self.noop] = 1
+        return mask
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {
+            a: {"observation": self.game.observe(p)[0].copy(), "action_mask": self._mask(p)}
+            for p, a in enumerate(AGENTS)
+            if a in self.agents
+        }
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seed_source = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seed_source.integers(0, 2**62))
+        self.game.reset(game_seed)
+        self.agents = list(AGENTS)
+        return self._observations(), {a: {} for a in AGENTS}
+
+    def step(self, actions: dict[str, Any]):
+        if set(actions) != set(self.agents):
+            raise BadArgumentError(f"step needs one action for each of {self.agents}, got {sorted(actions)}")
+        for player, agent in enumerate(AGENTS):
+            if not self.game.states[0, H_NEEDS] & (1 << player) or self.game.states[0, H_STATUS] != LIVE:
+                continue  # plan done: the no-op is ignored
+            act = check_action(self.spec, actions[agent])
+            try:
+                self.game.step(np.array([act], np.int32), players=np.array([player], np.int32))
+            except IllegalActionError:
+                raise IllegalActionError(self.game.describe_illegal(0, player, act)) from None
+        status = int(self.game.states[0, H_STATUS])
+        rewards = rewards_from(self.game.winner, self.game.status)[0]
+        obs = self._observations()
+        rew = {a: float(rewards[i]) for i, a in enumerate(AGENTS) if a in self.agents}
+        term = {a: status == TERMINATED for a in self.agents}
+        trunc = {a: status == TRUNCATED for a in self.agents}
+        infos = {a: ({"winner": int(self.game.states[0, H_WINNER])} if status != LIVE else {}) for a in self.agents}
+        if status != LIVE:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rew, term, trunc, infos
+
+    def action_name(self, action: int, agent: str) -> str:
+        return self.game.action_name(check_action(self.spec, action), 0, AGENTS.index(agent))
+
+    def render(self, viewer: str | None = None) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def state(self) -> np.ndarray:
+        return self.game.states[0].copy()
+
+
+def make_parallel_env(spec: GameSpec, **kwargs: Any) -> CardGameParallelEnv:
+    return CardGameParallelEnv(spec, **kwargs)

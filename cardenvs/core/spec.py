@@ -1,0 +1,80 @@
+"""The contract between a ruleset and the generic machinery (batch core, envs, checker, CLI).
+
+A game is a package under ``cardenvs/games/<name>/`` exporting ``SPEC: GameSpec``. Everything generic (BatchGame,
+the AEC and parallel envs, the SB3 vector env, the evaluator, the checker) is written against this dataclass only.
+
+Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting with the core header):
+
+``batch_reset(states, tables, decks, seeds, rows)``
+    For every ``i`` with ``rows[i]``: start a new game in ``states[i]`` with ``decks[i, p, :]`` (card ids, -1
+    padded) for player ``p`` and RNG seed ``seeds[i]``, then advance to the first decision.
+``batch_step(states, tables, players, actions, errors)``
+    For every ``i`` with ``players[i] >= 0``: apply ``actions[i]`` for player ``players[i]``. If it is not legal,
+    set ``errors[i] = 1`` and leave the row untouched; else ``errors[i] = 0`` and advance through every forced step
+    to the next decision or the end (status, winner, ``to_act`` and ``needs`` updated, truncation at the cap).
+``batch_observe(states, tables, players, out)``
+    Write player ``players[i]``'s view of game ``i`` into ``out[i]`` (float32, ``obs_layout``).
+``batch_mask(states, tables, players, out)``
+    Write player ``players[i]``'s legal actions into ``out[i]`` (int8 0/1); all zeros when that player has no
+    pending decision or the game is over.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+from .layout import Layout
+
+
+class Kernels(NamedTuple):
+    batch_reset: Callable
+    batch_step: Callable
+    batch_observe: Callable
+    batch_mask: Callable
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the generic code needs to know about one ruleset, declared once."""
+
+    name: str
+    version: int
+    description: str
+    num_actions: int
+    state_layout: Layout
+    obs_layout: Layout
+    max_deck: int
+    turn_cap: int
+    simultaneous: bool
+    kernels: Kernels
+    package_dir: Path
+    # Python-side helpers, all pure functions of their arguments.
+    load_pool: Callable[..., Any]  # (paths: list[Path] | None) -> CardPool with .tables
+    load_deck: Callable[..., Any]  # (path_or_name, pool) -> Deck
+    action_name: Callable[[np.ndarray, Any, int, int], str]  # (row, pool, player, action) -> text
+    render: Callable[[np.ndarray, Any, int | None], str]  # (row, pool, viewer or None for all) -> text
+    hide: Callable[[np.ndarray, int, np.random.Generator, Any], np.ndarray]  # re-deal what `viewer` can't see
+    default_decks: tuple[str, str] = ()
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def env_name(self) -> str:
+        return f"{self.name}_v{self.version}"
+
+    @property
+    def obs_dim(self) -> int:
+        return self.obs_layout.size
+
+    @property
+    def deck_dir(self) -> Path:
+        return self.package_dir / "decks"
+
+    @property
+    def card_pool_path(self) -> Path:
+        return self.package_dir / "cards.toml"
+
+    def starter_decks(self) -> list[str]:
+        return sorted(p.stem for p in self.deck_dir.glob("*.toml"))
