@@ -1,0 +1,153 @@
+"""The levelneo state row: one int32 row per game, declared once as a :class:`Layout`.
+
+Card instances: instance ``i`` of player ``p`` is the card ``deck_list[p, i]``. Zones hold instance ids, compact
+(-1 after the last card). Per-instance data (rest, face-up, AP modifiers, stats) lives in ``(2, 40)`` fields indexed
+by instance id, so it moves with the card. The deck is an ordered stack whose top is the *last* entry
+(``deck[p, deck_count[p] - 1]``), so a draw is a pop.
+"""
+from __future__ import annotations
+
+from cardenvs.core.header import HEADER
+from cardenvs.core.layout import Layout, fields
+
+# ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+DECK_SIZE = 40  # LN-D1
+MAX_COPIES = 3  # LN-D2
+HAND_CAP = 16  # physical hand size; a draw into a full hand goes to the discard pile (never reached in practice)
+OPENING_HAND = 6  # LN-S3
+HAND_LIMIT = 6  # LN-T7: discard down to 6 at end of turn when holding 7 or more
+SUPPORT_CAP = 4  # LN-T10 (gap): support zone capacity
+LEVEL_CAP = 5  # LN-L5/L6: level 5 is Level Neo, the level zone holds at most 4 cards
+LEVEL_ZONE = LEVEL_CAP - 1
+AP_PER_LEVEL = 500  # LN-L4
+USED_CAP = 16  # distinct Use skills one player can use in a turn (more is refused; never reached in practice)
+TURN_CAP = 80  # LN-V3: truncate (status 2) when turn 81 would start
+DECISION_CAP = 3000  # truncate after this many agent decisions (a backstop; random games take ~150)
+
+# ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
+(
+    ST_ORDER,  # the rock-paper-scissors winner chooses to go first or second
+    ST_CHOOSE_MAIN,  # setup_player chooses a turn-cost-1 character from the deck as main character
+    ST_MULLIGAN,  # setup_player returns cards to the bottom one at a time, or keeps (redraw to 6)
+    ST_TURN_START,  # forced: marker +1, draw, activate
+    ST_MAIN,  # main phase (1 or 2): sub 0 the turn player, sub 1 the opponent's window
+    ST_BATTLE_WINDOW,  # window before an attack declaration
+    ST_ATTACK,  # the turn player declares an attacker or ends the battle phase
+    ST_PARTNER,  # combi partner or none
+    ST_TARGET,  # attack target
+    ST_DECL_WINDOW,  # window after the declaration
+    ST_COVER,  # the defender may cover
+    ST_COVER_WINDOW,  # window after cover
+    ST_BURST,  # Level Burst alternation
+    ST_JUDGE,  # forced: battle judgement
+    ST_LEVEL_DOWN,  # the defending player chooses the level card to discard
+    ST_COMBI_LOSS,  # the winning player chooses which of two attacking supports is discarded
+    ST_BATTLE_END,  # forced: clear the battle, back to the battle window
+    ST_END,  # end of turn: end-of-turn skills, discards down to 6, expiry
+) = range(18)
+NUM_STEPS = 18
+STEP_NAMES = (
+    "choose turn order", "choose main character", "mulligan", "start of turn", "main phase", "battle phase",
+    "attack declaration", "combi partner", "attack target", "after declaration", "cover", "after cover",
+    "level burst", "battle judgement", "level down", "combi loss", "battle end", "end of turn",
+)
+
+_STATE_FIELDS = fields(
+    ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
+    ("deck", (2, DECK_SIZE), "deck stack, instance ids, top = last entry", True),
+    ("hand", (2, HAND_CAP), "hand, instance ids", True),
+    ("main", (2, 1), "main character instance", True),
+    ("support", (2, SUPPORT_CAP), "support zone, instance ids in slot order", True),
+    ("level", (2, LEVEL_ZONE), "level zone, instance ids (face-up flag in face_up)", True),
+    ("discard", (2, DECK_SIZE), "discard pile, instance ids in order", True),
+    ("deck_count", (2,), "cards in each deck"),
+    ("hand_count", (2,), "cards in each hand"),
+    ("support_count", (2,), "supports on each field"),
+    ("level_count", (2,), "cards in each level zone (level = count + 1)"),
+    ("discard_count", (2,), "cards in each discard pile"),
+    ("rested", (2, DECK_SIZE), "per instance: 1 while Rest"),
+    ("face_up", (2, DECK_SIZE), "per instance: 1 when face up (main after setup, burst-revealed level cards)"),
+    ("attacked", (2, DECK_SIZE), "per instance: attacked this turn"),
+    ("ap_turn", (2, DECK_SIZE), "per instance: AP modifier until end of turn"),
+    ("ap_next", (2, DECK_SIZE), "per instance: AP modifier until the end of its next battle (or end of turn)"),
+    ("ap_battle", (2, DECK_SIZE), "per instance: AP modifier until the end of the current battle (bursts)"),
+    ("drawn", (2, DECK_SIZE), "per instance: reached the hand at least once (card statistics)"),
+    ("played", (2, DECK_SIZE), "per instance: played at least once (card statistics)"),
+    ("marker", (2,), "turn markers (LN-S5, LN-T1)"),
+    ("mulligan_used", (2,), "1 once the player has made the once-per-game mulligan decision"),
+    ("used_skills", (2, USED_CAP), "skill ids used this turn by each player (LN-K4)"),
+    ("used_count", (2,), "entries in used_skills"),
+    ("no_level_down", (2,), "1: this player's main cannot level down this battle"),
+    ("step", (), "ST_* step"),
+    ("sub", (), "window stage: 0 the turn player, 1 the opponent"),
+    ("main_phase", (), "1 or 2"),
+    ("turn_player", (), "player whose turn it is"),
+    ("first_player", (), "player who went first"),
+    ("rps_winner", (), "winner of the rock-paper-scissors draw (chooses the turn order)"),
+    ("setup_player", (), "player making the current setup decision"),
+    ("support_played", (), "1 once the turn player played a support this main phase"),
+    ("battle", (), "1 while a battle is declared and not yet over"),
+    ("atk_a", (), "attacking instance (main or support)"),
+    ("atk_b", (), "combi partner instance or -1"),
+    ("target", (), "defending instance (after cover: the covering support)"),
+    ("covered", (), "1 when the defender covered"),
+    ("orig_target", (), "target declared before any cover"),
+    ("burst_player", (), "player whose Level Burst choice is pending"),
+    ("burst_failed", (2,), "1: this player's burst failed this battle (LN-B4)"),
+    ("burst_passes", (), "consecutive passes in the burst alternation"),
+    ("result", (), "battle result: 1 attacker won, 2 defender won, 3 tie"),
+    ("pending_level_down", (), "player who must choose a level card to discard, or -1"),
+    ("combi_chooser", (), "player who chooses the discarded combi attacker, or -1"),
+    ("end_stage", (), "end-of-turn sub-step"),
+)
+STATE = Layout("levelneo_state", HEADER + _STATE_FIELDS)
+STATE_SIZE = STATE.size
+
+_o = STATE.offset
+DECK_LIST = _o("deck_list")
+DECK = _o("deck")
+HAND = _o("hand")
+MAIN = _o("main")
+SUPPORT = _o("support")
+LEVEL = _o("level")
+DISCARD = _o("discard")
+DECK_N = _o("deck_count")
+HAND_N = _o("hand_count")
+SUPPORT_N = _o("support_count")
+LEVEL_N = _o("level_count")
+DISCARD_N = _o("discard_count")
+RESTED = _o("rested")
+FACE_UP = _o("face_up")
+ATTACKED = _o("attacked")
+AP_TURN = _o("ap_turn")
+AP_NEXT = _o("ap_next")
+AP_BATTLE = _o("ap_battle")
+DRAWN = _o("drawn")
+PLAYED = _o("played")
+MARKER = _o("marker")
+MULLIGAN_USED = _o("mulligan_used")
+USED_SKILLS = _o("used_skills")
+USED_N = _o("used_count")
+NO_LEVEL_DOWN = _o("no_level_down")
+STEP = _o("step")
+SUB = _o("sub")
+MAIN_PHASE = _o("main_phase")
+TURN_PLAYER = _o("turn_player")
+FIRST_PLAYER = _o("first_player")
+RPS_WINNER = _o("rps_winner")
+SETUP_PLAYER = _o("setup_player")
+SUPPORT_PLAYED = _o("support_played")
+BATTLE = _o("battle")
+ATK_A = _o("atk_a")
+ATK_B = _o("atk_b")
+TARGET = _o("target")
+COVERED = _o("covered")
+ORIG_TARGET = _o("orig_target")
+BURST_PLAYER = _o("burst_player")
+BURST_FAILED = _o("burst_failed")
+BURST_PASSES = _o("burst_passes")
+RESULT = _o("result")
+PENDING_LD = _o("pending_level_down")
+COMBI_CHOOSER = _o("combi_chooser")
+END_STAGE = _o("end_stage")
+del _o

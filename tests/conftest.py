@@ -1,0 +1,16 @@
+"""Shared fixtures: the registered games that import in this checkout."""
+from __future__ import annotations
+
+import pytest
+
+import cardenvs
+
+GAMES = cardenvs.available_games()
+SIMULTANEOUS = [g for g in GAMES if cardenvs.get_game(g).simultaneous]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "game_name" in metafunc.fixturenames:
+        metafunc.parametrize("game_name", GAMES)
+    if "simultaneous_game" in metafunc.fixturenames:
+        metafunc.parametrize("simultaneous_game", SIMULTANEOUS)

@@ -1,0 +1,74 @@
+"""Units of the shared core: counter RNG, layouts, card-pool and deck validation errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardenvs.core.cards import FieldSpec, load_card_pool
+from cardenvs.core.errors import CardPoolError
+from cardenvs.core.header import HEADER, HEADER_SIZE, H_RNG_COUNTER
+from cardenvs.core.layout import Layout, fields
+from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+
+
+def test_header_offsets_match_the_declared_fields() -> None:
+    layout = Layout("h", HEADER)
+    assert layout.size == HEADER_SIZE
+    assert layout.offset("rng_counter") == H_RNG_COUNTER
+
+
+def test_rng_is_a_function_of_the_row() -> None:
+    row = np.zeros(HEADER_SIZE + 10, dtype=np.int32)
+    rng_seed(row, 42)
+    snapshot = row.copy()
+    first = [rng_below(row, 1000) for _ in range(20)]
+    row[:] = snapshot
+    assert [rng_below(row, 1000) for _ in range(20)] == first
+    rng_seed(row, 43)
+    assert [rng_below(row, 1000) for _ in range(20)] != first
+
+
+def test_rng_below_is_roughly_uniform() -> None:
+    row = np.zeros(HEADER_SIZE, dtype=np.int32)
+    rng_seed(row, 1)
+    counts = np.bincount([rng_below(row, 6) for _ in range(60_000)], minlength=6)
+    assert counts.min() > 9_400 and counts.max() < 10_600
+
+
+def test_shuffle_is_a_permutation() -> None:
+    row = np.zeros(HEADER_SIZE + 40, dtype=np.int32)
+    rng_seed(row, 5)
+    row[HEADER_SIZE:] = np.arange(40)
+    shuffle_slice(row, HEADER_SIZE, 40)
+    assert sorted(row[HEADER_SIZE:].tolist()) == list(range(40))
+    assert row[HEADER_SIZE:].tolist() != list(range(40))
+
+
+def test_layout_views_and_markdown() -> None:
+    layout = Layout("t", fields(("a", (), "scalar"), ("hand", (2, 3), "hands", True)))
+    rows = np.arange(2 * layout.size, dtype=np.int32).reshape(2, layout.size)
+    assert layout.get(rows, "hand").shape == (2, 2, 3)
+    assert layout.records(rows)["hand"].shape == (2, 2, 3)
+    assert [f.name for f in layout.zones] == ["hand"]
+    assert "| `hand` | 1 | 6 | 2x3 | hands |" in layout.markdown()
+
+
+SCHEMA = {"name": FieldSpec("str", required=True), "cost": FieldSpec("int", min=0, max=9, default=0)}
+
+
+def test_card_pool_errors_name_file_card_and_field(tmp_path) -> None:
+    bad = tmp_path / "pool.toml"
+    bad.write_text('[[card]]\nname = "Ember"\ncost = "three"\n')
+    with pytest.raises(CardPoolError, match=r"pool.toml: card 'Ember': field 'cost': expected an integer"):
+        load_card_pool([bad], SCHEMA)
+    bad.write_text('[[card]]\nname = "Ember"\ncolour = "red"\n')
+    with pytest.raises(CardPoolError, match=r"card 'Ember': unknown field 'colour'"):
+        load_card_pool([bad], SCHEMA)
+    bad.write_text('[[card]]\nname = "Ember"\ncost = 12\n')
+    with pytest.raises(CardPoolError, match="above the maximum 9"):
+        load_card_pool([bad], SCHEMA)
+    bad.write_text('[[card]\nname = "Ember"\n')
+    with pytest.raises(CardPoolError, match="malformed TOML"):
+        load_card_pool([bad], SCHEMA)
+    with pytest.raises(CardPoolError, match="file not found"):
+        load_card_pool([tmp_path / "missing.toml"], SCHEMA)
