@@ -1,0 +1,257 @@
+"""levelneo card schema, effect vocabulary, pool compilation and deck rules.
+
+A card is ``name, type (character|event), color, turn_cost, ap, traits`` plus ``effects``: a list of
+``{trigger, condition, ..., op, <op args>}`` tables. The pool compiles to two int32 tables the kernels read:
+
+* ``cards[n, C_COLS]``: one row per card (columns ``C_*``);
+* ``effects[n, MAX_EFFECTS, E_COLS]``: each card's effects in file order (columns ``E_*``; unused rows have
+  ``E_TRIGGER = -1``).
+
+Adding a card that uses existing triggers, conditions, targets and ops needs no code change.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
+from cardenvs.core.decks import Deck, copy_limit, read_deck
+from cardenvs.core.errors import CardPoolError, DeckError
+
+from .state import DECK_SIZE, MAX_COPIES
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
+DECK_DIR = PACKAGE_DIR / "decks"
+
+COLORS = ("red", "blue", "green", "yellow")
+TYPES = ("character", "event")
+TYPE_CHARACTER, TYPE_EVENT = 0, 1
+
+TRIGGERS = ("cont", "on_play", "on_attack", "on_win", "end_turn", "use", "event", "burst")
+(TR_CONT, TR_ON_PLAY, TR_ON_ATTACK, TR_ON_WIN, TR_END_TURN, TR_USE, TR_EVENT, TR_BURST) = range(8)
+
+CONDITIONS = ("none", "own_turn", "opp_turn", "has_trait", "in_battle", "attacking", "defending")
+(CO_NONE, CO_OWN_TURN, CO_OPP_TURN, CO_HAS_TRAIT, CO_IN_BATTLE, CO_ATTACKING, CO_DEFENDING) = range(7)
+
+PHASES = ("any", "main", "battle")
+PH_ANY, PH_MAIN, PH_BATTLE = range(3)
+TURNS = ("any", "own", "opp")
+TU_ANY, TU_OWN, TU_OPP = range(3)
+
+TARGETS = (
+    "self", "own_main", "own_supports", "own_all", "own_battlers", "own_one_support",
+    "opp_main", "opp_supports", "opp_all", "opp_battlers", "opp_one_support",
+)
+(
+    TG_SELF, TG_OWN_MAIN, TG_OWN_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_ONE,
+    TG_OPP_MAIN, TG_OPP_SUPPORTS, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_ONE,
+) = range(11)
+
+DURATIONS = ("turn", "next_battle", "battle")
+DU_TURN, DU_NEXT_BATTLE, DU_BATTLE = range(3)
+
+OP_AP_UP, OP_AP_DOWN, OP_DRAW, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, OP_ACTIVATE, OP_LEVEL_UP = range(8)
+
+_AMOUNT = FieldSpec("int", required=True, min=100, max=10000, doc="AP amount")
+_TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="which characters")
+_DURATION = FieldSpec("enum", default="turn", choices=DURATIONS, doc="how long an AP change lasts")
+_FILTER = FieldSpec("str", default="", doc="only characters with this trait")
+
+OPS: dict[str, OpSpec] = {
+    "ap_up": OpSpec(OP_AP_UP, {"amount": _AMOUNT, "target": _TARGET, "duration": _DURATION, "filter": _FILTER},
+                    "AP +amount to the target characters for the duration"),
+    "ap_down": OpSpec(OP_AP_DOWN, {"amount": _AMOUNT, "target": _TARGET, "duration": _DURATION, "filter": _FILTER},
+                      "AP -amount to the target characters for the duration (AP never below 0)"),
+    "draw": OpSpec(OP_DRAW, {"n": FieldSpec("int", default=1, min=1, max=3)}, "draw n cards"),
+    "opp_discard": OpSpec(OP_OPP_DISCARD, {"n": FieldSpec("int", default=1, min=1, max=3)},
+                          "the opponent discards n random cards from hand"),
+    "prevent_level_down": OpSpec(OP_PREVENT_LEVEL_DOWN, {}, "your main character cannot level down this battle"),
+    "rest": OpSpec(OP_REST, {"target": _TARGET, "filter": _FILTER}, "set the target characters to Rest"),
+    "activate": OpSpec(OP_ACTIVATE, {"target": _TARGET, "filter": _FILTER}, "set the target characters Active"),
+    "level_up": OpSpec(OP_LEVEL_UP, {}, "your main character levels up (top card of the deck, face down)"),
+}
+OP_NAMES = {spec.code: name for name, spec in OPS.items()}
+
+CARD_SCHEMA: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", required=True),
+    "type": FieldSpec("enum", required=True, choices=TYPES),
+    "color": FieldSpec("enum", required=True, choices=COLORS),
+    "turn_cost": FieldSpec("int", default=1, min=1, max=9),
+    "ap": FieldSpec("int", default=0, min=0, max=20000),
+    "traits": FieldSpec("list[str]", default=()),
+    "flavor": FieldSpec("str", default=""),
+}
+EFFECT_SCHEMA: dict[str, FieldSpec] = {
+    "trigger": FieldSpec("enum", required=True, choices=TRIGGERS),
+    "condition": FieldSpec("enum", default="none", choices=CONDITIONS),
+    "trait": FieldSpec("str", default="", doc="the trait of condition has_trait"),
+    "level": FieldSpec("int", default=1, min=1, max=5, doc="(Lv #): the main character's level must be >= this"),
+    "phase": FieldSpec("enum", default="any", choices=PHASES, doc="(Phase/...) tag of use and event effects"),
+    "turn": FieldSpec("enum", default="any", choices=TURNS, doc="(.../Turn) tag of use and event effects"),
+    "cost_rest": FieldSpec("bool", default=False, doc="use skills: rest this character as the cost"),
+    "skill": FieldSpec("str", default="", doc="skill name for once-per-turn (default: the card name)"),
+}
+
+MAX_EFFECTS = 4
+MAX_TRAITS = 30
+# card table columns
+(C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
+ C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(12)
+C_COLS = 12
+# effect table columns
+(E_TRIGGER, E_COND, E_COND_TRAIT, E_LEVEL, E_PHASE, E_TURN, E_COST_REST, E_SKILL, E_OP, E_AMOUNT, E_TARGET,
+ E_DURATION, E_FILTER, E_N) = range(14)
+E_COLS = 14
+START_TRIGGERS = (TR_ON_PLAY, TR_ON_ATTACK, TR_ON_WIN, TR_END_TURN)
+
+
+def _check_card_rules(path: str, card: dict) -> None:
+    """Rules the generic schema cannot express: what each card type may carry."""
+    name = card["name"]
+    effects = card["effects"]
+    if len(effects) > MAX_EFFECTS:
+        raise CardPoolError(path, name, f"field 'effects': at most {MAX_EFFECTS} effects, got {len(effects)}")
+    triggers = [e["trigger"] for e in effects]
+    if card["type"] == "character":
+        if card["ap"] <= 0:
+            raise CardPoolError(path, name, "field 'ap': a character needs ap > 0")
+        if "event" in triggers:
+            raise CardPoolError(path, name, "field 'effects': trigger 'event' is only for event cards")
+        if triggers.count("use") > 1:
+            raise CardPoolError(path, name, "field 'effects': at most one 'use' skill per character")
+    else:
+        if card["ap"] != 0:
+            raise CardPoolError(path, name, "field 'ap': an event has no AP")
+        if "event" not in triggers:
+            raise CardPoolError(path, name, "field 'effects': an event needs at least one trigger 'event' effect")
+        bad = [t for t in triggers if t not in ("event", "burst")]
+        if bad:
+            raise CardPoolError(path, name, f"field 'effects': trigger {bad[0]!r} is not allowed on an event")
+    for i, e in enumerate(effects):
+        where = f"effect {i + 1} ({e['op']})"
+        if e["condition"] == "has_trait" and not e["trait"]:
+            raise CardPoolError(path, name, f"{where} key 'trait': condition has_trait needs a trait")
+        target = e.get("target")
+        if e["trigger"] == "cont":
+            if e["op"] not in ("ap_up", "ap_down"):
+                raise CardPoolError(path, name, f"{where} key 'op': a cont skill can only change AP")
+            if target in ("own_one_support", "opp_one_support"):
+                raise CardPoolError(path, name, f"{where} key 'target': {target!r} is not allowed in a cont skill")
+        if e["trigger"] in ("cont", "on_play", "on_attack", "on_win", "end_turn", "burst") and (
+            e["phase"] != "any" or e["turn"] != "any"
+        ):
+            raise CardPoolError(path, name, f"{where} key 'phase': (Phase/Turn) tags are for use and event effects")
+        if e["cost_rest"] and e["trigger"] != "use":
+            raise CardPoolError(path, name, f"{where} key 'cost_rest': only use skills have a rest cost")
+
+
+def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
+    """Turn cleaned cards into the kernels' int tables; returns (cards, effects, trait names, skill names)."""
+    traits: list[str] = []
+    for card in cards:
+        for t in card["traits"]:
+            if t not in traits:
+                traits.append(t)
+    if len(traits) > MAX_TRAITS:
+        raise CardPoolError(path, None, f"at most {MAX_TRAITS} distinct traits, got {len(traits)}")
+    skills: list[str] = []
+
+    def trait_mask(card: dict, value: str, key: str, index: int, op: str) -> int:
+        if not value:
+            return 0
+        if value not in traits:
+            raise CardPoolError(card["_path"], card["name"],
+                                f"effect {index + 1} ({op}) key {key!r}: unknown trait {value!r} (known: {', '.join(traits)})")
+        return 1 << traits.index(value)
+
+    ctab = np.zeros((len(cards), C_COLS), dtype=np.int32)
+    etab = np.full((len(cards), MAX_EFFECTS, E_COLS), -1, dtype=np.int32)
+    for cid, card in enumerate(cards):
+        row = ctab[cid]
+        row[C_TYPE] = TYPES.index(card["type"])
+        row[C_COLOR] = COLORS.index(card["color"])
+        row[C_TURN_COST] = card["turn_cost"]
+        row[C_AP] = card["ap"]
+        row[C_TRAITS] = sum(1 << traits.index(t) for t in set(card["traits"]))
+        row[C_N_EFFECTS] = len(card["effects"])
+        row[C_USE_EFFECT] = -1
+        row[C_EVENT_EFFECT] = -1
+        row[C_MAIN_OK] = int(card["type"] == "character" and card["turn_cost"] == 1)
+        for i, e in enumerate(card["effects"]):
+            trig = TRIGGERS.index(e["trigger"])
+            skill_name = e["skill"] or card["name"]
+            if trig in (TR_USE, TR_EVENT):
+                if skill_name not in skills:
+                    skills.append(skill_name)
+                skill = skills.index(skill_name)
+            else:
+                skill = -1
+            if trig == TR_USE:
+                row[C_USE_EFFECT] = i
+            if trig == TR_EVENT and row[C_EVENT_EFFECT] < 0:
+                row[C_EVENT_EFFECT] = i
+            row[C_HAS_BURST] |= int(trig == TR_BURST)
+            row[C_HAS_CONT] |= int(trig == TR_CONT)
+            row[C_HAS_START] |= int(trig in START_TRIGGERS)
+            etab[cid, i] = (
+                trig,
+                CONDITIONS.index(e["condition"]),
+                trait_mask(card, e["trait"], "trait", i, e["op"]),
+                e["level"],
+                PHASES.index(e["phase"]),
+                TURNS.index(e["turn"]),
+                int(e["cost_rest"]),
+                skill,
+                e["opcode"],
+                e.get("amount", 0) or 0,
+                TARGETS.index(e["target"]) if e.get("target") else -1,
+                DURATIONS.index(e.get("duration") or "turn"),
+                trait_mask(card, e.get("filter", ""), "filter", i, e["op"]),
+                e.get("n", 0) or 0,
+            )
+    return ctab, etab, traits, skills
+
+
+class LevelNeoPool(CardPool):
+    """A CardPool plus the names the text helpers need."""
+
+    traits: list[str]
+    skills: list[str]
+
+
+def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
+    """Load, validate and compile a card pool (default: the package's cards.toml)."""
+    paths = [Path(p) for p in (paths or [DEFAULT_POOL])]
+    cards: list[dict] = []
+    for path in paths:  # one file at a time so every card remembers its file for later errors
+        for card in load_card_pool([path], CARD_SCHEMA, OPS, EFFECT_SCHEMA):
+            card["_path"] = str(path)
+            _check_card_rules(str(path), card)
+            cards.append(card)
+    names = [c["name"] for c in cards]
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
+    ctab, etab, traits, skills = compile_pool(cards, str(paths[0]))
+    pool = LevelNeoPool(paths=paths, cards=cards, tables=(ctab, etab))
+    pool.traits = traits
+    pool.skills = skills
+    return pool
+
+
+def check_deck_rules(deck: Deck, pool: CardPool) -> None:
+    """LN-D1..D3 (LN-D4, colour cost, is a play rule checked by the kernels)."""
+    if len(deck) != DECK_SIZE:
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {DECK_SIZE}", rule="LN-D1")
+    copy_limit(deck, pool, MAX_COPIES, rule="LN-D2")
+    ctab = pool.tables[0]
+    if not any(ctab[int(c), C_MAIN_OK] for c in deck.card_ids):
+        raise DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3")
+
+
+def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:
+    """A deck file (path or starter name) checked against LN-D1..D3."""
+    return read_deck(path_or_name, pool, DECK_DIR, check_deck_rules)
