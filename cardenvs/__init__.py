@@ -12,11 +12,13 @@ from .core.errors import CardenvsError, UnknownGameError
 
 __version__ = "0.1.0"
 
-#: registered rulesets: name -> (module, status shown in the README)
+#: registered rulesets: name -> the module that exports its SPEC
 GAMES: dict[str, str] = {
     "levelneo": "cardenvs.games.levelneo",
     "simulfight": "cardenvs.games.simulfight",
 }
+#: the games whose play is simultaneous, which also have a PettingZoo ParallelEnv (known without importing them)
+SIMULTANEOUS_GAMES = frozenset({"simulfight"})
 
 
 def available_games() -> list[str]:
@@ -56,5 +58,24 @@ def make_vec(name: str, num_envs: int, **kwargs: Any):
 
     return CardGameVecEnv(get_game(name), num_envs, **kwargs)
 
+
+def _register_with_pettingzoo() -> None:
+    """``pettingzoo.make("aec", "cardenvs/levelneo-v0")`` where PettingZoo has a registry (1.25+)."""
+    try:
+        from pettingzoo import register
+        from pettingzoo.env_registry import registration
+    except ImportError:
+        return
+    for name, module in GAMES.items():
+        for kind, factory in (("aec", "env"), ("parallel", "parallel_env")):
+            env_id = f"cardenvs/{name}-v0"
+            if env_id in getattr(registration, f"{kind}_registry", {}):
+                continue
+            if kind == "parallel" and name not in SIMULTANEOUS_GAMES:
+                continue
+            register(kind, env_id, entry_point=f"{module}:{factory}")
+
+
+_register_with_pettingzoo()
 
 __all__ = ["GAMES", "CardenvsError", "available_games", "get_game", "make_env", "make_parallel_env", "make_vec"]
