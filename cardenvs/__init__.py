@@ -52,9 +52,16 @@ def make_parallel_env(name: str, **kwargs: Any):
     return _make(get_game(name), **kwargs)
 
 
+def make_vector_env(name: str, num_envs: int, **kwargs: Any):
+    """A Gymnasium 1.x ``VectorEnv`` (same-step autoreset) with the same opponent seat as :func:`make_vec`."""
+    from .core.vector import CardGameVectorEnv
+
+    return CardGameVectorEnv(get_game(name), num_envs, **kwargs)
+
+
 def make_vec(name: str, num_envs: int, **kwargs: Any):
-    """An SB3 ``VecEnv`` of ``num_envs`` games with an opponent seat played inside the batch."""
-    from .core.vector import CardGameVecEnv
+    """An SB3 ``VecEnv`` of ``num_envs`` games with an opponent seat played inside the batch (MaskablePPO-ready)."""
+    from .core.sb3 import CardGameVecEnv
 
     return CardGameVecEnv(get_game(name), num_envs, **kwargs)
 
@@ -78,4 +85,4 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
-__all__ = ["GAMES", "CardenvsError", "available_games", "get_game", "make_env", "make_parallel_env", "make_vec"]
+__all__ = ["GAMES", "CardenvsError", "available_games", "get_game", "make_env", "make_parallel_env", "make_vec", "make_vector_env"]

@@ -1,18 +1,21 @@
-"""SB3 ``VecEnv`` over a BatchGame: the learner plays one seat, an opponent policy plays the other inside the batch.
+"""Vector envs over a BatchGame: the learner plays one seat, an opponent policy plays the other inside the batch.
 
-What MaskablePPO sees (sb3-contrib 2.9): ``reset() -> obs``; ``step_wait() -> (obs, rewards, dones, infos)`` with
-same-step autoreset, ``infos[i]["terminal_observation"]`` and ``["TimeLimit.truncated"]``; ``action_masks()`` (also
-through ``env_method("action_masks")``) describing the state the next action applies to: after the autoreset and
-after the opponent's replies. The learner's seat is drawn at random each episode unless ``learner_seat`` is fixed,
-and rewards are from the learner's side (+1 win, -1 loss, 0 draw or truncation).
+:class:`SeatedBatch` holds the logic (seats, opponents, same-step autoreset); :class:`CardGameVectorEnv` is its
+Gymnasium 1.x ``VectorEnv`` view and :class:`cardenvs.core.sb3.CardGameVecEnv` its SB3 ``VecEnv`` view (what
+MaskablePPO takes; sb3-contrib 2.9): ``reset() -> obs``; ``step_wait() -> (obs, rewards, dones, infos)`` with
+``infos[i]["terminal_observation"]`` and ``["TimeLimit.truncated"]``; ``action_masks()`` describing the state the next
+action applies to: after the autoreset and after the opponent's replies. The learner's seat is drawn at random each
+episode unless ``learner_seat`` is fixed, and rewards are from the learner's side (+1 win, -1 loss, 0 draw or
+truncation).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from .batch import BatchGame, rewards_from
 from .errors import BadArgumentError
@@ -20,7 +23,7 @@ from .header import H_STATUS, H_TO_ACT, LIVE, TRUNCATED
 from .spec import GameSpec
 
 
-class CardGameVecEnv(VecEnv):
+class SeatedBatch:
     """``num_envs`` games; ``opponent`` is "random", "heuristic", "ppo:PATH", an agent with ``act``, or a callable
     ``(episode_index) -> agent`` to pick a new opponent per episode (self-play leagues)."""
 
@@ -42,14 +45,15 @@ class CardGameVecEnv(VecEnv):
         self.learner_seat_mode = learner_seat
         self.opponent_source = opponent
         self.episodes_started = 0
-        obs_space = spaces.Box(-1000.0, 1000.0, shape=(spec.obs_dim,), dtype=np.float32)
-        super().__init__(num_envs, obs_space, spaces.Discrete(spec.num_actions))
-        self.render_mode = None
+        self.num_envs = num_envs
+        self.observation_space = spaces.Box(-1000.0, 1000.0, shape=(spec.obs_dim,), dtype=np.float32)
+        self.action_space = spaces.Discrete(spec.num_actions)
         self.seats = np.zeros(num_envs, dtype=np.int32)
         self.opponents: list[Any] = [None] * num_envs
         self._actions = np.zeros(num_envs, dtype=np.int32)
         self._next_seed = self._base_seed
         self._pending_seed: int | None = None
+        self._opponent_cache: dict[Any, Any] = {}
 
     # ----- opponents -----------------------------------------------------------------------------------------
     def _make_opponent(self) -> Any:
@@ -58,8 +62,6 @@ class CardGameVecEnv(VecEnv):
         source = self.opponent_source
         if callable(source) and not hasattr(source, "act"):
             source = source(self.episodes_started)
-        if not hasattr(self, "_opponent_cache"):
-            self._opponent_cache: dict[Any, Any] = {}
         key = source if isinstance(source, str) else id(source)
         if key not in self._opponent_cache:
             self._opponent_cache[key] = make_agent(self.spec, source, seed=int(self._rng.integers(2**31)))
@@ -103,7 +105,7 @@ class CardGameVecEnv(VecEnv):
             self.game.step(actions, players=players)
         raise RuntimeError("opponent did not hand the turn back within 100000 decisions")
 
-    # ----- VecEnv API ----------------------------------------------------------------------------------------
+    # ----- stepping ---------------------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
         if self._pending_seed is not None:
             self._next_seed = self._pending_seed
@@ -123,10 +125,9 @@ class CardGameVecEnv(VecEnv):
             self._start_episodes(done)
             self._play_opponents()
 
-    def step_async(self, actions: np.ndarray) -> None:
+    def step(self, actions: np.ndarray):
+        """Apply the learner's actions, play the opponents, autoreset finished rows; SB3's 4-tuple."""
         self._actions = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
-
-    def step_wait(self):
         self.game.step(self._actions, players=self.seats)
         self._play_opponents()
         status = self.game.status.copy()
@@ -150,38 +151,47 @@ class CardGameVecEnv(VecEnv):
         """bool ``[num_envs, num_actions]`` for the learner's pending decision in every game."""
         return self.game.legal_mask(self.seats).astype(np.bool_)
 
-    def close(self) -> None:
-        pass
-
-    def seed(self, seed: int | None = None) -> Sequence[None]:
+    def seed(self, seed: int | None = None) -> None:
+        """Seed the episodes that start at the next :meth:`reset`."""
         self._pending_seed = seed
-        return [None] * self.num_envs
 
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(self._indices(indices))
 
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        setattr(self, attr_name, value)
+class CardGameVectorEnv(VectorEnv):
+    """Gymnasium 1.x ``VectorEnv`` view (autoreset mode SAME_STEP, as SB3).
 
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in self._indices(indices)]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result] * len(self._indices(indices))
+    ``step`` returns ``(obs, rewards, terminations, truncations, infos)``; ``infos["action_mask"]`` (N, A) is the
+    learner's next decision; rows finished in this step add ``infos["final_obs"]``/``["_final_obs"]`` and
+    ``["final_info"]``/``["_final_info"]``.
+    """
 
-    def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
-        return [False] * len(self._indices(indices))
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def has_attr(self, attr_name: str) -> bool:
-        return hasattr(self, attr_name)
+    def __init__(self, spec: GameSpec, num_envs: int, **kwargs: Any) -> None:
+        self.seated = SeatedBatch(spec, num_envs, **kwargs)
+        self.num_envs = num_envs
+        self.single_observation_space = self.seated.observation_space
+        self.single_action_space = self.seated.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
 
-    def _indices(self, indices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self.seated.seed(seed)
+        obs = self.seated.reset()
+        return obs, {"action_mask": self.seated.action_masks()}
 
-    def get_images(self) -> Sequence[None]:
-        return [None] * self.num_envs
+    def step(self, actions):
+        obs, rewards, dones, infos = self.seated.step(actions)
+        truncated = np.array([bool(info.get("TimeLimit.truncated", False)) for info in infos])
+        out: dict[str, Any] = {"action_mask": self.seated.action_masks()}
+        if dones.any():
+            final_obs = np.zeros_like(obs)
+            final_info = np.array([{} for _ in range(self.num_envs)], dtype=object)
+            for i in np.flatnonzero(dones):
+                final_obs[i] = infos[i]["terminal_observation"]
+                final_info[i] = {k: v for k, v in infos[i].items() if k != "terminal_observation"}
+            out.update(final_obs=final_obs, _final_obs=dones.copy(), final_info=final_info, _final_info=dones.copy())
+        return obs, rewards, dones & ~truncated, truncated, out
+
+    def action_masks(self) -> np.ndarray:
+        return self.seated.action_masks()

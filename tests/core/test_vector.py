@@ -58,3 +58,26 @@ def test_maskable_ppo_runs_2048_steps(game_name: str, tmp_path) -> None:
     obs = env.reset()
     actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[np.arange(8), actions].all()
+
+
+def test_gymnasium_vector_env_same_step_autoreset(game_name: str) -> None:
+    from gymnasium.vector import AutoresetMode
+
+    env = cardenvs.make_vector_env(game_name, 8, opponent="random", seed=1)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=5)
+    assert obs.shape == (8, env.single_observation_space.shape[0])
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(5000):
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_
+        done = terminated | truncated
+        if done.any():
+            assert (info["_final_obs"] == done).all()
+            ended += int(done.sum())
+        if ended >= 10:
+            break
+    assert ended >= 10

@@ -1,0 +1,181 @@
+"""Board primitives over one state row: zone moves and simple queries (Numba, no rules decisions here)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import C_COLOR, C_TRAITS
+from .state import (
+    ATK_A, ATK_B, AP_BATTLE, AP_NEXT, AP_TURN, ATTACKED, BATTLE, DECK, DECK_LIST, DECK_N, DECK_SIZE, DISCARD,
+    DISCARD_N, DRAWN, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, RESTED, SUPPORT,
+    SUPPORT_CAP, SUPPORT_N, TARGET, TURN_PLAYER,
+)
+
+
+@njit(cache=True)
+def card_of(row: np.ndarray, p: int, inst: int) -> int:
+    return row[DECK_LIST + p * DECK_SIZE + inst]
+
+
+@njit(cache=True)
+def level_of(row: np.ndarray, p: int) -> int:
+    """LN-L1: level = cards in the level zone + 1."""
+    return row[LEVEL_N + p] + 1
+
+
+@njit(cache=True)
+def main_of(row: np.ndarray, p: int) -> int:
+    return row[MAIN + p]
+
+
+@njit(cache=True)
+def support_at(row: np.ndarray, p: int, slot: int) -> int:
+    return row[SUPPORT + p * SUPPORT_CAP + slot]
+
+
+@njit(cache=True)
+def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
+    n = row[count + p]
+    row[zone + p * cap + n] = inst
+    row[count + p] = n + 1
+
+
+@njit(cache=True)
+def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
+    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
+    base = zone + p * cap
+    n = row[count + p]
+    inst = row[base + idx]
+    for j in range(idx, n - 1):
+        row[base + j] = row[base + j + 1]
+    row[base + n - 1] = -1
+    row[count + p] = n - 1
+    return inst
+
+
+@njit(cache=True)
+def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
+    base = zone + p * cap
+    for j in range(row[count + p]):
+        if row[base + j] == inst:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
+    """A card leaving the field forgets its state (rest, modifiers)."""
+    k = p * DECK_SIZE + inst
+    row[RESTED + k] = 0
+    row[ATTACKED + k] = 0
+    row[AP_TURN + k] = 0
+    row[AP_NEXT + k] = 0
+    row[AP_BATTLE + k] = 0
+
+
+@njit(cache=True)
+def to_discard(row: np.ndarray, p: int, inst: int) -> None:
+    clear_instance(row, p, inst)
+    row[FACE_UP + p * DECK_SIZE + inst] = 1  # the discard pile is public
+    zone_push(row, DISCARD, DISCARD_N, DECK_SIZE, p, inst)
+
+
+@njit(cache=True)
+def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
+    if row[HAND_N + p] >= HAND_CAP:  # physical cap: the card is discarded instead
+        to_discard(row, p, inst)
+        return
+    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
+    row[DRAWN + p * DECK_SIZE + inst] = 1
+
+
+@njit(cache=True)
+def pop_deck(row: np.ndarray, p: int) -> int:
+    """The top card of the deck (-1 when empty)."""
+    n = row[DECK_N + p]
+    if n == 0:
+        return -1
+    return zone_remove(row, DECK, DECK_N, DECK_SIZE, p, n - 1)
+
+
+@njit(cache=True)
+def draw(row: np.ndarray, p: int) -> None:
+    inst = pop_deck(row, p)
+    if inst >= 0:
+        add_to_hand(row, p, inst)
+
+
+@njit(cache=True)
+def deck_to_bottom(row: np.ndarray, p: int, inst: int) -> None:
+    base = DECK + p * DECK_SIZE
+    n = row[DECK_N + p]
+    for j in range(n, 0, -1):
+        row[base + j] = row[base + j - 1]
+    row[base] = inst
+    row[DECK_N + p] = n + 1
+
+
+@njit(cache=True)
+def level_up(row: np.ndarray, p: int) -> None:
+    """LN-L2, LN-L6: top card of the deck face down into the level zone; nothing at level 5 or on an empty deck."""
+    if row[LEVEL_N + p] >= LEVEL_ZONE or row[DECK_N + p] == 0:
+        return
+    inst = pop_deck(row, p)
+    row[FACE_UP + p * DECK_SIZE + inst] = 0
+    zone_push(row, LEVEL, LEVEL_N, LEVEL_ZONE, p, inst)
+
+
+@njit(cache=True)
+def level_down_at(row: np.ndarray, p: int, k: int) -> None:
+    """LN-L3: the chosen level card goes to the discard pile."""
+    inst = zone_remove(row, LEVEL, LEVEL_N, LEVEL_ZONE, p, k)
+    to_discard(row, p, inst)
+
+
+@njit(cache=True)
+def discard_support(row: np.ndarray, p: int, inst: int) -> None:
+    k = zone_find(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, inst)
+    if k >= 0:
+        zone_remove(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, k)
+        to_discard(row, p, inst)
+
+
+@njit(cache=True)
+def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
+    return row[RESTED + p * DECK_SIZE + inst] != 0
+
+
+@njit(cache=True)
+def is_attacker(row: np.ndarray, p: int, inst: int) -> bool:
+    return row[BATTLE] != 0 and p == row[TURN_PLAYER] and inst >= 0 and (inst == row[ATK_A] or inst == row[ATK_B])
+
+
+@njit(cache=True)
+def is_defender(row: np.ndarray, p: int, inst: int) -> bool:
+    return row[BATTLE] != 0 and p != row[TURN_PLAYER] and inst >= 0 and inst == row[TARGET]
+
+
+@njit(cache=True)
+def in_battle(row: np.ndarray, p: int, inst: int) -> bool:
+    return is_attacker(row, p, inst) or is_defender(row, p, inst)
+
+
+@njit(cache=True)
+def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
+    """LN-D4: colour cost is met when a character of that colour is on the owner's field."""
+    if ctab[card_of(row, p, row[MAIN + p]), C_COLOR] == color:
+        return True
+    for s in range(row[SUPPORT_N + p]):
+        if ctab[card_of(row, p, support_at(row, p, s)), C_COLOR] == color:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_trait(row: np.ndarray, ctab: np.ndarray, p: int, mask: int) -> bool:
+    if ctab[card_of(row, p, row[MAIN + p]), C_TRAITS] & mask:
+        return True
+    for s in range(row[SUPPORT_N + p]):
+        if ctab[card_of(row, p, support_at(row, p, s)), C_TRAITS] & mask:
+            return True
+    return False
