@@ -6,6 +6,7 @@ The registry: :data:`GAMES` names every ruleset; :func:`get_game` returns its :c
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from .core.errors import CardenvsError, UnknownGameError

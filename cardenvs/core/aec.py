@@ -43,6 +43,22 @@ def check_action(spec: GameSpec, action: Any) -> int:
     return int(action)
 
 
+def explain_illegal(game: BatchGame, err: Exception, player: int, action: Any) -> str:
+    """The message for an illegal action in a one-row game: what was tried and the legal actions by name."""
+    if isinstance(action, (int, np.integer)) and 0 <= int(action) < game.spec.num_actions:
+        return game.describe_illegal(0, player, int(action))
+    legal = np.flatnonzero(game.legal_mask(player, out=np.zeros_like(game.legal_mask(player)))[0]).tolist()
+    return f"{err}; legal actions: {legal}"
+
+
+def forfeit_game(row: np.ndarray, player: int) -> None:
+    """End the game in ``row`` as a loss for ``player`` (the ``illegal_action="lose"`` rule)."""
+    row[H_STATUS] = TERMINATED
+    row[H_WINNER] = 1 - player
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+
+
 class CardGameEnv(AECEnv, EzPickle):
     """The AEC env of a ruleset. ``decks=(a, b)``: starter deck names or TOML paths (default: the game's pair)."""
 
@@ -52,8 +68,9 @@ class CardGameEnv(AECEnv, EzPickle):
         decks: Any = None,
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        pool: Any = None,
     ) -> None:
-        EzPickle.__init__(self, spec, decks, render_mode, illegal_action)
+        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool)
         super().__init__()
         if illegal_action not in ("raise", "lose"):
             raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
@@ -72,7 +89,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self._obs_space, self._act_space = make_spaces(spec)
         self.observation_spaces = {a: self._obs_space for a in AGENTS}
         self.action_spaces = {a: self._act_space for a in AGENTS}
-        self.game = BatchGame(spec, 1, decks=decks, seed=0)
+        self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
         self._seed_source = np.random.default_rng()
         self._reset_bookkeeping()
 
@@ -144,26 +161,15 @@ class CardGameEnv(AECEnv, EzPickle):
             self.game.step(np.array([act], dtype=np.int32), players=np.array([player], dtype=np.int32))
         except IllegalActionError as err:
             if self.illegal_action == "raise":
-                raise IllegalActionError(self._explain(err, player, action)) from None
-            self._forfeit(player)
-        self._sync()
+                raise IllegalActionError(explain_illegal(self.game, err, player, action)) from None
+            forfeit_game(self.row, player)
+            self._sync()
+            self.infos = {a: {**self.infos[a], "illegal_action": agent} for a in self.agents}
+        else:
+            self._sync()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _explain(self, err: IllegalActionError, player: int, action: Any) -> str:
-        if isinstance(action, (int, np.integer)) and 0 <= int(action) < self.spec.num_actions:
-            return self.game.describe_illegal(0, player, int(action))
-        legal = np.flatnonzero(self.game.legal_mask(player)[0]).tolist()
-        return f"{err}; legal actions: {legal}"
-
-    def _forfeit(self, player: int) -> None:
-        row = self.row
-        row[H_STATUS] = TERMINATED
-        row[H_WINNER] = 1 - player
-        row[H_TO_ACT] = -1
-        row[H_NEEDS] = 0
-        self.infos = {a: {"illegal_action": AGENTS[player]} for a in self.agents}
 
     def action_name(self, action: int, agent: str | None = None) -> str:
         """Human-readable name of an action for ``agent`` (default: the agent to act) in the current state."""

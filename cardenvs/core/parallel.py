@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from .aec import AGENTS, check_action, make_spaces
+from .aec import AGENTS, check_action, explain_illegal, forfeit_game, make_spaces
 from .batch import BatchGame, rewards_from
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_NEEDS, H_STATUS, H_WINNER, LIVE, TERMINATED, TRUNCATED
@@ -22,8 +22,12 @@ from .spec import GameSpec
 
 
 class CardGameParallelEnv(ParallelEnv, EzPickle):
-    def __init__(self, spec: GameSpec, decks: Any = None, render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, spec, decks, render_mode)
+    def __init__(self, spec: GameSpec, decks: Any = None, render_mode: str | None = None,
+                 illegal_action: str = "raise", pool: Any = None) -> None:
+        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool)
+        if illegal_action not in ("raise", "lose"):
+            raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if not spec.simultaneous:
             raise BadArgumentError(f"{spec.name} is a sequential game; use its AEC env")
         if render_mode not in (None, "ansi", "human"):
@@ -37,7 +41,7 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
         self._obs_space, self._act_space = make_spaces(spec)
         self.observation_spaces = {a: self._obs_space for a in AGENTS}
         self.action_spaces = {a: self._act_space for a in AGENTS}
-        self.game = BatchGame(spec, 1, decks=decks, seed=0)
+        self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
         self._seed_source = np.random.default_rng()
 
     def observation_space(self, agent: str):
@@ -74,14 +78,20 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
     def step(self, actions: dict[str, Any]):
         if set(actions) != set(self.agents):
             raise BadArgumentError(f"step needs one action for each of {self.agents}, got {sorted(actions)}")
+        needs = int(self.game.states[0, H_NEEDS])  # who had a decision when the step began
+        forfeit = None
         for player, agent in enumerate(AGENTS):
-            if not self.game.states[0, H_NEEDS] & (1 << player) or self.game.states[0, H_STATUS] != LIVE:
+            if not needs & (1 << player) or self.game.states[0, H_STATUS] != LIVE:
                 continue  # plan done: the no-op is ignored
-            act = check_action(self.spec, actions[agent])
             try:
+                act = check_action(self.spec, actions[agent])
                 self.game.step(np.array([act], np.int32), players=np.array([player], np.int32))
-            except IllegalActionError:
-                raise IllegalActionError(self.game.describe_illegal(0, player, act)) from None
+            except IllegalActionError as err:
+                if self.illegal_action == "raise":
+                    raise IllegalActionError(explain_illegal(self.game, err, player, actions[agent])) from None
+                forfeit = player
+                forfeit_game(self.game.states[0], player)
+                break
         status = int(self.game.states[0, H_STATUS])
         rewards = rewards_from(self.game.winner, self.game.status)[0]
         obs = self._observations()
@@ -89,6 +99,9 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
         term = {a: status == TERMINATED for a in self.agents}
         trunc = {a: status == TRUNCATED for a in self.agents}
         infos = {a: ({"winner": int(self.game.states[0, H_WINNER])} if status != LIVE else {}) for a in self.agents}
+        if forfeit is not None:
+            for a in infos:
+                infos[a]["illegal_action"] = AGENTS[forfeit]
         if status != LIVE:
             self.agents = []
         if self.render_mode == "human":

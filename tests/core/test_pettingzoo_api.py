@@ -24,7 +24,7 @@ def test_parallel_api_test(simultaneous_game: str) -> None:
 
 
 def test_parallel_seed_test(simultaneous_game: str) -> None:
-    parallel_seed_test(lambda: cardenvs.make_parallel_env(simultaneous_game))
+    parallel_seed_test(lambda: cardenvs.make_parallel_env(simultaneous_game, illegal_action="lose"))
 
 
 def test_aec_and_parallel_play_the_same_game(simultaneous_game: str) -> None:

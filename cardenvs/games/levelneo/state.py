@@ -22,6 +22,7 @@ LEVEL_ZONE = LEVEL_CAP - 1
 AP_PER_LEVEL = 500  # LN-L4
 USED_CAP = 16  # distinct Use skills one player can use in a turn (more is refused; never reached in practice)
 TURN_CAP = 80  # LN-V3: truncate (status 2) when turn 81 would start
+QUEUE_CAP = 8  # triggered effects waiting to resolve (at most 5 can wait at once: end-of-turn skills)
 DECISION_CAP = 3000  # truncate after this many agent decisions (a backstop; random games take ~150)
 
 # ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
@@ -99,6 +100,8 @@ _STATE_FIELDS = fields(
     ("pending_level_down", (), "player who must choose a level card to discard, or -1"),
     ("combi_chooser", (), "player who chooses the discarded combi attacker, or -1"),
     ("end_stage", (), "end-of-turn sub-step"),
+    ("queue", (QUEUE_CAP, 3), "effects waiting to resolve: (player, instance, trigger), first in first out"),
+    ("queue_count", (), "entries in queue"),
 )
 STATE = Layout("levelneo_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
@@ -150,4 +153,6 @@ RESULT = _o("result")
 PENDING_LD = _o("pending_level_down")
 COMBI_CHOOSER = _o("combi_chooser")
 END_STAGE = _o("end_stage")
+QUEUE = _o("queue")
+QUEUE_N = _o("queue_count")
 del _o

@@ -1,0 +1,413 @@
+"""A greedy rule-based levelneo player, batched: one Numba kernel decides for every row at once.
+
+What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rules):
+
+* setup: go first; the highest-AP turn-cost-1 character as main; mulligan cards it cannot pay for early (turn cost
+  4 or more).
+* main phase: play the strongest support it can afford (AP), then events and [Use] skills whose simulated effect
+  raises a value of the public board (levels, hand sizes, battle outcome, field AP, active characters) by more than
+  the card it costs. The same value test picks events and skills in every battle window, so an AP boost is kept for
+  the battle it swings.
+* attack: with the main when its AP (plus at most one combi partner) beats the opponent's main, adding the weakest
+  partner that also beats the best possible cover; then supports against resting characters they beat (the main,
+  for a level down, before supports).
+* defence: cover when the main would lose and has a level to lose (a support that wins the cover if there is one,
+  else the weakest); Level Burst when its side is not winning the battle.
+* chores: level down a revealed (spent) level card first; in a lost support combi discard the stronger attacker;
+  discard the weakest card at end of turn.
+
+Hidden information: the kernel reads the seat's own hand, both public boards (mains, supports, rested flags, AP
+modifiers, level-zone sizes, face-up flags) and hand sizes. To value an event or skill it applies it to a *copy* of
+the row with the game's own interpreter and reads only public quantities of the result (a simulated ``draw`` moves a
+hidden card into the copy's hand, but only the hand *size* is read; the face-down level cards are never read).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from cardenvs.core.header import H_STATUS, LIVE
+
+from ._numba_cache import drop_stale_cache
+
+import cardenvs.games.levelneo as _game_pkg  # noqa: E402
+
+drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
+
+from cardenvs.games.levelneo.actions import (  # noqa: E402
+    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_GO_FIRST, A_HAND, A_LEVEL_DOWN, A_PARTNER, A_PASS,
+    A_SKILL, A_TARGET, NUM_ACTIONS,
+)
+from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
+from cardenvs.games.levelneo.cards import C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER  # noqa: E402
+from cardenvs.games.levelneo.effects import compute_ap  # noqa: E402
+from cardenvs.games.levelneo.rules import apply_action, drain_effects  # noqa: E402
+from cardenvs.games.levelneo.state import (  # noqa: E402
+    ATK_A, ATK_B, ATTACKED, BATTLE, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, LEVEL_ZONE, MAIN,
+    MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
+    ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
+    STEP, SUB, SUPPORT_N, TARGET, TURN_PLAYER,
+)
+
+# value weights (AP units): a level is worth far more than a card, a battle outcome more than a level's AP bonus
+W_LEVEL = 2000.0
+W_CARD = 400.0
+W_SUPPORT = 600.0
+W_BATTLE = 1500.0
+W_ACTIVE = 100.0
+W_FIELD_AP = 0.1
+MULLIGAN_COST = 4  # cards this expensive are put back at the mulligan
+
+
+@njit(cache=True)
+def _neo(row, p):
+    return level_of(row, p) >= LEVEL_CAP
+
+
+@njit(cache=True)
+def _battle_margin(row, tables, p):
+    """(p takes part, p's side AP minus the other side's AP) for the battle in progress."""
+    if row[BATTLE] == 0:
+        return False, 0
+    tp = row[TURN_PLAYER]
+    op = 1 - tp
+    atk = 0
+    for inst in (row[ATK_A], row[ATK_B]):
+        if inst >= 0:
+            atk += compute_ap(row, tables, tp, inst)
+    t = row[TARGET]
+    dfn = compute_ap(row, tables, op, t) if t >= 0 else 0
+    return True, (atk - dfn) if p == tp else (dfn - atk)
+
+
+@njit(cache=True)
+def _value(row, tables, p):
+    """A score of the public position for ``p`` (used to compare a position with and without an event/skill)."""
+    q = 1 - p
+    v = W_LEVEL * (level_of(row, p) - level_of(row, q))
+    v += W_CARD * (row[HAND_N + p] - row[HAND_N + q])
+    v += W_SUPPORT * (row[SUPPORT_N + p] - row[SUPPORT_N + q])
+    for side in range(2):
+        sign = 1.0 if side == p else -1.0
+        for s in range(-1, row[SUPPORT_N + side]):
+            inst = row[MAIN + side] if s < 0 else support_at(row, side, s)
+            v += sign * W_FIELD_AP * compute_ap(row, tables, side, inst)
+            if not is_rested(row, side, inst):
+                v += sign * W_ACTIVE
+    takes_part, m = _battle_margin(row, tables, p)
+    if takes_part:
+        tp = row[TURN_PLAYER]
+        main_defending = p != tp and row[TARGET] == row[MAIN + p]
+        if m > 0:
+            v += W_BATTLE
+        elif main_defending and (row[NO_LEVEL_DOWN + p] != 0 or row[LEVEL_N + p] == 0):
+            v -= 0.2 * W_BATTLE  # losing costs no level
+        else:
+            v -= W_BATTLE
+        v += 0.2 * min(max(m, -1000), 1000)
+    return v
+
+
+@njit(cache=True)
+def _best_use(row, tables, p, mask, scratch):
+    """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains."""
+    base = _value(row, tables, p)
+    best = A_PASS
+    best_gain = 50.0  # a small margin: do not spend cards on rounding noise
+    for a in range(A_HAND, A_SKILL + 5):
+        if mask[a] == 0:
+            continue
+        if a < A_SKILL:
+            card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
+            if tables[0][card, C_TYPE] == TYPE_CHARACTER:
+                continue  # supports are chosen by _best_support
+        scratch[:] = row
+        apply_action(scratch, tables, p, a)
+        drain_effects(scratch, tables)
+        gain = _value(scratch, tables, p) - base
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+@njit(cache=True)
+def _best_support(row, tables, p, mask):
+    best = -1
+    best_ap = -1
+    for i in range(row[HAND_N + p]):
+        a = A_HAND + i
+        if mask[a] == 0:
+            continue
+        card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+        if tables[0][card, C_TYPE] != TYPE_CHARACTER:
+            continue
+        ap = tables[0][card, C_AP] + (300 if tables[0][card, C_USE_EFFECT] >= 0 else 0)
+        if ap > best_ap:
+            best, best_ap = a, ap
+    return best
+
+
+@njit(cache=True)
+def _best_cover_ap(row, tables, q, exclude):
+    """Highest AP among q's Active supports (the ones that could cover)."""
+    best = -1
+    for s in range(row[SUPPORT_N + q]):
+        inst = support_at(row, q, s)
+        if inst != exclude and not is_rested(row, q, inst):
+            best = max(best, compute_ap(row, tables, q, inst))
+    return best
+
+
+@njit(cache=True)
+def _partner_slot(row, tables, p, mask, base_ap, need, want):
+    """The weakest legal partner with base_ap + its AP > want, else > need, else -1."""
+    for goal in (want, need):
+        best = -1
+        best_ap = 1 << 30
+        for s in range(row[SUPPORT_N + p]):
+            if mask[A_PARTNER + s] == 0:
+                continue
+            ap = compute_ap(row, tables, p, support_at(row, p, s))
+            if base_ap + ap > goal and ap < best_ap:
+                best, best_ap = s, ap
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True)
+def _best_partner_ap(row, tables, p, exclude):
+    best = 0
+    for s in range(row[SUPPORT_N + p]):
+        inst = support_at(row, p, s)
+        if inst != exclude and not is_rested(row, p, inst) and not _attacked(row, p, inst):
+            best = max(best, compute_ap(row, tables, p, inst))
+    return best
+
+
+@njit(cache=True)
+def _attacked(row, p, inst):
+    return row[ATTACKED + p * DECK_SIZE + inst] != 0
+
+
+@njit(cache=True)
+def _support_target(row, tables, p, atk_ap):
+    """Best resting target a support attack of ``atk_ap`` beats: 0 (main) or 1 + slot; -1 when none."""
+    q = 1 - p
+    if is_rested(row, q, row[MAIN + q]) and atk_ap > compute_ap(row, tables, q, row[MAIN + q]):
+        return 0
+    best = -1
+    best_ap = -1
+    for s in range(row[SUPPORT_N + q]):
+        inst = support_at(row, q, s)
+        if is_rested(row, q, inst):
+            ap = compute_ap(row, tables, q, inst)
+            if atk_ap > ap and ap > best_ap:
+                best, best_ap = 1 + s, ap
+    return best
+
+
+@njit(cache=True)
+def _card_keep_value(row, tables, p, inst):
+    card = card_of(row, p, inst)
+    ctab = tables[0]
+    v = ctab[card, C_AP] if ctab[card, C_TYPE] == TYPE_CHARACTER else 2500
+    if ctab[card, C_HAS_BURST] != 0:
+        v += 300
+    v -= 300 * max(0, ctab[card, C_TURN_COST] - row[MARKER + p] - 2)  # far from playable
+    return v
+
+
+@njit(cache=True)
+def decide(row, tables, p, mask, scratch):
+    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
+    st = row[STEP]
+    tp = row[TURN_PLAYER]
+    q = 1 - p
+    ctab = tables[0]
+    if st == ST_ORDER:
+        return A_GO_FIRST
+    if st == ST_CHOOSE_MAIN:
+        best = -1
+        best_ap = -1
+        for a in range(A_CHOOSE_MAIN, A_CHOOSE_MAIN + DECK_SIZE):
+            if mask[a] != 0:
+                card = card_of(row, p, a - A_CHOOSE_MAIN)
+                ap = ctab[card, C_AP] + (300 if ctab[card, C_USE_EFFECT] >= 0 else 0)
+                if ap > best_ap:
+                    best, best_ap = a, ap
+        return best
+    if st == ST_MULLIGAN:
+        for i in range(row[HAND_N + p]):
+            if mask[A_HAND + i] != 0:
+                card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+                if ctab[card, C_TURN_COST] >= MULLIGAN_COST:
+                    return A_HAND + i
+        return A_PASS
+    if st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+        if st == ST_MAIN and p == tp and row[SUB] == 0:
+            a = _best_support(row, tables, p, mask)
+            if a >= 0:
+                return a
+        return _best_use(row, tables, p, mask, scratch)
+    if st == ST_ATTACK:
+        my_main = row[MAIN + p]
+        opp_main_ap = compute_ap(row, tables, q, row[MAIN + q])
+        if mask[A_ATTACK] != 0:
+            main_ap = compute_ap(row, tables, p, my_main)
+            if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1)) > opp_main_ap:
+                return A_ATTACK
+        best = -1
+        best_key = -1
+        for s in range(row[SUPPORT_N + p]):
+            if mask[A_ATTACK + 1 + s] == 0:
+                continue
+            inst = support_at(row, p, s)
+            ap = compute_ap(row, tables, p, inst)
+            t = _support_target(row, tables, p, ap + _best_partner_ap(row, tables, p, inst))
+            if t >= 0:
+                key = 10 if t == 0 else 1
+                if key > best_key:
+                    best, best_key = A_ATTACK + 1 + s, key
+        return best if best >= 0 else A_PASS
+    if st == ST_PARTNER:
+        a_inst = row[ATK_A]
+        a_ap = compute_ap(row, tables, p, a_inst)
+        if a_inst == row[MAIN + p]:
+            need = compute_ap(row, tables, q, row[MAIN + q])
+            want = max(need, _best_cover_ap(row, tables, q, -1))
+            if a_ap > want:
+                return A_PASS
+        else:
+            t = _support_target(row, tables, p, a_ap)
+            if t >= 0:
+                return A_PASS  # beats a target alone
+            need = 1 << 30
+            qm = row[MAIN + q]
+            if is_rested(row, q, qm):
+                need = compute_ap(row, tables, q, qm)
+            for s in range(row[SUPPORT_N + q]):
+                inst = support_at(row, q, s)
+                if is_rested(row, q, inst):
+                    need = min(need, compute_ap(row, tables, q, inst))
+            want = need
+        s = _partner_slot(row, tables, p, mask, a_ap, need, want)
+        return A_PARTNER + s if s >= 0 else A_PASS
+    if st == ST_TARGET:
+        atk = 0
+        for inst in (row[ATK_A], row[ATK_B]):
+            if inst >= 0:
+                atk += compute_ap(row, tables, p, inst)
+        t = _support_target(row, tables, p, atk)
+        if t >= 0 and mask[A_TARGET + t] != 0:
+            return A_TARGET + t
+        # nothing beatable: the weakest legal target
+        best = -1
+        best_ap = 1 << 30
+        for k in range(1 + 4):
+            if mask[A_TARGET + k] != 0:
+                inst = row[MAIN + q] if k == 0 else support_at(row, q, k - 1)
+                ap = compute_ap(row, tables, q, inst)
+                if ap < best_ap:
+                    best, best_ap = A_TARGET + k, ap
+        return best
+    if st == ST_COVER:
+        atk = 0
+        for inst in (row[ATK_A], row[ATK_B]):
+            if inst >= 0:
+                atk += compute_ap(row, tables, tp, inst)
+        target = row[TARGET]
+        if compute_ap(row, tables, p, target) > atk:
+            return A_PASS  # the target wins by itself
+        is_main = target == row[MAIN + p]
+        if is_main and (row[LEVEL_N + p] == 0 or row[NO_LEVEL_DOWN + p] != 0):
+            return A_PASS  # nothing to lose
+        winner = -1
+        winner_ap = 1 << 30
+        weakest = -1
+        weakest_ap = 1 << 30
+        for s in range(row[SUPPORT_N + p]):
+            if mask[A_COVER + s] == 0:
+                continue
+            ap = compute_ap(row, tables, p, support_at(row, p, s))
+            if ap > atk and ap < winner_ap:
+                winner, winner_ap = s, ap
+            if ap < weakest_ap:
+                weakest, weakest_ap = s, ap
+        if winner >= 0:
+            return A_COVER + winner
+        if is_main and weakest >= 0 and row[LEVEL_N + p] >= 1:
+            return A_COVER + weakest  # sacrifice a support rather than a level
+        return A_PASS
+    if st == ST_BURST:
+        if mask[A_BURST] != 0:
+            takes_part, m = _battle_margin(row, tables, p)
+            if takes_part and m <= 0:
+                return A_BURST
+        return A_PASS
+    if st == ST_LEVEL_DOWN:
+        for k in range(row[LEVEL_N + p]):
+            if mask[A_LEVEL_DOWN + k] != 0:
+                inst = row[LEVEL + p * LEVEL_ZONE + k]
+                if row[FACE_UP + p * DECK_SIZE + inst] != 0:
+                    return A_LEVEL_DOWN + k  # a revealed card has no burst left in it
+        return A_LEVEL_DOWN
+    if st == ST_COMBI_LOSS:
+        a0 = compute_ap(row, tables, tp, row[ATK_A])
+        a1 = compute_ap(row, tables, tp, row[ATK_B])
+        return A_COMBI_LOSS if a0 >= a1 else A_COMBI_LOSS + 1
+    if st == ST_END:
+        best = -1
+        best_v = 1 << 30
+        for i in range(row[HAND_N + p]):
+            if mask[A_HAND + i] != 0:
+                v = _card_keep_value(row, tables, p, row[HAND + p * HAND_CAP + i])
+                if v < best_v:
+                    best, best_v = A_HAND + i, v
+        return best
+    return -1
+
+
+@njit(cache=True)
+def batch_decide(states, tables, players, masks, out, fallback=True):
+    """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
+    legal action (a safety net: the kernel is written against the mask, so this should never be used; the
+    tests call it with ``fallback=False`` to check the raw choices)."""
+    scratch = np.empty(states.shape[1], dtype=states.dtype)
+    for i in range(states.shape[0]):
+        p = players[i]
+        out[i] = 0
+        if p < 0 or states[i, H_STATUS] != LIVE:
+            continue
+        a = decide(states[i], tables, p, masks[i], scratch)
+        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
+            for b in range(NUM_ACTIONS):
+                if masks[i, b] != 0:
+                    a = b
+                    break
+        out[i] = a
+
+
+class HeuristicAgent:
+    """Greedy levelneo player (see the module docstring); ``seed`` is accepted for the agent protocol (it is
+    deterministic)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        from cardenvs import get_game
+
+        self.seed = seed
+        self.tables = get_game("levelneo").load_pool(None).tables
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
+            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
+        if states is None or players is None:
+            raise ValueError("the levelneo heuristic reads the game state: pass states and players")
+        states = np.ascontiguousarray(states, dtype=np.int32)
+        masks = np.ascontiguousarray(mask, dtype=np.int8)
+        out = np.zeros(states.shape[0], dtype=np.int32)
+        batch_decide(states, self.tables, np.asarray(players, dtype=np.int32), masks, out, fallback)
+        return out

@@ -1,0 +1,264 @@
+"""A greedy rule-based simulfight player, batched: one Numba kernel decides for every row at once.
+
+Every decision is a one-step look-ahead with the game's own interpreter: each legal action is applied to a *copy*
+of the row (``rules.apply_action``; a target or payer sub-decision it opens is settled greedily the same way) and
+the resulting position is scored from the deciding player's side. Order of play in a plan:
+
+* **uses first** (DEFEND/ATTACK abilities are mandatory while payable, so only their order matters): the one whose
+  simulated result scores best goes first, which spends shared shields/swords/gold on the strongest ability;
+* **then plays** (Defend): the affordable unit with the best score gain *per gold*, while one gains anything;
+* **targets and payers**: the candidate with the best score (kill a Foe when the damage is enough, stun the most
+  valuable Foe, heal the most hurt ally, pay health with the ally that can best afford it).
+
+The score: own health minus the opponent's health after the damage this plan deals, units in play (value ~ their
+gold cost, plus their remaining health; Foes this plan kills or stuns count against them), and resources (gold
+carries over; swords are worth keeping in Defend for the Attack phase; next-round changes).
+
+Hidden information: simultaneous phases are played in the AEC order, so when player 1 plans, the row already holds
+player 0's plan in player 1's ``in_*`` fields. The score never reads those, nor the opponent's live fields: the
+opponent is read only through the phase-start snapshot (``snap_*``) plus *this* player's own plan against it (the
+``in_*`` fields of the opponent's side, which only this player writes). That is exactly what the observation shows.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from cardenvs.core.header import H_STATUS, LIVE
+
+from ._numba_cache import drop_stale_cache
+
+import cardenvs.games.simulfight as _game_pkg  # noqa: E402
+
+drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
+
+from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_PLAY, A_USE, NUM_ACTIONS  # noqa: E402
+from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402
+from cardenvs.games.simulfight.rules import apply_action, mask_row  # noqa: E402
+from cardenvs.games.simulfight.state import (  # noqa: E402
+    MAX_DECK, O_DECK_LIST, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT,
+    O_PHASE, O_PLAY, O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER,
+    O_SNAP_PROTECTED, O_SNAP_STUNNED, O_STUNNED, O_SUB, O_UHEALTH, PH_DEFEND, RES_GOLD, RES_SHIELDS, RES_SWORDS,
+    SNAP_PLAYER_COLS, SP_HEALTH, SUB_MAIN,
+)
+
+# score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
+# the kernels (``HeuristicAgent(weights=...)``)
+WEIGHT_NAMES = (
+    "unit_gold",  # a unit in play is worth this much per gold it cost ...
+    "unit_health",  # ... plus this much per health it has left
+    "gold",
+    "swords_defend",  # swords left in Defend pay for ATTACK abilities; in Attack they vanish at round end
+    "shields",
+    "next_gold", "next_shields", "next_swords",
+    "protect_defend",  # per gold of a unit Protected in Defend: the other plan's damage may be coming
+    "stun_defend",  # per gold of a Foe stunned in Defend: its ATTACK ability is lost this round
+    "min_play_gain",  # a play must gain at least this much per gold
+    "opp_health",  # weight of the opponent's health (own health weighs 1)
+    "per_gold",  # 1: plays are ranked by gain per gold; 0: by total gain
+)
+DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0], dtype=np.float64)
+
+
+@njit(cache=True)
+def _score(row, cards, p, w, uval):
+    """The position from ``p``'s side, reading only what ``p`` may see (see the module docstring)."""
+    q = 1 - p
+    defend = row[O_PHASE] == PH_DEFEND
+    v = float(row[O_HEALTH + p])
+    v -= w[11] * float(row[O_SNAP_PLAYER + q * SNAP_PLAYER_COLS + SP_HEALTH] - row[O_IN_PLAYER_DAMAGE + q])
+    for j in range(row[O_PLAY_COUNT + p]):
+        inst = row[O_PLAY + p * MAX_DECK + j]
+        at = p * MAX_DECK + inst
+        h = row[O_UHEALTH + at]
+        if h <= 0:
+            continue
+        gold = uval[row[O_DECK_LIST + at]]
+        v += w[0] * gold + w[1] * h
+        if defend and row[O_PROTECTED + at] != 0:
+            v += w[8] * gold
+        if row[O_STUNNED + at] != 0:
+            v -= 0.2 * gold
+    for j in range(row[O_SNAP_PLAY_COUNT + q]):
+        inst = row[O_SNAP_PLAY + q * MAX_DECK + j]
+        at = q * MAX_DECK + inst
+        h = row[O_SNAP_HEALTH + at]
+        if row[O_SNAP_PROTECTED + at] == 0:
+            h -= row[O_IN_DAMAGE + at]  # this player's planned damage on it
+        gold = uval[row[O_DECK_LIST + at]]
+        if h <= 0:
+            continue  # it dies at the end of the phase
+        v -= w[0] * gold + w[1] * h
+        if defend and row[O_IN_STUN + at] != 0 and row[O_SNAP_STUNNED + at] == 0:
+            v += w[9] * gold
+    v += w[2] * row[O_RES + p * 3 + RES_GOLD] + w[4] * row[O_RES + p * 3 + RES_SHIELDS]
+    if defend:
+        v += w[3] * row[O_RES + p * 3 + RES_SWORDS]
+    for r in range(3):
+        v += w[5 + r] * row[O_NEXT + p * 3 + r]
+        v -= w[5 + r] * row[O_IN_NEXT + q * 3 + r]  # my plan's next-round changes to the opponent
+    if defend:
+        v -= w[3] * row[O_IN_RES + q * 3 + RES_SWORDS]
+    v -= w[2] * row[O_IN_RES + q * 3 + RES_GOLD]
+    return v
+
+
+@njit(cache=True)
+def _settle(row, cards, effects, p, scratch, mask, w, uval):
+    """Answer the pending target/payer sub-decisions of ``row`` greedily (in place)."""
+    for _ in range(8):
+        if row[O_SUB + p] == SUB_MAIN:
+            return
+        mask_row(row, cards, effects, p, mask)
+        best = -1
+        best_v = -1e18
+        for a in range(A_ALLY, NUM_ACTIONS):
+            if mask[a] == 0:
+                continue
+            scratch[:] = row
+            apply_action(scratch, cards, effects, p, a)
+            v = _score(scratch, cards, p, w, uval)
+            if v > best_v:
+                best, best_v = a, v
+        if best < 0:
+            return
+        apply_action(row, cards, effects, p, best)
+
+
+@njit(cache=True)
+def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
+    """The heuristic's action for ``p`` (``mask`` is p's legal mask; s1, s2, m2 are scratch buffers)."""
+    if row[O_SUB + p] != SUB_MAIN:
+        best = -1
+        best_v = -1e18
+        for a in range(A_ALLY, NUM_ACTIONS):
+            if mask[a] == 0:
+                continue
+            s1[:] = row
+            apply_action(s1, cards, effects, p, a)
+            _settle(s1, cards, effects, p, s2, m2, w, uval)
+            v = _score(s1, cards, p, w, uval)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    # uses (mandatory while payable: choose the order)
+    best = -1
+    best_v = -1e18
+    for a in range(A_USE, A_ALLY):
+        if mask[a] == 0:
+            continue
+        s1[:] = row
+        apply_action(s1, cards, effects, p, a)
+        _settle(s1, cards, effects, p, s2, m2, w, uval)
+        v = _score(s1, cards, p, w, uval)
+        if v > best_v:
+            best, best_v = a, v
+    if best >= 0:
+        return best
+    # plays: best score gain per gold
+    base = _score(row, cards, p, w, uval)
+    best_rate = -1e18
+    for a in range(A_PLAY, A_USE):
+        if mask[a] == 0:
+            continue
+        s1[:] = row
+        apply_action(s1, cards, effects, p, a)
+        _settle(s1, cards, effects, p, s2, m2, w, uval)
+        gain = _score(s1, cards, p, w, uval) - base
+        gold = max(1, cards[row[O_DECK_LIST + p * MAX_DECK + (a - A_PLAY)], C_GOLD])
+        rate = gain / gold if w[12] > 0 else gain
+        if gain / gold > w[10] and rate > best_rate:
+            best, best_rate = a, rate
+    if best >= 0:
+        return best
+    return A_DONE
+
+
+@njit(cache=True)
+def batch_decide(states, cards, effects, players, masks, out, w, uval, fallback=True):
+    """Decide for every row with ``players[i] >= 0``; an illegal choice falls back to the first legal action (a
+    safety net that should never be used; the tests call it with ``fallback=False`` to check the raw choices)."""
+    width = states.shape[1]
+    s1 = np.empty(width, dtype=np.int32)
+    s2 = np.empty(width, dtype=np.int32)
+    m2 = np.empty(NUM_ACTIONS, dtype=np.int8)
+    for i in range(states.shape[0]):
+        p = players[i]
+        out[i] = 0
+        if p < 0 or states[i, H_STATUS] != LIVE:
+            continue
+        a = decide(states[i], cards, effects, p, masks[i], s1, s2, m2, w, uval)
+        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
+            for b in range(NUM_ACTIONS):
+                if masks[i, b] != 0:
+                    a = b
+                    break
+        out[i] = a
+
+
+def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:
+    """A static worth per card (units of player health): what its abilities yield per round, net of their costs,
+    times ``rounds``, plus half its gold price (what the market says it is worth)."""
+    from cardenvs.games.simulfight.cards import (
+        C_COST, C_COST_AMOUNT, C_N, COST_GOLD, COST_UNIT_HEALTH, E_AMOUNT, E_OP, E_RESOURCE, E_TARGET, E_WHEN,
+        OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN, TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_FOE, TG_OPPONENT,
+        TG_OTHER_ALLIES, TG_YOU,
+    )
+
+    out = np.zeros(cards.shape[0], dtype=np.float64)
+    for c in range(cards.shape[0]):
+        total = 0.0
+        for t in (1, 2):  # DEFEND and ATTACK abilities repeat every round; PLAY ones are valued by the look-ahead
+            n = int(cards[c, C_N + 3 * t])
+            if n == 0:
+                continue
+            y = 0.0
+            for k in range(n):
+                op, tg, amt = (int(effects[c, t, k, E_OP]), int(effects[c, t, k, E_TARGET]),
+                               int(effects[c, t, k, E_AMOUNT]))
+                if op == OP_DAMAGE:
+                    y += amt * (1.0 if tg == TG_OPPONENT else 0.6 if tg in (TG_ONE_FOE, TG_ALL_FOES) else -0.6)
+                elif op == OP_HEAL:
+                    y += amt * (0.8 if tg == TG_YOU else 0.4)
+                elif op == OP_PROTECT:
+                    y += 1.0 if tg in (TG_ALL_ALLIES, TG_OTHER_ALLIES) else 0.5
+                elif op == OP_STUN:
+                    y += 1.0
+                elif op == OP_GAIN:
+                    sign = 1.0 if tg == TG_YOU else -1.0
+                    res, when = int(effects[c, t, k, E_RESOURCE]), int(effects[c, t, k, E_WHEN])
+                    y += sign * amt * (0.5 if res != 1 else 0.15) * (0.8 if when == 1 else 1.0)
+            kind, amount = int(cards[c, C_COST + 3 * t]), int(cards[c, C_COST_AMOUNT + 3 * t])
+            y -= amount * (0.5 if kind in (COST_GOLD, COST_UNIT_HEALTH) else 0.2)
+            total += max(y, 0.0)
+        out[c] = rounds * total + 0.5 * cards[c, C_GOLD]
+    return out
+
+
+class HeuristicAgent:
+    """Greedy simulfight player (see the module docstring); deterministic (``seed`` is accepted and unused)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, weights: np.ndarray | None = None) -> None:
+        from cardenvs import get_game
+
+        self.seed = seed
+        self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
+        tables = get_game("simulfight").load_pool(None).tables
+        self.cards = np.ascontiguousarray(tables[0], dtype=np.int32)
+        self.effects = np.ascontiguousarray(tables[1], dtype=np.int32)
+        self.unit_values = unit_values(self.cards, self.effects)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
+            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
+        if states is None or players is None:
+            raise ValueError("the simulfight heuristic reads the game state: pass states and players")
+        states = np.ascontiguousarray(states, dtype=np.int32)
+        masks = np.ascontiguousarray(mask, dtype=np.int8)
+        out = np.zeros(states.shape[0], dtype=np.int32)
+        batch_decide(states, self.cards, self.effects, np.asarray(players, dtype=np.int32), masks, out, self.weights, self.unit_values,
+                     fallback)
+        return out

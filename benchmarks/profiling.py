@@ -1,0 +1,370 @@
+"""Where the time of a batch step goes: ``python -m benchmarks.profiling GAME [GAME ...] [--out PATH]``.
+
+For each batch size the benchmark loop (sample, ``BatchGame.step``, ``observe``, ``legal_mask``) runs with the
+game's four kernels wrapped in timers, which splits every call into kernel time and the Python glue around it
+(BatchGame's argument handling, rewards, autoreset bookkeeping). It adds the fixed cost of one ``prange`` dispatch
+against a serial ``njit`` call (what a tiny batch pays per kernel), and ``cProfile`` top functions of the batch-1
+loop, the single AEC env and the SB3 VecEnv, which show the Python hot spots by name.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import io
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from .common import crash_summary, masked_uniform
+from .workloads import aec_workload, resolve_spec, vec_workload
+
+PROFILE_BATCHES = (1, 64, 1024)
+KERNELS = ("batch_step", "batch_observe", "batch_mask", "batch_reset")
+
+
+@njit(parallel=True, cache=True)
+def _touch_prange(x: np.ndarray) -> None:
+    for i in prange(x.shape[0]):
+        x[i] += 1
+
+
+@njit(cache=True)
+def _touch_serial(x: np.ndarray) -> None:
+    for i in range(x.shape[0]):
+        x[i] += 1
+
+
+def dispatch_cost(sizes: tuple[int, ...] = (1, 64, 1024, 4096), calls: int = 2000) -> dict[str, dict[str, float]]:
+    """Microseconds per call of a near-empty kernel: ``prange`` (thread pool wake-up + join) vs serial."""
+    out: dict[str, dict[str, float]] = {}
+    for n in sizes:
+        x = np.zeros(n, dtype=np.int32)
+        row = {}
+        for name, fn in (("prange_us", _touch_prange), ("serial_us", _touch_serial)):
+            fn(x)
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn(x)
+            row[name] = (time.perf_counter() - t0) / calls * 1e6
+        out[str(n)] = row
+    return out
+
+
+class _Timed:
+    """A kernel wrapped to add its wall time to ``acc[name]``."""
+
+    def __init__(self, name: str, fn: Callable, acc: dict[str, float]) -> None:
+        self.name, self.fn, self.acc = name, fn, acc
+
+    def __call__(self, *args: Any) -> Any:
+        t0 = time.perf_counter()
+        out = self.fn(*args)
+        self.acc[self.name] += time.perf_counter() - t0
+        return out
+
+
+def split_batch_loop(game: str, batch: int, seconds: float = 2.0, seed: int = 0) -> dict[str, Any]:
+    """Per-call microseconds of each part of the benchmark loop, kernels apart from glue."""
+    from cardenvs.core.batch import BatchGame
+
+    spec = resolve_spec(game)
+    acc = {k: 0.0 for k in KERNELS}
+    kernels = type(spec.kernels)(**{k: _Timed(k, getattr(spec.kernels, k), acc) for k in KERNELS})
+    timed_spec = dataclasses.replace(spec, kernels=kernels)
+    bg = BatchGame(timed_spec, batch, seed=seed, autoreset=True)
+    rng = np.random.default_rng(seed)
+    parts = {"sample": 0.0, "step (BatchGame.step)": 0.0, "observe (BatchGame.observe)": 0.0,
+             "mask (BatchGame.legal_mask)": 0.0, "loop (to_act copy, counting)": 0.0}
+    players = bg.to_act.copy()
+    bg.observe(players)
+    mask = bg.legal_mask(players)
+    for _ in range(20):  # warm-up
+        bg.step(masked_uniform(mask, rng), players=players)
+        players = bg.to_act.copy()
+        bg.observe(players)
+        mask = bg.legal_mask(players)
+    for k in acc:
+        acc[k] = 0.0
+    calls = decisions = resets = 0
+    t_end = time.perf_counter() + seconds
+    while time.perf_counter() < t_end:
+        t0 = time.perf_counter()
+        actions = masked_uniform(mask, rng)
+        t1 = time.perf_counter()
+        result = bg.step(actions, players=players)
+        t2 = time.perf_counter()
+        resets += int(np.count_nonzero(result.terminated | result.truncated))
+        decisions += int(np.count_nonzero(players >= 0))
+        players = bg.to_act.copy()
+        t3 = time.perf_counter()
+        bg.observe(players)
+        t4 = time.perf_counter()
+        mask = bg.legal_mask(players)
+        t5 = time.perf_counter()
+        parts["sample"] += t1 - t0
+        parts["step (BatchGame.step)"] += t2 - t1
+        parts["loop (to_act copy, counting)"] += t3 - t2
+        parts["observe (BatchGame.observe)"] += t4 - t3
+        parts["mask (BatchGame.legal_mask)"] += t5 - t4
+        calls += 1
+    total = sum(parts.values())
+    us = lambda s: s / calls * 1e6  # noqa: E731
+    split = {
+        "kernel batch_step": us(acc["batch_step"]),
+        "kernel batch_reset (autoreset)": us(acc["batch_reset"]),
+        "glue in BatchGame.step": us(parts["step (BatchGame.step)"] - acc["batch_step"] - acc["batch_reset"]),
+        "kernel batch_observe": us(acc["batch_observe"]),
+        "glue in BatchGame.observe": us(parts["observe (BatchGame.observe)"] - acc["batch_observe"]),
+        "kernel batch_mask": us(acc["batch_mask"]),
+        "glue in BatchGame.legal_mask": us(parts["mask (BatchGame.legal_mask)"] - acc["batch_mask"]),
+        "sampler (numpy masked_uniform)": us(parts["sample"]),
+        "benchmark loop (to_act copy, counting)": us(parts["loop (to_act copy, counting)"]),
+    }
+    return {
+        "batch": batch, "calls": calls, "decisions": decisions, "total_us_per_call": us(total),
+        "decisions_per_s": decisions / total, "resets_per_decision": resets / max(decisions, 1),
+        "us_per_call": split,
+        "kernel_ns_per_decision": {k: acc[k] / max(decisions, 1) * 1e9 for k in KERNELS},
+    }
+
+
+def prange_vs_serial(batches: tuple[int, ...] = (1, 64, 1024, 4096), seconds: float = 0.3) -> dict[str, dict]:
+    """Decisions/s of the ceiling's raw loop with its prange kernels and with the same loops compiled serial."""
+    from .common import Budget, measure
+    from .workloads import ceiling_raw_workload
+
+    budget = Budget(seconds, 3, seconds)
+    return {str(b): {"prange": measure(ceiling_raw_workload(b), budget).median,
+                     "serial": measure(ceiling_raw_workload(b, serial=True), budget).median} for b in batches}
+
+
+THREADING_VARIANTS: dict[str, dict[str, str]] = {
+    "default": {},
+    "OMP_WAIT_POLICY=passive": {"OMP_WAIT_POLICY": "passive"},
+    "NUMBA_THREADING_LAYER=workqueue": {"NUMBA_THREADING_LAYER": "workqueue"},
+    "NUMBA_NUM_THREADS=1": {"NUMBA_NUM_THREADS": "1"},
+}
+
+
+def _variant_probe(game: str, batches: tuple[int, ...], seconds: float) -> dict[str, Any]:
+    """In a child: the dispatch cost and the benchmark loop's rate under this process's threading settings."""
+    import numba
+
+    from .common import Budget, measure
+    from .workloads import batch_workload
+
+    budget = Budget(seconds, 3, seconds)
+    out: dict[str, Any] = {"dispatch": dispatch_cost((1, 1024), calls=500)}
+    out["threading_layer"] = numba.threading_layer()
+    out["rates"] = {str(b): measure(batch_workload(game, b), budget).median for b in batches}
+    return out
+
+
+def threading_variants(game: str, batches: tuple[int, ...] = (1, 1024), seconds: float = 0.3) -> dict[str, Any]:
+    """The same loop in fresh processes under each threading setting (they are read at Numba's start-up)."""
+    import json
+    import os
+    import subprocess
+
+    from .throughput import ROOT
+
+    out: dict[str, Any] = {}
+    for label, extra in THREADING_VARIANTS.items():
+        env = dict(os.environ, **extra)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+        cmd = [sys.executable, "-m", "benchmarks.profiling", "--variant-probe", game, "--batches",
+               *map(str, batches), "--seconds", str(seconds)]
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("VARIANT ")]
+        out[label] = json.loads(lines[-1][8:]) if lines else {"error": proc.stderr.strip()[-800:]}
+    return out
+
+
+def cprofile_top(run: Callable[[int], int], seconds: float = 2.0, top: int = 14) -> str:
+    """The ``top`` functions by own time over about ``seconds`` of ``run`` (after an untimed warm-up)."""
+    n, spent = 1, 0.0
+    while spent < 0.2 and n < 2**20:  # warm-up, which also sizes the profiled run
+        t0 = time.perf_counter()
+        run(n)
+        spent = time.perf_counter() - t0
+        n *= 2
+    calls = max(1, int(n / 2 * seconds / max(spent, 1e-9)))
+    prof = cProfile.Profile()
+    prof.enable()
+    run(calls)
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).strip_dirs().sort_stats("tottime").print_stats(top)
+    text = buf.getvalue()
+    start = text.find("   ncalls")
+    return f"{calls} calls\n" + (text[start:].rstrip() if start >= 0 else text.rstrip())
+
+
+def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds: float = 2.0,
+                 cprofile: bool = True, save: Callable[[dict], None] | None = None) -> dict[str, Any]:
+    """Every profile of one game; ``save(partial)`` after each part, so a crash keeps what was measured."""
+    from .workloads import batch_workload
+
+    save = save or (lambda partial: None)
+    out: dict[str, Any] = {"game": game, "split": [split_batch_loop(game, b, seconds) for b in batches]}
+    save(out)
+    out["threading"] = threading_variants(game)
+    save(out)
+    if cprofile:
+        out["cprofile_batch1"] = cprofile_top(batch_workload(game, 1), seconds)
+        out["cprofile_aec"] = cprofile_top(aec_workload(game), seconds)
+        save(out)
+        try:
+            out["cprofile_vec1024"] = cprofile_top(vec_workload(game, 1024), seconds)
+        except Exception as err:  # the VecEnv needs agents/ and SB3; report rather than fail
+            out["cprofile_vec1024"] = f"not measured: {err!r}"
+        save(out)
+    return out
+
+
+def profile_game_isolated(game: str, seconds: float) -> dict[str, Any]:
+    """:func:`profile_game` in a child process: a game that crashes loses only the parts not yet saved."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    from .throughput import ROOT
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "profile.json"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+        cmd = [sys.executable, "-X", "faulthandler", "-m", "benchmarks.profiling", game, "--game-json", str(path),
+               "--seconds", str(seconds)]
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+        out = json.loads(path.read_text()) if path.exists() else {"game": game}
+    if proc.returncode != 0:
+        out["crash"] = f"child process exited with {proc.returncode}: {crash_summary(proc.stderr)}"
+    return out
+
+
+def _md_split(res: dict[str, Any]) -> list[str]:
+    cols = res["split"]
+    head = "| part (µs per batch call) | " + " | ".join(f"batch {c['batch']}" for c in cols) + " |"
+    lines = [head, "|---|" + "---:|" * len(cols)]
+    for key in cols[0]["us_per_call"]:
+        cells = []
+        for c in cols:
+            v = c["us_per_call"][key]
+            cells.append(f"{v:,.1f} ({100 * v / c['total_us_per_call']:.0f}%)")
+        lines.append(f"| {key} | " + " | ".join(cells) + " |")
+    lines.append("| **total** | " + " | ".join(f"**{c['total_us_per_call']:,.1f}**" for c in cols) + " |")
+    lines.append("| decisions/s in this instrumented loop | " + " | ".join(
+        f"{c['decisions_per_s']:,.0f}" for c in cols) + " |")
+    lines.append("| kernel ns per decision: step / observe / mask / reset | " + " | ".join(
+        " / ".join(f"{c['kernel_ns_per_decision'][k]:.0f}" for k in KERNELS) for c in cols) + " |")
+    lines.append("| game ends per decision (autoreset share) | " + " | ".join(
+        f"{c['resets_per_decision']:.4f}" for c in cols) + " |")
+    return lines
+
+
+def markdown(results: list[dict[str, Any]], dispatch: dict[str, dict[str, float]], ratios: dict | None,
+             ceiling: dict[str, Any] | None, serial: dict[str, dict] | None = None) -> str:
+    out = ["# Where the time goes", "",
+           "Generated by `python -m benchmarks.profiling` (called by `python -m benchmarks.compare` for every game "
+           "below 100x PettingZoo `texas_holdem_v4` or below pgx `leduc_holdem` at batch 1024). The loop is the "
+           "benchmark's (sample, step, observe, mask) with the game's kernels wrapped in timers; *glue* is the "
+           "time inside the BatchGame method that is not its kernel. Timer overhead is about 0.2 µs per call.", ""]
+    if ratios:
+        out += ["## The bar", ""]
+        for game, r in ratios.get("games", {}).items():
+            def x(v: float | None) -> str:
+                return "n/a" if v is None else f"{v:.3g}x"
+            out.append(f"- {game} at batch {ratios['batch']}: {x(r['vs_texas_holdem_v4'])} texas_holdem_v4 (bar "
+                       f"100x), {x(r['vs_pgx_leduc_holdem'])} pgx leduc_holdem (bar 1x), {x(r['vs_ceiling_raw'])} "
+                       f"the ceiling's raw kernels")
+        out.append("")
+    out += ["## Fixed cost of a kernel call (near-empty kernel, µs per call)", "",
+            "| rows | prange | serial njit |", "|---:|---:|---:|"]
+    out += [f"| {n} | {d['prange_us']:.2f} | {d['serial_us']:.2f} |" for n, d in dispatch.items()]
+    out.append("")
+    if serial:
+        out += ["## prange against serial kernels (the ceiling game's raw loop, decisions/s)", "",
+                "| batch | 4 prange kernels | the same loops, serial | serial / prange |", "|---:|---:|---:|---:|"]
+        out += [f"| {b} | {v['prange']:,.0f} | {v['serial']:,.0f} | {v['serial'] / v['prange']:.2f}x |"
+                for b, v in serial.items()]
+        out.append("")
+    if ceiling:
+        out += ["## Reference: the ceiling game through the same BatchGame loop", ""]
+        out += _md_split({"split": [ceiling]}) + [""]
+    for res in results:
+        out += [f"## {res['game']}", ""]
+        if "split" in res:
+            out += _md_split(res) + [""]
+        if "crash" in res:
+            out += ["The profiling process crashed after the parts shown here:", "", "```", res["crash"], "```", ""]
+        if "threading" in res:
+            out += ["### Threading settings (fresh process each; decisions/s of the same loop)", "",
+                    "| setting | layer | prange call, 1 row (µs) | prange call, 1024 rows (µs) | batch 1 | "
+                    "batch 1024 |",
+                    "|---|---|---:|---:|---:|---:|"]
+            for label, v in res["threading"].items():
+                if "error" in v:
+                    out.append(f"| {label} | error | | | | |")
+                    continue
+                d, r = v["dispatch"], v["rates"]
+                out.append(f"| {label} | {v['threading_layer']} | {d['1']['prange_us']:.1f} | "
+                           f"{d['1024']['prange_us']:.1f} | {r.get('1', 0):,.0f} | {r.get('1024', 0):,.0f} |")
+            out.append("")
+        for key, title in (("cprofile_batch1", "cProfile, batch core at batch 1 (own time)"),
+                           ("cprofile_aec", "cProfile, single AEC env"),
+                           ("cprofile_vec1024", "cProfile, SB3 VecEnv at 1024 envs (random opponent)")):
+            if key in res:
+                out += [f"### {title}", "", "```", res[key], "```", ""]
+    return "\n".join(out)
+
+
+def write_profile(games: list[str], ratios: dict | None = None, path: Path | None = None,
+                  seconds: float = 2.0) -> dict[str, Any]:
+    from .throughput import ROOT
+
+    path = path or ROOT / "docs" / "benchmarks" / "PROFILE.md"
+    results = [profile_game_isolated(g, seconds) for g in games]
+    dispatch = dispatch_cost()
+    ceiling = split_batch_loop("ceiling", 1024, seconds)
+    serial = prange_vs_serial()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown(results, dispatch, ratios, ceiling, serial))
+    return {"games": results, "dispatch": dispatch, "ceiling_1024": ceiling, "prange_vs_serial": serial,
+            "path": str(path)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="+")
+    ap.add_argument("--variant-probe", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--game-json", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--batches", type=int, nargs="+", default=[1, 1024], help=argparse.SUPPRESS)
+    ap.add_argument("--seconds", type=float, default=2.0, help="seconds per batch size")
+    ap.add_argument("--out", type=Path, help="default docs/benchmarks/PROFILE.md")
+    args = ap.parse_args(argv)
+    if args.variant_probe:
+        import json
+
+        print("VARIANT " + json.dumps(_variant_probe(args.games[0], tuple(args.batches), args.seconds)))
+        return 0
+    if args.game_json:
+        import json
+
+        profile_game(args.games[0], seconds=args.seconds, save=lambda r: args.game_json.write_text(json.dumps(r)))
+        return 0
+    res = write_profile(args.games, None, args.out, args.seconds)
+    print(Path(res["path"]).read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""The ``cardenvs`` command line: deck evaluation by self-play, and deck files.
+
+    cardenvs eval levelneo                                  round robin of the starter decks, random pilots
+    cardenvs eval levelneo --decks aggro my.toml --games 2000 --json out.json --report out/
+    cardenvs eval levelneo --ci-width 0.04                  play in rounds until every interval is that narrow
+    cardenvs eval levelneo --sprt aggro control --elo0 0 --elo1 20
+    cardenvs decks list levelneo
+    cardenvs decks validate my.toml --game levelneo
+    cardenvs games
+
+Every user mistake (unknown game, missing or illegal deck file, bad flag) is reported as one line on stderr with
+exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util  # noqa: F401  (the registry's available_games uses importlib.util)
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .core.errors import BadArgumentError, CardenvsError
+
+PROG = "cardenvs"
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A command-line mistake, reported as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting, so every error is one line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Fast two-player card-game environments: evaluate decks by self-play and check deck files.",
+        epilog="Examples:\n"
+               "  cardenvs eval levelneo --games 1000 --report out/\n"
+               "  cardenvs eval levelneo --sprt aggro control --elo0 0 --elo1 20\n"
+               "  cardenvs decks validate mydeck.toml --game levelneo\n"
+               "Run 'cardenvs COMMAND --help' for the options of a command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ev = sub.add_parser(
+        "eval", help="round-robin deck evaluation by self-play: win rates, ratings, per-card statistics",
+        description="Play every pair of decks (x every pilot) in both seats with common random numbers on the batch "
+                    "core; print win rates with 95% Wilson intervals, Bradley-Terry ratings with bootstrap intervals, "
+                    "first-player advantage and 17lands-style card statistics; optionally write JSON, CSV and an HTML "
+                    "report. The same --seed gives the same numbers, on either backend.",
+    )
+    ev.add_argument("game", help="game name (see 'cardenvs games')")
+    ev.add_argument("--decks", nargs="+", metavar="DECK",
+                    help="starter deck names or deck files (default: all starter decks of the game)")
+    ev.add_argument("--agent", "--agents", dest="agents", nargs="+", default=["random"], metavar="PILOT",
+                    help="pilots: random, heuristic or ppo:PATH; several pilots make every deck x pilot an entry "
+                         "(default: random)")
+    how = ev.add_mutually_exclusive_group()
+    how.add_argument("--games", type=_positive_int, default=None,
+                     help="games per pairing, half in each seating (default: 200); the first round with --ci-width, "
+                          "the round size with --sprt (default there: 400)")
+    how.add_argument("--ci-width", type=_fraction, default=None, metavar="W",
+                     help="play in rounds until every pairing's 95%% interval is at most W wide (e.g. 0.04)")
+    ev.add_argument("--max-games", type=_positive_int, default=20000, help="cap per pairing for --ci-width and --sprt (default: %(default)s)")
+    ev.add_argument("--seed", type=_int, default=0, help="tournament seed; game and pilot seeds derive from it (default: %(default)s)")
+    ev.add_argument("--sprt", nargs=2, metavar=("A", "B"),
+                    help="sequential test of deck A against deck B instead of a round robin")
+    ev.add_argument("--elo0", type=_float, default=0.0, help="SPRT H0: A is at most this much stronger, in Elo (default: %(default)s)")
+    ev.add_argument("--elo1", type=_float, default=20.0, help="SPRT H1: A is at least this much stronger, in Elo (default: %(default)s)")
+    ev.add_argument("--alpha", type=_fraction, default=0.05, help="SPRT false-positive rate (default: %(default)s)")
+    ev.add_argument("--beta", type=_fraction, default=0.05, help="SPRT false-negative rate (default: %(default)s)")
+    ev.add_argument("--bootstrap", type=_int, default=1000, help="bootstrap replicates for rating intervals, 0 for none (default: %(default)s)")
+    ev.add_argument("--no-cards", action="store_true", help="skip per-card statistics")
+    ev.add_argument("--json", metavar="FILE", help="write every number to FILE as JSON")
+    ev.add_argument("--csv", metavar="DIR", help="write pairings.csv, ratings.csv and cards.csv into DIR")
+    ev.add_argument("--report", metavar="DIR", help="write report.html (self-contained) with PNG charts, JSON and CSV into DIR")
+    ev.add_argument("--backend", choices=("local", "ray"), default="local", help="where games are played (default: %(default)s)")
+    ev.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
+    ev.add_argument("--workers", type=_positive_int, default=None, help="CPUs for a local Ray (default: all)")
+    ev.add_argument("--chunk-size", type=_positive_int, default=4096,
+                    help="games per batch and per Ray task (default: %(default)s); random pilots give the same "
+                         "results for any value, other pilots need the same value to reproduce a run")
+    ev.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no tables")
+
+    dk = sub.add_parser("decks", help="list starter decks, validate deck files",
+                        description="Deck files: list a game's starter decks or check files against its rules.")
+    dsub = dk.add_subparsers(dest="decks_command", metavar="ACTION")
+    ls = dsub.add_parser("list", help="the starter decks of a game")
+    ls.add_argument("game")
+    va = dsub.add_parser("validate", help="check deck files against a game's deck-building rules")
+    va.add_argument("files", nargs="+", metavar="FILE")
+    va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
+
+    sub.add_parser("games", help="list the registered games")
+    return parser
+
+
+# ----- commands -----------------------------------------------------------------------------------------------------
+def _cmd_games(args: argparse.Namespace) -> int:
+    from . import available_games, get_game
+
+    for name in available_games():
+        spec = get_game(name)
+        print(f"{spec.env_name:16} {spec.description}")
+    return 0
+
+
+def _cmd_decks_list(args: argparse.Namespace) -> int:
+    from . import get_game
+
+    spec = get_game(args.game)
+    pool = spec.load_pool(None)
+    for name in spec.starter_decks():
+        deck = spec.load_deck(name, pool)
+        print(f"{name:14} {len(deck):3d} cards  {deck.name}: {deck.description}")
+    return 0
+
+
+def _cmd_decks_validate(args: argparse.Namespace) -> int:
+    from . import available_games, get_game
+
+    specs = [get_game(args.game)] if args.game else [get_game(g) for g in available_games()]
+    failed = 0
+    for file in args.files:
+        path = Path(file)
+        if not path.is_file():
+            print(f"{PROG}: error: {file}: no such deck file", file=sys.stderr)
+            failed += 1
+            continue
+        candidates = specs
+        if not args.game:  # a deck inside a game's decks/ folder belongs to that game
+            owner = [s for s in specs if s.deck_dir.resolve() == path.resolve().parent]
+            candidates = owner or specs
+        ok, errors = [], []
+        for spec in candidates:
+            try:
+                deck = spec.load_deck(path, spec.load_pool(None))
+                ok.append(f"{spec.name} ({len(deck)} cards, {deck.name!r})")
+            except CardenvsError as exc:
+                errors.append((spec.name, str(exc)))
+        if ok:
+            print(f"ok {file}: valid for {', '.join(ok)}")
+        else:
+            failed += 1
+            detail = errors[0][1] if len(errors) == 1 else "; ".join(f"{g}: {e}" for g, e in errors)
+            print(f"{PROG}: error: {detail}", file=sys.stderr)
+    return EXIT_USAGE if failed else 0
+
+
+def _check_pilots(game: str, pilots: Sequence[str]) -> None:
+    """Build each pilot once before playing, so a bad --agent fails fast with one line."""
+    try:
+        from agents import make_agent
+    except ImportError as exc:
+        raise BadArgumentError(f"the agents package is not importable ({exc})") from None
+    for kind in pilots:
+        try:
+            make_agent(game, kind, seed=0)
+        except CardenvsError:
+            raise
+        except (ImportError, OSError, ValueError) as exc:
+            raise BadArgumentError(f"cannot load pilot {kind!r}: {exc}") from None
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from . import get_game
+    from .eval import report
+    from .eval.tournament import make_backend, run_sprt, run_tournament
+
+    spec = get_game(args.game)
+    if args.bootstrap < 0:
+        raise BadArgumentError(f"--bootstrap must be 0 or more, got {args.bootstrap}")
+    if args.sprt and (args.decks or args.ci_width):
+        raise BadArgumentError("--sprt A B takes its two decks itself; drop --decks / --ci-width")
+    if args.sprt and len(args.agents) != 1:
+        raise BadArgumentError("--sprt uses one pilot; pass a single --agent")
+    if args.address and args.backend != "ray":
+        raise BadArgumentError("--address needs --backend ray")
+    if args.sprt and not args.elo1 > args.elo0:
+        raise BadArgumentError(f"--elo1 must be greater than --elo0 (got {args.elo0:g} and {args.elo1:g})")
+    if args.sprt and not (args.alpha < 0.5 and args.beta < 0.5):
+        raise BadArgumentError("--alpha and --beta must be below 0.5")
+    _check_pilots(spec.name, args.agents)
+    from .eval.tournament import make_entries
+
+    # load every deck before any game (and before the progress bar), so a bad file is reported at once, alone
+    entries = make_entries(spec, args.sprt or args.decks, args.agents)
+    backend = make_backend(args.backend, address=args.address, workers=args.workers)
+    err = Console(stderr=True)
+    sprt = None
+    with report.RichProgress(f"{spec.name}", console=err, disable=args.quiet) as bar:
+        if args.sprt:
+            sprt = run_sprt(spec, entries[0].deck, entries[1].deck, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
+                            beta=args.beta, pilot=args.agents[0], seed=args.seed, max_games=args.max_games,
+                            round_games=args.games or 400, chunk_size=args.chunk_size, backend=backend, progress=bar)
+            result = sprt.tournament
+        else:
+            result = run_tournament(spec, entries=entries, games=args.games or 200, seed=args.seed,
+                                    ci_width=args.ci_width, max_games=args.max_games, chunk_size=args.chunk_size,
+                                    backend=backend, progress=bar)
+    summary = report.summarize(result, bootstrap=args.bootstrap, cards=not args.no_cards, sprt=sprt)
+    if not args.quiet:
+        report.print_summary(summary)
+    if args.json:
+        report.write_json(summary, args.json)
+    if args.csv:
+        report.write_csv(summary, args.csv)
+    if args.report:
+        out = report.write_report(summary, args.report)
+        if not args.quiet:
+            print(f"report: {out}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cardenvs`` console script; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
+        if args.command == "decks":
+            if args.decks_command is None:
+                raise UsageError(f"{PROG} decks: error: choose an action: list or validate (see {PROG} decks --help)")
+            return _cmd_decks_list(args) if args.decks_command == "list" else _cmd_decks_validate(args)
+        if args.command == "games":
+            return _cmd_games(args)
+        return _cmd_eval(args)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except CardenvsError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # an output file that cannot be written, a full disk
+        print(f"{PROG}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Per-card statistics in the style of 17lands, from the counters the kernels keep in every state row.
+
+For every card of the evaluated decks, over the games of the decks that contain it (one count per game and seat,
+however many copies):
+
+* ``gp``   games played with the card in the deck, and the win rate then (GP WR);
+* ``gih``  games in which a copy was drawn (opening hand included) (GIH WR);
+* ``gns``  games in which no copy was ever drawn (GNS WR);
+* ``played`` games in which a copy was played from hand;
+* ``iwd``  improvement when drawn, GIH WR - GNS WR, with Newcombe's interval (the two sets of games are disjoint);
+* ``iih``  in-hand improvement over games played, GIH WR - GP WR. Since GP WR = f GIH WR + (1 - f) GNS WR with
+  f the fraction of games drawn, this is ``(1 - f) * iwd`` and its interval is the IWD interval scaled by 1 - f.
+
+Win rates count draws and truncated games as half a win and carry 95% Wilson intervals.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from . import stats
+from .tournament import CARD_CATEGORIES, TournamentResult
+
+
+def card_table(cards: np.ndarray, card_names: Sequence[str], deck_labels: Sequence[str] | None = None,
+               min_games: int = 1) -> list[dict]:
+    """Rows of per-card statistics from ``cards[E, n_cards, 8]`` counters, summed over the entries given.
+
+    ``deck_labels`` (one per entry) lists which decks contain each card. Cards in no evaluated deck are left out.
+    Sorted by improvement when drawn, best first (ties by name, so the order is deterministic).
+    """
+    total = np.asarray(cards, dtype=np.int64).sum(axis=0)  # [n_cards, 8]
+    rows = []
+    for cid in np.flatnonzero(total[:, 0] >= min_games):
+        row: dict = {"card": card_names[cid], "card_id": int(cid)}
+        if deck_labels is not None:
+            row["decks"] = [deck_labels[e] for e in np.flatnonzero(cards[:, cid, 0] > 0)]
+        for c, cat in enumerate(CARD_CATEGORIES):
+            n, pts2 = int(total[cid, 2 * c]), int(total[cid, 2 * c + 1])
+            rate, lo, hi = stats.wilson(pts2 / 2.0, n)
+            row[f"{cat}_games"] = n
+            row[f"{cat}_wr"] = rate
+            row[f"{cat}_ci"] = [lo, hi]
+        gih_n, gih_s = total[cid, 2], total[cid, 3] / 2.0
+        gns_n, gns_s = total[cid, 4], total[cid, 5] / 2.0
+        iwd, lo, hi = stats.newcombe_diff(gih_s, gih_n, gns_s, gns_n)
+        row["iwd"], row["iwd_ci"] = iwd, [lo, hi]
+        frac_drawn = gih_n / total[cid, 0]
+        row["drawn_rate"] = float(frac_drawn)
+        row["played_rate"] = float(total[cid, 6] / total[cid, 0])
+        scale = 1.0 - frac_drawn
+        row["iih"], row["iih_ci"] = iwd * scale, [lo * scale, hi * scale]
+        rows.append(row)
+    rows.sort(key=lambda r: (-_nan_low(r["iwd"]), r["card"]))
+    return rows
+
+
+def _nan_low(x: float) -> float:
+    return -1e9 if x != x else x
+
+
+def card_stats(result: TournamentResult, by_deck: bool = False) -> list[dict] | dict[str, list[dict]]:
+    """Per-card statistics of a tournament, over all decks, or one table per entry with ``by_deck=True``."""
+    cards = result.tally.cards
+    if not by_deck:
+        return card_table(cards, result.card_names, result.labels)
+    return {label: card_table(cards[e:e + 1], result.card_names) for e, label in enumerate(result.labels)}

@@ -1,0 +1,361 @@
+"""Outputs of an evaluation: a JSON-ready summary, CSV tables, terminal tables, PNG charts and an HTML report.
+
+Everything is derived from a :class:`~cardenvs.eval.tournament.TournamentResult` by :func:`summarize`, so the
+JSON, the CSV files, the terminal and the HTML show the same numbers. Timing lives under ``"run"`` only, so two
+runs with the same seed give identical JSON apart from that block.
+"""
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .cards_stats import card_stats
+from .tournament import SprtResult, TournamentResult
+
+
+# ----- summary ------------------------------------------------------------------------------------------------------
+def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = True, sprt: SprtResult | None = None) -> dict:
+    """Every statistic of a tournament as plain JSON-ready data."""
+    score, lo, hi, n = result.score_matrix()
+    ratings = result.ratings(bootstrap)
+    out: dict[str, Any] = {
+        "game": result.game,
+        "seed": result.seed,
+        "games": result.games,
+        "rounds": result.rounds,
+        "config": result.config,
+        "entries": [{"label": e.label, "deck": e.deck.name, "path": e.deck.path, "pilot": e.pilot} for e in result.entries],
+        "pairings": result.pairing_stats(),
+        "matrix": {"labels": result.labels, "score": _clean(score), "lo": _clean(lo), "hi": _clean(hi),
+                   "games": n.astype(int).tolist()},
+        "ratings": {"method": "Bradley-Terry (MM), draws as half wins, Elo scale", "bootstrap": bootstrap,
+                    "rows": ratings.rows()},
+        "first_player": result.first_player_stats(),
+        "truncated": int(result.tally.results[..., 3].sum()),
+        "mean_turns": float(result.tally.turns.mean()) if result.games else None,
+    }
+    if cards:
+        out["cards"] = card_stats(result)
+        out["cards_by_deck"] = card_stats(result, by_deck=True)
+    if sprt is not None:
+        out["sprt"] = sprt.to_dict()
+    out["run"] = {"seconds": round(result.elapsed, 3), "games_per_second": round(result.games / max(result.elapsed, 1e-9), 1),
+                  "backend": result.backend}
+    return _clean(out)
+
+
+def _clean(x: Any) -> Any:
+    """numpy -> Python, nan -> None (JSON has no nan), floats rounded to 6 places so output is stable to read."""
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _clean(x.tolist())
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        f = float(x)
+        return None if math.isnan(f) else round(f, 6)
+    return x
+
+
+def write_json(summary: dict, path: str | Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(summary, indent=2) + "\n")
+    return path
+
+
+def write_csv(summary: dict, folder: str | Path) -> list[Path]:
+    """``pairings.csv``, ``ratings.csv`` and (when computed) ``cards.csv`` in ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    rows = [{**{k: v for k, v in p.items() if k != "ci"}, "ci_lo": p["ci"][0], "ci_hi": p["ci"][1]} for p in summary["pairings"]]
+    written.append(_csv(folder / "pairings.csv", rows))
+    rows = [{"rank": r["rank"], "label": r["label"], "elo": r["elo"], "ci_lo": r["ci"][0], "ci_hi": r["ci"][1]}
+            for r in summary["ratings"]["rows"]]
+    written.append(_csv(folder / "ratings.csv", rows))
+    if "cards" in summary:
+        rows = []
+        for c in summary["cards"]:
+            flat = {}
+            for k, v in c.items():
+                if k == "decks":
+                    flat[k] = " ".join(v)
+                elif isinstance(v, list):  # "gih_ci": [lo, hi] -> gih_lo, gih_hi
+                    base = k[:-3] if k.endswith("_ci") else k
+                    flat[f"{base}_lo"], flat[f"{base}_hi"] = v
+                else:
+                    flat[k] = v
+            rows.append(flat)
+        written.append(_csv(folder / "cards.csv", rows))
+    return written
+
+
+def _csv(path: Path, rows: list[dict]) -> Path:
+    with path.open("w", newline="") as fh:
+        if rows:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return path
+
+
+# ----- terminal -----------------------------------------------------------------------------------------------------
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def _signed(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:+.1f}"
+
+
+def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> None:
+    """Rich tables: score matrix with intervals, ratings, first-player advantage, best and worst cards."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    m = summary["matrix"]
+    labels = m["labels"]
+    table = Table(title=f"{summary['game']}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",
+                  box=box.SIMPLE_HEAD)
+    table.add_column("deck", style="bold")
+    for label in labels:
+        table.add_column(label, justify="center")
+    for i, label in enumerate(labels):
+        cells = []
+        for j in range(len(labels)):
+            if i == j or m["score"][i][j] is None:
+                cells.append("")
+            else:
+                cells.append(f"{_pct(m['score'][i][j])}\n[{_pct(m['lo'][i][j])}, {_pct(m['hi'][i][j])}]")
+        table.add_row(label, *cells)
+    console.print(table)
+
+    rt = Table(title=f"Bradley-Terry ratings (Elo scale, bootstrap {summary['ratings']['bootstrap']})", box=box.SIMPLE_HEAD)
+    for col, just in (("rank", "right"), ("deck", "left"), ("Elo", "right"), ("95% interval", "center")):
+        rt.add_column(col, justify=just)
+    for r in summary["ratings"]["rows"]:
+        ci = r["ci"]
+        ci_text = "-" if ci[0] is None else f"[{ci[0]:+.0f}, {ci[1]:+.0f}]"
+        rt.add_row(str(r["rank"]), r["label"], f"{r['elo']:+.0f}", ci_text)
+    console.print(rt)
+
+    fp = summary["first_player"]
+    console.print(f"{fp['who'].capitalize()} score: {_pct(fp['score'])}% [{_pct(fp['ci'][0])}, {_pct(fp['ci'][1])}] "
+                  f"over {fp['games']} games; truncated games: {summary['truncated']}")
+    if "sprt" in summary:
+        s = summary["sprt"]
+        verdict = {"H1": f"H1: {s['a']} is stronger by at least {s['elo1']:g} Elo",
+                   "H0": f"H0: {s['a']} is not stronger than {s['elo0']:g} Elo", None: "no decision (game cap reached)"}[s["decision"]]
+        console.print(f"SPRT {s['a']} vs {s['b']}: {verdict}; LLR {s['llr']:.2f} in ({s['bounds'][0]:.2f}, "
+                      f"{s['bounds'][1]:.2f}) after {s['games']} games; score {_pct(s['score'])}%")
+    if summary.get("cards"):
+        ct = Table(title="Cards by improvement when drawn (IWD = GIH% - GNS%); win rates in % in games with the card "
+                         "in the deck (GP), drawn (GIH), never drawn (GNS), played (Play)", box=box.SIMPLE_HEAD)
+        for col in ("card", "GP", "GP%", "GIH%", "GNS%", "Play%", "IWD [95%]"):
+            ct.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
+        cards = summary["cards"]
+        shown = cards if len(cards) <= 2 * top_cards else cards[:top_cards] + [None] + cards[-top_cards:]
+        for c in shown:
+            if c is None:
+                ct.add_row("...", "", "", "", "", "", "")
+                continue
+            ct.add_row(c["card"], str(c["gp_games"]), _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
+                       _pct(c["played_wr"]), f"{_signed(c['iwd'])} [{_signed(c['iwd_ci'][0])},{_signed(c['iwd_ci'][1])}]")
+        console.print(ct)
+    run = summary["run"]
+    console.print(f"{summary['games']} games in {run['seconds']:.1f} s ({run['games_per_second']:.0f} games/s, "
+                  f"{run['backend']} backend)")
+
+
+class RichProgress:
+    """A rich progress bar (games done, rate, ETA) with the ``advance``/``set_total`` protocol the engine calls."""
+
+    def __init__(self, description: str = "playing", console: Any = None, disable: bool = False) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                  TextColumn("games"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                                  console=console, disable=disable, transient=False)
+        self._task = self._progress.add_task(description, total=None)
+
+    def __enter__(self) -> "RichProgress":
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._progress.stop()
+
+    def advance(self, n: int) -> None:
+        self._progress.advance(self._task, n)
+
+    def set_total(self, total: int) -> None:
+        self._progress.update(self._task, total=total)
+
+
+# ----- charts -------------------------------------------------------------------------------------------------------
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display needed
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_heatmap(summary: dict, path: str | Path) -> Path:
+    """Score matrix (row vs column) as a heatmap, each cell annotated with its score and Wilson interval."""
+    plt = _pyplot()
+    m = summary["matrix"]
+    labels = m["labels"]
+    e = len(labels)
+    score = np.array([[np.nan if v is None else v for v in row] for row in m["score"]], dtype=float)
+    fig, ax = plt.subplots(figsize=(1.6 + 1.25 * e, 1.0 + 1.0 * e))
+    im = ax.imshow(score, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(e), labels, rotation=30, ha="right")
+    ax.set_yticks(range(e), labels)
+    for i in range(e):
+        for j in range(e):
+            if i != j and m["score"][i][j] is not None:
+                ax.text(j, i, f"{m['score'][i][j]:.2f}\n[{m['lo'][i][j]:.2f}, {m['hi'][i][j]:.2f}]", ha="center",
+                        va="center", fontsize=8)
+    ax.set_title(f"{summary['game']}: score of row vs column (95% Wilson)")
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_ratings(summary: dict, path: str | Path) -> Path:
+    """Bradley–Terry Elo per deck with bootstrap 95% error bars, strongest on top."""
+    plt = _pyplot()
+    rows = summary["ratings"]["rows"]
+    labels = [r["label"] for r in rows][::-1]
+    elo = np.array([r["elo"] for r in rows][::-1])
+    lo = np.array([r["ci"][0] if r["ci"][0] is not None else r["elo"] for r in rows][::-1])
+    hi = np.array([r["ci"][1] if r["ci"][1] is not None else r["elo"] for r in rows][::-1])
+    fig, ax = plt.subplots(figsize=(6.5, 1.2 + 0.45 * len(rows)))
+    ax.errorbar(elo, range(len(rows)), xerr=[elo - lo, hi - elo], fmt="o", capsize=4)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(range(len(rows)), labels)
+    ax.set_xlabel("Elo (Bradley-Terry, mean 0) with bootstrap 95% interval")
+    ax.set_title(f"{summary['game']}: deck ratings")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_cards(summary: dict, path: str | Path, max_cards: int = 40) -> Path:
+    """Improvement when drawn per card with its 95% interval (the best and worst cards when there are many)."""
+    plt = _pyplot()
+    cards = [c for c in summary.get("cards", []) if c["iwd"] is not None]
+    if len(cards) > max_cards:
+        cards = cards[: max_cards // 2] + cards[-max_cards // 2:]
+    cards = cards[::-1]
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.28 * max(len(cards), 1)))
+    if cards:
+        iwd = np.array([100 * c["iwd"] for c in cards])
+        lo = np.array([100 * c["iwd_ci"][0] for c in cards])
+        hi = np.array([100 * c["iwd_ci"][1] for c in cards])
+        colors = ["tab:green" if v > 0 else "tab:red" for v in iwd]
+        ax.barh(range(len(cards)), iwd, color=colors, alpha=0.6)
+        ax.errorbar(iwd, range(len(cards)), xerr=[iwd - lo, hi - iwd], fmt="none", ecolor="black", capsize=2, lw=0.8)
+        ax.set_yticks(range(len(cards)), [c["card"] for c in cards], fontsize=8)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("improvement when drawn: GIH WR - GNS WR (percentage points, 95% Newcombe)")
+    ax.set_title(f"{summary['game']}: per-card impact")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def _save(fig: Any, path: str | Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # fixed metadata so the same numbers give the same bytes
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+# ----- HTML ---------------------------------------------------------------------------------------------------------
+def write_report(summary: dict, folder: str | Path) -> Path:
+    """``folder/``: ``report.html`` (self-contained, PNGs embedded as base64), the PNGs, ``results.json``, CSVs."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    pngs = {"heatmap": plot_heatmap(summary, folder / "heatmap.png"),
+            "ratings": plot_ratings(summary, folder / "ratings.png")}
+    if summary.get("cards"):
+        pngs["cards"] = plot_cards(summary, folder / "cards.png")
+    write_json(summary, folder / "results.json")
+    write_csv(summary, folder)
+    img = {k: base64.b64encode(p.read_bytes()).decode("ascii") for k, p in pngs.items()}
+    e = html.escape
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>cardenvs eval: {e(summary['game'])}</title>",
+        "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+        "th{background:#f3f3f3}td:first-child{text-align:left}img{max-width:100%}</style></head><body>",
+        f"<h1>Deck evaluation: {e(summary['game'])}</h1>",
+        f"<p>{summary['games']} games, seed {summary['seed']}, pilots {e(', '.join(summary['config'].get('pilots', [])))}, "
+        f"every pairing in both seats with common random numbers. Scores count draws as half a win; intervals are 95%.</p>",
+    ]
+    if "sprt" in summary:
+        s = summary["sprt"]
+        parts.append(f"<h2>SPRT</h2><p>{e(s['a'])} vs {e(s['b'])}, H0: elo {s['elo0']:g}, H1: elo {s['elo1']:g}: "
+                     f"<b>{e(str(s['decision'] or 'undecided'))}</b> after {s['games']} games (LLR {s['llr']:.2f}).</p>")
+    parts.append("<h2>Ratings</h2>")
+    parts.append(_html_table(["rank", "deck", "Elo", "95% interval"],
+                             [[r["rank"], r["label"], f"{r['elo']:+.1f}", _ci(r["ci"], "{:+.1f}")] for r in summary["ratings"]["rows"]]))
+    parts.append(f"<img alt='ratings' src='data:image/png;base64,{img['ratings']}'>")
+    parts.append("<h2>Pairings</h2>")
+    parts.append(f"<img alt='heatmap' src='data:image/png;base64,{img['heatmap']}'>")
+    parts.append(_html_table(["a", "b", "games", "a wins", "b wins", "draws", "truncated", "a score %", "95% interval"],
+                             [[p["a"], p["b"], p["games"], p["a_wins"], p["b_wins"], p["draws"], p["truncated"],
+                               _pct(p["a_score"]), _ci(p["ci"], "{:.3f}")] for p in summary["pairings"]]))
+    fp = summary["first_player"]
+    parts.append(f"<p>{e(fp['who'].capitalize())} score {_pct(fp['score'])}% {_ci(fp['ci'], '{:.3f}')} over {fp['games']} games; "
+                 f"{summary['truncated']} truncated games.</p>")
+    if summary.get("cards"):
+        parts.append("<h2>Cards</h2><p>GP: games with the card in the deck; GIH: drawn; GNS: never drawn; "
+                     "IWD = GIH WR - GNS WR; IIH = GIH WR - GP WR.</p>")
+        parts.append(f"<img alt='cards' src='data:image/png;base64,{img['cards']}'>")
+        parts.append(_html_table(
+            ["card", "decks", "GP", "GP WR", "GIH WR", "GNS WR", "played WR", "IWD", "IWD 95%", "IIH"],
+            [[c["card"], " ".join(c.get("decks", [])), c["gp_games"], _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
+              _pct(c["played_wr"]), _pct(c["iwd"]), _ci([_pctv(v) for v in c["iwd_ci"]], "{:.1f}"), _pct(c["iih"])]
+             for c in summary["cards"]]))
+    run = summary["run"]
+    parts.append(f"<p><small>{run['seconds']} s, {run['games_per_second']} games/s, {e(run['backend'])} backend. "
+                 "Generated by <code>cardenvs eval</code>.</small></p></body></html>")
+    out = folder / "report.html"
+    out.write_text("\n".join(parts))
+    return out
+
+
+def _pctv(x: float | None) -> float | None:
+    return None if x is None else 100 * x
+
+
+def _ci(ci: Sequence[float | None], fmt: str) -> str:
+    if ci[0] is None or ci[1] is None:
+        return "-"
+    return "[" + fmt.format(ci[0]) + ", " + fmt.format(ci[1]) + "]"
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"

@@ -1,0 +1,607 @@
+"""Round-robin tournaments of decks x pilots on the batch core.
+
+The unit of work is a :class:`Chunk`: a fixed list of games (who sits where, the seed of each game) plus one seed
+for the pilots' own randomness. :func:`play_chunk` plays a chunk as one :class:`~cardenvs.core.batch.BatchGame`,
+one batched ``step`` per decision for all live games, and returns a :class:`Tally` of integer counters that merge
+by addition. The schedule (which games, which seeds, how they are cut into chunks, each chunk's pilot seed)
+depends only on the tournament seed, so the local loop and the Ray backend play the very same chunks and produce
+identical numbers. With the ``random`` pilot every game is moreover a pure function of its own seed, so even the
+chunk size does not change a result.
+
+Common random numbers: game ``k`` has the same seed in every pairing and in both seatings (A in seat 0, then B in
+seat 0), and the ``random`` pilot draws its choices from that seed too (:class:`SeededRandomPilot`). Deck C then
+meets A and B with the same shuffles, chance draws and pilot draws, so comparisons such as "A against the field
+minus B against the field" lose the noise they share.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame, get_spec
+from cardenvs.core.decks import Deck
+from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.header import DRAW, LIVE, TRUNCATED
+from cardenvs.core.spec import GameSpec
+
+from . import stats
+
+# outcome codes of one game, from the seats' point of view
+SEAT0_WINS, SEAT1_WINS, DRAWN, TRUNCATED_GAME = 0, 1, 2, 3
+# per-card counters: games and doubled points (2 win, 1 draw, 0 loss; integers merge exactly) per category
+CARD_CATEGORIES = ("gp", "gih", "gns", "played")
+CARD_COLS = len(CARD_CATEGORIES) * 2
+MAX_STEPS = 1_000_000  # guard against a ruleset that never ends a game (the kernels truncate at their cap)
+
+ProgressFn = Callable[[int], None]
+
+
+# ----- seeds ------------------------------------------------------------------------------------------------------
+_M64 = (1 << 64) - 1
+
+
+def _splitmix(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        z = (x + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(_M64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def derive_seeds(seed: int, *keys: int | np.ndarray) -> np.ndarray:
+    """Non-negative int64 seeds hashed from ``seed`` and the keys (scalars or arrays, broadcast together)."""
+    h = _splitmix(np.atleast_1d(np.asarray(seed & _M64, dtype=np.uint64)))
+    for key in keys:
+        k = np.asarray(key).astype(np.int64).astype(np.uint64)
+        h = _splitmix(h ^ _splitmix(k))
+    return (h >> np.uint64(1)).astype(np.int64)
+
+
+def derive_seed(seed: int, *keys: int) -> int:
+    return int(derive_seeds(seed, *keys)[0])
+
+
+# ----- entries and chunks -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One participant: a deck piloted by an agent kind (``random``, ``heuristic``, ``ppo:PATH``)."""
+
+    label: str
+    deck: Deck
+    pilot: str = "random"
+
+
+def make_entries(game: str | GameSpec, decks: Sequence[str | Path | Deck] | None = None,
+                 pilots: Sequence[str] = ("random",)) -> list[Entry]:
+    """Every deck x every pilot; decks default to the game's starter decks. Loads (and so validates) each deck."""
+    spec = get_spec(game)
+    pool = spec.load_pool(None)
+    if not decks:
+        decks = spec.starter_decks()
+    if not pilots:
+        raise BadArgumentError("need at least one pilot")
+    loaded = [d if isinstance(d, Deck) else spec.load_deck(d, pool) for d in decks]
+    names = [_deck_label(d, given) for d, given in zip(loaded, decks)]
+    for i, n in enumerate(names):  # two files with the same name get their position appended
+        if names.count(n) > 1:
+            names[i] = f"{n}#{i + 1}"
+    entries = []
+    for deck, name in zip(loaded, names):
+        for pilot in pilots:
+            label = name if len(pilots) == 1 else f"{name}@{pilot}"
+            entries.append(Entry(label, deck, str(pilot)))
+    if len(entries) < 2:
+        raise BadArgumentError("a tournament needs at least two decks (or two pilots)")
+    return entries
+
+
+def _deck_label(deck: Deck, given: Any) -> str:
+    if isinstance(given, Deck):
+        return Path(given.path).stem or given.name
+    return Path(str(given)).stem
+
+
+@dataclass
+class Chunk:
+    """A fixed batch of games: everything :func:`play_chunk` needs, so its result is a pure function of it."""
+
+    index: int
+    seat0: np.ndarray  # int32 [n] entry index in seat 0
+    seat1: np.ndarray  # int32 [n] entry index in seat 1
+    seeds: np.ndarray  # int64 [n] game seeds
+    game_ids: np.ndarray  # int64 [n] (pair << 40) | (k << 1) | swapped
+    pilot_seed: int  # seeds the pilots' randomness for this chunk
+
+    def __len__(self) -> int:
+        return int(self.seeds.size)
+
+
+@dataclass
+class Tally:
+    """Mergeable counters of played games (all integers, so any merge order gives the same totals)."""
+
+    results: np.ndarray  # int64 [E, E, 4]: [seat-0 entry, seat-1 entry] -> seat0 wins, seat1 wins, draws, truncated
+    first: np.ndarray  # int64 [E, E, 4]: same, but [first player's entry, second player's entry] (if known)
+    cards: np.ndarray  # int64 [E, n_cards, CARD_COLS]: per category games, doubled points
+    game_ids: np.ndarray  # int64 [G] per game, sorted
+    outcomes: np.ndarray  # int8 [G] outcome code (SEAT0_WINS ...)
+    first_player: np.ndarray  # int8 [G] seat that moved first (-1 unknown)
+    turns: np.ndarray  # int32 [G]
+
+    @classmethod
+    def empty(cls, n_entries: int, n_cards: int) -> "Tally":
+        e = n_entries
+        return cls(np.zeros((e, e, 4), np.int64), np.zeros((e, e, 4), np.int64), np.zeros((e, n_cards, CARD_COLS), np.int64),
+                   np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int32))
+
+    def merge(self, other: "Tally") -> "Tally":
+        ids = np.concatenate([self.game_ids, other.game_ids])
+        order = np.argsort(ids, kind="stable")
+        cat = lambda a, b: np.concatenate([a, b])[order]  # noqa: E731
+        return Tally(self.results + other.results, self.first + other.first, self.cards + other.cards, ids[order],
+                     cat(self.outcomes, other.outcomes), cat(self.first_player, other.first_player), cat(self.turns, other.turns))
+
+    @property
+    def games(self) -> int:
+        return int(self.game_ids.size)
+
+
+# ----- playing ------------------------------------------------------------------------------------------------------
+class SeededRandomPilot:
+    """The ``random`` pilot of tournaments: a uniformly random legal action drawn from a hash of (game seed, seat,
+    that seat's decision count) instead of one generator shared by the batch.
+
+    Why not ``agents.RandomAgent``: with a shared generator a game's course depends on which other games are in
+    its batch. Here every game is a pure function of its seed, so results do not depend on chunking or backend,
+    and common random numbers reach the pilot's own choices too: deck C's pilot makes the same draws in game k
+    against A as against B, which is what makes the A-minus-B comparison sharper.
+    """
+
+    name = "random"
+
+    def act_rows(self, mask: np.ndarray, seeds: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        key = _splitmix(seeds.astype(np.uint64) ^ _splitmix((seats.astype(np.int64) + 2 * counts).astype(np.uint64)))
+        u = (key >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))  # uniform in [0, 1)
+        running = np.cumsum(mask != 0, axis=1, dtype=np.int32)
+        pick = np.floor(u * running[:, -1]).astype(np.int32)
+        # the pick-th legal action: first column where the running count of legal actions exceeds pick
+        return np.argmax(running > pick[:, None], axis=1).astype(np.int32)
+
+
+def _make_pilots(spec: GameSpec, entries: Sequence[Entry], seed: int) -> tuple[list[Any], np.ndarray]:
+    """One agent object per distinct pilot kind, and the pilot index of each entry."""
+    from agents import make_agent
+
+    kinds: list[str] = []
+    for e in entries:
+        if e.pilot not in kinds:
+            kinds.append(e.pilot)
+    agents = [SeededRandomPilot() if kind == "random" else make_agent(spec.name, kind, seed=derive_seed(seed, i))
+              for i, kind in enumerate(kinds)]
+    return agents, np.array([kinds.index(e.pilot) for e in entries], dtype=np.int32)
+
+
+def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, progress: ProgressFn | None = None) -> Tally:
+    """Play every game of ``chunk`` to the end in one BatchGame and count the results.
+
+    Each loop iteration is one decision in every live game: one ``legal_mask``/``observe``/``step`` call over the
+    whole batch, and one ``act`` call per pilot kind over the rows it pilots. Per-card flags are read from the
+    final states' ``drawn``/``played``/``deck_list`` fields, vectorised over games.
+    """
+    spec = get_spec(game)
+    n = len(chunk)
+    pool = spec.load_pool(None)
+    decks = [(entries[a].deck, entries[b].deck) for a, b in zip(chunk.seat0.tolist(), chunk.seat1.tolist())]
+    batch = BatchGame(spec, n, decks=decks, seed=chunk.seeds, pool=pool)
+    agents, pilot_of_entry = _make_pilots(spec, entries, chunk.pilot_seed)
+    seat_pilot = np.stack([pilot_of_entry[chunk.seat0], pilot_of_entry[chunk.seat1]], axis=1)  # [n, 2]
+    seeded = [isinstance(a, SeededRandomPilot) for a in agents]
+    own_decisions = np.zeros((n, 2), dtype=np.int64)  # per seat, keys the seeded random pilot's draws
+    actions = np.zeros(n, dtype=np.int32)
+    finished = 0
+    for _ in range(MAX_STEPS):
+        needs = batch.needs
+        # the lowest pending seat acts; in simultaneous phases the other seat acts on the next iteration
+        who = np.where(needs & 1, 0, np.where(needs & 2, 1, -1)).astype(np.int32)
+        who[batch.status != LIVE] = -1
+        rows = np.flatnonzero(who >= 0)
+        if rows.size == 0:
+            break
+        mask = batch.legal_mask(who)
+        obs = None if all(seeded) else batch.observe(who)
+        actions[:] = 0
+        row_pilot = seat_pilot[rows, who[rows]]
+        for k, agent in enumerate(agents):
+            sub = rows if len(agents) == 1 else rows[row_pilot == k]
+            if sub.size == 0:
+                continue
+            if seeded[k]:
+                actions[sub] = agent.act_rows(mask[sub], chunk.seeds[sub], who[sub], own_decisions[sub, who[sub]])
+            else:
+                actions[sub] = agent.act(obs[sub], mask[sub], batch.states[sub], who[sub])
+        own_decisions[rows, who[rows]] += 1
+        batch.step(actions, players=who)
+        if progress is not None:
+            done = int(n - np.count_nonzero(batch.status == LIVE))
+            if done > finished:
+                progress(done - finished)
+                finished = done
+    else:
+        raise RuntimeError(f"{spec.name}: games still live after {MAX_STEPS} steps")
+    return _count(spec, pool, len(entries), chunk, batch.states)
+
+
+def _count(spec: GameSpec, pool: Any, n_entries: int, chunk: Chunk, states: np.ndarray) -> Tally:
+    layout = spec.state_layout
+    n = states.shape[0]
+    status = layout.get(states, "status")
+    winner = layout.get(states, "winner")
+    outcome = np.where(status == TRUNCATED, TRUNCATED_GAME,
+                       np.where(winner == 0, SEAT0_WINS, np.where(winner == 1, SEAT1_WINS, DRAWN))).astype(np.int8)
+    outcome[(status != TRUNCATED) & (winner == DRAW)] = DRAWN
+    e = n_entries
+    results = np.bincount((chunk.seat0.astype(np.int64) * e + chunk.seat1) * 4 + outcome, minlength=e * e * 4).reshape(e, e, 4)
+
+    # who moved first, where the game records it; the first-player table is the results table re-seated
+    names = {f.name for f in layout.fields}
+    first_player = layout.get(states, "first_player").astype(np.int8) if "first_player" in names else np.full(n, -1, np.int8)
+    known = (first_player == 0) | (first_player == 1)
+    swap = first_player == 1
+    f_a = np.where(swap, chunk.seat1, chunk.seat0)[known].astype(np.int64)
+    f_b = np.where(swap, chunk.seat0, chunk.seat1)[known].astype(np.int64)
+    f_out = outcome[known].copy()
+    flip = swap[known] & (f_out < DRAWN)
+    f_out[flip] = 1 - f_out[flip]
+    first = np.bincount((f_a * e + f_b) * 4 + f_out, minlength=e * e * 4).reshape(e, e, 4)
+
+    turns = layout.get(states, "turn").astype(np.int32)
+    return Tally(results, first, _card_counts(layout, len(pool), e, chunk, states, outcome), chunk.game_ids.copy(),
+                 outcome, first_player, turns)
+
+
+def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states: np.ndarray, outcome: np.ndarray) -> np.ndarray:
+    """Per (entry, card id): games with the card in the deck / drawn / never drawn / played, and the points won.
+
+    A card counts as drawn (played) in a game if any copy of it was; 17lands counts a card once per game too.
+    """
+    n = states.shape[0]
+    deck_list = layout.get(states, "deck_list").astype(np.int64)  # [n, 2, D]
+    drawn = layout.get(states, "drawn") != 0
+    played = layout.get(states, "played") != 0
+    # doubled points per seat: 2 win, 1 draw or truncation, 0 loss
+    pts = np.ones((n, 2), dtype=np.int64)
+    pts[outcome == SEAT0_WINS] = (2, 0)
+    pts[outcome == SEAT1_WINS] = (0, 2)
+    valid = deck_list >= 0
+    slot = (np.arange(n)[:, None, None] * 2 + np.arange(2)[None, :, None]) * n_cards + np.where(valid, deck_list, 0)
+    size = n * 2 * n_cards
+    present = np.zeros(size, np.bool_)
+    present[slot[valid]] = True
+    was_drawn = np.zeros(size, np.bool_)
+    was_drawn[slot[valid & drawn]] = True
+    was_played = np.zeros(size, np.bool_)
+    was_played[slot[valid & played]] = True
+    present, was_drawn, was_played = (a.reshape(n, 2, n_cards) for a in (present, was_drawn, was_played))
+    not_drawn = present & ~was_drawn
+    entry = np.stack([chunk.seat0, chunk.seat1], axis=1).astype(np.int64)  # [n, 2]
+    key = (entry[:, :, None] * n_cards + np.arange(n_cards)[None, None, :]).ravel()
+    w = np.broadcast_to(pts[:, :, None], (n, 2, n_cards)).ravel()
+    out = np.zeros((n_entries * n_cards, CARD_COLS), np.int64)
+    for c, flags in enumerate((present, was_drawn, not_drawn, was_played)):
+        f = flags.ravel()
+        out[:, 2 * c] = np.bincount(key[f], minlength=n_entries * n_cards)
+        out[:, 2 * c + 1] = np.bincount(key[f], weights=w[f], minlength=n_entries * n_cards).astype(np.int64)
+    return out.reshape(n_entries, n_cards, CARD_COLS)
+
+
+# ----- schedule -------------------------------------------------------------------------------------------------
+def pairings(n_entries: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n_entries) for j in range(i + 1, n_entries)]
+
+
+def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tuple[int, int]], chunk_size: int,
+               first_chunk: int = 0, crn: bool = True) -> list[Chunk]:
+    """Games ``k in [k0, k1)`` of each pairing ``p`` in ``ranges``, both seatings, cut into fixed-size chunks.
+
+    The order (pairing, k, seating) and the cut points depend only on the arguments, so every backend plays the
+    same chunks; chunk ``c`` seeds its pilots from ``(seed, c)``.
+    """
+    seat0, seat1, ids, seeds = [], [], [], []
+    for p in sorted(ranges):
+        k0, k1 = ranges[p]
+        if k1 <= k0:
+            continue
+        a, b = pairs[p]
+        k = np.repeat(np.arange(k0, k1, dtype=np.int64), 2)
+        swapped = np.tile(np.array([0, 1], dtype=np.int64), k1 - k0)
+        seat0.append(np.where(swapped == 0, a, b).astype(np.int32))
+        seat1.append(np.where(swapped == 0, b, a).astype(np.int32))
+        ids.append((np.int64(p) << 40) | (k << 1) | swapped)
+        # CRN: game k has one seed in both seatings and in every pairing (so A-vs-C and B-vs-C share C's luck);
+        # without CRN the pairing and the seating are part of the key
+        seeds.append(derive_seeds(seed, 0x5EED, k) if crn else derive_seeds(seed, 0x5EED, p * 2 + swapped, k))
+    if not ids:
+        return []
+    s0, s1, gid, sd = (np.concatenate(x) for x in (seat0, seat1, ids, seeds))
+    chunks = []
+    for c, start in enumerate(range(0, gid.size, chunk_size)):
+        sl = slice(start, start + chunk_size)
+        index = first_chunk + c
+        chunks.append(Chunk(index, s0[sl], s1[sl], sd[sl], gid[sl], derive_seed(seed, 0xA6E47, index)))
+    return chunks
+
+
+# ----- backends -----------------------------------------------------------------------------------------------------
+class LocalBackend:
+    """Plays chunks one after another in this process (Numba's threads use every core inside a chunk)."""
+
+    name = "local"
+
+    def run(self, game: str, entries: Sequence[Entry], chunks: Sequence[Chunk],
+            progress: ProgressFn | None = None) -> Iterator[Tally]:
+        for chunk in chunks:
+            yield play_chunk(game, entries, chunk, progress)
+
+    def close(self) -> None:
+        pass
+
+
+def make_backend(name: str = "local", address: str | None = None, workers: int | None = None) -> Any:
+    if name == "local":
+        return LocalBackend()
+    if name == "ray":
+        from .ray_backend import RayBackend
+
+        return RayBackend(address=address, workers=workers)
+    raise BadArgumentError(f"unknown backend {name!r}; choose local or ray")
+
+
+# ----- tournaments --------------------------------------------------------------------------------------------------
+@dataclass
+class TournamentResult:
+    """Counters of a finished tournament plus what is needed to turn them into statistics."""
+
+    game: str
+    seed: int
+    entries: list[Entry]
+    card_names: list[str]
+    tally: Tally
+    rounds: int = 1
+    elapsed: float = 0.0
+    backend: str = "local"
+    has_first_player: bool = False
+    config: dict = field(default_factory=dict)
+
+    @property
+    def labels(self) -> list[str]:
+        return [e.label for e in self.entries]
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        return pairings(len(self.entries))
+
+    @property
+    def games(self) -> int:
+        return self.tally.games
+
+    def pairing_stats(self) -> list[dict]:
+        """Per unordered pairing: counts from a's side over both seatings, score and its Wilson interval."""
+        res = self.tally.results
+        rows = []
+        for a, b in self.pairs:
+            w = int(res[a, b, 0] + res[b, a, 1])
+            l_ = int(res[a, b, 1] + res[b, a, 0])
+            d = int(res[a, b, 2] + res[b, a, 2])
+            t = int(res[a, b, 3] + res[b, a, 3])
+            n = w + l_ + d + t
+            score, lo, hi = stats.wilson(w + 0.5 * (d + t), n)
+            rows.append({"a": self.labels[a], "b": self.labels[b], "games": n, "a_wins": w, "b_wins": l_,
+                         "draws": d, "truncated": t, "a_score": score, "ci": [lo, hi]})
+        return rows
+
+    def score_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(score, lo, hi, games)`` [E, E]: row entry's score against the column entry (nan on the diagonal)."""
+        pts, n = stats.pair_scores(self.tally.results)
+        score, lo, hi = stats.wilson(pts, n)
+        return score, lo, hi, n
+
+    def ratings(self, bootstrap: int = 1000) -> stats.Ratings:
+        return stats.rate(self.tally.results, self.labels, bootstrap=bootstrap, seed=self.seed)
+
+    def first_player_stats(self) -> dict:
+        """The first player's score over all games (seat 0's where the game does not record who went first)."""
+        t = self.tally
+        if self.has_first_player:
+            table, what = t.first, "first player"
+        else:
+            table, what = t.results, "seat 0"
+        w, l_, d = int(table[..., 0].sum()), int(table[..., 1].sum()), int(table[..., 2:].sum())
+        n = w + l_ + d
+        score, lo, hi = stats.wilson(w + 0.5 * d, n)
+        return {"who": what, "games": n, "wins": w, "losses": l_, "draws": d, "score": score, "ci": [lo, hi]}
+
+
+def run_tournament(
+    game: str | GameSpec,
+    decks: Sequence[str | Path | Deck] | None = None,
+    pilots: Sequence[str] = ("random",),
+    games: int = 200,
+    seed: int = 0,
+    ci_width: float | None = None,
+    max_games: int = 20000,
+    chunk_size: int = 4096,
+    backend: str | Any = "local",
+    crn: bool = True,
+    entries: Sequence[Entry] | None = None,
+    progress: Any = None,
+) -> TournamentResult:
+    """A round robin of every entry (deck x pilot) against every other, each game played in both seatings.
+
+    ``games`` is the number of games per pairing (rounded up to even: half with each seating). With ``ci_width``
+    the tournament plays in rounds until every pairing's 95% Wilson interval is at most that wide (or a pairing
+    reaches ``max_games``); the first round has ``games`` games. ``progress`` is an object with ``advance(n)`` and
+    ``set_total(n)`` (see :mod:`cardenvs.eval.report`), or None.
+    """
+    spec = get_spec(game)
+    if games < 2:
+        raise BadArgumentError(f"--games must be at least 2 (one game in each seating), got {games}")
+    if ci_width is not None and not 0 < ci_width < 1:
+        raise BadArgumentError(f"--ci-width must be between 0 and 1, got {ci_width}")
+    if chunk_size < 2:
+        raise BadArgumentError(f"chunk size must be at least 2, got {chunk_size}")
+    entries = list(entries) if entries is not None else make_entries(spec, decks, pilots)
+    pool = spec.load_pool(None)
+    pairs = pairings(len(entries))
+    back = make_backend(backend) if isinstance(backend, str) else backend
+    per_pair = (games + 1) // 2  # paired games (k) per pairing
+    max_pairs = max((max_games + 1) // 2, per_pair)
+    tally = Tally.empty(len(entries), len(pool))
+    done_k = {p: 0 for p in range(len(pairs))}
+    target = {p: per_pair for p in range(len(pairs))}
+    start = time.perf_counter()
+    rounds, next_chunk = 0, 0
+    advance = progress.advance if progress is not None else None
+    try:
+        while True:
+            ranges = {p: (done_k[p], target[p]) for p in target if target[p] > done_k[p]}
+            if not ranges:
+                break
+            chunks = plan_round(seed, pairs, ranges, chunk_size, next_chunk, crn)
+            if progress is not None:
+                progress.set_total(tally.games + sum(len(c) for c in chunks))
+            for part in back.run(spec.name, entries, chunks, advance):
+                tally = tally.merge(part)
+            next_chunk += len(chunks)
+            rounds += 1
+            done_k.update({p: r[1] for p, r in ranges.items()})
+            if ci_width is None:
+                break
+            target = _next_targets(tally.results, pairs, done_k, ci_width, max_pairs)
+    finally:
+        back.close()
+    names = {f.name for f in spec.state_layout.fields}
+    config = {"games_per_pairing": per_pair * 2, "ci_width": ci_width, "max_games": max_games, "chunk_size": chunk_size,
+              "crn": crn, "pilots": sorted({e.pilot for e in entries})}
+    return TournamentResult(spec.name, seed, entries, [pool.name(i) for i in range(len(pool))], tally, rounds,
+                            time.perf_counter() - start, getattr(back, "name", "custom"), "first_player" in names, config)
+
+
+def _next_targets(results: np.ndarray, pairs: Sequence[tuple[int, int]], done_k: dict[int, int], width: float,
+                  max_pairs: int) -> dict[int, int]:
+    """For each pairing still wider than ``width``: the paired-game count a normal approximation says it needs."""
+    pts, n = stats.pair_scores(results)
+    out = {}
+    for p, (a, b) in enumerate(pairs):
+        score, lo, hi = stats.wilson(pts[a, b], n[a, b])
+        if hi - lo <= width or done_k[p] >= max_pairs:
+            continue
+        var = max(score * (1 - score), 0.01)
+        need_games = (2 * stats.Z95) ** 2 * var / width ** 2
+        # at least 25% more than now so rounds make progress; never past the cap
+        k = int(min(max(need_games / 2 * 1.05, done_k[p] * 1.25, done_k[p] + 16), max_pairs))
+        out[p] = -(-k // 16) * 16 if k < max_pairs else max_pairs  # round up to 16 for tidy chunks
+    return out
+
+
+@dataclass
+class SprtResult:
+    a: str
+    b: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    decision: str | None  # "H1" (a is at least elo1 stronger), "H0" (at most elo0), None (undecided at the cap)
+    llr: float
+    bounds: tuple[float, float]
+    wins: int
+    draws: int
+    losses: int
+    games: int
+    history: list[tuple[int, float]]  # (games so far, LLR) after each round
+    tournament: TournamentResult
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / max(self.games, 1)
+
+    def to_dict(self) -> dict:
+        s, lo, hi = stats.wilson(self.wins + 0.5 * self.draws, self.games)
+        return {"a": self.a, "b": self.b, "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "decision": self.decision, "llr": self.llr, "bounds": list(self.bounds), "games": self.games,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses, "score": s, "ci": [lo, hi],
+                "elo": stats.score_to_elo(s) if self.games else None, "history": [list(h) for h in self.history]}
+
+
+def run_sprt(
+    game: str | GameSpec,
+    deck_a: str | Path | Deck,
+    deck_b: str | Path | Deck,
+    elo0: float = 0.0,
+    elo1: float = 20.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    pilot: str = "random",
+    seed: int = 0,
+    round_games: int = 400,
+    max_games: int = 200_000,
+    chunk_size: int = 4096,
+    backend: str | Any = "local",
+    progress: Any = None,
+) -> SprtResult:
+    """Sequential test of "A is elo1 stronger than B" against "A is at most elo0 stronger" (trinomial GSPRT).
+
+    Plays ``round_games`` games (both seatings, common random numbers) per round and stops at the first round whose
+    log-likelihood ratio leaves ``(log(beta/(1-alpha)), log((1-beta)/alpha))``, or at ``max_games``.
+    """
+    if not elo1 > elo0:
+        raise BadArgumentError(f"--elo1 must be greater than --elo0 (got {elo0} and {elo1})")
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise BadArgumentError("--alpha and --beta must be between 0 and 0.5")
+    spec = get_spec(game)
+    entries = make_entries(spec, [deck_a, deck_b], [pilot])
+    pool = spec.load_pool(None)
+    bounds = stats.SprtBounds.of(alpha, beta)
+    back = make_backend(backend) if isinstance(backend, str) else backend
+    per_round = max((round_games + 1) // 2, 1)
+    tally = Tally.empty(2, len(pool))
+    history: list[tuple[int, float]] = []
+    decision, llr, k, rnd, next_chunk = None, 0.0, 0, 0, 0
+    start = time.perf_counter()
+    advance = progress.advance if progress is not None else None
+    try:
+        while decision is None and tally.games < max_games:
+            k_next = min(k + per_round, (max_games + 1) // 2)
+            chunks = plan_round(seed, [(0, 1)], {0: (k, k_next)}, chunk_size, next_chunk)
+            if progress is not None:
+                progress.set_total(min(max_games, tally.games + 2 * per_round * 4))  # open-ended: a moving horizon
+            for part in back.run(spec.name, entries, chunks, advance):
+                tally = tally.merge(part)
+            next_chunk += len(chunks)
+            k, rnd = k_next, rnd + 1
+            w, l_, d = _wdl(tally.results)
+            llr = stats.gsprt_llr(w, d, l_, elo0, elo1)
+            history.append((tally.games, llr))
+            decision = bounds.decide(llr)
+    finally:
+        back.close()
+    names = {f.name for f in spec.state_layout.fields}
+    result = TournamentResult(spec.name, seed, entries, [pool.name(i) for i in range(len(pool))], tally, rnd,
+                              time.perf_counter() - start, getattr(back, "name", "custom"), "first_player" in names,
+                              {"mode": "sprt", "round_games": per_round * 2, "max_games": max_games, "chunk_size": chunk_size,
+                               "crn": True, "pilots": [pilot]})
+    w, l_, d = _wdl(tally.results)
+    return SprtResult(entries[0].label, entries[1].label, elo0, elo1, alpha, beta, decision, llr,
+                      (bounds.lower, bounds.upper), w, d, l_, tally.games, history, result)
+
+
+def _wdl(res: np.ndarray) -> tuple[int, int, int]:
+    """A's (entry 0's) wins, losses and draws (truncations included) against B over both seatings."""
+    w = int(res[0, 1, 0] + res[1, 0, 1])
+    l_ = int(res[0, 1, 1] + res[1, 0, 0])
+    d = int(res[0, 1, 2:].sum() + res[1, 0, 2:].sum())
+    return w, l_, d

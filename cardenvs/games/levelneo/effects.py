@@ -1,0 +1,204 @@
+"""The levelneo effect interpreter: conditions, AP (with [Cont] skills), targets, ops and [Start] triggers.
+
+Targets are deterministic selectors (no extra decision): ``*_one_support`` picks the highest-AP support that the op
+can affect (an Active one for ``rest``, a resting one for ``activate``), lowest slot first on ties.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardenvs.core.rng import rng_below
+
+from .board import (
+    card_of, draw, has_trait, in_battle, is_attacker, is_defender, level_of, level_up, support_at,
+    to_discard, zone_remove,
+)
+from .cards import (
+    C_AP, C_HAS_CONT, C_N_EFFECTS, C_TRAITS, CO_ATTACKING, CO_DEFENDING, CO_HAS_TRAIT, CO_IN_BATTLE, CO_NONE,
+    CO_OPP_TURN, CO_OWN_TURN, DU_BATTLE, DU_NEXT_BATTLE, E_AMOUNT, E_COND, E_COND_TRAIT, E_DURATION, E_FILTER,
+    E_LEVEL, E_N, E_OP, E_TARGET, E_TRIGGER, MAX_EFFECTS, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_DRAW, OP_LEVEL_UP,
+    OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE,
+    TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_MAIN, TG_OWN_ONE, TG_OWN_SUPPORTS, TG_SELF, TR_CONT,
+)
+from .state import (
+    AP_BATTLE, AP_NEXT, AP_PER_LEVEL, AP_TURN, DECK_SIZE, HAND, HAND_CAP, HAND_N, MAIN, NO_LEVEL_DOWN, RESTED,
+    SUPPORT_N, TURN_PLAYER,
+)
+
+
+@njit(cache=True)
+def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait: int) -> bool:
+    """``src`` is the instance carrying the effect (-1 for an event card being played)."""
+    if cond == CO_NONE:
+        return True
+    if cond == CO_OWN_TURN:
+        return row[TURN_PLAYER] == p
+    if cond == CO_OPP_TURN:
+        return row[TURN_PLAYER] != p
+    if cond == CO_HAS_TRAIT:
+        return has_trait(row, tables[0], p, trait)
+    if cond == CO_IN_BATTLE:
+        return in_battle(row, p, src)
+    if cond == CO_ATTACKING:
+        return is_attacker(row, p, src)
+    if cond == CO_DEFENDING:
+        return is_defender(row, p, src)
+    return False
+
+
+@njit(cache=True)
+def effect_active(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
+    """(Lv #) requirement (LN-K5) and the effect's condition."""
+    eff = tables[1][card, e]
+    if level_of(row, p) < eff[E_LEVEL]:
+        return False
+    return condition_holds(row, tables, p, src, eff[E_COND], eff[E_COND_TRAIT])
+
+
+@njit(cache=True)
+def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: int, q: int, inst: int) -> bool:
+    """Whether the selector ``target`` of an effect owned by ``owner`` covers instance ``inst`` of player ``q``."""
+    if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
+        return False
+    own = q == owner
+    is_main = inst == row[MAIN + q]
+    if target == TG_SELF:
+        return own and inst == src
+    if target == TG_OWN_MAIN:
+        return own and is_main
+    if target == TG_OWN_SUPPORTS:
+        return own and not is_main
+    if target == TG_OWN_ALL:
+        return own
+    if target == TG_OWN_BATTLERS:
+        return own and in_battle(row, q, inst)
+    if target == TG_OPP_MAIN:
+        return (not own) and is_main
+    if target == TG_OPP_SUPPORTS:
+        return (not own) and not is_main
+    if target == TG_OPP_ALL:
+        return not own
+    if target == TG_OPP_BATTLERS:
+        return (not own) and in_battle(row, q, inst)
+    return False
+
+
+@njit(cache=True)
+def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
+    """Current AP of a character on the field: base, timed modifiers, [Cont] skills (LN-K1), level bonus (LN-L4)."""
+    ctab = tables[0]
+    etab = tables[1]
+    k = q * DECK_SIZE + inst
+    ap = ctab[card_of(row, q, inst), C_AP] + row[AP_TURN + k] + row[AP_NEXT + k] + row[AP_BATTLE + k]
+    if inst == row[MAIN + q] and row[TURN_PLAYER] == q:
+        ap += AP_PER_LEVEL * level_of(row, q)
+    for owner in range(2):
+        n = row[SUPPORT_N + owner]
+        for s in range(-1, n):
+            c = row[MAIN + owner] if s < 0 else support_at(row, owner, s)
+            card = card_of(row, owner, c)
+            if ctab[card, C_HAS_CONT] == 0:
+                continue
+            for e in range(ctab[card, C_N_EFFECTS]):
+                eff = etab[card, e]
+                if eff[E_TRIGGER] != TR_CONT:
+                    continue
+                if not selects(row, tables, owner, c, eff[E_TARGET], eff[E_FILTER], q, inst):
+                    continue
+                if not effect_active(row, tables, owner, card, e, c):
+                    continue
+                ap += eff[E_AMOUNT] if eff[E_OP] == OP_AP_UP else -eff[E_AMOUNT]
+    return max(ap, 0)
+
+
+@njit(cache=True)
+def pick_one_support(row: np.ndarray, tables, q: int, filt: int, want: int) -> int:
+    """Highest-AP support of ``q`` passing the trait filter and rest state (want: 0 active, 1 rested, -1 any)."""
+    best = -1
+    best_ap = -1
+    for s in range(row[SUPPORT_N + q]):
+        inst = support_at(row, q, s)
+        if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
+            continue
+        if want >= 0 and row[RESTED + q * DECK_SIZE + inst] != want:
+            continue
+        ap = compute_ap(row, tables, q, inst)
+        if ap > best_ap:
+            best, best_ap = inst, ap
+    return best
+
+
+@njit(cache=True)
+def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, duration: int) -> None:
+    k = q * DECK_SIZE + inst
+    if op == OP_AP_UP or op == OP_AP_DOWN:
+        delta = amount if op == OP_AP_UP else -amount
+        if duration == DU_BATTLE:
+            row[AP_BATTLE + k] += delta
+        elif duration == DU_NEXT_BATTLE:
+            row[AP_NEXT + k] += delta
+        else:
+            row[AP_TURN + k] += delta
+    elif op == OP_REST:
+        row[RESTED + k] = 1
+    elif op == OP_ACTIVATE:
+        row[RESTED + k] = 0
+
+
+@njit(cache=True)
+def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> None:
+    """Carry out one effect of ``card`` owned by ``p`` (conditions are checked by the caller)."""
+    eff = tables[1][card, e]
+    op = eff[E_OP]
+    if op == OP_DRAW:
+        for _ in range(eff[E_N]):
+            draw(row, p)
+        return
+    if op == OP_OPP_DISCARD:
+        q = 1 - p
+        for _ in range(eff[E_N]):
+            n = row[HAND_N + q]
+            if n == 0:
+                break
+            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, q, rng_below(row, n))
+            to_discard(row, q, inst)
+        return
+    if op == OP_PREVENT_LEVEL_DOWN:
+        row[NO_LEVEL_DOWN + p] = 1
+        return
+    if op == OP_LEVEL_UP:
+        level_up(row, p)
+        return
+    target = eff[E_TARGET]
+    filt = eff[E_FILTER]
+    if target == TG_OWN_ONE or target == TG_OPP_ONE:
+        q = p if target == TG_OWN_ONE else 1 - p
+        want = 0 if op == OP_REST else (1 if op == OP_ACTIVATE else -1)
+        inst = pick_one_support(row, tables, q, filt, want)
+        if inst >= 0:
+            apply_to(row, tables, q, inst, op, eff[E_AMOUNT], eff[E_DURATION])
+        return
+    # collect first, apply after: an AP change must not alter which characters a battler/filter selector covers
+    chosen = np.empty(10, dtype=np.int64)
+    m = 0
+    for q in range(2):
+        for s in range(-1, row[SUPPORT_N + q]):
+            inst = row[MAIN + q] if s < 0 else support_at(row, q, s)
+            if selects(row, tables, p, src, target, filt, q, inst):
+                chosen[m] = q * DECK_SIZE + inst
+                m += 1
+    for j in range(m):
+        apply_to(row, tables, chosen[j] // DECK_SIZE, chosen[j] % DECK_SIZE, op, eff[E_AMOUNT], eff[E_DURATION])
+
+
+@njit(cache=True)
+def fire(row: np.ndarray, tables, p: int, inst: int, trigger: int) -> None:
+    """LN-K2: resolve every effect of ``inst`` with this [Start] trigger (or burst/event text) whose (Lv #) and
+    condition hold, in card order."""
+    card = card_of(row, p, inst)
+    etab = tables[1]
+    for e in range(MAX_EFFECTS):
+        if etab[card, e, E_TRIGGER] == trigger and effect_active(row, tables, p, card, e, inst):
+            resolve_effect(row, tables, p, card, e, inst)
+

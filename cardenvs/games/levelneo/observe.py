@@ -1,0 +1,166 @@
+"""levelneo observation: one float32 row per player view, declared as a Layout (table in RULES.md).
+
+"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
+contents, face-down level cards (unknown to both players, see RULES.md), the opponent's face-down main during setup.
+Numbers are scaled to roughly [0, 10]: AP / 1000, deck and discard counts / 10, turn markers / 10.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
+from cardenvs.core.layout import Layout, fields
+
+from .board import card_of, level_of, support_at
+from .cards import (
+    C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
+)
+from .effects import compute_ap
+from .state import (
+    ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, COVERED, DECK_N, DECK_SIZE, DISCARD_N, FACE_UP, HAND, HAND_CAP,
+    HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, MAIN_PHASE, MARKER, MULLIGAN_USED, NO_LEVEL_DOWN, NUM_STEPS, ORIG_TARGET,
+    RESTED, STEP, SUB, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_PLAYER,
+)
+
+TRAIT_BITS = 8  # the first 8 traits of the pool get a feature bit each
+CARD_FEATURES = (
+    "present", "character", "event", "red", "blue", "green", "yellow", "turn_cost", "ap/1000",
+    *[f"trait{i}" for i in range(TRAIT_BITS)], "has_use", "has_cont", "has_start", "has_burst", "main_capable",
+)
+F = len(CARD_FEATURES)
+CHAR_FEATURES = ("ap_now/1000", "rested", "attacked", "attacking", "defending", "declared_target", "face_up")
+D = len(CHAR_FEATURES)
+CONTEXT = (
+    "my_decision", "my_turn", "first_turn", "main_phase_2", "window_opponent_stage", "support_played", "battle",
+    "covered", "combi", "own_neo", "opp_neo", "burst_failed_own", "burst_failed_opp", "no_level_down_own",
+    "no_level_down_opp", "mulligan_used_own", "mulligan_used_opp",
+)
+
+OBS = Layout(
+    "levelneo_obs",
+    fields(
+        ("step", (NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("context", (len(CONTEXT),), "flags: " + ", ".join(CONTEXT)),
+        ("markers", (2,), "turn markers / 10 (own, opp)"),
+        ("levels", (2,), "main character levels 1..5 (own, opp)"),
+        ("counts", (2, 5), "per player: deck / 10, hand, supports, face-down level cards, discard / 10"),
+        ("battle_ap", (2,), "current battle: attacking side AP / 1000, defending side AP / 1000"),
+        ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
+        ("main", (2, F + D), "main characters (own, opp): card features + " + ", ".join(CHAR_FEATURES)),
+        ("supports", (2, SUPPORT_CAP, F + D), "support slots (own, opp): card features + character state"),
+        ("level", (2, LEVEL_ZONE, 2 + F), "level zones (own, opp): present, face_up, card features if face up"),
+    ),
+    dtype_scalar=np.float32,
+)
+OBS_SIZE = OBS.size
+O_STEP, O_CONTEXT, O_MARKERS, O_LEVELS, O_COUNTS, O_BATTLE_AP, O_HAND, O_MAIN, O_SUPPORTS, O_LEVEL = OBS.offsets(
+    "step", "context", "markers", "levels", "counts", "battle_ap", "hand", "main", "supports", "level"
+)
+
+
+@njit(cache=True)
+def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
+    out[at] = 1.0
+    out[at + 1 + ctab[card, C_TYPE]] = 1.0
+    out[at + 3 + ctab[card, C_COLOR]] = 1.0
+    out[at + 7] = ctab[card, C_TURN_COST]
+    out[at + 8] = ctab[card, C_AP] / 1000.0
+    traits = ctab[card, C_TRAITS]
+    for b in range(TRAIT_BITS):
+        if traits & (1 << b):
+            out[at + 9 + b] = 1.0
+    out[at + 9 + TRAIT_BITS] = 1.0 if ctab[card, C_USE_EFFECT] >= 0 else 0.0
+    out[at + 10 + TRAIT_BITS] = ctab[card, C_HAS_CONT]
+    out[at + 11 + TRAIT_BITS] = ctab[card, C_HAS_START]
+    out[at + 12 + TRAIT_BITS] = ctab[card, C_HAS_BURST]
+    out[at + 13 + TRAIT_BITS] = ctab[card, C_MAIN_OK]
+
+
+@njit(cache=True)
+def write_character(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int) -> None:
+    k = q * DECK_SIZE + inst
+    write_card(tables[0], card_of(row, q, inst), out, at)
+    d = at + F
+    out[d] = compute_ap(row, tables, q, inst) / 1000.0
+    out[d + 1] = row[RESTED + k]
+    out[d + 2] = row[ATTACKED + k]
+    battle = row[BATTLE] != 0
+    attacking = battle and q == row[TURN_PLAYER] and (inst == row[ATK_A] or inst == row[ATK_B])
+    out[d + 3] = 1.0 if attacking else 0.0
+    out[d + 4] = 1.0 if battle and q != row[TURN_PLAYER] and inst == row[TARGET] else 0.0
+    out[d + 5] = 1.0 if battle and q != row[TURN_PLAYER] and inst == row[ORIG_TARGET] else 0.0
+    out[d + 6] = row[FACE_UP + k]
+
+
+@njit(cache=True)
+def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
+    out[:] = 0.0
+    if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
+        return
+    ctab = tables[0]
+    o = 1 - p
+    tp = row[TURN_PLAYER]
+    out[O_STEP + row[STEP]] = 1.0
+    c = O_CONTEXT
+    out[c] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
+    out[c + 1] = 1.0 if tp == p else 0.0
+    out[c + 2] = 1.0 if row[H_TURN] == 1 else 0.0
+    out[c + 3] = 1.0 if row[MAIN_PHASE] == 2 else 0.0
+    out[c + 4] = row[SUB]
+    out[c + 5] = row[SUPPORT_PLAYED]
+    out[c + 6] = row[BATTLE]
+    out[c + 7] = row[COVERED]
+    out[c + 8] = 1.0 if row[BATTLE] != 0 and row[ATK_B] >= 0 else 0.0
+    out[c + 9] = 1.0 if level_of(row, p) >= 5 else 0.0
+    out[c + 10] = 1.0 if level_of(row, o) >= 5 else 0.0
+    out[c + 11] = row[BURST_FAILED + p]
+    out[c + 12] = row[BURST_FAILED + o]
+    out[c + 13] = row[NO_LEVEL_DOWN + p]
+    out[c + 14] = row[NO_LEVEL_DOWN + o]
+    out[c + 15] = row[MULLIGAN_USED + p]
+    out[c + 16] = row[MULLIGAN_USED + o]
+    for side in range(2):
+        q = p if side == 0 else o
+        out[O_MARKERS + side] = row[MARKER + q] / 10.0
+        out[O_LEVELS + side] = level_of(row, q)
+        base = O_COUNTS + side * 5
+        out[base] = row[DECK_N + q] / 10.0
+        out[base + 1] = row[HAND_N + q]
+        out[base + 2] = row[SUPPORT_N + q]
+        down = 0
+        for j in range(row[LEVEL_N + q]):
+            inst = row[LEVEL + q * LEVEL_ZONE + j]
+            lat = O_LEVEL + (side * LEVEL_ZONE + j) * (2 + F)
+            out[lat] = 1.0
+            if row[FACE_UP + q * DECK_SIZE + inst] != 0:
+                out[lat + 1] = 1.0
+                write_card(ctab, card_of(row, q, inst), out, lat + 2)
+            else:
+                down += 1
+        out[base + 3] = down
+        out[base + 4] = row[DISCARD_N + q] / 10.0
+        main = row[MAIN + q]
+        mat = O_MAIN + side * (F + D)
+        if main >= 0:
+            if q == p or row[FACE_UP + q * DECK_SIZE + main] != 0:
+                write_character(row, tables, q, main, out, mat)
+            else:
+                out[mat] = 1.0  # the opponent's face-down main during setup: present, nothing else
+        for s in range(row[SUPPORT_N + q]):
+            write_character(row, tables, q, support_at(row, q, s), out, O_SUPPORTS + (side * SUPPORT_CAP + s) * (F + D))
+    for i in range(row[HAND_N + p]):
+        write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
+    if row[BATTLE] != 0:
+        atk = compute_ap(row, tables, tp, row[ATK_A])
+        if row[ATK_B] >= 0:
+            atk += compute_ap(row, tables, tp, row[ATK_B])
+        out[O_BATTLE_AP] = atk / 1000.0
+        out[O_BATTLE_AP + 1] = compute_ap(row, tables, 1 - tp, row[TARGET]) / 1000.0
+
+
+@njit(parallel=True, cache=True)
+def batch_observe(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        observe_row(states[i], tables, players[i], out[i])
+

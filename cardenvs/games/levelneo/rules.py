@@ -1,0 +1,793 @@
+"""levelneo rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
+
+Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+``advance`` (every forced step: start of turn, judgement, end of turn...) to the next decision. A decision with a
+single legal action (typically "pass" in a window where the player has nothing usable, or the only possible target)
+is played automatically and does not count as an agent decision; this keeps the many "both players may use effects"
+windows free when nobody can use anything.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import (
+    DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
+)
+from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+
+from .actions import (
+    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_GO_FIRST, A_HAND, A_LEVEL_DOWN, A_PARTNER, A_PASS,
+    A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
+)
+from .board import (
+    card_of, deck_to_bottom, discard_support, draw, is_rested, level_down_at, level_of, level_up, support_at,
+    to_discard, zone_find, zone_push, zone_remove, has_color,
+)
+from .cards import (
+    C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_MAIN_OK, C_TURN_COST, C_TYPE, C_USE_EFFECT, E_COST_REST, E_PHASE,
+    E_SKILL, E_TURN, PH_ANY, PH_BATTLE, PH_MAIN, TR_BURST, TR_END_TURN, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN,
+    TR_USE, TU_ANY, TU_OWN, TYPE_CHARACTER, TYPE_EVENT,
+)
+from .effects import compute_ap, effect_active, fire
+from .state import (
+    AP_BATTLE, AP_NEXT, AP_TURN, ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, BURST_PASSES, BURST_PLAYER,
+    COMBI_CHOOSER, COVERED, DECISION_CAP, DECK, DECK_LIST, DECK_N, DECK_SIZE, DISCARD, END_STAGE, FACE_UP,
+    FIRST_PLAYER, HAND, HAND_CAP, HAND_LIMIT, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, MAIN, MAIN_PHASE, MARKER,
+    MULLIGAN_USED, NO_LEVEL_DOWN, OPENING_HAND, ORIG_TARGET, PENDING_LD, PLAYED, RESTED, RESULT, RPS_WINNER,
+    SETUP_PLAYER, ST_ATTACK, ST_BATTLE_END, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
+    ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_JUDGE, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER,
+    ST_TARGET, ST_TURN_START, STEP, SUB, SUPPORT, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_CAP,
+    TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS, LEVEL_ZONE, QUEUE, QUEUE_CAP, QUEUE_N,
+)
+
+RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# small state helpers
+@njit(cache=True)
+def set_decision(row: np.ndarray, p: int) -> None:
+    row[H_TO_ACT] = p
+    row[H_NEEDS] = 1 << p
+
+
+@njit(cache=True)
+def finish(row: np.ndarray, winner: int) -> None:
+    row[H_STATUS] = TERMINATED
+    row[H_WINNER] = winner
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+
+
+@njit(cache=True)
+def truncate(row: np.ndarray) -> None:
+    row[H_STATUS] = TRUNCATED
+    row[H_WINNER] = NO_WINNER
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+
+
+@njit(cache=True)
+def is_neo(row: np.ndarray, p: int) -> bool:
+    """LN-L5: level 5 is Level Neo."""
+    return level_of(row, p) >= LEVEL_CAP
+
+
+@njit(cache=True)
+def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
+    for j in range(row[USED_N + p]):
+        if row[USED_SKILLS + p * USED_CAP + j] == skill:
+            return True
+    return row[USED_N + p] >= USED_CAP
+
+
+@njit(cache=True)
+def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
+    n = row[USED_N + p]
+    row[USED_SKILLS + p * USED_CAP + n] = skill
+    row[USED_N + p] = n + 1
+
+
+@njit(cache=True)
+def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
+    """Effects resolve in one place (``drain_effects``, run by ``advance`` before anything else), in the order
+    they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
+    n = row[QUEUE_N]
+    if n < QUEUE_CAP:
+        row[QUEUE + 3 * n] = p
+        row[QUEUE + 3 * n + 1] = inst
+        row[QUEUE + 3 * n + 2] = trigger
+        row[QUEUE_N] = n + 1
+
+
+@njit(cache=True)
+def drain_effects(row: np.ndarray, tables) -> None:
+    j = 0
+    while j < row[QUEUE_N]:  # effects may queue more effects
+        fire(row, tables, row[QUEUE + 3 * j], row[QUEUE + 3 * j + 1], row[QUEUE + 3 * j + 2])
+        j += 1
+    row[QUEUE_N] = 0
+
+
+@njit(cache=True)
+def window_phase(row: np.ndarray) -> int:
+    return PH_MAIN if row[STEP] == ST_MAIN else PH_BATTLE
+
+
+@njit(cache=True)
+def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> bool:
+    """LN-K3: the (Phase/Turn) tag of a [Use] skill or event."""
+    if phase_tag != PH_ANY and phase_tag != phase:
+        return False
+    if turn_tag != TU_ANY and (turn_tag == TU_OWN) != own_turn:
+        return False
+    return True
+
+
+@njit(cache=True)
+def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
+    ctab = tables[0]
+    card = card_of(row, p, inst)
+    if ctab[card, C_TYPE] != TYPE_EVENT:
+        return False
+    e = ctab[card, C_EVENT_EFFECT]
+    eff = tables[1][card, e]
+    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[TURN_PLAYER] == p):
+        return False
+    if row[MARKER + p] < ctab[card, C_TURN_COST]:  # LN-T9
+        return False
+    if not has_color(row, ctab, p, ctab[card, C_COLOR]):  # LN-D4
+        return False
+    if skill_used(row, p, eff[E_SKILL]):  # LN-K4
+        return False
+    return effect_active(row, tables, p, card, e, inst)
+
+
+@njit(cache=True)
+def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
+    card = card_of(row, p, inst)
+    e = tables[0][card, C_USE_EFFECT]
+    if e < 0:
+        return False
+    eff = tables[1][card, e]
+    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[TURN_PLAYER] == p):
+        return False
+    if eff[E_COST_REST] != 0 and is_rested(row, p, inst):
+        return False
+    if skill_used(row, p, eff[E_SKILL]):
+        return False
+    return effect_active(row, tables, p, card, e, inst)
+
+
+@njit(cache=True)
+def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
+    """LN-T2/T6/T9/T10/D4: a character card as a support in the turn player's main phase."""
+    ctab = tables[0]
+    card = card_of(row, p, inst)
+    if ctab[card, C_TYPE] != TYPE_CHARACTER:
+        return False
+    if row[SUPPORT_PLAYED] != 0 or row[SUPPORT_N + p] >= SUPPORT_CAP:
+        return False
+    if row[MARKER + p] < ctab[card, C_TURN_COST]:
+        return False
+    return has_color(row, ctab, p, ctab[card, C_COLOR])
+
+
+@njit(cache=True)
+def any_resting(row: np.ndarray, q: int) -> bool:
+    if is_rested(row, q, row[MAIN + q]):
+        return True
+    for s in range(row[SUPPORT_N + q]):
+        if is_rested(row, q, support_at(row, q, s)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_attack(row: np.ndarray, p: int, inst: int) -> bool:
+    """LN-A1: an Active character that has not attacked this turn."""
+    k = p * DECK_SIZE + inst
+    return row[RESTED + k] == 0 and row[ATTACKED + k] == 0
+
+
+@njit(cache=True)
+def main_participates(row: np.ndarray, p: int) -> bool:
+    """LN-B1: the attacking main (solo or in a combi) or the defending main when not covered."""
+    if row[BATTLE] == 0:
+        return False
+    if p == row[TURN_PLAYER]:
+        return row[ATK_A] == row[MAIN + p]
+    return row[TARGET] == row[MAIN + p]
+
+
+@njit(cache=True)
+def has_face_down_level(row: np.ndarray, p: int) -> bool:
+    for j in range(row[LEVEL_N + p]):
+        if row[FACE_UP + p * DECK_SIZE + row[LEVEL + p * LEVEL_ZONE + j]] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_burst(row: np.ndarray, p: int) -> bool:
+    return main_participates(row, p) and row[BURST_FAILED + p] == 0 and has_face_down_level(row, p)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# legal actions
+@njit(cache=True)
+def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    out[:] = 0
+    if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        return 0
+    st = row[STEP]
+    tp = row[TURN_PLAYER]
+    op = 1 - tp
+    ctab = tables[0]
+    if st == ST_ORDER:
+        out[A_GO_FIRST] = 1
+        out[A_GO_SECOND] = 1
+    elif st == ST_CHOOSE_MAIN:
+        base = DECK + p * DECK_SIZE
+        for j in range(row[DECK_N + p]):
+            inst = row[base + j]
+            card = card_of(row, p, inst)
+            if ctab[card, C_MAIN_OK] == 0:
+                continue
+            first = True  # one action per distinct card: copies are interchangeable
+            for k in range(j):
+                if card_of(row, p, row[base + k]) == card:
+                    first = False
+                    break
+            if first:
+                out[A_CHOOSE_MAIN + inst] = 1
+    elif st == ST_MULLIGAN:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            out[A_HAND + i] = 1
+    elif st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+        out[A_PASS] = 1
+        main_turn = st == ST_MAIN and p == tp and row[SUB] == 0
+        for i in range(row[HAND_N + p]):
+            inst = row[HAND + p * HAND_CAP + i]
+            if event_usable(row, tables, p, inst) or (main_turn and support_playable(row, tables, p, inst)):
+                out[A_HAND + i] = 1
+        if skill_usable(row, tables, p, row[MAIN + p]):
+            out[A_SKILL] = 1
+        for s in range(row[SUPPORT_N + p]):
+            if skill_usable(row, tables, p, support_at(row, p, s)):
+                out[A_SKILL + 1 + s] = 1
+    elif st == ST_ATTACK:
+        out[A_PASS] = 1
+        if can_attack(row, p, row[MAIN + p]):
+            out[A_ATTACK] = 1  # LN-A2: the opponent's main is always a legal target
+        if any_resting(row, op):  # LN-A3/A6: a support needs a resting target
+            for s in range(row[SUPPORT_N + p]):
+                if can_attack(row, p, support_at(row, p, s)):
+                    out[A_ATTACK + 1 + s] = 1
+    elif st == ST_PARTNER:
+        out[A_PASS] = 1
+        main_attacking = row[ATK_A] == row[MAIN + p]
+        if not (main_attacking and is_neo(row, p)):  # LN-L5: no combi in Level Neo
+            for s in range(row[SUPPORT_N + p]):
+                inst = support_at(row, p, s)
+                if inst != row[ATK_A] and can_attack(row, p, inst):
+                    out[A_PARTNER + s] = 1
+    elif st == ST_TARGET:
+        if row[ATK_A] == row[MAIN + p]:
+            out[A_TARGET] = 1  # LN-A2/A5: a main (or main + support) attack hits the main, resting or not
+        else:
+            if is_rested(row, op, row[MAIN + op]):
+                out[A_TARGET] = 1
+            for s in range(row[SUPPORT_N + op]):
+                if is_rested(row, op, support_at(row, op, s)):
+                    out[A_TARGET + 1 + s] = 1
+    elif st == ST_COVER:
+        out[A_PASS] = 1
+        neo_main = row[ATK_A] == row[MAIN + tp] and is_neo(row, tp)
+        if not neo_main:  # LN-C3
+            for s in range(row[SUPPORT_N + p]):
+                inst = support_at(row, p, s)
+                if inst != row[TARGET] and not is_rested(row, p, inst):
+                    out[A_COVER + s] = 1
+    elif st == ST_BURST:
+        out[A_PASS] = 1
+        if can_burst(row, p):
+            out[A_BURST] = 1
+    elif st == ST_LEVEL_DOWN:
+        for k in range(row[LEVEL_N + p]):
+            out[A_LEVEL_DOWN + k] = 1
+    elif st == ST_COMBI_LOSS:
+        out[A_COMBI_LOSS] = 1
+        out[A_COMBI_LOSS + 1] = 1
+    elif st == ST_END:
+        for i in range(row[HAND_N + p]):
+            out[A_HAND + i] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += out[a]
+    return n
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# transitions
+@njit(cache=True)
+def start_main_phase(row: np.ndarray, number: int) -> None:
+    row[STEP] = ST_MAIN
+    row[MAIN_PHASE] = number
+    row[SUB] = 0
+    row[SUPPORT_PLAYED] = 0
+
+
+@njit(cache=True, inline="always")
+def window_pass(row: np.ndarray) -> None:
+    """LN-T3/T4: a window is the turn player's, then the opponent's; then the next step."""
+    if row[SUB] == 0:
+        row[SUB] = 1
+        return
+    row[SUB] = 0
+    st = row[STEP]
+    if st == ST_MAIN:
+        if row[MAIN_PHASE] == 1 and row[H_TURN] > 1:  # LN-T5: no battle phase on the first turn
+            row[STEP] = ST_BATTLE_WINDOW
+        else:
+            row[STEP] = ST_END
+            row[END_STAGE] = 0
+    elif st == ST_BATTLE_WINDOW:
+        row[STEP] = ST_ATTACK
+    elif st == ST_DECL_WINDOW:
+        row[STEP] = ST_COVER
+    elif st == ST_COVER_WINDOW:
+        row[STEP] = ST_BURST
+        row[BURST_PLAYER] = row[TURN_PLAYER]  # LN-B2: the attacker chooses first
+        row[BURST_PASSES] = 0
+
+
+@njit(cache=True, inline="always")
+def play_from_hand(row: np.ndarray, tables, p: int, i: int) -> None:
+    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+    row[PLAYED + p * DECK_SIZE + inst] = 1
+    card = card_of(row, p, inst)
+    if tables[0][card, C_TYPE] == TYPE_CHARACTER:
+        zone_push(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, inst)
+        row[FACE_UP + p * DECK_SIZE + inst] = 1
+        row[SUPPORT_PLAYED] = 1
+        queue_effects(row, p, inst, TR_ON_PLAY)
+    else:
+        mark_skill(row, p, tables[1][card, tables[0][card, C_EVENT_EFFECT], E_SKILL])
+        to_discard(row, p, inst)  # the event resolves from the discard pile (no extra zone)
+        queue_effects(row, p, inst, TR_EVENT)
+
+
+@njit(cache=True, inline="always")
+def use_skill(row: np.ndarray, tables, p: int, inst: int) -> None:
+    card = card_of(row, p, inst)
+    e = tables[0][card, C_USE_EFFECT]
+    eff = tables[1][card, e]
+    mark_skill(row, p, eff[E_SKILL])
+    if eff[E_COST_REST] != 0:
+        row[RESTED + p * DECK_SIZE + inst] = 1
+    queue_effects(row, p, inst, TR_USE)
+
+
+@njit(cache=True, inline="always")
+def declare(row: np.ndarray, tables, target: int) -> None:
+    """LN-A1: the declaration rests the attackers; [Start] on_attack skills fire."""
+    tp = row[TURN_PLAYER]
+    row[BATTLE] = 1
+    row[TARGET] = target
+    row[ORIG_TARGET] = target
+    row[COVERED] = 0
+    row[RESULT] = 0
+    row[BURST_FAILED] = 0
+    row[BURST_FAILED + 1] = 0
+    for inst in (row[ATK_A], row[ATK_B]):
+        if inst >= 0:
+            row[RESTED + tp * DECK_SIZE + inst] = 1
+            row[ATTACKED + tp * DECK_SIZE + inst] = 1
+    queue_effects(row, tp, row[ATK_A], TR_ON_ATTACK)
+    if row[ATK_B] >= 0:
+        queue_effects(row, tp, row[ATK_B], TR_ON_ATTACK)
+    row[STEP] = ST_DECL_WINDOW
+    row[SUB] = 0
+
+
+@njit(cache=True, inline="always")
+def do_burst(row: np.ndarray, tables, p: int) -> None:
+    """LN-B3..B6: reveal the first face-down level card (face-down cards are unknown to both players, so which one
+    is revealed carries no choice); Level Burst text activates, otherwise the burst fails."""
+    for j in range(row[LEVEL_N + p]):
+        inst = row[LEVEL + p * LEVEL_ZONE + j]
+        if row[FACE_UP + p * DECK_SIZE + inst] == 0:
+            row[FACE_UP + p * DECK_SIZE + inst] = 1
+            if tables[0][card_of(row, p, inst), C_HAS_BURST] != 0:
+                queue_effects(row, p, inst, TR_BURST)
+            else:
+                row[BURST_FAILED + p] = 1
+            return
+
+
+@njit(cache=True, inline="always")
+def burst_choice(row: np.ndarray, tables, p: int, burst: bool) -> None:
+    """LN-B2: alternate until both players pass in a row (a player who cannot burst passes automatically)."""
+    if burst:
+        row[BURST_PASSES] = 0
+        do_burst(row, tables, p)
+    else:
+        row[BURST_PASSES] += 1
+    if row[BURST_PASSES] >= 2:
+        row[STEP] = ST_JUDGE
+    else:
+        row[BURST_PLAYER] = 1 - p
+
+
+@njit(cache=True)
+def expire_next_battle(row: np.ndarray, p: int, inst: int) -> None:
+    if inst >= 0:
+        row[AP_NEXT + p * DECK_SIZE + inst] = 0
+
+
+@njit(cache=True, inline="always")
+def judge(row: np.ndarray, tables) -> None:
+    """LN-J1..J8, LN-L2/L3/L5, LN-V1."""
+    tp = row[TURN_PLAYER]
+    op = 1 - tp
+    a, b, t = row[ATK_A], row[ATK_B], row[TARGET]
+    atk_ap = 0
+    def_ap = 0
+    for j in range(3):  # one call site: the AP code is large
+        side = tp if j < 2 else op
+        inst = a if j == 0 else (b if j == 1 else t)
+        if inst >= 0:
+            ap = compute_ap(row, tables, side, inst)
+            if j < 2:
+                atk_ap += ap  # LN-A4: combi APs add up
+            else:
+                def_ap = ap
+    atk_wins = atk_ap > def_ap
+    def_wins = def_ap > atk_ap
+    row[RESULT] = RES_ATTACKER if atk_wins else (RES_DEFENDER if def_wins else RES_TIE)
+    atk_main = a == row[MAIN + tp]
+    def_main = t == row[MAIN + op]
+    # LN-V1 / LN-J3: a Level Neo main character that wins a battle wins the game
+    if atk_wins and atk_main and is_neo(row, tp):
+        finish(row, tp)
+        return
+    if def_wins and def_main and is_neo(row, op):
+        finish(row, op)
+        return
+    row[PENDING_LD] = -1
+    row[COMBI_CHOOSER] = -1
+    if atk_wins and atk_main:
+        level_up(row, tp)  # LN-J2 (also in a combi, also over a covering support: LN-C2)
+    if not def_wins:  # the defender lost (LN-J1: a tie is a loss for both)
+        if def_main:
+            if row[NO_LEVEL_DOWN + op] == 0 and row[LEVEL_N + op] > 0:  # LN-J5, LN-L6
+                row[PENDING_LD] = op
+        else:
+            discard_support(row, op, t)  # LN-J6
+    if not atk_wins:  # the attacker lost
+        if b < 0:
+            if not atk_main:
+                discard_support(row, tp, a)  # LN-J6 (LN-J4: a losing main attack changes nothing)
+        elif not atk_main:
+            row[COMBI_CHOOSER] = op  # LN-J7: the winner (the defender; also on a tie) picks the loser
+    # LN-J8: "until the end of the next battle" ends for the characters in this judgement only
+    expire_next_battle(row, tp, a)
+    expire_next_battle(row, tp, b)
+    expire_next_battle(row, op, t)
+    # LN-B6: burst effects and "this battle" protections end with the battle
+    for k in range(2 * DECK_SIZE):
+        row[AP_BATTLE + k] = 0
+    row[NO_LEVEL_DOWN] = 0
+    row[NO_LEVEL_DOWN + 1] = 0
+    # [Start] on_win skills of the winners still on the field
+    if atk_wins:
+        queue_effects(row, tp, a, TR_ON_WIN)
+        if b >= 0:
+            queue_effects(row, tp, b, TR_ON_WIN)
+    if def_wins:
+        queue_effects(row, op, t, TR_ON_WIN)
+    if row[PENDING_LD] >= 0:
+        row[STEP] = ST_LEVEL_DOWN
+    elif row[COMBI_CHOOSER] >= 0:
+        row[STEP] = ST_COMBI_LOSS
+    else:
+        row[STEP] = ST_BATTLE_END
+
+
+@njit(cache=True, inline="always")
+def end_battle(row: np.ndarray) -> None:
+    row[BATTLE] = 0
+    row[ATK_A] = -1
+    row[ATK_B] = -1
+    row[TARGET] = -1
+    row[ORIG_TARGET] = -1
+    row[COVERED] = 0
+    row[BURST_FAILED] = 0
+    row[BURST_FAILED + 1] = 0
+    row[BURST_PASSES] = 0
+    row[PENDING_LD] = -1
+    row[COMBI_CHOOSER] = -1
+    row[STEP] = ST_BATTLE_WINDOW
+    row[SUB] = 0
+
+
+@njit(cache=True, inline="always")
+def end_of_turn_cleanup(row: np.ndarray) -> None:
+    """LN-T8: "until end of turn" and "until the end of the next battle" effects end; once-per-turn skills reset."""
+    for k in range(2 * DECK_SIZE):
+        row[AP_TURN + k] = 0
+        row[AP_NEXT + k] = 0
+        row[AP_BATTLE + k] = 0
+        row[ATTACKED + k] = 0
+    for p in range(2):
+        row[USED_N + p] = 0
+        row[NO_LEVEL_DOWN + p] = 0
+    row[SUPPORT_PLAYED] = 0
+    row[TURN_PLAYER] = 1 - row[TURN_PLAYER]
+    row[STEP] = ST_TURN_START
+
+
+@njit(cache=True, inline="always")
+def start_game(row: np.ndarray) -> None:
+    """After both mulligans: mains turn face up, markers at 0 (LN-S5), the first player's turn starts."""
+    for p in range(2):
+        row[FACE_UP + p * DECK_SIZE + row[MAIN + p]] = 1
+        row[MARKER + p] = 0
+    row[TURN_PLAYER] = row[FIRST_PLAYER]
+    row[H_TURN] = 0
+    row[STEP] = ST_TURN_START
+
+
+@njit(cache=True)
+def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
+    """Apply a legal action of player ``p`` (legality is checked by the caller)."""
+    st = row[STEP]
+    tp = row[TURN_PLAYER]
+    op = 1 - tp
+    if st == ST_ORDER:  # LN-S1
+        first = p if a == A_GO_FIRST else 1 - p
+        row[FIRST_PLAYER] = first
+        row[TURN_PLAYER] = first
+        row[SETUP_PLAYER] = first
+        row[STEP] = ST_CHOOSE_MAIN
+    elif st == ST_CHOOSE_MAIN:  # LN-S2
+        inst = a - A_CHOOSE_MAIN
+        zone_remove(row, DECK, DECK_N, DECK_SIZE, p, zone_find(row, DECK, DECK_N, DECK_SIZE, p, inst))
+        row[MAIN + p] = inst
+        row[FACE_UP + p * DECK_SIZE + inst] = 0
+        row[PLAYED + p * DECK_SIZE + inst] = 1
+        if p == row[FIRST_PLAYER]:
+            row[SETUP_PLAYER] = 1 - p
+        else:  # LN-S3: shuffle, draw 6
+            for q in range(2):
+                shuffle_slice(row, DECK + q * DECK_SIZE, row[DECK_N + q])
+                for _ in range(OPENING_HAND):
+                    draw(row, q)
+            row[STEP] = ST_MULLIGAN
+            row[SETUP_PLAYER] = row[FIRST_PLAYER]
+    elif st == ST_MULLIGAN:  # LN-S4
+        if a == A_PASS:
+            while row[HAND_N + p] < OPENING_HAND and row[DECK_N + p] > 0:
+                draw(row, p)
+            row[MULLIGAN_USED + p] = 1
+            if p == row[FIRST_PLAYER]:
+                row[SETUP_PLAYER] = 1 - p
+            else:
+                start_game(row)
+        else:
+            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND)
+            deck_to_bottom(row, p, inst)
+    elif st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+        if a == A_PASS:
+            window_pass(row)
+        elif a < A_SKILL:
+            play_from_hand(row, tables, p, a - A_HAND)
+        else:
+            s = a - A_SKILL
+            use_skill(row, tables, p, row[MAIN + p] if s == 0 else support_at(row, p, s - 1))
+    elif st == ST_ATTACK:
+        if a == A_PASS:  # LN-A7
+            start_main_phase(row, 2)
+        else:
+            s = a - A_ATTACK
+            row[ATK_A] = row[MAIN + p] if s == 0 else support_at(row, p, s - 1)
+            row[ATK_B] = -1
+            row[STEP] = ST_PARTNER
+    elif st == ST_PARTNER:
+        row[ATK_B] = -1 if a == A_PASS else support_at(row, p, a - A_PARTNER)
+        row[STEP] = ST_TARGET
+    elif st == ST_TARGET:
+        s = a - A_TARGET
+        declare(row, tables, row[MAIN + op] if s == 0 else support_at(row, op, s - 1))
+    elif st == ST_COVER:  # LN-C1
+        if a != A_PASS:
+            inst = support_at(row, p, a - A_COVER)
+            row[RESTED + p * DECK_SIZE + inst] = 1
+            row[TARGET] = inst
+            row[COVERED] = 1
+        row[STEP] = ST_COVER_WINDOW
+        row[SUB] = 0
+    elif st == ST_BURST:
+        burst_choice(row, tables, p, a == A_BURST)
+    elif st == ST_LEVEL_DOWN:  # LN-L3
+        level_down_at(row, p, a - A_LEVEL_DOWN)
+        row[PENDING_LD] = -1
+        row[STEP] = ST_COMBI_LOSS if row[COMBI_CHOOSER] >= 0 else ST_BATTLE_END
+    elif st == ST_COMBI_LOSS:  # LN-J7
+        discard_support(row, tp, row[ATK_A] if a == A_COMBI_LOSS else row[ATK_B])
+        row[COMBI_CHOOSER] = -1
+        row[STEP] = ST_BATTLE_END
+    elif st == ST_END:  # LN-T7
+        to_discard(row, p, zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND))
+
+
+@njit(cache=True)
+def advance(row: np.ndarray, tables) -> None:
+    """Run forced steps until a decision is pending or the game is over."""
+    while True:
+        if row[H_STATUS] != LIVE:
+            return
+        if row[QUEUE_N] > 0:
+            drain_effects(row, tables)
+            continue
+        st = row[STEP]
+        if st >= ST_TURN_START:  # LN-V2/V3: deck-out, checked once effects have resolved
+            out0 = row[DECK_N] == 0
+            out1 = row[DECK_N + 1] == 0
+            if out0 or out1:
+                finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
+                return
+        tp = row[TURN_PLAYER]
+        op = 1 - tp
+        if st == ST_ORDER:
+            set_decision(row, row[RPS_WINNER])
+            return
+        if st == ST_CHOOSE_MAIN or st == ST_MULLIGAN:
+            set_decision(row, row[SETUP_PLAYER])
+            return
+        if st == ST_TURN_START:  # LN-T1
+            if row[H_TURN] >= TURN_CAP:
+                truncate(row)
+                return
+            row[H_TURN] += 1
+            row[MARKER + tp] += 1
+            draw(row, tp)
+            row[RESTED + tp * DECK_SIZE + row[MAIN + tp]] = 0
+            for s in range(row[SUPPORT_N + tp]):
+                row[RESTED + tp * DECK_SIZE + support_at(row, tp, s)] = 0
+            start_main_phase(row, 1)
+            continue
+        if st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+            set_decision(row, tp if row[SUB] == 0 else op)
+            return
+        if st == ST_ATTACK or st == ST_PARTNER or st == ST_TARGET:
+            set_decision(row, tp)
+            return
+        if st == ST_COVER:
+            set_decision(row, op)
+            return
+        if st == ST_BURST:
+            set_decision(row, row[BURST_PLAYER])
+            return
+        if st == ST_JUDGE:
+            judge(row, tables)
+            continue
+        if st == ST_LEVEL_DOWN:
+            set_decision(row, row[PENDING_LD])
+            return
+        if st == ST_COMBI_LOSS:
+            set_decision(row, row[COMBI_CHOOSER])
+            return
+        if st == ST_BATTLE_END:
+            end_battle(row)
+            continue
+        if st == ST_END:
+            stage = row[END_STAGE]
+            if stage == 0:  # LN-T7: end-of-turn skills of the turn player's characters
+                row[END_STAGE] = 1
+                queue_effects(row, tp, row[MAIN + tp], TR_END_TURN)
+                s = 0
+                while s < row[SUPPORT_N + tp]:
+                    queue_effects(row, tp, support_at(row, tp, s), TR_END_TURN)
+                    s += 1
+                continue
+            if stage == 1 or stage == 2:
+                q = tp if stage == 1 else op
+                if row[HAND_N + q] > HAND_LIMIT:
+                    set_decision(row, q)
+                    return
+                row[END_STAGE] = stage + 1
+                continue
+            end_of_turn_cleanup(row)
+            continue
+        return  # unknown step: leave the row as is (never reached)
+
+
+@njit(cache=True, inline="always")
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
+    """Advance, then auto-play decisions that have exactly one legal action."""
+    while True:
+        advance(row, tables)
+        if row[H_STATUS] != LIVE:
+            return
+        p = row[H_TO_ACT]
+        if fill_mask(row, tables, p, mask) != 1:
+            return
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                apply_action(row, tables, p, a)
+                break
+
+
+@njit(cache=True)
+def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
+    row[:] = 0
+    row[H_WINNER] = NO_WINNER
+    rng_seed(row, seed)
+    for p in range(2):
+        for i in range(DECK_SIZE):
+            row[DECK_LIST + p * DECK_SIZE + i] = -1
+    for start, size in ((DECK, 2 * DECK_SIZE), (HAND, 2 * HAND_CAP), (MAIN, 2), (SUPPORT, 2 * SUPPORT_CAP),
+                        (LEVEL, 2 * LEVEL_ZONE), (DISCARD, 2 * DECK_SIZE)):
+        for j in range(size):
+            row[start + j] = -1
+    for p in range(2):
+        n = 0
+        for i in range(DECK_SIZE):
+            card = decks[p, i]
+            row[DECK_LIST + p * DECK_SIZE + i] = card
+            if card >= 0:
+                row[DECK + p * DECK_SIZE + n] = i
+                n += 1
+        row[DECK_N + p] = n
+    for f in (ATK_A, ATK_B, TARGET, ORIG_TARGET, PENDING_LD, COMBI_CHOOSER):
+        row[f] = -1
+    row[RPS_WINNER] = rng_below(row, 2)  # LN-S1
+    row[STEP] = ST_ORDER
+    set_decision(row, row[RPS_WINNER])  # the first decision always has two options: nothing to settle
+
+
+@njit(cache=True)
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return 1
+    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
+        return 1
+    row[H_DECISIONS] += 1
+    apply_action(row, tables, p, a)
+    settle(row, tables, mask)
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+        truncate(row)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# batch kernels (the GameSpec contract)
+@njit(parallel=True, cache=True)
+def batch_reset(states, tables, decks, seeds, rows):
+    for i in prange(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
+@njit(parallel=True, cache=True)
+def batch_step(states, tables, players, actions, errors):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(parallel=True, cache=True)
+def batch_mask(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0
+

@@ -1,0 +1,183 @@
+"""The flat action space, action names and the text board.
+
+Actions address card *instances* (the position of a card in its owner's deck list), so an action keeps its meaning
+while cards move between zones; with the default deck, instance ``i`` is card ``i`` of the pool.
+
+====================  ============  ==============================================================================
+range                 name          meaning
+====================  ============  ==============================================================================
+0                     done          end this phase's plan (legal only when no mandatory ability can be paid)
+1 .. 40               play i        (Defend, main step) play hand card instance i for its gold
+41 .. 80              use i         (main step) use the phase's ability (DEFEND / ATTACK) of unit instance i
+81 .. 120             ally i        (sub-decision) ally instance i pays the health cost / is the target
+121 .. 160            foe i         (sub-decision) Foe instance i (as in play at the phase start) is the target
+====================  ============  ==============================================================================
+
+The parallel env gives a player whose plan is done a mask with only action 0, and ignores that action.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardenvs.core.header import H_STATUS, H_TURN, H_WINNER, LIVE
+from cardenvs.core.layout import Field, Layout
+
+from .cards import RESOURCES, TRIGGERS
+from .state import MAX_DECK, PHASE_NAMES, STATE, SUB_MAIN, SUB_NAMES, SUB_PAYER
+
+A_DONE = 0
+A_PLAY = 1
+A_USE = A_PLAY + MAX_DECK
+A_ALLY = A_USE + MAX_DECK
+A_FOE = A_ALLY + MAX_DECK
+NUM_ACTIONS = A_FOE + MAX_DECK
+
+ACTIONS = Layout(
+    "simulfight_actions",
+    [
+        Field("done", (), "end this phase's plan; legal only when no mandatory DEFEND/ATTACK ability can be paid"),
+        Field("play", (MAX_DECK,), "Defend phase: play the hand card with this instance id, paying its gold"),
+        Field("use", (MAX_DECK,), "use the phase's ability of the unit in play with this instance id"),
+        Field("ally", (MAX_DECK,), "sub-decision: this ally pays the pending health cost, or is the effect's target"),
+        Field("foe", (MAX_DECK,), "sub-decision: this Foe (in play at the phase start) is the effect's target"),
+    ],
+)
+assert ACTIONS.size == NUM_ACTIONS
+
+
+def _get(row: np.ndarray, name: str) -> np.ndarray:
+    return STATE.get(np.asarray(row), name)
+
+
+def ability_text(pool: Any, card_id: int, trigger: int) -> str:
+    """``DEFEND: shields 1 -> protect self`` style text of one ability (empty if the card has none)."""
+    card = pool.cards[card_id]
+    entries = [e for e in card["effects"] if e["trigger"] == TRIGGERS[trigger]]
+    if not entries:
+        return ""
+    parts = []
+    for e in entries:
+        what = e["op"]
+        if e["op"] in ("damage", "heal"):
+            what += f" {e['amount']}"
+        elif e["op"] == "gain":
+            what = f"{'+' if e['amount'] > 0 else ''}{e['amount']} {e['resource']}" + (
+                " next round" if e["when"] == "next_round" else "")
+        cond = "" if e["condition"] == "none" else f" [{e['condition']} {e['threshold']}]"
+        parts.append(f"{what} {e['target']}{cond}")
+    cost = entries[0]["cost"]
+    head = "" if cost == "none" else f"{entries[0]['cost_amount']} {cost} -> "
+    return f"{TRIGGERS[trigger].upper()}: {head}{'; '.join(parts)}"
+
+
+def card_text(pool: Any, card_id: int) -> str:
+    card = pool.cards[card_id]
+    abilities = [ability_text(pool, card_id, t) for t in range(3)]
+    body = " | ".join(a for a in abilities if a)
+    return f"{card['name']} ({card['gold']}g, {card['health']}hp){': ' + body if body else ''}"
+
+
+def action_name(row: np.ndarray, pool: Any, player: int, action: int) -> str:
+    """What ``action`` means for ``player`` in ``row`` (meaningful whether or not it is legal)."""
+    deck_list = _get(row, "deck_list")
+    if action == A_DONE:
+        return "done (end plan)"
+    if not 0 < action < NUM_ACTIONS:
+        return f"action {action} (out of range)"
+    if action < A_USE:
+        inst = action - A_PLAY
+        cid = int(deck_list[player, inst])
+        return f"play #{inst} {pool.name(cid)}" + (f" ({pool.cards[cid]['gold']} gold)" if cid >= 0 else "")
+    if action < A_ALLY:
+        inst = action - A_USE
+        cid = int(deck_list[player, inst])
+        trig = 1 + int(_get(row, "phase"))
+        text = ability_text(pool, cid, trig) if cid >= 0 else ""
+        return f"use #{inst} {pool.name(cid)}" + (f" ({text})" if text else "")
+    if action < A_FOE:
+        inst = action - A_ALLY
+        role = "pays" if int(_get(row, "sub")[player]) == SUB_PAYER else "target"
+        return f"ally #{inst} {pool.name(int(deck_list[player, inst]))} {role}"
+    inst = action - A_FOE
+    return f"foe #{inst} {pool.name(int(deck_list[1 - player, inst]))} target"
+
+
+def _units(row: np.ndarray, pool: Any, side: int, snapshot: bool) -> list[str]:
+    deck_list = _get(row, "deck_list")[side]
+    zone = _get(row, "snap_play" if snapshot else "play")[side]
+    health = _get(row, "snap_health" if snapshot else "unit_health")[side]
+    prot = _get(row, "snap_protected" if snapshot else "protected")[side]
+    stun = _get(row, "snap_stunned" if snapshot else "stunned")[side]
+    used = _get(row, "used")[side]
+    out = []
+    for inst in zone[zone >= 0]:
+        flags = "".join(f for f, on in (("P", prot[inst]), ("S", stun[inst]), ("u", used[inst] and not snapshot)) if on)
+        out.append(f"#{inst} {pool.name(int(deck_list[inst]))} {health[inst]}hp{' ' + flags if flags else ''}")
+    return out
+
+
+def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
+    """Both boards. ``viewer=None`` shows everything (live plans included); ``viewer=p`` shows what ``p`` sees: its own
+    side live, the opponent as it stood at the start of the phase, and no opponent hand."""
+    row = np.asarray(row)
+    status, rnd = int(row[H_STATUS]), int(row[H_TURN])
+    phase = PHASE_NAMES[int(_get(row, "phase"))]
+    lines = [f"simulfight round {rnd}, {phase} phase" + ("" if status == LIVE else
+             f" -- game over: {['', 'finished', 'truncated'][status]}, winner {int(row[H_WINNER])}")]
+    deck_list = _get(row, "deck_list")
+    snap = _get(row, "snap_player")
+    order = (0, 1) if viewer is None else (viewer, 1 - viewer)
+    for side in order:
+        hidden = viewer is not None and side != viewer
+        if hidden:
+            health, gold, shields, swords, hand_n = (int(v) for v in snap[side, :5])
+            nxt = snap[side, 5:8]
+        else:
+            health = int(_get(row, "health")[side])
+            gold, shields, swords = (int(v) for v in _get(row, "resources")[side])
+            hand_n = int(_get(row, "hand_count")[side])
+            nxt = _get(row, "next_round")[side]
+        plan = ("plan open" if _get(row, "plan_open")[side] else "plan done") if not hidden else "plan hidden"
+        who = f"player_{side}" + (" (you)" if viewer == side else "")
+        lines.append(f"{who}: health {health}, gold {gold}, shields {shields}, swords {swords}; "
+                     f"deck {int(_get(row, 'deck_count')[side])}, hand {hand_n}, "
+                     f"discard {int(_get(row, 'discard_count')[side])}; {plan}")
+        if any(nxt):
+            lines.append("  next round: " + ", ".join(f"{int(v):+d} {RESOURCES[r]}" for r, v in enumerate(nxt) if v))
+        units = _units(row, pool, side, snapshot=hidden)
+        lines.append("  in play: " + (", ".join(units) if units else "-"))
+        if not hidden:
+            hand = _get(row, "hand")[side]
+            cards = [f"#{i} {pool.name(int(deck_list[side, i]))} ({pool.cards[int(deck_list[side, i])]['gold']}g)"
+                     for i in hand[hand >= 0]]
+            lines.append("  hand: " + (", ".join(cards) if cards else "-"))
+            out = _outgoing(row, pool, side)
+            if out:
+                lines.append("  planned against the opponent: " + out)
+            sub = int(_get(row, "sub")[side])
+            if sub != SUB_MAIN:
+                inst = int(_get(row, "cur_inst")[side])
+                lines.append(f"  pending: {SUB_NAMES[sub]} for #{inst} {pool.name(int(deck_list[side, inst]))}")
+    return "\n".join(lines)
+
+
+def _outgoing(row: np.ndarray, pool: Any, side: int) -> str:
+    """What ``side``'s plan has queued against the other side (stored on the other side's in_* fields)."""
+    foe = 1 - side
+    deck_list = _get(row, "deck_list")
+    damage = _get(row, "in_damage")[foe]
+    stun = _get(row, "in_stun")[foe]
+    parts = [f"#{i} {pool.name(int(deck_list[foe, i]))} -{damage[i]}" for i in np.flatnonzero(damage)]
+    parts += [f"#{i} {pool.name(int(deck_list[foe, i]))} stunned" for i in np.flatnonzero(stun)]
+    hurt = int(_get(row, "in_player_damage")[foe])
+    if hurt:
+        parts.append(f"opponent -{hurt} health")
+    for r, v in enumerate(_get(row, "in_resources")[foe]):
+        if v:
+            parts.append(f"opponent {int(v):+d} {RESOURCES[r]}")
+    for r, v in enumerate(_get(row, "in_next_round")[foe]):
+        if v:
+            parts.append(f"opponent {int(v):+d} {RESOURCES[r]} next round")
+    return ", ".join(parts)

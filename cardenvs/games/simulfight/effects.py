@@ -1,0 +1,166 @@
+"""The effect interpreter: one entry ``(condition, threshold, op, target, amount, resource, when)`` -> state changes.
+
+Player ``p`` builds a plan; ``p``'s own side changes at once, and everything aimed at the other side (Foes, the
+opponent) is added to the other side's ``in_*`` accumulators, which land when both plans are done (rules.py,
+``resolve_phase``). Conditions and filters read ``p``'s own side live and the other side from its phase-start
+snapshot, so a plan never depends on what the other player is doing in the same phase (SF-R2, SF-E5).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, void
+
+from .cards import (
+    CO_ALLIES_GE, CO_FOES_GE, CO_HEALTH_GE, CO_HEALTH_LE, CO_OPP_HEALTH_LE, CO_YOU_HEALTH_LE, E_AMOUNT, E_COND,
+    E_OP, E_RESOURCE, E_TARGET, E_THRESHOLD, E_WHEN, OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN,
+    TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_ALLY, TG_ONE_FOE, TG_OPPONENT, TG_OTHER_ALLIES, TG_SELF, TG_YOU, WHEN_NOW,
+)
+from .state import (
+    NB_BOOL, NB_ENTRY, NB_INT, NB_PAIR, NB_ROW,
+    MAX_DECK, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT, O_PLAY,
+    O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER, O_STUNNED,
+    O_UHEALTH, SNAP_PLAYER_COLS, SP_HEALTH,
+)
+
+
+@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT), cache=True)
+def entry_condition_holds(row: np.ndarray, p: int, cond: int, threshold: int) -> bool:
+    """Conditions on the players or unit counts (filters on unit health are handled per target)."""
+    if cond == CO_YOU_HEALTH_LE:
+        return row[O_HEALTH + p] <= threshold
+    if cond == CO_OPP_HEALTH_LE:  # the opponent as it stood at the start of the phase
+        return row[O_SNAP_PLAYER + (1 - p) * SNAP_PLAYER_COLS + SP_HEALTH] <= threshold
+    if cond == CO_ALLIES_GE:
+        return row[O_PLAY_COUNT + p] >= threshold
+    if cond == CO_FOES_GE:
+        return row[O_SNAP_PLAY_COUNT + (1 - p)] >= threshold
+    return True
+
+
+@njit(NB_BOOL(NB_INT, NB_INT, NB_INT), cache=True)
+def passes_filter(health: int, cond: int, threshold: int) -> bool:
+    if cond == CO_HEALTH_LE:
+        return health <= threshold
+    if cond == CO_HEALTH_GE:
+        return health >= threshold
+    return True
+
+
+@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> bool:
+    """May the one-unit target of an entry be instance ``inst`` (an Ally for one_ally, a Foe for one_foe)?"""
+    if target == TG_ONE_ALLY:
+        for j in range(row[O_PLAY_COUNT + p]):
+            if row[O_PLAY + p * MAX_DECK + j] == inst:
+                return passes_filter(row[O_UHEALTH + p * MAX_DECK + inst], cond, threshold)
+        return False
+    foe = 1 - p
+    for j in range(row[O_SNAP_PLAY_COUNT + foe]):
+        if row[O_SNAP_PLAY + foe * MAX_DECK + j] == inst:
+            return passes_filter(row[O_SNAP_HEALTH + foe * MAX_DECK + inst], cond, threshold)
+    return False
+
+
+@njit(NB_PAIR(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold: int) -> tuple[int, int]:
+    """How many units an one_ally / one_foe entry may pick, and the first of them (-1 if none)."""
+    count = 0
+    first = -1
+    if target == TG_ONE_ALLY:
+        side, zone, n, health = p, O_PLAY, row[O_PLAY_COUNT + p], O_UHEALTH
+    else:
+        side, zone, n, health = 1 - p, O_SNAP_PLAY, row[O_SNAP_PLAY_COUNT + 1 - p], O_SNAP_HEALTH
+    for j in range(n):
+        inst = row[zone + side * MAX_DECK + j]
+        if passes_filter(row[health + side * MAX_DECK + inst], cond, threshold):
+            if count == 0:
+                first = inst
+            count += 1
+    return count, first
+
+
+@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+def affect_own_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
+    """An effect on one of ``p``'s units, at once. Units at 0 or less neither gain nor lose (SF-C5)."""
+    at = p * MAX_DECK + inst
+    health = row[O_UHEALTH + at]
+    if op == OP_DAMAGE:
+        if health > 0 and row[O_PROTECTED + at] == 0:  # SF-C6
+            row[O_UHEALTH + at] = health - amount
+    elif op == OP_HEAL:
+        if health > 0:
+            row[O_UHEALTH + at] = health + amount
+    elif op == OP_PROTECT:
+        row[O_PROTECTED + at] = 1
+    elif op == OP_STUN:
+        row[O_STUNNED + at] = 1
+
+
+@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+def affect_foe_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
+    """An effect on a Foe: recorded on the foe side, lands at phase end (only damage and stun reach Foes)."""
+    at = (1 - p) * MAX_DECK + inst
+    if op == OP_DAMAGE:
+        row[O_IN_DAMAGE + at] += amount
+    elif op == OP_STUN:
+        row[O_IN_STUN + at] = 1
+
+
+@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+def affect_player(row: np.ndarray, p: int, who: int, op: int, amount: int, resource: int, when: int) -> None:
+    """``who`` is p (at once) or the opponent (recorded, lands at phase end). Player health may go negative."""
+    if who == p:
+        if op == OP_DAMAGE:
+            row[O_HEALTH + p] -= amount
+        elif op == OP_HEAL:
+            row[O_HEALTH + p] += amount
+        elif op == OP_GAIN:
+            if when == WHEN_NOW:
+                row[O_RES + p * 3 + resource] = max(0, row[O_RES + p * 3 + resource] + amount)
+            else:
+                row[O_NEXT + p * 3 + resource] += amount
+        return
+    if op == OP_DAMAGE:
+        row[O_IN_PLAYER_DAMAGE + who] += amount
+    elif op == OP_GAIN:
+        if when == WHEN_NOW:
+            row[O_IN_RES + who * 3 + resource] += amount
+        else:
+            row[O_IN_NEXT + who * 3 + resource] += amount
+
+
+@njit(void(NB_ROW, NB_ENTRY, NB_INT, NB_INT, NB_INT), cache=True)
+def apply_entry(row: np.ndarray, entry: np.ndarray, p: int, source: int, chosen: int) -> None:
+    """Apply one effect entry of ``p``'s unit ``source``; ``chosen`` is the picked unit of a one_* target.
+
+    The caller has already checked the entry's player/count condition.
+    """
+    cond = entry[E_COND]
+    threshold = entry[E_THRESHOLD]
+    op = entry[E_OP]
+    target = entry[E_TARGET]
+    amount = entry[E_AMOUNT]
+    if target == TG_SELF:
+        if passes_filter(row[O_UHEALTH + p * MAX_DECK + source], cond, threshold):
+            affect_own_unit(row, p, source, op, amount)
+    elif target == TG_ONE_ALLY:
+        affect_own_unit(row, p, chosen, op, amount)
+    elif target == TG_ONE_FOE:
+        affect_foe_unit(row, p, chosen, op, amount)
+    elif target == TG_ALL_ALLIES or target == TG_OTHER_ALLIES:
+        for j in range(row[O_PLAY_COUNT + p]):
+            inst = row[O_PLAY + p * MAX_DECK + j]
+            if target == TG_OTHER_ALLIES and inst == source:
+                continue
+            if passes_filter(row[O_UHEALTH + p * MAX_DECK + inst], cond, threshold):
+                affect_own_unit(row, p, inst, op, amount)
+    elif target == TG_ALL_FOES:  # the Foes in play at the start of the phase
+        foe = 1 - p
+        for j in range(row[O_SNAP_PLAY_COUNT + foe]):
+            inst = row[O_SNAP_PLAY + foe * MAX_DECK + j]
+            if passes_filter(row[O_SNAP_HEALTH + foe * MAX_DECK + inst], cond, threshold):
+                affect_foe_unit(row, p, inst, op, amount)
+    elif target == TG_YOU:
+        affect_player(row, p, p, op, amount, entry[E_RESOURCE], entry[E_WHEN])
+    elif target == TG_OPPONENT:
+        affect_player(row, p, 1 - p, op, amount, entry[E_RESOURCE], entry[E_WHEN])

@@ -1,0 +1,117 @@
+"""The simulfight state row: one int32 row per game, declared once as a :class:`Layout`.
+
+Card instances: instance ``i`` of player ``p`` is the card ``deck_list[p, i]`` (the deck file's order, so in the
+default deck instance ``i`` is card ``i`` of the pool). Zones hold instance ids, compact (-1 after the last one), and
+``loc[p, i]`` says which zone instance ``i`` is in, so legality checks are O(1). The deck is a stack whose top is the
+*last* entry (a draw is a pop).
+
+Simultaneity: during a phase each player edits only their own side; everything they do to the other side goes into
+the ``in_*`` accumulators *of that other side* and lands when both plans are done. Conditions on the other side read
+the ``snap_*`` fields, copied at the start of the phase; observations show the opponent only through them.
+
+Numba caches the kernels per source file: after editing this file, delete ``__pycache__`` beside it (the offsets
+below are frozen into the compiled kernels of rules.py, effects.py and observe.py).
+"""
+from __future__ import annotations
+
+from cardenvs.core.header import HEADER
+from cardenvs.core.layout import Layout, fields
+
+# ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+MAX_DECK = 40  # deck_list width; every zone is this wide, so no zone can overflow
+START_HEALTH = 20  # SF-S2
+START_GOLD = 2  # SF-S2
+DRAW_PER_ROUND = 2  # SF-R3
+GOLD_PER_ROUND = 2  # SF-R3
+ROUND_CAP = 40  # SF-E4 (gap): the game is truncated (status 2) when round 41 would start
+
+# ---- phases and per-player sub-decisions -------------------------------------------------------------------------
+PH_DEFEND, PH_ATTACK = 0, 1  # the Start phase is automatic and never waits for a decision
+PHASE_NAMES = ("Defend", "Attack")
+SUB_MAIN, SUB_PAYER, SUB_TARGET = 0, 1, 2  # main plan step / which ally pays a health cost / which target
+SUB_NAMES = ("plan", "choose the ally that pays", "choose a target")
+
+# ---- where an instance is (loc) -----------------------------------------------------------------------------------
+LOC_NONE, LOC_DECK, LOC_HAND, LOC_PLAY, LOC_DISCARD = 0, 1, 2, 3, 4
+LOC_NAMES = ("-", "deck", "hand", "in play", "discard")
+
+# ---- triggers (the three kinds of abilities) ----------------------------------------------------------------------
+TR_PLAY, TR_DEFEND, TR_ATTACK = 0, 1, 2
+
+# ---- resources (index into the (2, 3) resource fields) ------------------------------------------------------------
+RES_GOLD, RES_SHIELDS, RES_SWORDS = 0, 1, 2
+RESOURCE_NAMES = ("gold", "shields", "swords")
+
+# snapshot of a player's public counters at phase start (columns of snap_player)
+(SP_HEALTH, SP_GOLD, SP_SHIELDS, SP_SWORDS, SP_HAND, SP_NEXT_GOLD, SP_NEXT_SHIELDS, SP_NEXT_SWORDS) = range(8)
+SNAP_PLAYER_COLS = 8
+
+_STATE_FIELDS = fields(
+    ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
+    ("deck", (2, MAX_DECK), "deck stack, instance ids, top = last entry", True),
+    ("hand", (2, MAX_DECK), "hand, instance ids", True),
+    ("play", (2, MAX_DECK), "units in play, instance ids in the order they were played", True),
+    ("discard", (2, MAX_DECK), "discard pile, instance ids", True),
+    ("deck_count", (2,), "cards in each deck"),
+    ("hand_count", (2,), "cards in each hand"),
+    ("play_count", (2,), "units in play"),
+    ("discard_count", (2,), "cards in each discard pile"),
+    ("deck_size", (2,), "instances in each deck list"),
+    ("loc", (2, MAX_DECK), "per instance: LOC_* zone it is in"),
+    ("unit_health", (2, MAX_DECK), "per instance: current health while in play (kept across rounds)"),
+    ("protected", (2, MAX_DECK), "per instance: 1 while Protected (to the end of the round)"),
+    ("stunned", (2, MAX_DECK), "per instance: 1 while Stunned (to the end of the round)"),
+    ("used", (2, MAX_DECK), "per instance: its DEFEND/ATTACK ability was used this phase"),
+    ("drawn", (2, MAX_DECK), "per instance: reached the hand at least once (card statistics)"),
+    ("played", (2, MAX_DECK), "per instance: played at least once (card statistics)"),
+    ("health", (2,), "each player's health"),
+    ("resources", (2, 3), "each player's gold, shields, swords"),
+    ("next_round", (2, 3), "gold, shields, swords each player gains (or loses, < 0) at the next round start"),
+    ("phase", (), "PH_DEFEND or PH_ATTACK"),
+    ("plan_open", (2,), "1 while the player's plan for this phase is still being built"),
+    ("sub", (2,), "each player's pending sub-decision: SUB_MAIN, SUB_PAYER, SUB_TARGET"),
+    ("cur_inst", (2,), "the unit whose ability is being resolved (-1 none)"),
+    ("cur_trigger", (2,), "TR_* of the ability being resolved"),
+    ("cur_entry", (2,), "next effect entry of that ability"),
+    ("snap_play", (2, MAX_DECK), "phase-start copy of each side's units in play (not a zone)"),
+    ("snap_play_count", (2,), "phase-start units in play"),
+    ("snap_health", (2, MAX_DECK), "per instance: phase-start health"),
+    ("snap_protected", (2, MAX_DECK), "per instance: phase-start Protected"),
+    ("snap_stunned", (2, MAX_DECK), "per instance: phase-start Stunned"),
+    ("snap_player", (2, SNAP_PLAYER_COLS), "phase-start health, gold, shields, swords, hand size, next-round gains"),
+    ("in_damage", (2, MAX_DECK), "per instance: damage the other player's plan will deal to it at phase end"),
+    ("in_stun", (2, MAX_DECK), "per instance: 1 if the other player's plan Stuns it at phase end"),
+    ("in_player_damage", (2,), "damage the other player's plan deals to this player at phase end"),
+    ("in_resources", (2, 3), "gold, shields, swords change the other player's plan makes now (lands at phase end)"),
+    ("in_next_round", (2, 3), "gold, shields, swords change the other player's plan makes for the next round"),
+)
+
+STATE = Layout("simulfight_state", HEADER + _STATE_FIELDS)
+STATE_SIZE = STATE.size
+
+(
+    O_DECK_LIST, O_DECK, O_HAND, O_PLAY, O_DISCARD, O_DECK_COUNT, O_HAND_COUNT, O_PLAY_COUNT, O_DISCARD_COUNT,
+    O_DECK_SIZE, O_LOC, O_UHEALTH, O_PROTECTED, O_STUNNED, O_USED, O_DRAWN, O_PLAYED, O_HEALTH, O_RES, O_NEXT,
+    O_PHASE, O_PLAN_OPEN, O_SUB, O_CUR_INST, O_CUR_TRIGGER, O_CUR_ENTRY, O_SNAP_PLAY, O_SNAP_PLAY_COUNT,
+    O_SNAP_HEALTH, O_SNAP_PROTECTED, O_SNAP_STUNNED, O_SNAP_PLAYER, O_IN_DAMAGE, O_IN_STUN, O_IN_PLAYER_DAMAGE,
+    O_IN_RES, O_IN_NEXT,
+) = STATE.offsets(
+    "deck_list", "deck", "hand", "play", "discard", "deck_count", "hand_count", "play_count", "discard_count",
+    "deck_size", "loc", "unit_health", "protected", "stunned", "used", "drawn", "played", "health", "resources",
+    "next_round", "phase", "plan_open", "sub", "cur_inst", "cur_trigger", "cur_entry", "snap_play",
+    "snap_play_count", "snap_health", "snap_protected", "snap_stunned", "snap_player", "in_damage", "in_stun",
+    "in_player_damage", "in_resources", "in_next_round",
+)
+
+# ---- Numba signatures of the kernels' helpers -------------------------------------------------------------------
+# Declaring them once keeps Numba from compiling a copy of a helper per mix of int32 (read from the row) and int64
+# (computed) arguments, which multiplied the cold compile time; every scalar argument is converted to int64.
+from numba import types as _nt  # noqa: E402
+
+NB_INT = _nt.int64
+NB_BOOL = _nt.boolean
+NB_ROW = _nt.int32[::1]
+NB_CARDS = _nt.int32[:, ::1]
+NB_EFFECTS = _nt.int32[:, :, :, ::1]
+NB_ENTRY = _nt.int32[::1]
+NB_PAIR = _nt.UniTuple(_nt.int64, 2)

@@ -1,0 +1,110 @@
+"""The per-game heuristic agents: legal raw choices, no use of hidden information, and a clear win over random."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+import cardenvs
+from agents import make_agent
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import LIVE
+from train.evaluate import play_match
+
+HEURISTIC_GAMES = [g for g in cardenvs.available_games() if importlib.util.find_spec(f"agents.heuristic_{g}")]
+
+
+def _live_decisions(batch: BatchGame):
+    """(rows, players) of every live game: the lowest pending seat decides, as in the evaluators."""
+    needs = batch.needs
+    who = np.where(needs & 1, 0, np.where(needs & 2, 1, -1)).astype(np.int32)
+    who[batch.status != LIVE] = -1
+    return np.flatnonzero(who >= 0), who
+
+
+@pytest.mark.parametrize("game", HEURISTIC_GAMES)
+def test_heuristic_raw_choices_are_legal(game: str) -> None:
+    """Without the first-legal-action safety net, every choice in 60 games (both seats, vs random) is legal."""
+    agent = make_agent(game, "heuristic", seed=0)
+    rand = make_agent(game, "random", seed=1)
+    batch = BatchGame(game, 60, seed=3)
+    seat_h = np.arange(60) % 2
+    checked = 0
+    for _ in range(20_000):
+        rows, who = _live_decisions(batch)
+        if rows.size == 0:
+            break
+        mask = batch.legal_mask(who).copy()
+        obs = batch.observe(who)
+        actions = np.zeros(batch.num_games, dtype=np.int32)
+        mine = rows[who[rows] == seat_h[rows]]
+        theirs = rows[who[rows] != seat_h[rows]]
+        if mine.size:
+            raw = agent.act(obs[mine], mask[mine], batch.states[mine], who[mine], fallback=False)
+            assert np.all(mask[mine, raw] == 1), f"{game}: illegal heuristic choice"
+            actions[mine] = raw
+            checked += mine.size
+        if theirs.size:
+            actions[theirs] = rand.act(obs[theirs], mask[theirs], batch.states[theirs], who[theirs])
+        batch.step(actions, players=who)
+    assert batch.done.all()
+    assert checked > 500
+
+
+def _perturb_hidden(game: str, row: np.ndarray, viewer: int, rng: np.random.Generator, pool) -> np.ndarray:
+    """What ``viewer`` cannot see, changed: the game's own ``hide`` (hands, deck orders), and for simulfight also the
+    opponent's plan so far (its effects queued against the viewer) and the opponent's live counters."""
+    spec = cardenvs.get_game(game)
+    out = spec.hide(row, viewer, rng, pool)
+    if game == "simulfight":
+        layout = spec.state_layout
+        opp = 1 - viewer
+        for name in ("in_damage", "in_stun", "in_player_damage", "in_resources", "in_next_round"):
+            sl = layout.slice(name)
+            view = out[sl].reshape(2, -1)
+            view[viewer] = rng.integers(0, 3, size=view[viewer].shape)
+            out[sl] = view.reshape(-1)
+        for name in ("health", "resources"):
+            sl = layout.slice(name)
+            view = out[sl].reshape(2, -1)
+            view[opp] = view[opp] + rng.integers(-2, 3, size=view[opp].shape)
+            out[sl] = view.reshape(-1)
+    return out
+
+
+@pytest.mark.parametrize("game", HEURISTIC_GAMES)
+def test_heuristic_ignores_hidden_information(game: str) -> None:
+    """Re-dealing what the deciding seat cannot see never changes the heuristic's choice."""
+    spec = cardenvs.get_game(game)
+    agent = make_agent(game, "heuristic", seed=0)
+    rand = make_agent(game, "random", seed=2)
+    rng = np.random.default_rng(0)
+    batch = BatchGame(game, 16, seed=11)
+    compared = 0
+    for step in range(400):
+        rows, who = _live_decisions(batch)
+        if rows.size == 0:
+            break
+        mask = batch.legal_mask(who).copy()
+        obs = batch.observe(who).copy()
+        if step % 3 == 0:
+            actual = agent.act(obs[rows], mask[rows], batch.states[rows], who[rows])
+            hidden = np.stack([_perturb_hidden(game, batch.states[i], int(who[i]), rng, batch.pool) for i in rows])
+            again = agent.act(obs[rows], mask[rows], hidden, who[rows])
+            assert np.array_equal(actual, again), f"{game}: the heuristic's choice depends on hidden information"
+            compared += rows.size
+        actions = np.zeros(batch.num_games, dtype=np.int32)
+        actions[rows] = rand.act(obs[rows], mask[rows], batch.states[rows], who[rows])
+        batch.step(actions, players=who)
+    assert compared > 100
+    del spec
+
+
+@pytest.mark.parametrize("game", HEURISTIC_GAMES)
+def test_heuristic_beats_random(game: str) -> None:
+    """400 seat-swapped games: the lower end of the 95% Wilson interval of the win rate is above 0.6."""
+    result = play_match(game, "heuristic", "random", games=400, seed=5)
+    lo, _ = result.ci
+    assert result.games == 400
+    assert lo > 0.6, result.summary()

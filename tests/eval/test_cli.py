@@ -1,0 +1,115 @@
+"""The ``cardenvs`` command line: errors are one line with exit status 2; eval writes its outputs."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardenvs.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _one_line_error(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2, (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err and lines[0].startswith("cardenvs")
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["eval", "nosuchgame"], "unknown game 'nosuchgame'"),
+    (["eval", "levelneo", "--decks", "aggro", "missing-deck.toml"], "missing-deck.toml"),
+    (["eval", "levelneo", "--decks", "aggro", "nosuchstarter"], "nosuchstarter"),
+    (["eval", "levelneo", "--games", "abc"], "--games"),
+    (["eval", "levelneo", "--games", "0"], "--games"),
+    (["eval", "levelneo", "--ci-width", "2"], "--ci-width"),
+    (["eval", "levelneo", "--bogus-flag"], "--bogus-flag"),
+    (["eval", "levelneo", "--agent", "nonsense"], "nonsense"),
+    (["eval", "levelneo", "--decks", "aggro"], "at least two"),
+    (["eval", "levelneo", "--sprt", "aggro", "control", "--elo0", "10", "--elo1", "5"], "--elo1"),
+    (["eval", "levelneo", "--backend", "spark"], "--backend"),
+    (["frobnicate"], "frobnicate"),
+    (["decks", "list", "nosuchgame"], "unknown game"),
+    (["decks", "validate", "missing.toml", "--game", "levelneo"], "missing.toml"),
+    (["decks"], "list or validate"),
+])
+def test_user_errors_are_one_line_and_exit_2(capsys, spec, argv, needle) -> None:
+    assert needle in _one_line_error(capsys, argv)
+
+
+def test_illegal_deck_file_is_one_line(capsys, spec, tmp_path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\n[cards]\n"Ember Squire" = 3\n')  # far too few cards
+    line = _one_line_error(capsys, ["eval", "levelneo", "--decks", "aggro", str(bad)])
+    assert "bad.toml" in line and "40" in line
+    line = _one_line_error(capsys, ["decks", "validate", str(bad), "--game", "levelneo"])
+    assert "bad.toml" in line
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('name = "x"\n[cards]\n"No Such Card" = 3\n')
+    assert "No Such Card" in _one_line_error(capsys, ["decks", "validate", str(unknown), "--game", "levelneo"])
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = \n")
+    assert "broken.toml" in _one_line_error(capsys, ["eval", "levelneo", "--decks", "aggro", str(broken)])
+
+
+def test_help_and_deck_commands(capsys, spec) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "eval" in out and "decks" in out and "Examples" in out
+    assert main(["eval", "--help"]) == 0
+    assert "--ci-width" in capsys.readouterr().out
+    assert main(["decks", "list", "levelneo"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in spec.starter_decks())
+    starter = spec.deck_dir / "aggro.toml"
+    assert main(["decks", "validate", str(starter)]) == 0
+    assert "ok" in capsys.readouterr().out
+    assert main(["games"]) == 0
+    assert "levelneo" in capsys.readouterr().out
+
+
+def test_eval_writes_identical_outputs_for_the_same_seed(capsys, spec, tmp_path) -> None:
+    args = ["eval", "levelneo", "--decks", "aggro", "weak", "control", "--games", "16", "--seed", "5",
+            "--bootstrap", "50", "--quiet"]
+    assert main(args + ["--json", str(tmp_path / "a.json"), "--report", str(tmp_path / "rep")]) == 0
+    assert main(args + ["--json", str(tmp_path / "b.json"), "--csv", str(tmp_path / "csv")]) == 0
+    a = json.loads((tmp_path / "a.json").read_text())
+    b = json.loads((tmp_path / "b.json").read_text())
+    a.pop("run"), b.pop("run")
+    assert a == b
+    assert a["games"] == 48 and len(a["pairings"]) == 3 and len(a["ratings"]["rows"]) == 3
+    assert a["cards"] and {"gih_wr", "gns_wr", "iwd", "iwd_ci", "played_wr", "gp_wr", "iih"} <= set(a["cards"][0])
+    for name in ("report.html", "heatmap.png", "ratings.png", "cards.png", "results.json", "pairings.csv"):
+        assert (tmp_path / "rep" / name).stat().st_size > 0
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 3 and "src='heatmap.png'" not in html
+    assert (tmp_path / "csv" / "cards.csv").read_text().startswith("card,")
+
+
+def test_eval_prints_tables(capsys, spec) -> None:
+    assert main(["eval", "levelneo", "--decks", "aggro", "weak", "--games", "8", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "Bradley-Terry" in out and "aggro" in out and "First player" in out
+
+
+def test_sprt_from_the_command_line(capsys, spec, tmp_path) -> None:
+    code = main(["eval", "levelneo", "--sprt", "burst", "weak", "--elo0", "0", "--elo1", "20", "--games", "100",
+                 "--quiet", "--json", str(tmp_path / "s.json"), "--bootstrap", "0"])
+    assert code == 0
+    s = json.loads((tmp_path / "s.json").read_text())["sprt"]
+    assert s["decision"] == "H1" and s["games"] <= 600
+
+
+def test_subprocess_unknown_game_is_one_line() -> None:
+    proc = subprocess.run([sys.executable, "-m", "cardenvs.cli", "eval", "nosuchgame"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "unknown game" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,155 @@
+"""Position builders and readers for the levelneo scenario tests.
+
+``build(p0, p1, ...)`` returns a one-row :class:`BatchGame` whose row holds exactly the described position, stopped
+at a decision of the given step. A side is a dict:
+
+* ``main``: card name, ``"Name:R"`` for a resting main;
+* ``supports``: list of names (``":R"`` suffix = resting);
+* ``hand``, ``discard``: lists of names;
+* ``level``: list of names, ``":up"`` suffix = face up (burst already revealed);
+* ``deck``: list of names, the *last* one is the top card; ``FILLER`` cards are added below them up to 40 cards
+  unless ``fill=False``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, HEADER_SIZE, LIVE
+from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.actions import ACTIONS, action_range
+from cardenvs.games.levelneo.observe import OBS, F
+from cardenvs.games.levelneo.state import DECK_SIZE, ST_MAIN, STATE
+
+POOL = SPEC.load_pool(None)
+FILLER = "Dynamo Mech"  # vanilla character without Level Burst text
+
+_ZONES = ("deck", "hand", "main", "support", "level", "discard")
+_MINUS_ONE = ("atk_a", "atk_b", "target", "orig_target", "pending_level_down", "combi_chooser")
+
+
+def field(g: BatchGame, name: str) -> np.ndarray:
+    """A writable view of a state field of row 0."""
+    return STATE.get(g.states[0], name)
+
+
+def A(name: str, index: int = 0) -> int:
+    """Flat action id of ``index`` in the action field ``name``."""
+    return ACTIONS.offset(name) + index
+
+
+def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, sub: int = 0, turn: int = 5,
+          markers: tuple[int, int] = (3, 3), main_phase: int = 1, to_act: int | None = None,
+          seed: int = 0) -> BatchGame:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=seed)
+    row = g.states[0]
+    row[HEADER_SIZE:] = 0
+    for z in _ZONES:
+        field(g, z)[:] = -1
+    field(g, "deck_list")[:] = -1
+    for name in _MINUS_ONE:
+        field(g, name)[...] = -1
+    for p, side in enumerate((p0, p1)):
+        _place(g, p, side)
+    field(g, "marker")[:] = markers
+    field(g, "mulligan_used")[:] = 1
+    field(g, "step")[...] = step
+    field(g, "sub")[...] = sub
+    field(g, "main_phase")[...] = main_phase
+    field(g, "turn_player")[...] = turn_player
+    field(g, "first_player")[...] = turn_player if turn % 2 else 1 - turn_player
+    row[H_TURN] = turn
+    row[H_STATUS] = LIVE
+    row[H_WINNER] = -1
+    who = (turn_player if sub == 0 else 1 - turn_player) if to_act is None else to_act
+    row[H_TO_ACT] = who
+    row[H_NEEDS] = 1 << who
+    return g
+
+
+def _place(g: BatchGame, p: int, side: dict) -> None:
+    cards: list[str] = []
+
+    def new(name: str) -> int:
+        if name not in POOL.by_name:
+            raise KeyError(f"no card {name!r} in the pool")
+        cards.append(name)
+        return len(cards) - 1
+
+    rested = field(g, "rested")
+    face_up = field(g, "face_up")
+
+    def put(zone: str, count: str | None, entries: list[str], up: bool = True) -> None:
+        for k, entry in enumerate(entries):
+            name, _, flag = entry.partition(":")
+            inst = new(name)
+            field(g, zone)[p, k] = inst
+            rested[p, inst] = flag == "R"
+            face_up[p, inst] = (flag == "up") if zone == "level" else up
+        if count:
+            field(g, count)[p] = len(entries)
+
+    put("main", None, [side["main"]])
+    put("support", "support_count", side.get("supports", []))
+    put("hand", "hand_count", side.get("hand", []), up=False)
+    put("level", "level_count", side.get("level", []))
+    put("discard", "discard_count", side.get("discard", []))
+    deck = list(side.get("deck", []))
+    if side.get("fill", True):
+        deck = [FILLER] * (DECK_SIZE - len(cards) - len(deck)) + deck
+    put("deck", "deck_count", deck, up=False)
+    assert len(cards) <= DECK_SIZE
+    field(g, "deck_list")[p, : len(cards)] = [POOL.by_name[c] for c in cards]
+
+
+def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
+    """Play one action (raises IllegalActionError when it is not legal)."""
+    return g.step([A(name, index)], players=None if player is None else [player])
+
+
+def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
+    """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
+    p = int(g.to_act[0]) if player is None else player
+    mask = g.legal_mask([p])[0]
+    return [action_range(int(a)) for a in np.flatnonzero(mask)]
+
+
+def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
+    return (name, index) in legal(g, player)
+
+
+def zone_names(g: BatchGame, p: int, zone: str) -> list[str]:
+    counts = {"deck": "deck_count", "hand": "hand_count", "support": "support_count", "level": "level_count",
+              "discard": "discard_count"}
+    insts = field(g, zone)[p]
+    n = int(field(g, counts[zone])[p]) if zone in counts else 1
+    return [POOL.name(int(field(g, "deck_list")[p, i])) for i in insts[:n]]
+
+
+def inst_of(g: BatchGame, p: int, zone: str, k: int = 0) -> int:
+    return int(field(g, zone)[p, k])
+
+
+def level(g: BatchGame, p: int) -> int:
+    return int(field(g, "level_count")[p]) + 1
+
+
+def step_name(g: BatchGame) -> int:
+    return int(field(g, "step"))
+
+
+def ap(g: BatchGame, p: int, where: str | int = "main") -> float:
+    """Current AP of player ``p``'s main (``"main"``) or support slot ``where`` (0-based), from p's observation."""
+    obs = g.observe([p])[0]
+    if where == "main":
+        return float(OBS.get(obs, "main")[0, F]) * 1000
+    return float(OBS.get(obs, "supports")[0, where, F]) * 1000
+
+
+def pass_until(g: BatchGame, target_step: int, limit: int = 20) -> None:
+    """Pass (action 0) until the game reaches ``target_step``."""
+    for _ in range(limit):
+        if step_name(g) == target_step or g.status[0] != LIVE:
+            return
+        do(g, "pass")
+    raise AssertionError(f"step {target_step} not reached; now {step_name(g)}")

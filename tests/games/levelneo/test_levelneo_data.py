@@ -1,0 +1,140 @@
+"""Card pool and deck files: the starter decks are legal; every error names the file, the card and the rule/field."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardenvs.core.errors import CardPoolError, DeckError
+from cardenvs.games.levelneo import SPEC, load_deck, load_pool
+from cardenvs.games.levelneo.cards import DEFAULT_POOL
+
+POOL = load_pool()
+
+
+def write_deck(tmp_path: Path, cards: dict[str, int], name: str = "deck.toml") -> Path:
+    body = "\n".join(f'"{k}" = {v}' for k, v in cards.items())
+    path = tmp_path / name
+    path.write_text(f'name = "test"\ndescription = "test deck"\n\n[cards]\n{body}\n')
+    return path
+
+
+def legal_cards() -> dict[str, int]:
+    """A legal 40-card deck (the aggro starter)."""
+    import tomllib
+
+    return dict(tomllib.loads((SPEC.deck_dir / "aggro.toml").read_text())["cards"])
+
+
+def test_pool_size_colours_and_mechanics() -> None:
+    cards = POOL.cards
+    assert len(cards) >= 60
+    assert {c["color"] for c in cards} == {"red", "blue", "green", "yellow"}
+    triggers = {e["trigger"] for c in cards for e in c["effects"]}
+    assert triggers == {"cont", "on_play", "on_attack", "on_win", "end_turn", "use", "event", "burst"}
+    ops = {e["op"] for c in cards for e in c["effects"]}
+    assert ops == {"ap_up", "ap_down", "draw", "opp_discard", "prevent_level_down", "rest", "activate", "level_up"}
+    assert any(c["type"] == "character" and c["turn_cost"] == 1 for c in cards)
+    assert len(POOL.traits) >= 4
+
+
+def test_starter_decks_are_legal_and_distinct() -> None:
+    names = SPEC.starter_decks()
+    assert {"aggro", "burst", "control", "weak"} <= set(names)
+    decks = [load_deck(n, POOL) for n in names]
+    assert all(len(d) == 40 for d in decks)
+    assert len({tuple(sorted(d.card_ids.tolist())) for d in decks}) == len(decks)
+    assert set(SPEC.default_decks) <= set(names)
+
+
+def test_LN_D1_deck_needs_exactly_40_cards(tmp_path: Path) -> None:
+    cards = legal_cards()
+    first = next(iter(cards))
+    cards[first] -= 1
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    assert err.value.rule == "LN-D1" and str(path) in str(err.value) and "39" in str(err.value)
+
+
+def test_LN_D2_at_most_three_copies(tmp_path: Path) -> None:
+    cards = legal_cards()
+    names = list(cards)
+    cards[names[0]] += 1  # a fourth copy
+    cards[names[-1]] -= 1
+    if cards[names[-1]] == 0:
+        del cards[names[-1]]
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    assert err.value.rule == "LN-D2" and err.value.card == names[0] and str(path) in str(err.value)
+
+
+def test_LN_D3_needs_a_turn_cost_1_character(tmp_path: Path) -> None:
+    cards = {"Scorch Hound": 3, "Furnace Knight": 3, "Ignis Captain": 3, "Red Lotus Striker": 3, "Magma Titan": 3,
+             "Phoenix Ember": 3, "Battle Cry": 3, "Flashfire": 3, "Inferno Burst": 3, "War Drums": 3,
+             "Banner Knight": 3, "Second Wind": 3, "Storm Archon": 3, "Dynamo Mech": 1}
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    assert err.value.rule == "LN-D3" and str(path) in str(err.value)
+
+
+def test_unknown_card_name_is_named(tmp_path: Path) -> None:
+    cards = legal_cards()
+    cards["Nonexistent Dragon"] = 1
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    assert err.value.card == "Nonexistent Dragon" and str(path) in str(err.value)
+
+
+def test_unknown_starter_deck_lists_the_starters() -> None:
+    with pytest.raises(DeckError) as err:
+        load_deck("no_such_deck", POOL)
+    assert "aggro" in str(err.value)
+
+
+POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\ncolor = "red"\nap = 1000\n\n'
+
+
+@pytest.mark.parametrize(
+    ("card", "needle"),
+    [
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = "big"\n', "'ap'"),
+        ('name = "Bad"\ntype = "character"\ncolor = "purple"\nap = 1000\n', "'color'"),
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1000\n'
+         'effects = [{ trigger = "cont", op = "explode" }]\n', "unknown op"),
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1000\n'
+         'effects = [{ trigger = "cont", op = "ap_up", amount = 500, target = "self", filter = "Wizard" }]\n',
+         "'filter'"),
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\n', "'ap'"),
+        ('name = "Bad"\ntype = "event"\ncolor = "red"\neffects = [{ trigger = "use", op = "draw" }]\n', "'effects'"),
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1000\n'
+         'effects = [{ trigger = "on_play", phase = "main", op = "draw" }]\n', "'phase'"),
+    ],
+)
+def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(POOL_HEAD + "[[card]]\n" + card)
+    with pytest.raises(CardPoolError) as err:
+        load_pool([path])
+    text = str(err.value)
+    assert str(path) in text and "'Bad'" in text and needle in text, text
+
+
+def test_malformed_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text("[[card]]\nname = \n")
+    with pytest.raises(CardPoolError) as err:
+        load_pool([path])
+    assert str(path) in str(err.value)
+
+
+def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
+    extra = tmp_path / "extra.toml"
+    extra.write_text('[[card]]\nname = "Test Golem"\ntype = "character"\ncolor = "green"\nap = 3100\n'
+                     'traits = ["Construct"]\n'
+                     'effects = [{ trigger = "on_win", op = "opp_discard", n = 2 }]\n')
+    pool = load_pool([DEFAULT_POOL, extra])
+    assert pool.by_name["Test Golem"] == len(pool) - 1 and "Construct" in pool.traits

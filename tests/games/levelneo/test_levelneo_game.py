@@ -1,0 +1,110 @@
+"""Whole-game checks: random play invariants, hidden information, text helpers, docs tables, the AEC env."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import LIVE
+from cardenvs.games import levelneo
+from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.docs import tables
+from cardenvs.games.levelneo.observe import OBS
+from cardenvs.testing import check_game
+
+
+def test_random_play_keeps_every_invariant() -> None:
+    """Conservation, masks, termination, hidden information and single == batch over random games."""
+    report = check_game("levelneo", num_games=40, batch_size=40, align_games=1)
+    assert report.games == 40 and report.terminated + report.truncated == 40
+    assert report.hidden_checks > 0
+
+
+def test_random_play_every_starter_pairing_ends() -> None:
+    names = SPEC.starter_decks()
+    pairs = [(a, b) for a in names for b in names]
+    g = BatchGame(SPEC, len(pairs), decks=pairs, seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        live = g.status == LIVE
+        if not live.any():
+            break
+        mask = g.legal_mask()
+        assert (mask[live].sum(axis=1) > 0).all()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    assert (g.status != LIVE).all()
+
+
+def test_same_seed_same_game() -> None:
+    runs = []
+    for _ in range(2):
+        g = BatchGame(SPEC, 4, decks=("burst", "machine"), seed=123)
+        rng = np.random.default_rng(5)
+        while (g.status == LIVE).any():
+            mask = g.legal_mask()
+            g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        runs.append(g.states.copy())
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_observation_hides_opponent_hand_and_face_down_cards() -> None:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=2)
+    rng = np.random.default_rng(0)
+    while g.states[0, 3] < 0 and g.status[0] == LIVE and g.states[0, 5] < 6:  # play into the game a little
+        mask = g.legal_mask()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    row = g.states[0]
+    for viewer in (0, 1):
+        hidden = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
+        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
+        assert np.array_equal(a[0], a[1])
+    obs = g.observe([0])[0]
+    assert OBS.get(obs, "hand").shape == (16, OBS["hand"].shape[1])
+
+
+def test_text_helpers_describe_actions_and_board() -> None:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=4)
+    rng = np.random.default_rng(1)
+    texts = set()
+    while g.status[0] == LIVE and g.states[0, 4] < 60:
+        mask = g.legal_mask()[0]
+        for a in np.flatnonzero(mask):
+            texts.add(g.action_name(int(a)).split(" ")[0])
+        g.step([int(rng.choice(np.flatnonzero(mask)))])
+    board = g.render(0, viewer=None)
+    assert "P0" in board and "P1" in board and "level" in board
+    assert "hand:" in g.render(0, viewer=0)
+    assert {"go", "choose", "play", "pass", "keep"} & texts
+
+
+def test_rules_md_tables_are_generated_from_the_layouts() -> None:
+    rules = (Path(levelneo.__file__).parent / "RULES.md").read_text()
+    assert tables() in rules
+
+
+def test_rules_md_cites_every_checklist_id_and_a_test() -> None:
+    rules = (Path(levelneo.__file__).parent / "RULES.md").read_text()
+    ids = [f"LN-{k}{i}" for k, n in (("D", 4), ("S", 5), ("T", 10), ("K", 5), ("A", 7), ("C", 3), ("L", 6),
+                                        ("B", 6), ("J", 8), ("V", 3)) for i in range(1, n + 1)]
+    here = Path(__file__).parent
+    test_text = "".join(p.read_text() for p in here.glob("test_*.py"))
+    for rid in ids:
+        assert f"| {rid} |" in rules, rid
+        assert rid.replace("-", "_") in test_text or rid in test_text, rid
+
+
+def test_aec_env_plays_a_game() -> None:
+    env = levelneo.env(decks=("aggro", "burst"))
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(max_iter=5000):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents
+
+

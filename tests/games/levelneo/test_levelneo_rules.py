@@ -1,0 +1,596 @@
+"""Scenario tests, one or more per checklist rule ID (LN-*): build a position, play actions, check the outcome.
+
+Positions come from ``levelneo_helpers.build``. Decisions with a single legal action are played automatically by the
+kernels, so a test usually gives the turn player a support it could still play in main phase 2 (``STOP``) to make
+the game stop there after the battle.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.errors import IllegalActionError
+from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, TERMINATED, TRUNCATED
+from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.observe import OBS
+from cardenvs.games.levelneo.state import (
+    ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW,
+    ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, SUPPORT_CAP, TURN_CAP,
+)
+
+from levelneo_helpers import (
+    FILLER, POOL, ap, build, do, field, inst_of, is_legal, legal, level, pass_until, step_name, zone_names,
+)
+
+STOP = "Clumsy Page"  # red turn-cost-1 character: keeps red player 0 deciding in main phase 2
+LV = FILLER + ":up"  # a face-up level card: counts for the level, cannot be burst (keeps bursts out of the way)
+
+
+def red(**kw) -> dict:
+    side = {"main": "Ashen Recruit", "hand": [STOP]}  # AP 2500 (+500 x level on its own turn)
+    side.update(kw)
+    return side
+
+
+def blue(**kw) -> dict:
+    side = {"main": "Harbor Watch"}  # AP 2500
+    side.update(kw)
+    return side
+
+
+def set_battle(g: BatchGame, atk_a: int, target: int, atk_b: int = -1) -> None:
+    field(g, "battle")[...] = 1
+    field(g, "atk_a")[...] = atk_a
+    field(g, "atk_b")[...] = atk_b
+    field(g, "target")[...] = target
+    field(g, "orig_target")[...] = target
+
+
+# ---------------------------------------------------------------------------------------------------- deck rule D4
+def test_LN_D4_colour_cost_needs_a_character_of_that_colour() -> None:
+    g = build(red(hand=["Mist Wisp", "Cinder Pup", "Freezing Gale"]), blue())
+    assert not is_legal(g, "hand", 0)  # blue support, only red characters on the field
+    assert is_legal(g, "hand", 1)  # red support
+    g = build(red(hand=["Mist Wisp", "Cinder Pup"], supports=["Drowsy Ghost"]), blue())
+    assert is_legal(g, "hand", 0)  # a blue character on the field pays the colour cost
+
+
+# ---------------------------------------------------------------------------------------------------- setup
+def test_LN_S1_random_rps_winner_chooses_turn_order() -> None:
+    g = BatchGame(SPEC, 16, decks=("aggro", "control"), seed=0)
+    assert set(g.to_act.tolist()) == {0, 1}
+    assert (field_all(g, "step") == ST_ORDER).all()
+    winner = int(g.to_act[0])
+    g1 = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=0)
+    do(g1, "go_second")
+    assert int(field(g1, "first_player")) == 1 - winner
+    assert step_name(g1) == ST_CHOOSE_MAIN and int(g1.to_act[0]) == 1 - winner  # the first player chooses first
+
+
+def field_all(g: BatchGame, name: str) -> np.ndarray:
+    return SPEC.state_layout.get(g.states, name)
+
+
+def test_LN_S2_main_character_is_a_chosen_turn_cost_1_character_face_down() -> None:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=3)
+    do(g, "go_first")
+    p = int(g.to_act[0])
+    options = [i for name, i in legal(g) if name == "choose_main"]
+    names = [POOL.name(int(field(g, "deck_list")[p, i])) for i in options]
+    assert len(names) == len(set(names)) > 1  # one action per distinct card
+    assert all(POOL.cards[POOL.by_name[n]]["turn_cost"] == 1 and POOL.cards[POOL.by_name[n]]["type"] == "character"
+               for n in names)
+    do(g, "choose_main", options[1])
+    assert inst_of(g, p, "main") == options[1]
+    assert field(g, "face_up")[p, options[1]] == 0
+    seen_by_other = OBS.get(g.observe([1 - p])[0], "main")[1]
+    assert seen_by_other[0] == 1 and seen_by_other[1:].sum() == 0  # the opponent sees a face-down card only
+
+
+def test_LN_S3_shuffle_then_draw_six() -> None:
+    hands = []
+    for seed in (1, 2):
+        g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=seed)
+        do(g, "go_first")
+        for _ in range(2):
+            do(g, "choose_main", [i for n, i in legal(g) if n == "choose_main"][0])
+        assert step_name(g) == ST_MULLIGAN
+        assert list(field(g, "hand_count")) == [6, 6] and list(field(g, "deck_count")) == [33, 33]
+        hands.append(sorted(zone_names(g, 0, "hand")))
+    assert hands[0] != hands[1]
+
+
+def test_LN_S4_mulligan_returns_chosen_cards_to_the_bottom_and_redraws_once() -> None:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=5)
+    do(g, "go_first")
+    for _ in range(2):
+        do(g, "choose_main", [i for n, i in legal(g) if n == "choose_main"][0])
+    p = int(g.to_act[0])
+    first, second = inst_of(g, p, "hand", 0), inst_of(g, p, "hand", 2)
+    do(g, "hand", 0)
+    do(g, "hand", 1)  # the old index 2 after the first card left
+    assert int(field(g, "hand_count")[p]) == 4
+    assert field(g, "deck")[p, 0] == second and field(g, "deck")[p, 1] == first  # bottom, in the chosen order
+    do(g, "pass")  # keep: redraw to 6
+    assert int(field(g, "hand_count")[p]) == 6 and field(g, "mulligan_used")[p] == 1
+    assert int(g.to_act[0]) == 1 - p and step_name(g) == ST_MULLIGAN
+    do(g, "pass")
+    assert step_name(g) != ST_MULLIGAN  # never offered again
+
+
+def test_LN_S5_turn_markers_start_at_zero() -> None:
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=7)
+    do(g, "go_first")
+    first = int(field(g, "first_player"))
+    for _ in range(2):
+        do(g, "choose_main", [i for n, i in legal(g) if n == "choose_main"][0])
+    assert list(field(g, "marker")) == [0, 0]
+    do(g, "pass")
+    do(g, "pass")
+    # each turn adds 1 to its player's marker only (the first turn may already be over if it had no decision)
+    turn = int(g.states[0, H_TURN])
+    assert turn >= 1
+    assert int(field(g, "marker")[first]) == (turn + 1) // 2 and int(field(g, "marker")[1 - first]) == turn // 2
+
+
+# ---------------------------------------------------------------------------------------------------- turn
+def test_LN_T1_start_of_turn_marker_draw_activate() -> None:
+    g = build(blue(hand=["Drowsy Ghost"], supports=["Frost Sage:R"]),
+              red(main="Ashen Recruit:R", supports=["Cinder Pup:R"], deck=["Blaze Vanguard"], hand=[STOP]),
+              turn_player=0, main_phase=2, markers=(3, 2))
+    do(g, "pass")  # player 0 ends main phase 2 (player 1 has nothing usable: window skipped)
+    assert int(field(g, "turn_player")) == 1
+    assert int(field(g, "marker")[1]) == 3
+    assert zone_names(g, 1, "hand") == [STOP, "Blaze Vanguard"]
+    rested = field(g, "rested")
+    assert rested[1, inst_of(g, 1, "main")] == 0 and rested[1, inst_of(g, 1, "support")] == 0
+    assert rested[0, inst_of(g, 0, "support")] == 1  # only the turn player's characters become Active
+
+
+def test_LN_T2_one_support_per_main_phase() -> None:
+    g = build(red(hand=["Cinder Pup", "Clumsy Page", "Inferno Burst"]), blue())
+    assert is_legal(g, "hand", 0) and is_legal(g, "hand", 1)
+    do(g, "hand", 0)
+    assert zone_names(g, 0, "support") == ["Cinder Pup"]
+    assert not is_legal(g, "hand", 0) and is_legal(g, "hand", 1)  # the second support must wait; events may go
+
+
+def test_LN_T3_windows_for_both_players_only_when_usable() -> None:
+    g = build(red(), blue(hand=["Undertow"], supports=["Drowsy Ghost"]))
+    do(g, "pass")
+    assert int(g.to_act[0]) == 1 and step_name(g) == ST_MAIN and int(field(g, "sub")) == 1
+    assert is_legal(g, "hand", 0)  # Undertow (Main/Any) in the opponent's window
+    g = build(red(), blue(hand=["Freezing Gale"], supports=["Drowsy Ghost"]))  # (Battle/Any): nothing usable now
+    do(g, "pass")
+    assert not (step_name(g) == ST_MAIN and int(g.to_act[0]) == 1)  # the empty window was skipped
+
+
+def test_LN_T4_battle_steps_in_order() -> None:
+    p0 = red(hand=["Battle Cry", STOP], level=["Phoenix Ember"])
+    p1 = blue(hand=["Freezing Gale"], supports=["Drowsy Ghost"], level=["Frozen Echo"])
+    g = build(p0, p1, step=ST_BATTLE_WINDOW)
+    seen = []
+    for action in ["pass", "pass", "attack", "pass", "pass", "pass", "pass", "pass", "pass", "pass"]:
+        seen.append((step_name(g), int(g.to_act[0])))
+        do(g, action)
+    assert seen == [
+        (ST_BATTLE_WINDOW, 0), (ST_BATTLE_WINDOW, 1), (ST_ATTACK, 0), (ST_DECL_WINDOW, 0), (ST_DECL_WINDOW, 1),
+        (ST_COVER, 1), (ST_COVER_WINDOW, 0), (ST_COVER_WINDOW, 1), (ST_BURST, 0), (ST_BURST, 1),
+    ]
+    assert level(g, 0) == 3  # judgement followed: 3500 vs 2500, the attacking main levelled up
+
+
+def test_LN_T5_no_battle_phase_on_the_first_turn() -> None:
+    g = build(red(), blue(hand=["Drowsy Ghost"]), turn=1)
+    do(g, "pass")  # end of main phase 1 on turn 1
+    assert int(field(g, "turn_player")) == 1 and g.states[0, H_TURN] == 2
+    assert int(field(g, "main_phase")) == 1 and step_name(g) == ST_MAIN  # player 1's main phase 1
+
+
+def test_LN_T6_main_phase_2_allows_another_support() -> None:
+    g = build(red(hand=["Cinder Pup"]), blue(), step=ST_ATTACK)
+    field(g, "support_played")[...] = 1  # a support was played in main phase 1
+    do(g, "pass")
+    assert step_name(g) == ST_MAIN and int(field(g, "main_phase")) == 2
+    assert is_legal(g, "hand", 0)
+
+
+def test_LN_T7_end_of_turn_discard_down_to_six_by_choice() -> None:
+    g = build(red(hand=[STOP] * 3 + ["Flashfire"] * 5), blue(hand=["Frost Sage"] * 7), main_phase=2)
+    do(g, "pass")
+    assert step_name(g) == ST_END and int(g.to_act[0]) == 0
+    assert {n for n, _ in legal(g)} == {"hand"}
+    do(g, "hand", 3)
+    do(g, "hand", 3)
+    assert zone_names(g, 0, "discard") == ["Flashfire", "Flashfire"] and int(field(g, "hand_count")[0]) == 6
+    assert step_name(g) == ST_END and int(g.to_act[0]) == 1  # then the opponent (7 cards)
+    do(g, "hand", 0)
+    assert int(field(g, "hand_count")[1]) == 7  # 6, then the draw of its own turn
+    assert int(field(g, "turn_player")) == 1
+
+
+def test_LN_T7_end_of_turn_start_skill_resolves() -> None:
+    g = build(red(supports=["Moonlit Scholar"], level=[FILLER, FILLER], deck=["Blaze Vanguard"]), blue(),
+              main_phase=2)
+    do(g, "pass")
+    assert "Blaze Vanguard" in zone_names(g, 0, "hand")  # [Start] end_turn (Lv 3): draw 1
+
+
+def test_LN_T8_until_end_of_turn_and_next_battle_expire_at_end_of_turn() -> None:
+    g = build(red(hand=["Cinder Pup", "Inferno Burst"], supports=["Blaze Vanguard"]), blue(), main_phase=2)
+    main0 = inst_of(g, 0, "main")
+    sup0 = inst_of(g, 0, "support")
+    field(g, "ap_next")[0, sup0] = 700
+    do(g, "hand", 0)  # Cinder Pup: [Start] own main AP +500 until end of turn
+    assert field(g, "ap_turn")[0, main0] == 500
+    do(g, "pass")
+    assert int(field(g, "turn_player")) == 1
+    assert field(g, "ap_turn")[0, main0] == 0 and field(g, "ap_next")[0, sup0] == 0
+
+
+def test_LN_T9_turn_cost_needs_the_turn_marker() -> None:
+    g = build(red(hand=["Scorch Hound", "War Drums"]), blue(), markers=(1, 1))
+    assert not is_legal(g, "hand", 0) and not is_legal(g, "hand", 1)
+    g = build(red(hand=["Scorch Hound", "War Drums"]), blue(), markers=(2, 1))
+    assert is_legal(g, "hand", 0) and is_legal(g, "hand", 1)
+
+
+def test_LN_T10_support_zone_holds_four() -> None:
+    g = build(red(supports=["Clumsy Page"] * SUPPORT_CAP, hand=["Cinder Pup"]), blue())
+    assert not is_legal(g, "hand", 0)
+    g = build(red(supports=["Clumsy Page"] * (SUPPORT_CAP - 1), hand=["Cinder Pup"]), blue())
+    assert is_legal(g, "hand", 0)
+
+
+# ---------------------------------------------------------------------------------------------------- skills
+def test_LN_K1_cont_skill_applies_while_its_condition_holds() -> None:
+    on_their_turn = build(red(), blue(supports=["Glacier Warden"]))
+    assert ap(on_their_turn, 1, 0) == 4000  # +1000 during the opponent's turn
+    on_own_turn = build(blue(supports=["Glacier Warden"]), red(), turn_player=0)
+    assert ap(on_own_turn, 0, 0) == 3000
+    knights = build(red(supports=["Ignis Captain", "Cinder Pup"]), blue())  # Knights +500 on own turn
+    assert ap(knights, 0, "main") == 2500 + 500 + 500
+    assert ap(knights, 0, 1) == 1500  # Cinder Pup is a Beast
+
+
+def test_LN_K2_start_skills_trigger_on_their_event() -> None:
+    g = build(red(hand=["Mist Wisp"], supports=["Drowsy Ghost"], deck=["Blaze Vanguard"]), blue())
+    do(g, "hand", 0)
+    assert zone_names(g, 0, "hand") == ["Blaze Vanguard"]  # on_play: draw 1
+    g = build(red(main="Ember Squire"), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)  # on_attack: AP +500 -> 3000 + 500 = 3500 < 4000, the attack loses
+    assert field(g, "ap_turn")[0, inst_of(g, 0, "main")] == 500
+    assert level(g, 0) == 1
+
+
+def test_LN_K3_use_skill_needs_its_phase_and_turn_and_is_optional() -> None:
+    g = build(red(main="Tide Apprentice", hand=[STOP], deck=["Blaze Vanguard"]), blue())
+    assert is_legal(g, "skill", 0) and is_legal(g, "pass")
+    do(g, "skill", 0)  # (Main/Own), cost: rest this character; draw 1
+    assert field(g, "rested")[0, inst_of(g, 0, "main")] == 1 and "Blaze Vanguard" in zone_names(g, 0, "hand")
+    g = build(red(main="Tide Apprentice", hand=["Battle Cry"]), blue(), step=ST_BATTLE_WINDOW)
+    assert not is_legal(g, "skill", 0)  # not in the battle phase
+    g = build(blue(), red(main="Tide Apprentice", hand=["Undertow"]), turn_player=0)
+    do(g, "pass")
+    assert int(g.to_act[0]) == 1 and not is_legal(g, "skill", 0)  # not in the opponent's turn
+
+
+def test_LN_K4_same_use_skill_once_per_turn_across_cards() -> None:
+    g = build(red(supports=["Banner Knight", "Banner Knight", "Rusty Bot"], hand=["Rally Banner", STOP]), blue())
+    assert is_legal(g, "skill", 1) and is_legal(g, "skill", 2) and is_legal(g, "hand", 0)
+    do(g, "skill", 1)
+    # another Banner Knight and the Rally Banner event share the skill "Rally": both refused this turn
+    assert not is_legal(g, "skill", 2) and not is_legal(g, "hand", 0)
+    field(g, "used_count")[0] = 0  # what the end of turn does
+    assert is_legal(g, "skill", 2) and is_legal(g, "hand", 0)
+
+
+def test_LN_K5_level_requirement() -> None:
+    g = build(red(supports=["Furnace Knight"], hand=["Battle Cry"]), blue(), step=ST_BATTLE_WINDOW)
+    assert not is_legal(g, "skill", 1)  # (Lv 2) at level 1
+    g = build(red(supports=["Furnace Knight"], hand=["Battle Cry"], level=[FILLER]), blue(), step=ST_BATTLE_WINDOW)
+    assert is_legal(g, "skill", 1)
+
+
+# ---------------------------------------------------------------------------------------------------- attacks
+def test_LN_A1_attacking_rests_and_each_character_attacks_once() -> None:
+    g = build(red(supports=["Clumsy Page"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    main0 = inst_of(g, 0, "main")
+    do(g, "attack", 0)
+    do(g, "pass")  # no combi
+    assert field(g, "rested")[0, main0] == 1 and field(g, "attacked")[0, main0] == 1
+    g2 = build(red(supports=["Clumsy Page"]), blue(main="Dynamo Mech:R"), step=ST_ATTACK)
+    field(g2, "attacked")[0, inst_of(g2, 0, "main")] = 1  # attacked already, then re-activated by an effect
+    assert not is_legal(g2, "attack", 0) and is_legal(g2, "attack", 1)
+
+
+def test_LN_A2_main_attack_targets_only_the_main_even_active() -> None:
+    g = build(red(), blue(supports=["Drowsy Ghost:R"]), step=ST_ATTACK)
+    do(g, "attack", 0)  # no partner available, the only target is the (active) main: both auto-played
+    assert int(field(g, "orig_target")) in (-1, inst_of(g, 1, "main"))
+    assert level(g, 0) == 2  # 3000 beat the active main's 2500
+
+
+def test_LN_A3_support_attack_needs_a_resting_target() -> None:
+    g = build(red(supports=["Blaze Vanguard"]), blue(supports=["Drowsy Ghost"]), step=ST_ATTACK)
+    assert not is_legal(g, "attack", 1)  # nothing of player 1 is resting
+    g = build(red(supports=["Blaze Vanguard", "Clumsy Page:R"]),
+              blue(supports=["Drowsy Ghost", "Frost Sage:R", "Mist Wisp:R"]), step=ST_ATTACK)
+    do(g, "attack", 1)  # the resting Clumsy Page cannot join: no combi decision
+    assert sorted(legal(g)) == [("target", 2), ("target", 3)]  # resting supports only; not the active ones
+
+
+def test_LN_A4_A5_main_support_combi_adds_ap_and_hits_the_main() -> None:
+    """LN-A4, LN-A5."""
+    g = build(red(supports=["Dynamo Mech"]), blue(main="Dynamo Mech", supports=["Drowsy Ghost:R"]), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert is_legal(g, "partner", 0)
+    do(g, "partner", 0)  # 3000 + 4000 vs 4000: the target (active main) is the only option, auto-played
+    assert level(g, 0) == 2
+    assert field(g, "rested")[0, inst_of(g, 0, "support")] == 1
+
+
+def test_LN_A6_support_combi_targets_any_resting_character() -> None:
+    g = build(red(supports=["Blaze Vanguard", "Cinder Pup"]),
+              blue(main="Harbor Watch:R", supports=["Drowsy Ghost", "Frost Sage:R"]), step=ST_ATTACK)
+    do(g, "attack", 1)
+    do(g, "partner", 1)
+    assert sorted(legal(g)) == [("target", 0), ("target", 2)]
+
+
+def test_LN_A7_turn_player_may_stop_attacking() -> None:
+    g = build(red(hand=["Cinder Pup"]), blue(), step=ST_ATTACK)
+    assert is_legal(g, "attack", 0) and is_legal(g, "pass")
+    do(g, "pass")
+    assert step_name(g) == ST_MAIN and int(field(g, "main_phase")) == 2
+
+
+# ---------------------------------------------------------------------------------------------------- cover
+def test_LN_C1_C2_cover_redirects_and_beating_the_cover_still_levels_up() -> None:
+    """LN-C1, LN-C2."""
+    g = build(red(), blue(supports=["Drowsy Ghost"]), step=ST_ATTACK)
+    ghost = inst_of(g, 1, "support")
+    do(g, "attack", 0)
+    assert step_name(g) == ST_COVER and int(g.to_act[0]) == 1 and is_legal(g, "cover", 0)
+    do(g, "cover", 0)
+    assert int(field(g, "target")) in (ghost, -1)
+    assert zone_names(g, 1, "discard") == ["Drowsy Ghost"]  # 3000 vs 900: the cover lost
+    assert level(g, 0) == 2  # LN-C2: a battle win for the attacking main
+
+
+def test_LN_C3_no_cover_against_a_level_neo_main() -> None:
+    g = build(red(level=[FILLER] * 4), blue(supports=["Dynamo Mech"]), step=ST_COVER, to_act=1)
+    set_battle(g, inst_of(g, 0, "main"), inst_of(g, 1, "main"))
+    assert legal(g, 1) == [("pass", 0)]
+    g = build(red(level=[FILLER] * 3), blue(supports=["Dynamo Mech"]), step=ST_COVER, to_act=1)
+    set_battle(g, inst_of(g, 0, "main"), inst_of(g, 1, "main"))
+    assert is_legal(g, "cover", 0, player=1)
+
+
+# ---------------------------------------------------------------------------------------------------- level
+def test_LN_L1_level_is_level_zone_plus_one() -> None:
+    g = build(red(level=[FILLER, FILLER]), blue())
+    assert list(OBS.get(g.observe([0])[0], "levels")) == [3, 1]
+
+
+def test_LN_L2_level_up_puts_the_top_card_face_down() -> None:
+    g = build(red(deck=["Phoenix Ember"]), blue(), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert zone_names(g, 0, "level") == ["Phoenix Ember"]
+    assert field(g, "face_up")[0, inst_of(g, 0, "level")] == 0
+
+
+def test_LN_L3_level_down_discards_the_owners_choice() -> None:
+    g = build(red(), blue(level=["Frozen Echo:up", LV]), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert step_name(g) == ST_LEVEL_DOWN and int(g.to_act[0]) == 1
+    assert sorted(legal(g)) == [("level_down", 0), ("level_down", 1)]
+    do(g, "level_down", 0)
+    assert zone_names(g, 1, "discard") == ["Frozen Echo"] and zone_names(g, 1, "level") == [FILLER]
+
+
+def test_LN_L4_main_gets_500_per_level_on_its_own_turn_only() -> None:
+    g = build(red(level=[FILLER, FILLER]), blue(level=[FILLER]))
+    assert ap(g, 0, "main") == 2500 + 1500
+    assert ap(g, 1, "main") == 2500  # not on the opponent's turn
+
+
+def test_LN_L5_level_neo_main_cannot_combi() -> None:
+    g = build(red(level=[FILLER] * 4, supports=["Clumsy Page"]), blue(), step=ST_PARTNER)
+    field(g, "atk_a")[...] = inst_of(g, 0, "main")
+    assert legal(g) == [("pass", 0)]
+    g = build(red(level=[FILLER] * 3, supports=["Clumsy Page"]), blue(), step=ST_PARTNER)
+    field(g, "atk_a")[...] = inst_of(g, 0, "main")
+    assert is_legal(g, "partner", 0)
+
+
+def test_LN_L6_level_one_cannot_go_down_and_level_caps_at_five() -> None:
+    g = build(red(), blue(), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert level(g, 1) == 1 and zone_names(g, 1, "discard") == []
+    g = build({"main": "Meadow Scout", "hand": ["Overgrowth", "Lost Lamb"], "level": [FILLER] * 4}, blue())
+    before = int(field(g, "deck_count")[0])
+    do(g, "hand", 0)  # Overgrowth: level up, already level 5
+    assert level(g, 0) == 5 and int(field(g, "deck_count")[0]) == before
+
+
+# ---------------------------------------------------------------------------------------------------- level burst
+def test_LN_B1_only_participating_main_characters_burst() -> None:
+    # a support attacks player 1's resting main: the attacking main is not in the battle
+    g = build(red(supports=["Blaze Vanguard"], level=["Phoenix Ember"]), blue(level=["Frozen Echo"]),
+              step=ST_BURST)
+    set_battle(g, inst_of(g, 0, "support"), inst_of(g, 1, "main"))
+    assert legal(g, 0) == [("pass", 0)]
+    field(g, "burst_player")[...] = 1
+    g.states[0, H_TO_ACT] = 1
+    assert is_legal(g, "burst", 0, player=1)
+    # covered: the defending main left the battle
+    g2 = build(red(level=["Phoenix Ember"]), blue(supports=["Dynamo Mech:R"], level=["Frozen Echo"]),
+               step=ST_BURST, to_act=1)
+    set_battle(g2, inst_of(g2, 0, "main"), inst_of(g2, 1, "support"))
+    field(g2, "burst_player")[...] = 1
+    assert legal(g2, 1) == [("pass", 0)]
+
+
+def test_LN_B2_attacker_first_then_alternate_until_both_pass() -> None:
+    g = build(red(level=["Phoenix Ember", "Thornback Boar"]), blue(level=["Frozen Echo", "Mossback Elder"]),
+              step=ST_ATTACK)
+    do(g, "attack", 0)
+    order = []
+    for action in ["burst", "burst", "pass", "burst", "pass"]:
+        assert step_name(g) == ST_BURST
+        order.append(int(g.to_act[0]))
+        do(g, action)
+    assert order == [0, 1, 0, 1, 0]  # then player 1 has no face-down card left: its pass is automatic
+    assert step_name(g) != ST_BURST
+
+
+def test_LN_B3_B5_burst_reveals_a_card_and_activates_burst_text() -> None:
+    """LN-B3, LN-B5."""
+    g = build(red(level=["Phoenix Ember"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert step_name(g) == ST_BURST
+    do(g, "burst")  # Phoenix Ember: own main AP +1500 this battle -> 3500 + 1500 = 5000 > 4000
+    lvl = inst_of(g, 0, "level")
+    assert field(g, "face_up")[0, lvl] == 1  # LN-B5: stays face up in the level zone
+    assert level(g, 0) == 3  # 2 before the battle (the burst itself changes nothing), +1 for the win
+    assert zone_names(g, 0, "level")[0] == "Phoenix Ember"
+
+
+def test_LN_B4_failed_burst_stops_that_player() -> None:
+    g = build(red(level=[FILLER, "Phoenix Ember"]), blue(level=["Frozen Echo"]), step=ST_ATTACK)
+    do(g, "attack", 0)
+    do(g, "burst")  # reveals the first face-down card: the filler has no Level Burst text
+    assert field(g, "burst_failed")[0] == 1
+    assert int(g.to_act[0]) == 1
+    do(g, "pass")
+    # player 0 cannot burst again this battle: its turn was passed automatically, so the bursting ended
+    assert step_name(g) != ST_BURST
+    assert field(g, "face_up")[0, inst_of(g, 0, "level", 1)] == 0
+
+
+def test_LN_B6_burst_effects_last_until_the_end_of_the_battle() -> None:
+    g = build(red(level=["Phoenix Ember"], supports=["Clumsy Page"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)
+    do(g, "pass")  # no combi
+    do(g, "burst")
+    assert field(g, "ap_battle").sum() == 0  # cleared after the judgement
+    assert level(g, 0) == 3
+
+
+# ---------------------------------------------------------------------------------------------------- judgement
+def test_LN_J1_higher_ap_wins_and_a_tie_loses_for_both() -> None:
+    g = build(red(supports=["Blaze Vanguard"]), blue(supports=["Harbor Watch:R", "Drowsy Ghost:R"]), step=ST_ATTACK)
+    do(g, "attack", 1)
+    do(g, "target", 1)  # Blaze Vanguard 2000 + 1000 attacking = 3000 vs 2500
+    assert zone_names(g, 1, "discard") == ["Harbor Watch"] and zone_names(g, 0, "support") == ["Blaze Vanguard"]
+    g = build(red(supports=["Ashen Recruit"]), blue(supports=["Harbor Watch:R", "Drowsy Ghost:R"]), step=ST_ATTACK)
+    do(g, "attack", 1)
+    do(g, "target", 1)  # 2500 vs 2500: both lose
+    assert zone_names(g, 1, "discard") == ["Harbor Watch"] and zone_names(g, 0, "discard") == ["Ashen Recruit"]
+
+
+def test_LN_J2_attacking_main_wins_levels_up() -> None:
+    g = build(red(), blue(), step=ST_ATTACK)
+    do(g, "attack", 0)
+    assert level(g, 0) == 2 and step_name(g) == ST_MAIN
+
+
+def test_LN_J3_level_neo_attacking_main_wins_the_game() -> None:
+    g = build(red(level=[LV] * 4), blue(supports=["Dynamo Mech"]), step=ST_ATTACK)
+    r = do(g, "attack", 0)  # 2500 + 2500 vs 2500, no cover possible
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 0
+    assert r.rewards[0].tolist() == [1.0, -1.0]
+
+
+def test_LN_J4_attacking_main_loses_nothing_happens() -> None:
+    g = build(red(level=[LV]), blue(main="Dynamo Mech", level=[LV]), step=ST_ATTACK)
+    do(g, "attack", 0)  # 3500 vs 4000
+    assert level(g, 0) == 2 and level(g, 1) == 2 and zone_names(g, 0, "discard") == []
+
+
+def test_LN_J5_defending_main_loses_levels_down() -> None:
+    g = build(red(), blue(level=[LV]), step=ST_ATTACK)
+    do(g, "attack", 0)  # single level card: the choice is forced
+    assert level(g, 1) == 1 and zone_names(g, 1, "discard") == [FILLER]
+
+
+def test_LN_J6_losing_support_goes_to_the_discard_pile() -> None:
+    g = build(red(supports=["Clumsy Page"]), blue(main="Harbor Watch:R"), step=ST_ATTACK)
+    do(g, "attack", 1)  # the resting main is the only target: auto-played; 1000 vs 2500
+    assert zone_names(g, 0, "discard") == ["Clumsy Page"] and zone_names(g, 0, "support") == []
+
+
+def test_LN_J7_support_combi_loss_winner_chooses() -> None:
+    g = build(red(supports=["Clumsy Page", "Cinder Pup"]), blue(main="Dynamo Mech:R"), step=ST_ATTACK)
+    do(g, "attack", 1)
+    do(g, "partner", 1)  # the resting main is the only target; 1000 + 1500 vs 4000
+    assert step_name(g) == ST_COMBI_LOSS and int(g.to_act[0]) == 1
+    do(g, "combi_loss", 1)  # the winner discards the partner
+    assert zone_names(g, 0, "discard") == ["Cinder Pup"] and zone_names(g, 0, "support") == ["Clumsy Page"]
+
+
+def test_LN_J7_main_support_combi_loss_costs_nothing() -> None:
+    g = build(red(supports=["Clumsy Page"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)
+    do(g, "partner", 0)  # 3000 + 1000 vs 4000: a tie, both sides lose; main + support loses nothing
+    assert zone_names(g, 0, "discard") == [] and zone_names(g, 0, "support") == ["Clumsy Page"]
+    assert level(g, 0) == 1
+
+
+def test_LN_J8_next_battle_effects_end_only_for_characters_in_the_judgement() -> None:
+    g = build(red(supports=["Clumsy Page"]), blue(supports=["Dynamo Mech"]), step=ST_ATTACK)
+    main0, page = inst_of(g, 0, "main"), inst_of(g, 0, "support")
+    main1, mech = inst_of(g, 1, "main"), inst_of(g, 1, "support")
+    for p, inst in ((0, main0), (0, page), (1, main1), (1, mech)):
+        field(g, "ap_next")[p, inst] = 100
+    do(g, "attack", 0)
+    do(g, "pass")  # no combi
+    do(g, "cover", 0)  # Dynamo Mech 4100 covers; 3100 loses
+    nxt = field(g, "ap_next")
+    assert nxt[0, main0] == 0 and nxt[1, mech] == 0  # in the judgement
+    assert nxt[1, main1] == 100  # attacked first but covered: not in the judgement
+    assert nxt[0, page] == 100  # outside the battle
+
+
+# ---------------------------------------------------------------------------------------------------- victory
+def test_LN_V1_level_neo_main_winning_as_defender_wins_the_game() -> None:
+    g = build(red(supports=["Clumsy Page"]), blue(main="Harbor Watch:R", level=[LV] * 4), step=ST_ATTACK)
+    do(g, "attack", 1)  # 1000 vs 2500: the defending Level Neo main wins the battle
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 1
+
+
+def test_LN_V2_deck_out_loses_after_effects_resolve() -> None:
+    g = build(red(), blue(deck=["Harbor Watch"], fill=False), main_phase=2)
+    do(g, "pass")  # player 1 draws its last card at the start of its turn
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 0
+    g = build(red(hand=["Insight"], supports=["Drowsy Ghost"], level=[FILLER], deck=["Lost Lamb", "Meadow Scout"],
+                  fill=False), blue())
+    do(g, "hand", 0)  # draw 2: both cards are drawn, then the empty deck loses
+    assert zone_names(g, 0, "hand")[-2:] == ["Meadow Scout", "Lost Lamb"]
+    assert g.states[0, H_WINNER] == 1
+
+
+def test_LN_V3_both_decks_out_is_a_draw_and_turn_cap_truncates() -> None:
+    g = build(red(deck=[], fill=False), blue(deck=[], fill=False), main_phase=2)
+    g.step([0])  # any decision: the deck-out check runs once it has resolved
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == DRAW
+    g = build(red(), blue(), main_phase=2, turn=TURN_CAP)
+    r = do(g, "pass")
+    assert g.states[0, H_STATUS] == TRUNCATED and bool(r.truncated[0]) and r.rewards[0].tolist() == [0.0, 0.0]
+
+
+def test_illegal_action_leaves_the_row_untouched() -> None:
+    g = build(red(), blue(), step=ST_ATTACK)
+    before = g.states.copy()
+    with pytest.raises(IllegalActionError):
+        do(g, "cover", 0)
+    assert np.array_equal(before, g.states)
+
+
+def test_pass_until_helper_reaches_end_of_turn() -> None:
+    g = build(red(hand=[STOP] * 8), blue(), main_phase=2)
+    pass_until(g, ST_END)
+    assert int(g.to_act[0]) == 0
+

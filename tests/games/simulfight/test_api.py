@@ -1,0 +1,102 @@
+"""The spec, the env constructors, text output, the docs printer, and random play under the shipped checker."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from agents.base import masked_uniform
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import LIVE
+from cardenvs.games import simulfight
+from cardenvs.games.simulfight import SPEC
+from cardenvs.games.simulfight.state import ROUND_CAP
+from cardenvs.testing import check_game
+
+
+def test_spec() -> None:
+    assert SPEC.name == "simulfight" and SPEC.version == 0 and SPEC.env_name == "simulfight_v0"
+    assert SPEC.simultaneous and SPEC.extra["noop_action"] == 0
+    assert SPEC.num_actions == 161 and SPEC.turn_cap == ROUND_CAP
+    assert SPEC.state_layout.fields[0].name == "status"
+    assert {f.name for f in SPEC.state_layout.zones} == {"deck", "hand", "play", "discard"}
+    assert {"drawn", "played"} <= {f.name for f in SPEC.state_layout.fields}
+
+
+def test_env_constructors() -> None:
+    env = simulfight.env(render_mode="ansi")
+    env.reset(seed=1)
+    assert env.agent_selection == "player_0"
+    raw = simulfight.raw_env()
+    raw.reset(seed=1)
+    obs = raw.observe("player_1")
+    assert obs["observation"].shape == (SPEC.obs_dim,) and obs["action_mask"].dtype == np.int8
+    par = simulfight.parallel_env()
+    observations, _ = par.reset(seed=1)
+    assert set(observations) == {"player_0", "player_1"}
+
+
+def test_render_hides_the_opponent_hand_and_plan() -> None:
+    g = BatchGame(SPEC, 1, seed=2)
+    pool = g.pool
+    full = g.render(0)
+    mine = g.render(0, viewer=0)
+    hand1 = [pool.name(int(i)) for i in g.records()["hand"][0, 1] if i >= 0]
+    assert all(name in full for name in hand1)
+    assert "player_1: " in mine and "plan hidden" in mine
+    own_hand_line = [ln for ln in mine.splitlines() if ln.startswith("  hand:")]
+    assert len(own_hand_line) == 1, "only the viewer's hand is listed"
+
+
+def test_action_names() -> None:
+    g = BatchGame(SPEC, 1, seed=3)
+    names = [g.action_name(int(a)) for a in np.flatnonzero(g.legal_mask()[0])]
+    assert names[0] == "done (end plan)" or names[0].startswith(("play", "use"))
+    assert all(n and not n.isdigit() for n in names)
+    assert g.action_name(SPEC.num_actions - 1).startswith("foe #39")
+
+
+def test_random_play_passes_the_shipped_checker() -> None:
+    """Conservation, masks never empty while live, termination by the round cap, finite bounded observations,
+    replay, single env == batch, and hide() leaves every observation unchanged."""
+    report = check_game("simulfight", num_games=64, batch_size=64, hidden_every=5)
+    assert report.games == 64 and report.terminated + report.truncated == 64
+    assert report.hidden_checks > 0 and report.aligned_games == 4
+
+
+def test_observations_stay_in_range() -> None:
+    g = BatchGame(SPEC, 64, seed=4)
+    rng = np.random.default_rng(4)
+    worst = 0.0
+    while (g.status == LIVE).any():
+        live = g.status == LIVE
+        players = np.where(live, g.to_act, -1).astype(np.int32)
+        for p in (0, 1):
+            obs = g.observe(np.where(live, p, -1).astype(np.int32))
+            worst = max(worst, float(np.abs(obs).max()))
+        g.step(masked_uniform(g.legal_mask(players), rng), players=players)
+    assert worst <= 12.0, worst
+
+
+def test_docs_printer_lists_the_tables() -> None:
+    out = subprocess.run([sys.executable, "-m", "cardenvs.games.simulfight.docs"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "| `my_cards` |" in out and "| `play` |" in out and "| `deck_list` |" in out
+
+
+def test_rules_md_cites_every_checklist_id_and_existing_tests() -> None:
+    import re
+    from pathlib import Path
+
+    text = (SPEC.package_dir / "RULES.md").read_text()
+    ids = ([f"SF-S{i}" for i in (1, 2)] + [f"SF-R{i}" for i in range(1, 7)] + [f"SF-D{i}" for i in range(1, 6)]
+           + ["SF-A1"] + [f"SF-C{i}" for i in range(1, 10)] + [f"SF-E{i}" for i in range(1, 6)])
+    for rule in ids:
+        assert f"| {rule} |" in text, rule
+    here = Path(__file__).parent
+    defined = set()
+    for path in here.glob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_\w+)", path.read_text(), flags=re.M))
+    cited = set(re.findall(r"`(test_\w+)`", text))
+    assert cited and cited <= defined, sorted(cited - defined)

@@ -1,0 +1,131 @@
+"""Simultaneous play: a plan leaks nothing to the other player (SF-R2), and the two plans commute (SF-R1, SF-E5)."""
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import masked_uniform
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, LIVE
+from cardenvs.games.simulfight import SPEC, render
+from cardenvs.games.simulfight.observe import observe_row
+from cardenvs.games.simulfight.rules import mask_row, step_row
+
+POOL = SPEC.load_pool(None)
+CARDS, EFFECTS, FEATURES = POOL.tables
+
+
+# the per-row kernels the batch wrappers loop over (no thread start-up per call)
+def _mask(row: np.ndarray, p: int) -> np.ndarray:
+    out = np.zeros(SPEC.num_actions, np.int8)
+    mask_row(row, CARDS, EFFECTS, p, out)
+    return out
+
+
+def _obs(row: np.ndarray, p: int) -> np.ndarray:
+    out = np.zeros(SPEC.obs_dim, np.float32)
+    observe_row(row, CARDS, EFFECTS, FEATURES, p, out)
+    return out
+
+
+def _act(row: np.ndarray, p: int, a: int) -> None:
+    assert step_row(row, CARDS, EFFECTS, p, a), f"illegal action {a} for player {p}"
+
+
+def _random_action(row: np.ndarray, p: int, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(_mask(row, p))))
+
+
+def open_positions(count: int, seed: int) -> list[np.ndarray]:
+    """Rows from random games where both players' plans are open (Defend and Attack phases, various rounds)."""
+    rng = np.random.default_rng(seed)
+    g = BatchGame(SPEC, 32, seed=seed)
+    found: list[np.ndarray] = []
+    while len(found) < count and (g.status == LIVE).any():
+        live = g.status == LIVE
+        both = np.flatnonzero(live & (g.needs == 3))
+        for r in both:
+            if rng.random() < 0.15:
+                found.append(g.states[r].copy())
+        players = np.where(live, g.to_act, -1).astype(np.int32)
+        g.step(masked_uniform(g.legal_mask(players), rng), players=players)
+    assert len(found) >= count // 2
+    return found[:count]
+
+
+POSITIONS = open_positions(60, seed=11)
+
+
+def test_SF_R2_observation_is_identical_whatever_the_other_player_planned() -> None:
+    """The plan-leak test: while ``viewer``'s plan is open, any partial or finished plan of the other player leaves
+    the viewer's observation, legal mask and rendered view unchanged (before and after some of the viewer's own
+    decisions)."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for row in POSITIONS:
+        for viewer in (0, 1):
+            other = 1 - viewer
+            base = row.copy()
+            for _ in range(int(rng.integers(0, 3))):  # the viewer may be part-way through its own plan
+                if base[H_NEEDS] & (1 << viewer) and base[H_NEEDS] & (1 << other):
+                    _act(base, viewer, _random_action(base, viewer, rng))
+            if not (base[H_NEEDS] & (1 << viewer) and base[H_NEEDS] & (1 << other)):
+                continue
+            want_obs, want_mask = _obs(base, viewer), _mask(base, viewer)
+            want_text = render(base, POOL, viewer)
+            for _ in range(4):
+                variant = base.copy()
+                for _ in range(int(rng.integers(1, 12))):
+                    if not variant[H_NEEDS] & (1 << other):
+                        break
+                    _act(variant, other, _random_action(variant, other, rng))
+                assert variant[H_NEEDS] & (1 << viewer), "the viewer's plan is still open"
+                np.testing.assert_array_equal(_obs(variant, viewer), want_obs)
+                np.testing.assert_array_equal(_mask(variant, viewer), want_mask)
+                assert render(variant, POOL, viewer) == want_text
+                checked += 1
+    assert checked > 100
+
+
+def _plan(row: np.ndarray, p: int, rng: np.random.Generator) -> list[int]:
+    """A complete random plan of player ``p`` built alone (the other plan stays open, so nothing resolves)."""
+    work = row.copy()
+    actions = []
+    while work[H_NEEDS] & (1 << p):
+        a = _random_action(work, p, rng)
+        actions.append(a)
+        _act(work, p, a)
+    return actions
+
+
+def test_SF_E5_plans_commute_any_interleaving_gives_the_same_game() -> None:
+    """Player 0's plan then player 1's (the AEC order), player 1's then player 0's, and random interleavings (the
+    parallel env) all end in the identical row: each plan reads the other side only as at the phase start."""
+    rng = np.random.default_rng(9)
+    for row in POSITIONS:
+        plans = [_plan(row, 0, rng), _plan(row, 1, rng)]
+        finals = []
+        for order in ("01", "10", "mix", "mix"):
+            work = row.copy()
+            queues = [list(plans[0]), list(plans[1])]
+            while queues[0] or queues[1]:
+                if order == "01":
+                    p = 0 if queues[0] else 1
+                elif order == "10":
+                    p = 1 if queues[1] else 0
+                else:
+                    p = int(rng.integers(0, 2)) if queues[0] and queues[1] else (0 if queues[0] else 1)
+                _act(work, p, queues[p].pop(0))
+            assert not work[H_NEEDS] & 3 or work[H_STATUS] == LIVE
+            finals.append(work)
+        for other in finals[1:]:
+            np.testing.assert_array_equal(other, finals[0])
+
+
+def test_SF_R1_to_act_is_the_lowest_open_plan() -> None:
+    for row in POSITIONS[:10]:
+        assert row[H_TO_ACT] == 0 and row[H_NEEDS] == 3
+        work = row.copy()
+        rng = np.random.default_rng(0)
+        for a in _plan(work, 0, rng):
+            _act(work, 0, a)
+        assert work[H_NEEDS] == 2 and work[H_TO_ACT] == 1

@@ -1,0 +1,91 @@
+"""train.ppo: a short run saves checkpoints and a final model that reloads and plays; resume continues it."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+import cardenvs
+from agents.policy import load
+from train.config import load_config
+from train.evaluate import play_match
+from train.ppo import main
+
+GAME = "levelneo" if "levelneo" in cardenvs.available_games() else cardenvs.available_games()[0]
+
+SMALL = """
+[ppo]
+n_steps = 32
+batch_size = 256
+n_epochs = 1
+net_arch = [32]
+[train]
+num_envs = 16
+checkpoint_every = 1024
+torch_threads = 1
+[[opponents.phases]]
+until = 1024
+mix = { random = 1.0 }
+[[opponents.phases]]
+mix = { random = 0.4, heuristic = 0.3, league = 0.3 }
+[opponents]
+league_size = 2
+league_every = 1024
+[eval]
+every = 2048
+games = 20
+opponents = ["random"]
+"""
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    cfg = tmp_path_factory.mktemp("cfg") / "small.toml"
+    cfg.write_text(SMALL)
+    out = tmp_path_factory.mktemp("run")
+    summary = main([GAME, "--config", str(cfg), "--total-steps", "3000", "--seed", "3", "--out", str(out),
+                    "--no-progress", "-q"])
+    assert summary["steps"] >= 3000
+    return out
+
+
+def test_short_run_saves_checkpoints_final_model_and_logs(run_dir: Path) -> None:
+    assert (run_dir / "final.zip").exists()
+    ckpts = sorted((run_dir / "checkpoints").glob("step_*.zip"))
+    assert len(ckpts) >= 2
+    rows = list(csv.DictReader(open(run_dir / "eval.csv")))
+    assert rows and "win_random" in rows[-1]
+    assert list((run_dir / "tb").glob("events.out.tfevents*")), "no TensorBoard log"
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["steps_per_s"] > 0 and 0 < summary["env_share"] < 1
+    # the league pool holds at most league_size frozen checkpoints, all saved files of this run
+    assert 1 <= len(summary["league"]) <= 2
+    assert all(Path(p).exists() and Path(p).parent == run_dir / "checkpoints" for p in summary["league"])
+    assert summary["opponent_episodes"].get("league", 0) > 0
+
+
+def test_final_model_reloads_and_evaluates(run_dir: Path) -> None:
+    agent = load(run_dir / "final.zip", game=GAME)
+    res = play_match(GAME, agent, "random", games=40, seed=1)
+    assert res.games == 40 and res.wins + res.draws + res.losses == 40
+
+
+def test_resume_continues_steps_and_league(run_dir: Path, tmp_path: Path) -> None:
+    ckpt = sorted((run_dir / "checkpoints").glob("step_*.zip"))[-1]
+    out = tmp_path / "resumed"
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(SMALL)
+    summary = main([GAME, "--config", str(cfg), "--total-steps", "4096", "--resume", str(ckpt), "--out", str(out),
+                    "--no-progress", "-q"])
+    assert summary["steps"] >= 4096
+    assert summary["steps_this_run"] < 4096  # it started from the checkpoint's step count, not from zero
+    assert any(Path(p).parent == run_dir / "checkpoints" for p in summary["league"])  # the old pool came along
+
+
+def test_shipped_configs_load() -> None:
+    for game in cardenvs.available_games():
+        cfg = load_config(game)
+        assert {"ppo", "train", "opponents", "eval"} <= set(cfg)
+        assert cfg["train"]["total_steps"] > 0

@@ -1,0 +1,104 @@
+"""Training configuration: defaults, TOML files (``train/configs/<game>.toml``) and command-line overrides.
+
+A config is a plain nested dict with four tables:
+
+``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` are ours)
+``[train]``      ``total_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks``
+``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
+                 and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
+``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``
+"""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+
+DEFAULTS: dict[str, Any] = {
+    "ppo": {
+        "learning_rate": 3e-4,
+        "lr_schedule": "constant",
+        "n_steps": 128,
+        "batch_size": 1024,
+        "n_epochs": 4,
+        "gamma": 0.995,
+        "gae_lambda": 0.95,
+        "clip_range": 0.2,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "max_grad_norm": 0.5,
+        "target_kl": None,
+        "net_arch": [256, 256],
+    },
+    "train": {
+        "total_steps": 1_000_000,
+        "num_envs": 64,
+        "seed": 0,
+        "checkpoint_every": 250_000,
+        "numba_threads": 1,  # one thread: the batch kernels are tiny per call and threads only contend
+        "torch_threads": 2,
+        "decks": None,  # None: the game's default pair; or ["deck_a", "deck_b"]
+        "learner_seat": "random",
+    },
+    "opponents": {
+        "mix": {"random": 1.0},
+        "league_size": 8,
+        "league_every": 250_000,
+        "league_recent_weight": 1.0,
+        "league_fallback": "random",
+    },
+    "eval": {
+        "every": 250_000,
+        "games": 400,
+        "opponents": ["random", "heuristic"],
+        "seed": 12345,
+    },
+}
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive dict merge; tables merge, everything else (lists, mixes' values) is replaced."""
+    out = copy.deepcopy(dict(base))
+    for k, v in override.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping) and k not in ("mix",):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def default_config_path(game: str) -> Path | None:
+    p = CONFIG_DIR / f"{game}.toml"
+    return p if p.exists() else None
+
+
+def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
+    """Defaults, then the game's shipped config (if any), then ``path`` (if given)."""
+    cfg = copy.deepcopy(DEFAULTS)
+    shipped = default_config_path(game)
+    for p in (shipped, Path(path) if path else None):
+        if p is None:
+            continue
+        with open(p, "rb") as f:
+            data = tomllib.load(f)
+        unknown = set(data) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(f"{p}: unknown table(s) {sorted(unknown)}; expected {sorted(DEFAULTS)}")
+        opp = data.get("opponents", {})
+        if "phases" in opp:
+            cfg["opponents"].pop("mix", None)  # a schedule replaces an earlier mix ...
+        elif "mix" in opp:
+            cfg["opponents"].pop("phases", None)  # ... and a mix an earlier schedule
+        cfg = merge(cfg, data)
+    return cfg
+
+
+__all__ = ["DEFAULTS", "load_config", "merge", "default_config_path", "CONFIG_DIR"]

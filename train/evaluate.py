@@ -1,0 +1,180 @@
+"""Batched head-to-head matches on the batch core: ``play_match(game, agent_a, agent_b, games=2000)``.
+
+Used by the training callbacks (win rate of the learner against random and heuristic opponents every K steps) and
+by the acceptance figures. Games are seat-swapped with common random numbers: game ``k`` and game ``k + n/2`` have
+the same seed, with A in seat 0 in the first and in seat 1 in the second, so the deck pairing, the shuffles and the
+first player are balanced between the agents. Why not ``cardenvs.eval``: its tournaments pit decks x pilot *names*
+against each other; training needs two agent objects (the live model included) on one deck pair, and this is the
+small loop that does it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame, get_spec
+from cardenvs.core.header import LIVE, TERMINATED
+
+MAX_DECISIONS = 1_000_000  # guard: the kernels truncate long games far earlier
+
+
+def wilson(successes: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (kept here so the agents do not need ``cardenvs.eval``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * np.sqrt(max(p * (1 - p) / n + z2n / (4 * n), 0.0))
+    return float(max(centre - half, 0.0)), float(min(centre + half, 1.0))
+
+
+@dataclass
+class MatchResult:
+    """Counts from A's side. ``truncated`` games (turn cap) are also counted in ``draws``."""
+
+    wins: int
+    draws: int
+    losses: int
+    truncated: int = 0
+    by_seat: dict = field(default_factory=dict)  # A's seat -> (wins, draws, losses)
+    decisions: int = 0  # agent decisions played in all games (both seats)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / max(self.games, 1)
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws, per game."""
+        return (self.wins + 0.5 * self.draws) / max(self.games, 1)
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """95% Wilson interval of the win rate."""
+        return wilson(self.wins, self.games)
+
+    def summary(self) -> str:
+        lo, hi = self.ci
+        return (f"{self.games} games: {self.wins} W / {self.draws} D / {self.losses} L, win rate "
+                f"{self.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f}), score {self.score:.3f}")
+
+    def to_dict(self) -> dict:
+        lo, hi = self.ci
+        return {"games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "truncated": self.truncated, "win_rate": self.win_rate, "ci95": [lo, hi], "score": self.score,
+                "by_seat": {str(k): list(v) for k, v in self.by_seat.items()}}
+
+
+def _resolve_agent(spec: Any, agent: Any, seed: int) -> Any:
+    if hasattr(agent, "act"):
+        return agent
+    from agents import make_agent
+
+    return make_agent(spec.name, agent, seed=seed)
+
+
+def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: int = 0, decks: Any = None,
+               batch_size: int = 1000) -> MatchResult:
+    """Play ``games`` seat-swapped games of ``agent_a`` against ``agent_b`` (agent objects or names such as
+    "random", "heuristic", "ppo:path.zip") and count the results from A's side.
+
+    ``games`` is rounded up to an even number; ``decks`` is a pair (seat 0's deck, seat 1's deck) or None for the
+    game's default pair (so with seat swapping each agent pilots each deck in half of the games).
+    """
+    spec = get_spec(game)
+    a = _resolve_agent(spec, agent_a, seed * 2 + 1)
+    b = _resolve_agent(spec, agent_b, seed * 2 + 2)
+    half = (int(games) + 1) // 2
+    seeds = np.concatenate([np.arange(half), np.arange(half)]).astype(np.int64) + int(seed) * 1_000_003
+    a_seat = np.concatenate([np.zeros(half, np.int32), np.ones(half, np.int32)])
+    wins = draws = losses = truncated = decisions = 0
+    by_seat = {0: [0, 0, 0], 1: [0, 0, 0]}
+    pool = spec.load_pool(None)
+    for start in range(0, 2 * half, batch_size):
+        sl = slice(start, min(start + batch_size, 2 * half))
+        batch = BatchGame(spec, sl.stop - sl.start, decks=decks, seed=seeds[sl], pool=pool)
+        seat_a = a_seat[sl]
+        decisions += _play_to_end(batch, a, b, seat_a)
+        status = batch.status
+        winner = batch.winner
+        for s in (0, 1):
+            rows = seat_a == s
+            w = int(np.count_nonzero(rows & (status == TERMINATED) & (winner == s)))
+            l_ = int(np.count_nonzero(rows & (status == TERMINATED) & (winner == 1 - s)))
+            d = int(np.count_nonzero(rows)) - w - l_
+            by_seat[s][0] += w
+            by_seat[s][1] += d
+            by_seat[s][2] += l_
+            wins, draws, losses = wins + w, draws + d, losses + l_
+        truncated += int(np.count_nonzero(status != TERMINATED))
+    return MatchResult(wins, draws, losses, truncated, {k: tuple(v) for k, v in by_seat.items()}, decisions)
+
+
+def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
+    """One batched decision per loop for every live game; returns the number of decisions played."""
+    n = batch.num_games
+    actions = np.zeros(n, dtype=np.int32)
+    total = 0
+    for _ in range(MAX_DECISIONS):
+        needs = batch.needs
+        # the lowest pending seat decides (in simultaneous phases the other seat follows on the next loop)
+        who = np.where(needs & 1, 0, np.where(needs & 2, 1, -1)).astype(np.int32)
+        who[batch.status != LIVE] = -1
+        live = who >= 0
+        if not live.any():
+            return total
+        obs = batch.observe(who)
+        mask = batch.legal_mask(who)
+        actions[:] = 0
+        for agent, is_a in ((a, True), (b, False)):
+            rows = np.flatnonzero(live & ((who == seat_a) == is_a))
+            if rows.size:
+                actions[rows] = agent.act(obs[rows], mask[rows], batch.states[rows], who[rows])
+        total += int(np.count_nonzero(live))
+        batch.step(actions, players=who)
+    raise RuntimeError(f"{batch.spec.name}: games still live after {MAX_DECISIONS} decisions")
+
+
+def main(argv: Any = None) -> MatchResult:
+    """``python -m train.evaluate GAME AGENT_A AGENT_B [--games 2000] [--seed 0] [--decks a b] [--json out.json]``"""
+    import argparse
+    import json
+    import time
+
+    import numba
+
+    ap = argparse.ArgumentParser(prog="python -m train.evaluate", description="seat-swapped head-to-head match")
+    ap.add_argument("game")
+    ap.add_argument("a", help="random | heuristic | ppo:PATH")
+    ap.add_argument("b", help="random | heuristic | ppo:PATH")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decks", nargs=2, help="seat 0's and seat 1's deck (default: the game's default pair)")
+    ap.add_argument("--json", help="write the counts and interval to this file")
+    args = ap.parse_args(argv)
+    numba.set_num_threads(1)  # tiny kernels per call: one thread is fastest on small machines
+    t = time.perf_counter()
+    res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
+                     decks=tuple(args.decks) if args.decks else None)
+    wall = time.perf_counter() - t
+    print(f"{args.game}: {args.a} vs {args.b}: {res.summary()}  [{wall:.1f}s]")
+    for seat, (w, d, l_) in sorted(res.by_seat.items()):
+        print(f"  {args.a} in seat {seat}: {w} W / {d} D / {l_} L")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"game": args.game, "a": args.a, "b": args.b, "seed": args.seed, **res.to_dict()}, f, indent=1)
+    return res
+
+
+__all__ = ["MatchResult", "play_match", "wilson", "main"]
+
+
+if __name__ == "__main__":
+    main()

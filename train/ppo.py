@@ -1,0 +1,376 @@
+"""Train MaskablePPO on a cardenvs game: ``python -m train.ppo levelneo [--config f.toml] [--total-steps N] ...``.
+
+The learner plays a random seat of ``cardenvs.make_vec(game, num_envs, opponent=mix)``; ``mix`` picks each new
+episode's opponent from random, the game's heuristic and a league of frozen earlier checkpoints (see
+:mod:`train.league`), following the schedule in the config (:mod:`train.config`). Every ``eval.every`` steps the
+current policy plays seat-swapped games against random and heuristic on the batch core (:mod:`train.evaluate`);
+win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. Checkpoints go to ``<out>/checkpoints/``, the final
+model to ``<out>/final.zip``, throughput and the env's share of wall time to ``<out>/summary.json``.
+``--resume path.zip`` continues a run (steps, league pool and schedule position included).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .config import load_config, merge
+from .league import CheckpointPool, OpponentMix
+
+
+# ----- env timing -------------------------------------------------------------------------------------------------
+def _timed_vec_env_class():
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class TimedVecEnv(VecEnvWrapper):
+        """Counts the wall time spent inside the env (``step_wait``, ``reset`` and the action masks), so the
+        trainer can report the env's share of the run's wall time."""
+
+        def __init__(self, venv: Any) -> None:
+            super().__init__(venv)
+            self.env_seconds = 0.0
+            self.env_steps = 0
+
+        def reset(self):
+            t = time.perf_counter()
+            obs = self.venv.reset()
+            self.env_seconds += time.perf_counter() - t
+            return obs
+
+        def step_async(self, actions: np.ndarray) -> None:
+            self.venv.step_async(actions)
+
+        def step_wait(self):
+            t = time.perf_counter()
+            out = self.venv.step_wait()
+            self.env_seconds += time.perf_counter() - t
+            self.env_steps += self.num_envs
+            return out
+
+        def env_method(self, method_name: str, *args, indices=None, **kwargs):
+            t = time.perf_counter()
+            out = self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+            self.env_seconds += time.perf_counter() - t
+            return out
+
+        def has_attr(self, attr_name: str) -> bool:
+            return self.venv.has_attr(attr_name)
+
+    return TimedVecEnv
+
+
+# ----- the callback -------------------------------------------------------------------------------------------------
+def _make_callback(trainer: "Trainer"):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class TrainerCallback(BaseCallback):
+        """Schedule position, checkpoints + league pool, periodic evaluation, throughput logging."""
+
+        def _on_training_start(self) -> None:
+            trainer.t_start = time.perf_counter()
+            trainer.steps_start = self.model.num_timesteps
+            trainer.env_seconds_start = trainer.timed.env_seconds
+
+        def _on_step(self) -> bool:
+            n = self.model.num_timesteps
+            if trainer.deadline is not None and time.perf_counter() > trainer.deadline:
+                return False  # --max-minutes: stop here; run() still saves and evaluates the final model
+            trainer.mix.steps = n
+            if n >= trainer.next_checkpoint:
+                trainer.checkpoint(n)
+            if n >= trainer.next_eval:
+                trainer.evaluate(n)
+            return True
+
+        def _on_rollout_end(self) -> None:
+            wall = time.perf_counter() - trainer.t_start
+            steps = self.model.num_timesteps - trainer.steps_start
+            env = trainer.timed.env_seconds - trainer.env_seconds_start
+            self.logger.record("time/steps_per_s", steps / max(wall, 1e-9))
+            self.logger.record("time/env_share", env / max(wall, 1e-9))
+            counts = trainer.mix.counts
+            total = max(sum(counts.values()), 1)
+            for k, v in counts.items():
+                self.logger.record(f"opponents/{k}_share", v / total)
+            self.logger.record("opponents/league_pool", len(trainer.mix.pool))
+            if trainer.verbose and not trainer.progress and time.perf_counter() - trainer.last_status > 30:
+                trainer.last_status = time.perf_counter()
+                rate = steps / max(wall, 1e-9)
+                left = (trainer.total_steps - self.model.num_timesteps) / max(rate, 1e-9)
+                if trainer.deadline is not None:
+                    left = min(left, trainer.deadline - time.perf_counter())
+                _print(f"[train] step {self.model.num_timesteps:>10,} / {trainer.total_steps:,}  {rate:,.0f} steps/s  "
+                       f"env {env / max(wall, 1e-9):.0%} of wall  ~{left / 60:.1f} min left")
+
+    return TrainerCallback()
+
+
+# ----- the trainer ----------------------------------------------------------------------------------------------------
+class Trainer:
+    """Builds the env, model and callbacks from a config; ``run()`` trains and saves."""
+
+    def __init__(self, game: str, cfg: dict, out: Path, resume: str | None = None, progress: bool = True,
+                 verbose: int = 1, max_minutes: float | None = None) -> None:
+        import cardenvs
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.logger import configure
+        from stable_baselines3.common.vec_env import VecMonitor
+
+        self.game = cardenvs.get_game(game).name
+        self.cfg = cfg
+        self.out = Path(out)
+        self.progress = progress
+        self.verbose = verbose
+        tcfg, ocfg, ecfg = cfg["train"], cfg["opponents"], cfg["eval"]
+        _set_threads(int(tcfg["numba_threads"]), int(tcfg["torch_threads"]))
+        (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
+        self.seed = int(tcfg["seed"])
+        state = _load_run_state(resume) if resume else {}
+        pool = CheckpointPool(int(ocfg.get("league_size", 8)),
+                              [p for p in state.get("league", []) if Path(p).exists()])
+        self.mix = OpponentMix.from_config(ocfg, seed=self.seed, pool=pool)
+        decks = tcfg.get("decks")
+        base = cardenvs.make_vec(self.game, int(tcfg["num_envs"]), opponent=self.mix, seed=self.seed,
+                                 decks=tuple(decks) if decks else None, learner_seat=tcfg.get("learner_seat", "random"))
+        if state.get("episodes_started"):
+            # continue the episode numbering so a resumed run does not replay the same opponent draws and seeds
+            base.seated.episodes_started = int(state["episodes_started"])
+            base.seated._next_seed = int(state.get("next_seed", 0))
+        self.base_env = base
+        self.timed = _timed_vec_env_class()(base)
+        self.env = VecMonitor(self.timed)
+        pcfg = dict(cfg["ppo"])
+        lr = float(pcfg.pop("learning_rate"))
+        schedule = pcfg.pop("lr_schedule", "constant")
+        net_arch = list(pcfg.pop("net_arch"))
+        learning_rate: Any = (lambda frac: lr * frac) if schedule == "linear" else lr
+        if resume:
+            self.model = MaskablePPO.load(resume, env=self.env, device="cpu",
+                                          custom_objects={"learning_rate": learning_rate})
+        else:
+            self.model = MaskablePPO(
+                "MlpPolicy", self.env, learning_rate=learning_rate, seed=self.seed, device="cpu", verbose=0,
+                policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}}, **pcfg)
+        self.model.set_logger(configure(str(self.out / "tb"), ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])))
+        self.total_steps = int(tcfg["total_steps"])
+        n = self.model.num_timesteps
+        self.checkpoint_every = int(tcfg["checkpoint_every"])
+        self.league_every = int(ocfg.get("league_every", self.checkpoint_every))
+        self.eval_every = int(ecfg["every"])
+        self.next_checkpoint = _next_multiple(n, self.checkpoint_every)
+        self.next_league = _next_multiple(n, self.league_every)
+        self.next_eval = _next_multiple(n, self.eval_every) if n > 0 else 0
+        self.eval_rows: list[dict] = _read_csv(self.out / "eval.csv") if resume else []
+        self.t_start = time.perf_counter()
+        self.steps_start = n
+        self.env_seconds_start = 0.0
+        self.eval_seconds = 0.0
+        self.last_status = time.perf_counter()
+        self.deadline = None if max_minutes is None else time.perf_counter() + 60.0 * max_minutes
+        self.mix.steps = n
+
+    # -- pieces called by the callback --
+    def checkpoint(self, n: int) -> Path:
+        path = self.out / "checkpoints" / f"step_{n:010d}.zip"
+        self.model.save(path)
+        while self.next_checkpoint <= n:
+            self.next_checkpoint += self.checkpoint_every
+        if n >= self.next_league:
+            self.mix.pool.add(path)  # a frozen copy on disk: later training does not change it
+            while self.next_league <= n:
+                self.next_league += self.league_every
+        self._save_run_state(path)
+        return path
+
+    def evaluate(self, n: int) -> dict:
+        from agents.policy import PolicyAgent
+
+        from .evaluate import play_match
+
+        t = time.perf_counter()
+        ecfg = self.cfg["eval"]
+        learner = PolicyAgent(self.model, name="learner")
+        row: dict[str, Any] = {"step": n, "wall_s": round(time.perf_counter() - self.t_start + self.eval_seconds, 2)}
+        decks = self.cfg["train"].get("decks")
+        for opp in ecfg["opponents"]:
+            res = play_match(self.game, learner, opp, games=int(ecfg["games"]), seed=int(ecfg["seed"]),
+                             decks=tuple(decks) if decks else None)
+            lo, hi = res.ci
+            row[f"win_{opp}"] = round(res.win_rate, 4)
+            row[f"lo_{opp}"] = round(lo, 4)
+            row[f"hi_{opp}"] = round(hi, 4)
+            row[f"score_{opp}"] = round(res.score, 4)
+            self.model.logger.record(f"eval/win_rate_vs_{opp}", res.win_rate)
+            self.model.logger.record(f"eval/win_rate_vs_{opp}_ci_low", lo)
+            self.model.logger.record(f"eval/score_vs_{opp}", res.score)
+        self.eval_seconds += time.perf_counter() - t
+        row["eval_s"] = round(time.perf_counter() - t, 2)
+        self.eval_rows.append(row)
+        _write_csv(self.out / "eval.csv", self.eval_rows)
+        while self.next_eval <= n:
+            self.next_eval += self.eval_every
+        if self.verbose:
+            text = "  ".join(f"vs {o}: {row[f'win_{o}']:.3f} [{row[f'lo_{o}']:.3f}, {row[f'hi_{o}']:.3f}]"
+                             for o in ecfg["opponents"])
+            _print(f"[eval] step {n:>10,}  {text}  ({row['eval_s']:.1f}s)")
+        return row
+
+    def _save_run_state(self, model_path: Path) -> None:
+        seated = self.base_env.seated
+        state = {"game": self.game, "steps": int(self.model.num_timesteps), "model": str(model_path),
+                 "league": list(self.mix.pool.paths), "episodes_started": int(seated.episodes_started),
+                 "next_seed": int(seated._next_seed), "config": self.cfg}
+        (self.out / "run_state.json").write_text(json.dumps(state, indent=1, default=str))
+        Path(str(model_path).removesuffix(".zip") + ".json").write_text(json.dumps(state, indent=1, default=str))
+
+    # -- the run --
+    def run(self) -> dict:
+        remaining = self.total_steps - self.model.num_timesteps
+        wall0 = time.perf_counter()
+        env0 = self.timed.env_seconds
+        steps0 = self.model.num_timesteps
+        if remaining > 0:
+            self.model.learn(total_timesteps=remaining, callback=_make_callback(self), reset_num_timesteps=False,
+                             progress_bar=self.progress)
+        n = self.model.num_timesteps
+        final = self.out / "final.zip"
+        self.model.save(final)
+        self._save_run_state(final)
+        if not self.eval_rows or self.eval_rows[-1]["step"] != n:
+            self.evaluate(n)
+        wall = time.perf_counter() - wall0
+        env_s = self.timed.env_seconds - env0
+        summary = {
+            "game": self.game, "steps": int(n), "steps_this_run": int(n - steps0), "wall_s": round(wall, 1),
+            "eval_s": round(self.eval_seconds, 1),
+            "steps_per_s": round((n - steps0) / max(wall, 1e-9), 1),
+            "steps_per_s_excluding_eval": round((n - steps0) / max(wall - self.eval_seconds, 1e-9), 1),
+            "env_s": round(env_s, 1), "env_share": round(env_s / max(wall, 1e-9), 3),
+            "env_share_excluding_eval": round(env_s / max(wall - self.eval_seconds, 1e-9), 3),
+            "opponent_episodes": dict(self.mix.counts), "league": list(self.mix.pool.paths),
+            "final_model": str(final), "last_eval": self.eval_rows[-1] if self.eval_rows else None,
+        }
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
+        if self.verbose:
+            _print(f"[done] {n:,} steps, {summary['steps_per_s']:.0f} steps/s, env share of wall time "
+                   f"{summary['env_share']:.1%}; final model {final}")
+        return summary
+
+
+# ----- helpers ------------------------------------------------------------------------------------------------------
+def _set_threads(numba_threads: int, torch_threads: int) -> None:
+    import numba
+    import torch
+
+    numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
+    torch.set_num_threads(max(1, torch_threads))
+
+
+def _next_multiple(n: int, every: int) -> int:
+    return (n // every + 1) * every
+
+
+def _load_run_state(resume: str) -> dict:
+    p = Path(resume)
+    for cand in (Path(str(p).removesuffix(".zip") + ".json"), p.parent / "run_state.json",
+                 p.parent.parent / "run_state.json"):
+        if cand.exists():
+            return json.loads(cand.read_text())
+    return {}
+
+
+def _write_csv(path: Path, rows: list[dict]) -> None:
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _read_csv(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path) as f:
+        return [{k: (float(v) if k != "step" else int(float(v))) for k, v in r.items() if v != ""}
+                for r in csv.DictReader(f)]
+
+
+def _print(text: str) -> None:
+    try:
+        from tqdm import tqdm
+
+        tqdm.write(text)  # keeps the progress bar intact
+    except ImportError:  # pragma: no cover
+        print(text, flush=True)
+
+
+def build_config(game: str, args: argparse.Namespace) -> dict:
+    cfg = load_config(game, args.config)
+    over: dict[str, Any] = {"train": {}, "eval": {}}
+    for key, name in (("total_steps", "total_steps"), ("seed", "seed"), ("num_envs", "num_envs")):
+        v = getattr(args, name)
+        if v is not None:
+            over["train"][key] = v
+    if args.eval_every is not None:
+        over["eval"]["every"] = args.eval_every
+    if args.eval_games is not None:
+        over["eval"]["games"] = args.eval_games
+    return merge(cfg, over)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m train.ppo", description=__doc__.split("\n\n")[0])
+    ap.add_argument("game", help="a registered game, e.g. levelneo or simulfight")
+    ap.add_argument("--config", help="TOML file (merged over the defaults and train/configs/<game>.toml)")
+    ap.add_argument("--total-steps", type=int, dest="total_steps", help="train until the model has this many steps")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--num-envs", type=int, dest="num_envs")
+    ap.add_argument("--eval-every", type=int, dest="eval_every", help="steps between evaluations")
+    ap.add_argument("--eval-games", type=int, dest="eval_games", help="games per evaluation and opponent")
+    ap.add_argument("--resume", help="continue from a checkpoint .zip (league pool and counters restored)")
+    ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
+    ap.add_argument("--max-minutes", type=float, dest="max_minutes",
+                    help="stop training after this much wall time (the final model is still saved and evaluated)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    return ap.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    args = parse_args(argv)
+    import importlib.util  # noqa: F401  (cardenvs.available_games uses importlib.util)
+
+    import cardenvs
+
+    game = cardenvs.get_game(args.game).name
+    cfg = build_config(game, args)
+    if args.out:
+        out = Path(args.out)
+    elif args.resume:
+        p = Path(args.resume).resolve()
+        out = p.parent.parent if p.parent.name == "checkpoints" else p.parent
+    else:
+        out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg, indent=1))
+    if not args.quiet:
+        _print(f"[train] {game}: {cfg['train']['total_steps']:,} steps, {cfg['train']['num_envs']} envs, "
+               f"opponents {cfg['opponents'].get('phases') or cfg['opponents'].get('mix')}; run folder {out}")
+    # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
+    bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
+    trainer = Trainer(game, cfg, out, resume=args.resume, progress=bar, verbose=0 if args.quiet else 1,
+                      max_minutes=args.max_minutes)
+    return trainer.run()
+
+
+if __name__ == "__main__":
+    main()
