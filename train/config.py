@@ -44,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
         "seed": 0,
         "checkpoint_every": 250_000,
         "numba_threads": 1,  # one thread: the batch kernels are tiny per call and threads only contend
-        "torch_threads": 2,
+        "torch_threads": 1,  # the MLP is small; a second thread gains little and contends on shared machines
         "decks": None,  # None: the game's default pair; or ["deck_a", "deck_b"]
         "learner_seat": "random",
     },

@@ -19,10 +19,14 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
+# Before torch is imported: idle OpenMP workers sleep instead of spinning. On a busy 2-core machine a spinning torch
+# worker stole the CPU from the env and the update alike (measured: <133 steps/s spinning, 680 passive).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from .config import load_config, merge
-from .league import CheckpointPool, OpponentMix
+import numpy as np  # noqa: E402
+
+from .config import load_config, merge  # noqa: E402
+from .league import CheckpointPool, OpponentMix  # noqa: E402
 
 
 # ----- env timing -------------------------------------------------------------------------------------------------
