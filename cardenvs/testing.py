@@ -125,7 +125,7 @@ def _check_hidden(game: BatchGame, live: np.ndarray, rng: np.random.Generator, r
                 raise InvariantError(f"{spec.name}: hide() modified its input row")
             pair = np.stack([original, variant])
             obs = np.zeros((2, spec.obs_dim), dtype=np.float32)
-            spec.kernels.batch_observe(pair, game.pool.tables, np.array([viewer, viewer], np.int32), obs)
+            game.kernels.batch_observe(pair, game.pool.tables, np.array([viewer, viewer], np.int32), obs)
             if not np.array_equal(obs[0], obs[1]):
                 diff = np.flatnonzero(obs[0] != obs[1])
                 names = {_slice_name(spec, int(d)) for d in diff}

@@ -58,6 +58,9 @@ class GameSpec:
     render: Callable[[np.ndarray, Any, int | None], str]  # (row, pool, viewer or None for all) -> text
     hide: Callable[[np.ndarray, int, np.random.Generator, Any], np.ndarray]  # re-deal what `viewer` can't see
     default_decks: tuple[str, str] = ()
+    #: the same four kernels as plain loops (no ``prange``): small batches and the single envs use them, because a
+    #: parallel dispatch costs more than a few rows of work (and far more when the cores are busy).
+    serial_kernels: Kernels | None = None
     extra: dict = field(default_factory=dict)
 
     @property

@@ -164,3 +164,11 @@ def batch_observe(states, tables, players, out):
     for i in prange(states.shape[0]):
         observe_row(states[i], tables, players[i], out[i])
 
+
+
+
+@njit(cache=True)
+def serial_observe(states, tables, players, out):
+    for i in range(states.shape[0]):
+        observe_row(states[i], tables, players[i], out[i])
+

@@ -775,6 +775,13 @@ def batch_reset(states, tables, decks, seeds, rows):
             reset_row(states[i], tables, decks[i], seeds[i])
 
 
+@njit(cache=True)
+def serial_reset(states, tables, decks, seeds, rows):
+    for i in range(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
 @njit(parallel=True, cache=True)
 def batch_step(states, tables, players, actions, errors):
     for i in prange(states.shape[0]):
@@ -783,9 +790,28 @@ def batch_step(states, tables, players, actions, errors):
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
 
 
+@njit(cache=True)
+def serial_step(states, tables, players, actions, errors):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
 @njit(parallel=True, cache=True)
 def batch_mask(states, tables, players, out):
     for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0
+
+
+
+
+@njit(cache=True)
+def serial_mask(states, tables, players, out):
+    for i in range(states.shape[0]):
         if players[i] >= 0:
             fill_mask(states[i], tables, players[i], out[i])
         else:

@@ -194,6 +194,15 @@ def batch_observe(states, tables, players, out):
         observe_row(states[i], cards, effects, features, players[i], out[i])
 
 
+@njit(cache=True)
+def serial_observe(states, tables, players, out):
+    cards = tables[0]
+    effects = tables[1]
+    features = tables[2]
+    for i in range(states.shape[0]):
+        observe_row(states[i], cards, effects, features, players[i], out[i])
+
+
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
     """A copy of ``row`` with what ``viewer`` cannot see re-dealt: the opponent's hand and deck are pooled, shuffled
     and dealt back with the same sizes, and both deck orders are shuffled. Still a valid state.

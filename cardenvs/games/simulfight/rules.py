@@ -533,6 +533,14 @@ def batch_reset(states, tables, decks, seeds, rows):
             reset_row(states[i], cards, decks[i], seeds[i])
 
 
+@njit(cache=True)
+def serial_reset(states, tables, decks, seeds, rows):
+    cards = tables[0]
+    for i in range(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], cards, decks[i], seeds[i])
+
+
 @njit(parallel=True, cache=True)
 def batch_step(states, tables, players, actions, errors):
     cards = tables[0]
@@ -544,9 +552,29 @@ def batch_step(states, tables, players, actions, errors):
                 errors[i] = 1
 
 
+@njit(cache=True)
+def serial_step(states, tables, players, actions, errors):
+    cards = tables[0]
+    effects = tables[1]
+    for i in range(states.shape[0]):
+        errors[i] = 0
+        if players[i] >= 0:
+            if not step_row(states[i], cards, effects, players[i], actions[i]):
+                errors[i] = 1
+
+
 @njit(parallel=True, cache=True)
 def batch_mask(states, tables, players, out):
     cards = tables[0]
     effects = tables[1]
     for i in prange(states.shape[0]):
+        mask_row(states[i], cards, effects, players[i], out[i])
+
+
+
+@njit(cache=True)
+def serial_mask(states, tables, players, out):
+    cards = tables[0]
+    effects = tables[1]
+    for i in range(states.shape[0]):
         mask_row(states[i], cards, effects, players[i], out[i])
