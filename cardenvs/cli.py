@@ -115,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--beta", type=_fraction, default=0.05, help="SPRT false-negative rate (default: %(default)s)")
     ev.add_argument("--bootstrap", type=_int, default=1000, help="bootstrap replicates for rating intervals, 0 for none (default: %(default)s)")
     ev.add_argument("--no-cards", action="store_true", help="skip per-card statistics")
-    ev.add_argument("--json", metavar="FILE", help="write every number to FILE as JSON")
+    ev.add_argument("--json", metavar="FILE",
+                    help="write every number to FILE as JSON (default: eval-GAME.json, or DIR/results.json with "
+                         "--report DIR)")
     ev.add_argument("--csv", metavar="DIR", help="write pairings.csv, ratings.csv and cards.csv into DIR")
     ev.add_argument("--report", metavar="DIR", help="write report.html (self-contained) with PNG charts, JSON and CSV into DIR")
     ev.add_argument("--backend", choices=("local", "ray"), default="local", help="where games are played (default: %(default)s)")
@@ -247,8 +249,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     summary = report.summarize(result, bootstrap=args.bootstrap, cards=not args.no_cards, sprt=sprt)
     if not args.quiet:
         report.print_summary(summary)
-    if args.json:
-        report.write_json(summary, args.json)
+    json_path = args.json or (None if args.report else f"eval-{spec.name}.json")
+    if json_path:
+        report.write_json(summary, json_path)
+        if not args.quiet:
+            print(f"json: {json_path}")
     if args.csv:
         report.write_csv(summary, args.csv)
     if args.report:

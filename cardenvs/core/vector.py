@@ -49,14 +49,16 @@ class SeatedBatch:
         self.observation_space = spaces.Box(-1000.0, 1000.0, shape=(spec.obs_dim,), dtype=np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
         self.seats = np.zeros(num_envs, dtype=np.int32)
-        self.opponents: list[Any] = [None] * num_envs
+        self.opponent_of = np.zeros(num_envs, dtype=np.int32)  # index into _opponent_agents, per game
         self._actions = np.zeros(num_envs, dtype=np.int32)
         self._next_seed = self._base_seed
         self._pending_seed: int | None = None
-        self._opponent_cache: dict[Any, Any] = {}
+        self._opponent_cache: dict[Any, int] = {}
+        self._opponent_agents: list[Any] = []
 
     # ----- opponents -----------------------------------------------------------------------------------------
-    def _make_opponent(self) -> Any:
+    def _make_opponent(self) -> int:
+        """The index (in ``_opponent_agents``) of the opponent for a new episode."""
         from agents import make_agent  # agents depend on the core, not the other way round
 
         source = self.opponent_source
@@ -64,7 +66,8 @@ class SeatedBatch:
             source = source(self.episodes_started)
         key = source if isinstance(source, str) else id(source)
         if key not in self._opponent_cache:
-            self._opponent_cache[key] = make_agent(self.spec, source, seed=int(self._rng.integers(2**31)))
+            self._opponent_cache[key] = len(self._opponent_agents)
+            self._opponent_agents.append(make_agent(self.spec, source, seed=int(self._rng.integers(2**31))))
         return self._opponent_cache[key]
 
     def set_opponent(self, opponent: Any) -> None:
@@ -79,10 +82,17 @@ class SeatedBatch:
         seeds[idx] = self._next_seed + np.arange(idx.size)
         self._next_seed += idx.size
         self.game.reset(seeds, rows=rows)
-        for i in idx:
-            self.seats[i] = self._rng.integers(2) if self.learner_seat_mode == "random" else self.learner_seat_mode
-            self.opponents[i] = self._make_opponent()
-            self.episodes_started += 1
+        if self.learner_seat_mode == "random":
+            self.seats[idx] = self._rng.integers(2, size=idx.size)
+        else:
+            self.seats[idx] = self.learner_seat_mode
+        if callable(self.opponent_source) and not hasattr(self.opponent_source, "act"):
+            for i in idx:  # a league picks per episode
+                self.opponent_of[i] = self._make_opponent()
+                self.episodes_started += 1
+        else:
+            self.opponent_of[idx] = self._make_opponent()
+            self.episodes_started += idx.size
 
     def _play_opponents(self) -> None:
         """Let the opponent seat act until every live row waits for the learner."""
@@ -95,12 +105,9 @@ class SeatedBatch:
             obs = self.game.observe(players)
             mask = self.game.legal_mask(players)
             actions = np.zeros(self.num_envs, dtype=np.int32)
-            groups: dict[int, list[int]] = {}
-            for i in np.flatnonzero(waiting):
-                groups.setdefault(id(self.opponents[i]), []).append(i)
-            for members in groups.values():
-                rows = np.asarray(members)
-                agent = self.opponents[rows[0]]
+            for slot in np.unique(self.opponent_of[waiting]):
+                rows = np.flatnonzero(waiting & (self.opponent_of == slot))
+                agent = self._opponent_agents[slot]
                 actions[rows] = agent.act(obs[rows], mask[rows], states[rows], players[rows])
             self.game.step(actions, players=players)
         raise RuntimeError("opponent did not hand the turn back within 100000 decisions")
