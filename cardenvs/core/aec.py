@@ -43,6 +43,63 @@ def check_action(spec: GameSpec, action: Any) -> int:
     return int(action)
 
 
+class OneGameView:
+    """What the AEC and parallel envs share: one BatchGame row, its seeding, rendering and action names."""
+
+    game: BatchGame
+    render_mode: str | None
+    spec: GameSpec
+
+    def _open_game(self, spec: GameSpec, decks: Any, render_mode: str | None, pool: Any) -> None:
+        if render_mode not in (None, "ansi", "human"):
+            raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.spec = spec
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._obs_space, self._act_space = make_spaces(spec)
+        self.observation_spaces = {a: self._obs_space for a in AGENTS}
+        self.action_spaces = {a: self._act_space for a in AGENTS}
+        self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
+        self._seed_source = np.random.default_rng()
+
+    # PettingZoo asks for these by agent; the same object every call.
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_space
+
+    def _reset_game(self, seed: int | None) -> None:
+        """A seeded reset replays exactly; later unseeded resets continue a stream drawn from that seed."""
+        if seed is not None:
+            self._seed_source = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seed_source.integers(0, 2**62))
+        self.game.reset(game_seed)
+
+    def render(self, viewer: str | None = None) -> str | None:
+        """The board as text (omniscient, or as ``viewer`` sees it); printed in "human" mode."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def state(self) -> np.ndarray:
+        """A copy of the game's state row."""
+        return self.game.states[0].copy()
+
+
 def explain_illegal(game: BatchGame, err: Exception, player: int, action: Any) -> str:
     """The message for an illegal action in a one-row game: what was tried and the legal actions by name."""
     if isinstance(action, (int, np.integer)) and 0 <= int(action) < game.spec.num_actions:
@@ -59,7 +116,7 @@ def forfeit_game(row: np.ndarray, player: int) -> None:
     row[H_NEEDS] = 0
 
 
-class CardGameEnv(AECEnv, EzPickle):
+class CardGameEnv(OneGameView, AECEnv, EzPickle):
     """The AEC env of a ruleset. ``decks=(a, b)``: starter deck names or TOML paths (default: the game's pair)."""
 
     def __init__(
@@ -74,31 +131,11 @@ class CardGameEnv(AECEnv, EzPickle):
         super().__init__()
         if illegal_action not in ("raise", "lose"):
             raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.spec = spec
-        self.metadata = {
-            "name": spec.env_name,
-            "render_modes": ["ansi", "human"],
-            "is_parallelizable": spec.simultaneous,
-        }
-        self.render_mode = render_mode
+        self._open_game(spec, decks, render_mode, pool)
+        self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"],
+                         "is_parallelizable": spec.simultaneous}
         self.illegal_action = illegal_action
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        self._obs_space, self._act_space = make_spaces(spec)
-        self.observation_spaces = {a: self._obs_space for a in AGENTS}
-        self.action_spaces = {a: self._act_space for a in AGENTS}
-        self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
-        self._seed_source = np.random.default_rng()
         self._reset_bookkeeping()
-
-    # PettingZoo asks for these by agent; the same object every call.
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._act_space
 
     @property
     def row(self) -> np.ndarray:
@@ -115,12 +152,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self._sync()
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seed_source = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seed_source.integers(0, 2**62))
-        self.game.reset(game_seed)
+        self._reset_game(seed)
         self._reset_bookkeeping()
 
     def _sync(self) -> None:
@@ -178,21 +210,6 @@ class CardGameEnv(AECEnv, EzPickle):
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         return np.flatnonzero(self.action_mask(agent)).tolist()
-
-    def render(self, viewer: str | None = None) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
 
 
 def make_env(spec: GameSpec, raw: bool = False, **kwargs: Any) -> AECEnv:

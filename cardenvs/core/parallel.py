@@ -14,14 +14,14 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from .aec import AGENTS, check_action, explain_illegal, forfeit_game, make_spaces
-from .batch import BatchGame, rewards_from
+from .aec import AGENTS, OneGameView, check_action, explain_illegal, forfeit_game
+from .batch import rewards_from
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_NEEDS, H_STATUS, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .spec import GameSpec
 
 
-class CardGameParallelEnv(ParallelEnv, EzPickle):
+class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
     def __init__(self, spec: GameSpec, decks: Any = None, render_mode: str | None = None,
                  illegal_action: str = "raise", pool: Any = None) -> None:
         EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool)
@@ -30,25 +30,9 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
         self.illegal_action = illegal_action
         if not spec.simultaneous:
             raise BadArgumentError(f"{spec.name} is a sequential game; use its AEC env")
-        if render_mode not in (None, "ansi", "human"):
-            raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.spec = spec
+        self._open_game(spec, decks, render_mode, pool)
         self.noop = int(spec.extra.get("noop_action", 0))
         self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"], "is_parallelizable": True}
-        self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        self._obs_space, self._act_space = make_spaces(spec)
-        self.observation_spaces = {a: self._obs_space for a in AGENTS}
-        self.action_spaces = {a: self._act_space for a in AGENTS}
-        self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
-        self._seed_source = np.random.default_rng()
-
-    def observation_space(self, agent: str):
-        return self._obs_space
-
-    def action_space(self, agent: str):
-        return self._act_space
 
     def _mask(self, player: int) -> np.ndarray:
         if self.game.states[0, H_NEEDS] & (1 << player):
@@ -66,12 +50,7 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
         }
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._seed_source = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seed_source.integers(0, 2**62))
-        self.game.reset(game_seed)
+        self._reset_game(seed)
         self.agents = list(AGENTS)
         return self._observations(), {a: {} for a in AGENTS}
 
@@ -110,21 +89,6 @@ class CardGameParallelEnv(ParallelEnv, EzPickle):
 
     def action_name(self, action: int, agent: str) -> str:
         return self.game.action_name(check_action(self.spec, action), 0, AGENTS.index(agent))
-
-    def render(self, viewer: str | None = None) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
-    def state(self) -> np.ndarray:
-        return self.game.states[0].copy()
 
 
 def make_parallel_env(spec: GameSpec, **kwargs: Any) -> CardGameParallelEnv:
