@@ -45,7 +45,8 @@ from cardenvs.games.levelneo.cards import C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE
 from cardenvs.games.levelneo.effects import compute_ap  # noqa: E402
 from cardenvs.games.levelneo.rules import apply_action, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
-    ATK_A, ATK_B, ATTACKED, BATTLE, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, LEVEL_ZONE, MAIN,
+    ATK_A, ATK_B, ATTACKED, BATTLE, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, LEVEL_ZONE,
+    MAIN,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
     STEP, SUB, SUPPORT_N, TARGET, TURN_PLAYER,
@@ -204,7 +205,7 @@ def _support_target(row, tables, p, atk_ap):
         inst = support_at(row, q, s)
         if is_rested(row, q, inst):
             ap = compute_ap(row, tables, q, inst)
-            if atk_ap > ap and ap > best_ap:
+            if atk_ap > ap > best_ap:
                 best, best_ap = 1 + s, ap
     return best
 

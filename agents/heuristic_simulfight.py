@@ -259,6 +259,6 @@ class HeuristicAgent:
         states = np.ascontiguousarray(states, dtype=np.int32)
         masks = np.ascontiguousarray(mask, dtype=np.int8)
         out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.cards, self.effects, np.asarray(players, dtype=np.int32), masks, out, self.weights, self.unit_values,
-                     fallback)
+        batch_decide(states, self.cards, self.effects, np.asarray(players, dtype=np.int32), masks, out, self.weights,
+                     self.unit_values, fallback)
         return out

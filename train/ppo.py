@@ -162,7 +162,8 @@ class Trainer:
             self.model = MaskablePPO(
                 "MlpPolicy", self.env, learning_rate=learning_rate, seed=self.seed, device="cpu", verbose=0,
                 policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}}, **pcfg)
-        self.model.set_logger(configure(str(self.out / "tb"), ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])))
+        formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
+        self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.total_steps = int(tcfg["total_steps"])
         n = self.model.num_timesteps
         self.checkpoint_every = int(tcfg["checkpoint_every"])

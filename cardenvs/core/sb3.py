@@ -18,8 +18,8 @@ class CardGameVecEnv(VecEnv):
 
     def __init__(self, spec: GameSpec, num_envs: int, **kwargs: Any) -> None:
         self.seated = SeatedBatch(spec, num_envs, **kwargs)
+        self.render_mode = None  # before VecEnv.__init__, which warns when it is missing
         super().__init__(num_envs, self.seated.observation_space, self.seated.action_space)
-        self.render_mode = None
         self._actions = np.zeros(num_envs, dtype=np.int32)
 
     # the state of the batch, for tests, callbacks and opponents
