@@ -27,3 +27,11 @@ def masked_uniform(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row (rows with no legal action get 0)."""
     noise = rng.random(mask.shape, dtype=np.float32) + 1.0  # > 0 so a legal action always beats an illegal one
     return np.argmax(noise * (mask != 0), axis=1).astype(np.int32)
+
+
+def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray | None):
+    """Contiguous ``(states int32, masks int8, players int32)`` for a rule-based agent's kernel, or a clear error."""
+    if states is None or players is None:
+        raise ValueError(f"the {name} heuristic reads the game state: pass states and players")
+    return (np.ascontiguousarray(states, dtype=np.int32), np.ascontiguousarray(mask, dtype=np.int8),
+            np.asarray(players, dtype=np.int32))

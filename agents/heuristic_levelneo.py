@@ -31,6 +31,7 @@ from numba import njit
 from cardenvs.core.header import H_STATUS, LIVE
 
 from ._numba_cache import drop_stale_cache
+from .base import state_inputs
 
 import cardenvs.games.levelneo as _game_pkg  # noqa: E402
 
@@ -405,10 +406,7 @@ class HeuristicAgent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        if states is None or players is None:
-            raise ValueError("the levelneo heuristic reads the game state: pass states and players")
-        states = np.ascontiguousarray(states, dtype=np.int32)
-        masks = np.ascontiguousarray(mask, dtype=np.int8)
+        states, masks, players = state_inputs("levelneo", mask, states, players)
         out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.tables, np.asarray(players, dtype=np.int32), masks, out, fallback)
+        batch_decide(states, self.tables, players, masks, out, fallback)
         return out
