@@ -71,11 +71,14 @@ def game_entries(game: str, batches: tuple[int, ...], budget: Budget, vec: bool,
 
         spec = resolve_spec(game)
     except Exception as err:  # a game still being written: reported, never fatal
-        return [Entry(game, "cardenvs", "batch core (BatchGame)", status="error",
+        return [Entry(game, "cardenvs", "batch core (BatchGame.play)", status="error",
                       reason=f"does not import: {err!r}")]
     dims = {"obs_dim": spec.obs_dim, "num_actions": spec.num_actions}
     plan = [
-        (Entry(game, "cardenvs", "batch core (BatchGame)", **dims), batches, lambda b: batch_workload(game, b)),
+        (Entry(game, "cardenvs", "batch core (BatchGame.play)", **dims), batches, lambda b: batch_workload(game, b)),
+        # the same loop through the three separate calls, to show what the fused kernel buys
+        (Entry(game, "cardenvs", "step + observe + legal_mask (3 calls)", **dims), batches,
+         lambda b: batch_workload(game, b, fused=False)),
         (Entry(game, "cardenvs", "AEC env (agent_iter)", **dims), (1,), lambda b: aec_workload(game)),
     ]
     if vec:
@@ -116,7 +119,7 @@ def isolated_game_entries(game: str, batches: tuple[int, ...], budget: Budget, v
     if proc.wait() != 0:
         why = f"child process exited with {proc.returncode}" + (
             f" (signal {-proc.returncode})" if proc.returncode < 0 else "")
-        crashed = Entry(**current) if current else Entry(game, "cardenvs", "batch core (BatchGame)")
+        crashed = Entry(**current) if current else Entry(game, "cardenvs", "batch core (BatchGame.play)")
         crashed.status, crashed.reason = "error", f"{why}: {crash_summary(stderr)}"
         log(f"  {game} {crashed.api}: CRASHED ({why})")
         entries.append(crashed)
@@ -130,7 +133,7 @@ def ceiling_entries(batches: tuple[int, ...], budget: Budget, log) -> list[Entry
     return [
         _timed(Entry("ceiling", "ceiling", "raw kernels (4 prange calls)", **dims), batches, ceiling_raw_workload,
                budget, log),
-        _timed(Entry("ceiling", "ceiling", "batch core (BatchGame)", **dims), batches,
+        _timed(Entry("ceiling", "ceiling", "batch core (BatchGame.play)", **dims), batches,
                lambda b: batch_workload("ceiling", b), budget, log),
         _timed(Entry("ceiling", "ceiling", "fused kernel (64 steps/call)", **dims), batches,
                ceiling_fused_workload, budget, log),

@@ -207,6 +207,49 @@ def cprofile_top(run: Callable[[int], int], seconds: float = 2.0, top: int = 14)
     return f"{calls} calls\n" + (text[start:].rstrip() if start >= 0 else text.rstrip())
 
 
+def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) -> dict[str, float]:
+    """Single-thread cost of each kernel per row (ns), over ``rows`` states sampled from random self-play at every
+    stage of the game (not just openings): what one decision costs before any threading or Python glue."""
+    from cardenvs.core.batch import BatchGame
+    from cardenvs.core.header import H_TO_ACT
+
+    bg = BatchGame(resolve_spec(game), rows, seed=3, autoreset=True, parallel=False)
+    rng = np.random.default_rng(0)
+    snaps = []
+    mask = bg.legal_mask(bg.to_act.copy()).copy()
+    for ply in range(plies):
+        if ply % 24 == 0:
+            snaps.append(bg.states.copy())
+        bg.step(masked_uniform(mask, rng), players=bg.to_act.copy())
+        mask = bg.legal_mask(bg.to_act.copy()).copy()
+    pool = np.concatenate(snaps)
+    states = pool[rng.choice(len(pool), rows, replace=False)].copy()
+    players = states[:, H_TO_ACT].copy()
+    k, tables = bg.spec.serial_kernels or bg.spec.kernels, bg.pool.tables
+    obs = np.zeros((rows, bg.spec.obs_dim), np.float32)
+    masks = np.zeros((rows, bg.spec.num_actions), np.int8)
+    errors = np.zeros(rows, np.int32)
+    k.batch_mask(states, tables, players, masks)
+    actions = masked_uniform(masks, rng)
+
+    def best_ns(fn: Callable[[], Any]) -> float:
+        fn()
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times) / rows * 1e9
+
+    copy_ns = best_ns(lambda: states.copy())
+    return {
+        "observe": best_ns(lambda: k.batch_observe(states, tables, players, obs)),
+        "mask": best_ns(lambda: k.batch_mask(states, tables, players, masks)),
+        "step": max(0.0, best_ns(lambda: k.batch_step(states.copy(), tables, players, actions, errors)) - copy_ns),
+        "obs_floats": float(bg.spec.obs_dim),
+    }
+
+
 def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds: float = 2.0,
                  cprofile: bool = True, save: Callable[[dict], None] | None = None) -> dict[str, Any]:
     """Every profile of one game; ``save(partial)`` after each part, so a crash keeps what was measured."""
@@ -214,6 +257,8 @@ def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds:
 
     save = save or (lambda partial: None)
     out: dict[str, Any] = {"game": game, "split": [split_batch_loop(game, b, seconds) for b in batches]}
+    save(out)
+    out["row_costs"] = row_costs(game)
     save(out)
     out["threading"] = threading_variants(game)
     save(out)
@@ -304,6 +349,15 @@ def markdown(results: list[dict[str, Any]], dispatch: dict[str, dict[str, float]
         out += [f"## {res['game']}", ""]
         if "split" in res:
             out += _md_split(res) + [""]
+        if "row_costs" in res:
+            rc = res["row_costs"]
+            total = rc["observe"] + rc["mask"] + rc["step"]
+            out += ["### One decision, one thread (serial kernels, ns per row, 1024 states from every stage of play)",
+                    "", "| kernel | ns per row | share |", "|---|---:|---:|"]
+            out += [f"| {name} | {rc[name]:,.0f} | {rc[name] / total:.0%} |" for name in ("step", "observe", "mask")]
+            out += [f"| **total** | **{total:,.0f}** | |", "",
+                    f"The observation is {rc['obs_floats']:,.0f} floats; one thread's ceiling for this game is "
+                    f"about {1e9 / total:,.0f} decisions/s before threading and Python glue.", ""]
         if "crash" in res:
             out += ["The profiling process crashed after the parts shown here:", "", "```", res["crash"], "```", ""]
         if "threading" in res:

@@ -29,8 +29,10 @@ def resolve_spec(game: Any):
     return get_spec(game)
 
 
-def batch_workload(game: Any, batch: int, seed: int = 0) -> Run:
-    """The batch core: ``BatchGame.step`` + ``observe`` + ``legal_mask`` for the players to act, autoreset on."""
+def batch_workload(game: Any, batch: int, seed: int = 0, fused: bool = True) -> Run:
+    """The batch core with autoreset on: ``BatchGame.play`` (step + observation + mask of the players to act next,
+    one fused kernel where the game has one), or with ``fused=False`` the separate ``step``, ``observe`` and
+    ``legal_mask`` calls."""
     from cardenvs.core.batch import BatchGame
 
     bg = BatchGame(resolve_spec(game), batch, seed=seed, autoreset=True)
@@ -45,10 +47,14 @@ def batch_workload(game: Any, batch: int, seed: int = 0) -> Run:
         for _ in range(n):
             actions = masked_uniform(mask, rng)
             decisions += int(np.count_nonzero(players >= 0))
-            bg.step(actions, players=players)
-            players = bg.to_act.copy()
-            bg.observe(players)
-            mask = bg.legal_mask(players)
+            if fused:
+                _, _, mask = bg.play(actions, players=players)
+                players = bg.to_act.copy()
+            else:
+                bg.step(actions, players=players)
+                players = bg.to_act.copy()
+                bg.observe(players)
+                mask = bg.legal_mask(players)
         return decisions
 
     return run

@@ -24,6 +24,9 @@ __version__ = "0.1.0"
 GAMES: dict[str, str] = {
     "levelneo": "cardenvs.games.levelneo",
     "simulfight": "cardenvs.games.simulfight",
+    "heartbreak": "cardenvs.games.heartbreak",
+    "divinecross": "cardenvs.games.divinecross",
+    "relics": "cardenvs.games.relics",
 }
 #: the games whose play is simultaneous, which also have a PettingZoo ParallelEnv (known without importing them)
 SIMULTANEOUS_GAMES = frozenset({"simulfight"})

@@ -84,6 +84,8 @@ class BatchGame:
         self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=np.float32)
         self._mask = np.zeros((self.num_games, self.spec.num_actions), dtype=np.int8)
         self._errors = np.zeros(self.num_games, dtype=np.int32)
+        self._ended = np.zeros(self.num_games, dtype=np.int32)
+        self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self.final_states: np.ndarray | None = None
         self.reset(seed)
 
@@ -195,6 +197,63 @@ class BatchGame:
                 self.reset(next_seeds, rows=done)
         return result
 
+    def play(
+        self, actions: Any, players: Any = None, viewers: Any = None, errors: str = "raise", observe: bool = True
+    ) -> tuple[StepResult, np.ndarray, np.ndarray]:
+        """The RL loop's step: :meth:`step` (with autoreset if on), then the observation and legal mask of
+        ``viewers[i]`` (default: the player to act next; zeros in a finished row) in one call.
+
+        Uses the game's fused ``batch_play`` kernel when it has one (one pass over the rows instead of four; same
+        results as ``step`` + ``observe`` + ``legal_mask``, tested). The returned arrays are the batch's own
+        buffers: copy them to keep them past the next call; ``observe=False`` skips the observation (a mask-only
+        pilot) and leaves the returned observation buffer stale. Unlike :meth:`step`, an illegal action in one row does
+        not stop the autoreset of the other rows before the error is raised.
+        """
+        play = self.kernels.batch_play
+        if play is None:
+            return self._play_composed(actions, players, viewers, errors, observe)
+        acts = np.asarray(actions, dtype=np.int32).reshape(-1)
+        if acts.shape[0] != self.num_games:
+            raise BadArgumentError(f"expected {self.num_games} actions, got {acts.shape[0]}")
+        who = self._players(players)
+        who = np.where(self.states[:, H_STATUS] == LIVE, who, -1).astype(np.int32)
+        view = self._viewers(viewers)
+        if self._finals is None or (self.autoreset and self._finals.shape != self.states.shape):
+            # finished rows are copied here before their autoreset; without autoreset nothing is written
+            width = self.states.shape[1]
+            self._finals = np.zeros_like(self.states) if self.autoreset else np.zeros((1, width), np.int32)
+        play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), who, acts,
+             self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
+        ended = self._ended.astype(np.bool_)
+        if ended.any():
+            self.final_states = self._finals[ended].copy()
+            status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
+            winner = np.where(ended, self._finals[:, H_WINNER], self.states[:, H_WINNER])
+        else:
+            self.final_states = None
+            status, winner = self.states[:, H_STATUS], self.states[:, H_WINNER]
+        if errors == "raise" and self._errors.any():
+            bad = int(np.flatnonzero(self._errors)[0])
+            raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
+        result = StepResult(rewards_from(winner, status), status == TERMINATED, status == TRUNCATED)
+        return result, self._obs, self._mask
+
+    def _viewers(self, viewers: Any) -> np.ndarray:
+        if viewers is None:
+            return np.full(self.num_games, -1, dtype=np.int32)
+        if np.ndim(viewers) == 0:
+            return np.full(self.num_games, int(viewers), dtype=np.int32)
+        return np.asarray(viewers, dtype=np.int32)
+
+    def _play_composed(self, actions: Any, players: Any, viewers: Any, errors: str, observe: bool = True):
+        """:meth:`play` for a game without a fused kernel: the same results from the four kernels."""
+        result = self.step(actions, players, errors)
+        view = self._viewers(viewers)
+        view = np.where(view >= 0, view, self.states[:, H_TO_ACT]).astype(np.int32)
+        obs = self.observe(view) if observe else self._obs  # the kernels write zeros for a viewer of -1
+        mask = self.legal_mask(view)
+        return result, obs, mask
+
     @property
     def last_errors(self) -> np.ndarray:
         return self._errors
@@ -236,5 +295,6 @@ class BatchGame:
         twin.__dict__.update(self.__dict__)
         twin.states = self.states.copy()
         twin._obs, twin._mask, twin._errors = self._obs.copy(), self._mask.copy(), self._errors.copy()
+        twin._ended, twin._finals = self._ended.copy(), None
         twin.seeds = self.seeds.copy()
         return twin

@@ -17,6 +17,14 @@ Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting
 ``batch_mask(states, tables, players, out)``
     Write player ``players[i]``'s legal actions into ``out[i]`` (int8 0/1); all zeros when that player has no
     pending decision or the game is over.
+``batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
+viewers, with_obs, obs, mask)`` (optional; BatchGame falls back to the four kernels above without it)
+    The RL loop's whole step in one pass over the rows, each row staying in cache: ``batch_step``'s work; then, if
+    ``autoreset`` and the game is over, copy the row to ``finals[i]``, set ``ended[i] = 1``, add ``seed_stride`` to
+    ``seeds[i]`` and start a new game from it (else ``ended[i] = 0``); then write the observation and the mask of
+    ``viewers[i]`` (or of the player to act when ``viewers[i] < 0``; zeros when nobody is to act) into ``obs[i]``
+    (skipped when ``with_obs`` is False) and ``mask[i]``. A game may reuse the mask its step computed on the way
+    (levelneo's forced-move check does).
 """
 from __future__ import annotations
 
@@ -34,6 +42,8 @@ class Kernels(NamedTuple):
     batch_step: Callable
     batch_observe: Callable
     batch_mask: Callable
+    #: step + autoreset + observe + mask fused (see the module docstring); None: BatchGame composes the four
+    batch_play: Callable | None = None
 
 
 @dataclass(frozen=True)

@@ -188,9 +188,9 @@ def _make_pilots(spec: GameSpec, entries: Sequence[Entry], seed: int) -> tuple[l
 def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, progress: ProgressFn | None = None) -> Tally:
     """Play every game of ``chunk`` to the end in one BatchGame and count the results.
 
-    Each loop iteration is one decision in every live game: one ``legal_mask``/``observe``/``step`` call over the
-    whole batch, and one ``act`` call per pilot kind over the rows it pilots. Per-card flags are read from the
-    final states' ``drawn``/``played``/``deck_list`` fields, vectorised over games.
+    Each loop iteration is one decision in every live game: one fused ``BatchGame.play`` call over the whole batch
+    (step, then the next mover's mask and observation), and one ``act`` call per pilot kind over the rows it pilots.
+    Per-card flags are read from the final states' ``drawn``/``played``/``deck_list`` fields, vectorised over games.
     """
     spec = get_spec(game)
     n = len(chunk)
@@ -203,16 +203,14 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
     own_decisions = np.zeros((n, 2), dtype=np.int64)  # per seat, keys the seeded random pilot's draws
     actions = np.zeros(n, dtype=np.int32)
     finished = 0
+    # the player to act in each row (in simultaneous phases the AEC order picks which pending seat goes first)
+    who = batch.to_act.copy()
+    mask = batch.legal_mask(who)
+    obs = None if all(seeded) else batch.observe(who)
     for _ in range(MAX_STEPS):
-        needs = batch.needs
-        # the lowest pending seat acts; in simultaneous phases the other seat acts on the next iteration
-        who = np.where(needs & 1, 0, np.where(needs & 2, 1, -1)).astype(np.int32)
-        who[batch.status != LIVE] = -1
         rows = np.flatnonzero(who >= 0)
         if rows.size == 0:
             break
-        mask = batch.legal_mask(who)
-        obs = None if all(seeded) else batch.observe(who)
         actions[:] = 0
         row_pilot = seat_pilot[rows, who[rows]]
         for k, agent in enumerate(agents):
@@ -224,7 +222,9 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
             else:
                 actions[sub] = agent.act(obs[sub], mask[sub], batch.states[sub], who[sub])
         own_decisions[rows, who[rows]] += 1
-        batch.step(actions, players=who)
+        # one fused pass: the step, then the next mover's mask (and observation unless every pilot is mask-only)
+        _, obs, mask = batch.play(actions, players=who, observe=not all(seeded))
+        who = batch.to_act.copy()
         if progress is not None:
             done = int(n - np.count_nonzero(batch.status == LIVE))
             if done > finished:

@@ -23,7 +23,7 @@ from .cards import (
 )
 from .state import (
     AP_BATTLE, AP_NEXT, AP_PER_LEVEL, AP_TURN, DECK_SIZE, HAND, HAND_CAP, HAND_N, MAIN, NO_LEVEL_DOWN, RESTED,
-    SUPPORT_N, TURN_PLAYER,
+    SUPPORT_CAP, SUPPORT_N, TURN_PLAYER,
 )
 
 
@@ -84,9 +84,57 @@ def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: in
     return False
 
 
+#: the most [Cont] effects that can be in force at once: every field character (main + supports) of both players
+MAX_CONT_SOURCES = 2 * (1 + SUPPORT_CAP) * MAX_EFFECTS
+
+
+@njit(cache=True)
+def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
+    """The [Cont] skills in force now (LN-K1, with their level and condition, LN-K5): rows ``(owner, instance,
+    card, effect)`` written into ``sources``; returns how many. They do not depend on whose AP is asked, so a
+    caller that needs many APs (the observation) finds them once."""
+    ctab = tables[0]
+    n = 0
+    for owner in range(2):
+        for s in range(-1, row[SUPPORT_N + owner]):
+            c = row[MAIN + owner] if s < 0 else support_at(row, owner, s)
+            if c < 0:  # no main character yet (setup)
+                continue
+            card = card_of(row, owner, c)
+            if ctab[card, C_HAS_CONT] == 0:
+                continue
+            for e in range(ctab[card, C_N_EFFECTS]):
+                if tables[1][card, e][E_TRIGGER] != TR_CONT or not effect_active(row, tables, owner, card, e, c):
+                    continue
+                sources[n, 0] = owner
+                sources[n, 1] = c
+                sources[n, 2] = card
+                sources[n, 3] = e
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_sources: int) -> int:
+    """:func:`compute_ap` with the [Cont] skills in force already found by :func:`active_conts`."""
+    ctab = tables[0]
+    k = q * DECK_SIZE + inst
+    ap = ctab[card_of(row, q, inst), C_AP] + row[AP_TURN + k] + row[AP_NEXT + k] + row[AP_BATTLE + k]
+    if inst == row[MAIN + q] and row[TURN_PLAYER] == q:
+        ap += AP_PER_LEVEL * level_of(row, q)
+    for j in range(n_sources):
+        eff = tables[1][sources[j, 2], sources[j, 3]]
+        if selects(row, tables, sources[j, 0], sources[j, 1], eff[E_TARGET], eff[E_FILTER], q, inst):
+            ap += eff[E_AMOUNT] if eff[E_OP] == OP_AP_UP else -eff[E_AMOUNT]
+    return max(ap, 0)
+
+
 @njit(cache=True)
 def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
-    """Current AP of a character on the field: base, timed modifiers, [Cont] skills (LN-K1), level bonus (LN-L4)."""
+    """Current AP of a character on the field: base, timed modifiers, [Cont] skills (LN-K1), level bonus (LN-L4).
+
+    One pass, no allocation (the rules ask for one AP at a time); the observation, which needs every character's
+    AP, uses :func:`active_conts` + :func:`ap_given` instead (tested equal)."""
     ctab = tables[0]
     etab = tables[1]
     k = q * DECK_SIZE + inst
@@ -97,6 +145,8 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
         n = row[SUPPORT_N + owner]
         for s in range(-1, n):
             c = row[MAIN + owner] if s < 0 else support_at(row, owner, s)
+            if c < 0:  # no main character yet (setup)
+                continue
             card = card_of(row, owner, c)
             if ctab[card, C_HAS_CONT] == 0:
                 continue

@@ -16,7 +16,7 @@ from .board import card_of, level_of, support_at
 from .cards import (
     C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
 )
-from .effects import compute_ap
+from .effects import MAX_CONT_SOURCES, active_conts, ap_given
 from .state import (
     ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, COVERED, DECK_N, DECK_SIZE, DISCARD_N, FACE_UP, HAND, HAND_CAP,
     HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, MAIN_PHASE, MARKER, MULLIGAN_USED, NO_LEVEL_DOWN, NUM_STEPS, ORIG_TARGET,
@@ -78,11 +78,12 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
 
 
 @njit(cache=True)
-def write_character(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int) -> None:
+def write_character(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int, sources: np.ndarray,
+                    n_sources: int) -> None:
     k = q * DECK_SIZE + inst
     write_card(tables[0], card_of(row, q, inst), out, at)
     d = at + F
-    out[d] = compute_ap(row, tables, q, inst) / 1000.0
+    out[d] = ap_given(row, tables, q, inst, sources, n_sources) / 1000.0
     out[d + 1] = row[RESTED + k]
     out[d + 2] = row[ATTACKED + k]
     battle = row[BATTLE] != 0
@@ -101,6 +102,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     ctab = tables[0]
     o = 1 - p
     tp = row[TURN_PLAYER]
+    sources = np.empty((MAX_CONT_SOURCES, 4), dtype=np.int32)  # the [Cont] skills in force, found once per row
+    n_sources = active_conts(row, tables, sources)
     out[O_STEP + row[STEP]] = 1.0
     c = O_CONTEXT
     out[c] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
@@ -144,19 +147,20 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         mat = O_MAIN + side * (F + D)
         if main >= 0:
             if q == p or row[FACE_UP + q * DECK_SIZE + main] != 0:
-                write_character(row, tables, q, main, out, mat)
+                write_character(row, tables, q, main, out, mat, sources, n_sources)
             else:
                 out[mat] = 1.0  # the opponent's face-down main during setup: present, nothing else
         for s in range(row[SUPPORT_N + q]):
-            write_character(row, tables, q, support_at(row, q, s), out, O_SUPPORTS + (side * SUPPORT_CAP + s) * (F + D))
+            write_character(row, tables, q, support_at(row, q, s), out, O_SUPPORTS + (side * SUPPORT_CAP + s) * (F + D),
+                            sources, n_sources)
     for i in range(row[HAND_N + p]):
         write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
     if row[BATTLE] != 0:
-        atk = compute_ap(row, tables, tp, row[ATK_A])
+        atk = ap_given(row, tables, tp, row[ATK_A], sources, n_sources)
         if row[ATK_B] >= 0:
-            atk += compute_ap(row, tables, tp, row[ATK_B])
+            atk += ap_given(row, tables, tp, row[ATK_B], sources, n_sources)
         out[O_BATTLE_AP] = atk / 1000.0
-        out[O_BATTLE_AP + 1] = compute_ap(row, tables, 1 - tp, row[TARGET]) / 1000.0
+        out[O_BATTLE_AP + 1] = ap_given(row, tables, 1 - tp, row[TARGET], sources, n_sources) / 1000.0
 
 
 @njit(parallel=True, cache=True)

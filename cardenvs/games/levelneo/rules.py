@@ -785,6 +785,7 @@ def serial_reset(states, tables, decks, seeds, rows):
 @njit(parallel=True, cache=True)
 def batch_step(states, tables, players, actions, errors):
     for i in prange(states.shape[0]):
+        errors[i] = 0
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
@@ -793,6 +794,7 @@ def batch_step(states, tables, players, actions, errors):
 @njit(cache=True)
 def serial_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
+        errors[i] = 0
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)

@@ -108,3 +108,37 @@ def test_aec_env_plays_a_game() -> None:
     assert not env.agents
 
 
+
+
+
+def test_observed_ap_equals_the_rules_ap() -> None:
+    """The observation finds the [Cont] skills in force once per row (active_conts + ap_given); every character's
+    observed AP must equal the rules' own compute_ap (LN-K1, LN-L4) in states from random play."""
+    from cardenvs.games.levelneo.board import support_at
+    from cardenvs.games.levelneo.effects import compute_ap
+    from cardenvs.games.levelneo.observe import CHAR_FEATURES, F
+    from cardenvs.games.levelneo.state import DECK_SIZE, FACE_UP, MAIN, SUPPORT_CAP, SUPPORT_N
+
+    g = BatchGame(SPEC, 64, decks=("machine", "burst"), seed=5, autoreset=True, parallel=False)
+    rng = np.random.default_rng(2)
+    width = F + len(CHAR_FEATURES)
+    ap_col = F + CHAR_FEATURES.index("ap_now/1000")
+    checked = 0
+    for _ in range(300):
+        players = g.to_act.copy()
+        obs = g.observe(players).copy()
+        for i in np.flatnonzero(players >= 0):
+            row, p = g.states[i], int(players[i])
+            for side, q in enumerate((p, 1 - p)):
+                insts = [(OBS.offset("supports") + (side * SUPPORT_CAP + s) * width, support_at(row, q, s))
+                         for s in range(row[SUPPORT_N + q])]
+                main = int(row[MAIN + q])
+                if main >= 0 and (q == p or row[FACE_UP + q * DECK_SIZE + main] != 0):
+                    insts.append((OBS.offset("main") + side * width, main))
+                for at, inst in insts:
+                    want = np.float32(compute_ap(row, g.pool.tables, q, inst) / 1000.0)
+                    assert obs[i, at + ap_col] == want
+                    checked += 1
+        mask = g.legal_mask(players)
+        g.step(np.where(mask > 0, rng.random(mask.shape), -1.0).argmax(axis=1).astype(np.int32), players=players)
+    assert checked > 500
