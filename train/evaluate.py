@@ -4,8 +4,8 @@ Used by the training callbacks (win rate of the learner against random and heuri
 by the acceptance figures. Games are seat-swapped with common random numbers: game ``k`` and game ``k + n/2`` have
 the same seed, with A in seat 0 in the first and in seat 1 in the second, so the deck pairing, the shuffles and the
 first player are balanced between the agents. Why not ``cardenvs.eval``: its tournaments pit decks x pilot *names*
-against each other; training needs two agent objects (the live model included) on one deck pair, and this is the
-small loop that does it.
+against each other; training needs two agent objects (the live model included) on one deck pair. Both drive their
+games with the same loop, ``BatchGame.play_out``.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.batch import BatchGame, get_spec
-from cardenvs.core.header import LIVE, TERMINATED
+from cardenvs.core.header import TERMINATED
 
 MAX_DECISIONS = 1_000_000  # guard: the kernels truncate long games far earlier
 
@@ -118,28 +118,20 @@ def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: i
 
 
 def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
-    """One batched decision per loop for every live game; returns the number of decisions played."""
-    n = batch.num_games
-    actions = np.zeros(n, dtype=np.int32)
-    total = 0
-    for _ in range(MAX_DECISIONS):
-        needs = batch.needs
-        # the lowest pending seat decides (in simultaneous phases the other seat follows on the next loop)
-        who = np.where(needs & 1, 0, np.where(needs & 2, 1, -1)).astype(np.int32)
-        who[batch.status != LIVE] = -1
-        live = who >= 0
-        if not live.any():
-            return total
-        obs = batch.observe(who)
-        mask = batch.legal_mask(who)
+    """One batched decision per loop for every live game (``BatchGame.play_out``, the tournaments' loop too);
+    returns the number of decisions played."""
+    actions = np.zeros(batch.num_games, dtype=np.int32)
+
+    def decide(who: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         actions[:] = 0
+        live = who >= 0
         for agent, is_a in ((a, True), (b, False)):
             rows = np.flatnonzero(live & ((who == seat_a) == is_a))
             if rows.size:
                 actions[rows] = agent.act(obs[rows], mask[rows], batch.states[rows], who[rows])
-        total += int(np.count_nonzero(live))
-        batch.step(actions, players=who)
-    raise RuntimeError(f"{batch.spec.name}: games still live after {MAX_DECISIONS} decisions")
+        return actions
+
+    return batch.play_out(decide, max_steps=MAX_DECISIONS)
 
 
 def main(argv: Any = None) -> MatchResult:

@@ -238,6 +238,31 @@ class BatchGame:
         result = StepResult(rewards_from(winner, status), status == TERMINATED, status == TRUNCATED)
         return result, self._obs, self._mask
 
+    def play_out(self, decide: Any, observe: bool = True, on_step: Any = None, max_steps: int = 1_000_000) -> int:
+        """Play every game to its end: each loop, ``decide(who, obs, mask) -> actions`` chooses for every row
+        (``who[i]`` is the player to act, -1 in finished rows; ``obs`` is None with ``observe=False``), then one
+        fused :meth:`play` applies the choices and yields the next mover's observation and mask. ``on_step()``
+        runs after each loop (progress bars). Returns the number of decisions played. The one match loop behind
+        tournaments (:mod:`cardenvs.eval`) and training evaluations (:mod:`train.evaluate`)."""
+        if self.autoreset:
+            raise BadArgumentError("play_out needs a BatchGame without autoreset (its games must end)")
+        who = self.to_act.copy()
+        mask = self.legal_mask(who)
+        obs = self.observe(who) if observe else None
+        total = 0
+        for _ in range(max_steps):
+            live = int(np.count_nonzero(who >= 0))
+            if live == 0:
+                return total
+            actions = decide(who, obs, mask)
+            total += live
+            _, obs, mask = self.play(actions, players=who, observe=observe)
+            obs = obs if observe else None
+            who = self.to_act.copy()
+            if on_step is not None:
+                on_step()
+        raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
+
     def _viewers(self, viewers: Any) -> np.ndarray:
         if viewers is None:
             return np.full(self.num_games, -1, dtype=np.int32)

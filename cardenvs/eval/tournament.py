@@ -202,15 +202,11 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
     seeded = [isinstance(a, SeededRandomPilot) for a in agents]
     own_decisions = np.zeros((n, 2), dtype=np.int64)  # per seat, keys the seeded random pilot's draws
     actions = np.zeros(n, dtype=np.int32)
+    needs_obs = not all(seeded)
     finished = 0
-    # the player to act in each row (in simultaneous phases the AEC order picks which pending seat goes first)
-    who = batch.to_act.copy()
-    mask = batch.legal_mask(who)
-    obs = None if all(seeded) else batch.observe(who)
-    for _ in range(MAX_STEPS):
+
+    def decide(who: np.ndarray, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
         rows = np.flatnonzero(who >= 0)
-        if rows.size == 0:
-            break
         actions[:] = 0
         row_pilot = seat_pilot[rows, who[rows]]
         for k, agent in enumerate(agents):
@@ -222,16 +218,17 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
             else:
                 actions[sub] = agent.act(obs[sub], mask[sub], batch.states[sub], who[sub])
         own_decisions[rows, who[rows]] += 1
-        # one fused pass: the step, then the next mover's mask (and observation unless every pilot is mask-only)
-        _, obs, mask = batch.play(actions, players=who, observe=not all(seeded))
-        who = batch.to_act.copy()
-        if progress is not None:
-            done = int(n - np.count_nonzero(batch.status == LIVE))
-            if done > finished:
-                progress(done - finished)
-                finished = done
-    else:
-        raise RuntimeError(f"{spec.name}: games still live after {MAX_STEPS} steps")
+        return actions
+
+    def report_progress() -> None:
+        nonlocal finished
+        done = int(n - np.count_nonzero(batch.status == LIVE))
+        if done > finished:
+            progress(done - finished)
+            finished = done
+
+    batch.play_out(decide, observe=needs_obs, on_step=None if progress is None else report_progress,
+                   max_steps=MAX_STEPS)
     return _count(spec, pool, len(entries), chunk, batch.states)
 
 

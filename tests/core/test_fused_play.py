@@ -55,3 +55,21 @@ def test_play_reports_an_illegal_action_and_leaves_its_row(game_name: str) -> No
         game.play(actions)
     np.testing.assert_array_equal(game.states[2], before)
     assert game.decisions[0] > 0  # the legal rows were applied
+
+
+def test_play_out_ends_every_game_and_counts_its_decisions(game_name: str) -> None:
+    game = BatchGame(game_name, 16, seed=8)
+    rng = np.random.default_rng(1)
+    seen: list[int] = []
+
+    def decide(who: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        assert (mask[who >= 0].sum(axis=1) > 0).all(), "a player to act with no legal action"
+        assert not mask[who < 0].any()
+        seen.append(int(np.count_nonzero(who >= 0)))
+        return masked_choice(mask, rng)
+
+    total = game.play_out(decide)
+    assert game.done.all()
+    assert total == sum(seen) == int(game.decisions.sum())
+    with pytest.raises(Exception, match="autoreset"):
+        BatchGame(game_name, 2, seed=0, autoreset=True).play_out(decide)
