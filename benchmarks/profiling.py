@@ -251,8 +251,11 @@ def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) 
 
 
 def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds: float = 2.0,
-                 cprofile: bool = True, save: Callable[[dict], None] | None = None) -> dict[str, Any]:
-    """Every profile of one game; ``save(partial)`` after each part, so a crash keeps what was measured."""
+                 cprofile: bool = True, save: Callable[[dict], None] | None = None,
+                 threading: bool = True) -> dict[str, Any]:
+    """Every profile of one game; ``save(partial)`` after each part, so a crash keeps what was measured.
+    ``threading``: also the threading-settings table (about the machine more than the game: the full run does it
+    for the first game only, which keeps it inside its time budget)."""
     from .workloads import batch_workload
 
     save = save or (lambda partial: None)
@@ -260,8 +263,9 @@ def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds:
     save(out)
     out["row_costs"] = row_costs(game)
     save(out)
-    out["threading"] = threading_variants(game)
-    save(out)
+    if threading:
+        out["threading"] = threading_variants(game)
+        save(out)
     if cprofile:
         out["cprofile_batch1"] = cprofile_top(batch_workload(game, 1), seconds)
         out["cprofile_aec"] = cprofile_top(aec_workload(game), seconds)
@@ -274,7 +278,7 @@ def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds:
     return out
 
 
-def profile_game_isolated(game: str, seconds: float) -> dict[str, Any]:
+def profile_game_isolated(game: str, seconds: float, threading: bool = True) -> dict[str, Any]:
     """:func:`profile_game` in a child process: a game that crashes loses only the parts not yet saved."""
     import json
     import os
@@ -288,7 +292,7 @@ def profile_game_isolated(game: str, seconds: float) -> dict[str, Any]:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
         cmd = [sys.executable, "-X", "faulthandler", "-m", "benchmarks.profiling", game, "--game-json", str(path),
-               "--seconds", str(seconds)]
+               "--seconds", str(seconds)] + ([] if threading else ["--no-threading"])
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
         out = json.loads(path.read_text()) if path.exists() else {"game": game}
     if proc.returncode != 0:
@@ -386,7 +390,7 @@ def write_profile(games: list[str], ratios: dict | None = None, path: Path | Non
     from .throughput import ROOT
 
     path = path or ROOT / "docs" / "benchmarks" / "PROFILE.md"
-    results = [profile_game_isolated(g, seconds) for g in games]
+    results = [profile_game_isolated(g, seconds, threading=(i == 0)) for i, g in enumerate(games)]
     dispatch = dispatch_cost()
     ceiling = split_batch_loop("ceiling", 1024, seconds)
     serial = prange_vs_serial()
@@ -404,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 1024], help=argparse.SUPPRESS)
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per batch size")
     ap.add_argument("--out", type=Path, help="default docs/benchmarks/PROFILE.md")
+    ap.add_argument("--no-threading", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.variant_probe:
         import json
@@ -413,7 +418,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.game_json:
         import json
 
-        profile_game(args.games[0], seconds=args.seconds, save=lambda r: args.game_json.write_text(json.dumps(r)))
+        profile_game(args.games[0], seconds=args.seconds, save=lambda r: args.game_json.write_text(json.dumps(r)),
+                     threading=not args.no_threading)
         return 0
     res = write_profile(args.games, None, args.out, args.seconds)
     print(Path(res["path"]).read_text())

@@ -115,7 +115,7 @@ def ceiling_raw_workload(batch: int, seed: int = 0, serial: bool = False) -> Run
 
     from .ceiling import POOL, SERIAL_KERNELS, SPEC, STARTER
 
-    batch_reset, batch_step, batch_observe, batch_mask = SERIAL_KERNELS if serial else SPEC.kernels
+    batch_reset, batch_step, batch_observe, batch_mask = (SERIAL_KERNELS if serial else SPEC.kernels)[:4]
 
     tables = POOL.tables
     states = np.zeros((batch, SPEC.state_layout.size), dtype=np.int32)
