@@ -1,0 +1,365 @@
+"""A greedy rule-based heartbreak player, batched: one Numba kernel decides for every row at once.
+
+What it does, by decision (see ``cardenvs/games/heartbreak/RULES.md`` for the rules):
+
+* setup: the Lead-capable fighter with the most HP (its own deck list is known to it while it chooses);
+* charge step: charges the hand card it values least (keeps climaxes, Turbos and fighters it can still use), but
+  not near the end of its deck once it has a few charged cards (the charge draws a card: deck-out loses);
+* main phase: evolves, calls and equips whenever it can (strongest first); plays supports and uses skills whose
+  simulated effect raises a score of the public position; swaps a badly hurt Lead for a healthier Back-Up fighter;
+* action phase: declares the action (and [Bypass] target) whose simulated result scores best, KOs first;
+* climax phase and open Turbo moments: plays the card whose simulated effect scores best, if it gains enough;
+* response windows: answers with the Turbo whose simulated resolution of the whole stack scores best (a negate
+  against an attack on its Lead, Armor before a hit...), else passes;
+* trigger order and refills: the first waiting ability; the healthiest Back-Up fighter.
+
+Hidden information: the kernel reads the seat's own hand, both public boards and the public counts. To value a
+move it applies the move to a *copy* of the row with the game's own kernels and resolves the stack; it then reads
+only public quantities of the copy (heart, hand and charge *sizes*, fighters' HP left, levels), so a simulated draw
+or Overdrive never reveals which hidden card moved.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+import cardenvs.games.heartbreak as _game_pkg
+from cardenvs.core.header import H_STATUS, LIVE
+
+from ._numba_cache import drop_stale_cache
+from .base import state_inputs
+
+drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
+
+from cardenvs.games.heartbreak.actions import (
+    A_CHOOSE_LEAD,
+    A_HAND,
+    A_ONTO,
+    A_ORDER,
+    A_PASS,
+    A_REFILL,
+    A_SKILL,
+    A_SWAP,
+    A_TARGET,
+    NUM_ACTIONS,
+)
+from cardenvs.games.heartbreak.board import card_of, field_at, hp_of
+from cardenvs.games.heartbreak.cards import (
+    C_ARMOR,
+    C_COUNTER,
+    C_HP,
+    C_LEVEL,
+    C_TURBO,
+    C_TYPE,
+    C_WARD,
+    TYPE_CLIMAX,
+    TYPE_FIGHTER,
+    TYPE_ITEM,
+)
+from cardenvs.games.heartbreak.effects import resolve_top
+from cardenvs.games.heartbreak.rules import apply_action
+from cardenvs.games.heartbreak.state import (
+    BACKUP_N,
+    CHARGE_N,
+    DAMAGE,
+    DECK_N,
+    FACE_UP,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HEART,
+    HEART_CAP,
+    HEART_N,
+    LOST,
+    MAX_DECK,
+    RESTED,
+    ST_ACTION,
+    ST_CHARGE,
+    ST_CLIMAX,
+    ST_MAIN,
+    ST_REFILL,
+    ST_SETUP_LEAD,
+    ST_TARGET,
+    ST_TRIGGERS,
+    ST_WINDOW,
+    STACK_N,
+    STEP,
+)
+
+D = MAX_DECK
+# score weights: a heart card is a life point, a fighter's level and HP left are board presence
+W_HEART = 40.0
+W_FACE_DOWN = 6.0
+W_LEVEL = 12.0
+W_HP = 0.6
+W_HAND = 6.0
+W_CHARGE = 3.0
+W_LOST = 10000.0
+GAIN_CARD = 8.0  # a card spent on an effect must gain at least this much
+DECK_LOW = 8  # below this many deck cards every further card drawn brings deck-out closer
+W_DECK_LOW = 12.0
+
+
+@njit(cache=True)
+def _side_value(row, tables, q):
+    ctab = tables[0]
+    v = W_HEART * row[HEART_N + q] + W_HAND * row[HAND_N + q] + W_CHARGE * row[CHARGE_N + q]
+    for j in range(row[HEART_N + q]):
+        if row[FACE_UP + q * D + row[HEART + q * HEART_CAP + j]] == 0:
+            v += W_FACE_DOWN
+    for pos in range(4):
+        inst = field_at(row, q, pos)
+        if inst < 0:
+            continue
+        card = card_of(row, q, inst)
+        left = hp_of(row, ctab, q, inst) - row[DAMAGE + q * D + inst]
+        v += W_LEVEL * ctab[card, C_LEVEL] + W_HP * max(left, 0)
+        v += 0.3 * (ctab[card, C_ARMOR] + ctab[card, C_WARD] + ctab[card, C_COUNTER])
+        if pos == 0:
+            v += 15.0  # a Lead keeps the empty-field heartbreak away
+    if row[DECK_N + q] < DECK_LOW:  # drawing into deck-out loses the game
+        v -= W_DECK_LOW * (DECK_LOW - row[DECK_N + q])
+    if row[LOST + q] != 0:
+        v -= W_LOST
+    return v
+
+
+@njit(cache=True)
+def _value(row, tables, p):
+    """A score of the public position for ``p``."""
+    return _side_value(row, tables, p) - _side_value(row, tables, 1 - p)
+
+
+@njit(cache=True)
+def q_of(p):
+    return 1 - p
+
+
+@njit(cache=True)
+def _simulate(row, tables, p, a, scratch):
+    """The score after playing ``a`` in a copy and resolving the whole stack (answers ignored)."""
+    scratch[:] = row
+    apply_action(scratch, tables, p, a)
+    if scratch[STEP] == ST_TARGET:  # a [Bypass] attack: assume the Lead (or the first fighter) as its target
+        pos = 0 if field_at(scratch, q_of(p), 0) >= 0 else 1
+        apply_action(scratch, tables, p, A_TARGET + pos)
+    guard = 0
+    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 8:
+        resolve_top(scratch, tables)
+        guard += 1
+    return _value(scratch, tables, p)
+
+
+@njit(cache=True)
+def _resolve_value(row, tables, p, scratch):
+    """The score if the stack resolves as it stands."""
+    scratch[:] = row
+    guard = 0
+    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 8:
+        resolve_top(scratch, tables)
+        guard += 1
+    return _value(scratch, tables, p)
+
+
+@njit(cache=True)
+def _keep_value(ctab, card):
+    t = ctab[card, C_TYPE]
+    if t == TYPE_FIGHTER:
+        return 2.0 * ctab[card, C_LEVEL] + ctab[card, C_HP] / 20.0
+    if t == TYPE_CLIMAX:
+        return 9.0
+    if ctab[card, C_TURBO] != 0:
+        return 7.0
+    if t == TYPE_ITEM:
+        return 4.0
+    return 5.0
+
+
+@njit(cache=True)
+def _best_fighter_move(row, tables, p, mask):
+    """Evolve (highest level first), else call (strongest first), else equip: the action or -1."""
+    ctab = tables[0]
+    best = -1
+    best_key = -1.0
+    for i in range(row[HAND_N + p]):
+        card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+        t = ctab[card, C_TYPE]
+        for pos in range(4):
+            a = A_ONTO + 4 * i + pos
+            if mask[a] != 0:
+                key = 300.0 + 10 * ctab[card, C_LEVEL] if t == TYPE_FIGHTER else 100.0 - pos
+                if key > best_key:
+                    best, best_key = a, key
+        if mask[A_HAND + i] != 0 and t == TYPE_FIGHTER:
+            key = 200.0 + ctab[card, C_HP] / 10.0 + 5 * ctab[card, C_LEVEL]
+            if key > best_key:
+                best, best_key = A_HAND + i, key
+    return best
+
+
+@njit(cache=True)
+def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, margin):
+    base = _value(row, tables, p)
+    best = -1
+    best_gain = margin
+    ctab = tables[0]
+    for a in range(lo, hi):
+        if mask[a] == 0:
+            continue
+        if skip_fighters and a < A_ONTO:
+            card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
+            if ctab[card, C_TYPE] == TYPE_FIGHTER:
+                continue
+        gain = _simulate(row, tables, p, a, scratch) - base
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+@njit(cache=True)
+def decide(row, tables, p, mask, scratch):
+    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
+    ctab = tables[0]
+    st = row[STEP]
+    if st == ST_SETUP_LEAD:
+        best = -1
+        best_hp = -1
+        for a in range(A_CHOOSE_LEAD, A_CHOOSE_LEAD + D):
+            if mask[a] != 0:
+                hp = ctab[card_of(row, p, a - A_CHOOSE_LEAD), C_HP]
+                if hp > best_hp:
+                    best, best_hp = a, hp
+        return best
+    if st == ST_TRIGGERS:
+        for a in range(A_ORDER, A_ORDER + 8):
+            if mask[a] != 0:
+                return a
+        return -1
+    if st == ST_CHARGE:
+        if row[HAND_N + p] == 0 or (row[DECK_N + p] <= DECK_LOW + 4 and row[CHARGE_N + p] >= 3):
+            return A_PASS  # the charge draws: near the end of the deck, keep it for the draw steps
+        best = -1
+        best_v = 1e9
+        for i in range(row[HAND_N + p]):
+            v = _keep_value(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]))
+            if v < best_v:
+                best, best_v = A_HAND + i, v
+        return best
+    if st == ST_REFILL:
+        best = -1
+        best_left = -1
+        for j in range(row[BACKUP_N + p]):
+            if mask[A_REFILL + j] != 0:
+                inst = field_at(row, p, 1 + j)
+                left = hp_of(row, ctab, p, inst) - row[DAMAGE + p * D + inst]
+                if left > best_left:
+                    best, best_left = A_REFILL + j, left
+        return best
+    if st == ST_MAIN:
+        a = _best_fighter_move(row, tables, p, mask)
+        if a >= 0:
+            return a
+        a = _best_by_simulation(row, tables, p, mask, scratch, A_HAND, A_ONTO, True, GAIN_CARD)
+        if a >= 0:
+            return a
+        a = _best_by_simulation(row, tables, p, mask, scratch, A_SKILL, A_SWAP, False, 1.0)
+        if a >= 0:
+            return a
+        lead = field_at(row, p, 0)
+        if lead >= 0:
+            left = hp_of(row, ctab, p, lead) - row[DAMAGE + p * D + lead]
+            best = -1
+            best_left = left + 20
+            for j in range(row[BACKUP_N + p]):
+                if mask[A_SWAP + j] != 0:
+                    b = field_at(row, p, 1 + j)
+                    bl = hp_of(row, ctab, p, b) - row[DAMAGE + p * D + b]
+                    if row[RESTED + p * D + b] == 0 and bl > best_left:
+                        best, best_left = A_SWAP + j, bl
+            if best >= 0 and left <= 20:
+                return best
+        return A_PASS
+    if st == ST_ACTION or st == ST_CLIMAX:
+        base = _value(row, tables, p)
+        best = A_PASS
+        best_gain = 0.5
+        for a in range(NUM_ACTIONS):
+            if mask[a] == 0 or a == A_PASS:
+                continue
+            margin = 0.0
+            if a < A_ONTO:
+                card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
+                margin = GAIN_CARD if ctab[card, C_TYPE] != TYPE_CLIMAX else 1.0
+            gain = _simulate(row, tables, p, a, scratch) - base - margin
+            if gain > best_gain:
+                best, best_gain = a, gain
+        return best
+    if st == ST_TARGET:
+        best = -1
+        best_v = -1e9
+        for a in range(A_TARGET, A_TARGET + 4):
+            if mask[a] != 0:
+                v = _simulate(row, tables, p, a, scratch)
+                if v > best_v:
+                    best, best_v = a, v
+        return best
+    if st == ST_WINDOW:
+        base = _resolve_value(row, tables, p, scratch)
+        best = A_PASS
+        best_gain = GAIN_CARD
+        for i in range(row[HAND_N + p]):
+            a = A_HAND + i
+            if mask[a] == 0:
+                continue
+            gain = _simulate(row, tables, p, a, scratch) - base
+            if gain > best_gain:
+                best, best_gain = a, gain
+        return best
+    for a in range(NUM_ACTIONS):
+        if mask[a] != 0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def batch_decide(states, tables, players, masks, out, fallback=True):
+    """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
+    legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""
+    scratch = np.empty(states.shape[1], dtype=states.dtype)
+    for i in range(states.shape[0]):
+        p = players[i]
+        out[i] = 0
+        if p < 0 or states[i, H_STATUS] != LIVE:
+            continue
+        a = decide(states[i], tables, p, masks[i], scratch)
+        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
+            for b in range(NUM_ACTIONS):
+                if masks[i, b] != 0:
+                    a = b
+                    break
+        out[i] = a
+
+
+class HeuristicAgent:
+    """Greedy heartbreak player (see the module docstring); ``seed`` is accepted for the agent protocol (it is
+    deterministic)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        from cardenvs import get_game
+
+        self.seed = seed
+        self.tables = get_game("heartbreak").load_pool(None).tables
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
+            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
+        states, masks, players = state_inputs("heartbreak", mask, states, players)
+        out = np.zeros(states.shape[0], dtype=np.int32)
+        batch_decide(states, self.tables, players, masks, out, fallback)
+        return out
+
+
+__all__ = ["HeuristicAgent", "batch_decide", "decide"]

@@ -1,0 +1,505 @@
+"""The heartbreak effect interpreter: conditions, target selectors, ops, evolving, stack resolution and KOs.
+
+Targets are deterministic selectors (no extra decision): ``*_lead``, ``*_backup`` (every Back-Up fighter), ``*_all``,
+``self`` (the fighter carrying the text) and ``action_target`` (the target of the action being resolved).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardenvs.core.header import H_TURN
+
+from .board import (
+    armor_of,
+    attack_bonus,
+    backup_at,
+    break_heart,
+    card_of,
+    charge_card,
+    clear_instance,
+    counter_of,
+    draw,
+    field_at,
+    field_pos,
+    heart_push,
+    hp_of,
+    is_ko,
+    overdrive,
+    pop_deck,
+    strike_of,
+    to_discard,
+    ward_of,
+    zone_find,
+    zone_push,
+    zone_remove,
+)
+from .cards import (
+    C_ACT_DMG,
+    C_LEVEL,
+    C_NAME_ID,
+    C_TYPE,
+    CO_IS_LEAD,
+    CO_LOW_HEART,
+    CO_NONE,
+    CO_OPP_TURN,
+    CO_OWN_TURN,
+    E_AMOUNT,
+    E_COND,
+    E_INDEX,
+    E_N,
+    E_OP,
+    E_SIDE,
+    E_STAT,
+    E_TARGET,
+    E_TRIGGER,
+    LOW_HEART,
+    MAX_EFFECTS,
+    OP_ADD_HEART,
+    OP_BUFF,
+    OP_CHARGE_TOP,
+    OP_DAMAGE,
+    OP_DRAW,
+    OP_EVOLVE,
+    OP_HEAL,
+    OP_HEARTBREAK,
+    OP_NEGATE,
+    OP_OVERDRIVE,
+    OP_REST,
+    OP_RISE,
+    OP_SILENCE,
+    OP_STOCK_TOP,
+    OP_SWAP_LEAD,
+    ST_ARMOR,
+    ST_ATTACK,
+    ST_BYPASS,
+    ST_COUNTER,
+    ST_HP,
+    ST_STRIKE,
+    ST_WARD,
+    TG_ACTION_TARGET,
+    TG_OPP_ALL,
+    TG_OPP_BACKUP,
+    TG_OPP_LEAD,
+    TG_OWN_ALL,
+    TG_OWN_BACKUP,
+    TG_OWN_LEAD,
+    TG_SELF,
+    TR_ACTION,
+    TR_CALL,
+    TR_PLAY,
+    TR_SKILL,
+    TYPE_FIGHTER,
+)
+from .state import (
+    ACTED,
+    BACKUP,
+    BACKUP_CAP,
+    BACKUP_N,
+    DAMAGE,
+    DECK_N,
+    FACE_UP,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HEART_N,
+    K_ACTION,
+    K_CALL,
+    K_CARD,
+    K_PHASE,
+    K_PLAYED,
+    K_SKILL,
+    K_TRIGGER,
+    LEAD,
+    LOST,
+    MAX_DECK,
+    MOD_ARMOR,
+    MOD_ATTACK,
+    MOD_BYPASS,
+    MOD_COUNTER,
+    MOD_HP,
+    MOD_STRIKE,
+    MOD_WARD,
+    PLAYED,
+    RESOLVING,
+    RESOLVING_CAP,
+    RESOLVING_N,
+    RESTED,
+    SILENCED,
+    SINCE_TURN,
+    SK_CANCEL,
+    SK_INDEX,
+    SK_INST,
+    SK_KIND,
+    SK_PLAYER,
+    SK_TARGET,
+    STACK,
+    STACK_COLS,
+    STACK_N,
+    STOCK,
+    STOCK_CAP,
+    STOCK_HOST,
+    STOCK_N,
+    TURN_PLAYER,
+)
+
+D = MAX_DECK
+
+
+@njit(cache=True)
+def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
+    if cond == CO_NONE:
+        return True
+    if cond == CO_OWN_TURN:
+        return row[TURN_PLAYER] == p
+    if cond == CO_OPP_TURN:
+        return row[TURN_PLAYER] != p
+    if cond == CO_IS_LEAD:
+        return src >= 0 and row[LEAD + p] == src
+    if cond == CO_LOW_HEART:
+        return row[HEART_N + p] <= LOW_HEART
+    return False
+
+
+@njit(cache=True)
+def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int, out: np.ndarray) -> int:
+    """Fill ``out`` with ``q * D + inst`` of every fighter the selector covers; returns how many."""
+    m = 0
+    o = 1 - p
+    if target == TG_SELF:
+        if field_pos(row, p, src) >= 0:
+            out[m] = p * D + src
+            m += 1
+        return m
+    if target == TG_ACTION_TARGET:
+        if field_pos(row, o, t_inst) >= 0:
+            out[m] = o * D + t_inst
+            m += 1
+        return m
+    q = p if target in (TG_OWN_LEAD, TG_OWN_BACKUP, TG_OWN_ALL) else o
+    lead_too = target in (TG_OWN_LEAD, TG_OWN_ALL, TG_OPP_LEAD, TG_OPP_ALL)
+    backups = target in (TG_OWN_BACKUP, TG_OWN_ALL, TG_OPP_BACKUP, TG_OPP_ALL)
+    if lead_too and row[LEAD + q] >= 0:
+        out[m] = q * D + row[LEAD + q]
+        m += 1
+    if backups:
+        for s in range(row[BACKUP_N + q]):
+            out[m] = q * D + backup_at(row, q, s)
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> None:
+    """HB-B8/K6/K10: effect damage, lowered by [Ward], never below 0."""
+    dmg = amount - ward_of(row, tables[0], q, inst)
+    if dmg > 0:
+        row[DAMAGE + q * D + inst] += dmg
+
+
+@njit(cache=True)
+def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
+    """HB-I1/I6/I8/I10/I14: the hand card goes on top of the fighter at ``pos``; the base and its whole stock go
+    under it as its stock; the evolution starts with no damage, standing, not having acted; it is not a call."""
+    base = field_at(row, p, pos)
+    evo = zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_idx)
+    for j in range(row[STOCK_N + p]):
+        s = row[STOCK + p * STOCK_CAP + j]
+        if row[STOCK_HOST + p * D + s] == base:
+            row[STOCK_HOST + p * D + s] = evo
+    clear_instance(row, p, base)
+    row[STOCK_HOST + p * D + base] = evo
+    row[FACE_UP + p * D + base] = 1
+    zone_push(row, STOCK, STOCK_N, STOCK_CAP, p, base)
+    if pos == 0:
+        row[LEAD + p] = evo
+    else:
+        row[BACKUP + p * BACKUP_CAP + pos - 1] = evo
+    clear_instance(row, p, evo)
+    row[FACE_UP + p * D + evo] = 1
+    row[SINCE_TURN + p * D + evo] = row[H_TURN]
+    row[PLAYED + p * D + evo] = 1
+
+
+@njit(cache=True)
+def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_card: int) -> bool:
+    """HB-I1/I2: same fighter name, exactly one level higher; the stock needs a free slot for the base."""
+    if base < 0 or ctab[evo_card, C_TYPE] != TYPE_FIGHTER:
+        return False
+    base_card = card_of(row, p, base)
+    if ctab[evo_card, C_NAME_ID] != ctab[base_card, C_NAME_ID]:
+        return False
+    if ctab[evo_card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
+        return False
+    return row[STOCK_N + p] < STOCK_CAP
+
+
+@njit(cache=True)
+def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
+    """HB-M5: Lead and Back-Up slot trade places; both keep damage, stock and rest state."""
+    b = row[BACKUP + p * BACKUP_CAP + slot]
+    lead = row[LEAD + p]
+    row[LEAD + p] = b
+    if lead >= 0:
+        row[BACKUP + p * BACKUP_CAP + slot] = lead
+    else:
+        zone_remove(row, BACKUP, BACKUP_N, BACKUP_CAP, p, slot)
+
+
+@njit(cache=True)
+def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst: int, stack_pos: int) -> None:
+    ctab = tables[0]
+    op = eff[E_OP]
+    if op == OP_DRAW:
+        for _ in range(eff[E_N]):
+            draw(row, p)
+        return
+    if op == OP_CHARGE_TOP:
+        for _ in range(eff[E_N]):
+            inst = pop_deck(row, p)
+            if inst >= 0:
+                charge_card(row, p, inst)
+        return
+    if op == OP_OVERDRIVE:
+        q = p if eff[E_SIDE] == 0 else 1 - p
+        for _ in range(eff[E_N]):
+            overdrive(row, q)
+        return
+    if op == OP_HEARTBREAK:
+        q = p if eff[E_SIDE] == 0 else 1 - p
+        for _ in range(eff[E_N]):
+            if row[LOST + q] == 0:
+                break_heart(row, q)
+        return
+    if op == OP_ADD_HEART:
+        for _ in range(eff[E_N]):
+            if row[DECK_N + p] == 0 or row[HEART_N + p] >= 10:
+                break
+            heart_push(row, p, pop_deck(row, p))
+        return
+    if op == OP_NEGATE:
+        if stack_pos >= 1:
+            row[STACK + (stack_pos - 1) * STACK_COLS + SK_CANCEL] = 1
+        return
+    if op == OP_SWAP_LEAD:
+        best = -1
+        best_left = -1
+        for s in range(row[BACKUP_N + p]):
+            b = backup_at(row, p, s)
+            if row[RESTED + p * D + b] != 0:
+                continue
+            left = hp_of(row, ctab, p, b) - row[DAMAGE + p * D + b]
+            if left > best_left:
+                best, best_left = s, left
+        if best >= 0:
+            swap_lead_with(row, p, best)
+        return
+    if op == OP_EVOLVE:
+        for pos in range(4):
+            base = field_at(row, p, pos)
+            if base < 0:
+                continue
+            for i in range(row[HAND_N + p]):
+                if can_evolve_with(row, ctab, p, base, card_of(row, p, row[HAND + p * HAND_CAP + i])):
+                    evolve_fighter(row, p, pos, i)
+                    return
+        return
+    chosen = np.empty(8, dtype=np.int64)
+    m = collect_targets(row, p, src, eff[E_TARGET], t_inst, chosen)
+    if op == OP_STOCK_TOP:
+        if m > 0:
+            q = chosen[0] // D
+            host = chosen[0] % D
+            for _ in range(eff[E_N]):
+                if row[STOCK_N + q] >= STOCK_CAP or row[DECK_N + q] == 0:
+                    break
+                inst = pop_deck(row, q)
+                row[FACE_UP + q * D + inst] = 0  # HB-I15: face down, private to its owner, inactive
+                row[STOCK_HOST + q * D + inst] = host
+                zone_push(row, STOCK, STOCK_N, STOCK_CAP, q, inst)
+        return
+    amount = eff[E_AMOUNT]
+    for j in range(m):
+        q = chosen[j] // D
+        inst = chosen[j] % D
+        k = q * D + inst
+        if op == OP_DAMAGE:
+            effect_damage(row, tables, q, inst, amount)
+        elif op == OP_HEAL:
+            row[DAMAGE + k] = max(0, row[DAMAGE + k] - amount)
+        elif op == OP_RISE:
+            row[RESTED + k] = 0
+        elif op == OP_REST:
+            row[RESTED + k] = 1
+        elif op == OP_SILENCE:
+            row[SILENCED + k] = 1
+        elif op == OP_BUFF:
+            stat = eff[E_STAT]
+            if stat == ST_ARMOR:
+                row[MOD_ARMOR + k] += amount
+            elif stat == ST_WARD:
+                row[MOD_WARD + k] += amount
+            elif stat == ST_COUNTER:
+                row[MOD_COUNTER + k] += amount
+            elif stat == ST_HP:
+                row[MOD_HP + k] += amount
+            elif stat == ST_ATTACK:
+                row[MOD_ATTACK + k] += amount
+            elif stat == ST_STRIKE:
+                row[MOD_STRIKE + k] = max(row[MOD_STRIKE + k], amount)
+            elif stat == ST_BYPASS:
+                row[MOD_BYPASS + k] = 1
+
+
+@njit(cache=True)
+def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, index: int, t_inst: int,
+                    stack_pos: int) -> None:
+    """Every effect of ``src``'s card with this trigger (and skill/action number) whose condition holds, in card
+    order."""
+    card = card_of(row, p, src)
+    etab = tables[1]
+    for e in range(MAX_EFFECTS):
+        eff = etab[card, e]
+        if eff[E_TRIGGER] != trigger:
+            continue
+        if (trigger == TR_SKILL or trigger == TR_ACTION) and eff[E_INDEX] != index:
+            continue
+        if not condition_holds(row, p, src, eff[E_COND]):
+            continue
+        apply_op(row, tables, p, src, eff, t_inst, stack_pos)
+
+
+@njit(cache=True)
+def active_on_field(row: np.ndarray, p: int, inst: int) -> bool:
+    """A fighter whose abilities can still resolve: on the field (not in stock) and not silenced (HB-I17, L4)."""
+    return field_pos(row, p, inst) >= 0 and row[SILENCED + p * D + inst] == 0
+
+
+@njit(cache=True)
+def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: int) -> None:
+    """HB-A7/A8, B7, K2-K4: after the action's effects: attack damage (less [Armor]), the [X Strike] rise check,
+    then [Counter] damage to the attacker unless the target was KO'd."""
+    ctab = tables[0]
+    if field_pos(row, p, inst) < 0:
+        return
+    card = card_of(row, p, inst)
+    dmg = ctab[card, C_ACT_DMG + 3 * k]
+    o = 1 - p
+    hit = dmg > 0 and field_pos(row, o, t_inst) >= 0
+    survived = False
+    if hit:
+        total = dmg + attack_bonus(row, ctab, p, inst) - armor_of(row, ctab, o, t_inst)
+        if total > 0:
+            row[DAMAGE + o * D + t_inst] += total
+        survived = not is_ko(row, ctab, o, t_inst)
+    if row[ACTED + p * D + inst] <= strike_of(row, ctab, p, inst) - 1:
+        row[RESTED + p * D + inst] = 0
+    if hit and survived and field_pos(row, p, inst) >= 0:
+        c = counter_of(row, ctab, o, t_inst)
+        if c > 0:
+            effect_damage(row, tables, p, inst, c)
+
+
+@njit(cache=True)
+def check_kos(row: np.ndarray, tables) -> None:
+    """HB-B10..B12, H5, I18: every fighter at or above its HP goes to the discard pile with its stock; then each
+    owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
+    ctab = tables[0]
+    tp = row[TURN_PLAYER]
+    victims = np.empty(8, dtype=np.int64)
+    for _ in range(4):
+        m = 0
+        for side in range(2):
+            q = tp if side == 0 else 1 - tp
+            for pos in range(4):
+                inst = field_at(row, q, pos)
+                if inst >= 0 and is_ko(row, ctab, q, inst):
+                    victims[m] = q * D + inst
+                    m += 1
+        if m == 0:
+            return
+        breaks = np.zeros(2, dtype=np.int64)
+        for j in range(m):
+            q = victims[j] // D
+            inst = victims[j] % D
+            breaks[q] += ctab[card_of(row, q, inst), C_LEVEL]
+            if row[LEAD + q] == inst:
+                row[LEAD + q] = -1
+            else:
+                s = zone_find(row, BACKUP, BACKUP_N, BACKUP_CAP, q, inst)
+                zone_remove(row, BACKUP, BACKUP_N, BACKUP_CAP, q, s)
+            j2 = 0
+            while j2 < row[STOCK_N + q]:
+                s_inst = row[STOCK + q * STOCK_CAP + j2]
+                if row[STOCK_HOST + q * D + s_inst] == inst:
+                    zone_remove(row, STOCK, STOCK_N, STOCK_CAP, q, j2)
+                    to_discard(row, q, s_inst)
+                else:
+                    j2 += 1
+            to_discard(row, q, inst)
+        for side in range(2):
+            q = tp if side == 0 else 1 - tp
+            for _ in range(breaks[q]):
+                if row[LOST + q] != 0:
+                    break
+                break_heart(row, q)
+
+
+@njit(cache=True)
+def resolve_top(row: np.ndarray, tables) -> None:
+    """Pop the top stack entry and carry it out (HB-R7: last in, first out), then the KO check."""
+    n = row[STACK_N] - 1
+    base = STACK + n * STACK_COLS
+    kind = row[base + SK_KIND]
+    p = row[base + SK_PLAYER]
+    inst = row[base + SK_INST]
+    index = row[base + SK_INDEX]
+    target = row[base + SK_TARGET]
+    cancelled = row[base + SK_CANCEL] != 0
+    row[STACK_N] = n
+    for c in range(STACK_COLS):
+        row[base + c] = -1
+    # one call site of the interpreter (it is the largest code here): pick the text, then run it
+    trigger = -1
+    if not cancelled:
+        if kind == K_CARD:
+            trigger = TR_PLAY
+        elif kind != K_PHASE and kind != K_PLAYED and active_on_field(row, p, inst):
+            # a fighter that left the field (or was silenced) does nothing
+            trigger = (TR_CALL if kind == K_CALL else TR_SKILL if kind == K_SKILL
+                       else TR_ACTION if kind == K_ACTION else index)
+    if kind == K_ACTION and not cancelled and field_pos(row, p, inst) >= 0:
+        trigger = TR_ACTION  # a silenced Lead still acts: only its abilities are off
+    if trigger >= 0:
+        resolve_effects(row, tables, p, inst, trigger, index if kind != K_TRIGGER else 0, target, n)
+    if kind == K_ACTION and not cancelled:
+        action_damage(row, tables, p, inst, index, target)
+    if kind == K_CARD:
+        j = zone_find(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, inst)
+        if j >= 0:
+            zone_remove(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, j)
+            to_discard(row, p, inst)  # HB-M3 / HB-X4: after its effect
+    check_kos(row, tables)
+
+
+@njit(cache=True)
+def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target: int) -> None:
+    n = row[STACK_N]
+    base = STACK + n * STACK_COLS
+    row[base + SK_KIND] = kind
+    row[base + SK_PLAYER] = p
+    row[base + SK_INST] = inst
+    row[base + SK_INDEX] = index
+    row[base + SK_TARGET] = target
+    row[base + SK_CANCEL] = 0
+    row[STACK_N] = n + 1
+
+
+@njit(cache=True)
+def hand_card_to_resolving(row: np.ndarray, p: int, hand_idx: int) -> int:
+    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_idx)
+    row[FACE_UP + p * D + inst] = 1
+    row[PLAYED + p * D + inst] = 1
+    zone_push(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, inst)
+    return inst
+

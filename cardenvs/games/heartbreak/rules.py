@@ -1,0 +1,886 @@
+"""heartbreak rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
+
+Flow: ``step_row`` hands the action to ``drive``, which checks it against ``fill_mask``, applies it
+(``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of turn, stack resolution) to the
+next decision; a decision with exactly one legal action (a response window where the responder holds no playable
+Turbo, a charge step with an empty hand, a single waiting trigger) is played by the kernel and is not counted.
+
+Response windows (HB-R*): every card play, skill or action declaration, triggered ability and phase change of a
+player pushes an entry on the stack and opens a window. The other player may answer with one Turbo or pass; if the
+turn player's play was answered, the turn player may answer once more (the last word); then the stack resolves last
+in, first out. A window opened by the non-turn player's trigger lets the turn player answer once (HB-R9).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import (
+    DRAW,
+    H_DECISIONS,
+    H_NEEDS,
+    H_STATUS,
+    H_TO_ACT,
+    H_TURN,
+    H_WINNER,
+    LIVE,
+    NO_WINNER,
+    TERMINATED,
+    TRUNCATED,
+)
+from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+
+from .actions import (
+    A_ACT,
+    A_CHOOSE_LEAD,
+    A_HAND,
+    A_ONTO,
+    A_ORDER,
+    A_PASS,
+    A_REFILL,
+    A_SKILL,
+    A_SWAP,
+    A_TARGET,
+    NUM_ACTIONS,
+)
+from .board import (
+    break_heart,
+    can_pay,
+    card_of,
+    charge_card,
+    draw,
+    field_at,
+    field_count,
+    has_bypass,
+    heart_push,
+    item_of,
+    pay,
+    pop_deck,
+    zone_find,
+    zone_push,
+    zone_remove,
+)
+from .cards import (
+    C_ACT_COST,
+    C_ACT_DMG,
+    C_ACT_OD,
+    C_COND,
+    C_COST,
+    C_HAS_CALL,
+    C_HAS_END,
+    C_HAS_START,
+    C_LEAD_OK,
+    C_N_ACTIONS,
+    C_N_SKILLS,
+    C_NEGATE,
+    C_OD,
+    C_SK_COST,
+    C_SK_OD,
+    C_TURBO,
+    C_TYPE,
+    CC_ALLY,
+    CC_LOW_HEART,
+    E_COND,
+    E_TRIGGER,
+    LOW_HEART,
+    MAX_EFFECTS,
+    TR_CALL,
+    TR_END,
+    TR_START,
+    TYPE_CLIMAX,
+    TYPE_FIGHTER,
+    TYPE_ITEM,
+    TYPE_SUPPORT,
+)
+from .effects import (
+    active_on_field,
+    can_evolve_with,
+    condition_holds,
+    evolve_fighter,
+    hand_card_to_resolving,
+    push_entry,
+    resolve_top,
+    swap_lead_with,
+)
+from .state import (
+    ACTED,
+    BACKUP,
+    BACKUP_CAP,
+    BACKUP_N,
+    CLIMAX_USED,
+    DECISION_CAP,
+    DECK,
+    DECK_LIST,
+    DECK_N,
+    FACE_UP,
+    FIRST_PLAYER,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HEART_N,
+    HEART_START,
+    K_ACTION,
+    K_CALL,
+    K_CARD,
+    K_PHASE,
+    K_PLAYED,
+    K_SKILL,
+    K_TRIGGER,
+    LEAD,
+    LOST,
+    MAX_ACTIONS,
+    MAX_DECK,
+    MAX_SKILLS,
+    MOD_ARMOR,
+    MOD_ATTACK,
+    MOD_BYPASS,
+    MOD_COUNTER,
+    MOD_HP,
+    MOD_STRIKE,
+    MOD_WARD,
+    OPENING_HAND,
+    PENDING_ACTION,
+    PLAYED,
+    RESTED,
+    RET_STEP,
+    SETUP_PLAYER,
+    SILENCED,
+    SINCE_TURN,
+    SKILLS_USED,
+    ST_ACTION,
+    ST_ACTION_START,
+    ST_CHARGE,
+    ST_CLEANUP,
+    ST_CLIMAX,
+    ST_DRAW,
+    ST_END,
+    ST_MAIN,
+    ST_REFILL,
+    ST_RISE,
+    ST_SETUP_LEAD,
+    ST_START,
+    ST_TARGET,
+    ST_TRIGGERS,
+    ST_WINDOW,
+    STACK,
+    STACK_CAP,
+    STACK_COLS,
+    STACK_N,
+    STATE,
+    STEP,
+    STOCK,
+    STOCK_CAP,
+    STOCK_HOST,
+    STOCK_N,
+    SWAP_USED,
+    TRIG,
+    TRIG_CAP,
+    TRIG_KIND,
+    TRIG_N,
+    TRIG_NEXT,
+    TURN_CAP,
+    TURN_PLAYER,
+    WIN_ACTOR,
+    WIN_STAGE,
+    ZONE_NAMES,
+)
+
+D = MAX_DECK
+WIN_RESOLVING = 2  # win_stage once the window has closed and the stack is resolving
+
+_ZONE_SPANS = np.array([[STATE.offset(z), STATE[z].size] for z in ZONE_NAMES], dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# small state helpers
+@njit(cache=True)
+def set_decision(row: np.ndarray, p: int) -> None:
+    row[H_TO_ACT] = p
+    row[H_NEEDS] = 1 << p
+
+
+@njit(cache=True)
+def finish(row: np.ndarray, winner: int) -> None:
+    row[H_STATUS] = TERMINATED
+    row[H_WINNER] = winner
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+
+
+@njit(cache=True)
+def truncate(row: np.ndarray) -> None:
+    row[H_STATUS] = TRUNCATED
+    row[H_WINNER] = NO_WINNER
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+
+
+@njit(cache=True)
+def settle_losses(row: np.ndarray) -> bool:
+    """HB-V5/V6: a met loss condition ends the game at once; both players at once is a draw."""
+    l0 = row[LOST] != 0
+    l1 = row[LOST + 1] != 0
+    if not (l0 or l1):
+        return False
+    finish(row, DRAW if (l0 and l1) else (1 if l0 else 0))
+    return True
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# legality
+@njit(cache=True)
+def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
+    """HB-F6/F9, C3/C4: a fighter with a free field place, its Discharge paid and its call condition met."""
+    if ctab[card, C_TYPE] != TYPE_FIGHTER or field_count(row, p) >= 4:
+        return False
+    if not can_pay(row, p, ctab[card, C_COST], 0):
+        return False
+    cond = ctab[card, C_COND]
+    if cond == CC_ALLY and field_count(row, p) == 0:
+        return False
+    return not (cond == CC_LOW_HEART and row[HEART_N + p] > LOW_HEART)
+
+
+@njit(cache=True)
+def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool) -> bool:
+    """Support cards: in the own main phase (HB-M2/M6); Turbo ones also in windows and, on the own turn, any time
+    (HB-R1..R3). A negating Turbo needs something to answer, so it is only played in windows."""
+    if ctab[card, C_TYPE] != TYPE_SUPPORT:
+        return False
+    if not can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
+        return False
+    if ctab[card, C_TURBO] == 0:
+        return main
+    if ctab[card, C_NEGATE] != 0:
+        return window and row[STACK_N] < STACK_CAP
+    return window or main or row[STEP] == ST_ACTION or row[STEP] == ST_CLIMAX
+
+
+@njit(cache=True)
+def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> bool:
+    """Evolve (HB-I1..I4, I9, I11) or equip (HB-I12/I13) onto the own fighter at ``pos``."""
+    base = field_at(row, p, pos)
+    if base < 0:
+        return False
+    kind = ctab[card, C_TYPE]
+    if kind == TYPE_FIGHTER:
+        if row[SINCE_TURN + p * D + base] >= row[H_TURN]:
+            return False  # HB-I4: on the field since before this turn began
+        return can_evolve_with(row, ctab, p, base, card) and can_pay(row, p, ctab[card, C_COST], 0)
+    if kind == TYPE_ITEM:
+        if item_of(row, ctab, p, base) >= 0 or row[STOCK_N + p] >= STOCK_CAP:
+            return False
+        return can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+    return False
+
+
+@njit(cache=True)
+def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> bool:
+    """HB-L1/L2, C4: once per turn per skill, not while silenced, cost payable."""
+    inst = field_at(row, p, pos)
+    if inst < 0:
+        return False
+    card = card_of(row, p, inst)
+    if k >= ctab[card, C_N_SKILLS] or row[SILENCED + p * D + inst] != 0:
+        return False
+    if row[SKILLS_USED + p * D + inst] & (1 << k):
+        return False
+    return can_pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
+
+
+@njit(cache=True)
+def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
+    """HB-B3/B4/K1: how many opposing fighters the Lead's attack may target."""
+    lead = row[LEAD + p]
+    o = 1 - p
+    if lead < 0:
+        return 0
+    if has_bypass(row, ctab, p, lead):
+        return field_count(row, o)
+    return 1 if row[LEAD + o] >= 0 else 0
+
+
+@njit(cache=True)
+def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
+    """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
+    lead = row[LEAD + p]
+    if lead < 0 or row[RESTED + p * D + lead] != 0:
+        return False
+    card = card_of(row, p, lead)
+    if k >= ctab[card, C_N_ACTIONS]:
+        return False
+    if not can_pay(row, p, ctab[card, C_ACT_COST + 3 * k], ctab[card, C_ACT_OD + 3 * k]):
+        return False
+    return ctab[card, C_ACT_DMG + 3 * k] == 0 or attack_targets(row, ctab, p) > 0
+
+
+@njit(cache=True)
+def window_responder(row: np.ndarray) -> int:
+    return 1 - row[WIN_ACTOR] if row[WIN_STAGE] == 0 else row[WIN_ACTOR]
+
+
+@njit(cache=True)
+def trigger_decider(row: np.ndarray) -> int:
+    """HB-L5/L6: the turn player's waiting abilities first, then the opponent's."""
+    tp = row[TURN_PLAYER]
+    for j in range(row[TRIG_N]):
+        if row[TRIG + 2 * j] == tp:
+            return tp
+    return 1 - tp
+
+
+@njit(cache=True)
+def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    out[:] = 0
+    if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        return 0
+    ctab = tables[0]
+    st = row[STEP]
+    if st == ST_SETUP_LEAD:
+        base = DECK + p * D
+        for j in range(row[DECK_N + p]):
+            inst = row[base + j]
+            card = card_of(row, p, inst)
+            if ctab[card, C_LEAD_OK] == 0:
+                continue
+            first = True  # one action per distinct card: copies are interchangeable
+            for k in range(j):
+                if card_of(row, p, row[base + k]) == card:
+                    first = False
+                    break
+            if first:
+                out[A_CHOOSE_LEAD + inst] = 1
+    elif st == ST_TRIGGERS:
+        for j in range(row[TRIG_N]):
+            if row[TRIG + 2 * j] == p:
+                out[A_ORDER + j] = 1
+    elif st == ST_CHARGE:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            out[A_HAND + i] = 1
+    elif st == ST_REFILL:
+        for j in range(row[BACKUP_N + p]):
+            out[A_REFILL + j] = 1
+    elif st == ST_MAIN:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            if call_ok(row, ctab, p, card) or support_ok(row, ctab, p, card, True, False):
+                out[A_HAND + i] = 1
+            for pos in range(4):
+                if onto_ok(row, ctab, p, card, pos):
+                    out[A_ONTO + 4 * i + pos] = 1
+        for pos in range(4):
+            for k in range(MAX_SKILLS):
+                if skill_ok(row, ctab, p, pos, k):
+                    out[A_SKILL + MAX_SKILLS * pos + k] = 1
+        if row[SWAP_USED] == 0 and row[LEAD + p] >= 0:
+            for j in range(row[BACKUP_N + p]):
+                out[A_SWAP + j] = 1
+    elif st == ST_ACTION or st == ST_CLIMAX:
+        out[A_PASS] = 1
+        if st == ST_ACTION:
+            for k in range(MAX_ACTIONS):
+                if act_ok(row, ctab, p, k):
+                    out[A_ACT + k] = 1
+        for i in range(row[HAND_N + p]):
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            if support_ok(row, ctab, p, card, False, False) or st == ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[CLIMAX_USED] == 0 \
+                    and can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
+                out[A_HAND + i] = 1
+    elif st == ST_TARGET:
+        o = 1 - p
+        for pos in range(4):
+            if field_at(row, o, pos) >= 0:
+                out[A_TARGET + pos] = 1
+    elif st == ST_WINDOW:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            if support_ok(row, ctab, p, card, False, True):
+                out[A_HAND + i] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += out[a]
+    return n
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# transitions
+@njit(cache=True)
+def open_window(row: np.ndarray, actor: int, ret: int) -> None:
+    row[STEP] = ST_WINDOW
+    row[WIN_ACTOR] = actor
+    row[WIN_STAGE] = 0
+    row[RET_STEP] = ret
+
+
+@njit(cache=True)
+def change_phase(row: np.ndarray, ret: int) -> None:
+    """HB-R2: a phase change is answerable by the opponent."""
+    push_entry(row, K_PHASE, row[TURN_PLAYER], -1, 0, -1)
+    open_window(row, row[TURN_PLAYER], ret)
+
+
+@njit(cache=True)
+def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> bool:
+    etab = tables[1]
+    card = card_of(row, q, inst)
+    if row[SILENCED + q * D + inst] != 0:
+        return False
+    for e in range(MAX_EFFECTS):
+        if etab[card, e, E_TRIGGER] == trigger and condition_holds(row, q, inst, etab[card, e, E_COND]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> None:
+    """HB-P1/E1: every fighter on both fields whose ability triggers now waits for its owner's order."""
+    ctab = tables[0]
+    col = C_HAS_START if trigger == TR_START else C_HAS_END
+    tp = row[TURN_PLAYER]
+    n = 0
+    for side in range(2):
+        q = tp if side == 0 else 1 - tp
+        for pos in range(4):
+            inst = field_at(row, q, pos)
+            if (inst >= 0 and ctab[card_of(row, q, inst), col] != 0 and has_trigger(row, tables, q, inst, trigger)
+                    and n < TRIG_CAP):
+                row[TRIG + 2 * n] = q
+                row[TRIG + 2 * n + 1] = inst
+                n += 1
+    row[TRIG_N] = n
+    row[TRIG_KIND] = trigger
+    row[TRIG_NEXT] = next_step
+    row[STEP] = ST_TRIGGERS
+
+
+@njit(cache=True)
+def take_trigger(row: np.ndarray, j: int) -> None:
+    """The chosen waiting ability triggers: on the stack, and a window for the other player (HB-R2, R9)."""
+    q = row[TRIG + 2 * j]
+    inst = row[TRIG + 2 * j + 1]
+    n = row[TRIG_N]
+    for k in range(j, n - 1):
+        row[TRIG + 2 * k] = row[TRIG + 2 * (k + 1)]
+        row[TRIG + 2 * k + 1] = row[TRIG + 2 * (k + 1) + 1]
+    row[TRIG + 2 * (n - 1)] = -1
+    row[TRIG + 2 * (n - 1) + 1] = -1
+    row[TRIG_N] = n - 1
+    if not active_on_field(row, q, inst):
+        return  # it left the field (or was silenced) while waiting: nothing triggers
+    push_entry(row, K_TRIGGER, q, inst, row[TRIG_KIND], -1)
+    open_window(row, q, ST_TRIGGERS)
+
+
+@njit(cache=True)
+def start_game(row: np.ndarray, tables) -> None:
+    """HB-S2..S6: shuffle, random first player, 5 cards to hand, 5 to the heart, Leads revealed (a call)."""
+    for q in range(2):
+        shuffle_slice(row, DECK + q * D, row[DECK_N + q])
+    row[FIRST_PLAYER] = rng_below(row, 2)
+    first = row[FIRST_PLAYER]  # read back as int32: the raw draw is unsigned
+    row[TURN_PLAYER] = first
+    for q in range(2):
+        for _ in range(OPENING_HAND):
+            draw(row, q)
+        for _ in range(HEART_START):
+            inst = pop_deck(row, q)
+            if inst >= 0:
+                heart_push(row, q, inst)
+    for q in range(2):
+        lead = row[LEAD + q]
+        row[FACE_UP + q * D + lead] = 1
+        row[SINCE_TURN + q * D + lead] = 0
+    row[H_TURN] = 0
+    # the reveal counts as calling the Leads: their call abilities wait, the first player's first (HB-L5)
+    ctab = tables[0]
+    n = 0
+    for side in range(2):
+        q = first if side == 0 else 1 - first
+        lead = row[LEAD + q]
+        if ctab[card_of(row, q, lead), C_HAS_CALL] != 0:
+            row[TRIG + 2 * n] = q
+            row[TRIG + 2 * n + 1] = lead
+            n += 1
+    row[TRIG_N] = n
+    row[TRIG_KIND] = TR_CALL
+    row[TRIG_NEXT] = ST_START
+    row[STEP] = ST_TRIGGERS
+
+
+@njit(cache=True)
+def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
+    """A support / Turbo / climax card: its cost is paid, it waits on the stack, a window opens."""
+    inst = row[HAND + p * HAND_CAP + i]
+    hand_card_to_resolving(row, p, i)
+    push_entry(row, K_CARD, p, inst, 0, -1)
+    open_window(row, p, ret)
+
+
+@njit(cache=True)
+def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None:
+    """HB-A5, C6: rest the Lead, count the action, pay its cost; the action waits on the stack for answers."""
+    ctab = tables[0]
+    lead = row[LEAD + p]
+    card = card_of(row, p, lead)
+    row[RESTED + p * D + lead] = 1
+    row[ACTED + p * D + lead] += 1
+    pay(row, p, ctab[card, C_ACT_COST + 3 * k], ctab[card, C_ACT_OD + 3 * k])
+    push_entry(row, K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + 3 * k] > 0 else -1)
+    open_window(row, p, ST_ACTION)
+
+
+@njit(cache=True)
+def end_of_turn_cleanup(row: np.ndarray) -> None:
+    """HB-E2, L2, M4, X3: until-end-of-turn effects end; once-per-turn counters reset; the other player's turn."""
+    for k in range(2 * D):
+        row[ACTED + k] = 0
+        row[SKILLS_USED + k] = 0
+        row[MOD_ARMOR + k] = 0
+        row[MOD_WARD + k] = 0
+        row[MOD_COUNTER + k] = 0
+        row[MOD_HP + k] = 0
+        row[MOD_ATTACK + k] = 0
+        row[MOD_STRIKE + k] = 0
+        row[MOD_BYPASS + k] = 0
+        row[SILENCED + k] = 0
+    row[SWAP_USED] = 0
+    row[CLIMAX_USED] = 0
+    row[TURN_PLAYER] = 1 - row[TURN_PLAYER]
+    row[STEP] = ST_START
+
+
+@njit(cache=True)
+def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
+    """Apply a legal action of player ``p`` (legality is checked by the caller)."""
+    ctab = tables[0]
+    st = row[STEP]
+    if st == ST_SETUP_LEAD:  # HB-S1
+        inst = a - A_CHOOSE_LEAD
+        zone_remove(row, DECK, DECK_N, D, p, zone_find(row, DECK, DECK_N, D, p, inst))
+        row[LEAD + p] = inst
+        row[FACE_UP + p * D + inst] = 0
+        row[PLAYED + p * D + inst] = 1
+        if p == 0:
+            row[SETUP_PLAYER] = 1
+        else:
+            start_game(row, tables)
+    elif st == ST_TRIGGERS:
+        take_trigger(row, a - A_ORDER)
+    elif st == ST_CHARGE:  # HB-P3, C1
+        if a != A_PASS:
+            charge_card(row, p, zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND))
+            draw(row, p)
+        row[STEP] = ST_RISE
+    elif st == ST_REFILL:  # HB-P5/P6: not a call, not the swap; the fighter keeps its state
+        swap_lead_with(row, p, a - A_REFILL)
+        change_phase(row, ST_MAIN)
+    elif st == ST_MAIN:
+        if a == A_PASS:  # HB-M7; HB-T2: the first player's first turn has no action phase
+            change_phase(row, ST_CLIMAX if row[H_TURN] == 1 else ST_ACTION_START)
+        elif a < A_ONTO:
+            i = a - A_HAND
+            inst = row[HAND + p * HAND_CAP + i]
+            card = card_of(row, p, inst)
+            if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-F6..F8, F11: call
+                pay(row, p, ctab[card, C_COST], 0)
+                zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+                if row[LEAD + p] < 0:
+                    row[LEAD + p] = inst
+                else:
+                    zone_push(row, BACKUP, BACKUP_N, BACKUP_CAP, p, inst)
+                row[FACE_UP + p * D + inst] = 1
+                row[RESTED + p * D + inst] = 0
+                row[SINCE_TURN + p * D + inst] = row[H_TURN]
+                row[PLAYED + p * D + inst] = 1
+                push_entry(row, K_CALL, p, inst, 0, -1)
+                open_window(row, p, ST_MAIN)
+            else:  # HB-M3: a support card
+                pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+                play_card(row, p, i, ST_MAIN)
+        elif a < A_SKILL:
+            i = (a - A_ONTO) // 4
+            pos = (a - A_ONTO) % 4
+            inst = row[HAND + p * HAND_CAP + i]
+            card = card_of(row, p, inst)
+            if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-I1, I9: pay the evolution's cost
+                pay(row, p, ctab[card, C_COST], 0)
+                evolve_fighter(row, p, pos, i)
+            else:  # HB-I12: equip
+                pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+                zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+                row[FACE_UP + p * D + inst] = 1
+                row[STOCK_HOST + p * D + inst] = field_at(row, p, pos)
+                row[PLAYED + p * D + inst] = 1
+                zone_push(row, STOCK, STOCK_N, STOCK_CAP, p, inst)
+            push_entry(row, K_PLAYED, p, inst, 0, -1)
+            open_window(row, p, ST_MAIN)
+        elif a < A_SWAP:  # HB-L1/L2: skills
+            pos = (a - A_SKILL) // MAX_SKILLS
+            k = (a - A_SKILL) % MAX_SKILLS
+            inst = field_at(row, p, pos)
+            card = card_of(row, p, inst)
+            pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
+            row[SKILLS_USED + p * D + inst] |= 1 << k
+            push_entry(row, K_SKILL, p, inst, k, -1)
+            open_window(row, p, ST_MAIN)
+        else:  # HB-M4/M5: swap
+            swap_lead_with(row, p, a - A_SWAP)
+            row[SWAP_USED] = 1
+    elif st == ST_ACTION:
+        if a == A_PASS:  # HB-A11/A12
+            change_phase(row, ST_CLIMAX)
+        elif a >= A_ACT and a < A_TARGET:
+            k = a - A_ACT
+            card = card_of(row, p, row[LEAD + p])
+            o = 1 - p
+            if ctab[card, C_ACT_DMG + 3 * k] > 0 and has_bypass(row, ctab, p, row[LEAD + p]) \
+                    and field_count(row, o) > 1:
+                row[PENDING_ACTION] = k
+                row[STEP] = ST_TARGET
+            else:
+                target = row[LEAD + o]
+                if target < 0:  # [Bypass] with only Back-Up fighters: the single one
+                    target = field_at(row, o, 1)
+                declare_action(row, tables, p, k, target)
+        else:  # HB-R3: a Turbo at an open moment of the own turn
+            i = a - A_HAND
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+            play_card(row, p, i, ST_ACTION)
+    elif st == ST_TARGET:  # HB-K1
+        declare_action(row, tables, p, row[PENDING_ACTION], field_at(row, 1 - p, a - A_TARGET))
+    elif st == ST_CLIMAX:
+        if a == A_PASS:
+            change_phase(row, ST_END)
+        else:
+            i = a - A_HAND
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            if ctab[card, C_TYPE] == TYPE_CLIMAX:  # HB-X1/X3
+                row[CLIMAX_USED] = 1
+            pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+            play_card(row, p, i, ST_CLIMAX)
+    elif st == ST_WINDOW:  # HB-R4..R9
+        if a == A_PASS:
+            row[WIN_STAGE] = WIN_RESOLVING
+        else:
+            i = a - A_HAND
+            inst = row[HAND + p * HAND_CAP + i]
+            card = card_of(row, p, inst)
+            pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+            hand_card_to_resolving(row, p, i)
+            push_entry(row, K_CARD, p, inst, 0, -1)
+            if row[WIN_STAGE] == 0 and row[WIN_ACTOR] == row[TURN_PLAYER]:
+                row[WIN_STAGE] = 1  # the turn player has the last word
+            else:
+                row[WIN_STAGE] = WIN_RESOLVING
+
+
+@njit(cache=True)
+def advance(row: np.ndarray, tables) -> None:
+    """Run forced steps until a decision is pending or the game is over."""
+    while True:
+        if row[H_STATUS] != LIVE:
+            return
+        if settle_losses(row):
+            return
+        st = row[STEP]
+        tp = row[TURN_PLAYER]
+        op = 1 - tp
+        if st == ST_SETUP_LEAD:
+            set_decision(row, row[SETUP_PLAYER])
+            return
+        if st == ST_START:
+            if row[DECK_N + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
+                row[LOST + tp] = 1
+                continue
+            if row[H_TURN] >= TURN_CAP:
+                truncate(row)
+                return
+            row[H_TURN] += 1
+            st = ST_END  # HB-P1: collect the start-of-turn abilities below (one call site)
+        if st == ST_TRIGGERS:
+            if row[TRIG_N] == 0:
+                row[STEP] = row[TRIG_NEXT]
+                continue
+            set_decision(row, trigger_decider(row))
+            return
+        if st == ST_DRAW:  # HB-P2
+            draw(row, tp)
+            row[STEP] = ST_CHARGE
+            continue
+        if st == ST_RISE:  # HB-P4
+            for pos in range(4):
+                inst = field_at(row, tp, pos)
+                if inst >= 0:
+                    row[RESTED + tp * D + inst] = 0
+            row[STEP] = ST_REFILL
+            continue
+        if st == ST_REFILL:
+            if row[LEAD + tp] < 0 and row[BACKUP_N + tp] > 0:
+                set_decision(row, tp)
+                return
+            change_phase(row, ST_MAIN)
+            continue
+        if st == ST_ACTION_START:  # HB-A1..A4: once per action phase, the opponent first
+            if field_count(row, op) == 0:
+                break_heart(row, op)
+                if settle_losses(row):
+                    return
+            if field_count(row, tp) == 0:
+                break_heart(row, tp)
+            row[STEP] = ST_ACTION
+            continue
+        if st == ST_END:  # HB-E1 (and HB-P1, redirected from ST_START above)
+            start = row[STEP] == ST_START
+            collect_triggers(row, tables, TR_START if start else TR_END, ST_DRAW if start else ST_CLEANUP)
+            continue
+        if st == ST_CLEANUP:
+            if row[DECK_N + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
+                row[LOST + tp] = 1
+                continue
+            end_of_turn_cleanup(row)
+            continue
+        if st == ST_WINDOW:
+            if row[WIN_STAGE] == WIN_RESOLVING:
+                while row[STACK_N] > 0 and row[LOST] == 0 and row[LOST + 1] == 0:
+                    resolve_top(row, tables)
+                if row[LOST] != 0 or row[LOST + 1] != 0:
+                    continue
+                row[WIN_STAGE] = 0
+                row[STEP] = row[RET_STEP]
+                continue
+            set_decision(row, window_responder(row))
+            return
+        # ST_CHARGE, ST_MAIN, ST_ACTION, ST_TARGET, ST_CLIMAX: the turn player decides
+        set_decision(row, tp)
+        return
+
+
+@njit(cache=True)
+def drive(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply the agent's action ``a`` of player ``p`` (``p < 0``: none, just advance), then advance and auto-play
+    every decision with exactly one legal action. Returns 1 (row untouched) when the agent's action is illegal.
+
+    One loop with a single call site each of ``fill_mask``, ``apply_action`` and ``advance``: they are the largest
+    kernels, and every extra call site costs compile time."""
+    agent = p >= 0
+    if not agent:
+        advance(row, tables)
+    while True:
+        if not agent:
+            if row[H_STATUS] != LIVE:
+                return 0
+            p = row[H_TO_ACT]
+        n = fill_mask(row, tables, p, mask)
+        if agent:
+            if n == 0 or a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
+                return 1
+            row[H_DECISIONS] += 1
+            agent = False
+        else:
+            if n != 1:
+                return 0
+            for b in range(NUM_ACTIONS):
+                if mask[b] != 0:
+                    a = b
+                    break
+        apply_action(row, tables, p, a)
+        advance(row, tables)
+
+
+@njit(cache=True)
+def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: np.ndarray) -> None:
+    row[:] = 0
+    row[H_WINNER] = NO_WINNER
+    rng_seed(row, seed)
+    for z in range(_ZONE_SPANS.shape[0]):
+        for j in range(_ZONE_SPANS[z, 1]):
+            row[_ZONE_SPANS[z, 0] + j] = -1
+    for k in range(2 * D):
+        row[DECK_LIST + k] = -1
+        row[STOCK_HOST + k] = -1
+    for j in range(STACK_CAP * STACK_COLS):
+        row[STACK + j] = -1
+    for j in range(2 * TRIG_CAP):
+        row[TRIG + j] = -1
+    for p in range(2):
+        n = 0
+        for i in range(D):
+            card = decks[p, i]
+            row[DECK_LIST + p * D + i] = card
+            if card >= 0:
+                row[DECK + p * D + n] = i
+                n += 1
+        row[DECK_N + p] = n
+    row[PENDING_ACTION] = -1
+    row[STEP] = ST_SETUP_LEAD
+    row[SETUP_PLAYER] = 0
+    drive(row, tables, -1, -1, mask)
+
+
+@njit(cache=True)
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return 1
+    if drive(row, tables, p, a, mask) != 0:
+        return 1
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+        truncate(row)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# batch kernels (the GameSpec contract)
+@njit(parallel=True, cache=True)
+def batch_reset(states, tables, decks, seeds, rows):
+    for i in prange(states.shape[0]):
+        if rows[i]:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            reset_row(states[i], tables, decks[i], seeds[i], mask)
+
+
+@njit(cache=True)
+def serial_reset(states, tables, decks, seeds, rows):
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    for i in range(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i], mask)
+
+
+@njit(parallel=True, cache=True)
+def batch_step(states, tables, players, actions, errors):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(cache=True)
+def serial_step(states, tables, players, actions, errors):
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(parallel=True, cache=True)
+def batch_mask(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0
+
+
+@njit(cache=True)
+def serial_mask(states, tables, players, out):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0

@@ -1,0 +1,178 @@
+"""The heartbreak state row: one int32 row per game, declared once as a :class:`Layout`.
+
+Card instances: instance ``i`` of player ``p`` is the card ``deck_list[p, i]``. Zones hold instance ids, compact
+(-1 after the last entry). Stacks whose top matters (deck, heart) keep their top as the *last* entry, so a draw or a
+break is a pop. Per-instance data (damage, rest, modifiers, the fighter a stock card lies under) lives in
+``(2, MAX_DECK)`` fields indexed by instance id, so it moves with the card.
+"""
+from __future__ import annotations
+
+from cardenvs.core.header import HEADER
+from cardenvs.core.layout import Layout, fields
+
+# ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+MIN_DECK = 50  # HB-D1
+MAX_DECK = 60  # engine cap: the rulebook gives no maximum; decks of 51..60 are legal, more are refused
+MAX_COPIES = 4  # HB-D2
+OPENING_HAND = 5  # HB-S4
+HEART_START = 5  # HB-S5 / HB-H1
+HAND_CAP = 20  # physical hand size; a card that would enter a full hand goes to the discard pile instead
+HEART_CAP = 10  # heart stack capacity (5 at setup; add_heart effects stop at the cap)
+BACKUP_CAP = 3  # HB-F4: 1 Lead + 3 Back-Up
+FIELD_CAP = 1 + BACKUP_CAP
+STOCK_CAP = 16  # stock cards of one player over all fighters (an evolve needs one free slot, stock_top stops)
+RESOLVING_CAP = 4  # support / climax cards of one player on the response stack
+STACK_CAP = 4  # the play + the opponent's Turbo + the turn player's answer (HB-R6), one spare
+STACK_COLS = 6
+TRIG_CAP = 8  # simultaneous triggered abilities waiting for an order (4 fighters per player)
+MAX_SKILLS = 2
+MAX_ACTIONS = 2
+TURN_CAP = 120  # HB-V6: truncate (status 2) when turn 121 would start
+DECISION_CAP = 4000  # truncate after this many agent decisions (a backstop; random games take ~200)
+
+# ---- steps -------------------------------------------------------------------------------------------------------
+(
+    ST_SETUP_LEAD,  # setup_player chooses a Lead from the deck (HB-S1)
+    ST_START,  # forced: deck-out check, turn counter, start-of-turn triggers collected (HB-P1)
+    ST_TRIGGERS,  # pending triggered abilities: the owner picks the order (HB-L5/L6)
+    ST_DRAW,  # forced: draw step (HB-P2)
+    ST_CHARGE,  # the turn player may charge a hand card, then draws (HB-P3)
+    ST_RISE,  # forced: the turn player's fighters rise (HB-P4)
+    ST_REFILL,  # the turn player moves a Back-Up fighter into an empty Lead (HB-P5)
+    ST_MAIN,  # main phase decisions (HB-M*)
+    ST_ACTION_START,  # forced: empty-field heartbreaks (HB-A2/A3)
+    ST_ACTION,  # declare an action, play a Turbo, or go to the climax phase
+    ST_TARGET,  # a [Bypass] attacker picks its target
+    ST_CLIMAX,  # play a Climax card, a Turbo, or end the turn
+    ST_END,  # forced: end-of-turn triggers collected (HB-E1)
+    ST_CLEANUP,  # forced: deck-out check, end of turn, next turn (HB-E2)
+    ST_WINDOW,  # a response window: the responder plays a Turbo or passes (HB-R*)
+) = range(15)
+NUM_STEPS = 15
+STEP_NAMES = (
+    "choose Lead", "start phase", "order triggers", "draw step", "charge step", "rise", "refill Lead", "main phase",
+    "action phase start", "action phase", "attack target", "climax phase", "end phase", "end of turn",
+    "response window",
+)
+
+# stack entry kinds
+K_PHASE, K_CARD, K_CALL, K_PLAYED, K_SKILL, K_ACTION, K_TRIGGER = range(7)
+KIND_NAMES = ("phase change", "card", "call", "card play", "skill", "action", "trigger")
+# stack entry columns
+SK_KIND, SK_PLAYER, SK_INST, SK_INDEX, SK_TARGET, SK_CANCEL = range(STACK_COLS)
+
+_D = MAX_DECK
+_STATE_FIELDS = fields(
+    ("deck_list", (2, _D), "card id of each card instance of each player (-1 padded)"),
+    ("deck", (2, _D), "deck stack, instance ids, top = last entry", True),
+    ("hand", (2, HAND_CAP), "hand, instance ids", True),
+    ("heart", (2, HEART_CAP), "heart stack, instance ids, top = last entry (face-up flag in face_up)", True),
+    ("charge", (2, _D), "charge zone, instance ids, oldest first", True),
+    ("discard", (2, _D), "discard pile, instance ids in order", True),
+    ("lead", (2, 1), "Lead fighter instance", True),
+    ("backup", (2, BACKUP_CAP), "Back-Up fighters, instance ids (unordered slots, kept compact)", True),
+    ("stock", (2, STOCK_CAP), "stock cards of all fighters of a player (the host in stock_host)", True),
+    ("resolving", (2, RESOLVING_CAP), "support / climax cards on the response stack", True),
+    ("deck_count", (2,), "cards in each deck"),
+    ("hand_count", (2,), "cards in each hand"),
+    ("heart_count", (2,), "cards in each heart"),
+    ("charge_count", (2,), "cards in each charge zone"),
+    ("discard_count", (2,), "cards in each discard pile"),
+    ("backup_count", (2,), "Back-Up fighters of each player"),
+    ("stock_count", (2,), "stock cards of each player"),
+    ("resolving_count", (2,), "cards of each player on the stack"),
+    ("damage", (2, _D), "per instance: damage on a fighter"),
+    ("rested", (2, _D), "per instance: 1 while rested"),
+    ("face_up", (2, _D), "per instance: 1 when face up (field, public heart and stock cards, discard)"),
+    ("since_turn", (2, _D), "per instance: turn in which the fighter entered the field (call or evolve)"),
+    ("acted", (2, _D), "per instance: actions declared this turn"),
+    ("skills_used", (2, _D), "per instance: bit k set once skill k was used this turn"),
+    ("stock_host", (2, _D), "per instance: the fighter this stock card lies under, -1 otherwise"),
+    ("mod_armor", (2, _D), "per instance: Armor until end of turn"),
+    ("mod_ward", (2, _D), "per instance: Ward until end of turn"),
+    ("mod_counter", (2, _D), "per instance: Counter until end of turn"),
+    ("mod_hp", (2, _D), "per instance: HP change until end of turn"),
+    ("mod_attack", (2, _D), "per instance: attack damage bonus until end of turn"),
+    ("mod_strike", (2, _D), "per instance: X Strike granted until end of turn (0 none)"),
+    ("mod_bypass", (2, _D), "per instance: Bypass granted until end of turn"),
+    ("silenced", (2, _D), "per instance: abilities and skills inactive until end of turn"),
+    ("drawn", (2, _D), "per instance: reached the hand at least once (card statistics)"),
+    ("played", (2, _D), "per instance: played at least once (card statistics)"),
+    ("step", (), "ST_* step"),
+    ("turn_player", (), "player whose turn it is"),
+    ("first_player", (), "player who went first"),
+    ("setup_player", (), "player choosing a Lead at setup"),
+    ("swap_used", (), "1 once the turn player swapped this turn (HB-M4)"),
+    ("climax_used", (), "1 once the turn player played a Climax card this turn (HB-X3)"),
+    ("pending_action", (), "action index waiting for a [Bypass] target (ST_TARGET)"),
+    ("ret_step", (), "step to return to when the response window closes and the stack resolves"),
+    ("win_actor", (), "player whose play opened the response window"),
+    ("win_stage", (), "0: the first responder decides; 1: the actor may answer (HB-R5)"),
+    ("stack", (STACK_CAP, STACK_COLS), "response stack (kind, player, instance, index, target, cancelled)"),
+    ("stack_count", (), "entries on the stack"),
+    ("trig", (TRIG_CAP, 2), "triggered abilities waiting: (player, instance)"),
+    ("trig_count", (), "entries in trig"),
+    ("trig_kind", (), "trigger of the waiting abilities (TR_* in cards.py)"),
+    ("trig_next", (), "step after the waiting abilities have resolved"),
+    ("lost", (2,), "1: this player met a loss condition (resolved into winner/draw at once)"),
+)
+STATE = Layout("heartbreak_state", HEADER + _STATE_FIELDS)
+STATE_SIZE = STATE.size
+
+_o = STATE.offset
+DECK_LIST = _o("deck_list")
+DECK = _o("deck")
+HAND = _o("hand")
+HEART = _o("heart")
+CHARGE = _o("charge")
+DISCARD = _o("discard")
+LEAD = _o("lead")
+BACKUP = _o("backup")
+STOCK = _o("stock")
+RESOLVING = _o("resolving")
+DECK_N = _o("deck_count")
+HAND_N = _o("hand_count")
+HEART_N = _o("heart_count")
+CHARGE_N = _o("charge_count")
+DISCARD_N = _o("discard_count")
+BACKUP_N = _o("backup_count")
+STOCK_N = _o("stock_count")
+RESOLVING_N = _o("resolving_count")
+DAMAGE = _o("damage")
+RESTED = _o("rested")
+FACE_UP = _o("face_up")
+SINCE_TURN = _o("since_turn")
+ACTED = _o("acted")
+SKILLS_USED = _o("skills_used")
+STOCK_HOST = _o("stock_host")
+MOD_ARMOR = _o("mod_armor")
+MOD_WARD = _o("mod_ward")
+MOD_COUNTER = _o("mod_counter")
+MOD_HP = _o("mod_hp")
+MOD_ATTACK = _o("mod_attack")
+MOD_STRIKE = _o("mod_strike")
+MOD_BYPASS = _o("mod_bypass")
+SILENCED = _o("silenced")
+DRAWN = _o("drawn")
+PLAYED = _o("played")
+STEP = _o("step")
+TURN_PLAYER = _o("turn_player")
+FIRST_PLAYER = _o("first_player")
+SETUP_PLAYER = _o("setup_player")
+SWAP_USED = _o("swap_used")
+CLIMAX_USED = _o("climax_used")
+PENDING_ACTION = _o("pending_action")
+RET_STEP = _o("ret_step")
+WIN_ACTOR = _o("win_actor")
+WIN_STAGE = _o("win_stage")
+STACK = _o("stack")
+STACK_N = _o("stack_count")
+TRIG = _o("trig")
+TRIG_N = _o("trig_count")
+TRIG_KIND = _o("trig_kind")
+TRIG_NEXT = _o("trig_next")
+LOST = _o("lost")
+del _o
+
+#: zone fields and their widths, in the order reset_row clears them
+ZONE_NAMES = ("deck", "hand", "heart", "charge", "discard", "lead", "backup", "stock", "resolving")

@@ -1,0 +1,71 @@
+"""Whole-game checks: random play invariants, every starter pairing ends, text helpers, docs tables, the AEC env."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import LIVE
+from cardenvs.games import heartbreak
+from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak.docs import tables
+from cardenvs.testing import check_game
+
+
+def test_random_play_keeps_every_invariant() -> None:
+    """Conservation, masks, termination, hidden information and single == batch over random games."""
+    report = check_game("heartbreak", num_games=60, batch_size=60, align_games=2)
+    assert report.games == 60 and report.terminated + report.truncated == 60
+    assert report.hidden_checks > 0 and report.hidden_changed > 0
+
+
+def test_random_play_every_starter_pairing_ends_with_turbo_windows_used() -> None:
+    names = SPEC.starter_decks()
+    pairs = [(a, b) for a in names for b in names] * 4
+    g = BatchGame(SPEC, len(pairs), decks=pairs, seed=11)
+    rng = np.random.default_rng(0)
+    windows = 0
+    for _ in range(5000):
+        live = g.status == LIVE
+        if not live.any():
+            break
+        mask = g.legal_mask()
+        assert (mask[live].sum(axis=1) > 0).all()
+        windows += int((SPEC.state_layout.get(g.states, "step")[live] == 14).sum())
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    assert (g.status != LIVE).all()
+    assert windows > 0  # Turbo answers really are decisions in random play
+
+
+def test_text_helpers_describe_actions_and_board() -> None:
+    g = BatchGame(SPEC, 1, decks=("grove", "tide"), seed=4)
+    rng = np.random.default_rng(1)
+    texts = set()
+    while g.status[0] == LIVE and g.states[0, 4] < 80:
+        mask = g.legal_mask()[0]
+        for a in np.flatnonzero(mask):
+            texts.add(g.action_name(int(a)).split(" ")[0])
+        g.step([int(rng.choice(np.flatnonzero(mask)))])
+    board = g.render(0, viewer=None)
+    assert "P0" in board and "Lead" in board and "heart" in board
+    assert "hand:" in g.render(0, viewer=0)
+    assert {"choose", "call", "charge", "end"} <= texts
+
+
+def test_rules_md_tables_are_generated_from_the_layouts() -> None:
+    rules = (Path(heartbreak.__file__).parent / "RULES.md").read_text()
+    assert tables() in rules
+
+
+def test_aec_env_plays_a_game() -> None:
+    env = heartbreak.env(decks=("blaze", "grove"))
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(max_iter=6000):
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents
