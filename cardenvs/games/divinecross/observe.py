@@ -1,0 +1,234 @@
+"""divinecross observation: one float32 row per player view, declared as a Layout (table in RULES.md).
+
+"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
+contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Numbers are scaled to roughly [0, 30]:
+damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
+from cardenvs.core.layout import Layout, fields
+
+from .board import (
+    assist_sum,
+    card_of,
+    count_attached,
+    energy_of,
+    retreat_cost,
+    unit_at,
+    unit_hp,
+)
+from .cards import (
+    C_ADV,
+    C_ATTR,
+    C_DEAL_MINUS,
+    C_DEAL_PLUS,
+    C_HALVE,
+    C_HAS_EX,
+    C_HP,
+    C_HP_UP,
+    C_N_SKILLS,
+    C_OPS,
+    C_RETREAT,
+    C_RETREAT_DOWN,
+    C_S0_DAMAGE,
+    C_S0_ENERGY,
+    C_TAKE_MINUS,
+    C_TAKE_PLUS,
+    C_TYPE,
+    NUM_OPS,
+)
+from .effects import skill_damage
+from .rules import promoter
+from .state import (
+    AREA,
+    ASSIST,
+    ASSIST_N,
+    BOOST,
+    CHARGED,
+    DAMAGE,
+    DECK_N,
+    DECK_SIZE,
+    DISCARD_N,
+    ENERGY_N,
+    EVENT_PLAYED,
+    EX_USED,
+    FACE_UP,
+    FIRST_PLAYER,
+    GUARD,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    KO_N,
+    NUM_STEPS,
+    PENDING_CARD,
+    POISONED,
+    PROMOTE,
+    REDEALS,
+    RETREATED,
+    STANDBY_N,
+    STEP,
+    STUNNED,
+    TURN_PLAYER,
+)
+
+CARD_FEATURES = (
+    "present", "unit", "event", "action", "assist", "attr_none", "attr_red", "attr_green", "attr_blue",
+    "adv_red", "adv_green", "adv_blue", "hp/100", "retreat", "skills", "skill0_energy", "skill0_damage/100",
+    "skill1_energy", "skill1_damage/100", "has_ex_power", "deal_plus/100", "deal_minus/100", "take_plus/100",
+    "take_minus/100", "halve", "hp_up/100", "retreat_down", *[f"op{i}" for i in range(NUM_OPS)],
+)
+F = len(CARD_FEATURES)
+UNIT_FEATURES = ("damage/100", "hp_left/100", "energy", "assists", "boost/100", "guard/100", "retreat_cost_now",
+                 "skill0_damage_now/100", "skill1_damage_now/100", "face_up")
+D = len(UNIT_FEATURES)
+CONTEXT = (
+    "my_decision", "my_turn", "i_went_first", "no_skill_this_turn", "charged_own", "retreated_own",
+    "event_played_own", "ex_used_own", "ex_used_opp", "stunned_own", "stunned_opp", "poisoned_own", "poisoned_opp",
+    "promote_own", "promote_opp", "turn/100", "redeals_own", "redeals_opp",
+)
+COUNTS = ("deck/10", "hand/10", "standby", "ko", "discard/10", "energy/10")
+N_COUNTS = len(COUNTS)
+
+OBS = Layout(
+    "divinecross_obs",
+    fields(
+        ("step", (NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("context", (len(CONTEXT),), "flags and numbers: " + ", ".join(CONTEXT)),
+        ("counts", (2, N_COUNTS), "per player (own, opp): " + ", ".join(COUNTS)),
+        ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
+        ("units", (2, AREA, F + D), "units (own, opp) at Main (0) and Standby 1..3: card features + "
+                                    + ", ".join(UNIT_FEATURES)),
+        ("pending", (F,), "the Assist being played (waiting for its host): card features"),
+    ),
+    dtype_scalar=np.float32,
+)
+OBS_SIZE = OBS.size
+O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING = OBS.offsets(
+    "step", "context", "counts", "hand", "units", "pending"
+)
+
+
+@njit(cache=True)
+def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
+    out[at] = 1.0
+    out[at + 1 + ctab[card, C_TYPE]] = 1.0
+    out[at + 5 + ctab[card, C_ATTR]] = 1.0
+    adv = ctab[card, C_ADV]
+    for b in range(3):
+        if adv & (1 << (b + 1)):
+            out[at + 9 + b] = 1.0
+    out[at + 12] = ctab[card, C_HP] / 100.0
+    out[at + 13] = ctab[card, C_RETREAT]
+    out[at + 14] = ctab[card, C_N_SKILLS]
+    out[at + 15] = ctab[card, C_S0_ENERGY]
+    out[at + 16] = ctab[card, C_S0_DAMAGE] / 100.0
+    out[at + 17] = ctab[card, C_S0_ENERGY + 1]
+    out[at + 18] = ctab[card, C_S0_DAMAGE + 1] / 100.0
+    out[at + 19] = ctab[card, C_HAS_EX]
+    out[at + 20] = ctab[card, C_DEAL_PLUS] / 100.0
+    out[at + 21] = ctab[card, C_DEAL_MINUS] / 100.0
+    out[at + 22] = ctab[card, C_TAKE_PLUS] / 100.0
+    out[at + 23] = ctab[card, C_TAKE_MINUS] / 100.0
+    out[at + 24] = ctab[card, C_HALVE]
+    out[at + 25] = ctab[card, C_HP_UP] / 100.0
+    out[at + 26] = ctab[card, C_RETREAT_DOWN]
+    ops = ctab[card, C_OPS]
+    for b in range(NUM_OPS):
+        if ops & (1 << b):
+            out[at + 27 + b] = 1.0
+
+
+@njit(cache=True)
+def write_unit(row: np.ndarray, tables, q: int, j: int, u: int, out: np.ndarray, at: int) -> None:
+    ctab = tables[0]
+    k = q * DECK_SIZE + u
+    write_card(ctab, card_of(row, q, u), out, at)
+    d = at + F
+    out[d] = row[DAMAGE + k] / 100.0
+    out[d + 1] = (unit_hp(row, ctab, q, u) - row[DAMAGE + k]) / 100.0
+    out[d + 2] = energy_of(row, q, u)
+    out[d + 3] = count_attached(row, ASSIST, ASSIST_N, q, u)
+    out[d + 4] = row[BOOST + k] / 100.0
+    out[d + 5] = row[GUARD + k] / 100.0
+    out[d + 6] = retreat_cost(row, ctab, q, u)
+    if j == 0 and row[PROMOTE] == 0:
+        out[d + 7] = skill_damage(row, tables, q, 0) / 100.0
+        if ctab[card_of(row, q, u), C_N_SKILLS] > 1:
+            out[d + 8] = skill_damage(row, tables, q, 1) / 100.0
+    out[d + 9] = row[FACE_UP + k]
+    # assists add to the unit's effective modifiers: fold them into the card features
+    out[at + 12] += assist_sum(row, ctab, q, u, C_HP_UP) / 100.0
+    out[at + 20] += assist_sum(row, ctab, q, u, C_DEAL_PLUS) / 100.0
+    out[at + 21] += assist_sum(row, ctab, q, u, C_DEAL_MINUS) / 100.0
+    out[at + 22] += assist_sum(row, ctab, q, u, C_TAKE_PLUS) / 100.0
+    out[at + 23] += assist_sum(row, ctab, q, u, C_TAKE_MINUS) / 100.0
+    out[at + 24] += assist_sum(row, ctab, q, u, C_HALVE)
+
+
+@njit(cache=True)
+def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
+    out[:] = 0.0
+    if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
+        return
+    ctab = tables[0]
+    o = 1 - p
+    tp = row[TURN_PLAYER]
+    out[O_STEP + row[STEP]] = 1.0
+    c = O_CONTEXT
+    out[c] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
+    out[c + 1] = 1.0 if tp == p and row[FIRST_PLAYER] >= 0 else 0.0
+    out[c + 2] = 1.0 if row[FIRST_PLAYER] == p else 0.0
+    out[c + 3] = 1.0 if row[H_TURN] == 1 else 0.0
+    out[c + 4] = row[CHARGED + p]
+    out[c + 5] = row[RETREATED + p]
+    out[c + 6] = row[EVENT_PLAYED + p]
+    out[c + 7] = row[EX_USED + p]
+    out[c + 8] = row[EX_USED + o]
+    out[c + 9] = row[STUNNED + p]
+    out[c + 10] = row[STUNNED + o]
+    out[c + 11] = row[POISONED + p]
+    out[c + 12] = row[POISONED + o]
+    who = promoter(row)
+    out[c + 13] = 1.0 if who == p else 0.0
+    out[c + 14] = 1.0 if who == o else 0.0
+    out[c + 15] = row[H_TURN] / 100.0
+    out[c + 16] = min(row[REDEALS + p], 20)
+    out[c + 17] = min(row[REDEALS + o], 20)
+    for side in range(2):
+        q = p if side == 0 else o
+        base = O_COUNTS + side * N_COUNTS
+        out[base] = row[DECK_N + q] / 10.0
+        out[base + 1] = row[HAND_N + q] / 10.0
+        out[base + 2] = row[STANDBY_N + q]
+        out[base + 3] = row[KO_N + q]
+        out[base + 4] = row[DISCARD_N + q] / 10.0
+        out[base + 5] = row[ENERGY_N + q] / 10.0
+        for j in range(1 + row[STANDBY_N + q]):
+            u = unit_at(row, q, j)
+            if u < 0:
+                continue
+            at = O_UNITS + (side * AREA + j) * (F + D)
+            if q == p or row[FACE_UP + q * DECK_SIZE + u] != 0:
+                write_unit(row, tables, q, j, u, out, at)
+            else:
+                out[at] = 1.0  # the opponent's face-down Main Unit before the reveal: present, nothing else
+    for i in range(row[HAND_N + p]):
+        write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
+    if row[PENDING_CARD] >= 0:
+        write_card(ctab, card_of(row, tp, row[PENDING_CARD]), out, O_PENDING)
+
+
+@njit(parallel=True, cache=True)
+def batch_observe(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        observe_row(states[i], tables, players[i], out[i])
+
+
+@njit(cache=True)
+def serial_observe(states, tables, players, out):
+    for i in range(states.shape[0]):
+        observe_row(states[i], tables, players[i], out[i])

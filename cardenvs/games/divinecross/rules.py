@@ -1,0 +1,516 @@
+"""divinecross rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
+
+Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+``advance`` (every forced step: setup redeals, the start of the game, the Draw Phase, the End Phase) to the next
+decision; a decision with a single legal action is played automatically and does not count as an agent decision.
+A KO'd Main Unit is replaced before anything else happens: while ``promote`` has a player's bit set, that player's
+only decision is which Standby Unit moves up (DC-O5/O6), then the interrupted phase goes on.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import (
+    H_DECISIONS,
+    H_STATUS,
+    H_TO_ACT,
+    H_TURN,
+    H_WINNER,
+    LIVE,
+    NO_WINNER,
+)
+from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+
+from .actions import (
+    A_CHARGE,
+    A_EX,
+    A_EXTRA_DRAW,
+    A_HAND,
+    A_HOST,
+    A_PASS,
+    A_PROMOTE,
+    A_RETREAT,
+    A_SKILL,
+    NUM_ACTIONS,
+)
+from .board import (
+    attach,
+    card_of,
+    charge_unit,
+    check_ko,
+    clear_conditions,
+    deal,
+    discard_energy,
+    draw_cards,
+    energy_of,
+    promote,
+    retreat_cost,
+    set_decision,
+    standby_at,
+    to_discard,
+    truncate,
+    unit_at,
+    zone_push,
+    zone_remove,
+)
+from .cards import (
+    C_HAS_EX,
+    C_N_SKILLS,
+    C_S0_ENERGY,
+    C_TYPE,
+    TR_EX,
+    TR_PLAY,
+    TYPE_ASSIST,
+    TYPE_EVENT,
+    TYPE_UNIT,
+)
+from .effects import fire, resolve_skill
+from .state import (
+    ASSIST,
+    ASSIST_N,
+    BOOST,
+    CHARGED,
+    DECISION_CAP,
+    DECK,
+    DECK_LIST,
+    DECK_N,
+    DECK_SIZE,
+    DISCARD,
+    END_STAGE,
+    ENERGY,
+    EVENT_PLAYED,
+    EX_USED,
+    EXTRA_PLAYER,
+    FACE_UP,
+    FIRST_PLAYER,
+    GUARD,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HOST,
+    KO,
+    KO_CAP,
+    LAST_DAMAGE,
+    MAIN,
+    OPENING_HAND,
+    PENDING_CARD,
+    PLAYED,
+    POISON_DAMAGE,
+    POISONED,
+    PROMOTE,
+    REDEAL_CAP,
+    REDEALS,
+    RETREATED,
+    SETUP_PLAYER,
+    ST_ASSIST_HOST,
+    ST_BATTLE,
+    ST_DRAW,
+    ST_END,
+    ST_EXTRA_DRAW,
+    ST_MAIN,
+    ST_SETUP_PLACE,
+    ST_START,
+    STANDBY,
+    STANDBY_CAP,
+    STANDBY_N,
+    STEP,
+    STUNNED,
+    TURN_CAP,
+    TURN_PLAYER,
+)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# small queries
+@njit(cache=True)
+def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
+    for i in range(row[HAND_N + p]):
+        if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
+            return True
+    return False
+
+
+@njit(cache=True)
+def promoter(row: np.ndarray) -> int:
+    """The player who must move a Standby Unit up now (the turn player first), or -1."""
+    bits = row[PROMOTE]
+    tp = row[TURN_PLAYER]
+    if bits & (1 << tp):
+        return tp
+    if bits & (1 << (1 - tp)):
+        return 1 - tp
+    return -1
+
+
+@njit(cache=True)
+def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
+    """DC-K1/K2/C4/N3: a skill of the Main Unit, with its Energy attached, not Stunned, not the first turn."""
+    u = row[MAIN + p]
+    if u < 0 or row[MAIN + 1 - p] < 0:
+        return False
+    card = card_of(row, p, u)
+    if k >= ctab[card, C_N_SKILLS]:
+        return False
+    if row[H_TURN] == 1:  # DC-K2: turn 1 is the first player's first turn
+        return False
+    if row[STUNNED + p] != 0:
+        return False
+    return energy_of(row, p, u) >= ctab[card, C_S0_ENERGY + k]
+
+
+@njit(cache=True)
+def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
+    """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
+    kind = ctab[card_of(row, p, inst), C_TYPE]
+    if kind == TYPE_UNIT:
+        return row[STANDBY_N + p] < STANDBY_CAP
+    if kind == TYPE_EVENT:
+        return row[EVENT_PLAYED + p] == 0
+    return True
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# legal actions
+@njit(cache=True)
+def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    out[:] = 0
+    if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        return 0
+    ctab = tables[0]
+    st = row[STEP]
+    if promoter(row) >= 0:
+        if promoter(row) == p:
+            for s in range(row[STANDBY_N + p]):
+                out[A_PROMOTE + s] = 1
+    elif st == ST_SETUP_PLACE:
+        for i in range(row[HAND_N + p]):
+            if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
+                out[A_HAND + i] = 1
+    elif st == ST_EXTRA_DRAW:
+        out[A_PASS] = 1
+        out[A_EXTRA_DRAW] = 1
+    elif st == ST_MAIN:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            if card_playable(row, ctab, p, row[HAND + p * HAND_CAP + i]):
+                out[A_HAND + i] = 1
+        n_units = 1 + row[STANDBY_N + p]
+        for j in range(n_units):
+            u = unit_at(row, p, j)
+            if row[CHARGED + p] == 0:
+                out[A_CHARGE + j] = 1
+            if row[EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
+                out[A_EX + j] = 1
+        m = row[MAIN + p]
+        if row[RETREATED + p] == 0 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):
+            for s in range(row[STANDBY_N + p]):
+                out[A_RETREAT + s] = 1
+    elif st == ST_ASSIST_HOST:
+        for j in range(1 + row[STANDBY_N + p]):
+            out[A_HOST + j] = 1
+    elif st == ST_BATTLE:
+        out[A_PASS] = 1
+        for k in range(2):
+            if skill_usable(row, ctab, p, k):
+                out[A_SKILL + k] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += out[a]
+    return n
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# transitions
+@njit(cache=True)
+def hand_index(row: np.ndarray, p: int, inst: int) -> int:
+    for i in range(row[HAND_N + p]):
+        if row[HAND + p * HAND_CAP + i] == inst:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
+    """DC-U4, DC-E1..E5: a Unit to an empty Standby slot; an Event/Action resolves; an Assist waits for its host."""
+    ctab = tables[0]
+    inst = row[HAND + p * HAND_CAP + i]
+    card = card_of(row, p, inst)
+    kind = ctab[card, C_TYPE]
+    if kind == TYPE_ASSIST:
+        row[PENDING_CARD] = inst
+        row[STEP] = ST_ASSIST_HOST
+        return
+    zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+    row[PLAYED + p * DECK_SIZE + inst] = 1
+    if kind == TYPE_UNIT:
+        zone_push(row, STANDBY, STANDBY_N, STANDBY_CAP, p, inst)
+        row[FACE_UP + p * DECK_SIZE + inst] = 1
+        return
+    if kind == TYPE_EVENT:
+        row[EVENT_PLAYED + p] = 1
+    to_discard(row, p, inst)  # DC-E5: it resolves from the discard pile (no extra zone)
+    fire(row, tables, p, card, -1, TR_PLAY)
+    check_ko(row, ctab)
+
+
+@njit(cache=True)
+def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
+    """DC-R1..R3, DC-N5: pay the retreat cost in Energy, swap the Main Unit with Standby slot ``s``."""
+    m = row[MAIN + p]
+    discard_energy(row, p, m, retreat_cost(row, ctab, p, m))
+    row[MAIN + p] = standby_at(row, p, s)
+    row[STANDBY + p * STANDBY_CAP + s] = m
+    row[RETREATED + p] = 1
+    clear_conditions(row, p)
+
+
+@njit(cache=True)
+def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
+    """Apply a legal action of player ``p`` (legality is checked by the caller)."""
+    ctab = tables[0]
+    st = row[STEP]
+    if promoter(row) >= 0:
+        promote(row, p, a - A_PROMOTE)
+        return
+    if st == ST_SETUP_PLACE:  # DC-S4: face down until the reveal (DC-S8)
+        inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND)
+        row[MAIN + p] = inst
+        row[FACE_UP + p * DECK_SIZE + inst] = 0
+        row[PLAYED + p * DECK_SIZE + inst] = 1
+        if p == 0:
+            row[SETUP_PLAYER] = 1
+        else:
+            row[STEP] = ST_START
+    elif st == ST_EXTRA_DRAW:  # DC-S6
+        if a == A_EXTRA_DRAW:
+            draw_cards(row, p, 1)
+        row[STEP] = ST_SETUP_PLACE
+    elif st == ST_MAIN:
+        if a == A_PASS:
+            row[STEP] = ST_BATTLE
+        elif a < A_CHARGE:
+            play_card(row, tables, p, a - A_HAND)
+        elif a < A_RETREAT:  # DC-C1/C2
+            row[CHARGED + p] = 1
+            charge_unit(row, p, unit_at(row, p, a - A_CHARGE))
+            check_ko(row, ctab)
+        elif a < A_EX:
+            retreat(row, ctab, p, a - A_RETREAT)
+        else:  # DC-K4/K5
+            u = unit_at(row, p, a - A_EX)
+            row[EX_USED + p] = 1
+            fire(row, tables, p, card_of(row, p, u), u, TR_EX)
+            check_ko(row, ctab)
+    elif st == ST_ASSIST_HOST:  # DC-E4
+        inst = row[PENDING_CARD]
+        zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_index(row, p, inst))
+        row[PLAYED + p * DECK_SIZE + inst] = 1
+        attach(row, ASSIST, ASSIST_N, p, unit_at(row, p, a - A_HOST), inst)
+        row[PENDING_CARD] = -1
+        row[STEP] = ST_MAIN
+    elif st == ST_BATTLE:  # DC-T6/T7, DC-K1
+        if a != A_PASS:
+            row[LAST_DAMAGE] = resolve_skill(row, tables, p, a - A_SKILL)
+            check_ko(row, ctab)
+        row[STEP] = ST_END
+        row[END_STAGE] = 0
+
+
+@njit(cache=True)
+def redeal(row: np.ndarray, p: int) -> None:
+    """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
+    while row[HAND_N + p] > 0:
+        inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, row[HAND_N + p] - 1)
+        zone_push(row, DECK, DECK_N, DECK_SIZE, p, inst)
+    shuffle_slice(row, DECK + p * DECK_SIZE, row[DECK_N + p])
+    draw_cards(row, p, OPENING_HAND)
+    row[REDEALS + p] += 1
+
+
+@njit(cache=True)
+def advance(row: np.ndarray, tables) -> None:
+    """Run forced steps until a decision is pending or the game is over."""
+    ctab = tables[0]
+    while True:
+        if row[H_STATUS] != LIVE:
+            return
+        q = promoter(row)
+        if q >= 0:
+            set_decision(row, q)
+            return
+        st = row[STEP]
+        tp = row[TURN_PLAYER]
+        op = 1 - tp
+        if st == ST_SETUP_PLACE:
+            p = row[SETUP_PLAYER]
+            if has_unit_in_hand(row, ctab, p):
+                set_decision(row, p)
+                return
+            if row[REDEALS] + row[REDEALS + 1] >= REDEAL_CAP:
+                truncate(row)
+                return
+            redeal(row, p)  # DC-S5/S9: only this player starts over
+            if row[DECK_N + 1 - p] > 0:
+                row[EXTRA_PLAYER] = 1 - p
+                row[STEP] = ST_EXTRA_DRAW
+            continue
+        if st == ST_EXTRA_DRAW:
+            set_decision(row, row[EXTRA_PLAYER])
+            return
+        if st == ST_START:  # DC-S7/S8
+            first = rng_below(row, 2)
+            row[FIRST_PLAYER] = first
+            row[TURN_PLAYER] = first
+            for p in range(2):
+                row[FACE_UP + p * DECK_SIZE + row[MAIN + p]] = 1
+            row[H_TURN] = 0
+            row[STEP] = ST_DRAW
+            continue
+        if st == ST_DRAW:  # DC-T1/T2
+            if row[H_TURN] >= TURN_CAP:
+                truncate(row)
+                return
+            row[H_TURN] += 1
+            for p in range(2):
+                row[CHARGED + p] = 0
+                row[RETREATED + p] = 0
+                row[EVENT_PLAYED + p] = 0
+            for k in range(DECK_SIZE):  # guards last until the start of their owner's next turn
+                row[GUARD + tp * DECK_SIZE + k] = 0
+            draw_cards(row, tp, 1)
+            check_ko(row, ctab)
+            row[STEP] = ST_MAIN
+            continue
+        if st == ST_MAIN or st == ST_ASSIST_HOST or st == ST_BATTLE:
+            set_decision(row, tp)
+            return
+        if st == ST_END:  # DC-T8, DC-N1..N4
+            stage = row[END_STAGE]
+            row[END_STAGE] = stage + 1
+            if stage == 0:
+                if row[POISONED + tp] != 0:
+                    deal(row, tp, row[MAIN + tp], POISON_DAMAGE)
+                    check_ko(row, ctab)
+            elif stage == 1:
+                row[STUNNED + tp] = 0
+            else:
+                for k in range(2 * DECK_SIZE):
+                    row[BOOST + k] = 0
+                row[TURN_PLAYER] = op
+                row[STEP] = ST_DRAW
+            continue
+        return  # unknown step: leave the row as is (never reached)
+
+
+@njit(cache=True)
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
+    """Advance, then auto-play decisions that have exactly one legal action."""
+    while True:
+        advance(row, tables)
+        if row[H_STATUS] != LIVE:
+            return
+        p = row[H_TO_ACT]
+        if fill_mask(row, tables, p, mask) != 1:
+            return
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                apply_action(row, tables, p, a)
+                break
+
+
+@njit(cache=True)
+def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
+    """DC-S1..S3: (the greeting has no effect) shuffle each deck, draw 5 each; then placements (DC-S4)."""
+    row[:] = 0
+    row[H_WINNER] = NO_WINNER
+    rng_seed(row, seed)
+    for start, size in ((DECK_LIST, 2 * DECK_SIZE), (DECK, 2 * DECK_SIZE), (HAND, 2 * HAND_CAP), (MAIN, 2),
+                        (STANDBY, 2 * STANDBY_CAP), (ENERGY, 2 * DECK_SIZE), (ASSIST, 2 * DECK_SIZE),
+                        (KO, 2 * KO_CAP), (DISCARD, 2 * DECK_SIZE), (HOST, 2 * DECK_SIZE)):
+        for j in range(size):
+            row[start + j] = -1
+    for p in range(2):
+        n = 0
+        for i in range(DECK_SIZE):
+            card = decks[p, i]
+            row[DECK_LIST + p * DECK_SIZE + i] = card
+            if card >= 0:
+                row[DECK + p * DECK_SIZE + n] = i
+                n += 1
+        row[DECK_N + p] = n
+    row[FIRST_PLAYER] = -1
+    row[PENDING_CARD] = -1
+    for p in range(2):
+        shuffle_slice(row, DECK + p * DECK_SIZE, row[DECK_N + p])
+        draw_cards(row, p, OPENING_HAND)
+    row[STEP] = ST_SETUP_PLACE
+    row[SETUP_PLAYER] = 0
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    settle(row, tables, mask)
+
+
+@njit(cache=True)
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return 1
+    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
+        return 1
+    row[H_DECISIONS] += 1
+    apply_action(row, tables, p, a)
+    settle(row, tables, mask)
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+        truncate(row)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# batch kernels (the GameSpec contract)
+@njit(parallel=True, cache=True)
+def batch_reset(states, tables, decks, seeds, rows):
+    for i in prange(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
+@njit(cache=True)
+def serial_reset(states, tables, decks, seeds, rows):
+    for i in range(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
+@njit(parallel=True, cache=True)
+def batch_step(states, tables, players, actions, errors):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(cache=True)
+def serial_step(states, tables, players, actions, errors):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(parallel=True, cache=True)
+def batch_mask(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0
+
+
+@njit(cache=True)
+def serial_mask(states, tables, players, out):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0

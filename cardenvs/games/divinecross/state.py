@@ -1,0 +1,130 @@
+"""The divinecross state row: one int32 row per game, declared once as a :class:`Layout`.
+
+Card instances: instance ``i`` of player ``p`` is the card ``deck_list[p, i]``. Zones hold instance ids, compact
+(-1 after the last card). The deck is a stack whose top is the *last* entry, so a draw is a pop. Energy and Assists
+attached to a Unit sit in the ``energy`` / ``assist`` zones; ``host[p, i]`` names the Unit instance card ``i`` is
+attached to, so attachments move with their Unit between the Main and Standby Areas (DC-C6). Per-instance data
+(damage, temporary modifiers, face-up flags) lives in ``(2, DECK_SIZE)`` fields indexed by instance id.
+"""
+from __future__ import annotations
+
+from cardenvs.core.header import HEADER
+from cardenvs.core.layout import Layout, fields
+
+# ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+DECK_SIZE = 30  # DC-D1
+MAX_COPIES = 2  # DC-D3
+HAND_CAP = DECK_SIZE  # DC-T9: no hand limit; a hand can hold the whole deck
+OPENING_HAND = 5  # DC-S3
+STANDBY_CAP = 3  # DC-U3
+AREA = 1 + STANDBY_CAP  # unit positions: 0 = Main Area, 1..3 = Standby slots
+KO_LIMIT = 3  # DC-V1: the third card in your KO Zone loses
+KO_CAP = 8  # physical KO zone size: at most 2 + 4 cards can be there when the loss is checked
+DECKOUT_DAMAGE = 100  # DC-T3
+POISON_DAMAGE = 100  # DC-N4
+TURN_CAP = 100  # DC-V3: truncate (status 2) when turn 101 would start
+DECISION_CAP = 3000  # truncate after this many agent decisions (a backstop; random games take far fewer)
+REDEAL_CAP = 200  # truncate if setup is redone this often (a deck with 1 Unit redeals ~6 times on average)
+
+# ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
+(
+    ST_SETUP_PLACE,  # setup_player puts a Unit from hand face down into the Main Area (or redeals, forced)
+    ST_EXTRA_DRAW,  # after a redeal, the other player may draw 1 extra card
+    ST_START,  # forced: rock-paper-scissors, Main Units turn face up
+    ST_DRAW,  # forced: Draw Phase
+    ST_MAIN,  # Main Phase: the turn player's actions
+    ST_ASSIST_HOST,  # the turn player chooses the Unit the Assist being played attaches to
+    ST_BATTLE,  # Battle Phase: use 1 skill of the Main Unit or end the phase
+    ST_END,  # forced: End Phase stages
+) = range(8)
+NUM_STEPS = 8
+STEP_NAMES = (
+    "setup: place main unit", "setup: extra draw", "start of game", "draw phase", "main phase",
+    "choose assist host", "battle phase", "end phase",
+)
+
+_STATE_FIELDS = fields(
+    ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
+    ("deck", (2, DECK_SIZE), "deck stack, instance ids, top = last entry", True),
+    ("hand", (2, HAND_CAP), "hand, instance ids", True),
+    ("main", (2, 1), "Main Area unit instance (-1 only while a KO'd Main Unit awaits its replacement)", True),
+    ("standby", (2, STANDBY_CAP), "Standby Area units, instance ids in slot order", True),
+    ("energy", (2, DECK_SIZE), "Energy attached to units (host in host)", True),
+    ("assist", (2, DECK_SIZE), "Assists attached to units (host in host)", True),
+    ("ko", (2, KO_CAP), "KO Zone, instance ids in order (face up)", True),
+    ("discard", (2, DECK_SIZE), "discard pile, instance ids in order (face up)", True),
+    ("deck_count", (2,), "cards in each deck"),
+    ("hand_count", (2,), "cards in each hand"),
+    ("standby_count", (2,), "units in each Standby Area"),
+    ("energy_count", (2,), "entries in each energy zone"),
+    ("assist_count", (2,), "entries in each assist zone"),
+    ("ko_count", (2,), "cards in each KO Zone"),
+    ("discard_count", (2,), "cards in each discard pile"),
+    ("host", (2, DECK_SIZE), "per instance: the unit instance an Energy/Assist card is attached to, else -1"),
+    ("damage", (2, DECK_SIZE), "per instance: damage on a unit (DC-U6)"),
+    ("boost", (2, DECK_SIZE), "per instance: skill damage +/- until end of turn (step 2 modifier)"),
+    ("guard", (2, DECK_SIZE), "per instance: skill damage taken -X until its owner's next turn (step 3 modifier)"),
+    ("face_up", (2, DECK_SIZE), "per instance: 1 when face up (Main Unit after the reveal, area, KO, discard)"),
+    ("drawn", (2, DECK_SIZE), "per instance: reached the hand at least once (card statistics)"),
+    ("played", (2, DECK_SIZE), "per instance: played at least once (card statistics)"),
+    ("stunned", (2,), "1 while the player's Main Unit has a stun marker"),
+    ("poisoned", (2,), "1 while the player's Main Unit is Poisoned"),
+    ("charged", (2,), "1 once the player charged this turn (DC-C1)"),
+    ("retreated", (2,), "1 once the player retreated this turn (DC-R1)"),
+    ("event_played", (2,), "1 once the player played an Event this turn (DC-E2)"),
+    ("ex_used", (2,), "1 once the player used their EX-Power (DC-K5, once per game)"),
+    ("redeals", (2,), "times the player redid setup for lack of a Unit (DC-S5)"),
+    ("promote", (), "bit p set while player p must move a Standby Unit up (DC-O5)"),
+    ("step", (), "ST_* step"),
+    ("turn_player", (), "player whose turn it is"),
+    ("first_player", (), "player who went first (DC-S7)"),
+    ("setup_player", (), "player whose setup placement is pending"),
+    ("extra_player", (), "player offered the extra draw after the opponent's redeal"),
+    ("pending_card", (), "hand instance of the Assist waiting for its host, else -1"),
+    ("end_stage", (), "End Phase sub-step"),
+    ("last_damage", (), "damage dealt by the last skill (for the text view and tests)"),
+)
+STATE = Layout("divinecross_state", HEADER + _STATE_FIELDS)
+STATE_SIZE = STATE.size
+
+_o = STATE.offset
+DECK_LIST = _o("deck_list")
+DECK = _o("deck")
+HAND = _o("hand")
+MAIN = _o("main")
+STANDBY = _o("standby")
+ENERGY = _o("energy")
+ASSIST = _o("assist")
+KO = _o("ko")
+DISCARD = _o("discard")
+DECK_N = _o("deck_count")
+HAND_N = _o("hand_count")
+STANDBY_N = _o("standby_count")
+ENERGY_N = _o("energy_count")
+ASSIST_N = _o("assist_count")
+KO_N = _o("ko_count")
+DISCARD_N = _o("discard_count")
+HOST = _o("host")
+DAMAGE = _o("damage")
+BOOST = _o("boost")
+GUARD = _o("guard")
+FACE_UP = _o("face_up")
+DRAWN = _o("drawn")
+PLAYED = _o("played")
+STUNNED = _o("stunned")
+POISONED = _o("poisoned")
+CHARGED = _o("charged")
+RETREATED = _o("retreated")
+EVENT_PLAYED = _o("event_played")
+EX_USED = _o("ex_used")
+REDEALS = _o("redeals")
+PROMOTE = _o("promote")
+STEP = _o("step")
+TURN_PLAYER = _o("turn_player")
+FIRST_PLAYER = _o("first_player")
+SETUP_PLAYER = _o("setup_player")
+EXTRA_PLAYER = _o("extra_player")
+PENDING_CARD = _o("pending_card")
+END_STAGE = _o("end_stage")
+LAST_DAMAGE = _o("last_damage")
+del _o

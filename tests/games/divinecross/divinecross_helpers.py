@@ -1,0 +1,172 @@
+"""Position builders and readers for the divinecross scenario tests.
+
+``build(p0, p1, ...)`` returns a one-row :class:`BatchGame` whose row holds exactly the described position, stopped
+at a decision of the given step. A side is a dict:
+
+* ``main``: card name of the Main Unit; ``standby``: list of names;
+* ``damage``: {position: amount} (position 0 = Main, 1..3 = Standby slots);
+* ``energy``: {position: count} (``ENERGY_CARD`` cards attached); ``assists``: {position: [names]};
+* ``hand``, ``discard``, ``ko``: lists of names;
+* ``deck``: list of names, the *last* one is the top card; ``FILLER`` cards are added below them up to 30 cards
+  unless ``fill=False``;
+* ``stunned`` / ``poisoned`` / ``charged`` / ``retreated`` / ``event_played`` / ``ex_used``: 0 or 1.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import (
+    H_NEEDS,
+    H_STATUS,
+    H_TO_ACT,
+    H_TURN,
+    H_WINNER,
+    HEADER_SIZE,
+    LIVE,
+)
+from cardenvs.games.divinecross import SPEC
+from cardenvs.games.divinecross.actions import ACTIONS, action_range
+from cardenvs.games.divinecross.state import DECK_SIZE, ST_MAIN, STATE
+
+POOL = SPEC.load_pool(None)
+FILLER = "Field Ration"  # an action card: harmless in a deck
+ENERGY_CARD = "Treasure Map"
+
+_ZONES = ("deck", "hand", "main", "standby", "energy", "assist", "ko", "discard")
+_FLAGS = ("stunned", "poisoned", "charged", "retreated", "event_played", "ex_used")
+
+
+def field(g: BatchGame, name: str) -> np.ndarray:
+    """A writable view of a state field of row 0."""
+    return STATE.get(g.states[0], name)
+
+
+def A(name: str, index: int = 0) -> int:
+    """Flat action id of ``index`` in the action field ``name``."""
+    return ACTIONS.offset(name) + index
+
+
+def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, turn: int = 5, first_player: int = 0,
+          to_act: int | None = None, seed: int = 0) -> BatchGame:
+    g = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=seed)
+    row = g.states[0]
+    row[HEADER_SIZE:] = 0
+    for z in _ZONES:
+        field(g, z)[:] = -1
+    field(g, "deck_list")[:] = -1
+    field(g, "host")[:] = -1
+    field(g, "pending_card")[...] = -1
+    for p, side in enumerate((p0, p1)):
+        _place(g, p, side)
+    field(g, "step")[...] = step
+    field(g, "turn_player")[...] = turn_player
+    field(g, "first_player")[...] = first_player
+    row[H_TURN] = turn
+    row[H_STATUS] = LIVE
+    row[H_WINNER] = -1
+    who = turn_player if to_act is None else to_act
+    row[H_TO_ACT] = who
+    row[H_NEEDS] = 1 << who
+    return g
+
+
+def _place(g: BatchGame, p: int, side: dict) -> None:
+    cards: list[str] = []
+
+    def new(name: str) -> int:
+        if name not in POOL.by_name:
+            raise KeyError(f"no card {name!r} in the pool")
+        cards.append(name)
+        return len(cards) - 1
+
+    face_up = field(g, "face_up")
+    units = []
+
+    def put(zone: str, count: str | None, entries: list[str], up: bool) -> list[int]:
+        out = []
+        for k, name in enumerate(entries):
+            inst = new(name)
+            field(g, zone)[p, k] = inst
+            face_up[p, inst] = up
+            out.append(inst)
+        if count:
+            field(g, count)[p] = len(entries)
+        return out
+
+    if side.get("main"):
+        units += put("main", None, [side["main"]], True)
+    units += put("standby", "standby_count", side.get("standby", []), True)
+    put("hand", "hand_count", side.get("hand", []), False)
+    put("discard", "discard_count", side.get("discard", []), True)
+    put("ko", "ko_count", side.get("ko", []), True)
+    energy = []
+    for pos, n in side.get("energy", {}).items():
+        energy += [(pos, ENERGY_CARD)] * n
+    insts = put("energy", "energy_count", [name for _, name in energy], True)
+    for (pos, _), inst in zip(energy, insts):
+        field(g, "host")[p, inst] = units[pos]
+    assists = [(pos, name) for pos, names in side.get("assists", {}).items() for name in names]
+    insts = put("assist", "assist_count", [name for _, name in assists], True)
+    for (pos, _), inst in zip(assists, insts):
+        field(g, "host")[p, inst] = units[pos]
+    for pos, amount in side.get("damage", {}).items():
+        field(g, "damage")[p, units[pos]] = amount
+    for flag in _FLAGS:
+        field(g, flag)[p] = side.get(flag, 0)
+    deck = list(side.get("deck", []))
+    if side.get("fill", True):
+        deck = [FILLER] * (DECK_SIZE - len(cards) - len(deck)) + deck
+    put("deck", "deck_count", deck, False)
+    assert len(cards) <= DECK_SIZE
+    field(g, "deck_list")[p, : len(cards)] = [POOL.by_name[c] for c in cards]
+
+
+def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
+    """Play one action (raises IllegalActionError when it is not legal)."""
+    return g.step([A(name, index)], players=None if player is None else [player])
+
+
+def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
+    """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
+    p = int(g.to_act[0]) if player is None else player
+    mask = g.legal_mask([p])[0]
+    return [action_range(int(a)) for a in np.flatnonzero(mask)]
+
+
+def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
+    return (name, index) in legal(g, player)
+
+
+def names(g: BatchGame, p: int, zone: str) -> list[str]:
+    counts = {"deck": "deck_count", "hand": "hand_count", "standby": "standby_count", "energy": "energy_count",
+              "assist": "assist_count", "ko": "ko_count", "discard": "discard_count"}
+    insts = field(g, zone)[p]
+    n = int(field(g, counts[zone])[p]) if zone in counts else 1
+    return [POOL.name(int(field(g, "deck_list")[p, i])) if i >= 0 else "-" for i in insts[:n]]
+
+
+def unit(g: BatchGame, p: int, pos: int = 0) -> int:
+    """Instance at position ``pos`` (0 Main, 1..3 Standby)."""
+    if pos == 0:
+        return int(field(g, "main")[p, 0])
+    return int(field(g, "standby")[p, pos - 1])
+
+
+def unit_name(g: BatchGame, p: int, pos: int = 0) -> str:
+    inst = unit(g, p, pos)
+    return POOL.name(int(field(g, "deck_list")[p, inst])) if inst >= 0 else "-"
+
+
+def damage(g: BatchGame, p: int, pos: int = 0) -> int:
+    return int(field(g, "damage")[p, unit(g, p, pos)])
+
+
+def energy(g: BatchGame, p: int, pos: int = 0) -> int:
+    u = unit(g, p, pos)
+    host = field(g, "host")[p]
+    return sum(1 for e in field(g, "energy")[p, : int(field(g, "energy_count")[p])] if host[e] == u)
+
+
+def step_of(g: BatchGame) -> int:
+    return int(field(g, "step"))
