@@ -1,0 +1,67 @@
+"""relics (seed 004): a fan-made party battle card game for relics, as a vectorised two-player RL environment.
+
+Each battle: pick a location, draw and place a party face down in two rows of 3, reveal, then alternate Fight /
+Cast / Move / Reinforce / Recruit / Appoint / Retreat / Pass until a party is wiped; the winner takes the location's
+relic. Four relics win. ``SPEC`` declares the ruleset for the generic machinery; ``env()`` and ``raw_env()`` build
+the PettingZoo AEC env. Rules as implemented, with every gap decision: ``RULES.md``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cardenvs.core.spec import GameSpec, Kernels
+
+from .actions import ACTIONS, NUM_ACTIONS
+from .cards import load_deck, load_pool
+from .observe import OBS, batch_observe, serial_observe
+from .rules import (
+    batch_mask,
+    batch_reset,
+    batch_step,
+    serial_mask,
+    serial_reset,
+    serial_step,
+)
+from .state import BATTLE_CAP, DECISION_CAP, MAX_DECK, ROUND_CAP, STATE, TURN_CAP
+from .text import action_name, hide, render
+
+SPEC = GameSpec(
+    name="relics",
+    version=0,
+    description="Relics: battles over locations with parties in two rows of 3; the winner takes the relic; 4 relics win.",
+    num_actions=NUM_ACTIONS,
+    state_layout=STATE,
+    obs_layout=OBS,
+    max_deck=MAX_DECK,
+    turn_cap=TURN_CAP,
+    simultaneous=False,
+    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask),
+    serial_kernels=Kernels(serial_reset, serial_step, serial_observe, serial_mask),
+    package_dir=Path(__file__).resolve().parent,
+    load_pool=load_pool,
+    load_deck=load_deck,
+    action_name=action_name,
+    render=render,
+    hide=hide,
+    default_decks=("vanguard", "arcana"),
+    extra={"decision_cap": DECISION_CAP, "battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP, "action_layout": ACTIONS},
+)
+default_decks = SPEC.default_decks
+
+
+def env(**kw: Any):
+    """The PettingZoo AEC env (wrapped), e.g. ``env(render_mode="ansi", decks=("vanguard", "shadow"))``."""
+    from cardenvs.core.aec import make_env
+
+    return make_env(SPEC, **kw)
+
+
+def raw_env(**kw: Any):
+    """The unwrapped AEC env."""
+    from cardenvs.core.aec import make_env
+
+    return make_env(SPEC, raw=True, **kw)
+
+
+__all__ = ["SPEC", "action_name", "default_decks", "env", "hide", "load_deck", "load_pool", "raw_env", "render"]

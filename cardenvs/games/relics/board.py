@@ -1,0 +1,448 @@
+"""Board primitives over one state row: zone moves, the grid, attachments and character stats (Numba, no decisions).
+
+Stats are computed on read: printed value + attached equipment or relic + modifiers until the next Up + cont
+effects of characters in play (both sides) and of an active leader card.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import (
+    C_ATT,
+    C_CLASS,
+    C_DEF,
+    C_DESC,
+    C_HAS_CONT,
+    C_QUAL_CLASS,
+    C_QUAL_DESC,
+    C_RELIC_ATT,
+    C_RELIC_DEF,
+    C_RELIC_SKILLS,
+    C_REQ_CLASS,
+    C_REQ_DESC,
+    C_REQ_SKILL,
+    C_SKILLS,
+    C_TYPE,
+    E_ATT,
+    E_DEF,
+    E_LEADER,
+    E_OP,
+    E_TARGET,
+    E_TRIGGER,
+    MAX_EFFECTS,
+    OP_BOOST,
+    SC_BLACK,
+    SC_WHITE,
+    SK_BLACK,
+    SK_WHITE,
+    T_LOCATION,
+    TG_OPP_ALL,
+    TG_OWN_ALL,
+    TG_SELF,
+    TR_CONT,
+)
+from .state import (
+    ATT_MOD,
+    ATTACHED,
+    BATTLEFIELD,
+    BATTLEFIELD_N,
+    CHAR_DECK,
+    CHAR_DECK_N,
+    CHAR_DECK_SIZE,
+    CONTROLLER,
+    DECK_LIST,
+    DEF_MOD,
+    DISCARD,
+    DISCARD_N,
+    DOOM,
+    DOOM_N,
+    DOWN,
+    DRAWN,
+    FACE_DOWN,
+    GEAR,
+    GEAR_N,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HOST,
+    ITEM_DECK,
+    ITEM_DECK_N,
+    ITEM_DECK_SIZE,
+    LEADER,
+    LEADER_CARD,
+    MAX_DECK,
+    PARTY,
+    PARTY_N,
+    PARTY_Z,
+    POS,
+    RES_CAP,
+    RESERVES,
+    RESERVES_N,
+    ROW,
+    WON,
+    WON_N,
+)
+
+TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2
+
+
+@njit(cache=True)
+def card_of(row: np.ndarray, p: int, inst: int) -> int:
+    return row[DECK_LIST + p * MAX_DECK + inst]
+
+
+@njit(cache=True)
+def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
+    n = row[count + p]
+    row[zone + p * cap + n] = inst
+    row[count + p] = n + 1
+
+
+@njit(cache=True)
+def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
+    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
+    base = zone + p * cap
+    n = row[count + p]
+    inst = row[base + idx]
+    for j in range(idx, n - 1):
+        row[base + j] = row[base + j + 1]
+    row[base + n - 1] = -1
+    row[count + p] = n - 1
+    return inst
+
+
+@njit(cache=True)
+def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
+    base = zone + p * cap
+    for j in range(row[count + p]):
+        if row[base + j] == inst:
+            return j
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------------- piles and draws
+@njit(cache=True, inline="always")
+def to_discard(row: np.ndarray, p: int, inst: int) -> None:
+    zone_push(row, DISCARD, DISCARD_N, MAX_DECK, p, inst)
+
+
+@njit(cache=True, inline="always")
+def to_doom(row: np.ndarray, p: int, inst: int) -> None:
+    zone_push(row, DOOM, DOOM_N, MAX_DECK, p, inst)
+
+
+@njit(cache=True)
+def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
+    if row[HAND_N + p] >= HAND_CAP:  # physical cap: the card is discarded instead
+        to_discard(row, p, inst)
+        return
+    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
+    row[DRAWN + p * MAX_DECK + inst] = 1
+
+
+@njit(cache=True)
+def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
+    if row[RESERVES_N + p] >= RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
+        to_discard(row, p, inst)
+        return
+    zone_push(row, RESERVES, RESERVES_N, RES_CAP, p, inst)
+    row[DRAWN + p * MAX_DECK + inst] = 1
+
+
+@njit(cache=True)
+def draw_item(row: np.ndarray, p: int) -> bool:
+    """RL-Z1, RL-V4: the top card of the item deck into the hand; nothing on an empty deck."""
+    n = row[ITEM_DECK_N + p]
+    if n == 0:
+        return False
+    inst = zone_remove(row, ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE, p, n - 1)
+    add_to_hand(row, p, inst)
+    return True
+
+
+@njit(cache=True)
+def pop_character(row: np.ndarray, p: int) -> int:
+    """RL-Z3: the top card of the character deck (-1 when empty)."""
+    n = row[CHAR_DECK_N + p]
+    if n == 0:
+        return -1
+    inst = zone_remove(row, CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE, p, n - 1)
+    row[DRAWN + p * MAX_DECK + inst] = 1
+    return inst
+
+
+@njit(cache=True)
+def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
+    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+    to_discard(row, p, inst)
+    return inst
+
+
+# ---------------------------------------------------------------------------------------------------- the grid
+@njit(cache=True)
+def at_slot(row: np.ndarray, p: int, slot: int) -> int:
+    """The party instance standing on grid slot ``slot`` (0-2 front, 3-5 back), or -1."""
+    for j in range(row[PARTY_N + p]):
+        inst = row[PARTY_Z + p * PARTY + j]
+        if row[POS + p * MAX_DECK + inst] == slot:
+            return inst
+    return -1
+
+
+@njit(cache=True, inline="always")
+def slot_of(row: np.ndarray, p: int, inst: int) -> int:
+    return row[POS + p * MAX_DECK + inst]
+
+
+@njit(cache=True, inline="always")
+def row_count(row: np.ndarray, p: int, back: int) -> int:
+    n = 0
+    for j in range(row[PARTY_N + p]):
+        inst = row[PARTY_Z + p * PARTY + j]
+        if row[POS + p * MAX_DECK + inst] // ROW == back:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def depth(row: np.ndarray, p: int, inst: int) -> int:
+    """RL-P3: rows between a character and the middle of the table; an empty front row collapses (gap)."""
+    if slot_of(row, p, inst) < ROW:
+        return 0
+    return 1 if row_count(row, p, 0) > 0 else 0
+
+
+@njit(cache=True, inline="always")
+def distance(row: np.ndarray, p: int, a: int, q: int, t: int) -> int:
+    """RL-P3: front-front 1, front-back 2, back-back 3 (with empty front rows collapsing)."""
+    return 1 + depth(row, p, a) + depth(row, q, t)
+
+
+@njit(cache=True, inline="always")
+def is_down(row: np.ndarray, p: int, inst: int) -> bool:
+    return row[DOWN + p * MAX_DECK + inst] != 0
+
+
+@njit(cache=True, inline="always")
+def is_leader(row: np.ndarray, p: int, inst: int) -> bool:
+    return row[LEADER + p] == inst and inst >= 0
+
+
+# ---------------------------------------------------------------------------------------------------- location, leader
+@njit(cache=True)
+def battlefield_card(row: np.ndarray) -> int:
+    """The card id of the current location, or -1."""
+    for q in range(2):
+        if row[BATTLEFIELD_N + q] > 0:
+            return card_of(row, q, row[BATTLEFIELD + q])
+    return -1
+
+
+@njit(cache=True)
+def qualifies(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
+    """RL-L2: the leader's class or one of its descriptors matches what the location names."""
+    leader = row[LEADER + p]
+    loc = battlefield_card(row)
+    if leader < 0 or loc < 0 or row[FACE_DOWN + p * MAX_DECK + leader] != 0:
+        return False
+    card = card_of(row, p, leader)
+    if (ctab[loc, C_QUAL_CLASS] >> ctab[card, C_CLASS]) & 1:
+        return True
+    return (ctab[loc, C_QUAL_DESC] & ctab[card, C_DESC]) != 0
+
+
+# ---------------------------------------------------------------------------------------------------- attachments
+@njit(cache=True, inline="always")
+def attachment_card(row: np.ndarray, p: int, inst: int) -> int:
+    """Card id of the equipment or relic on character ``inst`` of ``p``, or -1."""
+    code = row[ATTACHED + p * MAX_DECK + inst]
+    if code < 0:
+        return -1
+    return card_of(row, code // MAX_DECK, code % MAX_DECK)
+
+
+@njit(cache=True, inline="always")
+def attach(row: np.ndarray, p: int, char: int, owner: int, inst: int) -> None:
+    row[ATTACHED + p * MAX_DECK + char] = owner * MAX_DECK + inst
+    row[HOST + owner * MAX_DECK + inst] = char
+
+
+@njit(cache=True)
+def meets_requirements(row: np.ndarray, ctab: np.ndarray, p: int, char: int, equip_card: int) -> bool:
+    """RL-E1: equipment suits the classes, descriptors or skills it names (none named: anyone)."""
+    rc = ctab[equip_card, C_REQ_CLASS]
+    rd = ctab[equip_card, C_REQ_DESC]
+    rs = ctab[equip_card, C_REQ_SKILL]
+    if rc == 0 and rd == 0 and rs == 0:
+        return True
+    card = card_of(row, p, char)
+    if (rc >> ctab[card, C_CLASS]) & 1:
+        return True
+    if rd & ctab[card, C_DESC]:
+        return True
+    return (rs & ctab[card, C_SKILLS]) != 0  # printed skills: equipment never qualifies a character for equipment
+
+
+@njit(cache=True)
+def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
+    """A character leaves the party for ``dest``; its equipment shares its fate or is discarded (RL-E6), its relic
+    goes back to its controller's sideboard (RL-E5), the leader card stays unattached (RL-L3)."""
+    k = p * MAX_DECK + inst
+    code = row[ATTACHED + k]
+    if code >= 0:
+        owner = code // MAX_DECK
+        a = code % MAX_DECK
+        row[HOST + owner * MAX_DECK + a] = -1
+        if row[DECK_LIST + owner * MAX_DECK + a] >= 0 and owner == p and zone_find(row, GEAR, GEAR_N, PARTY, p, a) >= 0:
+            zone_remove(row, GEAR, GEAR_N, PARTY, p, zone_find(row, GEAR, GEAR_N, PARTY, p, a))
+            if dest == TO_DOOM:
+                to_doom(row, p, a)
+            else:
+                to_discard(row, p, a)
+    row[ATTACHED + k] = -1
+    row[POS + k] = -1
+    row[DOWN + k] = 0
+    row[FACE_DOWN + k] = 0
+    row[ATT_MOD + k] = 0
+    row[DEF_MOD + k] = 0
+    if row[LEADER + p] == inst:
+        row[LEADER + p] = -1
+    zone_remove(row, PARTY_Z, PARTY_N, PARTY, p, zone_find(row, PARTY_Z, PARTY_N, PARTY, p, inst))
+    if dest == TO_DOOM:
+        to_doom(row, p, inst)
+    elif dest == TO_RESERVES:
+        add_to_reserves(row, p, inst)
+    else:
+        to_discard(row, p, inst)
+
+
+@njit(cache=True)
+def enter_party(row: np.ndarray, p: int, inst: int, slot: int, face_down: bool) -> None:
+    """RL-U7: characters enter play Up."""
+    k = p * MAX_DECK + inst
+    zone_push(row, PARTY_Z, PARTY_N, PARTY, p, inst)
+    row[POS + k] = slot
+    row[DOWN + k] = 0
+    row[FACE_DOWN + k] = 1 if face_down else 0
+    row[ATT_MOD + k] = 0
+    row[DEF_MOD + k] = 0
+    row[ATTACHED + k] = -1
+
+
+# ---------------------------------------------------------------------------------------------------- relics
+@njit(cache=True)
+def relic_count(row: np.ndarray, p: int) -> int:
+    """RL-E4: relics ``p`` controls, in the sideboard or in play."""
+    n = 0
+    for q in range(2):
+        for j in range(row[WON_N + q]):
+            if row[CONTROLLER + q * MAX_DECK + row[WON + q * 5 + j]] == p:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
+    """Relic listing of ``p``: k < 5 its own won zone entry k, k >= 5 the opponent's entry k - 5; returns
+    owner * MAX_DECK + inst when that card is a relic ``p`` controls, else -1."""
+    q = p if k < 5 else 1 - p
+    j = k if k < 5 else k - 5
+    if j >= row[WON_N + q]:
+        return -1
+    inst = row[WON + q * 5 + j]
+    if row[CONTROLLER + q * MAX_DECK + inst] != p:
+        return -1
+    return q * MAX_DECK + inst
+
+
+# ---------------------------------------------------------------------------------------------------- stats
+@njit(cache=True)
+def _cont_bonus(row: np.ndarray, tables, q: int, inst: int, column: int) -> int:
+    """Sum of cont boosts (E_ATT or E_DEF) that apply to character ``inst`` of ``q``."""
+    ctab = tables[0]
+    etab = tables[1]
+    total = 0
+    for owner in range(2):
+        for j in range(row[PARTY_N + owner]):
+            src = row[PARTY_Z + owner * PARTY + j]
+            if row[FACE_DOWN + owner * MAX_DECK + src] != 0:
+                continue
+            card = card_of(row, owner, src)
+            if ctab[card, C_HAS_CONT] == 0:
+                continue
+            for e in range(MAX_EFFECTS):
+                if etab[card, e, E_TRIGGER] != TR_CONT or etab[card, e, E_OP] != OP_BOOST:
+                    continue
+                if etab[card, e, E_LEADER] != 0 and row[LEADER + owner] != src:
+                    continue  # RL-K13
+                tg = etab[card, e, E_TARGET]
+                if (tg == TG_SELF and owner == q and src == inst) or (tg == TG_OWN_ALL and owner == q) or (
+                        tg == TG_OPP_ALL and owner != q):
+                    total += etab[card, e, column]
+        # an active leader card (RL-L2)
+        lc = card_of(row, owner, row[LEADER_CARD + owner])
+        if ctab[lc, C_HAS_CONT] != 0 and qualifies(row, ctab, owner):
+            for e in range(MAX_EFFECTS):
+                if etab[lc, e, E_TRIGGER] != TR_CONT:
+                    continue
+                tg = etab[lc, e, E_TARGET]
+                if (tg == TG_SELF and owner == q and row[LEADER + owner] == inst) or (
+                        tg == TG_OWN_ALL and owner == q) or (tg == TG_OPP_ALL and owner != q):
+                    total += etab[lc, e, column]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _attachment_bonus(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool) -> int:
+    a = attachment_card(row, q, inst)
+    if a < 0:
+        return 0
+    if ctab[a, C_TYPE] == T_LOCATION:
+        return ctab[a, C_RELIC_ATT] if att else ctab[a, C_RELIC_DEF]
+    return ctab[a, C_ATT] if att else ctab[a, C_DEF]
+
+
+@njit(cache=True, inline="always")
+def printed_att(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
+    """RL-E7: the value on the character card."""
+    return ctab[card_of(row, q, inst), C_ATT]
+
+
+@njit(cache=True)
+def att_of(row: np.ndarray, tables, q: int, inst: int) -> int:
+    ctab = tables[0]
+    v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True)
+    v += row[ATT_MOD + q * MAX_DECK + inst] + _cont_bonus(row, tables, q, inst, E_ATT)
+    return max(v, 0)
+
+
+@njit(cache=True)
+def def_of(row: np.ndarray, tables, q: int, inst: int) -> int:
+    ctab = tables[0]
+    v = ctab[card_of(row, q, inst), C_DEF] + _attachment_bonus(row, ctab, q, inst, False)
+    v += row[DEF_MOD + q * MAX_DECK + inst] + _cont_bonus(row, tables, q, inst, E_DEF)
+    return max(v, 0)
+
+
+@njit(cache=True)
+def skills_of(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
+    """Printed skills plus those granted by the attached equipment or relic (RL-K5 "from any source")."""
+    s = ctab[card_of(row, q, inst), C_SKILLS]
+    a = attachment_card(row, q, inst)
+    if a >= 0:
+        s |= ctab[a, C_RELIC_SKILLS] if ctab[a, C_TYPE] == T_LOCATION else ctab[a, C_SKILLS]
+    return s
+
+
+@njit(cache=True)
+def immune(row: np.ndarray, ctab: np.ndarray, caster_side: int, q: int, inst: int, school: int) -> bool:
+    """RL-K1/K2: a standing (Up) Black / White character ignores the opponent's Black / White magic."""
+    if q == caster_side or is_down(row, q, inst):
+        return False
+    s = skills_of(row, ctab, q, inst)
+    if school == SC_BLACK:
+        return (s & SK_BLACK) != 0
+    if school == SC_WHITE:
+        return (s & SK_WHITE) != 0
+    return False

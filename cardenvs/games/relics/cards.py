@@ -1,0 +1,332 @@
+"""relics card schema, effect vocabulary, pool compilation and deck rules.
+
+A card is ``name, type, rarity`` plus the fields of its type:
+
+* character: ``att``, ``def``, ``class``, ``descriptors``, ``skills`` and ``effects`` (triggers cont, enter, act,
+  defeat; an effect with ``leader = true`` works only while the character is the party leader: the Leader skill);
+* equipment: ``att`` / ``def`` bonuses, ``skills`` it grants, ``requires`` (classes, descriptors or skills, any of
+  them; empty = anyone);
+* item / spell: ``cost`` ("none" or "down": down the user / caster), ``school`` (spells: black, white, summon) and
+  ``effects`` with trigger cast;
+* location: ``qualifies`` (the classes / descriptors a leader needs for the leader card's abilities),
+  ``effects`` with trigger location, and its relic side ``relic_name``, ``relic_att``, ``relic_def``,
+  ``relic_skills``;
+* leader: ``effects`` with triggers cont and act (usable while the leader qualifies for the location).
+
+The pool compiles to two int32 tables the kernels read: ``cards[n, C_COLS]`` and ``effects[n, MAX_EFFECTS, E_COLS]``
+(unused effect rows have ``E_TRIGGER = -1``). Adding a card that uses existing ops needs no code change.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
+from cardenvs.core.decks import Deck, copy_limit, read_deck
+from cardenvs.core.errors import CardPoolError, DeckError
+
+from .state import (
+    CHAR_DECK_SIZE,
+    COMMON_COPIES,
+    ITEM_DECK_SIZE,
+    LEADER_CARDS,
+    LOCATIONS,
+    RARE_COPIES,
+)
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
+DECK_DIR = PACKAGE_DIR / "decks"
+
+TYPES = ("character", "equipment", "item", "spell", "location", "leader")
+T_CHARACTER, T_EQUIPMENT, T_ITEM, T_SPELL, T_LOCATION, T_LEADER = range(6)
+ITEM_DECK_TYPES = (T_EQUIPMENT, T_ITEM, T_SPELL)
+
+RARITIES = ("common", "rare")
+SCHOOLS = ("none", "black", "white", "summon")
+SC_NONE, SC_BLACK, SC_WHITE, SC_SUMMON = range(4)
+COSTS = ("default", "none", "down")  # default: spells down their caster, items cost nothing
+
+SKILLS = ("black", "white", "summon", "ranged", "steal", "counter", "jump", "throw", "villain")
+SK_BLACK, SK_WHITE, SK_SUMMON, SK_RANGED, SK_STEAL, SK_COUNTER, SK_JUMP, SK_THROW, SK_VILLAIN = (1 << i for i in range(9))
+NUM_SKILLS = len(SKILLS)
+
+TRIGGERS = ("cont", "enter", "act", "defeat", "cast", "location")
+TR_CONT, TR_ENTER, TR_ACT, TR_DEFEAT, TR_CAST, TR_LOCATION = range(6)
+ALLOWED_TRIGGERS = {
+    "character": ("cont", "enter", "act", "defeat"),
+    "equipment": (),
+    "item": ("cast",),
+    "spell": ("cast",),
+    "location": ("location",),
+    "leader": ("cont", "act"),
+}
+
+CONDITIONS = ("none", "leader_match")
+CO_NONE, CO_LEADER_MATCH = range(2)
+
+TARGETS = ("none", "self", "own_one", "own_all", "opp_one", "opp_all")
+TG_NONE, TG_SELF, TG_OWN_ONE, TG_OWN_ALL, TG_OPP_ONE, TG_OPP_ALL = range(6)
+
+OP_DRAW, OP_RECRUIT, OP_UP, OP_DOWN, OP_BOOST, OP_STRIKE, OP_RAISE, OP_RECLAIM, OP_EXHUME, OP_OPP_DISCARD = range(10)
+NUM_OPS = 10
+
+_N = FieldSpec("int", default=1, min=1, max=3, doc="how many")
+_TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="which characters")
+
+OPS: dict[str, OpSpec] = {
+    "draw": OpSpec(OP_DRAW, {"n": _N}, "draw n cards from the item deck"),
+    "recruit": OpSpec(OP_RECRUIT, {"n": _N}, "draw n characters from the character deck into the reserves"),
+    "up": OpSpec(OP_UP, {"target": _TARGET}, "Up the target characters (RL-U5)"),
+    "down": OpSpec(OP_DOWN, {"target": _TARGET}, "Down the target characters"),
+    "boost": OpSpec(OP_BOOST, {"target": _TARGET, "att": FieldSpec("int", default=0, min=-9, max=9),
+                               "def": FieldSpec("int", default=0, min=-9, max=9)},
+                    "ATT/DEF change: until the next Up (cast, act, enter, location) or while the source holds (cont)"),
+    "strike": OpSpec(OP_STRIKE, {"target": _TARGET, "power": FieldSpec("int", required=True, min=1, max=20)},
+                     "each target whose DEF is at most power is defeated (discard pile)"),
+    "raise": OpSpec(OP_RAISE, {"n": _N}, "the n most recent characters of your discard pile go to your reserves"),
+    "reclaim": OpSpec(OP_RECLAIM, {"n": _N}, "the n most recent item-deck cards of your discard pile go to your hand"),
+    "exhume": OpSpec(OP_EXHUME, {"n": _N},
+                     "the n most recent cards of your doom pile come back (characters to reserves, others to hand)"),
+    "opp_discard": OpSpec(OP_OPP_DISCARD, {"n": _N}, "the opponent discards n random cards from hand"),
+}
+OP_NAMES = {spec.code: name for name, spec in OPS.items()}
+
+CARD_SCHEMA: dict[str, FieldSpec] = {
+    "name": FieldSpec("str", required=True),
+    "type": FieldSpec("enum", required=True, choices=TYPES),
+    "rarity": FieldSpec("enum", default="common", choices=RARITIES),
+    "att": FieldSpec("int", default=0, min=0, max=20),
+    "def": FieldSpec("int", default=0, min=0, max=20),
+    "class": FieldSpec("str", default=""),
+    "descriptors": FieldSpec("list[str]", default=()),
+    "skills": FieldSpec("list[str]", default=(), choices=SKILLS),
+    "requires": FieldSpec("list[str]", default=()),
+    "school": FieldSpec("enum", default="none", choices=SCHOOLS),
+    "cost": FieldSpec("enum", default="default", choices=COSTS),
+    "qualifies": FieldSpec("list[str]", default=()),
+    "relic_name": FieldSpec("str", default=""),
+    "relic_att": FieldSpec("int", default=0, min=0, max=9),
+    "relic_def": FieldSpec("int", default=0, min=0, max=9),
+    "relic_skills": FieldSpec("list[str]", default=(), choices=SKILLS),
+    "text": FieldSpec("str", default=""),
+    "flavor": FieldSpec("str", default=""),
+}
+EFFECT_SCHEMA: dict[str, FieldSpec] = {
+    "trigger": FieldSpec("enum", required=True, choices=TRIGGERS),
+    "condition": FieldSpec("enum", default="none", choices=CONDITIONS),
+    "leader": FieldSpec("bool", default=False, doc="Leader skill: only while this character is the party leader"),
+}
+
+MAX_EFFECTS = 3
+MAX_CLASSES = 8
+MAX_DESCRIPTORS = 8
+
+# card table columns
+(C_TYPE, C_RARITY, C_ATT, C_DEF, C_CLASS, C_DESC, C_SKILLS, C_REQ_CLASS, C_REQ_DESC, C_REQ_SKILL, C_SCHOOL,
+ C_COST_DOWN, C_QUAL_CLASS, C_QUAL_DESC, C_RELIC_ATT, C_RELIC_DEF, C_RELIC_SKILLS, C_ACT, C_HAS_CONT, C_HAS_ENTER,
+ C_HAS_DEFEAT, C_ONE_TARGET, C_ACT_LEADER, C_OPS, C_NEEDS_CASTER) = range(25)
+C_COLS = 25
+# C_ONE_TARGET: 0 no chosen target, 1 one of your characters, 2 one opposing character (cast and act effects)
+ONE_NONE, ONE_OWN, ONE_OPP = 0, 1, 2
+# effect table columns
+E_TRIGGER, E_COND, E_LEADER, E_OP, E_TARGET, E_N, E_ATT, E_DEF, E_POWER = range(9)
+E_COLS = 9
+
+
+def _fail(card: dict, problem: str) -> CardPoolError:
+    return CardPoolError(card["_path"], card["name"], problem)
+
+
+def _check_card_rules(card: dict) -> None:
+    """Rules the generic schema cannot express: what each card type may carry."""
+    kind = card["type"]
+    effects = card["effects"]
+    if len(effects) > MAX_EFFECTS:
+        raise _fail(card, f"field 'effects': at most {MAX_EFFECTS} effects, got {len(effects)}")
+    for i, e in enumerate(effects):
+        where = f"effect {i + 1} ({e['op']})"
+        if e["trigger"] not in ALLOWED_TRIGGERS[kind]:
+            allowed = ", ".join(ALLOWED_TRIGGERS[kind]) or "none"
+            raise _fail(card, f"{where} key 'trigger': {e['trigger']!r} is not allowed on a {kind} (allowed: {allowed})")
+        target = e.get("target") or "none"
+        if target in ("own_one", "opp_one") and e["trigger"] not in ("cast", "act"):
+            raise _fail(card, f"{where} key 'target': a chosen target ({target}) needs trigger cast or act")
+        if e["trigger"] == "cont" and (e["op"] != "boost" or target not in ("self", "own_all", "opp_all")):
+            raise _fail(card, f"{where} key 'op': a cont effect is a boost of self, own_all or opp_all")
+        if e["trigger"] == "location" and target == "self":
+            raise _fail(card, f"{where} key 'target': a location has no self")
+        if e["leader"] and kind != "character":
+            raise _fail(card, f"{where} key 'leader': the Leader skill is for character abilities")
+        if e["condition"] != "none" and e["trigger"] != "location":
+            raise _fail(card, f"{where} key 'condition': conditions are for location effects")
+    chosen = [e for e in effects if (e.get("target") or "none") in ("own_one", "opp_one")]
+    if len({e["target"] for e in chosen}) > 1:
+        raise _fail(card, "field 'effects': at most one kind of chosen target (own_one or opp_one) per card")
+    if [e["trigger"] for e in effects].count("act") > 1:
+        raise _fail(card, "field 'effects': at most one act ability per card")
+    if kind == "character":
+        if not card["class"]:
+            raise _fail(card, "missing required field 'class' (a character has a class)")
+        if card["def"] < 1:
+            raise _fail(card, "field 'def': a character needs def >= 1")
+        for key in ("requires", "qualifies", "relic_skills"):
+            if card[key]:
+                raise _fail(card, f"field {key!r}: not allowed on a character")
+    elif card["class"] or card["descriptors"]:
+        raise _fail(card, "field 'class': only characters have a class and descriptors")
+    if kind == "spell" and card["school"] == "none":
+        raise _fail(card, "field 'school': a spell is black, white or summon")
+    if kind != "spell" and card["school"] != "none":
+        raise _fail(card, "field 'school': only spells have a school")
+    if kind in ("item", "spell") and not any(e["trigger"] == "cast" for e in effects):
+        raise _fail(card, "field 'effects': an item or spell needs at least one trigger 'cast' effect")
+    if kind not in ("item", "spell") and card["cost"] != "default":
+        raise _fail(card, "field 'cost': only items and spells have a cost")
+    if kind == "location":
+        if not card["qualifies"]:
+            raise _fail(card, "field 'qualifies': a location names the classes/descriptors that qualify a leader")
+        if not card["relic_name"]:
+            raise _fail(card, "field 'relic_name': a location has a relic on its back")
+    elif card["relic_name"] or card["relic_att"] or card["relic_def"] or card["relic_skills"] or card["qualifies"]:
+        raise _fail(card, "field 'relic_name': relic and qualifies fields are for locations")
+    if kind != "equipment" and card["requires"]:
+        raise _fail(card, "field 'requires': only equipment has requirements")
+    if kind in ("location", "leader", "item", "spell") and (card["att"] or card["def"] or card["skills"]):
+        raise _fail(card, f"field 'att': a {kind} has no att, def or skills")
+
+
+def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
+    """Turn cleaned cards into the kernels' int tables; returns (cards, effects, class names, descriptor names)."""
+    classes: list[str] = []
+    descriptors: list[str] = []
+    for card in cards:
+        if card["class"] and card["class"] not in classes:
+            classes.append(card["class"])
+        for d in card["descriptors"]:
+            if d not in descriptors:
+                descriptors.append(d)
+    if len(classes) > MAX_CLASSES:
+        raise CardPoolError(cards[-1]["_path"], None, f"at most {MAX_CLASSES} distinct classes, got {len(classes)}")
+    if len(descriptors) > MAX_DESCRIPTORS:
+        raise CardPoolError(cards[-1]["_path"], None,
+                            f"at most {MAX_DESCRIPTORS} distinct descriptors, got {len(descriptors)}")
+
+    def masks(card: dict, key: str, allow_skills: bool) -> tuple[int, int, int]:
+        c = d = s = 0
+        for name in card[key]:
+            if name in classes:
+                c |= 1 << classes.index(name)
+            elif name in descriptors:
+                d |= 1 << descriptors.index(name)
+            elif allow_skills and name in SKILLS:
+                s |= 1 << SKILLS.index(name)
+            else:
+                known = classes + descriptors + (list(SKILLS) if allow_skills else [])
+                raise _fail(card, f"field {key!r}: unknown class or descriptor {name!r} (known: {', '.join(known)})")
+        return c, d, s
+
+    def skill_mask(names: Sequence[str]) -> int:
+        return sum(1 << SKILLS.index(s) for s in set(names))
+
+    ctab = np.zeros((len(cards), C_COLS), dtype=np.int32)
+    etab = np.full((len(cards), MAX_EFFECTS, E_COLS), -1, dtype=np.int32)
+    for cid, card in enumerate(cards):
+        row = ctab[cid]
+        kind = TYPES.index(card["type"])
+        row[C_TYPE] = kind
+        row[C_RARITY] = RARITIES.index(card["rarity"])
+        row[C_ATT] = card["att"]
+        row[C_DEF] = card["def"]
+        row[C_CLASS] = classes.index(card["class"]) if card["class"] else -1
+        row[C_DESC] = sum(1 << descriptors.index(d) for d in set(card["descriptors"]))
+        row[C_SKILLS] = skill_mask(card["skills"])
+        row[C_REQ_CLASS], row[C_REQ_DESC], row[C_REQ_SKILL] = masks(card, "requires", True)
+        row[C_SCHOOL] = SCHOOLS.index(card["school"])
+        cost = card["cost"]
+        row[C_COST_DOWN] = int(cost == "down" or (cost == "default" and kind == T_SPELL))
+        row[C_NEEDS_CASTER] = int(kind == T_SPELL or row[C_COST_DOWN] == 1)
+        row[C_QUAL_CLASS], row[C_QUAL_DESC], _ = masks(card, "qualifies", False)
+        row[C_RELIC_ATT] = card["relic_att"]
+        row[C_RELIC_DEF] = card["relic_def"]
+        row[C_RELIC_SKILLS] = skill_mask(card["relic_skills"])
+        row[C_ACT] = -1
+        for i, e in enumerate(card["effects"]):
+            trig = TRIGGERS.index(e["trigger"])
+            target = TARGETS.index(e.get("target") or "none")
+            if trig == TR_ACT:
+                row[C_ACT] = i
+                row[C_ACT_LEADER] = int(e["leader"])
+            row[C_HAS_CONT] |= int(trig == TR_CONT)
+            row[C_HAS_ENTER] |= int(trig == TR_ENTER)
+            row[C_HAS_DEFEAT] |= int(trig == TR_DEFEAT)
+            if target == TG_OWN_ONE:
+                row[C_ONE_TARGET] = ONE_OWN
+            elif target == TG_OPP_ONE:
+                row[C_ONE_TARGET] = ONE_OPP
+            row[C_OPS] |= 1 << e["opcode"]
+            etab[cid, i] = (
+                trig,
+                CONDITIONS.index(e["condition"]),
+                int(e["leader"]),
+                e["opcode"],
+                target,
+                e.get("n", 0) or 0,
+                e.get("att", 0) or 0,
+                e.get("def", 0) or 0,
+                e.get("power", 0) or 0,
+            )
+    return ctab, etab, classes, descriptors
+
+
+class RelicsPool(CardPool):
+    """A CardPool plus the class and descriptor names the text helpers need."""
+
+    classes: list[str]
+    descriptors: list[str]
+
+
+def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
+    """Load, validate and compile a card pool (default: the package's cards.toml)."""
+    paths = [Path(p) for p in (paths or [DEFAULT_POOL])]
+    cards: list[dict] = []
+    for path in paths:  # one file at a time so every card remembers its file for later errors
+        for card in load_card_pool([path], CARD_SCHEMA, OPS, EFFECT_SCHEMA):
+            card["_path"] = str(path)
+            _check_card_rules(card)
+            cards.append(card)
+    names = [c["name"] for c in cards]
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
+    ctab, etab, classes, descriptors = compile_pool(cards)
+    pool = RelicsPool(paths=paths, cards=cards, tables=(ctab, etab))
+    pool.classes = classes
+    pool.descriptors = descriptors
+    return pool
+
+
+def check_deck_rules(deck: Deck, pool: CardPool) -> None:
+    """RL-D1/D2/D6 (sizes of the character deck, item deck, locations, leader) and RL-D4/D5 (Common / Rare)."""
+    ctab = pool.tables[0]
+    kinds = ctab[deck.card_ids, C_TYPE] if len(deck) else np.zeros(0, np.int32)
+    wanted = (
+        ("characters", (T_CHARACTER,), CHAR_DECK_SIZE, "RL-D6"),
+        ("item-deck cards (equipment, items, spells)", ITEM_DECK_TYPES, ITEM_DECK_SIZE, "RL-D6"),
+        ("location/relic cards", (T_LOCATION,), LOCATIONS, "RL-D2"),
+        ("leader cards", (T_LEADER,), LEADER_CARDS, "RL-D2"),
+    )
+    for label, types, size, rule in wanted:
+        n = int(np.isin(kinds, types).sum())
+        if n != size:
+            raise DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule)
+    rare = ctab[deck.card_ids, C_RARITY] == 1
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, RARE_COPIES, rule="RL-D5")
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, COMMON_COPIES, rule="RL-D4")
+
+
+def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:
+    """A deck file (path or starter name) checked against the deck rules."""
+    return read_deck(path_or_name, pool, DECK_DIR, check_deck_rules)

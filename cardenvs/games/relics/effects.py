@@ -1,0 +1,202 @@
+"""The relics effect interpreter: one effect (op + target) of a card, ability, location or leader card.
+
+Targets: ``self`` is the character carrying the ability (or the caster of an item/spell), ``own_one`` / ``opp_one``
+the character chosen in the pending decision, ``own_all`` / ``opp_all`` every character of that side in play.
+Black and White spells skip standing opposing Black / White characters (RL-K1/K2). Targets are collected first and
+changed after, so a defeat does not shift who else is hit.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardenvs.core.rng import rng_below
+
+from .board import (
+    TO_DISCARD,
+    add_to_hand,
+    add_to_reserves,
+    card_of,
+    def_of,
+    draw_item,
+    immune,
+    leave_play,
+    pop_character,
+    qualifies,
+    to_discard,
+    zone_remove,
+)
+from .cards import (
+    C_TYPE,
+    CO_LEADER_MATCH,
+    E_ATT,
+    E_COND,
+    E_DEF,
+    E_N,
+    E_OP,
+    E_POWER,
+    E_TARGET,
+    E_TRIGGER,
+    MAX_EFFECTS,
+    OP_BOOST,
+    OP_DOWN,
+    OP_DRAW,
+    OP_EXHUME,
+    OP_OPP_DISCARD,
+    OP_RAISE,
+    OP_RECLAIM,
+    OP_RECRUIT,
+    OP_STRIKE,
+    OP_UP,
+    T_CHARACTER,
+    T_EQUIPMENT,
+    T_ITEM,
+    T_SPELL,
+    TG_NONE,
+    TG_OPP_ALL,
+    TG_OPP_ONE,
+    TG_OWN_ALL,
+    TG_OWN_ONE,
+    TG_SELF,
+)
+from .state import (
+    ATT_MOD,
+    DEF_MOD,
+    DISCARD,
+    DISCARD_N,
+    DOOM,
+    DOOM_N,
+    DOWN,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    MAX_DECK,
+    PARTY,
+    PARTY_N,
+    PARTY_Z,
+    RECRUIT_LIMIT,
+    RESERVES_N,
+)
+
+
+@njit(cache=True)
+def _recent_from_pile(row: np.ndarray, ctab: np.ndarray, p: int, zone: int, count: int, want_character: int) -> int:
+    """Index of the most recent card of the pile that is a character (1), an item-deck card (0) or anything (-1)."""
+    for j in range(row[count + p] - 1, -1, -1):
+        kind = ctab[card_of(row, p, row[zone + p * MAX_DECK + j]), C_TYPE]
+        is_char = kind == T_CHARACTER
+        is_item = kind == T_EQUIPMENT or kind == T_ITEM or kind == T_SPELL
+        if (want_character == 1 and is_char) or (want_character == 0 and is_item) or (
+                want_character == -1 and (is_char or is_item)):
+            return j
+    return -1
+
+
+@njit(cache=True)
+def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, target: int, school: int) -> None:
+    """Carry out effect ``e`` of ``card`` for player ``p``; ``src`` the carrying/casting character (-1 none),
+    ``target`` the chosen character (own or opposing, by the effect's target kind; -1 none)."""
+    ctab = tables[0]
+    eff = tables[1][card, e]
+    op = eff[E_OP]
+    n = eff[E_N]
+    q = 1 - p
+    if op == OP_DRAW:
+        for _ in range(n):
+            draw_item(row, p)
+        return
+    if op == OP_RECRUIT:
+        for _ in range(n):
+            if row[RESERVES_N + p] >= RECRUIT_LIMIT:
+                break
+            inst = pop_character(row, p)
+            if inst < 0:
+                break
+            add_to_reserves(row, p, inst)
+        return
+    if op == OP_RAISE or op == OP_RECLAIM:
+        for _ in range(n):
+            j = _recent_from_pile(row, ctab, p, DISCARD, DISCARD_N, 1 if op == OP_RAISE else 0)
+            if j < 0 or (op == OP_RAISE and row[RESERVES_N + p] >= RECRUIT_LIMIT):
+                break
+            inst = zone_remove(row, DISCARD, DISCARD_N, MAX_DECK, p, j)
+            if op == OP_RAISE:
+                add_to_reserves(row, p, inst)
+            else:
+                add_to_hand(row, p, inst)
+        return
+    if op == OP_EXHUME:
+        for _ in range(n):
+            j = _recent_from_pile(row, ctab, p, DOOM, DOOM_N, -1)
+            if j < 0:
+                break
+            inst = zone_remove(row, DOOM, DOOM_N, MAX_DECK, p, j)
+            if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
+                add_to_reserves(row, p, inst)
+            else:
+                add_to_hand(row, p, inst)
+        return
+    if op == OP_OPP_DISCARD:
+        for _ in range(n):
+            m = row[HAND_N + q]
+            if m == 0:
+                break
+            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, q, rng_below(row, m))
+            to_discard(row, q, inst)
+        return
+    # character ops: collect (side, instance) first
+    tg = eff[E_TARGET]
+    chosen = np.empty(2 * PARTY, dtype=np.int64)
+    m = 0
+    if tg == TG_SELF:
+        if src >= 0:
+            chosen[0] = p * MAX_DECK + src
+            m = 1
+    elif tg == TG_OWN_ONE:
+        if target >= 0:
+            chosen[0] = p * MAX_DECK + target
+            m = 1
+    elif tg == TG_OPP_ONE:
+        if target >= 0 and not immune(row, ctab, p, q, target, school):
+            chosen[0] = q * MAX_DECK + target
+            m = 1
+    elif tg == TG_OWN_ALL or tg == TG_OPP_ALL:
+        side = p if tg == TG_OWN_ALL else q
+        for j in range(row[PARTY_N + side]):
+            inst = row[PARTY_Z + side * PARTY + j]
+            if not immune(row, ctab, p, side, inst, school):
+                chosen[m] = side * MAX_DECK + inst
+                m += 1
+    elif tg == TG_NONE:
+        return
+    if op == OP_STRIKE:  # read every DEF before anyone leaves play
+        for j in range(m):
+            side = chosen[j] // MAX_DECK
+            inst = chosen[j] % MAX_DECK
+            if def_of(row, tables, side, inst) > eff[E_POWER]:
+                chosen[j] = -1
+        for j in range(m):
+            if chosen[j] >= 0:
+                leave_play(row, chosen[j] // MAX_DECK, chosen[j] % MAX_DECK, TO_DISCARD)
+        return
+    for j in range(m):
+        k = chosen[j]
+        if op == OP_UP:
+            row[DOWN + k] = 0
+        elif op == OP_DOWN:
+            row[DOWN + k] = 1
+        elif op == OP_BOOST:
+            row[ATT_MOD + k] += eff[E_ATT]
+            row[DEF_MOD + k] += eff[E_DEF]
+
+
+@njit(cache=True)
+def fire(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int, target: int, school: int) -> None:
+    """Resolve every effect of ``card`` with this trigger, in card order (location effects check their condition)."""
+    etab = tables[1]
+    for e in range(MAX_EFFECTS):
+        if etab[card, e, E_TRIGGER] != trigger:
+            continue
+        if etab[card, e, E_COND] == CO_LEADER_MATCH and not qualifies(row, tables[0], p):
+            continue
+        apply_op(row, tables, p, card, e, src, target, school)

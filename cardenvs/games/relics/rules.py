@@ -1,0 +1,1169 @@
+"""relics rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
+
+Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+``advance`` (every forced step: draws, the reveal, the location effect, Up, the battle end, Resolution) to the next
+decision, auto-playing decisions that have exactly one legal action (they do not count as agent decisions).
+Compound actions (Cast: card, then caster, then target; Recruit: three discards) are consecutive decisions of the
+same player; a Steal discard is a decision of the victim.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardenvs.core.header import (
+    DRAW,
+    H_DECISIONS,
+    H_NEEDS,
+    H_STATUS,
+    H_TO_ACT,
+    H_TURN,
+    H_WINNER,
+    LIVE,
+    NO_WINNER,
+    TERMINATED,
+    TRUNCATED,
+)
+from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+
+from .actions import (
+    A_ABILITY,
+    A_APPOINT,
+    A_FIGHT,
+    A_HAND,
+    A_LEADER_ABILITY,
+    A_LOCATION,
+    A_MOVE,
+    A_PASS,
+    A_PICK,
+    A_RECRUIT,
+    A_RELIC,
+    A_RESERVE,
+    A_RETREAT,
+    A_SLOT,
+    A_TARGET,
+    A_THROW,
+    NUM_ACTIONS,
+)
+from .board import (
+    TO_DISCARD,
+    TO_DOOM,
+    TO_RESERVES,
+    add_to_reserves,
+    at_slot,
+    att_of,
+    attach,
+    card_of,
+    def_of,
+    discard_from_hand,
+    distance,
+    draw_item,
+    enter_party,
+    immune,
+    is_down,
+    leave_play,
+    meets_requirements,
+    pop_character,
+    printed_att,
+    qualifies,
+    relic_count,
+    sideboard_entry,
+    skills_of,
+    to_discard,
+    to_doom,
+    zone_find,
+    zone_push,
+    zone_remove,
+)
+from .cards import (
+    C_ACT,
+    C_ACT_LEADER,
+    C_COST_DOWN,
+    C_HAS_DEFEAT,
+    C_HAS_ENTER,
+    C_NEEDS_CASTER,
+    C_ONE_TARGET,
+    C_SCHOOL,
+    C_SKILLS,
+    C_TYPE,
+    ONE_OPP,
+    ONE_OWN,
+    SC_BLACK,
+    SC_NONE,
+    SC_SUMMON,
+    SC_WHITE,
+    SK_BLACK,
+    SK_COUNTER,
+    SK_JUMP,
+    SK_RANGED,
+    SK_STEAL,
+    SK_SUMMON,
+    SK_THROW,
+    SK_VILLAIN,
+    SK_WHITE,
+    T_CHARACTER,
+    T_EQUIPMENT,
+    T_ITEM,
+    T_LEADER,
+    T_LOCATION,
+    T_SPELL,
+    TR_ACT,
+    TR_CAST,
+    TR_DEFEAT,
+    TR_ENTER,
+    TR_LOCATION,
+)
+from .effects import fire
+from .state import (
+    ACTOR,
+    APPOINT_COST,
+    ATT_MOD,
+    ATTACHED,
+    BATTLE_CAP,
+    BATTLE_WINNER,
+    BATTLEFIELD,
+    BATTLEFIELD_N,
+    CHAR_DECK,
+    CHAR_DECK_N,
+    CHAR_DECK_SIZE,
+    CONTROLLER,
+    DECISION_CAP,
+    DECK_LIST,
+    DEF_MOD,
+    DISCARD,
+    DISCARD_N,
+    DOWN,
+    FACE_DOWN,
+    FIRST_PLAYER,
+    GEAR,
+    GEAR_N,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    HOST,
+    ITEM_DECK,
+    ITEM_DECK_N,
+    ITEM_DECK_SIZE,
+    JUMPER,
+    KEPT,
+    LAST_EVENT,
+    LEAD,
+    LEADER,
+    LEADER_CARD,
+    LINEUP,
+    LINEUP_N,
+    LINEUP_Z,
+    LOC_PILE,
+    LOC_PILE_N,
+    LOCATIONS,
+    MAX_DECK,
+    OPENING_HAND,
+    PARTY,
+    PARTY_N,
+    PARTY_Z,
+    PASSES,
+    PEND_CARD,
+    PEND_CASTER,
+    PEND_KIND,
+    PEND_LEFT,
+    PEND_NEXT,
+    PEND_PLAYER,
+    PEND_SRC,
+    PEND_TARGET,
+    PK_APPOINT,
+    PK_CASTER,
+    PK_EQUIP,
+    PK_NONE,
+    PK_OPP_TARGET,
+    PK_OWN_TARGET,
+    PK_RECRUIT,
+    PK_REINFORCE,
+    PK_RELIC,
+    PK_STEAL,
+    PK_THROW,
+    PLAYED,
+    POS,
+    RECRUIT_COST,
+    RECRUIT_LIMIT,
+    RELICS_TO_WIN,
+    RES_CAP,
+    RESERVE_TARGET,
+    RESERVES,
+    RESERVES_N,
+    RETREATED,
+    ROUND,
+    ROUND_CAP,
+    SETUP_PLAYER,
+    SRC_ABILITY,
+    SRC_CARD,
+    SRC_LEADER,
+    ST_BATTLE,
+    ST_DISCARD,
+    ST_HAND,
+    ST_JUMP,
+    ST_KEEP,
+    ST_LEADER,
+    ST_LEADER_SLOT,
+    ST_LOCATION,
+    ST_OVER,
+    ST_PLACE,
+    ST_SLOT,
+    ST_TARGET,
+    ST_TRIM,
+    STEAL_OWED,
+    STEP,
+    WON,
+    WON_N,
+    ZONES,
+)
+
+MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2
+# last_event codes (render only)
+EV_NONE, EV_MISS, EV_HIT, EV_COUNTERED, EV_BOTH, EV_RETREAT, EV_UP = 0, 1, 2, 3, 4, 5, 6
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# small state helpers
+@njit(cache=True, inline="always")
+def set_decision(row: np.ndarray, p: int) -> None:
+    row[H_TO_ACT] = p
+    row[H_NEEDS] = 1 << p
+
+
+@njit(cache=True, inline="always")
+def finish(row: np.ndarray, winner: int) -> None:
+    row[H_STATUS] = TERMINATED
+    row[H_WINNER] = winner
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+    row[STEP] = ST_OVER
+
+
+@njit(cache=True, inline="always")
+def truncate(row: np.ndarray) -> None:
+    row[H_STATUS] = TRUNCATED
+    row[H_WINNER] = NO_WINNER
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
+    row[STEP] = ST_OVER
+
+
+@njit(cache=True, inline="always")
+def clear_pending(row: np.ndarray) -> None:
+    row[PEND_KIND] = PK_NONE
+    row[PEND_PLAYER] = -1
+    row[PEND_SRC] = SRC_CARD
+    row[PEND_CARD] = -1
+    row[PEND_CASTER] = -1
+    row[PEND_TARGET] = -1
+    row[PEND_LEFT] = 0
+    row[PEND_NEXT] = -1
+
+
+@njit(cache=True, inline="always")
+def school_skill(school: int) -> int:
+    if school == SC_BLACK:
+        return SK_BLACK
+    if school == SC_WHITE:
+        return SK_WHITE
+    if school == SC_SUMMON:
+        return SK_SUMMON
+    return 0
+
+
+@njit(cache=True, inline="always")
+def pending_card_id(row: np.ndarray) -> int:
+    """Card id whose effects the pending Cast / ability resolves."""
+    p = row[PEND_PLAYER]
+    if row[PEND_SRC] == SRC_LEADER:
+        return card_of(row, p, row[LEADER_CARD + p])
+    return card_of(row, p, row[PEND_CARD])
+
+
+@njit(cache=True, inline="always")
+def pending_school(row: np.ndarray, tables) -> int:
+    if row[PEND_SRC] != SRC_CARD:
+        return SC_NONE
+    return tables[0][pending_card_id(row), C_SCHOOL]
+
+
+@njit(cache=True, inline="always")
+def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
+    for i in range(row[HAND_N + p]):
+        if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
+            return True
+    return False
+
+
+@njit(cache=True)
+def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> bool:
+    """A character of ``p`` without an attachment (RL-E2) that suits the equipment (-1: any, for relics)."""
+    for j in range(row[PARTY_N + p]):
+        c = row[PARTY_Z + p * PARTY + j]
+        if row[ATTACHED + p * MAX_DECK + c] >= 0:
+            continue
+        if equip_card < 0 or meets_requirements(row, ctab, p, c, equip_card):
+            return True
+    return False
+
+
+@njit(cache=True)
+def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -> bool:
+    """RL-M2/M3, RL-U3: a spell needs its school's skill; a down cost needs an Up character."""
+    if ctab[card, C_COST_DOWN] != 0 and is_down(row, p, c):
+        return False
+    if ctab[card, C_TYPE] == T_SPELL:
+        return (skills_of(row, ctab, p, c) & school_skill(ctab[card, C_SCHOOL])) != 0
+    return True
+
+
+@njit(cache=True)
+def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> bool:
+    one = ctab[card, C_ONE_TARGET]
+    if one == ONE_OWN:
+        return row[PARTY_N + p] > 0
+    if one == ONE_OPP:
+        q = 1 - p
+        for j in range(row[PARTY_N + q]):
+            if not immune(row, ctab, p, q, row[PARTY_Z + q * PARTY + j], school):
+                return True
+        return False
+    return True
+
+
+@njit(cache=True)
+def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
+    """RL-A3 / RL-A5: a spell or item that can be paid and aimed, or equipment with a suitable host."""
+    ctab = tables[0]
+    card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+    kind = ctab[card, C_TYPE]
+    if kind == T_EQUIPMENT:
+        return free_host(row, ctab, p, card)
+    if kind != T_ITEM and kind != T_SPELL:
+        return False
+    if not has_target(row, ctab, p, card, ctab[card, C_SCHOOL]):
+        return False
+    if ctab[card, C_NEEDS_CASTER] == 0:
+        return True
+    for j in range(row[PARTY_N + p]):
+        if valid_caster(row, ctab, p, card, row[PARTY_Z + p * PARTY + j]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
+    """An act ability: down the character (RL-U1/U3); a Leader ability only on the leader (RL-K13)."""
+    ctab = tables[0]
+    card = card_of(row, p, c)
+    if ctab[card, C_ACT] < 0 or is_down(row, p, c):
+        return False
+    if ctab[card, C_ACT_LEADER] != 0 and row[LEADER + p] != c:
+        return False
+    return has_target(row, ctab, p, card, SC_NONE)
+
+
+@njit(cache=True)
+def leader_ability_usable(row: np.ndarray, tables, p: int) -> bool:
+    """RL-D13 / RL-L2: the leader card's act ability, while the leader qualifies for the location; downs the leader."""
+    ctab = tables[0]
+    lc = card_of(row, p, row[LEADER_CARD + p])
+    leader = row[LEADER + p]
+    if ctab[lc, C_ACT] < 0 or leader < 0 or is_down(row, p, leader):
+        return False
+    if not qualifies(row, ctab, p):
+        return False
+    return has_target(row, ctab, p, lc, SC_NONE)
+
+
+@njit(cache=True, inline="always")
+def can_reach(row: np.ndarray, ctab: np.ndarray, p: int, att: int, q: int, tgt: int, ranged: bool) -> bool:
+    """RL-A1 / RL-K4: 1 row, or 2 with Ranged."""
+    d = distance(row, p, att, q, tgt)
+    return d <= 1 or (ranged and d <= 2)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# legal actions
+@njit(cache=True)
+def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    out[:] = 0
+    if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        return 0
+    ctab = tables[0]
+    st = row[STEP]
+    q = 1 - p
+    if st == ST_LOCATION:
+        for j in range(row[LOC_PILE_N + p]):
+            out[A_LOCATION + j] = 1
+        for j in range(row[LOC_PILE_N + q]):
+            out[A_LOCATION + LOCATIONS + j] = 1
+    elif st == ST_LEADER:
+        for j in range(row[LINEUP_N + p]):
+            out[A_PICK + j] = 1
+    elif st == ST_LEADER_SLOT or st == ST_PLACE:
+        if st == ST_PLACE:
+            out[A_PASS] = 1
+        for s in range(PARTY):
+            if at_slot(row, p, s) < 0:
+                out[A_SLOT + s] = 1
+    elif st == ST_TRIM:
+        for j in range(row[RESERVES_N + p]):
+            out[A_RESERVE + j] = 1
+    elif st == ST_BATTLE:
+        out[A_PASS] = 1
+        out[A_RETREAT] = 1
+        equipment = has_equipment_in_hand(row, ctab, p)
+        for a in range(PARTY):
+            att = at_slot(row, p, a)
+            if att < 0:
+                continue
+            up = not is_down(row, p, att)
+            sk = skills_of(row, ctab, p, att)
+            for t in range(PARTY):
+                tgt = at_slot(row, q, t)
+                if tgt < 0:
+                    continue
+                if up and can_reach(row, ctab, p, att, q, tgt, (sk & SK_RANGED) != 0):
+                    out[A_FIGHT + a * PARTY + t] = 1
+                if equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
+                    out[A_THROW + a * PARTY + t] = 1  # RL-K11/K12: no down cost
+            if up:
+                for b in range(PARTY):
+                    if at_slot(row, p, b) < 0:
+                        out[A_MOVE + a * PARTY + b] = 1
+            if ability_usable(row, tables, p, att):
+                out[A_ABILITY + a] = 1
+        if leader_ability_usable(row, tables, p):
+            out[A_LEADER_ABILITY] = 1
+        for i in range(row[HAND_N + p]):
+            if hand_playable(row, tables, p, i):
+                out[A_HAND + i] = 1
+        if row[PARTY_N + p] < PARTY:  # RL-A5: characters only while the party has fewer than 6
+            for j in range(row[RESERVES_N + p]):
+                out[A_RESERVE + j] = 1
+        if free_host(row, ctab, p, -1):
+            for k in range(2 * LOCATIONS):
+                code = sideboard_entry(row, p, k)
+                if code >= 0 and row[HOST + code] < 0:
+                    out[A_RELIC + k] = 1
+        if row[HAND_N + p] >= RECRUIT_COST and row[CHAR_DECK_N + p] > 0 and row[RESERVES_N + p] < RECRUIT_LIMIT:
+            out[A_RECRUIT] = 1
+        if row[HAND_N + p] >= APPOINT_COST:
+            for j in range(row[PARTY_N + p]):
+                if row[PARTY_Z + p * PARTY + j] != row[LEADER + p]:
+                    out[A_APPOINT] = 1
+                    break
+    elif st == ST_SLOT:
+        kind = row[PEND_KIND]
+        for s in range(PARTY):
+            c = at_slot(row, p, s)
+            ok = False
+            if kind == PK_REINFORCE:
+                ok = c < 0
+            elif c < 0:
+                ok = False
+            elif kind == PK_EQUIP:
+                ok = row[ATTACHED + p * MAX_DECK + c] < 0 and meets_requirements(
+                    row, ctab, p, c, card_of(row, p, row[PEND_CARD]))
+            elif kind == PK_RELIC:
+                ok = row[ATTACHED + p * MAX_DECK + c] < 0
+            elif kind == PK_CASTER:
+                ok = valid_caster(row, ctab, p, pending_card_id(row), c)
+            elif kind == PK_OWN_TARGET:
+                ok = True
+            elif kind == PK_APPOINT:
+                ok = c != row[LEADER + p]
+            if ok:
+                out[A_SLOT + s] = 1
+    elif st == ST_TARGET:
+        school = pending_school(row, tables)
+        for t in range(PARTY):
+            c = at_slot(row, q, t)
+            if c >= 0 and not immune(row, ctab, p, q, c, school):
+                out[A_TARGET + t] = 1
+    elif st == ST_DISCARD:
+        throw = row[PEND_KIND] == PK_THROW
+        for i in range(row[HAND_N + p]):
+            if not throw or ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
+                out[A_HAND + i] = 1
+    elif st == ST_JUMP:
+        out[A_PASS] = 1
+        for t in range(PARTY):
+            if at_slot(row, q, t) >= 0:
+                out[A_TARGET + t] = 1  # RL-K9: any opposing character, whatever the rows
+    elif st == ST_KEEP:
+        out[A_PASS] = 1
+        for s in range(PARTY):
+            if at_slot(row, p, s) >= 0:
+                out[A_SLOT + s] = 1
+    elif st == ST_HAND:
+        out[A_PASS] = 1
+        for i in range(row[HAND_N + p]):
+            out[A_HAND + i] = 1
+    n = 0
+    for a in range(NUM_ACTIONS):
+        n += out[a]
+    return n
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# battles
+@njit(cache=True, inline="always")
+def up_all(row: np.ndarray) -> None:
+    """RL-G10 / RL-U4 / RL-U6: every character goes Up; modifiers "until the next Up" end."""
+    for p in range(2):
+        for j in range(row[PARTY_N + p]):
+            k = p * MAX_DECK + row[PARTY_Z + p * PARTY + j]
+            row[DOWN + k] = 0
+            row[ATT_MOD + k] = 0
+            row[DEF_MOD + k] = 0
+
+
+@njit(cache=True)
+def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, mode: int) -> None:
+    """RL-A1/A2 Fight, RL-K9/K10 Jump, RL-K11 Throw; RL-K5/K7/K8 Counter; RL-K6 Steal; RL-B4 doom."""
+    ctab = tables[0]
+    a_skills = skills_of(row, ctab, p, att)
+    d_skills = skills_of(row, ctab, q, tgt)
+    power = att_of(row, tables, p, att) if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
+    ranged = mode == MODE_THROW or (mode == MODE_FIGHT and (a_skills & SK_RANGED) != 0)
+    hit = power >= def_of(row, tables, q, tgt)
+    back = False
+    if mode != MODE_JUMP and (d_skills & SK_COUNTER) != 0 and (not ranged or (d_skills & SK_RANGED) != 0):
+        back = att_of(row, tables, q, tgt) >= def_of(row, tables, p, att)
+    a_card = card_of(row, p, att)
+    d_card = card_of(row, q, tgt)
+    if hit:
+        leave_play(row, q, tgt, TO_DOOM if mode == MODE_THROW else TO_DISCARD)
+        if (a_skills & SK_STEAL) != 0:
+            row[STEAL_OWED + q] += 1
+    if back:
+        leave_play(row, p, att, TO_DISCARD)
+        if (d_skills & SK_STEAL) != 0:
+            row[STEAL_OWED + p] += 1
+    row[LAST_EVENT] = EV_BOTH if (hit and back) else (EV_HIT if hit else (EV_COUNTERED if back else EV_MISS))
+    if hit and not back and ctab[a_card, C_HAS_DEFEAT] != 0:
+        fire(row, tables, p, a_card, TR_DEFEAT, att, -1, SC_NONE)
+    if back and not hit and ctab[d_card, C_HAS_DEFEAT] != 0:
+        fire(row, tables, q, d_card, TR_DEFEAT, tgt, -1, SC_NONE)
+
+
+@njit(cache=True, inline="always")
+def end_action(row: np.ndarray, p: int) -> None:
+    """RL-G9: after an action the other player acts; a pass streak is broken."""
+    clear_pending(row)
+    row[JUMPER] = -1
+    row[PASSES] = 0
+    row[ACTOR] = 1 - p
+    row[STEP] = ST_BATTLE
+
+
+@njit(cache=True)
+def resolve_pending(row: np.ndarray, tables, p: int) -> None:
+    """Pay the cost and resolve a Cast/Use or an ability (RL-A3, RL-M1..M3, RL-U1)."""
+    ctab = tables[0]
+    src = row[PEND_SRC]
+    caster = row[PEND_CASTER]
+    target = row[PEND_TARGET]
+    card = pending_card_id(row)
+    if src == SRC_CARD:
+        if ctab[card, C_COST_DOWN] != 0 and caster >= 0:
+            row[DOWN + p * MAX_DECK + caster] = 1
+        inst = row[PEND_CARD]
+        zone_remove(row, HAND, HAND_N, HAND_CAP, p, zone_find(row, HAND, HAND_N, HAND_CAP, p, inst))
+        to_discard(row, p, inst)  # RL-M1: used once, then discarded
+        row[PLAYED + p * MAX_DECK + inst] = 1
+        fire(row, tables, p, card, TR_CAST, caster, target, ctab[card, C_SCHOOL])
+    else:
+        row[DOWN + p * MAX_DECK + caster] = 1
+        fire(row, tables, p, card, TR_ACT, caster, target, SC_NONE)
+    end_action(row, p)
+
+
+@njit(cache=True)
+def go_target(row: np.ndarray, tables, p: int) -> None:
+    one = tables[0][pending_card_id(row), C_ONE_TARGET]
+    if one == ONE_OWN:
+        row[PEND_KIND] = PK_OWN_TARGET
+        row[STEP] = ST_SLOT
+    elif one == ONE_OPP:
+        row[PEND_KIND] = PK_OPP_TARGET
+        row[STEP] = ST_TARGET
+    else:
+        resolve_pending(row, tables, p)
+
+
+@njit(cache=True, inline="always")
+def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
+    clear_pending(row)
+    row[PEND_KIND] = kind
+    row[PEND_PLAYER] = p
+    row[STEP] = step
+
+
+@njit(cache=True)
+def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
+    ctab = tables[0]
+    q = 1 - p
+    if a == A_PASS:  # RL-A9
+        draw_item(row, p)
+        row[PASSES] += 1
+        if row[PASSES] >= 2:  # RL-G10
+            up_all(row)
+            row[LAST_EVENT] = EV_UP
+            row[PASSES] = 0
+            row[ROUND] += 1
+            row[ACTOR] = row[LEAD]
+            if row[ROUND] > ROUND_CAP:  # RL-G13 (gap): the battle ends as a draw
+                row[BATTLE_WINNER] = 2
+        else:
+            row[ACTOR] = q
+        return
+    if a < A_THROW:  # Fight
+        k = a - A_FIGHT
+        att = at_slot(row, p, k // PARTY)
+        tgt = at_slot(row, q, k % PARTY)
+        row[DOWN + p * MAX_DECK + att] = 1
+        resolve_attack(row, tables, p, att, q, tgt, MODE_FIGHT)
+        end_action(row, p)
+    elif a < A_MOVE:  # Throw: pick the equipment to discard next
+        k = a - A_THROW
+        start_pending(row, p, PK_THROW, ST_DISCARD)
+        row[PEND_CASTER] = at_slot(row, p, k // PARTY)
+        row[PEND_TARGET] = at_slot(row, q, k % PARTY)
+    elif a < A_HAND:  # Move (RL-A4)
+        k = a - A_MOVE
+        c = at_slot(row, p, k // PARTY)
+        row[DOWN + p * MAX_DECK + c] = 1
+        row[POS + p * MAX_DECK + c] = k % PARTY
+        end_action(row, p)
+    elif a < A_RESERVE:
+        inst = row[HAND + p * HAND_CAP + (a - A_HAND)]
+        card = card_of(row, p, inst)
+        if ctab[card, C_TYPE] == T_EQUIPMENT:  # RL-A5 / RL-E1
+            start_pending(row, p, PK_EQUIP, ST_SLOT)
+            row[PEND_CARD] = inst
+        else:  # RL-A3
+            start_pending(row, p, PK_CASTER, ST_SLOT)
+            row[PEND_SRC] = SRC_CARD
+            row[PEND_CARD] = inst
+            if ctab[card, C_NEEDS_CASTER] == 0:
+                go_target(row, tables, p)
+    elif a < A_RELIC:  # RL-A5: a reserve character
+        start_pending(row, p, PK_REINFORCE, ST_SLOT)
+        row[PEND_CARD] = row[RESERVES + p * RES_CAP + (a - A_RESERVE)]
+    elif a < A_ABILITY:  # RL-A5 / RL-E3: a relic from the sideboard
+        start_pending(row, p, PK_RELIC, ST_SLOT)
+        row[PEND_CARD] = sideboard_entry(row, p, a - A_RELIC)
+    elif a < A_LEADER_ABILITY:
+        c = at_slot(row, p, a - A_ABILITY)
+        start_pending(row, p, PK_CASTER, ST_SLOT)
+        row[PEND_SRC] = SRC_ABILITY
+        row[PEND_CARD] = c
+        row[PEND_CASTER] = c
+        go_target(row, tables, p)
+    elif a == A_LEADER_ABILITY:
+        start_pending(row, p, PK_CASTER, ST_SLOT)
+        row[PEND_SRC] = SRC_LEADER
+        row[PEND_CARD] = row[LEADER_CARD + p]
+        row[PEND_CASTER] = row[LEADER + p]
+        go_target(row, tables, p)
+    elif a == A_RECRUIT:  # RL-A6
+        start_pending(row, p, PK_RECRUIT, ST_DISCARD)
+        row[PEND_LEFT] = RECRUIT_COST
+    elif a == A_APPOINT:  # RL-A7
+        start_pending(row, p, PK_APPOINT, ST_DISCARD)
+        row[PEND_LEFT] = APPOINT_COST
+    elif a == A_RETREAT:  # RL-A8 / RL-B3
+        while row[PARTY_N + p] > 0:
+            leave_play(row, p, row[PARTY_Z + p * PARTY], TO_RESERVES)
+        row[RETREATED] = 1
+        row[BATTLE_WINNER] = q
+        row[LAST_EVENT] = EV_RETREAT
+        end_action(row, p)
+
+
+@njit(cache=True)
+def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
+    kind = row[PEND_KIND]
+    c = at_slot(row, p, s)
+    if kind == PK_EQUIP:  # RL-E1: attached while it stays
+        inst = row[PEND_CARD]
+        zone_remove(row, HAND, HAND_N, HAND_CAP, p, zone_find(row, HAND, HAND_N, HAND_CAP, p, inst))
+        zone_push(row, GEAR, GEAR_N, PARTY, p, inst)
+        attach(row, p, c, p, inst)
+        row[PLAYED + p * MAX_DECK + inst] = 1
+        end_action(row, p)
+    elif kind == PK_RELIC:  # RL-E3: the relic stays in its owner's won zone, attached by link
+        code = row[PEND_CARD]
+        attach(row, p, c, code // MAX_DECK, code % MAX_DECK)
+        end_action(row, p)
+    elif kind == PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
+        inst = row[PEND_CARD]
+        zone_remove(row, RESERVES, RESERVES_N, RES_CAP, p, zone_find(row, RESERVES, RESERVES_N, RES_CAP, p, inst))
+        enter_party(row, p, inst, s, False)
+        row[PLAYED + p * MAX_DECK + inst] = 1
+        card = card_of(row, p, inst)
+        if tables[0][card, C_HAS_ENTER] != 0:
+            fire(row, tables, p, card, TR_ENTER, inst, -1, SC_NONE)
+        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[PARTY_N + 1 - p] > 0 and at_slot(row, p, s) == inst:
+            clear_pending(row)  # RL-K9: the Jump is part of this Reinforce
+            row[PEND_PLAYER] = p
+            row[JUMPER] = inst
+            row[STEP] = ST_JUMP
+        else:
+            end_action(row, p)
+    elif kind == PK_CASTER:
+        row[PEND_CASTER] = c
+        go_target(row, tables, p)
+    elif kind == PK_OWN_TARGET:
+        row[PEND_TARGET] = c
+        resolve_pending(row, tables, p)
+    elif kind == PK_APPOINT:  # RL-A7 / RL-L1
+        row[LEADER + p] = c
+        end_action(row, p)
+
+
+@njit(cache=True)
+def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
+    kind = row[PEND_KIND]
+    discard_from_hand(row, p, i)
+    if kind == PK_STEAL:  # RL-K6: back to the alternation where it was
+        row[STEAL_OWED + p] -= 1
+        clear_pending(row)
+        row[STEP] = ST_BATTLE
+    elif kind == PK_THROW:  # RL-K11
+        att = row[PEND_CASTER]
+        tgt = row[PEND_TARGET]
+        resolve_attack(row, tables, p, att, 1 - p, tgt, MODE_THROW)
+        end_action(row, p)
+    else:
+        row[PEND_LEFT] -= 1
+        if row[PEND_LEFT] > 0:
+            return
+        if kind == PK_RECRUIT:  # RL-A6: after the battle starts the reserves have no size limit
+            inst = pop_character(row, p)
+            if inst >= 0:
+                add_to_reserves(row, p, inst)
+            end_action(row, p)
+        else:
+            row[STEP] = ST_SLOT  # Appoint: now the new leader
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Relic phase and Resolution
+@njit(cache=True)
+def begin_battle(row: np.ndarray) -> None:
+    """RL-G1/G12: a new battle; RL-V3 and RL-V5 checks."""
+    if row[H_TURN] >= BATTLE_CAP:
+        truncate(row)
+        return
+    row[H_TURN] += 1
+    out0 = row[CHAR_DECK_N] == 0
+    out1 = row[CHAR_DECK_N + 1] == 0
+    if out0 or out1:  # RL-V3 (gap): no character deck left to draw a party from
+        finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
+        return
+    row[STEP] = ST_LOCATION
+    row[ROUND] = 0
+    row[PASSES] = 0
+    row[BATTLE_WINNER] = -1
+    row[RETREATED] = 0
+    row[KEPT] = 0
+    row[ACTOR] = row[LEAD]
+    row[SETUP_PLAYER] = row[LEAD]
+    row[STEAL_OWED] = 0
+    row[STEAL_OWED + 1] = 0
+    row[JUMPER] = -1
+    clear_pending(row)
+
+
+@njit(cache=True, inline="always")
+def choose_location(row: np.ndarray, p: int, k: int) -> None:
+    """RL-G2 then RL-G3: the location goes to the battlefield; both draw 6 characters."""
+    owner = p if k < LOCATIONS else 1 - p
+    j = k if k < LOCATIONS else k - LOCATIONS
+    inst = zone_remove(row, LOC_PILE, LOC_PILE_N, LOCATIONS, owner, j)
+    zone_push(row, BATTLEFIELD, BATTLEFIELD_N, 1, owner, inst)
+    for q in range(2):
+        for _ in range(LINEUP):
+            c = pop_character(row, q)
+            if c < 0:
+                break
+            zone_push(row, LINEUP_Z, LINEUP_N, LINEUP, q, c)
+    row[SETUP_PLAYER] = row[LEAD]
+    row[STEP] = ST_LEADER
+
+
+@njit(cache=True, inline="always")
+def reveal(row: np.ndarray, tables) -> None:
+    """RL-G6 reveal and draws, RL-G7 location effect, RL-G8 reserves to 3."""
+    lead = row[LEAD]
+    for k in range(2):
+        p = lead if k == 0 else 1 - lead
+        for j in range(row[PARTY_N + p]):
+            row[FACE_DOWN + p * MAX_DECK + row[PARTY_Z + p * PARTY + j]] = 0
+        for _ in range(2 * (PARTY - row[PARTY_N + p])):
+            draw_item(row, p)
+    loc = -1
+    for q in range(2):
+        if row[BATTLEFIELD_N + q] > 0:
+            loc = card_of(row, q, row[BATTLEFIELD + q])
+    if loc >= 0:
+        for k in range(2):
+            p = lead if k == 0 else 1 - lead
+            fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
+    for p in range(2):
+        while row[RESERVES_N + p] < RESERVE_TARGET:
+            c = pop_character(row, p)
+            if c < 0:
+                break
+            add_to_reserves(row, p, c)
+    row[SETUP_PLAYER] = lead
+    row[STEP] = ST_TRIM
+
+
+@njit(cache=True)
+def location_back(row: np.ndarray) -> None:
+    for q in range(2):
+        if row[BATTLEFIELD_N + q] > 0:
+            inst = zone_remove(row, BATTLEFIELD, BATTLEFIELD_N, 1, q, 0)
+            zone_push(row, LOC_PILE, LOC_PILE_N, LOCATIONS, q, inst)
+
+
+@njit(cache=True, inline="always")
+def start_resolution(row: np.ndarray, tables) -> None:
+    """RL-B1..B5, RL-K14, RL-V1: who gets the relic; then the winner keeps characters (RL-B6)."""
+    ctab = tables[0]
+    w = row[BATTLE_WINNER]
+    clear_pending(row)
+    row[STEAL_OWED] = 0
+    row[STEAL_OWED + 1] = 0
+    row[JUMPER] = -1
+    if w == 0 or w == 1:
+        villains = row[PARTY_N + w] > 0
+        for j in range(row[PARTY_N + w]):
+            if (skills_of(row, ctab, w, row[PARTY_Z + w * PARTY + j]) & SK_VILLAIN) == 0:
+                villains = False
+        if villains:  # RL-K14 (gap)
+            location_back(row)
+        else:  # RL-B5: the winner takes the location card; its relic goes to the winner's sideboard
+            for q in range(2):
+                if row[BATTLEFIELD_N + q] > 0:
+                    inst = zone_remove(row, BATTLEFIELD, BATTLEFIELD_N, 1, q, 0)
+                    zone_push(row, WON, WON_N, LOCATIONS, q, inst)
+                    row[CONTROLLER + q * MAX_DECK + inst] = w
+                    row[HOST + q * MAX_DECK + inst] = -1
+            if relic_count(row, w) >= RELICS_TO_WIN:  # RL-V1
+                finish(row, w)
+                return
+        row[KEPT] = 0
+        row[SETUP_PLAYER] = w
+        row[STEP] = ST_KEEP
+    else:  # RL-B2 / RL-B9: a draw, the location goes back; nobody keeps characters
+        location_back(row)
+        for p in range(2):
+            while row[PARTY_N + p] > 0:
+                leave_play(row, p, row[PARTY_Z + p * PARTY], TO_DISCARD)
+        row[SETUP_PLAYER] = row[LEAD]
+        row[STEP] = ST_HAND
+
+
+@njit(cache=True, inline="always")
+def end_battle(row: np.ndarray) -> None:
+    """RL-B8 discard piles to the doom pile; RL-E6 relics still attached go back; RL-G12 roles swap."""
+    for p in range(2):
+        while row[PARTY_N + p] > 0:  # never reached: parties are empty after the keep step
+            leave_play(row, p, row[PARTY_Z + p * PARTY], TO_DISCARD)
+        for j in range(row[DISCARD_N + p]):  # in order: the doom pile keeps the discard pile's order
+            to_doom(row, p, row[DISCARD + p * MAX_DECK + j])
+            row[DISCARD + p * MAX_DECK + j] = -1
+        row[DISCARD_N + p] = 0
+        row[LEADER + p] = -1
+    row[LEAD] = 1 - row[LEAD]
+    begin_battle(row)
+
+
+@njit(cache=True)
+def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
+    """Apply a legal action of player ``p`` (legality is checked by the caller)."""
+    st = row[STEP]
+    if st == ST_LOCATION:
+        choose_location(row, p, a - A_LOCATION)
+    elif st == ST_LEADER:  # RL-G4
+        row[PEND_CARD] = row[LINEUP_Z + p * LINEUP + (a - A_PICK)]
+        row[STEP] = ST_LEADER_SLOT
+    elif st == ST_LEADER_SLOT:
+        inst = row[PEND_CARD]
+        zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, p, zone_find(row, LINEUP_Z, LINEUP_N, LINEUP, p, inst))
+        enter_party(row, p, inst, a - A_SLOT, False)  # RL-G4 (gap): the leader is face up
+        row[LEADER + p] = inst
+        row[PLAYED + p * MAX_DECK + inst] = 1
+        row[PEND_CARD] = -1
+        if p == row[LEAD]:
+            row[SETUP_PLAYER] = 1 - p
+            row[STEP] = ST_LEADER
+        else:
+            row[SETUP_PLAYER] = row[LEAD]
+            row[STEP] = ST_PLACE
+    elif st == ST_PLACE:  # RL-G5: the next drawn character, face down on a slot or to the reserves
+        inst = zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, p, 0)
+        if a == A_PASS:
+            add_to_reserves(row, p, inst)
+        else:
+            enter_party(row, p, inst, a - A_SLOT, True)
+            row[PLAYED + p * MAX_DECK + inst] = 1
+    elif st == ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go
+        inst = zone_remove(row, RESERVES, RESERVES_N, RES_CAP, p, a - A_RESERVE)
+        to_discard(row, p, inst)
+    elif st == ST_BATTLE:
+        battle_action(row, tables, p, a)
+    elif st == ST_SLOT:
+        slot_choice(row, tables, p, a - A_SLOT)
+    elif st == ST_TARGET:
+        row[PEND_TARGET] = at_slot(row, 1 - p, a - A_TARGET)
+        resolve_pending(row, tables, p)
+    elif st == ST_DISCARD:
+        discard_choice(row, tables, p, a - A_HAND)
+    elif st == ST_JUMP:
+        jumper = row[JUMPER]
+        if a != A_PASS:  # RL-K9/K10: printed ATT, anywhere, no counter
+            row[DOWN + p * MAX_DECK + jumper] = 1
+            resolve_attack(row, tables, p, jumper, 1 - p, at_slot(row, 1 - p, a - A_TARGET), MODE_JUMP)
+        end_action(row, p)
+    elif st == ST_KEEP:  # RL-B6
+        if a == A_PASS:
+            row[KEPT] = 99
+        else:
+            leave_play(row, p, at_slot(row, p, a - A_SLOT), TO_RESERVES)
+            row[KEPT] += 1
+    elif st == ST_HAND:  # RL-B7
+        if a != A_PASS:
+            discard_from_hand(row, p, a - A_HAND)
+        else:
+            while row[HAND_N + p] < OPENING_HAND and draw_item(row, p):
+                pass
+            if p == row[LEAD]:
+                row[SETUP_PLAYER] = 1 - p
+            else:
+                end_battle(row)
+
+
+@njit(cache=True)
+def advance(row: np.ndarray, tables) -> None:
+    """Run forced steps until a decision is pending or the game is over."""
+    while True:
+        if row[H_STATUS] != LIVE:
+            return
+        # RL-V2: a player with no card in hand and none in the item deck loses (checked before every decision)
+        out0 = row[HAND_N] == 0 and row[ITEM_DECK_N] == 0
+        out1 = row[HAND_N + 1] == 0 and row[ITEM_DECK_N + 1] == 0
+        if out0 or out1:
+            finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
+            return
+        st = row[STEP]
+        lead = row[LEAD]
+        sp = row[SETUP_PLAYER]
+        if st == ST_LOCATION:
+            set_decision(row, lead)
+            return
+        if st == ST_LEADER or st == ST_LEADER_SLOT:
+            if row[LINEUP_N + sp] == 0 and st == ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
+                row[STEP] = ST_PLACE
+                continue
+            set_decision(row, sp)
+            return
+        if st == ST_PLACE:
+            if row[LINEUP_N + sp] > 0 and row[PARTY_N + sp] < PARTY:
+                set_decision(row, sp)
+                return
+            while row[LINEUP_N + sp] > 0:  # RL-G5: the rest go to the reserves
+                add_to_reserves(row, sp, zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, sp, 0))
+            if sp == lead:
+                row[SETUP_PLAYER] = 1 - lead
+            else:
+                reveal(row, tables)
+            continue
+        if st == ST_TRIM:
+            if row[RESERVES_N + sp] > RESERVE_TARGET:
+                set_decision(row, sp)
+                return
+            if sp == lead:
+                row[SETUP_PLAYER] = 1 - lead
+                continue
+            row[STEP] = ST_BATTLE  # RL-G9: the battle phase starts with 1P
+            row[ACTOR] = lead
+            row[PASSES] = 0
+            row[ROUND] = 1
+            continue
+        if st == ST_BATTLE:
+            owed = -1
+            for k in range(2):
+                x = row[ACTOR] if k == 0 else 1 - row[ACTOR]
+                if row[STEAL_OWED + x] > 0:
+                    if row[HAND_N + x] == 0:
+                        row[STEAL_OWED + x] = 0
+                    elif owed < 0:
+                        owed = x
+            if owed >= 0:  # RL-K6: the victim picks the card
+                start_pending(row, owed, PK_STEAL, ST_DISCARD)
+                set_decision(row, owed)
+                return
+            if row[BATTLE_WINNER] < 0:
+                gone0 = row[PARTY_N] == 0
+                gone1 = row[PARTY_N + 1] == 0
+                if gone0 and gone1:  # RL-B2
+                    row[BATTLE_WINNER] = 2
+                elif gone0 or gone1:  # RL-B1 / RL-B4
+                    row[BATTLE_WINNER] = 1 if gone0 else 0
+            if row[BATTLE_WINNER] >= 0:
+                start_resolution(row, tables)
+                continue
+            set_decision(row, row[ACTOR])
+            return
+        if st == ST_SLOT or st == ST_TARGET or st == ST_DISCARD or st == ST_JUMP:
+            set_decision(row, row[PEND_PLAYER])
+            return
+        if st == ST_KEEP:
+            w = row[BATTLE_WINNER]
+            if row[KEPT] < RESERVE_TARGET and row[PARTY_N + w] > 0:
+                set_decision(row, w)
+                return
+            while row[PARTY_N + w] > 0:  # RL-B6: the rest are discarded
+                leave_play(row, w, row[PARTY_Z + w * PARTY], TO_DISCARD)
+            row[SETUP_PLAYER] = lead
+            row[STEP] = ST_HAND
+            continue
+        if st == ST_HAND:
+            set_decision(row, sp)
+            return
+        return  # ST_OVER
+
+
+@njit(cache=True, inline="always")
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
+    """Advance, then auto-play decisions that have exactly one legal action."""
+    while True:
+        advance(row, tables)
+        if row[H_STATUS] != LIVE:
+            return
+        p = row[H_TO_ACT]
+        if fill_mask(row, tables, p, mask) != 1:
+            return
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                apply_action(row, tables, p, a)
+                break
+
+
+@njit(cache=True)
+def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
+    """RL-S1..S4: sort the deck file into zones, shuffle both decks, draw 3, pick the first 1P at random."""
+    ctab = tables[0]
+    row[:] = 0
+    row[H_WINNER] = NO_WINNER
+    rng_seed(row, seed)
+    for z in range(len(ZONES)):
+        start, _count, width = ZONES[z]
+        for j in range(2 * width):
+            row[start + j] = -1
+    for k in range(2 * MAX_DECK):
+        row[DECK_LIST + k] = -1
+        row[POS + k] = -1
+        row[ATTACHED + k] = -1
+        row[HOST + k] = -1
+        row[CONTROLLER + k] = -1
+    for p in range(2):
+        for i in range(MAX_DECK):
+            card = decks[p, i]
+            row[DECK_LIST + p * MAX_DECK + i] = card
+            if card < 0:
+                continue
+            kind = ctab[card, C_TYPE]
+            if kind == T_CHARACTER:
+                zone_push(row, CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE, p, i)
+            elif kind == T_LOCATION:
+                zone_push(row, LOC_PILE, LOC_PILE_N, LOCATIONS, p, i)
+            elif kind == T_LEADER:
+                row[LEADER_CARD + p] = i
+            else:
+                zone_push(row, ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE, p, i)
+        shuffle_slice(row, CHAR_DECK + p * CHAR_DECK_SIZE, row[CHAR_DECK_N + p])
+        shuffle_slice(row, ITEM_DECK + p * ITEM_DECK_SIZE, row[ITEM_DECK_N + p])
+        for _ in range(OPENING_HAND):
+            draw_item(row, p)
+        row[LEADER + p] = -1
+    row[LEAD] = rng_below(row, 2)  # RL-S4 (gap): the first 1P is random
+    row[FIRST_PLAYER] = row[LEAD]
+    row[H_TURN] = 0
+    row[LAST_EVENT] = EV_NONE
+    begin_battle(row)
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    settle(row, tables, mask)
+
+
+@njit(cache=True)
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return 1
+    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
+        return 1
+    row[H_DECISIONS] += 1
+    apply_action(row, tables, p, a)
+    settle(row, tables, mask)
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+        truncate(row)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# batch kernels (the GameSpec contract)
+@njit(parallel=True, cache=True)
+def batch_reset(states, tables, decks, seeds, rows):
+    for i in prange(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
+@njit(cache=True)
+def serial_reset(states, tables, decks, seeds, rows):
+    for i in range(states.shape[0]):
+        if rows[i]:
+            reset_row(states[i], tables, decks[i], seeds[i])
+
+
+@njit(parallel=True, cache=True)
+def batch_step(states, tables, players, actions, errors):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(cache=True)
+def serial_step(states, tables, players, actions, errors):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+
+
+@njit(parallel=True, cache=True)
+def batch_mask(states, tables, players, out):
+    for i in prange(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0
+
+
+@njit(cache=True)
+def serial_mask(states, tables, players, out):
+    for i in range(states.shape[0]):
+        if players[i] >= 0:
+            fill_mask(states[i], tables, players[i], out[i])
+        else:
+            out[i, :] = 0

@@ -1,0 +1,214 @@
+"""The relics state row: one int32 row per game, declared once as a :class:`Layout`.
+
+Card instances: instance ``i`` of player ``p`` is the card ``deck_list[p, i]`` (the deck file lists the character
+deck, the item deck, the 5 location/relic cards and the leader card together; the kernel sorts them into zones at
+reset). Zones hold instance ids, compact (-1 after the last card). Decks are stacks whose top is the *last* entry.
+
+The party is a compact zone too; where each member stands is the per-instance ``pos`` field (grid slot 0..5: 0-2 the
+front row, 3-5 the back row). Attachments are per-instance links: a character's ``attached`` holds
+``owner * MAX_DECK + instance`` of its equipment or relic (or -1), and the attached card's ``host`` holds the
+character instance. A won location card stays in its *owner's* ``won`` zone (so card conservation holds) and its
+``controller`` field says whose sideboard (relic) it is.
+"""
+from __future__ import annotations
+
+from cardenvs.core.header import HEADER
+from cardenvs.core.layout import Layout, fields
+
+# ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+CHAR_DECK_SIZE = 40  # RL-D6 (gap): character deck, exactly 40
+ITEM_DECK_SIZE = 30  # RL-D6 (gap): item deck, exactly 30
+LOCATIONS = 5  # RL-D2: five location/relic cards
+LEADER_CARDS = 1  # RL-D2: one leader card
+MAX_DECK = CHAR_DECK_SIZE + ITEM_DECK_SIZE + LOCATIONS + LEADER_CARDS  # 76 card instances per player
+COMMON_COPIES = 6  # RL-D4
+RARE_COPIES = 1  # RL-D5
+OPENING_HAND = 3  # RL-S2, RL-B7
+LINEUP = 6  # RL-G3: characters drawn at each Relic phase
+PARTY = 6  # RL-P1
+ROW = 3  # RL-P2
+RESERVE_TARGET = 3  # RL-G8
+HAND_CAP = 16  # physical hand size: a draw into a full hand goes to the discard pile (documented, rare)
+RES_CAP = 24  # physical reserve size
+RECRUIT_LIMIT = 12  # Recruit and reserve-filling effects need fewer than this many reserves (so a Retreat fits)
+SIDE_CAP = LOCATIONS  # won location cards per owner
+APPOINT_COST = 3  # RL-A7
+RECRUIT_COST = 3  # RL-A6
+RELICS_TO_WIN = 4  # RL-V1
+ROUND_CAP = 12  # RL-G13 (gap): a battle that would start round 13 ends as a draw
+BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start
+DECISION_CAP = 3000  # truncate after this many agent decisions (backstop; random games take ~150)
+TURN_CAP = BATTLE_CAP
+
+# ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
+(
+    ST_LOCATION,  # 1P picks the battlefield from the location pile
+    ST_LEADER,  # setup_player picks the leader among the drawn characters
+    ST_LEADER_SLOT,  # setup_player puts the leader on a grid slot
+    ST_PLACE,  # setup_player places the next drawn character face down (slot) or sends it to the reserves (pass)
+    ST_TRIM,  # setup_player discards reserve characters beyond 3
+    ST_BATTLE,  # the actor takes an action or passes
+    ST_SLOT,  # the actor picks one of its own grid slots for the pending action
+    ST_TARGET,  # the actor picks an opposing grid slot for the pending action
+    ST_DISCARD,  # a player discards a card from hand for the pending action (cost, Throw, Steal)
+    ST_JUMP,  # the actor may Jump-attack with the character it just reinforced
+    ST_KEEP,  # the battle winner picks characters to keep in the reserves
+    ST_HAND,  # Resolution: setup_player discards any number of cards from hand
+    ST_OVER,  # the game is over
+) = range(13)
+NUM_STEPS = 13
+STEP_NAMES = (
+    "choose location", "choose leader", "place leader", "place characters", "trim reserves", "battle",
+    "choose own character", "choose opposing character", "discard", "jump", "keep characters", "resolution discard",
+    "game over",
+)
+
+# pending action kinds (what ST_SLOT / ST_TARGET / ST_DISCARD are choosing for)
+(
+    PK_NONE,
+    PK_EQUIP,  # hand equipment -> host slot
+    PK_RELIC,  # sideboard relic -> host slot
+    PK_REINFORCE,  # reserve character -> empty slot
+    PK_CASTER,  # item/spell -> caster / user slot
+    PK_OWN_TARGET,  # effect target among own characters
+    PK_OPP_TARGET,  # effect target among opposing characters
+    PK_RECRUIT,  # Recruit: discards
+    PK_APPOINT,  # Appoint: discards, then the new leader's slot
+    PK_THROW,  # Throw: which equipment card to discard
+    PK_STEAL,  # Steal: the victim discards a card of its choice
+) = range(11)
+
+# sources of an effect being resolved (pend_src)
+SRC_CARD, SRC_ABILITY, SRC_LEADER = 0, 1, 2
+
+_STATE_FIELDS = fields(
+    ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
+    ("char_deck", (2, CHAR_DECK_SIZE), "character deck stack, instance ids, top = last entry", True),
+    ("item_deck", (2, ITEM_DECK_SIZE), "item deck stack (equipment, items, spells), top = last entry", True),
+    ("hand", (2, HAND_CAP), "hand, instance ids", True),
+    ("lineup", (2, LINEUP), "characters drawn this Relic phase, not yet placed (face down)", True),
+    ("reserves", (2, RES_CAP), "reserves, face down (their owner may look)", True),
+    ("party", (2, PARTY), "characters in play (grid slot in pos)", True),
+    ("gear", (2, PARTY), "equipment attached to characters in play (host in host)", True),
+    ("discard", (2, MAX_DECK), "discard pile, instance ids in order", True),
+    ("doom", (2, MAX_DECK), "doom pile, instance ids in order", True),
+    ("loc_pile", (2, LOCATIONS), "this player's location cards still in the shared location pile", True),
+    ("battlefield", (2, 1), "the location card of the current battle (in its owner's slot)", True),
+    ("won", (2, SIDE_CAP), "this player's location cards won by someone (relic controller in controller)", True),
+    ("leader_card", (2, 1), "the leader card", True),
+    ("char_deck_count", (2,), "cards in each character deck"),
+    ("item_deck_count", (2,), "cards in each item deck"),
+    ("hand_count", (2,), "cards in each hand"),
+    ("lineup_count", (2,), "drawn characters waiting to be placed"),
+    ("reserves_count", (2,), "characters in each reserve"),
+    ("party_count", (2,), "characters in each party"),
+    ("gear_count", (2,), "attached equipment"),
+    ("discard_count", (2,), "cards in each discard pile"),
+    ("doom_count", (2,), "cards in each doom pile"),
+    ("loc_pile_count", (2,), "location cards in the pile per owner"),
+    ("battlefield_count", (2,), "1 for the owner of the battlefield location"),
+    ("won_count", (2,), "won location cards per owner"),
+    ("pos", (2, MAX_DECK), "per instance: grid slot 0..5 while in the party, else -1"),
+    ("down", (2, MAX_DECK), "per instance: 1 while Down"),
+    ("face_down", (2, MAX_DECK), "per instance: 1 while face down in the party before the reveal"),
+    ("att_mod", (2, MAX_DECK), "per instance: ATT modifier until the next Up"),
+    ("def_mod", (2, MAX_DECK), "per instance: DEF modifier until the next Up"),
+    ("attached", (2, MAX_DECK), "per character: owner*MAX_DECK+instance of its equipment or relic, or -1"),
+    ("host", (2, MAX_DECK), "per equipment/relic: the character instance carrying it (controller's party), or -1"),
+    ("controller", (2, MAX_DECK), "per won location card: the player whose sideboard holds its relic"),
+    ("drawn", (2, MAX_DECK), "per instance: reached the hand or the reserves/line-up at least once (statistics)"),
+    ("played", (2, MAX_DECK), "per instance: put into play or used at least once (statistics)"),
+    ("leader", (2,), "party instance carrying the leader card, or -1 (RL-L3)"),
+    ("step", (), "ST_* step"),
+    ("lead", (), "1P of the current battle"),
+    ("first_player", (), "1P of the first battle"),
+    ("setup_player", (), "player making the current Relic-phase / Resolution decision"),
+    ("actor", (), "player whose battle-phase action it is"),
+    ("passes", (), "consecutive passes in the battle phase"),
+    ("round", (), "round of the battle phase (Up to Up), from 1"),
+    ("battle_winner", (), "-1 while the battle runs, 0/1 the winner, 2 a draw"),
+    ("retreated", (), "1 when the battle ended by a Retreat"),
+    ("kept", (), "characters the winner has kept so far"),
+    ("pend_kind", (), "PK_* pending action kind"),
+    ("pend_player", (), "player deciding the pending action"),
+    ("pend_src", (), "SRC_* source of the pending effect"),
+    ("pend_card", (), "pending card instance (hand card, sideboard relic owner*MAX_DECK+inst, reserve character)"),
+    ("pend_caster", (), "caster / user / thrower / ability character instance, or -1"),
+    ("pend_target", (), "target instance chosen, or -1"),
+    ("pend_left", (), "discards still owed for the pending action"),
+    ("pend_next", (), "player to act after the pending action (alternation)"),
+    ("steal_owed", (2,), "Steal discards each player still owes"),
+    ("jumper", (), "character that may Jump, or -1"),
+    ("last_event", (), "code of the last notable event (for render)"),
+)
+STATE = Layout("relics_state", HEADER + _STATE_FIELDS)
+STATE_SIZE = STATE.size
+
+_o = STATE.offset
+DECK_LIST = _o("deck_list")
+CHAR_DECK = _o("char_deck")
+ITEM_DECK = _o("item_deck")
+HAND = _o("hand")
+LINEUP_Z = _o("lineup")
+RESERVES = _o("reserves")
+PARTY_Z = _o("party")
+GEAR = _o("gear")
+DISCARD = _o("discard")
+DOOM = _o("doom")
+LOC_PILE = _o("loc_pile")
+BATTLEFIELD = _o("battlefield")
+WON = _o("won")
+LEADER_CARD = _o("leader_card")
+CHAR_DECK_N = _o("char_deck_count")
+ITEM_DECK_N = _o("item_deck_count")
+HAND_N = _o("hand_count")
+LINEUP_N = _o("lineup_count")
+RESERVES_N = _o("reserves_count")
+PARTY_N = _o("party_count")
+GEAR_N = _o("gear_count")
+DISCARD_N = _o("discard_count")
+DOOM_N = _o("doom_count")
+LOC_PILE_N = _o("loc_pile_count")
+BATTLEFIELD_N = _o("battlefield_count")
+WON_N = _o("won_count")
+POS = _o("pos")
+DOWN = _o("down")
+FACE_DOWN = _o("face_down")
+ATT_MOD = _o("att_mod")
+DEF_MOD = _o("def_mod")
+ATTACHED = _o("attached")
+HOST = _o("host")
+CONTROLLER = _o("controller")
+DRAWN = _o("drawn")
+PLAYED = _o("played")
+LEADER = _o("leader")
+STEP = _o("step")
+LEAD = _o("lead")
+FIRST_PLAYER = _o("first_player")
+SETUP_PLAYER = _o("setup_player")
+ACTOR = _o("actor")
+PASSES = _o("passes")
+ROUND = _o("round")
+BATTLE_WINNER = _o("battle_winner")
+RETREATED = _o("retreated")
+KEPT = _o("kept")
+PEND_KIND = _o("pend_kind")
+PEND_PLAYER = _o("pend_player")
+PEND_SRC = _o("pend_src")
+PEND_CARD = _o("pend_card")
+PEND_CASTER = _o("pend_caster")
+PEND_TARGET = _o("pend_target")
+PEND_LEFT = _o("pend_left")
+PEND_NEXT = _o("pend_next")
+STEAL_OWED = _o("steal_owed")
+JUMPER = _o("jumper")
+LAST_EVENT = _o("last_event")
+del _o
+
+# zone (offset, count offset, width) triples, for generic zone helpers and reset
+ZONES = (
+    (CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE), (ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE), (HAND, HAND_N, HAND_CAP),
+    (LINEUP_Z, LINEUP_N, LINEUP), (RESERVES, RESERVES_N, RES_CAP), (PARTY_Z, PARTY_N, PARTY), (GEAR, GEAR_N, PARTY),
+    (DISCARD, DISCARD_N, MAX_DECK), (DOOM, DOOM_N, MAX_DECK), (LOC_PILE, LOC_PILE_N, LOCATIONS),
+    (BATTLEFIELD, BATTLEFIELD_N, 1), (WON, WON_N, SIDE_CAP), (LEADER_CARD, -1, 1),
+)

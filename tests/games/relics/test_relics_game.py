@@ -1,0 +1,108 @@
+"""Whole-game checks: random play invariants and length, hidden information, text helpers, docs tables, the AEC env."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import LIVE, TRUNCATED
+from cardenvs.games import relics
+from cardenvs.games.relics import SPEC
+from cardenvs.games.relics.docs import tables
+from cardenvs.games.relics.state import DECISION_CAP
+from cardenvs.testing import check_game
+
+
+@pytest.fixture(scope="module")
+def random_games() -> BatchGame:
+    """300 random games over every starter pairing, played to the end."""
+    names = SPEC.starter_decks()
+    pairs = [(a, b) for a in names for b in names]
+    g = BatchGame(SPEC, 300, decks=[pairs[i % len(pairs)] for i in range(300)], seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(DECISION_CAP):
+        live = g.status == LIVE
+        if not live.any():
+            break
+        mask = g.legal_mask()
+        assert (mask[live].sum(axis=1) > 0).all()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    return g
+
+
+def test_random_play_keeps_every_invariant() -> None:
+    """Conservation, masks, termination, hidden information and single == batch over random games."""
+    report = check_game("relics", num_games=60, batch_size=60, align_games=2)
+    assert report.games == 60 and report.terminated + report.truncated == 60
+    assert report.hidden_checks > 0 and report.hidden_changed > 0
+
+
+def test_RL_G13_V5_random_play_ends_well_inside_the_caps(random_games: BatchGame) -> None:
+    """Checks RL-G13, RL-V5.
+    Random games end by relics or deck-out, far below the decision cap, without truncation."""
+    g = random_games
+    assert (g.status != LIVE).all()
+    assert (g.status != TRUNCATED).mean() > 0.99
+    assert g.decisions.max() < DECISION_CAP // 4
+
+
+def test_same_seed_same_game() -> None:
+    runs = []
+    for _ in range(2):
+        g = BatchGame(SPEC, 4, decks=("shadow", "arcana"), seed=123)
+        rng = np.random.default_rng(5)
+        while (g.status == LIVE).any():
+            mask = g.legal_mask()
+            g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        runs.append(g.states.copy())
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_hidden_information_is_re_dealt_and_not_observed() -> None:
+    g = BatchGame(SPEC, 1, decks=("vanguard", "arcana"), seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(6):  # into the placement, where face-down characters exist
+        mask = g.legal_mask()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    row = g.states[0]
+    for viewer in (0, 1):
+        hidden = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
+        assert not np.array_equal(hidden, row)
+        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
+        assert np.array_equal(a[0], a[1])
+
+
+def test_text_helpers_describe_actions_and_board() -> None:
+    g = BatchGame(SPEC, 1, decks=("vanguard", "shadow"), seed=4)
+    rng = np.random.default_rng(1)
+    texts = set()
+    while g.status[0] == LIVE and g.states[0, 4] < 150:
+        mask = g.legal_mask()[0]
+        for a in np.flatnonzero(mask):
+            texts.add(g.action_name(int(a)).split(" ")[0])
+        g.step([int(rng.choice(np.flatnonzero(mask)))])
+    board = g.render(0, viewer=None)
+    assert "P0" in board and "P1" in board and "front" in board
+    assert "hand:" in g.render(0, viewer=0)
+    assert {"battle", "leader:", "Fight:", "Pass", "Retreat"} <= texts
+
+
+def test_rules_md_tables_are_generated_from_the_layouts() -> None:
+    rules = (Path(relics.__file__).parent / "RULES.md").read_text()
+    assert tables() in rules
+
+
+def test_aec_env_plays_a_game() -> None:
+    env = relics.env(decks=("vanguard", "shadow"))
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(max_iter=5000):
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents
