@@ -134,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     ls = dsub.add_parser("list", help="the starter decks of a game")
     ls.add_argument("game")
     va = dsub.add_parser("validate", help="check deck files against a game's deck-building rules")
-    va.add_argument("files", nargs="+", metavar="FILE")
+    va.add_argument("files", nargs="+", metavar="FILE",
+                    help="deck files; a game's name stands for all of its starter decks")
     va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
 
     sub.add_parser("games", help="list the registered games")
@@ -166,8 +167,15 @@ def _cmd_decks_validate(args: argparse.Namespace) -> int:
     from . import available_games, get_game
 
     specs = [get_game(args.game)] if args.game else [get_game(g) for g in available_games()]
+    files: list[str] = []
+    for file in args.files:  # a registered game's name (not a file) stands for its starter decks
+        game_spec = None if Path(file).exists() else next((s for s in specs if s.name == file.lower()), None)
+        if game_spec is None:
+            files.append(file)
+        else:
+            files.extend(str(game_spec.deck_dir / f"{name}.toml") for name in game_spec.starter_decks())
     failed = 0
-    for file in args.files:
+    for file in files:
         path = Path(file)
         if not path.is_file():
             print(f"{PROG}: error: {file}: no such deck file", file=sys.stderr)

@@ -71,6 +71,9 @@ def test_help_and_deck_commands(capsys, spec) -> None:
     starter = spec.deck_dir / "aggro.toml"
     assert main(["decks", "validate", str(starter)]) == 0
     assert "ok" in capsys.readouterr().out
+    assert main(["decks", "validate", "levelneo"]) == 0  # a game's name: all of its starter decks
+    out = capsys.readouterr().out
+    assert out.count("ok ") == len(spec.starter_decks())
     assert main(["games"]) == 0
     assert "levelneo" in capsys.readouterr().out
 
