@@ -254,8 +254,8 @@ def profile_game(game: str, batches: tuple[int, ...] = PROFILE_BATCHES, seconds:
                  cprofile: bool = True, save: Callable[[dict], None] | None = None,
                  threading: bool = True) -> dict[str, Any]:
     """Every profile of one game; ``save(partial)`` after each part, so a crash keeps what was measured.
-    ``threading``: also the threading-settings table (about the machine more than the game: the full run does it
-    for the first game only, which keeps it inside its time budget)."""
+    ``threading``/``cprofile``: also the threading-settings table and the cProfile listings (about the machine and
+    the Python glue more than the game: the full run does them for the first game only, to stay in its budget)."""
     from .workloads import batch_workload
 
     save = save or (lambda partial: None)
@@ -292,7 +292,7 @@ def profile_game_isolated(game: str, seconds: float, threading: bool = True) -> 
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
         cmd = [sys.executable, "-X", "faulthandler", "-m", "benchmarks.profiling", game, "--game-json", str(path),
-               "--seconds", str(seconds)] + ([] if threading else ["--no-threading"])
+               "--seconds", str(seconds)] + ([] if threading else ["--no-threading", "--no-cprofile"])
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
         out = json.loads(path.read_text()) if path.exists() else {"game": game}
     if proc.returncode != 0:
@@ -409,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per batch size")
     ap.add_argument("--out", type=Path, help="default docs/benchmarks/PROFILE.md")
     ap.add_argument("--no-threading", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--no-cprofile", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.variant_probe:
         import json
@@ -419,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         import json
 
         profile_game(args.games[0], seconds=args.seconds, save=lambda r: args.game_json.write_text(json.dumps(r)),
-                     threading=not args.no_threading)
+                     threading=not args.no_threading, cprofile=not args.no_cprofile)
         return 0
     res = write_profile(args.games, None, args.out, args.seconds)
     print(Path(res["path"]).read_text())

@@ -14,6 +14,7 @@ from cardenvs.core.header import (
     TERMINATED,
     TRUNCATED,
 )
+from cardenvs.core.zones import zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .cards import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
 from .state import (
@@ -79,26 +80,6 @@ def truncate(row: np.ndarray) -> None:
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[DECK_LIST + p * DECK_SIZE + inst]
-
-
-@njit(cache=True)
-def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
-    n = row[count + p]
-    row[zone + p * cap + n] = inst
-    row[count + p] = n + 1
-
-
-@njit(cache=True)
-def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
-    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
-    base = zone + p * cap
-    n = row[count + p]
-    inst = row[base + idx]
-    for j in range(idx, n - 1):
-        row[base + j] = row[base + j + 1]
-    row[base + n - 1] = -1
-    row[count + p] = n - 1
-    return inst
 
 
 @njit(cache=True)

@@ -4,11 +4,38 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+
 from .cards import C_COLOR, C_TRAITS
 from .state import (
-    ATK_A, ATK_B, AP_BATTLE, AP_NEXT, AP_TURN, ATTACKED, BATTLE, DECK, DECK_LIST, DECK_N, DECK_SIZE, DISCARD,
-    DISCARD_N, DRAWN, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, RESTED, SUPPORT,
-    SUPPORT_CAP, SUPPORT_N, TARGET, TURN_PLAYER,
+    AP_BATTLE,
+    AP_NEXT,
+    AP_TURN,
+    ATK_A,
+    ATK_B,
+    ATTACKED,
+    BATTLE,
+    DECK,
+    DECK_LIST,
+    DECK_N,
+    DECK_SIZE,
+    DISCARD,
+    DISCARD_N,
+    DRAWN,
+    FACE_UP,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    LEVEL,
+    LEVEL_N,
+    LEVEL_ZONE,
+    MAIN,
+    RESTED,
+    SUPPORT,
+    SUPPORT_CAP,
+    SUPPORT_N,
+    TARGET,
+    TURN_PLAYER,
 )
 
 
@@ -31,35 +58,6 @@ def main_of(row: np.ndarray, p: int) -> int:
 @njit(cache=True)
 def support_at(row: np.ndarray, p: int, slot: int) -> int:
     return row[SUPPORT + p * SUPPORT_CAP + slot]
-
-
-@njit(cache=True)
-def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
-    n = row[count + p]
-    row[zone + p * cap + n] = inst
-    row[count + p] = n + 1
-
-
-@njit(cache=True)
-def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
-    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
-    base = zone + p * cap
-    n = row[count + p]
-    inst = row[base + idx]
-    for j in range(idx, n - 1):
-        row[base + j] = row[base + j + 1]
-    row[base + n - 1] = -1
-    row[count + p] = n - 1
-    return inst
-
-
-@njit(cache=True)
-def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
-    base = zone + p * cap
-    for j in range(row[count + p]):
-        if row[base + j] == inst:
-            return j
-    return -1
 
 
 @njit(cache=True)

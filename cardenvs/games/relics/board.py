@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+
 from .cards import (
     C_ATT,
     C_CLASS,
@@ -90,35 +92,6 @@ TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[DECK_LIST + p * MAX_DECK + inst]
-
-
-@njit(cache=True)
-def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
-    n = row[count + p]
-    row[zone + p * cap + n] = inst
-    row[count + p] = n + 1
-
-
-@njit(cache=True)
-def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
-    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
-    base = zone + p * cap
-    n = row[count + p]
-    inst = row[base + idx]
-    for j in range(idx, n - 1):
-        row[base + j] = row[base + j + 1]
-    row[base + n - 1] = -1
-    row[count + p] = n - 1
-    return inst
-
-
-@njit(cache=True)
-def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
-    base = zone + p * cap
-    for j in range(row[count + p]):
-        if row[base + j] == inst:
-            return j
-    return -1
 
 
 # ---------------------------------------------------------------------------------------------------- piles and draws

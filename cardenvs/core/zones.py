@@ -1,0 +1,37 @@
+"""Zone primitives every game's kernels share: a zone is ``cap`` slots per player at offset ``zone`` of the state
+row (instance ids, -1 past the count), its count at ``count + p``. Kept compact: entries past the count are -1."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
+    """Append ``inst`` to player ``p``'s zone."""
+    n = row[count + p]
+    row[zone + p * cap + n] = inst
+    row[count + p] = n + 1
+
+
+@njit(cache=True)
+def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
+    """Remove entry ``idx`` keeping the zone compact; returns the instance."""
+    base = zone + p * cap
+    n = row[count + p]
+    inst = row[base + idx]
+    for j in range(idx, n - 1):
+        row[base + j] = row[base + j + 1]
+    row[base + n - 1] = -1
+    row[count + p] = n - 1
+    return inst
+
+
+@njit(cache=True)
+def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
+    """The index of ``inst`` in player ``p``'s zone, or -1."""
+    base = zone + p * cap
+    for j in range(row[count + p]):
+        if row[base + j] == inst:
+            return j
+    return -1
