@@ -51,10 +51,6 @@ class SeatedBatch:
         self.seats = np.zeros(num_envs, dtype=np.int32)
         self.opponent_of = np.zeros(num_envs, dtype=np.int32)  # index into _opponent_agents, per game
         self._actions = np.zeros(num_envs, dtype=np.int32)
-        # the observation and mask of the player to act in each row (the batch's buffers, refreshed by play)
-        self._obs = np.zeros((num_envs, spec.obs_dim), dtype=np.float32)
-        self._mask = np.zeros((num_envs, spec.num_actions), dtype=np.int8)
-        self._learner_mask = np.zeros((num_envs, spec.num_actions), dtype=np.bool_)
         self._next_seed = self._base_seed
         self._pending_seed: int | None = None
         self._opponent_cache: dict[Any, int] = {}
@@ -98,26 +94,26 @@ class SeatedBatch:
             self.opponent_of[idx] = self._make_opponent()
             self.episodes_started += idx.size
 
-    def _view(self) -> None:
-        """Refresh the observation and mask of the player to act in every row (one fused observe + mask pass)."""
-        _, self._obs, self._mask = self.game.play(self._actions, players=-1)
-
     def _play_opponents(self) -> None:
-        """Let the opponent seat act until every live row waits for the learner. Each fused ``play`` call leaves the
-        observation and mask of the player to act next in ``_obs``/``_mask``: the opponent's for the next round, the
-        learner's when the loop ends."""
+        """Let the opponent seat act until every live row waits for the learner.
+
+        Separate observe/mask/step calls on purpose: only the rows whose opponent is to act are viewed (the others
+        get the kernels' cheap all-zero path), while a fused ``BatchGame.play`` would view every row each round;
+        measured at 1024 envs, levelneo: 75k learner steps/s this way, 29k with the fused call."""
         states = self.game.states
         for _ in range(100_000):
             waiting = (states[:, H_STATUS] == LIVE) & (states[:, H_TO_ACT] == 1 - self.seats)
             if not waiting.any():
                 return
             players = np.where(waiting, 1 - self.seats, -1).astype(np.int32)
+            obs = self.game.observe(players)
+            mask = self.game.legal_mask(players)
             actions = np.zeros(self.num_envs, dtype=np.int32)
             for slot in np.unique(self.opponent_of[waiting]):
                 rows = np.flatnonzero(waiting & (self.opponent_of == slot))
                 agent = self._opponent_agents[slot]
-                actions[rows] = agent.act(self._obs[rows], self._mask[rows], states[rows], players[rows])
-            _, self._obs, self._mask = self.game.play(actions, players=players)
+                actions[rows] = agent.act(obs[rows], mask[rows], states[rows], players[rows])
+            self.game.step(actions, players=players)
         raise RuntimeError("opponent did not hand the turn back within 100000 decisions")
 
     # ----- stepping ---------------------------------------------------------------------------------------
@@ -127,15 +123,9 @@ class SeatedBatch:
             self._rng = np.random.default_rng(self._pending_seed)
             self._pending_seed = None
         self._start_episodes(np.ones(self.num_envs, dtype=np.bool_))
-        self._view()
         self._play_opponents()
         self._settle_finished_before_learner()
-        return self._learner_view()
-
-    def _learner_view(self) -> np.ndarray:
-        # every live row now waits for the learner, so the player to act is the learner's seat
-        self._learner_mask = self._mask.astype(np.bool_)
-        return self._obs.copy()
+        return self.game.observe(self.seats).copy()
 
     def _settle_finished_before_learner(self) -> None:
         # A game could end during the opponent's replies right after a reset; start those again at once.
@@ -144,13 +134,12 @@ class SeatedBatch:
             if not done.any():
                 return
             self._start_episodes(done)
-            self._view()
             self._play_opponents()
 
     def step(self, actions: np.ndarray):
         """Apply the learner's actions, play the opponents, autoreset finished rows; SB3's 4-tuple."""
         self._actions = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
-        _, self._obs, self._mask = self.game.play(self._actions, players=self.seats)
+        self.game.step(self._actions, players=self.seats)
         self._play_opponents()
         status = self.game.status.copy()
         done = status != LIVE
@@ -164,14 +153,14 @@ class SeatedBatch:
                 infos[i]["winner"] = int(self.game.winner[i])
                 infos[i]["learner_seat"] = int(self.seats[i])
             self._start_episodes(done)
-            self._view()
             self._play_opponents()
             self._settle_finished_before_learner()
-        return self._learner_view(), rewards.astype(np.float32), done, infos
+        obs = self.game.observe(self.seats).copy()
+        return obs, rewards.astype(np.float32), done, infos
 
     def action_masks(self) -> np.ndarray:
         """bool ``[num_envs, num_actions]`` for the learner's pending decision in every game."""
-        return self._learner_mask.copy()
+        return self.game.legal_mask(self.seats).astype(np.bool_)
 
     def seed(self, seed: int | None = None) -> None:
         """Seed the episodes that start at the next :meth:`reset`."""
