@@ -313,6 +313,8 @@ def markdown(report: dict[str, Any], entries: list[Entry], batches: tuple[int, .
         f"{m.get('memory_total_gib', '?')} GiB; Numba threads {m['numba_threads']}. Load average (1/5/15 min) "
         f"before: {meta['load_before']}, after: {meta['load_after']}.",
         "",
+        "Time per part of the run: " + ", ".join(f"{k} {v:.0f} s" for k, v in meta.get("phases_s", {}).items()) + ".",
+        "",
         *busy_warning(report, entries),
         "Figures are **decisions per second** (one action applied for one player in one game), the median of "
         f"{meta['budget']['repeats']} repeats of about {meta['budget']['budget_s']} s each after "
@@ -440,12 +442,26 @@ def run(
     }
     log(f"cardenvs compare: games {games}, batches {list(batches)}, load {meta['load_before']}")
 
+    # seconds spent in each part of the run, so a run over its time budget says where the time went
+    phases: dict[str, float] = {}
+    meta["phases_s"] = phases
+    t_phase = time.perf_counter()
+
+    def phase_done(name: str) -> None:
+        nonlocal t_phase
+        now = time.perf_counter()
+        phases[name] = round(now - t_phase, 1)
+        t_phase = now
+
     entries: list[Entry] = []
     for game in games:
         entries += (isolated_game_entries if isolate else game_entries)(game, batches, budget, vec, log)
+        phase_done(f"measure {game}")
     entries += ceiling_entries(batches, budget, log)
+    phase_done("measure ceiling")
     meta["machine"] = machine_info()  # again, now that a parallel kernel has picked the Numba threading layer
     entries += anchor_entries(groups, batches, budget, pgx_envs, pgx_scan=not quick, log=log)
+    phase_done("measure anchors")
 
     compile_info: dict[str, Any] = {}
     memory: dict[str, Any] = {}
@@ -460,6 +476,7 @@ def run(
         with ThreadPoolExecutor(max_workers=2) as pool:
             futures = {game: pool.submit(compile_probe, game) for game in [*games, "ceiling"]}
             probes = {game: f.result() for game, f in futures.items()}
+        phase_done("compile probes")
     for game in [*games, "ceiling"]:
         try:
             memory[game] = state_memory(game)
@@ -474,6 +491,7 @@ def run(
         else:
             compile_info[game] = {"skipped": "quick mode" if quick else "disabled"}
 
+    phase_done("state memory")
     rat = ratios(entries)
     report: dict[str, Any] = {"meta": meta, "entries": [e.to_dict() for e in entries], "ratios": rat,
                               "compile": compile_info, "memory": memory}
@@ -485,6 +503,7 @@ def run(
         if slow:
             log(f"  profiling {slow} (below 100x texas_holdem_v4 or below pgx leduc_holdem at batch 1024)")
             report["profile"] = write_profile(slow, rat, out_dir / "PROFILE.md")
+            phase_done("profile")
 
     meta["load_after"] = load_average()
     meta["max_load_1m_during_measurements"] = max_load(entries)
@@ -503,6 +522,7 @@ def run(
     print()
     for line in ratio_lines(rat):
         print(line)
+    print("time per part: " + ", ".join(f"{k} {v:.0f} s" for k, v in phases.items()))
     print(f"\nwrote {out_dir / 'compare.json'}, {out_dir / 'RESULTS.md'}, {out_dir / 'throughput.png'} "
           f"in {meta['duration_s']:.0f} s; load before {meta['load_before']}, after {meta['load_after']}")
     return report
