@@ -2,8 +2,9 @@
 
 For each batch size the benchmark loop (sample, ``BatchGame.step``, ``observe``, ``legal_mask``) runs with the
 game's four kernels wrapped in timers, which splits every call into kernel time and the Python glue around it
-(BatchGame's argument handling, rewards, autoreset bookkeeping). It adds the fixed cost of one ``prange`` dispatch
-against a serial ``njit`` call (what a tiny batch pays per kernel), and ``cProfile`` top functions of the batch-1
+(BatchGame's argument handling, rewards, autoreset bookkeeping). It adds the fixed cost of one kernel call three
+ways: a serial ``njit`` call (what a small batch pays), the row slices on threads BatchGame uses for a large batch
+(:mod:`cardenvs.core.threads`), and a ``prange`` dispatch for comparison; and ``cProfile`` top functions of the batch-1
 loop, the single AEC env and the SB3 VecEnv, which show the Python hot spots by name.
 """
 from __future__ import annotations
@@ -35,19 +36,30 @@ def _touch_prange(x: np.ndarray) -> None:
         x[i] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _touch_serial(x: np.ndarray) -> None:
     for i in range(x.shape[0]):
         x[i] += 1
 
 
+@njit(cache=True, nogil=True)
+def _touch_rows(x: np.ndarray, tables: Any) -> None:
+    for i in range(x.shape[0]):
+        x[i] += 1
+
+
 def dispatch_cost(sizes: tuple[int, ...] = (1, 64, 1024, 4096), calls: int = 2000) -> dict[str, dict[str, float]]:
-    """Microseconds per call of a near-empty kernel: ``prange`` (thread pool wake-up + join) vs serial."""
+    """Microseconds per call of a near-empty kernel: serial, row slices on threads (every row count split, to show
+    the hand-off cost), and ``prange`` (Numba's thread pool wake-up + join)."""
+    from cardenvs.core.threads import threaded
+
+    sliced = threaded(_touch_rows, min_rows=2)
     out: dict[str, dict[str, float]] = {}
     for n in sizes:
         x = np.zeros(n, dtype=np.int32)
         row = {}
-        for name, fn in (("prange_us", _touch_prange), ("serial_us", _touch_serial)):
+        for name, fn in (("prange_us", _touch_prange), ("serial_us", _touch_serial),
+                         ("threads_us", lambda x: sliced(x, None))):
             fn(x)
             t0 = time.perf_counter()
             for _ in range(calls):
@@ -225,7 +237,7 @@ def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) 
     pool = np.concatenate(snaps)
     states = pool[rng.choice(len(pool), rows, replace=False)].copy()
     players = states[:, H_TO_ACT].copy()
-    k, tables = bg.spec.serial_kernels or bg.spec.kernels, bg.pool.tables
+    k, tables = bg.spec.kernels, bg.pool.tables
     obs = np.zeros((rows, bg.spec.obs_dim), np.float32)
     masks = np.zeros((rows, bg.spec.num_actions), np.int8)
     errors = np.zeros(rows, np.int32)
@@ -337,8 +349,9 @@ def markdown(results: list[dict[str, Any]], dispatch: dict[str, dict[str, float]
                        f"the ceiling's raw kernels")
         out.append("")
     out += ["## Fixed cost of a kernel call (near-empty kernel, µs per call)", "",
-            "| rows | prange | serial njit |", "|---:|---:|---:|"]
-    out += [f"| {n} | {d['prange_us']:.2f} | {d['serial_us']:.2f} |" for n, d in dispatch.items()]
+            "| rows | serial njit | row slices on threads (BatchGame from 256 rows) | prange |", "|---:|---:|---:|---:|"]
+    out += [f"| {n} | {d['serial_us']:.2f} | {d['threads_us']:.2f} | {d['prange_us']:.2f} |"
+            for n, d in dispatch.items()]
     out.append("")
     if serial:
         out += ["## prange against serial kernels (the ceiling game's raw loop, decisions/s)", "",

@@ -113,9 +113,9 @@ def ceiling_raw_workload(batch: int, seed: int = 0, serial: bool = False) -> Run
     (``serial=True``: the same loops compiled without prange)."""
     from cardenvs.core.decks import pack_decks
 
-    from .ceiling import POOL, SERIAL_KERNELS, SPEC, STARTER
+    from .ceiling import POOL, PRANGE_KERNELS, SPEC, STARTER
 
-    batch_reset, batch_step, batch_observe, batch_mask = (SERIAL_KERNELS if serial else SPEC.kernels)[:4]
+    batch_reset, batch_step, batch_observe, batch_mask = (SPEC.kernels if serial else PRANGE_KERNELS)[:4]
 
     tables = POOL.tables
     states = np.zeros((batch, SPEC.state_layout.size), dtype=np.int32)

@@ -15,12 +15,10 @@ from .errors import BadArgumentError, IllegalActionError
 from .header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED,
 )
-from .spec import GameSpec
+from .spec import GameSpec, Kernels
+from .threads import PARALLEL_MIN_ROWS, threaded
 
 
-#: from this many games up, BatchGame uses the game's prange kernels by default (measured: a parallel dispatch costs
-#: about as much as stepping a few hundred rows on 2 cores).
-PARALLEL_MIN_ROWS = 256
 
 
 @dataclass
@@ -54,8 +52,9 @@ class BatchGame:
     ``decks`` is None (the game's default pair for every row), one pair ``(deck_a, deck_b)`` for every row, or a
     list of N pairs; a deck is a starter deck name, a path, or a loaded :class:`Deck`. ``seed`` seeds row ``i``
     with ``seed + i`` (random when None). With ``autoreset=True``, :meth:`step` restarts finished rows in the same
-    call (their final state is kept in :attr:`final_states` for that step). ``parallel`` picks the multi-threaded
-    kernels; by default they are used from :data:`PARALLEL_MIN_ROWS` games up, the serial ones below (same results).
+    call (their final state is kept in :attr:`final_states` for that step). ``parallel`` splits the rows across
+    ``numba.get_num_threads()`` threads (:mod:`cardenvs.core.threads`); by default from
+    :data:`~cardenvs.core.threads.PARALLEL_MIN_ROWS` games up (same results either way).
     """
 
     def __init__(
@@ -73,7 +72,9 @@ class BatchGame:
         self.spec = get_spec(game)
         if parallel is None:
             parallel = num_games >= PARALLEL_MIN_ROWS
-        self.kernels = self.spec.kernels if parallel or self.spec.serial_kernels is None else self.spec.serial_kernels
+        kernels = self.spec.kernels
+        self.kernels = Kernels(*(threaded(k, min_rows=2) if k is not None else None for k in kernels)) if parallel \
+            else kernels
         self.pool = pool if pool is not None else self.spec.load_pool(None)
         self.num_games = int(num_games)
         self.autoreset = autoreset

@@ -6,8 +6,8 @@ kernels use (module-level constants, frozen at compile time), a structured ``num
 can read a row by field name, and a Markdown table for ``RULES.md`` so the docs cannot drift from the code.
 
 Why a flat row and not a Numba record: kernels over a flat ``int32[:]`` compile fast, slice and copy trivially (a
-snapshot is ``row.copy()``), and ``prange`` over ``states[i]`` is plain array code; the structured view gives the
-readability a record would.
+snapshot is ``row.copy()``), and a loop over ``states[i]`` (or over a slice of rows on another thread) is plain
+array code; the structured view gives the readability a record would.
 """
 from __future__ import annotations
 

@@ -3,7 +3,9 @@
 A game is a package under ``cardenvs/games/<name>/`` exporting ``SPEC: GameSpec``. Everything generic (BatchGame,
 the AEC and parallel envs, the SB3 vector env, the evaluator, the checker) is written against this dataclass only.
 
-Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting with the core header):
+Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting with the core header). Each kernel is
+a plain loop over its rows, ``@njit(cache=True, nogil=True)``: rows are independent, so :mod:`cardenvs.core.threads`
+runs a large batch as row slices on several threads (``nogil`` lets them run at once; no ``prange`` copies).
 
 ``batch_reset(states, tables, decks, seeds, rows)``
     For every ``i`` with ``rows[i]``: start a new game in ``states[i]`` with ``decks[i, p, :]`` (card ids, -1
@@ -68,9 +70,6 @@ class GameSpec:
     render: Callable[[np.ndarray, Any, int | None], str]  # (row, pool, viewer or None for all) -> text
     hide: Callable[[np.ndarray, int, np.random.Generator, Any], np.ndarray]  # re-deal what `viewer` can't see
     default_decks: tuple[str, str] = ()
-    #: the same four kernels as plain loops (no ``prange``): small batches and the single envs use them, because a
-    #: parallel dispatch costs more than a few rows of work (and far more when the cores are busy).
-    serial_kernels: Kernels | None = None
     extra: dict = field(default_factory=dict)
 
     @property

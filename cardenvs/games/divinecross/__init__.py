@@ -12,14 +12,11 @@ from cardenvs.core.spec import GameSpec, Kernels
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .cards import load_deck, load_pool
-from .observe import OBS, batch_observe, serial_observe
+from .observe import OBS, batch_observe
 from .rules import (
     batch_mask,
     batch_reset,
     batch_step,
-    serial_mask,
-    serial_reset,
-    serial_step,
 )
 from .state import DECISION_CAP, DECK_SIZE, STATE, TURN_CAP
 from .text import action_name, hide, render
@@ -36,7 +33,6 @@ SPEC = GameSpec(
     turn_cap=TURN_CAP,
     simultaneous=False,
     kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask),
-    serial_kernels=Kernels(serial_reset, serial_step, serial_observe, serial_mask),
     package_dir=Path(__file__).resolve().parent,
     load_pool=load_pool,
     load_deck=load_deck,

@@ -7,7 +7,7 @@ damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.layout import Layout, fields
@@ -222,13 +222,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         write_card(ctab, card_of(row, tp, row[PENDING_CARD]), out, O_PENDING)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
-
-
-@njit(cache=True)
-def serial_observe(states, tables, players, out):
     for i in range(states.shape[0]):
         observe_row(states[i], tables, players[i], out[i])

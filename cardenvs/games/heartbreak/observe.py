@@ -8,7 +8,7 @@ HP and damage are divided by 100, keyword numbers by 10.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.layout import Layout, fields
@@ -328,13 +328,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[at + 8] = ctab[card, C_ACT_DMG] / 100.0
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
-
-
-@njit(cache=True)
-def serial_observe(states, tables, players, out):
     for i in range(states.shape[0]):
         observe_row(states[i], tables, players[i], out[i])

@@ -8,7 +8,7 @@ copied instead of recomputed. Same results as ``batch_step`` + ``batch_reset`` +
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
 
@@ -45,16 +45,8 @@ def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, acti
         fill_mask(row, tables, viewer, mask[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
-               viewers, with_obs, obs, mask):
-    for i in prange(states.shape[0]):
-        play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
-                 viewers, with_obs, obs, mask, i)
-
-
-@njit(cache=True)
-def serial_play(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
                 viewers, with_obs, obs, mask):
     for i in range(states.shape[0]):
         play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,

@@ -7,7 +7,7 @@ Numbers are scaled to roughly [0, 10]: AP / 1000, deck and discard counts / 10, 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.layout import Layout, fields
@@ -163,16 +163,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[O_BATTLE_AP + 1] = ap_given(row, tables, 1 - tp, row[TARGET], sources, n_sources) / 1000.0
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
-
-
-
-
-@njit(cache=True)
-def serial_observe(states, tables, players, out):
     for i in range(states.shape[0]):
         observe_row(states[i], tables, players[i], out[i])
 

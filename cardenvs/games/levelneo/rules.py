@@ -9,7 +9,7 @@ windows free when nobody can use anything.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
@@ -768,31 +768,15 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # batch kernels (the GameSpec contract)
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_reset(states, tables, decks, seeds, rows):
-    for i in prange(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i])
-
-
-@njit(cache=True)
-def serial_reset(states, tables, decks, seeds, rows):
     for i in range(states.shape[0]):
         if rows[i]:
             reset_row(states[i], tables, decks[i], seeds[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
-    for i in prange(states.shape[0]):
-        errors[i] = 0
-        if players[i] >= 0:
-            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
-
-
-@njit(cache=True)
-def serial_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
         errors[i] = 0
         if players[i] >= 0:
@@ -800,19 +784,8 @@ def serial_step(states, tables, players, actions, errors):
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
-        else:
-            out[i, :] = 0
-
-
-
-
-@njit(cache=True)
-def serial_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
             fill_mask(states[i], tables, players[i], out[i])

@@ -7,7 +7,7 @@ pending Cast/Throw of the opponent. Numbers are scaled to about [0, 10]: ATT/DEF
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.layout import Layout, fields
@@ -294,13 +294,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[at + F] = 1.0 if row[HOST + code] >= 0 else 0.0
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
-
-
-@njit(cache=True)
-def serial_observe(states, tables, players, out):
     for i in range(states.shape[0]):
         observe_row(states[i], tables, players[i], out[i])

@@ -9,7 +9,7 @@ same player; a Steal discard is a decision of the victim.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import (
     DRAW,
@@ -1121,47 +1121,23 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # batch kernels (the GameSpec contract)
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_reset(states, tables, decks, seeds, rows):
-    for i in prange(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i])
-
-
-@njit(cache=True)
-def serial_reset(states, tables, decks, seeds, rows):
     for i in range(states.shape[0]):
         if rows[i]:
             reset_row(states[i], tables, decks[i], seeds[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
-    for i in prange(states.shape[0]):
-        if players[i] >= 0:
-            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
-
-
-@njit(cache=True)
-def serial_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
-    for i in prange(states.shape[0]):
-        if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
-        else:
-            out[i, :] = 0
-
-
-@njit(cache=True)
-def serial_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
             fill_mask(states[i], tables, players[i], out[i])

@@ -17,9 +17,9 @@ from cardenvs.core.spec import GameSpec, Kernels
 
 from .actions import NUM_ACTIONS, action_name, render
 from .cards import FULL_DECK, PACKAGE_DIR, load_deck, load_pool
-from .fused import batch_play, serial_play
-from .observe import OBS, batch_observe, serial_observe, hide
-from .rules import batch_mask, batch_reset, batch_step, serial_mask, serial_reset, serial_step
+from .fused import batch_play
+from .observe import OBS, batch_observe, hide
+from .rules import batch_mask, batch_reset, batch_step
 from .state import MAX_DECK, ROUND_CAP, STATE
 
 SPEC = GameSpec(
@@ -33,7 +33,6 @@ SPEC = GameSpec(
     turn_cap=ROUND_CAP,
     simultaneous=True,
     kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
-    serial_kernels=Kernels(serial_reset, serial_step, serial_observe, serial_mask, serial_play),
     package_dir=PACKAGE_DIR,
     load_pool=load_pool,
     load_deck=load_deck,

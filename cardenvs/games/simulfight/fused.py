@@ -5,7 +5,7 @@ One kernel call instead of four keeps each row in cache for the whole step. Same
 """
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
 
@@ -34,16 +34,8 @@ def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, acti
     mask_row(row, cards, effects, viewer, mask[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
-               viewers, with_obs, obs, mask):
-    for i in prange(states.shape[0]):
-        play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
-                 viewers, with_obs, obs, mask, i)
-
-
-@njit(cache=True)
-def serial_play(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
                 viewers, with_obs, obs, mask):
     for i in range(states.shape[0]):
         play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange, types as _nt, void
+from numba import njit, types as _nt, void
 
 from cardenvs.core.header import H_TURN
 from cardenvs.core.layout import Layout, fields
@@ -185,17 +185,8 @@ def observe_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, feature
         out[base + F_STUNNED] = row[O_SNAP_STUNNED + at]
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    cards = tables[0]
-    effects = tables[1]
-    features = tables[2]
-    for i in prange(states.shape[0]):
-        observe_row(states[i], cards, effects, features, players[i], out[i])
-
-
-@njit(cache=True)
-def serial_observe(states, tables, players, out):
     cards = tables[0]
     effects = tables[1]
     features = tables[2]

@@ -19,7 +19,7 @@ and the parallel env (both at once) play the same game. Chance (shuffles) only h
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types as _nt, void
+from numba import njit, types as _nt, void
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
@@ -525,37 +525,18 @@ def reset_row(row: np.ndarray, cards: np.ndarray, deck_ids: np.ndarray, seed: np
 
 
 # ---- the core contract's batch kernels --------------------------------------------------------------------------------
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_reset(states, tables, decks, seeds, rows):
-    cards = tables[0]
-    for i in prange(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], cards, decks[i], seeds[i])
-
-
-@njit(cache=True)
-def serial_reset(states, tables, decks, seeds, rows):
     cards = tables[0]
     for i in range(states.shape[0]):
         if rows[i]:
             reset_row(states[i], cards, decks[i], seeds[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
     cards = tables[0]
     effects = tables[1]
-    for i in prange(states.shape[0]):
-        errors[i] = 0
-        if players[i] >= 0:
-            if not step_row(states[i], cards, effects, players[i], actions[i]):
-                errors[i] = 1
-
-
-@njit(cache=True)
-def serial_step(states, tables, players, actions, errors):
-    cards = tables[0]
-    effects = tables[1]
     for i in range(states.shape[0]):
         errors[i] = 0
         if players[i] >= 0:
@@ -563,17 +544,8 @@ def serial_step(states, tables, players, actions, errors):
                 errors[i] = 1
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
-    cards = tables[0]
-    effects = tables[1]
-    for i in prange(states.shape[0]):
-        mask_row(states[i], cards, effects, players[i], out[i])
-
-
-
-@njit(cache=True)
-def serial_mask(states, tables, players, out):
     cards = tables[0]
     effects = tables[1]
     for i in range(states.shape[0]):
