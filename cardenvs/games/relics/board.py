@@ -383,6 +383,63 @@ def printed_att(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
 
 
 @njit(cache=True)
+def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single: np.ndarray) -> None:
+    """The [Cont] boosts of ``column`` (E_ATT or E_DEF) in force, found once per row: ``every[q]`` applies to each
+    character of ``q``, ``single[q * MAX_DECK + inst]`` to that character only, so their sum is
+    ``_cont_bonus(row, tables, q, inst, column)`` (tested). The observation needs every character's stats and
+    ``_cont_bonus`` scans the whole board per character."""
+    ctab = tables[0]
+    etab = tables[1]
+    every[:] = 0
+    single[:] = 0
+    for owner in range(2):
+        for j in range(row[PARTY_N + owner]):
+            src = row[PARTY_Z + owner * PARTY + j]
+            if row[FACE_DOWN + owner * MAX_DECK + src] != 0:
+                continue
+            card = card_of(row, owner, src)
+            if ctab[card, C_HAS_CONT] == 0:
+                continue
+            for e in range(MAX_EFFECTS):
+                if etab[card, e, E_TRIGGER] != TR_CONT or etab[card, e, E_OP] != OP_BOOST:
+                    continue
+                if etab[card, e, E_LEADER] != 0 and row[LEADER + owner] != src:
+                    continue  # RL-K13
+                tg = etab[card, e, E_TARGET]
+                if tg == TG_SELF:
+                    single[owner * MAX_DECK + src] += etab[card, e, column]
+                elif tg == TG_OWN_ALL:
+                    every[owner] += etab[card, e, column]
+                elif tg == TG_OPP_ALL:
+                    every[1 - owner] += etab[card, e, column]
+        lc = card_of(row, owner, row[LEADER_CARD + owner])
+        if ctab[lc, C_HAS_CONT] != 0 and qualifies(row, ctab, owner):
+            for e in range(MAX_EFFECTS):
+                if etab[lc, e, E_TRIGGER] != TR_CONT:
+                    continue
+                tg = etab[lc, e, E_TARGET]
+                if tg == TG_SELF:
+                    if row[LEADER + owner] >= 0:
+                        single[owner * MAX_DECK + row[LEADER + owner]] += etab[lc, e, column]
+                elif tg == TG_OWN_ALL:
+                    every[owner] += etab[lc, e, column]
+                elif tg == TG_OPP_ALL:
+                    every[1 - owner] += etab[lc, e, column]
+
+
+@njit(cache=True)
+def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, cont: int) -> int:
+    """ATT (``att``) or DEF of character ``inst`` of ``q`` given its [Cont] bonus ``cont``: ``att_of`` / ``def_of``
+    without the board scan."""
+    k = q * MAX_DECK + inst
+    if att:
+        v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True) + row[ATT_MOD + k]
+    else:
+        v = ctab[card_of(row, q, inst), C_DEF] + _attachment_bonus(row, ctab, q, inst, False) + row[DEF_MOD + k]
+    return max(v + cont, 0)
+
+
+@njit(cache=True)
 def att_of(row: np.ndarray, tables, q: int, inst: int) -> int:
     ctab = tables[0]
     v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True)

@@ -13,17 +13,19 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.layout import Layout, fields
 
 from .board import (
-    att_of,
     attachment_card,
     battlefield_card,
     card_of,
-    def_of,
+    cont_bonuses,
     qualifies,
     relic_count,
     sideboard_entry,
     skills_of,
+    stat_given,
 )
 from .cards import (
+    E_ATT,
+    E_DEF,
     C_ACT,
     C_ACT_LEADER,
     C_ATT,
@@ -195,7 +197,9 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
 
 
 @njit(cache=True)
-def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.ndarray, at: int) -> None:
+def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.ndarray, at: int,
+               conts: np.ndarray) -> None:
+    """One party slot; ``conts`` holds the row's [Cont] boosts (ATT every / single, then DEF, see ``cont_bonuses``)."""
     ctab = tables[0]
     k = q * MAX_DECK + inst
     d = at + F
@@ -207,8 +211,8 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
     out[d] = row[FACE_DOWN + k]
     out[d + 1] = row[DOWN + k]
     out[d + 2] = 1.0 if row[LEADER + q] == inst else 0.0
-    out[d + 3] = att_of(row, tables, q, inst) / 10.0
-    out[d + 4] = def_of(row, tables, q, inst) / 10.0
+    out[d + 3] = stat_given(row, ctab, q, inst, True, conts[0, q] + conts[1, k]) / 10.0
+    out[d + 4] = stat_given(row, ctab, q, inst, False, conts[2, q] + conts[3, k]) / 10.0
     _bits(out, d + 5, skills_of(row, ctab, q, inst), NUM_SKILLS)
     a = attachment_card(row, q, inst)
     if a >= 0:
@@ -270,6 +274,11 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     loc = battlefield_card(row)
     if loc >= 0:
         write_card(ctab, loc, out, O_BATTLEFIELD)
+    # [Cont] boosts in force, once per row: rows 0/1 ATT for every character of a side / one character, 2/3 DEF
+    conts = np.zeros((4, 2 * MAX_DECK), dtype=np.int32)
+    if row[PARTY_N] + row[PARTY_N + 1] > 0:
+        cont_bonuses(row, tables, E_ATT, conts[0], conts[1])
+        cont_bonuses(row, tables, E_DEF, conts[2], conts[3])
     for side in range(2):
         q = p if side == 0 else o
         write_card(ctab, card_of(row, q, row[LEADER_CARD + q]), out, O_LEADER_CARDS + side * F)
@@ -279,7 +288,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         for j in range(row[PARTY_N + q]):
             inst = row[PARTY_Z + q * PARTY + j]
             slot = row[POS + q * MAX_DECK + inst]
-            write_slot(row, tables, q, inst, p, out, O_GRID + (side * PARTY + slot) * (F + S))
+            write_slot(row, tables, q, inst, p, out, O_GRID + (side * PARTY + slot) * (F + S), conts)
     for i in range(row[HAND_N + p]):
         write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
     for j in range(row[LINEUP_N + p]):

@@ -106,3 +106,43 @@ def test_aec_env_plays_a_game() -> None:
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert not env.agents
+
+
+def test_observed_stats_equal_the_rules_stats() -> None:
+    """RL-E7: the observation finds the [Cont] boosts in force once per row (cont_bonuses + stat_given); every
+    visible party character's observed ATT and DEF must equal the rules' own att_of / def_of in states from random
+    play, including states where a [Cont] boost applies."""
+    from cardenvs.games.relics.board import _cont_bonus, att_of, cont_bonuses, def_of
+    from cardenvs.games.relics.cards import E_ATT, E_DEF
+    from cardenvs.games.relics.observe import F, O_GRID, S
+    from cardenvs.games.relics.state import FACE_DOWN, MAX_DECK, PARTY, PARTY_N, PARTY_Z, POS
+
+    names = SPEC.starter_decks()
+    pairs = [(a, b) for a in names for b in names]
+    g = BatchGame(SPEC, 90, decks=[pairs[i % len(pairs)] for i in range(90)], seed=7, autoreset=True,
+                  parallel=False)
+    tables_ = g.pool.tables
+    rng = np.random.default_rng(4)
+    checked = boosted = 0
+    for _ in range(250):
+        players = g.to_act.copy()
+        obs = g.observe(players).copy()
+        for i in np.flatnonzero(players >= 0):
+            row, p = g.states[i], int(players[i])
+            every, single = np.zeros(2, np.int32), np.zeros(2 * MAX_DECK, np.int32)
+            for column, stat_of, feature in ((E_ATT, att_of, 3), (E_DEF, def_of, 4)):
+                cont_bonuses(row, tables_, column, every, single)
+                for side, q in enumerate((p, 1 - p)):
+                    for j in range(row[PARTY_N + q]):
+                        inst = int(row[PARTY_Z + q * PARTY + j])
+                        want = _cont_bonus(row, tables_, q, inst, column)
+                        assert every[q] + single[q * MAX_DECK + inst] == want
+                        boosted += want != 0
+                        if q != p and row[FACE_DOWN + q * MAX_DECK + inst] != 0:
+                            continue  # hidden: the slot shows presence only
+                        at = O_GRID + (side * PARTY + int(row[POS + q * MAX_DECK + inst])) * (F + S) + F + feature
+                        assert obs[i, at] == np.float32(stat_of(row, tables_, q, inst) / 10.0)
+                        checked += 1
+        mask = g.legal_mask(players)
+        g.step(np.where(mask > 0, rng.random(mask.shape), -1.0).argmax(axis=1).astype(np.int32), players=players)
+    assert checked > 2000 and boosted > 50
