@@ -332,38 +332,11 @@ def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
 # ---------------------------------------------------------------------------------------------------- stats
 @njit(cache=True)
 def _cont_bonus(row: np.ndarray, tables, q: int, inst: int, column: int) -> int:
-    """Sum of cont boosts (E_ATT or E_DEF) that apply to character ``inst`` of ``q``."""
-    ctab = tables[0]
-    etab = tables[1]
-    total = 0
-    for owner in range(2):
-        for j in range(row[PARTY_N + owner]):
-            src = row[PARTY_Z + owner * PARTY + j]
-            if row[FACE_DOWN + owner * MAX_DECK + src] != 0:
-                continue
-            card = card_of(row, owner, src)
-            if ctab[card, C_HAS_CONT] == 0:
-                continue
-            for e in range(MAX_EFFECTS):
-                if etab[card, e, E_TRIGGER] != TR_CONT or etab[card, e, E_OP] != OP_BOOST:
-                    continue
-                if etab[card, e, E_LEADER] != 0 and row[LEADER + owner] != src:
-                    continue  # RL-K13
-                tg = etab[card, e, E_TARGET]
-                if (tg == TG_SELF and owner == q and src == inst) or (tg == TG_OWN_ALL and owner == q) or (
-                        tg == TG_OPP_ALL and owner != q):
-                    total += etab[card, e, column]
-        # an active leader card (RL-L2)
-        lc = card_of(row, owner, row[LEADER_CARD + owner])
-        if ctab[lc, C_HAS_CONT] != 0 and qualifies(row, ctab, owner):
-            for e in range(MAX_EFFECTS):
-                if etab[lc, e, E_TRIGGER] != TR_CONT:
-                    continue
-                tg = etab[lc, e, E_TARGET]
-                if (tg == TG_SELF and owner == q and row[LEADER + owner] == inst) or (
-                        tg == TG_OWN_ALL and owner == q) or (tg == TG_OPP_ALL and owner != q):
-                    total += etab[lc, e, column]
-    return total
+    """Sum of cont boosts (E_ATT or E_DEF) that apply to character ``inst`` of ``q`` (see ``cont_bonuses``)."""
+    every = np.zeros(2, dtype=np.int32)
+    single = np.zeros(2 * MAX_DECK, dtype=np.int32)
+    cont_bonuses(row, tables, column, every, single)
+    return every[q] + single[q * MAX_DECK + inst]
 
 
 @njit(cache=True, inline="always")
@@ -386,8 +359,8 @@ def printed_att(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
 def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single: np.ndarray) -> None:
     """The [Cont] boosts of ``column`` (E_ATT or E_DEF) in force, found once per row: ``every[q]`` applies to each
     character of ``q``, ``single[q * MAX_DECK + inst]`` to that character only, so their sum is
-    ``_cont_bonus(row, tables, q, inst, column)`` (tested). The observation needs every character's stats and
-    ``_cont_bonus`` scans the whole board per character."""
+    the boost of that character (``_cont_bonus``, the rules' per-character view). The observation calls it once
+    per row instead of once per character and stat."""
     ctab = tables[0]
     etab = tables[1]
     every[:] = 0
@@ -429,8 +402,8 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
 
 @njit(cache=True)
 def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, cont: int) -> int:
-    """ATT (``att``) or DEF of character ``inst`` of ``q`` given its [Cont] bonus ``cont``: ``att_of`` / ``def_of``
-    without the board scan."""
+    """RL-E7: ATT (``att``) or DEF of character ``inst`` of ``q``: printed value, attachment, modifiers and its [Cont]
+    bonus ``cont``, at least 0."""
     k = q * MAX_DECK + inst
     if att:
         v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True) + row[ATT_MOD + k]
@@ -441,18 +414,12 @@ def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, 
 
 @njit(cache=True)
 def att_of(row: np.ndarray, tables, q: int, inst: int) -> int:
-    ctab = tables[0]
-    v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True)
-    v += row[ATT_MOD + q * MAX_DECK + inst] + _cont_bonus(row, tables, q, inst, E_ATT)
-    return max(v, 0)
+    return stat_given(row, tables[0], q, inst, True, _cont_bonus(row, tables, q, inst, E_ATT))
 
 
 @njit(cache=True)
 def def_of(row: np.ndarray, tables, q: int, inst: int) -> int:
-    ctab = tables[0]
-    v = ctab[card_of(row, q, inst), C_DEF] + _attachment_bonus(row, ctab, q, inst, False)
-    v += row[DEF_MOD + q * MAX_DECK + inst] + _cont_bonus(row, tables, q, inst, E_DEF)
-    return max(v, 0)
+    return stat_given(row, tables[0], q, inst, False, _cont_bonus(row, tables, q, inst, E_DEF))
 
 
 @njit(cache=True)
