@@ -4,16 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.header import (
-    DRAW,
-    H_NEEDS,
-    H_STATUS,
-    H_TO_ACT,
-    H_WINNER,
-    NO_WINNER,
-    TERMINATED,
-    TRUNCATED,
-)
+from cardenvs.core.header import DRAW
+from cardenvs.core.turns import finish, set_decision, truncate  # noqa: F401  (re-exported to this game's modules)
 from cardenvs.core.zones import zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .cards import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
@@ -51,29 +43,6 @@ from .state import (
     STUNNED,
     TURN_PLAYER,
 )
-
-
-# ---------------------------------------------------------------------------------------------------- game end
-@njit(cache=True)
-def set_decision(row: np.ndarray, p: int) -> None:
-    row[H_TO_ACT] = p
-    row[H_NEEDS] = 1 << p
-
-
-@njit(cache=True)
-def finish(row: np.ndarray, winner: int) -> None:
-    row[H_STATUS] = TERMINATED
-    row[H_WINNER] = winner
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
-
-
-@njit(cache=True)
-def truncate(row: np.ndarray) -> None:
-    row[H_STATUS] = TRUNCATED
-    row[H_WINNER] = NO_WINNER
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
 
 
 # ---------------------------------------------------------------------------------------------------- zones

@@ -18,17 +18,15 @@ from numba import njit
 from cardenvs.core.header import (
     DRAW,
     H_DECISIONS,
-    H_NEEDS,
     H_STATUS,
     H_TO_ACT,
     H_TURN,
     H_WINNER,
     LIVE,
     NO_WINNER,
-    TERMINATED,
-    TRUNCATED,
 )
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
     A_ACT,
@@ -193,28 +191,6 @@ _ZONE_SPANS = np.array([[STATE.offset(z), STATE[z].size] for z in ZONE_NAMES], d
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
-@njit(cache=True)
-def set_decision(row: np.ndarray, p: int) -> None:
-    row[H_TO_ACT] = p
-    row[H_NEEDS] = 1 << p
-
-
-@njit(cache=True)
-def finish(row: np.ndarray, winner: int) -> None:
-    row[H_STATUS] = TERMINATED
-    row[H_WINNER] = winner
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
-
-
-@njit(cache=True)
-def truncate(row: np.ndarray) -> None:
-    row[H_STATUS] = TRUNCATED
-    row[H_WINNER] = NO_WINNER
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
-
-
 @njit(cache=True)
 def settle_losses(row: np.ndarray) -> bool:
     """HB-V5/V6: a met loss condition ends the game at once; both players at once is a draw."""

@@ -12,9 +12,10 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.header import (
-    DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
+    DRAW, H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
 )
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
     A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_GO_FIRST, A_HAND, A_LEVEL_DOWN, A_PARTNER, A_PASS,
@@ -46,28 +47,6 @@ RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
-@njit(cache=True)
-def set_decision(row: np.ndarray, p: int) -> None:
-    row[H_TO_ACT] = p
-    row[H_NEEDS] = 1 << p
-
-
-@njit(cache=True)
-def finish(row: np.ndarray, winner: int) -> None:
-    row[H_STATUS] = TERMINATED
-    row[H_WINNER] = winner
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
-
-
-@njit(cache=True)
-def truncate(row: np.ndarray) -> None:
-    row[H_STATUS] = TRUNCATED
-    row[H_WINNER] = NO_WINNER
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
-
-
 @njit(cache=True)
 def is_neo(row: np.ndarray, p: int) -> bool:
     """LN-L5: level 5 is Level Neo."""
