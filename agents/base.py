@@ -35,3 +35,26 @@ def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players
         raise ValueError(f"the {name} heuristic reads the game state: pass states and players")
     return (np.ascontiguousarray(states, dtype=np.int32), np.ascontiguousarray(mask, dtype=np.int8),
             np.asarray(players, dtype=np.int32))
+
+
+class StateHeuristic:
+    """A rule-based agent that reads the game state through a game's Numba kernel
+    ``kernel(states, tables, players, masks, out, fallback)``; subclasses set ``game`` and ``kernel``.
+    ``seed`` is accepted for the agent protocol (these agents are deterministic)."""
+
+    name = "heuristic"
+    game: str = ""
+    kernel = None
+
+    def __init__(self, seed: int | None = None) -> None:
+        from cardenvs import get_game
+
+        self.seed = seed
+        self.tables = get_game(self.game).load_pool(None).tables
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
+            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
+        states, masks, players = state_inputs(self.game, mask, states, players)
+        out = np.zeros(states.shape[0], dtype=np.int32)
+        self.kernel(states, self.tables, players, masks, out, fallback)
+        return out

@@ -29,7 +29,7 @@ import cardenvs.games.heartbreak as _game_pkg
 from cardenvs.core.header import H_STATUS, LIVE
 
 from ._numba_cache import drop_stale_cache
-from .base import state_inputs
+from .base import StateHeuristic
 
 drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
@@ -342,24 +342,11 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = a
 
 
-class HeuristicAgent:
-    """Greedy heartbreak player (see the module docstring); ``seed`` is accepted for the agent protocol (it is
-    deterministic)."""
+class HeuristicAgent(StateHeuristic):
+    """Greedy heartbreak player (see the module docstring); deterministic."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        from cardenvs import get_game
-
-        self.seed = seed
-        self.tables = get_game("heartbreak").load_pool(None).tables
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
-            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        states, masks, players = state_inputs("heartbreak", mask, states, players)
-        out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.tables, players, masks, out, fallback)
-        return out
+    game = "heartbreak"
+    kernel = staticmethod(batch_decide)
 
 
 __all__ = ["HeuristicAgent", "batch_decide", "decide"]

@@ -31,7 +31,7 @@ from numba import njit
 from cardenvs.core.header import H_STATUS, LIVE
 
 from ._numba_cache import drop_stale_cache
-from .base import state_inputs
+from .base import StateHeuristic
 
 import cardenvs.games.levelneo as _game_pkg  # noqa: E402
 
@@ -392,21 +392,8 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = a
 
 
-class HeuristicAgent:
-    """Greedy levelneo player (see the module docstring); ``seed`` is accepted for the agent protocol (it is
-    deterministic)."""
+class HeuristicAgent(StateHeuristic):
+    """Greedy levelneo player (see the module docstring); deterministic."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        from cardenvs import get_game
-
-        self.seed = seed
-        self.tables = get_game("levelneo").load_pool(None).tables
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
-            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        states, masks, players = state_inputs("levelneo", mask, states, players)
-        out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.tables, players, masks, out, fallback)
-        return out
+    game = "levelneo"
+    kernel = staticmethod(batch_decide)

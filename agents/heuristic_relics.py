@@ -20,14 +20,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from numba import njit
 
 import cardenvs.games.relics as _game_pkg
 from cardenvs.core.header import H_STATUS, LIVE
 
 from ._numba_cache import drop_stale_cache
-from .base import state_inputs
+from .base import StateHeuristic
 
 drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
@@ -402,21 +401,8 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = a
 
 
-class HeuristicAgent:
-    """Greedy relics player (see the module docstring); ``seed`` is accepted for the agent protocol (it is
-    deterministic)."""
+class HeuristicAgent(StateHeuristic):
+    """Greedy relics player (see the module docstring); deterministic."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        from cardenvs import get_game
-
-        self.seed = seed
-        self.tables = get_game("relics").load_pool(None).tables
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
-            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        states, masks, players = state_inputs("relics", mask, states, players)
-        out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.tables, players, masks, out, fallback)
-        return out
+    game = "relics"
+    kernel = staticmethod(batch_decide)
