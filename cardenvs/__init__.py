@@ -12,6 +12,12 @@ import os
 # 23 us per call on a busy 2-core machine). Passive waiting costs nothing measurable on an idle machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+# Before any kernel is defined: key each cached kernel on every source it depends on, not on its own file only
+# (Numba's default), so that an edited state.py can never leave a cached rules.py running old offsets.
+from .core import numba_cache  # noqa: E402
+
+numba_cache.install()
+
 import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 from typing import Any

@@ -1,0 +1,89 @@
+"""The Numba cache cannot go stale: a kernel is recompiled when a file it depends on changes, not only its own."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cardenvs
+
+PACKAGE = Path(cardenvs.__file__).resolve().parent
+
+PROBE = '''
+from numba import njit
+
+from ...core._probe_core import CORE_VALUE
+from .state import PROBE_VALUE
+
+
+@njit(cache=True)
+def probe():
+    return PROBE_VALUE * 10 + CORE_VALUE
+'''
+RUN = "from cardenvs.games.levelneo._probe import probe; print(probe())"
+
+
+def copy_package(tmp_path: Path) -> Path:
+    """A copy of the cardenvs package (sources and data, no caches) with a probe kernel inside levelneo."""
+    dest = tmp_path / "cardenvs"
+    shutil.copytree(PACKAGE, dest, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    (dest / "games" / "levelneo" / "_probe.py").write_text(PROBE)
+    with open(dest / "games" / "levelneo" / "state.py", "a") as f:
+        f.write("\nPROBE_VALUE = 1\n")
+    (dest / "core" / "_probe_core.py").write_text("CORE_VALUE = 1\n")
+    return dest
+
+
+def run_probe(root: Path, extra_env: dict | None = None) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    env["PYTHONPATH"] = str(root)
+    env.update(extra_env or {})
+    out = subprocess.run([sys.executable, "-c", RUN], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text().replace(old, new))
+
+
+def test_a_constant_changed_in_state_py_reaches_the_cached_kernel_that_uses_it(tmp_path):
+    """Numba alone keys ``_probe.py``'s cache on ``_probe.py`` only, and would print 11 three times."""
+    pkg = copy_package(tmp_path)
+    assert run_probe(tmp_path) == "11"
+    assert list((pkg / "games" / "levelneo" / "__pycache__").glob("_probe.probe-*.nbi")), "no cache was written"
+    assert run_probe(tmp_path) == "11"  # a cache hit, still right
+    edit(pkg / "games" / "levelneo" / "state.py", "PROBE_VALUE = 1", "PROBE_VALUE = 2")
+    assert run_probe(tmp_path) == "21"
+
+
+def test_a_constant_changed_in_core_reaches_a_game_kernel(tmp_path):
+    pkg = copy_package(tmp_path)
+    assert run_probe(tmp_path) == "11"
+    edit(pkg / "core" / "_probe_core.py", "CORE_VALUE = 1", "CORE_VALUE = 3")
+    assert run_probe(tmp_path) == "13"
+
+
+def test_heuristics_depend_on_the_game_they_inline():
+    from cardenvs.core import numba_cache
+
+    agents_dir = PACKAGE.parent / "agents"
+    heuristic = agents_dir / "heuristic_relics.py"
+    if not heuristic.exists():
+        return
+    files = numba_cache.dependency_files(heuristic)
+    assert PACKAGE / "games" / "relics" / "state.py" in files and heuristic in files
+    assert PACKAGE / "core" / "zones.py" in files and agents_dir / "base.py" in files
+    assert PACKAGE / "games" / "levelneo" / "state.py" not in files
+    assert agents_dir / "heuristic_levelneo.py" not in files  # editing one heuristic recompiles that one only
+
+
+def test_the_locator_is_numbas_first_choice():
+    from numba.core import caching
+
+    from cardenvs.core.numba_cache import DependencyStampLocator, _impl_class
+
+    assert _impl_class()._locator_classes[0] is DependencyStampLocator
+    assert caching  # imported for the class lookup above
