@@ -18,41 +18,12 @@ from .core import numba_cache  # noqa: E402
 
 numba_cache.install()
 
-import importlib  # noqa: E402
-import importlib.util  # noqa: E402
-from typing import Any
+from typing import Any  # noqa: E402
 
-from .core.errors import CardenvsError, UnknownGameError  # noqa: E402
+from .core.errors import CardenvsError, UnknownGameError  # noqa: E402,F401
+from .core.registry import GAMES, SIMULTANEOUS_GAMES, available_games, get_game  # noqa: E402
 
 __version__ = "0.1.0"
-
-#: registered rulesets: name -> the module that exports its SPEC
-GAMES: dict[str, str] = {
-    "levelneo": "cardenvs.games.levelneo",
-    "simulfight": "cardenvs.games.simulfight",
-    "heartbreak": "cardenvs.games.heartbreak",
-    "divinecross": "cardenvs.games.divinecross",
-    "relics": "cardenvs.games.relics",
-}
-#: the games whose play is simultaneous, which also have a PettingZoo ParallelEnv (known without importing them)
-SIMULTANEOUS_GAMES = frozenset({"simulfight"})
-
-
-def available_games() -> list[str]:
-    """Games whose package is present and imports."""
-    names = []
-    for name, module in GAMES.items():
-        if importlib.util.find_spec(module) is not None:
-            names.append(name)
-    return names
-
-
-def get_game(name: str):
-    """The GameSpec of a registered game; a clear error naming the known games otherwise."""
-    key = str(name).lower().removesuffix("_v0")
-    if key not in GAMES or importlib.util.find_spec(GAMES[key]) is None:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(available_games())}")
-    return importlib.import_module(GAMES[key]).SPEC
 
 
 def make_env(name: str, **kwargs: Any):
@@ -102,4 +73,5 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
-__all__ = ["GAMES", "CardenvsError", "available_games", "get_game", "make_env", "make_parallel_env", "make_vec", "make_vector_env"]
+__all__ = ["GAMES", "SIMULTANEOUS_GAMES", "CardenvsError", "UnknownGameError", "available_games", "get_game", "make_env",
+           "make_parallel_env", "make_vec", "make_vector_env"]
