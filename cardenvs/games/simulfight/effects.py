@@ -2,8 +2,11 @@
 
 Player ``p`` builds a plan; ``p``'s own side changes at once, and everything aimed at the other side (Foes, the
 opponent) is added to the other side's ``in_*`` accumulators, which land when both plans are done (rules.py,
-``resolve_phase``). Conditions and filters read ``p``'s own side live and the other side from its phase-start
-snapshot, so a plan never depends on what the other player is doing in the same phase (SF-R2, SF-E5).
+``resolve_phase``). Conditions and filters read ``p``'s own side live and the other side *as p's plan sees it*:
+its phase-start snapshot plus what p's own plan has already queued against it (the ``in_*`` fields of the other
+side, which only p writes during the phase: Hedge Archer's 2 damage lets the same plan's Gloam Stalker target that
+Foe; Dread Rider's second entry sees its first). A plan therefore never depends on what the other player is doing in
+the same phase, and the two plans still commute (SF-R2, SF-E5, RULES.md G3).
 """
 from __future__ import annotations
 
@@ -18,9 +21,27 @@ from .cards import (
 from .state import (
     NB_BOOL, NB_ENTRY, NB_INT, NB_PAIR, NB_ROW,
     MAX_DECK, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT, O_PLAY,
-    O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER, O_STUNNED,
-    O_UHEALTH, SNAP_PLAYER_COLS, SP_HEALTH,
+    O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER,
+    O_SNAP_PROTECTED, O_STUNNED, O_UHEALTH, SNAP_PLAYER_COLS, SP_HEALTH,
 )
+
+
+@njit(NB_INT(NB_ROW, NB_INT, NB_INT), cache=True)
+def foe_view_health(row: np.ndarray, p: int, inst: int) -> int:
+    """Health of Foe ``inst`` as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued on it
+    (a Foe Protected at the phase start stays Protected to the round end, so that damage will not land)."""
+    at = (1 - p) * MAX_DECK + inst
+    health = row[O_SNAP_HEALTH + at]
+    if row[O_SNAP_PROTECTED + at] == 0:
+        health -= row[O_IN_DAMAGE + at]
+    return health
+
+
+@njit(NB_INT(NB_ROW, NB_INT), cache=True)
+def opponent_view_health(row: np.ndarray, p: int) -> int:
+    """The opponent's health as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued."""
+    q = 1 - p
+    return row[O_SNAP_PLAYER + q * SNAP_PLAYER_COLS + SP_HEALTH] - row[O_IN_PLAYER_DAMAGE + q]
 
 
 @njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT), cache=True)
@@ -28,8 +49,8 @@ def entry_condition_holds(row: np.ndarray, p: int, cond: int, threshold: int) ->
     """Conditions on the players or unit counts (filters on unit health are handled per target)."""
     if cond == CO_YOU_HEALTH_LE:
         return row[O_HEALTH + p] <= threshold
-    if cond == CO_OPP_HEALTH_LE:  # the opponent as it stood at the start of the phase
-        return row[O_SNAP_PLAYER + (1 - p) * SNAP_PLAYER_COLS + SP_HEALTH] <= threshold
+    if cond == CO_OPP_HEALTH_LE:  # the opponent at the phase start, less the damage this plan has queued
+        return opponent_view_health(row, p) <= threshold
     if cond == CO_ALLIES_GE:
         return row[O_PLAY_COUNT + p] >= threshold
     if cond == CO_FOES_GE:
@@ -57,7 +78,7 @@ def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int
     foe = 1 - p
     for j in range(row[O_SNAP_PLAY_COUNT + foe]):
         if row[O_SNAP_PLAY + foe * MAX_DECK + j] == inst:
-            return passes_filter(row[O_SNAP_HEALTH + foe * MAX_DECK + inst], cond, threshold)
+            return passes_filter(foe_view_health(row, p, inst), cond, threshold)
     return False
 
 
@@ -66,13 +87,14 @@ def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold:
     """How many units an one_ally / one_foe entry may pick, and the first of them (-1 if none)."""
     count = 0
     first = -1
-    if target == TG_ONE_ALLY:
-        side, zone, n, health = p, O_PLAY, row[O_PLAY_COUNT + p], O_UHEALTH
-    else:
-        side, zone, n, health = 1 - p, O_SNAP_PLAY, row[O_SNAP_PLAY_COUNT + 1 - p], O_SNAP_HEALTH
+    ally = target == TG_ONE_ALLY
+    side = p if ally else 1 - p
+    zone = O_PLAY if ally else O_SNAP_PLAY
+    n = row[O_PLAY_COUNT + p] if ally else row[O_SNAP_PLAY_COUNT + 1 - p]
     for j in range(n):
         inst = row[zone + side * MAX_DECK + j]
-        if passes_filter(row[health + side * MAX_DECK + inst], cond, threshold):
+        health = row[O_UHEALTH + p * MAX_DECK + inst] if ally else foe_view_health(row, p, inst)
+        if passes_filter(health, cond, threshold):
             if count == 0:
                 first = inst
             count += 1
@@ -154,11 +176,11 @@ def apply_entry(row: np.ndarray, entry: np.ndarray, p: int, source: int, chosen:
                 continue
             if passes_filter(row[O_UHEALTH + p * MAX_DECK + inst], cond, threshold):
                 affect_own_unit(row, p, inst, op, amount)
-    elif target == TG_ALL_FOES:  # the Foes in play at the start of the phase
+    elif target == TG_ALL_FOES:  # the Foes in play at the start of the phase, as this plan sees them
         foe = 1 - p
         for j in range(row[O_SNAP_PLAY_COUNT + foe]):
             inst = row[O_SNAP_PLAY + foe * MAX_DECK + j]
-            if passes_filter(row[O_SNAP_HEALTH + foe * MAX_DECK + inst], cond, threshold):
+            if passes_filter(foe_view_health(row, p, inst), cond, threshold):
                 affect_foe_unit(row, p, inst, op, amount)
     elif target == TG_YOU:
         affect_player(row, p, p, op, amount, entry[E_RESOURCE], entry[E_WHEN])

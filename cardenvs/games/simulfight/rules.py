@@ -171,15 +171,28 @@ def any_mandatory(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     return False
 
 
+@njit(NB_INT(NB_ROW, NB_CARDS, NB_INT), cache=True)
+def cheapest_unseen(row: np.ndarray, cards: np.ndarray, p: int) -> int:
+    """The lowest gold cost among ``p``'s cards in hand or deck: what the opponent knows about p's hand is that it is
+    drawn from these (the deck list, units in play and the discard pile are public), so this number is public."""
+    best = 1 << 30
+    for inst in range(row[O_DECK_SIZE + p]):
+        loc = row[O_LOC + p * MAX_DECK + inst]
+        if loc == LOC_HAND or loc == LOC_DECK:
+            best = min(best, cards[row[O_DECK_LIST + p * MAX_DECK + inst], C_GOLD])
+    return best
+
+
 @njit(NB_BOOL(NB_ROW, NB_CARDS, NB_INT), cache=True)
 def has_choice(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
-    """Anything but ``done`` legal in the main step (else the plan closes by itself)."""
+    """May ``p``'s plan still hold a decision (else it closes by itself)? Decided from what the other player may know
+    (decision timing must not leak ``p``'s hand): a usable DEFEND/ATTACK ability (own units and resources), or, in
+    Defend, a card in hand while p's gold reaches the cheapest card p could be holding. So a Defend plan with cards in
+    hand stays open (``done`` is a real decision) even when none of them is affordable; RULES.md, "Decision timing"."""
     if any_mandatory(row, cards, p):
         return True
-    if row[O_PHASE] == PH_DEFEND:
-        for j in range(row[O_HAND_COUNT + p]):
-            if can_play(row, cards, p, row[O_HAND + p * MAX_DECK + j]):
-                return True
+    if row[O_PHASE] == PH_DEFEND and row[O_HAND_COUNT + p] > 0:
+        return row[O_RES + p * 3 + RES_GOLD] >= cheapest_unseen(row, cards, p)
     return False
 
 

@@ -151,9 +151,12 @@ def test_SF_D3_playing_is_optional_any_number_while_gold_lasts() -> None:
     g.play(0, "Herald")
     g.play(0, "Plague Rat")
     assert g.gold(0) == 1 and g.A("play", "Hedge Archer") not in g.legal(0)
-    assert g.needs & 1 == 0, "nothing left to decide: the plan closes by itself"
+    # a card in hand and gold for the cheapest card player 0 could hold (Herald, 1 gold, is in its deck): the plan
+    # stays open with only `done` legal, so the plan's length does not tell player 1 what the hand holds
+    assert g.needs & 1 and g.legal(0) == [DONE]
+    g.done(0)
     g.done(1)  # player 1 saves its card
-    assert g.where(1, "Herald") == LOC_HAND
+    assert g.where(1, "Herald") == LOC_HAND and g.where(0, "Hedge Archer") == LOC_HAND
 
 
 def test_SF_D4_defend_abilities_are_mandatory_even_for_a_unit_played_this_phase() -> None:
@@ -409,3 +412,74 @@ def test_SF_E5_stun_and_damage_land_at_the_end_of_the_phase() -> None:
     g.use(1, "Mirror Knight")
     assert g.phase == PH_ATTACK
     assert g.get("stunned")[1, g.inst("Mirror Knight")] == 1 and g.unit_health(1, "Mirror Knight") == 4
+
+
+def test_SF_E5_own_plan_sees_the_damage_it_queued_on_a_foe() -> None:
+    """Issue 12 #22 (G3): your plan sees the Foes as at the phase start *less what your own plan queued on them*:
+    Hedge Archer's 2 damage brings Siege Ram (4) to 2, so the same plan's Gloam Stalker (a Foe with 2 or less) can
+    hit it; a Foe Protected at the phase start keeps its health in that view (the damage will not land)."""
+    g = Game().setup(PH_ATTACK, 1, dict(play=["Hedge Archer", "Gloam Stalker"], swords=2),
+                     dict(play=[("Siege Ram", 4), "Ember Cultist"]))
+    g.use(0, "Hedge Archer")
+    g.foe(0, "Siege Ram")
+    g.use(0, "Gloam Stalker")  # Siege Ram is now the only Foe with 2 or less: picked automatically (4 - 2 - 3)
+    assert g.round == 2 and g.where(1, "Siege Ram") == LOC_DISCARD
+    assert g.unit_health(1, "Ember Cultist") == 3
+    # the same plan against a Protected Foe: its health stays 4 in the plan's view, Gloam Stalker has no target
+    g = Game().setup(PH_ATTACK, 1, dict(play=["Hedge Archer", "Gloam Stalker"], swords=2),
+                     dict(play=[("Siege Ram", 4), "Ember Cultist"], protected=["Siege Ram"]))
+    g.use(0, "Hedge Archer")
+    g.foe(0, "Siege Ram")
+    g.use(0, "Gloam Stalker")
+    assert g.get("in_damage")[1].sum() == 0 and g.round == 2
+    assert g.unit_health(1, "Siege Ram") == 4
+
+
+def test_SF_E5_own_plan_sees_the_damage_it_queued_on_the_opponent() -> None:
+    """Issue 12 #22: Dread Rider's second entry (3 damage if the opponent has 8 or less) sees its first (2 damage),
+    and the damage any earlier ability of the same plan queued; the other player's plan is never seen."""
+    g = Game().setup(PH_ATTACK, 3, dict(play=["Dread Rider"], swords=2), dict(health=10))
+    g.use(0, "Dread Rider")
+    assert g.round == 4 and g.health(1) == 10 - 2 - 3
+    g = Game().setup(PH_ATTACK, 3, dict(play=["Dread Rider"], swords=2), dict(health=11))
+    g.use(0, "Dread Rider")
+    assert g.round == 4 and g.health(1) == 11 - 2, "11 - 2 = 9 is above 8: no second hit"
+    g = Game().setup(PH_ATTACK, 3, dict(play=["Dread Rider", "Ember Cultist"], swords=3), dict(health=11))
+    g.use(0, "Ember Cultist")  # 2 damage queued first: the Rider's second entry sees 11 - 2 - 2 = 7
+    g.use(0, "Dread Rider")
+    assert g.round == 4 and g.health(1) == 11 - 2 - 2 - 3
+    # player 1's own damage to itself (Reckless Bomber) lands at once on its side, but player 0's plan reads
+    # player 1 as at the phase start: 9 - 2 = 7 for the Rider's second entry, whatever player 1 does
+    g = Game().setup(PH_ATTACK, 3, dict(play=["Dread Rider"], swords=2), dict(health=11, play=["Reckless Bomber"]))
+    g.use(1, "Reckless Bomber")
+    assert g.health(1) == 10
+    g.use(0, "Dread Rider")
+    assert g.round == 4 and g.health(1) == 11 - 1 - 2
+
+
+def test_SF_C2_C6_a_protected_ally_cannot_pay_a_health_cost() -> None:
+    """Issue 12 #23, a stated rule (G5): paying a health cost is losing health, which a Protected unit cannot do, so a
+    Protected ally is never offered as the payer; an ability whose only possible payers are Protected cannot be paid
+    and is therefore not used this round (SF-D5), like any unaffordable ability. Order is the player's choice: with
+    Bone Serf (DEFEND: 2 health -> +2 swords) and Bulwark Golem (DEFEND: 3 shields -> protect all allies), protecting
+    first leaves nobody to pay."""
+    side = dict(play=["Bone Serf", "Bulwark Golem"], shields=3, swords=3)
+    g = Game().setup(PH_DEFEND, 3, dict(side), dict(hand=["Herald"], gold=1))
+    assert {g.A("use", "Bone Serf"), g.A("use", "Bulwark Golem")} <= set(g.legal(0)) and DONE not in g.legal(0)
+    g.use(0, "Bulwark Golem")
+    assert g.get("protected")[0, [g.inst("Bone Serf"), g.inst("Bulwark Golem")]].tolist() == [1, 1]
+    assert g.A("use", "Bone Serf") not in g.legal(0), "both allies are Protected: nobody can pay 2 health"
+    assert g.needs & 1 == 0, "nothing left to decide: the plan closes, Bone Serf's DEFEND is not used"
+    assert g.swords(0) == 3 and g.unit_health(0, "Bone Serf") == 4 and g.unit_health(0, "Bulwark Golem") == 7
+    g.done(1)
+    assert g.round == 4 and g.unit_health(0, "Bone Serf") == 4
+    # the other order: Bone Serf pays first (either ally may pay), then the Golem protects both
+    g = Game().setup(PH_DEFEND, 3, dict(side), dict(hand=["Herald"], gold=1))
+    g.use(0, "Bone Serf")
+    assert g.legal(0) == sorted([g.A("ally", "Bone Serf"), g.A("ally", "Bulwark Golem")])
+    g.ally(0, "Bulwark Golem")
+    assert g.swords(0) == 3 + 2 and g.unit_health(0, "Bulwark Golem") == 5
+    # a Protected ally with enough health is not offered while an unprotected one can pay
+    g = Game().setup(PH_DEFEND, 3, dict(play=["Bone Serf", "Warden"], protected=["Warden"]), dict())
+    g.use(0, "Bone Serf")  # the only payer that can lose health is Bone Serf itself: picked automatically
+    assert g.unit_health(0, "Bone Serf") == 2 and g.unit_health(0, "Warden") == 5
