@@ -32,7 +32,7 @@ from cardenvs.core.cards import (
 from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import DECK_SIZE, MAX_COPIES
+from .state import DECK_SIZE, MAX_COPIES, POOL_CAP
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -295,6 +295,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:
                 raise CardPoolError(card["_path"], card["name"], f"name already used in {seen[card['name']]}")
             seen[card["name"]] = card["_path"]
             cards.append(card)
+            if len(cards) > POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
+                raise CardPoolError(card["_path"], card["name"], f"a pool holds at most {POOL_CAP} cards")
     pool = DivineCrossPool(paths=paths, cards=cards, tables=compile_pool(cards))
     pool.series = sorted({s for c in cards for s in c["series"]})
     return pool

@@ -1,7 +1,8 @@
 """divinecross observation: one float32 row per player view, declared as a Layout (table in RULES.md).
 
 "own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
-contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Numbers are scaled to roughly [0, 30]:
+contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both discard piles,
+KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``. Numbers are scaled to roughly [0, 30]:
 damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
 """
 from __future__ import annotations
@@ -52,20 +53,26 @@ from .state import (
     DAMAGE,
     DECK_N,
     DECK_SIZE,
+    DISCARD,
     DISCARD_N,
+    ENERGY,
     ENERGY_N,
     EVENT_PLAYED,
     EX_USED,
+    EXTRA_LEFT,
     FACE_UP,
     FIRST_PLAYER,
     GUARD,
     HAND,
     HAND_CAP,
     HAND_N,
+    KO,
+    KO_CAP,
     KO_N,
     NUM_STEPS,
     PENDING_CARD,
     POISONED,
+    POOL_CAP,
     PROMOTE,
     REDEALS,
     RETREATED,
@@ -88,8 +95,10 @@ D = len(UNIT_FEATURES)
 CONTEXT = (
     "my_decision", "my_turn", "i_went_first", "no_skill_this_turn", "charged_own", "retreated_own",
     "event_played_own", "ex_used_own", "ex_used_opp", "stunned_own", "stunned_opp", "poisoned_own", "poisoned_opp",
-    "promote_own", "promote_opp", "turn/100", "redeals_own", "redeals_opp",
+    "promote_own", "promote_opp", "turn/100", "redeals_own", "redeals_opp", "extra_draws_left_own",
+    "extra_draws_left_opp",
 )
+PILES = ("discard", "ko_zone", "attached")  # the face-up piles (DC-U7, DC-O3): Energy and Assists count as attached
 COUNTS = ("deck/10", "hand/10", "standby", "ko", "discard/10", "energy/10")
 N_COUNTS = len(COUNTS)
 
@@ -103,12 +112,14 @@ OBS = Layout(
         ("units", (2, AREA, F + D), "units (own, opp) at Main (0) and Standby 1..3: card features + "
                                     + ", ".join(UNIT_FEATURES)),
         ("pending", (F,), "the Assist being played (waiting for its host): card features"),
+        ("public_cards", (2, len(PILES), POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
+                                                     "attached Energy and Assists): how many cards of each card id"),
     ),
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
-O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING = OBS.offsets(
-    "step", "context", "counts", "hand", "units", "pending"
+O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC = OBS.offsets(
+    "step", "context", "counts", "hand", "units", "pending", "public_cards"
 )
 
 
@@ -198,6 +209,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 15] = row[H_TURN] / 100.0
     out[c + 16] = min(row[REDEALS + p], 20)
     out[c + 17] = min(row[REDEALS + o], 20)
+    out[c + 18] = min(row[EXTRA_LEFT + p], 20)
+    out[c + 19] = min(row[EXTRA_LEFT + o], 20)
     for side in range(2):
         q = p if side == 0 else o
         base = O_COUNTS + side * N_COUNTS
@@ -207,6 +220,15 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[base + 3] = row[KO_N + q]
         out[base + 4] = row[DISCARD_N + q] / 10.0
         out[base + 5] = row[ENERGY_N + q] / 10.0
+        pub = O_PUBLIC + side * len(PILES) * POOL_CAP  # DC-U7: every face-up card, counted by card id
+        for k in range(row[DISCARD_N + q]):
+            out[pub + card_of(row, q, row[DISCARD + q * DECK_SIZE + k])] += 1.0
+        for k in range(row[KO_N + q]):
+            out[pub + POOL_CAP + card_of(row, q, row[KO + q * KO_CAP + k])] += 1.0
+        for k in range(row[ENERGY_N + q]):
+            out[pub + 2 * POOL_CAP + card_of(row, q, row[ENERGY + q * DECK_SIZE + k])] += 1.0
+        for k in range(row[ASSIST_N + q]):
+            out[pub + 2 * POOL_CAP + card_of(row, q, row[ASSIST + q * DECK_SIZE + k])] += 1.0
         for j in range(1 + row[STANDBY_N + q]):
             u = unit_at(row, q, j)
             if u < 0:

@@ -81,6 +81,7 @@ from .state import (
     ENERGY,
     EVENT_PLAYED,
     EX_USED,
+    EXTRA_LEFT,
     EXTRA_PLAYER,
     FACE_UP,
     FIRST_PLAYER,
@@ -204,7 +205,8 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             if row[EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
                 out[A_EX + j] = 1
         m = row[MAIN + p]
-        if row[RETREATED + p] == 0 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):
+        if row[RETREATED + p] == 0 and row[STUNNED + p] == 0 \
+                and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):  # DC-R5: a Stunned Main Unit stays
             for s in range(row[STANDBY_N + p]):
                 out[A_RETREAT + s] = 1
     elif st == ST_ASSIST_HOST:
@@ -283,10 +285,12 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[SETUP_PLAYER] = 1
         else:
             row[STEP] = ST_START
-    elif st == ST_EXTRA_DRAW:  # DC-S6
+    elif st == ST_EXTRA_DRAW:  # DC-S6: one card per opponent redeal; pass declines the rest
         if a == A_EXTRA_DRAW:
             draw_cards(row, p, 1)
-        row[STEP] = ST_SETUP_PLACE
+            row[EXTRA_LEFT + p] -= 1
+        else:
+            row[EXTRA_LEFT + p] = 0
     elif st == ST_MAIN:
         if a == A_PASS:
             row[STEP] = ST_BATTLE
@@ -345,19 +349,37 @@ def advance(row: np.ndarray, tables) -> None:
         op = 1 - tp
         if st == ST_SETUP_PLACE:
             p = row[SETUP_PLAYER]
-            if has_unit_in_hand(row, ctab, p):
+            if p >= 0:  # DC-S4: always a decision (even with one Unit: the hand is hidden, so is its being forced)
                 set_decision(row, p)
                 return
+            # DC-S5/S9: both hands are checked at the same moment, before anyone places or draws extra;
+            # only a player without a Unit starts over, and each redeal offers the opponent one extra draw (DC-S6)
+            lack0 = not has_unit_in_hand(row, ctab, 0)
+            lack1 = not has_unit_in_hand(row, ctab, 1)
+            if not lack0 and not lack1:
+                row[SETUP_PLAYER] = 0
+                row[STEP] = ST_EXTRA_DRAW
+                continue
             if row[REDEALS] + row[REDEALS + 1] >= REDEAL_CAP:
                 truncate(row)
                 return
-            redeal(row, p)  # DC-S5/S9: only this player starts over
-            if row[DECK_N + 1 - p] > 0:
-                row[EXTRA_PLAYER] = 1 - p
-                row[STEP] = ST_EXTRA_DRAW
+            for q in range(2):
+                if (lack0 if q == 0 else lack1):
+                    redeal(row, q)
+                    row[EXTRA_LEFT + 1 - q] += 1
             continue
-        if st == ST_EXTRA_DRAW:
-            set_decision(row, row[EXTRA_PLAYER])
+        if st == ST_EXTRA_DRAW:  # DC-S6: player 0's offers, then player 1's (public: counts of public redeals)
+            q = -1
+            for r in range(2):
+                if row[EXTRA_LEFT + r] > 0 and row[DECK_N + r] == 0:
+                    row[EXTRA_LEFT + r] = 0  # an empty deck offers nothing (its size is public)
+                if q < 0 and row[EXTRA_LEFT + r] > 0:
+                    q = r
+            if q < 0:
+                row[STEP] = ST_SETUP_PLACE
+                continue
+            row[EXTRA_PLAYER] = q
+            set_decision(row, q)
             return
         if st == ST_START:  # DC-S7/S8
             first = rng_below(row, 2)
@@ -405,14 +427,31 @@ def advance(row: np.ndarray, tables) -> None:
 
 
 @njit(cache=True)
+def forced_in_public(row: np.ndarray, p: int) -> bool:
+    """True when whether ``p``'s decision has a single legal action follows from public information only.
+
+    Only such decisions are auto-played: the setup placement reads the hidden hand, and so does the Main Phase
+    while the hand holds cards (are they playable?), so those stay decisions even with one legal action;
+    otherwise the opponent would learn about the hand from *when* decisions appear."""
+    if promoter(row) >= 0:
+        return True
+    st = row[STEP]
+    if st == ST_SETUP_PLACE:
+        return False
+    if st == ST_MAIN:
+        return row[HAND_N + p] == 0
+    return True
+
+
+@njit(cache=True)
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
-    """Advance, then auto-play decisions that have exactly one legal action."""
+    """Advance, then auto-play decisions that have exactly one legal action, known to everyone to be forced."""
     while True:
         advance(row, tables)
         if row[H_STATUS] != LIVE:
             return
         p = row[H_TO_ACT]
-        if fill_mask(row, tables, p, mask) != 1:
+        if fill_mask(row, tables, p, mask) != 1 or not forced_in_public(row, p):
             return
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -446,7 +485,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
         shuffle_slice(row, DECK + p * DECK_SIZE, row[DECK_N + p])
         draw_cards(row, p, OPENING_HAND)
     row[STEP] = ST_SETUP_PLACE
-    row[SETUP_PLAYER] = 0
+    row[SETUP_PLAYER] = -1  # the hands are checked first (DC-S5)
+    row[EXTRA_PLAYER] = -1
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     settle(row, tables, mask)
 
@@ -478,6 +518,7 @@ def batch_reset(states, tables, decks, seeds, rows):
 @njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
+        errors[i] = 0  # issue 18: a skipped row never keeps a stale error
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)

@@ -14,6 +14,7 @@ from cardenvs.core.layout import Layout, fields
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 DECK_SIZE = 30  # DC-D1
 MAX_COPIES = 2  # DC-D3
+POOL_CAP = 64  # card ids the observation's public pile counts cover (the loader rejects larger pools)
 HAND_CAP = DECK_SIZE  # DC-T9: no hand limit; a hand can hold the whole deck
 OPENING_HAND = 5  # DC-S3
 STANDBY_CAP = 3  # DC-U3
@@ -28,8 +29,8 @@ REDEAL_CAP = 200  # truncate if setup is redone this often (a deck with 1 Unit r
 
 # ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
 (
-    ST_SETUP_PLACE,  # setup_player puts a Unit from hand face down into the Main Area (or redeals, forced)
-    ST_EXTRA_DRAW,  # after a redeal, the other player may draw 1 extra card
+    ST_SETUP_PLACE,  # both hands checked (forced redeals), then setup_player puts a Unit face down as Main Unit
+    ST_EXTRA_DRAW,  # after the redeals, each player may draw 1 extra card per opponent redeal
     ST_START,  # forced: rock-paper-scissors, Main Units turn face up
     ST_DRAW,  # forced: Draw Phase
     ST_MAIN,  # Main Phase: the turn player's actions
@@ -74,11 +75,12 @@ _STATE_FIELDS = fields(
     ("event_played", (2,), "1 once the player played an Event this turn (DC-E2)"),
     ("ex_used", (2,), "1 once the player used their EX-Power (DC-K5, once per game)"),
     ("redeals", (2,), "times the player redid setup for lack of a Unit (DC-S5)"),
+    ("extra_left", (2,), "extra setup draws still on offer to the player, one per opponent redeal (DC-S6)"),
     ("promote", (), "bit p set while player p must move a Standby Unit up (DC-O5)"),
     ("step", (), "ST_* step"),
     ("turn_player", (), "player whose turn it is"),
     ("first_player", (), "player who went first (DC-S7)"),
-    ("setup_player", (), "player whose setup placement is pending"),
+    ("setup_player", (), "player whose setup placement is pending (-1 while the hands are being checked)"),
     ("extra_player", (), "player offered the extra draw after the opponent's redeal"),
     ("pending_card", (), "hand instance of the Assist waiting for its host, else -1"),
     ("end_stage", (), "End Phase sub-step"),
@@ -124,6 +126,7 @@ TURN_PLAYER = _o("turn_player")
 FIRST_PLAYER = _o("first_player")
 SETUP_PLAYER = _o("setup_player")
 EXTRA_PLAYER = _o("extra_player")
+EXTRA_LEFT = _o("extra_left")
 PENDING_CARD = _o("pending_card")
 END_STAGE = _o("end_stage")
 LAST_DAMAGE = _o("last_damage")

@@ -53,10 +53,11 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     step = int(_f(row, "step"))
     if field == "pass":
         if step == ST_EXTRA_DRAW:
-            return "decline the extra draw"
+            return "decline the extra draws"
         return "end the battle phase without a skill" if step == ST_BATTLE else "end the main phase"
     if field == "extra_draw":
-        return "draw the extra card (opponent redealt)"
+        left = int(_f(row, "extra_left")[p])
+        return f"draw an extra card (opponent redealt; {left} on offer)"
     if field == "hand":
         hand = _zone(row, "hand", "hand_count", p)
         name = _card_name(row, pool, p, hand[i]) if i < len(hand) else "?"
@@ -146,7 +147,10 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     Card identity is permuted among the instances the viewer cannot see (``deck_list`` entries are swapped;
     positions and per-instance state stay): both decks (their order is unknown to everyone), the opponent's hand and
     the opponent's face-down Main Unit before the reveal (which keeps a Unit card there). The Assist being played is
-    public and stays. Deck orders are reshuffled as well.
+    public and stays. Deck orders are reshuffled as well. What the viewer does know is kept: their own hand, every
+    face-up card, and, during setup before the opponent has placed, that the opponent's hand holds a Unit (the
+    hands were checked for Units in public, DC-S5). No effect puts a card at a known deck position, so no deck
+    position is known to anyone.
     """
     out = row.copy()
     deck_list = _S.get(out, "deck_list")  # a view into out
@@ -169,6 +173,15 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
             out[off + p * DECK_SIZE + i] = c
+        hand = _zone(out, "hand", "hand_count", p)
+        if p != viewer and int(_f(out, "main")[p, 0]) < 0 and int(_f(out, "step")) in (ST_SETUP_PLACE, ST_EXTRA_DRAW) \
+                and hand and not any(ctab[deck_list[p, h], C_TYPE] == TYPE_UNIT for h in hand):
+            units = [i for i in hidden if i not in hand and ctab[deck_list[p, i], C_TYPE] == TYPE_UNIT]
+            if units:  # keep a Unit in the opponent's hand: it was checked for one in public
+                h = hand[int(rng.integers(len(hand)))]
+                u = units[int(rng.integers(len(units)))]
+                a, b = off + p * DECK_SIZE + h, off + p * DECK_SIZE + u
+                out[a], out[b] = out[b], out[a]
         n = int(_f(out, "deck_count")[p])
         start = _S.offset("deck") + p * DECK_SIZE
         out[start:start + n] = rng.permutation(out[start:start + n])

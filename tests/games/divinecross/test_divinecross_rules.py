@@ -27,6 +27,7 @@ from cardenvs.core.decks import Deck
 from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.header import (
     DRAW,
+    H_DECISIONS,
     H_STATUS,
     H_TO_ACT,
     H_TURN,
@@ -107,42 +108,67 @@ def _first_seed(deck0, deck1, want) -> BatchGame:
 
 
 def test_DC_S5_no_unit_in_hand_redeals_and_DC_S6_opponent_may_draw() -> None:
-    """DC-S5: a hand without a Unit goes back, the deck is reshuffled and 5 are drawn; DC-S6: the opponent chooses."""
-    g = _first_seed(one_unit_deck(), "tide", lambda g: int(field(g, "redeals")[0]) > 0)
-    assert step_of(g) == ST_EXTRA_DRAW and int(g.to_act[0]) == 1  # the opponent's decision
-    assert {n for n, _ in legal(g)} == {"pass", "extra_draw"}
+    """DC-S5: a hand without a Unit goes back, the deck is reshuffled and 5 are drawn, until a Unit is in hand;
+    DC-S6: then the opponent chooses, once per redeal, whether to draw 1 extra card."""
+    g = _first_seed(one_unit_deck(), "tide", lambda g: int(field(g, "redeals")[0]) >= 2)
+    redeals = int(field(g, "redeals")[0])
+    assert "Vagabond Scout" in names(g, 0, "hand")  # the redeals stopped at a hand with the Unit
     assert int(field(g, "hand_count")[0]) == 5 and int(field(g, "deck_count")[0]) == 25
+    assert step_of(g) == ST_EXTRA_DRAW and int(g.to_act[0]) == 1  # the opponent's decision
+    assert {n for n, _ in legal(g)} == {"pass", "extra_draw"} and int(field(g, "extra_left")[1]) == redeals
     twin = g.clone()
     do(g, "extra_draw")
     assert int(field(g, "hand_count")[1]) == 6 and int(field(g, "deck_count")[1]) == 24
-    do(twin, "pass")
+    assert step_of(g) == ST_EXTRA_DRAW and int(g.to_act[0]) == 1  # the next redeal's offer
+    for _ in range(redeals - 1):
+        do(g, "extra_draw")
+    assert int(field(g, "hand_count")[1]) == 5 + redeals  # one extra card per redeal, no more
+    assert step_of(g) == ST_SETUP_PLACE and int(g.to_act[0]) == 0
+    do(twin, "pass")  # declines the remaining offers
     assert int(field(twin, "hand_count")[1]) == 5 and int(field(twin, "deck_count")[1]) == 25
-    # the redeal repeats until the Unit is drawn; then player 0 places it
-    for game in (g, twin):
-        for _ in range(100):
-            if step_of(game) != ST_EXTRA_DRAW:
-                break
-            do(game, "pass")
-        assert unit_name(game, 0) == "Vagabond Scout" or int(field(game, "setup_player")) == 0
+    assert step_of(twin) == ST_SETUP_PLACE and int(twin.to_act[0]) == 0 and int(field(twin, "redeals")[1]) == 0
+
+
+def test_DC_S5_S9_both_hands_are_checked_before_anyone_places_or_draws_extra() -> None:
+    """Issue 12 defect 20: player 1's no-Unit check used to run only after player 0 had placed its Main Unit (and
+    taken its extra draw). Both hands are checked at once, first; the redeals are public, then the extra draws are
+    offered, then both players place."""
+    g = _first_seed("blaze", one_unit_deck(), lambda g: int(field(g, "redeals")[1]) > 0)
+    assert unit(g, 0) == -1 and unit(g, 1) == -1  # nobody has placed yet
+    assert int(field(g, "redeals")[0]) == 0 and "Vagabond Scout" in names(g, 1, "hand")
+    assert step_of(g) == ST_EXTRA_DRAW and int(g.to_act[0]) == 0
+    hand0 = sorted(names(g, 0, "hand"))
+    while step_of(g) == ST_EXTRA_DRAW:
+        do(g, "pass")
+    assert sorted(names(g, 0, "hand")) == hand0  # DC-S9: player 0 keeps its hand
+    assert step_of(g) == ST_SETUP_PLACE and int(g.to_act[0]) == 0
+    # both players lacking a Unit redeal at the same moment, and each is offered the other's extra draws
+    g = _first_seed(one_unit_deck(), one_unit_deck(),
+                    lambda g: int(field(g, "redeals")[0]) > 0 and int(field(g, "redeals")[1]) > 0)
+    assert all("Vagabond Scout" in names(g, p, "hand") for p in (0, 1)) and unit(g, 0) == unit(g, 1) == -1
+    assert [int(x) for x in field(g, "extra_left")] == [int(field(g, "redeals")[1]), int(field(g, "redeals")[0])]
+
+
+def test_DC_S4_placing_the_main_unit_is_a_decision_even_with_one_unit_in_hand() -> None:
+    """A hand with a single Unit used to be placed automatically, so the opponent learnt from *when* the next
+    decision came that the hand held one Unit. The placement is a decision whenever a hand is hidden."""
+    g = _first_seed(one_unit_deck(), "tide",
+                    lambda g: int(field(g, "redeals")[0]) == 0 and "Vagabond Scout" in names(g, 0, "hand"))
+    assert step_of(g) == ST_SETUP_PLACE and int(g.to_act[0]) == 0 and unit(g, 0) == -1
+    assert [n for n, _ in legal(g)] == ["hand"]  # one legal action, still asked
+    do(g, "hand", legal(g)[0][1])
+    assert unit_name(g, 0) == "Vagabond Scout" and step_of(g) == ST_SETUP_PLACE and int(g.to_act[0]) == 1
 
 
 def test_DC_S9_only_the_player_without_a_unit_redoes_setup() -> None:
-    def p1_redeals(g: BatchGame) -> bool:
-        if step_of(g) != ST_SETUP_PLACE or int(g.to_act[0]) != 0:
-            return False
-        g2 = g.clone()
-        do(g2, "hand", next(i for n, i in legal(g2) if n == "hand"))
-        return int(field(g2, "redeals")[1]) > 0
-
-    g = _first_seed("blaze", one_unit_deck(), p1_redeals)
-    do(g, "hand", next(i for n, i in legal(g) if n == "hand"))
-    main0 = unit(g, 0)
-    hand0 = sorted(field(g, "hand")[0, :4].tolist())
+    g = _first_seed("blaze", one_unit_deck(), lambda g: int(field(g, "redeals")[1]) > 0)
+    hand0 = sorted(field(g, "hand")[0, :5].tolist())
+    deck0 = field(g, "deck")[0, :25].tolist()
     assert int(field(g, "redeals")[0]) == 0 and int(field(g, "redeals")[1]) >= 1
-    assert step_of(g) == ST_EXTRA_DRAW and int(g.to_act[0]) == 0
-    do(g, "pass")
-    assert unit(g, 0) == main0 and field(g, "face_up")[0, main0] == 0  # still face down, untouched
-    assert sorted(field(g, "hand")[0, :4].tolist()) == hand0
+    while step_of(g) == ST_EXTRA_DRAW:
+        do(g, "pass")
+    assert sorted(field(g, "hand")[0, :5].tolist()) == hand0  # untouched hand and deck
+    assert field(g, "deck")[0, :25].tolist() == deck0
 
 
 def test_DC_S7_S8_S10_random_first_player_after_placement_reveal_and_empty_standby() -> None:
@@ -248,12 +274,20 @@ def test_DC_T9_no_hand_size_limit() -> None:
 
 # ---------------------------------------------------------------------------------------------------- areas, units
 def test_DC_U1_U2_area_is_one_main_plus_standby_in_the_observation() -> None:
-    """DC-U1, DC-U2."""
-    g = build(side("Kiln Warden", standby=["Cinderpaw Cub", "Pyre Drake"]), side(), step=ST_MAIN)
+    """DC-U1, DC-U2: the Area is one Main Unit plus the Standby Units; a Unit from hand goes to Standby (the Main
+    Unit stays the only one), a retreat swaps, and the observation shows Main at 0 and Standby at 1..3."""
+    g = build(side("Kiln Warden", standby=["Cinderpaw Cub", "Pyre Drake"], energy={0: 2}, hand=["Ashfang Raider"]),
+              side(), step=ST_MAIN)
     units = OBS.get(g.observe([0])[0], "units")
-    hp = [units[0, j, 12] * 100 for j in range(4)]
-    assert hp == [900, 600, 900, 0]  # Main at 0, Standby Units at 1..2, slot 3 empty
-    assert field(g, "main").shape == (2, 1)  # exactly one Main Unit
+    assert [units[0, j, 12] * 100 for j in range(4)] == [900, 600, 900, 0]
+    assert units[1, 0, 12] * 100 == 400 and units[1, 1:, 0].sum() == 0  # the opponent: a Main Unit only
+    do(g, "hand", 0)
+    assert unit_name(g, 0) == "Kiln Warden" and names(g, 0, "standby")[-1] == "Ashfang Raider"
+    do(g, "retreat", 1)
+    assert unit_name(g, 0) == "Pyre Drake" and sorted(names(g, 0, "standby")) == sorted(
+        ["Cinderpaw Cub", "Kiln Warden", "Ashfang Raider"])
+    units = OBS.get(g.observe([0])[0], "units")
+    assert [units[0, j, 12] * 100 for j in range(4)] == [900, 600, 900, 600]
 
 
 def test_DC_U3_U4_standby_holds_three_units_placed_from_hand_for_free() -> None:
@@ -290,12 +324,31 @@ def test_DC_U7_discard_pile_and_ko_zone_face_up_deck_face_down() -> None:
 
 
 def test_DC_U8_units_have_hp_attribute_skills_ex_power_advantage_and_retreat() -> None:
-    units = [c for c in POOL.cards if c["type"] == "unit"]
-    assert {c["attribute"] for c in units} == {"none", "red", "green", "blue"}
-    assert all(c["hp"] > 0 and 1 <= len(c["skills"]) <= 2 for c in units)
-    assert any(c["advantage"] for c in units) and {c["retreat"] for c in units} >= {0, 1, 2, 3, 4}
-    assert any(e["trigger"] == "ex_power" for c in units for e in c["effects"])
-    assert all({"energy", "damage", "effects"} <= set(s) for c in units for s in c["skills"])
+    """DC-U8: every stat a Unit card prints reaches the rules: HP (KO), attribute and advantage (x2), each skill's
+    Energy need and damage, the EX-Power, the retreat cost."""
+    # HP: Kiln Warden (900) survives 800 damage and is KO'd at 900
+    g = skill_hit(side(), side("Kiln Warden", damage={0: 800}, standby=["Grove Stag"]))
+    assert names(g, 1, "ko") == ["Kiln Warden"]
+    g = skill_hit(side(), side("Kiln Warden", damage={0: 700}, standby=["Grove Stag"]))
+    assert names(g, 1, "ko") == []
+    # attribute + advantage: red Cinderpaw Cub (advantage green) doubles against green only
+    assert damage(skill_hit(side("Cinderpaw Cub", energy={0: 1}), side("Grove Stag")), 1) == 200
+    assert damage(skill_hit(side("Cinderpaw Cub", energy={0: 1}), side("Tidecaller Nymph")), 1) == 100
+    # skills: Energy need per skill (Kiln Warden: 2 and 4), printed damage of each
+    g = build(side("Kiln Warden", energy={0: 3}), side("Wandering Golem"), step=ST_BATTLE)
+    assert is_legal(g, "skill", 0) and not is_legal(g, "skill", 1)
+    do(g, "skill", 0)
+    assert damage(g, 1) == 200
+    assert damage(skill_hit(side("Kiln Warden", energy={0: 4}), side("Wandering Golem"), skill=1), 1) == 400
+    # EX-Power: Pyre Drake's EX-Power deals its damage; a Unit without one offers none
+    g = build(side("Pyre Drake", standby=["Cinderpaw Cub"]), side("Wandering Golem"), step=ST_MAIN)
+    assert is_legal(g, "ex_power", 0) and not is_legal(g, "ex_power", 1)
+    do(g, "ex_power", 0)
+    assert damage(g, 1) > 0
+    # retreat cost: Pyre Drake needs 3 Energy, Flicker Imp none
+    assert not is_legal(build(side("Pyre Drake", energy={0: 2}, standby=["Cinderpaw Cub"]), side()), "retreat", 0)
+    assert is_legal(build(side("Pyre Drake", energy={0: 3}, standby=["Cinderpaw Cub"]), side()), "retreat", 0)
+    assert is_legal(build(side("Flicker Imp", standby=["Cinderpaw Cub"]), side()), "retreat", 0)
 
 
 # ---------------------------------------------------------------------------------------------------- charge
@@ -362,15 +415,33 @@ def test_DC_K3_skill_damage_is_printed_damage_plus_its_ability() -> None:
     assert damage(g, 1) == 500 and int(field(g, "last_damage")) == 500
 
 
+def end_turn(g: BatchGame) -> None:
+    """Pass (Main Phase, then Battle Phase) until the turn passes to the other player."""
+    tp = int(field(g, "turn_player"))
+    for _ in range(10):
+        if int(field(g, "turn_player")) != tp or g.states[0, H_STATUS] != LIVE:
+            return
+        do(g, "pass")
+    raise AssertionError("the turn did not end")
+
+
 def test_DC_K4_K5_ex_power_once_per_game_from_any_unit() -> None:
-    """DC-K4, DC-K5."""
+    """DC-K4, DC-K5: from a Standby Unit, in the Main Phase; after it, no EX-Power on this or any later turn of the
+    game, from any Unit (the game goes through the opponent's turn and back)."""
     g = build(side(standby=["Kiln Warden", "Pyre Drake"], damage={1: 500}), side("Wandering Golem"), step=ST_MAIN)
     assert is_legal(g, "ex_power", 1) and is_legal(g, "ex_power", 2) and not is_legal(g, "ex_power", 0)
+    twin = g.clone()
     do(g, "ex_power", 1)  # the Standby Kiln Warden heals itself 300
     assert damage(g, 0, 1) == 200 and int(field(g, "ex_used")[0]) == 1
     assert not any(n == "ex_power" for n, _ in legal(g))
-    field(g, "charged")[0] = 0  # even on a later turn
-    assert not any(n == "ex_power" for n, _ in legal(g))
+    turn = int(g.states[0, H_TURN])
+    end_turn(g)
+    end_turn(g)
+    assert int(field(g, "turn_player")) == 0 and int(g.states[0, H_TURN]) == turn + 2 and step_of(g) == ST_MAIN
+    assert not any(n == "ex_power" for n, _ in legal(g))  # a new turn: still used
+    end_turn(twin)
+    end_turn(twin)
+    assert is_legal(twin, "ex_power", 1) and is_legal(twin, "ex_power", 2)  # unused: offered on every turn
 
 
 # ---------------------------------------------------------------------------------------------------- retreat
@@ -537,11 +608,42 @@ def test_DC_N2_N3_stunned_main_misses_its_battle_phase_and_stun_ends_at_its_end_
     assert int(field(g, "turn_player")) == 0 and int(field(g, "stunned")[1]) == 0 and damage(g, 0) == 0
 
 
-def test_DC_N5_leaving_the_main_area_ends_conditions() -> None:
-    g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 2}, poisoned=1, stunned=1), side(),
+def test_DC_N3_R5_a_stunned_main_unit_cannot_retreat_so_no_skill_is_used_that_turn() -> None:
+    """Issue 12 defect 19: a Stunned Main Unit retreated (Flicker Imp: cost 0), the stun went with it (DC-N5) and
+    the replacement used a skill the same turn, which voided DC-N3. A Stunned Main Unit cannot retreat (DC-R5)."""
+    g = build(side("Flicker Imp", standby=["Cinderpaw Cub"], energy={1: 2}, stunned=1), side("Wandering Golem"),
               step=ST_MAIN)
+    assert not any(n == "retreat" for n, _ in legal(g))
+    with pytest.raises(IllegalActionError):
+        do(g, "retreat", 0)
+    do(g, "pass")  # no skill while Stunned: the Battle Phase ends by itself
+    assert int(field(g, "turn_player")) == 1 and damage(g, 1) == 0
+    g = build(side("Flicker Imp", standby=["Cinderpaw Cub"], energy={1: 2}), side("Wandering Golem"), step=ST_MAIN)
+    assert is_legal(g, "retreat", 0)  # not Stunned: the free retreat is there
+
+
+def test_main_phase_with_cards_in_hand_is_a_decision_even_with_only_pass_legal() -> None:
+    """Decision timing: a Main Phase whose only legal action is pass used to end by itself, so the opponent learnt
+    that the hand held nothing playable. While the hand holds cards it is a decision; with an empty hand (public)
+    it still ends by itself."""
+    g = build(side(hand=["Smoke Bomb"], event_played=1, ex_used=1), side("Wandering Golem"), step=ST_MAIN)
+    do(g, "charge", 0)
+    assert step_of(g) == ST_MAIN and int(g.to_act[0]) == 0 and legal(g) == [("pass", 0)]
+    g = build(side(ex_used=1), side("Wandering Golem"), step=ST_MAIN)
+    do(g, "charge", 0)
+    assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 0  # empty hand: the Main Phase ended by itself
+
+
+def test_DC_N5_leaving_the_main_area_ends_conditions() -> None:
+    """DC-N5: a retreat ends Poison (a Stunned Unit cannot retreat, DC-R5); a KO ends both."""
+    g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 2}, poisoned=1), side(), step=ST_MAIN)
     do(g, "retreat", 0)
-    assert int(field(g, "poisoned")[0]) == 0 and int(field(g, "stunned")[0]) == 0
+    assert int(field(g, "poisoned")[0]) == 0 and unit_name(g, 0) == "Cinderpaw Cub"
+    g = build(side(), side("Vagabond Scout", damage={0: 300}, standby=["Grove Stag"], poisoned=1, stunned=1),
+              step=ST_BATTLE)
+    do(g, "skill", 0)
+    assert unit_name(g, 1) == "Grove Stag"
+    assert int(field(g, "poisoned")[1]) == 0 and int(field(g, "stunned")[1]) == 0
 
 
 # ---------------------------------------------------------------------------------------------------- KO
@@ -630,12 +732,18 @@ def test_DC_V3_both_losing_at_once_is_a_draw_and_the_turn_cap_truncates() -> Non
 
 
 def test_end_phase_and_draw_steps_are_forced() -> None:
-    """ST_END and ST_DRAW never wait for a decision."""
-    g = build(side(), side("Wandering Golem"), step=ST_MAIN)
+    """DC-T1/T8: ST_END and ST_DRAW never wait for a decision: two passes (Main, Battle) take the game through the
+    End Phase (boosts end) and the opponent's Draw Phase (1 card) to the opponent's Main Phase decision, and only
+    the two passes count as decisions."""
+    g = build(side(), side("Wandering Golem", deck=["Smoke Bomb"]), step=ST_MAIN)
+    field(g, "boost")[0, unit(g, 0)] = 200
+    before = int(g.states[0, H_DECISIONS])
     do(g, "pass")
+    assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 0  # Quick Jab is usable: a real decision
     do(g, "pass")
-    assert step_of(g) not in (ST_END, ST_DRAW)
-    assert F > 0
+    assert step_of(g) == ST_MAIN and int(g.to_act[0]) == 1 and int(field(g, "turn_player")) == 1
+    assert int(g.states[0, H_DECISIONS]) == before + 2 and int(g.states[0, H_TURN]) == 6
+    assert names(g, 1, "hand") == ["Smoke Bomb"] and int(field(g, "boost")[0, unit(g, 0)]) == 0
 
 
 def test_DC_O5_both_main_units_ko_turn_player_moves_up_first() -> None:
