@@ -48,6 +48,7 @@ from cardenvs.games.relics.board import (
     att_of,
     card_of,
     def_of,
+    distance,
     is_down,
     printed_att,
     skills_of,
@@ -141,7 +142,7 @@ def _attack_value(row, tables, p, att, q, tgt, mode):
     a_sk = skills_of(row, ctab, p, att)
     d_sk = skills_of(row, ctab, q, tgt)
     power = att_of(row, tables, p, att) if mode == 0 else printed_att(row, ctab, p, att)
-    ranged = mode == 2 or (mode == 0 and (a_sk & SK_RANGED) != 0)
+    ranged = mode == 2 or (mode == 0 and distance(row, p, att, q, tgt) >= 2)  # RL-K5: Ranged reach used
     hit = power >= def_of(row, tables, q, tgt)
     back = False
     if mode != 1 and (d_sk & SK_COUNTER) != 0 and (not ranged or (d_sk & SK_RANGED) != 0):

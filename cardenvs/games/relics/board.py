@@ -71,6 +71,7 @@ from .state import (
     ITEM_DECK,
     ITEM_DECK_N,
     ITEM_DECK_SIZE,
+    KNOWN,
     LEADER,
     LEADER_CARD,
     MAX_DECK,
@@ -130,6 +131,7 @@ def draw_item(row: np.ndarray, p: int) -> bool:
     if n == 0:
         return False
     inst = zone_remove(row, ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE, p, n - 1)
+    row[KNOWN + p * MAX_DECK + inst] = 0  # a face-down draw: only its owner knows it
     add_to_hand(row, p, inst)
     return True
 
@@ -142,7 +144,14 @@ def pop_character(row: np.ndarray, p: int) -> int:
         return -1
     inst = zone_remove(row, CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE, p, n - 1)
     row[DRAWN + p * MAX_DECK + inst] = 1
+    row[KNOWN + p * MAX_DECK + inst] = 0
     return inst
+
+
+@njit(cache=True, inline="always")
+def mark_known(row: np.ndarray, p: int, inst: int) -> None:
+    """The card went from a public zone (play, discard, doom pile) to a hidden one: the opponent knows what it is."""
+    row[KNOWN + p * MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
@@ -286,6 +295,7 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
         to_doom(row, p, inst)
     elif dest == TO_RESERVES:
         add_to_reserves(row, p, inst)
+        row[KNOWN + k] = 1  # it was face up in play (Retreat, kept after a battle)
     else:
         to_discard(row, p, inst)
 

@@ -33,6 +33,7 @@ from .state import (
     ITEM_DECK_SIZE,
     LEADER_CARDS,
     LOCATIONS,
+    POOL_CAP,
     RARE_COPIES,
 )
 
@@ -301,6 +302,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     for i, n in enumerate(names):
         if n in names[:i]:
             raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
+    if len(cards) > POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
+        raise CardPoolError(cards[-1]["_path"], cards[-1]["name"], f"a pool holds at most {POOL_CAP} cards")
     ctab, etab, classes, descriptors = compile_pool(cards)
     pool = RelicsPool(paths=paths, cards=cards, tables=(ctab, etab))
     pool.classes = classes

@@ -21,6 +21,7 @@ from .board import (
     draw_item,
     immune,
     leave_play,
+    mark_known,
     pop_character,
     qualifies,
     to_discard,
@@ -120,6 +121,7 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
             if j < 0 or (op == OP_RAISE and row[RESERVES_N + p] >= RECRUIT_LIMIT):
                 break
             inst = zone_remove(row, DISCARD, DISCARD_N, MAX_DECK, p, j)
+            mark_known(row, p, inst)  # it came from a face-up pile
             if op == OP_RAISE:
                 add_to_reserves(row, p, inst)
             else:
@@ -131,6 +133,7 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
             if j < 0:
                 break
             inst = zone_remove(row, DOOM, DOOM_N, MAX_DECK, p, j)
+            mark_known(row, p, inst)
             if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
                 add_to_reserves(row, p, inst)
             else:

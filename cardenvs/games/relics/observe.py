@@ -58,10 +58,14 @@ from .cards import (
     ONE_OWN,
     T_LOCATION,
 )
-from .rules import ability_usable
+from .rules import ability_usable, pending_is_hidden
 from .state import (
+    BATTLE_TURNS,
     CHAR_DECK_N,
+    CONTROLLER,
+    DISCARD,
     DISCARD_N,
+    DOOM,
     DOOM_N,
     DOWN,
     FACE_DOWN,
@@ -74,6 +78,7 @@ from .state import (
     LEAD,
     LEADER,
     LEADER_CARD,
+    LEADER_SHOWN,
     LINEUP,
     LINEUP_N,
     LINEUP_Z,
@@ -93,6 +98,7 @@ from .state import (
     PEND_PLAYER,
     PEND_SRC,
     PK_RELIC,
+    POOL_CAP,
     POS,
     RES_CAP,
     RESERVES,
@@ -100,8 +106,11 @@ from .state import (
     ROUND,
     SIDE_CAP,
     SRC_LEADER,
+    ST_BATTLE,
     STEAL_OWED,
     STEP,
+    WON,
+    WON_N,
 )
 
 CARD_FEATURES = (
@@ -127,8 +136,9 @@ CONTEXT = (
     "leader_qualifies_opp", "char_deck_own/10", "char_deck_opp/10", "item_deck_own/10", "item_deck_opp/10",
     "hand_own", "hand_opp", "reserves_own", "reserves_opp", "party_own", "party_opp", "discard_own/10",
     "discard_opp/10", "doom_own/10", "doom_opp/10", "lineup_own", "lineup_opp", "discards_owed", "steal_owed_own",
-    "kept", "location_pile/10",
+    "kept", "location_pile/10", "battle_turns/10",
 )
+PILES = ("discard", "doom", "relics")  # public by the rules: both discard and doom piles, every relic's controller
 NUM_PENDING = 11
 
 OBS = Layout(
@@ -147,14 +157,17 @@ OBS = Layout(
         ("lineup", (LINEUP, F), "own drawn characters waiting to be placed"),
         ("reserves", (RES_CAP, F), "own reserves"),
         ("sideboard", (2 * SIDE_CAP, F + 1), "relics I control, in relic-action order: card features + in_play"),
+        ("public_cards", (2, len(PILES), POOL_CAP), "public cards counted by card id (pool order), per player (own, "
+                                                     "opp) and pile: discard pile, doom pile, relics it controls "
+                                                     "(location card id; in the sideboard or in play)"),
     ),
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
 (O_STEP, O_CONTEXT, O_PENDING, O_PENDING_CARD, O_PENDING_CASTER, O_BATTLEFIELD, O_LEADER_CARDS, O_PILE, O_GRID,
- O_HAND, O_LINEUP, O_RESERVES, O_SIDEBOARD) = OBS.offsets(
+ O_HAND, O_LINEUP, O_RESERVES, O_SIDEBOARD, O_PUBLIC) = OBS.offsets(
     "step", "context", "pending", "pending_card", "pending_caster", "battlefield", "leader_cards", "location_pile",
-    "grid", "hand", "lineup", "reserves", "sideboard")
+    "grid", "hand", "lineup", "reserves", "sideboard", "public_cards")
 
 
 @njit(cache=True)
@@ -232,9 +245,12 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         return
     ctab = tables[0]
     o = 1 - p
-    out[O_STEP + row[STEP]] = 1.0
     c = O_CONTEXT
     mine = row[H_STATUS] == LIVE and row[H_TO_ACT] == p
+    if not mine and pending_is_hidden(row):  # the opponent's sub-step would tell what kind of card it plays
+        out[O_STEP + ST_BATTLE] = 1.0
+    else:
+        out[O_STEP + row[STEP]] = 1.0
     out[c] = 1.0 if mine else 0.0
     out[c + 1] = 1.0 if row[LEAD] == p else 0.0
     out[c + 2] = row[PASSES]
@@ -259,6 +275,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 26] = row[STEAL_OWED + p]
     out[c + 27] = row[KEPT] if row[KEPT] < 10 else 3
     out[c + 28] = (row[LOC_PILE_N] + row[LOC_PILE_N + 1]) / 10.0
+    out[c + 29] = row[BATTLE_TURNS] / 10.0
     if mine_pending:
         out[O_PENDING + row[PEND_KIND]] = 1.0
         if row[PEND_SRC] == SRC_LEADER:
@@ -281,7 +298,18 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         cont_bonuses(row, tables, E_DEF, conts[2], conts[3])
     for side in range(2):
         q = p if side == 0 else o
-        write_card(ctab, card_of(row, q, row[LEADER_CARD + q]), out, O_LEADER_CARDS + side * F)
+        if q == p or row[LEADER_SHOWN + q] != 0:  # the opponent's leader card is seen once attached (RL-G4)
+            write_card(ctab, card_of(row, q, row[LEADER_CARD + q]), out, O_LEADER_CARDS + side * F)
+        pub = O_PUBLIC + side * len(PILES) * POOL_CAP
+        for j in range(row[DISCARD_N + q]):
+            out[pub + card_of(row, q, row[DISCARD + q * MAX_DECK + j])] += 1.0
+        for j in range(row[DOOM_N + q]):
+            out[pub + POOL_CAP + card_of(row, q, row[DOOM + q * MAX_DECK + j])] += 1.0
+        for owner in range(2):
+            for j in range(row[WON_N + owner]):
+                inst = row[WON + owner * SIDE_CAP + j]
+                if row[CONTROLLER + owner * MAX_DECK + inst] == q:
+                    out[pub + 2 * POOL_CAP + card_of(row, owner, inst)] += 1.0
         for j in range(row[LOC_PILE_N + q]):
             write_card(ctab, card_of(row, q, row[LOC_PILE + q * LOCATIONS + j]), out,
                        O_PILE + (side * LOCATIONS + j) * F)

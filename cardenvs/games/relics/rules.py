@@ -83,6 +83,7 @@ from .cards import (
     C_HAS_ENTER,
     C_NEEDS_CASTER,
     C_ONE_TARGET,
+    C_RELIC_SKILLS,
     C_SCHOOL,
     C_SKILLS,
     C_TYPE,
@@ -120,6 +121,8 @@ from .state import (
     ATT_MOD,
     ATTACHED,
     BATTLE_CAP,
+    BATTLE_TURN_CAP,
+    BATTLE_TURNS,
     BATTLE_WINNER,
     BATTLEFIELD,
     BATTLEFIELD_N,
@@ -150,6 +153,7 @@ from .state import (
     LEAD,
     LEADER,
     LEADER_CARD,
+    LEADER_SHOWN,
     LINEUP,
     LINEUP_N,
     LINEUP_Z,
@@ -225,13 +229,15 @@ EV_NONE, EV_MISS, EV_HIT, EV_COUNTERED, EV_BOTH, EV_RETREAT, EV_UP = 0, 1, 2, 3,
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
 @njit(cache=True, inline="always")
-def set_decision(row: np.ndarray, p: int) -> None:
+def set_relics_decision(row: np.ndarray, p: int) -> None:
+    """Player ``p`` decides next (the header only; relics' own name, see ``finish_relics``)."""
     row[H_TO_ACT] = p
     row[H_NEEDS] = 1 << p
 
 
 @njit(cache=True, inline="always")
-def finish(row: np.ndarray, winner: int) -> None:
+def finish_relics(row: np.ndarray, winner: int) -> None:
+    """The game is over: like ``cardenvs.core.turns.finish``, and the relics step becomes ST_OVER."""
     row[H_STATUS] = TERMINATED
     row[H_WINNER] = winner
     row[H_TO_ACT] = -1
@@ -240,7 +246,8 @@ def finish(row: np.ndarray, winner: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def truncate(row: np.ndarray) -> None:
+def truncate_relics(row: np.ndarray) -> None:
+    """The game hit a cap: like ``cardenvs.core.turns.truncate``, and the relics step becomes ST_OVER."""
     row[H_STATUS] = TRUNCATED
     row[H_WINNER] = NO_WINNER
     row[H_TO_ACT] = -1
@@ -427,8 +434,8 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                     continue
                 if up and can_reach(row, ctab, p, att, q, tgt, (sk & SK_RANGED) != 0):
                     out[A_FIGHT + a * PARTY + t] = 1
-                if equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
-                    out[A_THROW + a * PARTY + t] = 1  # RL-K11/K12: no down cost
+                if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
+                    out[A_THROW + a * PARTY + t] = 1  # RL-K11/K12: an attack: the thrower must be Up and goes Down
             if up:
                 for b in range(PARTY):
                     if at_slot(row, p, b) < 0:
@@ -528,7 +535,9 @@ def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, 
     a_skills = skills_of(row, ctab, p, att)
     d_skills = skills_of(row, ctab, q, tgt)
     power = att_of(row, tables, p, att) if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
-    ranged = mode == MODE_THROW or (mode == MODE_FIGHT and (a_skills & SK_RANGED) != 0)
+    # RL-K4/K5: a Ranged attack is a Throw, or a Fight that uses Ranged reach (a target 2 rows away); a Fight on an
+    # adjacent character is a plain attack whoever makes it
+    ranged = mode == MODE_THROW or (mode == MODE_FIGHT and distance(row, p, att, q, tgt) >= 2)
     hit = power >= def_of(row, tables, q, tgt)
     back = False
     if mode != MODE_JUMP and (d_skills & SK_COUNTER) != 0 and (not ranged or (d_skills & SK_RANGED) != 0):
@@ -573,9 +582,9 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
             row[DOWN + p * MAX_DECK + caster] = 1
         inst = row[PEND_CARD]
         zone_remove(row, HAND, HAND_N, HAND_CAP, p, zone_find(row, HAND, HAND_N, HAND_CAP, p, inst))
-        to_discard(row, p, inst)  # RL-M1: used once, then discarded
         row[PLAYED + p * MAX_DECK + inst] = 1
         fire(row, tables, p, card, TR_CAST, caster, target, ctab[card, C_SCHOOL])
+        to_discard(row, p, inst)  # RL-M1: used once, discarded after it resolved (it cannot take itself back)
     else:
         row[DOWN + p * MAX_DECK + caster] = 1
         fire(row, tables, p, card, TR_ACT, caster, target, SC_NONE)
@@ -607,6 +616,7 @@ def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
 def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
     ctab = tables[0]
     q = 1 - p
+    row[BATTLE_TURNS] += 1  # RL-G13: every action or pass of the battle phase counts toward BATTLE_TURN_CAP
     if a == A_PASS:  # RL-A9
         draw_item(row, p)
         row[PASSES] += 1
@@ -686,6 +696,27 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
 
 
 @njit(cache=True)
+def offer_jump(row: np.ndarray, p: int, c: int) -> None:
+    """RL-K9: character ``c`` may Jump now, as part of the Reinforce that brought it (or its Jump) into play."""
+    clear_pending(row)
+    row[PEND_PLAYER] = p
+    row[JUMPER] = c
+    row[STEP] = ST_JUMP
+
+
+@njit(cache=True)
+def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
+    """RL-K9 (gap): equipment or a relic that grants Jump (Wyrmscale Lance) brings its Jump into play with it: when
+    Reinforce attaches it to an Up character and the opponent has someone to hit, that character may Jump at once."""
+    ctab = tables[0]
+    sk = ctab[card, C_RELIC_SKILLS] if ctab[card, C_TYPE] == T_LOCATION else ctab[card, C_SKILLS]
+    if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[PARTY_N + 1 - p] > 0:
+        offer_jump(row, p, c)
+    else:
+        end_action(row, p)
+
+
+@njit(cache=True)
 def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
     kind = row[PEND_KIND]
     c = at_slot(row, p, s)
@@ -695,11 +726,11 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         zone_push(row, GEAR, GEAR_N, PARTY, p, inst)
         attach(row, p, c, p, inst)
         row[PLAYED + p * MAX_DECK + inst] = 1
-        end_action(row, p)
+        granted_jump(row, tables, p, c, card_of(row, p, inst))
     elif kind == PK_RELIC:  # RL-E3: the relic stays in its owner's won zone, attached by link
         code = row[PEND_CARD]
         attach(row, p, c, code // MAX_DECK, code % MAX_DECK)
-        end_action(row, p)
+        granted_jump(row, tables, p, c, card_of(row, code // MAX_DECK, code % MAX_DECK))
     elif kind == PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
         inst = row[PEND_CARD]
         zone_remove(row, RESERVES, RESERVES_N, RES_CAP, p, zone_find(row, RESERVES, RESERVES_N, RES_CAP, p, inst))
@@ -709,10 +740,7 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         if tables[0][card, C_HAS_ENTER] != 0:
             fire(row, tables, p, card, TR_ENTER, inst, -1, SC_NONE)
         if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[PARTY_N + 1 - p] > 0 and at_slot(row, p, s) == inst:
-            clear_pending(row)  # RL-K9: the Jump is part of this Reinforce
-            row[PEND_PLAYER] = p
-            row[JUMPER] = inst
-            row[STEP] = ST_JUMP
+            offer_jump(row, p, inst)  # RL-K9: the Jump is part of this Reinforce
         else:
             end_action(row, p)
     elif kind == PK_CASTER:
@@ -734,9 +762,10 @@ def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
         row[STEAL_OWED + p] -= 1
         clear_pending(row)
         row[STEP] = ST_BATTLE
-    elif kind == PK_THROW:  # RL-K11
+    elif kind == PK_THROW:  # RL-K11/K12: the thrower goes Down like any attacker
         att = row[PEND_CASTER]
         tgt = row[PEND_TARGET]
+        row[DOWN + p * MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, 1 - p, tgt, MODE_THROW)
         end_action(row, p)
     else:
@@ -758,16 +787,17 @@ def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
 def begin_battle(row: np.ndarray) -> None:
     """RL-G1/G12: a new battle; RL-V3 and RL-V5 checks."""
     if row[H_TURN] >= BATTLE_CAP:
-        truncate(row)
+        truncate_relics(row)
         return
     row[H_TURN] += 1
     out0 = row[CHAR_DECK_N] == 0
     out1 = row[CHAR_DECK_N + 1] == 0
     if out0 or out1:  # RL-V3 (gap): no character deck left to draw a party from
-        finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
+        finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
         return
     row[STEP] = ST_LOCATION
     row[ROUND] = 0
+    row[BATTLE_TURNS] = 0
     row[PASSES] = 0
     row[BATTLE_WINNER] = -1
     row[RETREATED] = 0
@@ -799,7 +829,8 @@ def choose_location(row: np.ndarray, p: int, k: int) -> None:
 
 @njit(cache=True, inline="always")
 def reveal(row: np.ndarray, tables) -> None:
-    """RL-G6 reveal and draws, RL-G7 location effect, RL-G8 reserves to 3."""
+    """RL-G6 reveal and draws, RL-G8 reserves filled to 3 (then trimmed by their owners; the location effect,
+    RL-G7, goes off after the trim: ``location_effect``)."""
     lead = row[LEAD]
     for k in range(2):
         p = lead if k == 0 else 1 - lead
@@ -807,14 +838,6 @@ def reveal(row: np.ndarray, tables) -> None:
             row[FACE_DOWN + p * MAX_DECK + row[PARTY_Z + p * PARTY + j]] = 0
         for _ in range(2 * (PARTY - row[PARTY_N + p])):
             draw_item(row, p)
-    loc = -1
-    for q in range(2):
-        if row[BATTLEFIELD_N + q] > 0:
-            loc = card_of(row, q, row[BATTLEFIELD + q])
-    if loc >= 0:
-        for k in range(2):
-            p = lead if k == 0 else 1 - lead
-            fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
     for p in range(2):
         while row[RESERVES_N + p] < RESERVE_TARGET:
             c = pop_character(row, p)
@@ -823,6 +846,22 @@ def reveal(row: np.ndarray, tables) -> None:
             add_to_reserves(row, p, c)
     row[SETUP_PLAYER] = lead
     row[STEP] = ST_TRIM
+
+
+@njit(cache=True)
+def location_effect(row: np.ndarray, tables) -> None:
+    """RL-G7 (gap): the location's effect goes off once, for 1P then 2P, after the reserves were set to 3 (RL-G8), so
+    that an effect that puts characters into the reserves (Dragon's Spine) or takes them back from the discard pile
+    (Bone Chapel) is not undone by the trim; no other effect can tell the two orders apart."""
+    loc = -1
+    for q in range(2):
+        if row[BATTLEFIELD_N + q] > 0:
+            loc = card_of(row, q, row[BATTLEFIELD + q])
+    if loc >= 0:
+        lead = row[LEAD]
+        for k in range(2):
+            p = lead if k == 0 else 1 - lead
+            fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
 
 
 @njit(cache=True)
@@ -857,7 +896,7 @@ def start_resolution(row: np.ndarray, tables) -> None:
                     row[CONTROLLER + q * MAX_DECK + inst] = w
                     row[HOST + q * MAX_DECK + inst] = -1
             if relic_count(row, w) >= RELICS_TO_WIN:  # RL-V1
-                finish(row, w)
+                finish_relics(row, w)
                 return
         row[KEPT] = 0
         row[SETUP_PLAYER] = w
@@ -900,6 +939,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, p, zone_find(row, LINEUP_Z, LINEUP_N, LINEUP, p, inst))
         enter_party(row, p, inst, a - A_SLOT, False)  # RL-G4 (gap): the leader is face up
         row[LEADER + p] = inst
+        row[LEADER_SHOWN + p] = 1  # the leader card is seen from now on
         row[PLAYED + p * MAX_DECK + inst] = 1
         row[PEND_CARD] = -1
         if p == row[LEAD]:
@@ -961,23 +1001,23 @@ def advance(row: np.ndarray, tables) -> None:
         out0 = row[HAND_N] == 0 and row[ITEM_DECK_N] == 0
         out1 = row[HAND_N + 1] == 0 and row[ITEM_DECK_N + 1] == 0
         if out0 or out1:
-            finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
+            finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
             return
         st = row[STEP]
         lead = row[LEAD]
         sp = row[SETUP_PLAYER]
         if st == ST_LOCATION:
-            set_decision(row, lead)
+            set_relics_decision(row, lead)
             return
         if st == ST_LEADER or st == ST_LEADER_SLOT:
             if row[LINEUP_N + sp] == 0 and st == ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
                 row[STEP] = ST_PLACE
                 continue
-            set_decision(row, sp)
+            set_relics_decision(row, sp)
             return
         if st == ST_PLACE:
             if row[LINEUP_N + sp] > 0 and row[PARTY_N + sp] < PARTY:
-                set_decision(row, sp)
+                set_relics_decision(row, sp)
                 return
             while row[LINEUP_N + sp] > 0:  # RL-G5: the rest go to the reserves
                 add_to_reserves(row, sp, zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, sp, 0))
@@ -988,11 +1028,12 @@ def advance(row: np.ndarray, tables) -> None:
             continue
         if st == ST_TRIM:
             if row[RESERVES_N + sp] > RESERVE_TARGET:
-                set_decision(row, sp)
+                set_relics_decision(row, sp)
                 return
             if sp == lead:
                 row[SETUP_PLAYER] = 1 - lead
                 continue
+            location_effect(row, tables)  # RL-G7
             row[STEP] = ST_BATTLE  # RL-G9: the battle phase starts with 1P
             row[ACTOR] = lead
             row[PASSES] = 0
@@ -1009,7 +1050,7 @@ def advance(row: np.ndarray, tables) -> None:
                         owed = x
             if owed >= 0:  # RL-K6: the victim picks the card
                 start_pending(row, owed, PK_STEAL, ST_DISCARD)
-                set_decision(row, owed)
+                set_relics_decision(row, owed)
                 return
             if row[BATTLE_WINNER] < 0:
                 gone0 = row[PARTY_N] == 0
@@ -1018,18 +1059,20 @@ def advance(row: np.ndarray, tables) -> None:
                     row[BATTLE_WINNER] = 2
                 elif gone0 or gone1:  # RL-B1 / RL-B4
                     row[BATTLE_WINNER] = 1 if gone0 else 0
+                elif row[BATTLE_TURNS] >= BATTLE_TURN_CAP:  # RL-G13 (gap): the battle ends as a draw
+                    row[BATTLE_WINNER] = 2
             if row[BATTLE_WINNER] >= 0:
                 start_resolution(row, tables)
                 continue
-            set_decision(row, row[ACTOR])
+            set_relics_decision(row, row[ACTOR])
             return
         if st == ST_SLOT or st == ST_TARGET or st == ST_DISCARD or st == ST_JUMP:
-            set_decision(row, row[PEND_PLAYER])
+            set_relics_decision(row, row[PEND_PLAYER])
             return
         if st == ST_KEEP:
             w = row[BATTLE_WINNER]
             if row[KEPT] < RESERVE_TARGET and row[PARTY_N + w] > 0:
-                set_decision(row, w)
+                set_relics_decision(row, w)
                 return
             while row[PARTY_N + w] > 0:  # RL-B6: the rest are discarded
                 leave_play(row, w, row[PARTY_Z + w * PARTY], TO_DISCARD)
@@ -1037,17 +1080,34 @@ def advance(row: np.ndarray, tables) -> None:
             row[STEP] = ST_HAND
             continue
         if st == ST_HAND:
-            set_decision(row, sp)
+            set_relics_decision(row, sp)
             return
         return  # ST_OVER
 
 
 @njit(cache=True, inline="always")
+def pending_is_hidden(row: np.ndarray) -> bool:
+    """A pending sub-decision that depends on a card the opponent has not seen yet: the hand card being cast or
+    attached (its caster, target or host) or the equipment chosen for a Throw. Whether such a decision has one or
+    several legal actions depends on that hidden card, so it is never auto-played and the opponent's observation
+    shows it as the battle step (no timing or step leak)."""
+    kind = row[PEND_KIND]
+    if row[STEP] != ST_SLOT and row[STEP] != ST_TARGET and row[STEP] != ST_DISCARD:
+        return False
+    if kind == PK_THROW:
+        return True
+    return row[PEND_SRC] == SRC_CARD and (kind == PK_EQUIP or kind == PK_CASTER or kind == PK_OWN_TARGET
+                                          or kind == PK_OPP_TARGET)
+
+
+@njit(cache=True, inline="always")
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
-    """Advance, then auto-play decisions that have exactly one legal action."""
+    """Advance, then auto-play decisions that have exactly one legal action when that is public knowledge."""
     while True:
         advance(row, tables)
         if row[H_STATUS] != LIVE:
+            return
+        if pending_is_hidden(row):
             return
         p = row[H_TO_ACT]
         if fill_mask(row, tables, p, mask) != 1:
@@ -1115,7 +1175,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
-        truncate(row)
+        truncate_relics(row)
     return 0
 
 
@@ -1131,6 +1191,7 @@ def batch_reset(states, tables, decks, seeds, rows):
 @njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
+        errors[i] = 0  # every row not in error reads 0, skipped rows included (spec.py kernel contract)
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)

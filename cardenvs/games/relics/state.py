@@ -28,7 +28,7 @@ LINEUP = 6  # RL-G3: characters drawn at each Relic phase
 PARTY = 6  # RL-P1
 ROW = 3  # RL-P2
 RESERVE_TARGET = 3  # RL-G8
-HAND_CAP = 16  # physical hand size: a draw into a full hand goes to the discard pile (documented, rare)
+HAND_CAP = ITEM_DECK_SIZE  # a hand can hold every item-deck card of its owner: no engine hand limit (RL-B7)
 RES_CAP = 24  # physical reserve size
 RECRUIT_LIMIT = 12  # Recruit and reserve-filling effects need fewer than this many reserves (so a Retreat fits)
 SIDE_CAP = LOCATIONS  # won location cards per owner
@@ -36,8 +36,10 @@ APPOINT_COST = 3  # RL-A7
 RECRUIT_COST = 3  # RL-A6
 RELICS_TO_WIN = 4  # RL-V1
 ROUND_CAP = 12  # RL-G13 (gap): a battle that would start round 13 ends as a draw
-BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start
-DECISION_CAP = 3000  # truncate after this many agent decisions (backstop; random games take ~150)
+BATTLE_TURN_CAP = 100  # RL-G13 (gap): a battle whose battle phase reached 100 turns (actions and passes) is a draw
+BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start (unreachable: at most 7 battles)
+DECISION_CAP = 6000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
+POOL_CAP = 128  # at most this many cards in a pool: the observation counts public cards by card id
 TURN_CAP = BATTLE_CAP
 
 # ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
@@ -118,7 +120,10 @@ _STATE_FIELDS = fields(
     ("controller", (2, MAX_DECK), "per won location card: the player whose sideboard holds its relic"),
     ("drawn", (2, MAX_DECK), "per instance: reached the hand or the reserves/line-up at least once (statistics)"),
     ("played", (2, MAX_DECK), "per instance: put into play or used at least once (statistics)"),
+    ("known", (2, MAX_DECK), "per instance: 1 while in a hidden zone (hand, reserves) with an identity the opponent "
+                             "saw (it came back from play, the discard or the doom pile); hide() keeps it"),
     ("leader", (2,), "party instance carrying the leader card, or -1 (RL-L3)"),
+    ("leader_shown", (2,), "1 once this player's leader card was attached face up (RL-G4); before, it is hidden"),
     ("step", (), "ST_* step"),
     ("lead", (), "1P of the current battle"),
     ("first_player", (), "1P of the first battle"),
@@ -126,6 +131,7 @@ _STATE_FIELDS = fields(
     ("actor", (), "player whose battle-phase action it is"),
     ("passes", (), "consecutive passes in the battle phase"),
     ("round", (), "round of the battle phase (Up to Up), from 1"),
+    ("battle_turns", (), "battle-phase turns (actions and passes) taken in this battle, for BATTLE_TURN_CAP"),
     ("battle_winner", (), "-1 while the battle runs, 0/1 the winner, 2 a draw"),
     ("retreated", (), "1 when the battle ended by a Retreat"),
     ("kept", (), "characters the winner has kept so far"),
@@ -181,7 +187,9 @@ HOST = _o("host")
 CONTROLLER = _o("controller")
 DRAWN = _o("drawn")
 PLAYED = _o("played")
+KNOWN = _o("known")
 LEADER = _o("leader")
+LEADER_SHOWN = _o("leader_shown")
 STEP = _o("step")
 LEAD = _o("lead")
 FIRST_PLAYER = _o("first_player")
@@ -189,6 +197,7 @@ SETUP_PLAYER = _o("setup_player")
 ACTOR = _o("actor")
 PASSES = _o("passes")
 ROUND = _o("round")
+BATTLE_TURNS = _o("battle_turns")
 BATTLE_WINNER = _o("battle_winner")
 RETREATED = _o("retreated")
 KEPT = _o("kept")

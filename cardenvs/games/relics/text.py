@@ -173,13 +173,16 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         lines.append(f"last: {EVENTS[event]}")
     for p in (0, 1):
         private = viewer is None or viewer == p
+        leader = _name(row, pool, p, int(_f(row, "leader_card")[p, 0]))
+        if not private and not _f(row, "leader_shown")[p]:
+            leader = "(not shown yet)"
         relics = [_relic_name(pool, int(_f(row, "deck_list")[q, i])) for q in (0, 1) for i in _zone(row, "won", q)
                   if _f(row, "controller")[q, i] == p]
         lines.append(
             f"P{p}: relics {len(relics)} ({', '.join(relics) or '-'})  character deck {int(_f(row, 'char_deck_count')[p])}"
             f"  item deck {int(_f(row, 'item_deck_count')[p])}  hand {int(_f(row, 'hand_count')[p])}"
             f"  reserves {int(_f(row, 'reserves_count')[p])}  discard {int(_f(row, 'discard_count')[p])}"
-            f"  doom {int(_f(row, 'doom_count')[p])}  leader card {_name(row, pool, p, int(_f(row, 'leader_card')[p, 0]))}"
+            f"  doom {int(_f(row, 'doom_count')[p])}  leader card {leader}"
         )
         for back, label in ((0, "front"), (1, "back ")):
             cells = [_char_text(row, pool, p, _at_slot(row, p, back * 3 + s), private) for s in range(3)]
@@ -194,23 +197,31 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
-    """A copy of ``row`` where everything ``viewer`` cannot see is re-dealt.
+    """A copy of ``row`` where everything ``viewer`` cannot see is re-dealt, and nothing else.
 
     Card identity is permuted among instances the viewer cannot see (``deck_list`` entries are swapped, positions
     and per-instance state stay), kept within one kind so the state stays valid: the opponent's hand and item deck
     together; the opponent's character deck, reserves, drawn line-up and face-down characters together; and the
-    viewer's own two decks (their order is unknown to their owner too).
+    viewer's own two decks (their order is unknown to their owner too). Cards in the opponent's hand or reserves
+    that the viewer saw go there (``known``: back from play, the discard or the doom pile) keep their identity, and
+    so does everything in play face up and in the public piles. The opponent's leader card, until it is first
+    attached (``leader_shown``), is re-dealt among the pool's leader cards.
     """
     out = row.copy()
     deck_list = _S.get(out, "deck_list")  # a view into out
     face_down = _S.get(out, "face_down")
+    known = _S.get(out, "known")
     off = _S.offset("deck_list")
     opp = 1 - viewer
+
+    def unknown(zone: str) -> list[int]:
+        return [i for i in _zone(out, zone, opp) if not known[opp, i]]
+
     groups = [
         (viewer, _zone(out, "item_deck", viewer)),
         (viewer, _zone(out, "char_deck", viewer)),
-        (opp, _zone(out, "hand", opp) + _zone(out, "item_deck", opp)),
-        (opp, _zone(out, "char_deck", opp) + _zone(out, "reserves", opp) + _zone(out, "lineup", opp)
+        (opp, unknown("hand") + _zone(out, "item_deck", opp)),
+        (opp, _zone(out, "char_deck", opp) + unknown("reserves") + _zone(out, "lineup", opp)
          + [i for i in _zone(out, "party", opp) if face_down[opp, i]]),
     ]
     for p, hidden in groups:
@@ -218,6 +229,10 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
             out[off + p * MAX_DECK + i] = c
+    if not _S.get(out, "leader_shown")[opp]:
+        leaders = np.flatnonzero(pool.tables[0][:, C_TYPE] == TYPES.index("leader"))
+        inst = int(_S.get(out, "leader_card")[opp, 0])
+        out[off + opp * MAX_DECK + inst] = int(rng.choice(leaders))
     return out
 
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import LIVE, TRUNCATED
+from cardenvs.core.header import H_TURN, LIVE, TERMINATED, TRUNCATED
 from cardenvs.games import relics
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.docs import tables
-from cardenvs.games.relics.state import DECISION_CAP
+from cardenvs.games.relics.state import BATTLE_TURN_CAP, DECISION_CAP
 from cardenvs.testing import check_game
 
 
@@ -41,11 +41,48 @@ def test_random_play_keeps_every_invariant() -> None:
 
 def test_RL_G13_V5_random_play_ends_well_inside_the_caps(random_games: BatchGame) -> None:
     """Checks RL-G13, RL-V5.
-    Random games end by relics or deck-out, far below the decision cap, without truncation."""
+    Random games end by relics or deck-out, never truncated, within 7 battles (the character deck only shrinks)."""
     g = random_games
-    assert (g.status != LIVE).all()
-    assert (g.status != TRUNCATED).mean() > 0.99
+    assert (g.status != LIVE).all() and (g.status != TRUNCATED).all()
+    assert g.states[:, H_TURN].max() <= 7
     assert g.decisions.max() < DECISION_CAP // 4
+
+
+def _stalling_actions(g: BatchGame, rng: np.random.Generator) -> np.ndarray:
+    """A player that never passes while it can do anything else: act abilities (Dawn Cleric, Banner of Command Up a
+    character, even the one that just paid), then any other action but Retreat; Pass only when nothing else is
+    legal."""
+    mask = g.legal_mask().astype(np.float64)
+    from cardenvs.games.relics.actions import ACTIONS
+
+    weight = np.ones(mask.shape[1])
+    weight[ACTIONS.slice("ability")] = 1e6
+    weight[ACTIONS.slice("leader_ability")] = 1e6
+    weight[ACTIONS.offset("pass")] = 1e-6
+    weight[ACTIONS.offset("retreat")] = 0.0
+    score = mask * weight * (0.5 + rng.random(mask.shape))
+    return score.argmax(axis=1)
+
+
+def test_RL_G13_V5_stalling_play_cannot_keep_a_battle_or_a_game_going() -> None:
+    """Checks RL-G13, RL-V5 (defect 2).
+    Players that never pass when they can act (Dawn Cleric and Banner of Command Up the character that just paid, a
+    move every turn) used to keep a battle going forever (no round ever ends). Every battle now ends by
+    BATTLE_TURN_CAP at the latest; every game ends (no truncation) and some battles reached the cap."""
+    g = BatchGame(SPEC, 40, decks=[("vanguard", "arcana"), ("arcana", "vanguard")] * 20, seed=5)
+    rng = np.random.default_rng(0)
+    capped = 0
+    for _ in range(DECISION_CAP):
+        live = g.status == LIVE
+        if not live.any():
+            break
+        turns = SPEC.state_layout.get(g.states, "battle_turns").copy()
+        g.step(_stalling_actions(g, rng))
+        after = SPEC.state_layout.get(g.states, "battle_turns")
+        capped += int(((turns == BATTLE_TURN_CAP) & (after == 0) & live).sum())
+        assert after.max() <= BATTLE_TURN_CAP
+    assert (g.status == TERMINATED).all()
+    assert capped > 0
 
 
 def test_same_seed_same_game() -> None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from relics_helpers import (
     POOL,
+    A,
     act,
     build,
     do,
@@ -34,7 +35,6 @@ from cardenvs.games.relics.observe import OBS, F
 from cardenvs.games.relics.rules import advance
 from cardenvs.games.relics.state import (
     BATTLE_CAP,
-    MAX_DECK,
     ROUND_CAP,
     ST_BATTLE,
     ST_DISCARD,
@@ -75,6 +75,16 @@ def test_RL_S1_S2_D1_Z1_Z3_setup_sorts_shuffles_and_draws_three() -> None:
             assert kinds(g, p, "char_deck") == {T_CHARACTER}
             assert T_CHARACTER not in kinds(g, p, "hand") and T_CHARACTER not in kinds(g, p, "item_deck")
         orders.append((names(g, 0, "char_deck"), names(g, 0, "item_deck")))
+        for p in (0, 1):  # RL-Z1 / RL-Z2: the observation shows the own hand card by card, decks as counts only
+            obs = g.observe([p])[0]
+            hand = OBS.get(obs, "hand")
+            for i, name in enumerate(names(g, p, "hand")):
+                assert np.array_equal(hand[i], card_row(name))
+            assert hand[3:].sum() == 0
+            ctx = OBS.get(obs, "context")
+            assert np.isclose(ctx[11], 2.7) and np.isclose(ctx[12], 2.7)  # item decks: 27 cards, counts only
+            assert np.isclose(ctx[9], 4.0) and ctx[13] == 3 and ctx[14] == 3  # character deck 40; hands 3 and 3
+            assert OBS.get(obs, "reserves").sum() == 0 and OBS.get(obs, "lineup").sum() == 0  # RL-Z3
     assert orders[0][0] != orders[1][0] and orders[0][1] != orders[1][1]
 
 
@@ -148,7 +158,7 @@ def test_RL_G1_G2_G3_G4_G5_G6_G8_relic_phase_from_a_fresh_game() -> None:
 
 def test_RL_G7_D12_location_effect_after_both_reveals_for_qualified_leaders() -> None:
     """Checks RL-G7, RL-D12.
-    RL-G7: the location effect happens once, right after both reveals (Royal Arena: +1 ATT to the party of a
+    RL-G7: the location effect happens once, after both reveals and the reserve trim (Royal Arena: +1 ATT to the party of a
     leader that is a Blade or Noble); RL-D12 locations name the qualifying classes/descriptors."""
     g = build({"party": ["Ironbrand Squire@0:L?", "Gale Duelist@1:?"], "item_deck": ["Oak Buckler"] * 10},
               {"party": ["Marrow Witch@0:L?", "Gale Duelist@1:?"], "reserves": ["Dust Monk"] * 3,
@@ -301,9 +311,10 @@ def test_RL_A7_L1_appoint_moves_the_leader_card() -> None:
     g = build({"party": ["Ironbrand Squire@0:L", "Gale Duelist@1"], "hand": ["Tin Sword", "Oak Buckler", "Whetstone"]},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
     do(g, "appoint")
-    for _ in range(3):
+    for _ in range(2):
         do(g, "hand", 0)
-    assert step_of(g) == ST_BATTLE  # the only other character was chosen automatically
+    # the last card to discard and the only other character are forced, and public: played for it
+    assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 1
     assert int(field(g, "leader")[0]) == inst_at(g, 0, 1)
     assert int(field(g, "hand_count")[0]) == 0 and int(field(g, "discard_count")[0]) == 3
 
@@ -325,7 +336,9 @@ def test_RL_A3_M1_M2_K1_D10_cast_a_black_spell_needs_a_black_caster_downs_it_and
     g = build({"party": ["Ironbrand Squire@0:L", "Marrow Witch@3"], "hand": ["Night Bolt"]},
               {"party": ["Gale Duelist@0:L", "Quill Archer@1"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)
-    assert step_of(g) == ST_TARGET  # the only Black caster was chosen automatically
+    assert step_of(g) == ST_SLOT and legal(g) == [("slot", 3)]  # the only Black caster (still its decision)
+    do(g, "slot", 3)
+    assert step_of(g) == ST_TARGET
     do(g, "target", 1)
     assert 1 not in party_at(g, 1) and is_down(g, 0, 3)
     assert names(g, 0, "discard") == ["Night Bolt"] and int(field(g, "hand_count")[0]) == 0
@@ -342,6 +355,7 @@ def test_RL_K1_standing_black_character_ignores_opponent_black_magic() -> None:
     g = build({"party": ["Ironbrand Squire@0:L", "Marrow Witch@3"], "hand": ["Night Bolt", "Wither"]},
               {"party": ["Glimmer Acolyte@0:L", "Marrow Witch@1:v", "Gale Duelist@2"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)  # Night Bolt, cast by the only Black character
+    do(g, "slot", 3)
     assert step_of(g) == ST_TARGET
     assert not is_legal(g, "target", 0)  # the standing Black Acolyte is immune
     assert is_legal(g, "target", 1) and is_legal(g, "target", 2)  # a Down Black character is not
@@ -351,6 +365,7 @@ def test_RL_K1_standing_black_character_ignores_opponent_black_magic() -> None:
     do(g, "pass")  # P0: everything Up
     assert not is_down(g, 0, 3)
     do(g, "hand", 0)  # Wither: -1 ATT to opposing characters, but not to the standing Black Acolyte
+    do(g, "slot", 3)
     assert stats(g, 1, 0) == (2, 3) and stats(g, 1, 2) == (3, 3)
 
 
@@ -358,11 +373,15 @@ def test_RL_K2_standing_white_character_ignores_opponent_white_magic() -> None:
     """Checks RL-K2."""
     g = build({"party": ["Ironbrand Squire@0:L", "Dawn Cleric@3"], "hand": ["Sanctify"]},
               {"party": ["Dawn Cleric@0:L", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
-    do(g, "hand", 0)  # caster and target are forced: the standing White Cleric cannot be targeted
+    do(g, "hand", 0)
+    do(g, "slot", 3)  # the caster
+    assert legal(g) == [("target", 1)]  # the standing White Cleric cannot be targeted
+    do(g, "target", 1)
     assert party_at(g, 1) == {0: "Dawn Cleric"}
     down = build({"party": ["Ironbrand Squire@0:L", "Dawn Cleric@3"], "hand": ["Sanctify"]},
                  {"party": ["Dawn Cleric@0:Lv", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
     do(down, "hand", 0)
+    do(down, "slot", 3)
     assert is_legal(down, "target", 0)  # a Down White character is not protected
 
 
@@ -371,6 +390,7 @@ def test_RL_K3_summon_spell_needs_a_summon_caster() -> None:
     g = build({"party": ["Ironbrand Squire@0:L", "Rune Caller@3"], "hand": ["Summon Thunderbird"]},
               {"party": ["Gale Duelist@0:L", "Quill Archer@1", "Brass Golem@2"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)
+    do(g, "slot", 3)  # the Summon caster
     assert party_at(g, 1) == {2: "Brass Golem"}  # DEF 3 characters struck, DEF 7 not
     assert is_down(g, 0, 3)
     no = build({"party": ["Ironbrand Squire@0:L", "Marrow Witch@3"], "hand": ["Summon Thunderbird"]},
@@ -384,6 +404,7 @@ def test_RL_M3_D9_items_need_no_skill_and_are_one_use() -> None:
                "item_deck": ["Tin Sword", "Longbow", "Oak Buckler"]},
               {"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)  # Up one of your characters (RL-U5: early Up)
+    do(g, "slot", 0)  # the target, chosen by its player
     assert not is_down(g, 0, 0) and names(g, 0, "discard") == ["Healing Draught"]
     do(g, "pass", player=1)
     do(g, "hand", 0)
@@ -437,15 +458,21 @@ def test_RL_K7_K8_counter_strikes_back_and_does_not_cancel_the_fight() -> None:
 
 
 def test_RL_K5_only_a_ranged_counter_answers_a_ranged_attack() -> None:
-    """Checks RL-K5."""
-    melee = build({"party": ["Ironbrand Squire@0:L", "Quill Archer@1"], "hand": ["Oak Buckler"]},
+    """Checks RL-K5.
+    A Fight 2 rows away (Ranged reach) is a Ranged attack: a plain Counter cannot answer it, Ranged + Counter can."""
+    melee = build({"party": ["Ironbrand Squire@0:L", "Quill Archer@4"], "hand": ["Oak Buckler"]},
                   {"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
-    act(melee, fight(1, 0))  # Ranged archer 3 vs Duelist DEF 3: the Duelist's Counter cannot answer
-    assert 1 in party_at(melee, 0) and 0 not in party_at(melee, 1)
-    ranged = build({"party": ["Ironbrand Squire@0:L", "Quill Archer@1"], "hand": ["Oak Buckler"]},
+    act(melee, fight(4, 0))  # Ranged archer 3 vs Duelist DEF 3: the Duelist's Counter cannot answer
+    assert 4 in party_at(melee, 0) and 0 not in party_at(melee, 1)
+    ranged = build({"party": ["Ironbrand Squire@0:L", "Quill Archer@4"], "hand": ["Oak Buckler"]},
                    {"party": ["Longshot Ranger@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
-    act(ranged, fight(1, 0))  # Ranged + Counter answers: 4 vs archer DEF 3
-    assert 1 not in party_at(ranged, 0) and 0 not in party_at(ranged, 1)
+    act(ranged, fight(4, 0))  # Ranged + Counter answers: 4 vs archer DEF 3
+    assert 4 not in party_at(ranged, 0) and 0 not in party_at(ranged, 1)
+    thrown = build({"party": ["Knife Juggler@0:L"], "hand": ["Oak Buckler"]},
+                   {"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+    do(thrown, "throw", 0)  # a Throw is a Ranged attack even on an adjacent character: no plain Counter
+    do(thrown, "hand", 0)
+    assert 0 in party_at(thrown, 0) and 0 not in party_at(thrown, 1)
 
 
 def test_RL_K6_steal_makes_the_victim_discard_a_card_of_its_choice() -> None:
@@ -477,19 +504,24 @@ def test_RL_K9_K10_E7_jump_on_entry_with_printed_att_anywhere_and_uncounterable(
 
 
 def test_RL_K11_K12_E7_throw_discards_equipment_uses_printed_att_and_dooms() -> None:
-    """Checks RL-K11, RL-K12, RL-E7."""
-    g = build({"party": ["Knife Juggler@3:L", "Brass Golem@0"], "equip": {3: "Tin Sword"}, "hand": ["Oak Buckler", "Supply Cart"]},
+    """Checks RL-K11, RL-K12, RL-E7.
+    RL-K11: reach 2 rows, only an equipment card can be thrown away, printed ATT, the victim is doomed; RL-K12: the
+    discard is the extra cost of an attack that downs the thrower (a Down character cannot throw)."""
+    g = build({"party": ["Knife Juggler@3:L", "Brass Golem@0"], "equip": {3: "Tin Sword"},
+               "hand": ["Supply Cart", "Oak Buckler", "Night Bolt", "Rune Plate"]},
               {"party": ["Gale Duelist@0:L", "Cutpurse Vex@4"], "hand": ["Oak Buckler"]})
     assert is_legal(g, "throw", 3 * 6 + 0) and not is_legal(g, "throw", 3 * 6 + 4)  # reach 2 rows
     assert stats(g, 0, 3) == (4, 3)
     do(g, "throw", 3 * 6 + 0)
-    assert step_of(g) != ST_DISCARD or legal(g) == [("hand", 0)]  # only equipment can be thrown away
-    assert names(g, 0, "discard") == ["Oak Buckler"]
+    assert step_of(g) == ST_DISCARD and legal(g) == [("hand", 1), ("hand", 3)]  # equipment only
+    do(g, "hand", 3)
+    assert names(g, 0, "discard") == ["Rune Plate"]
     assert 0 not in party_at(g, 1) and names(g, 1, "doom") == ["Gale Duelist"]  # 3 (printed) >= DEF 3, doomed
-    assert not is_down(g, 0, 3)  # RL-K12: no down cost
+    assert is_down(g, 0, 3)  # RL-K12: the thrower goes Down
     g2 = build({"party": ["Knife Juggler@0:L"], "equip": {0: "Tin Sword"}, "hand": ["Oak Buckler"]},
                {"party": ["Brass Golem@0:L", "Ironbrand Squire@1"], "hand": ["Oak Buckler"]})
     do(g2, "throw", 0 * 6 + 1)
+    do(g2, "hand", 0)
     assert 1 in party_at(g2, 1)  # printed ATT 3 (not 4 with the sword) vs DEF 4: short
 
 
@@ -555,10 +587,14 @@ def test_RL_E1_E2_D8_equipment_suits_its_characters_and_one_attachment_each() ->
     """Checks RL-E1, RL-E2, RL-D8."""
     g = build({"party": ["Ironbrand Squire@0:L", "Quill Archer@1"], "hand": ["Longbow", "Tin Sword", "Oak Buckler"]},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
-    do(g, "hand", 0)  # Longbow: Hunters only -> the archer, automatically
+    do(g, "hand", 0)  # Longbow: Hunters only -> only the archer may carry it
+    assert legal(g) == [("slot", 1)]
+    do(g, "slot", 1)
     assert int(field(g, "attached")[0, inst_at(g, 0, 1)]) >= 0 and stats(g, 0, 1) == (4, 3)
     do(g, "pass", player=1)
     do(g, "hand", 0)  # Tin Sword: Blades, Rogues, Lancers -> the Squire (the archer already carries one)
+    assert legal(g) == [("slot", 0)]
+    do(g, "slot", 0)
     assert step_of(g) == ST_BATTLE and stats(g, 0, 0) == (4, 4)
     do(g, "pass", player=1)
     assert not is_legal(g, "hand", 0)  # Oak Buckler: nobody free (RL-E2)
@@ -634,6 +670,7 @@ def test_RL_B4_a_doomed_last_character_loses_the_battle() -> None:
     g = build({"party": ["Knife Juggler@0:L"], "hand": ["Oak Buckler"]},
               {"party": ["Cutpurse Vex@0:L"], "hand": ["Oak Buckler"]}, location=("Royal Arena", 0))
     do(g, "throw", 0)
+    do(g, "hand", 0)  # the equipment thrown away
     assert names(g, 1, "doom") == ["Cutpurse Vex"] and int(field(g, "battle_winner")) == 0
 
 
@@ -706,15 +743,34 @@ def test_RL_V5_battle_cap_truncates() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------- piles
+def card_row(name: str) -> np.ndarray:
+    """The observation's card features of one card, as the kernel writes them."""
+    from cardenvs.games.relics.observe import write_card
+
+    out = np.zeros(F, np.float32)
+    write_card(POOL.tables[0], POOL.by_name[name], out, 0)
+    return out
+
+
 def test_RL_Z4_reserves_are_visible_to_their_owner_only() -> None:
-    """Checks RL-Z4."""
+    """Checks RL-Z4.
+    Each player's observation lists its own reserve characters card by card; the other player's reserves appear
+    only as a count, and re-dealing them (hide) does not change what the other player observes."""
     g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "reserves": ["Brass Golem"]},
-              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"], "reserves": ["Dust Monk"]})
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"], "reserves": ["Dust Monk", "Quill Archer"]})
     own = OBS.get(g.observe([0])[0], "reserves")
-    assert own[0, 0] == 1 and own[1:, 0].sum() == 0
+    assert np.array_equal(own[0], card_row("Brass Golem")) and own[1:].sum() == 0
     other = OBS.get(g.observe([1])[0], "reserves")
-    assert other[0, 0] == 1  # P1 sees its own Dust Monk, never P0's Golem
-    assert np.array_equal(other[0, :F], OBS.get(g.observe([1])[0], "reserves")[0, :F])
+    assert np.array_equal(other[0], card_row("Dust Monk")) and np.array_equal(other[1], card_row("Quill Archer"))
+    assert other[2:].sum() == 0  # never P0's Golem
+    ctx = OBS.get(g.observe([0])[0], "context")
+    assert ctx[15] == 1 and ctx[16] == 2  # reserves_own, reserves_opp: counts
+    row = g.states[0]
+    for seed in range(6):  # P1's reserves re-dealt: P0's observation does not move
+        other_row = SPEC.hide(row, 0, np.random.default_rng(seed), g.pool)
+        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        SPEC.kernels.batch_observe(np.stack([row, other_row]), g.pool.tables, np.array([0, 0], np.int32), a)
+        assert np.array_equal(a[0], a[1])
 
 
 def test_RL_Z5_Z6_cards_come_back_from_the_discard_and_rarely_from_the_doom_pile() -> None:
@@ -727,13 +783,24 @@ def test_RL_Z5_Z6_cards_come_back_from_the_discard_and_rarely_from_the_doom_pile
     assert names(g, 0, "reserves") == ["Dust Monk"]
     do(g, "pass", player=1)
     do(g, "hand", 0)  # Phoenix Ash (rare): the most recent card of the doom pile comes back
+    do(g, "slot", 1)  # its user: the Golem (the Duelist is Down)
     assert names(g, 0, "reserves") == ["Dust Monk", "Quill Archer"] and names(g, 0, "doom") == ["Longbow"]
 
 
 def test_illegal_action_raises_and_leaves_the_row() -> None:
+    """An action outside the mask (out of reach, the wrong player, out of range) raises and leaves the row as it
+    was; the same row then accepts a legal action."""
     g = duel()
     before = g.states.copy()
-    with pytest.raises(IllegalActionError):
-        act(g, fight(0, 4))
+    assert not is_legal(g, "fight", 0 * 6 + 4)
+    with pytest.raises(IllegalActionError) as err:
+        act(g, fight(0, 4))  # the Squire cannot reach the back row
+    assert "ight" in str(err.value)
     assert np.array_equal(before, g.states)
-    assert MAX_DECK == 76 and ST_LEADER != ST_LEADER_SLOT and ST_LOCATION == 0
+    with pytest.raises(IllegalActionError):
+        act(g, A("pass"), player=1)  # not player 1's decision
+    with pytest.raises((IllegalActionError, ValueError, IndexError)):
+        act(g, 10_000)
+    assert np.array_equal(before, g.states)
+    act(g, fight(1, 0))  # legal: Duelist 4 vs Golem DEF 7 misses, the Duelist goes Down
+    assert is_down(g, 0, 1) and int(g.to_act[0]) == 1
