@@ -119,18 +119,21 @@ def _units(row: np.ndarray, pool: Any, side: int, snapshot: bool) -> list[str]:
 
 
 def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
-    """Both boards. ``viewer=None`` shows everything (live plans included); ``viewer=p`` shows what ``p`` sees: its own
-    side live, the opponent as it stood at the start of the phase, and no opponent hand."""
+    """Both boards. ``viewer=None`` shows everything (live plans and hands included: for logs and golden files, never
+    for a player); ``viewer=p`` shows what ``p`` sees: its own side live, the opponent as it stood at the start of the
+    phase, and no opponent hand or plan; ``viewer=-1`` is the public view (what both players may see: both sides as
+    at the phase start, no hand, no plan), for a screen both players look at."""
     row = np.asarray(row)
+    public = viewer is not None and viewer < 0
     status, rnd = int(row[H_STATUS]), int(row[H_TURN])
     phase = PHASE_NAMES[int(_get(row, "phase"))]
     lines = [f"simulfight round {rnd}, {phase} phase" + ("" if status == LIVE else
              f" -- game over: {['', 'finished', 'truncated'][status]}, winner {int(row[H_WINNER])}")]
     deck_list = _get(row, "deck_list")
     snap = _get(row, "snap_player")
-    order = (0, 1) if viewer is None else (viewer, 1 - viewer)
+    order = (0, 1) if viewer is None or public else (viewer, 1 - viewer)
     for side in order:
-        hidden = viewer is not None and side != viewer
+        hidden = public or (viewer is not None and side != viewer)
         if hidden:
             health, gold, shields, swords, hand_n = (int(v) for v in snap[side, :5])
             nxt = snap[side, 5:8]

@@ -38,15 +38,28 @@ def test_env_constructors() -> None:
 
 
 def test_render_hides_the_opponent_hand_and_plan() -> None:
-    g = BatchGame(SPEC, 1, seed=2)
-    pool = g.pool
-    full = g.render(0)
-    mine = g.render(0, viewer=0)
-    hand1 = [pool.name(int(i)) for i in g.records()["hand"][0, 1] if i >= 0]
-    assert all(name in full for name in hand1)
-    assert "player_1: " in mine and "plan hidden" in mine
-    own_hand_line = [ln for ln in mine.splitlines() if ln.startswith("  hand:")]
-    assert len(own_hand_line) == 1, "only the viewer's hand is listed"
+    """SF-R2: ``render(viewer=0)`` shows player 1 as at the phase start: not its hand, not the unit it played this
+    phase, not its live health or gold, not what its plan queued against player 0; the omniscient render (and
+    player 1's own view) shows all of these, so each check below can fail."""
+    from simulfight_helpers import PH_DEFEND, Game
+
+    g = Game().setup(PH_DEFEND, 2, dict(play=["Tin Sentry"], hand=["Herald"], gold=1, shields=1),
+                     dict(play=["Spearwall"], hand=["Siege Ram", "Plague Rat", "Headsman"], gold=9, swords=1))
+    g.play(1, "Plague Rat")  # 1 damage on Tin Sentry, queued
+    g.use(1, "Spearwall")  # 1 more on Tin Sentry, paid with a sword
+    secret = ["Siege Ram", "Headsman", "Plague Rat", "gold 8", "Tin Sentry -2"]
+    full, mine, theirs = g.g.render(0), g.g.render(0, viewer=0), g.g.render(0, viewer=1)
+    player1 = lambda text: text[text.index("player_1"):]
+    for word in secret:
+        assert word in full and word in player1(theirs), word
+        assert word not in mine, f"player_0's view shows {word!r}"
+    assert "player_1: health 20, gold 9, shields 0, swords 1;" in mine and "plan hidden" in mine, "phase start"
+    assert "Herald" in mine and "#0 Tin Sentry 3hp" in mine, "the viewer's own hand and units are shown"
+    assert [ln for ln in mine.splitlines() if ln.startswith("  hand:")] == ["  hand: #25 Herald (1g)"]
+    public = g.g.render(0, viewer=-1)  # a screen both players see (what render_mode="human" should print)
+    for word in [*secret, "Herald", "hand:", "planned"]:
+        assert word in full and word not in public, word
+    assert public.count("plan hidden") == 2 and "#29 Spearwall 4hp" in public and "#0 Tin Sentry 3hp" in public
 
 
 def test_action_names() -> None:
@@ -100,3 +113,21 @@ def test_rules_md_cites_every_checklist_id_and_existing_tests() -> None:
         defined |= set(re.findall(r"^def (test_\w+)", path.read_text(), flags=re.M))
     cited = set(re.findall(r"`(test_\w+)`", text))
     assert cited and cited <= defined, sorted(cited - defined)
+
+
+def test_batch_step_clears_stale_errors_on_every_row() -> None:
+    """Issue 18 (kernel contract, cardenvs/core/spec.py): ``errors[i] = 0`` for every row not in error, rows skipped
+    with ``players[i] < 0`` included; an illegal action sets 1 and leaves the row untouched."""
+    from cardenvs.games.simulfight.rules import batch_step
+
+    g = BatchGame(SPEC, 3, seed=6)
+    before = g.states.copy()
+    errors = np.ones(3, np.int32)
+    players = np.array([-1, int(g.to_act[1]), int(g.to_act[2])], np.int32)
+    legal = int(np.flatnonzero(g.legal_mask()[1])[0])
+    actions = np.array([0, legal, SPEC.num_actions - 1], np.int32)  # row 2: foe #39, never legal in the full deck
+    batch_step(g.states, g.pool.tables, players, actions, errors)
+    assert errors.tolist() == [0, 0, 1]
+    np.testing.assert_array_equal(g.states[0], before[0])
+    np.testing.assert_array_equal(g.states[2], before[2])
+    assert not np.array_equal(g.states[1], before[1])

@@ -5,10 +5,11 @@ import numpy as np
 
 from agents.base import masked_uniform
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, LIVE
-from cardenvs.games.simulfight import SPEC, render
+from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE
+from cardenvs.games.simulfight import SPEC, hide, render
 from cardenvs.games.simulfight.observe import observe_row
 from cardenvs.games.simulfight.rules import mask_row, step_row
+from cardenvs.games.simulfight.state import STATE
 
 POOL = SPEC.load_pool(None)
 CARDS, EFFECTS, FEATURES = POOL.tables
@@ -86,6 +87,76 @@ def test_SF_R2_observation_is_identical_whatever_the_other_player_planned() -> N
     assert checked > 100
 
 
+def sampled_positions(count: int, seed: int) -> list[np.ndarray]:
+    """Live rows from random games, any decision point (one or both plans open, Defend or Attack)."""
+    rng = np.random.default_rng(seed)
+    g = BatchGame(SPEC, 32, seed=seed)
+    found: list[np.ndarray] = []
+    while len(found) < count and (g.status == LIVE).any():
+        live = g.status == LIVE
+        for r in np.flatnonzero(live):
+            if rng.random() < 0.05:
+                found.append(g.states[r].copy())
+        players = np.where(live, g.to_act, -1).astype(np.int32)
+        g.step(masked_uniform(g.legal_mask(players), rng), players=players)
+    return found[:count]
+
+
+def test_SF_R2_decision_timing_does_not_depend_on_hidden_cards() -> None:
+    """Issue 12 C1: from sampled states, re-deal what ``viewer`` cannot know (``hide``: the other player's hand and
+    deck, both deck orders), let a player with an open plan take the same action in both copies: who decides next
+    (``to_act``, ``needs``, status) is the same, and so is the viewer's observation unless a Start phase dealt the
+    viewer new cards (the draw itself is what reveals them). Fails if a plan closes by itself depending on whether a
+    card in hand is affordable (the old rule), which told the other player about that hand."""
+    rng = np.random.default_rng(21)
+    checked = 0
+    for row in sampled_positions(150, seed=17):
+        for viewer in (0, 1):
+            variant = hide(row, viewer, rng, POOL)
+            assert (variant[H_NEEDS], variant[H_TO_ACT]) == (row[H_NEEDS], row[H_TO_ACT])
+            np.testing.assert_array_equal(_obs(variant, viewer), _obs(row, viewer))
+            for actor in (0, 1):
+                if not row[H_NEEDS] & (1 << actor):
+                    continue
+                both = np.flatnonzero(_mask(row, actor) & _mask(variant, actor))
+                assert both.size, "an action legal whatever the hidden cards (done, a use or a target)"
+                for a in {int(both[0]), int(rng.choice(both))}:
+                    x, y = row.copy(), variant.copy()
+                    _act(x, actor, a)
+                    _act(y, actor, a)
+                    assert (x[H_STATUS], x[H_NEEDS], x[H_TO_ACT]) == (y[H_STATUS], y[H_NEEDS], y[H_TO_ACT]), (
+                        f"who decides next depends on hidden cards (viewer {viewer}, actor {actor}, action {a})")
+                    if x[H_TURN] == row[H_TURN]:
+                        np.testing.assert_array_equal(_obs(x, viewer), _obs(y, viewer))
+                    checked += 1
+    assert checked > 300
+
+
+def test_hide_redeals_exactly_what_the_viewer_cannot_know() -> None:
+    """``hide`` keeps everything the viewer knows (its own hand, every unit, both discard piles, the other side's
+    hand size, the plans) and re-deals the other player's hand with its deck, and both deck orders; nothing else."""
+    rng = np.random.default_rng(3)
+    moved_hand = moved_order = 0
+    for row in sampled_positions(60, seed=5):
+        for viewer in (0, 1):
+            other = 1 - viewer
+            variant = hide(row, viewer, rng, POOL)
+            changed = {f.name for f in STATE.fields
+                       if not np.array_equal(STATE.get(row, f.name), STATE.get(variant, f.name))}
+            assert changed <= {"hand", "deck", "loc", "drawn"}, changed
+            for name in ("hand", "deck", "loc"):
+                np.testing.assert_array_equal(STATE.get(variant, name)[viewer] if name != "deck" else
+                                              np.sort(STATE.get(variant, name)[viewer]),
+                                              STATE.get(row, name)[viewer] if name != "deck" else
+                                              np.sort(STATE.get(row, name)[viewer]))
+            hidden = lambda r: np.sort(np.concatenate([STATE.get(r, "hand")[other], STATE.get(r, "deck")[other]]))
+            np.testing.assert_array_equal(hidden(variant), hidden(row))
+            moved_hand += int(not np.array_equal(np.sort(STATE.get(variant, "hand")[other]),
+                                                  np.sort(STATE.get(row, "hand")[other])))
+            moved_order += int(not np.array_equal(STATE.get(variant, "deck")[viewer], STATE.get(row, "deck")[viewer]))
+    assert moved_hand > 20 and moved_order > 20
+
+
 def _plan(row: np.ndarray, p: int, rng: np.random.Generator) -> list[int]:
     """A complete random plan of player ``p`` built alone (the other plan stays open, so nothing resolves)."""
     work = row.copy()
@@ -115,7 +186,13 @@ def test_SF_E5_plans_commute_any_interleaving_gives_the_same_game() -> None:
                 else:
                     p = int(rng.integers(0, 2)) if queues[0] and queues[1] else (0 if queues[0] else 1)
                 _act(work, p, queues[p].pop(0))
-            assert not work[H_NEEDS] & 3 or work[H_STATUS] == LIVE
+            # both plans were played to their end: the phase resolved (the next phase or round began, or the game
+            # ended) and nothing either plan queued is left waiting
+            resolved = work[H_STATUS] != LIVE or (STATE.get(work, "phase"), work[H_TURN]) != (
+                STATE.get(row, "phase"), row[H_TURN])
+            assert resolved, "the phase did not resolve after both plans were done"
+            for name in ("in_damage", "in_stun", "in_player_damage", "in_resources", "in_next_round"):
+                assert not STATE.get(work, name).any(), name
             finals.append(work)
         for other in finals[1:]:
             np.testing.assert_array_equal(other, finals[0])
