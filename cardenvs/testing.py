@@ -1,28 +1,76 @@
-"""The shipped checker: random play over a ruleset with every invariant cardenvs promises.
+"""The shipped checker: play a ruleset under several pilots and check every invariant cardenvs promises.
 
-``check_game("levelneo")`` plays random legal games on the batch core and asserts: every card instance is in
-exactly one zone after every decision (conservation), the player to act always has a legal action while the game is
-live and the other player has none (sequential games), every game ends within the cap, observations are finite and
-in bounds, a seed replays the same game exactly, the single AEC env plays the same game as the batch core for the
-same seed and actions, and a player's observation does not change when everything hidden from that player is
-re-dealt. Users can run it on their own card pools: ``check_game("levelneo", decks=("my.toml", "my.toml"))``.
+``check_game("levelneo")`` plays legal games on the batch core under every pairing of the pilots (by default random
+vs random, random vs heuristic with the seats swapped every other game, and heuristic vs heuristic) and asserts,
+after every decision of every pairing: every card instance is in exactly one zone (conservation), the player to act
+always has a legal action while the game is live and the other player has none unless it too has a decision pending,
+every game ends within the cap, observations are finite and in bounds. It also checks that a seed replays the same
+game exactly, that the single AEC env plays the same game as the batch core for the same seed and actions, that a
+player's observation and legal actions do not change when everything hidden from that player is re-dealt
+(``spec.hide``), and the **decision-timing leak check** (:func:`check_timing`): re-deal what a viewer cannot know,
+apply the same action in both copies, and require that who decides next and what the viewer sees next are the same
+unless the step revealed a card to the viewer. Truncations are counted per pairing; a pairing with a non-random
+pilot may not truncate any game unless the call allows a documented rate (``allow_truncation``). The exact rules of
+every check are in ``docs/CHECKS.md``.
+
+Users can run it on their own card pool and decks:
+``check_game("levelneo", decks=("my.toml", "my.toml"), pool=levelneo.SPEC.load_pool([Path("my_cards.toml")]))``.
+``python -m cardenvs.testing GAME --pilots heuristic --games 10000`` runs a big sweep from the command line.
 """
 from __future__ import annotations
 
+import itertools
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .core.aec import OBS_BOUND, CardGameEnv
 from .core.batch import BatchGame, get_spec
-from .core.header import H_STATUS, LIVE
+from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .core.invariants import conservation_errors
 from .core.spec import GameSpec
+
+#: header fields that say who decides next and whether the game goes on; the timing check compares them
+TIMING_FIELDS = (("status", H_STATUS), ("to_act", H_TO_ACT), ("needs", H_NEEDS), ("winner", H_WINNER),
+                 ("turn", H_TURN))
 
 
 class InvariantError(AssertionError):
     pass
+
+
+@dataclass
+class PairingStats:
+    """One pairing of pilots: ``seats[0]`` plays seat 0 in even games and seat 1 in odd games (seats swapped)."""
+
+    name: str
+    seats: tuple[str, str]
+    games: int = 0
+    decisions: int = 0
+    terminated: int = 0
+    truncated: int = 0
+    max_turn: int = 0
+    seconds: float = 0.0
+    allowed_truncation: float = 0.0
+
+    @property
+    def truncation_rate(self) -> float:
+        return self.truncated / self.games if self.games else 0.0
+
+
+@dataclass
+class TimingStats:
+    """Counts of the decision-timing leak check (see :func:`check_timing`)."""
+
+    pairs: int = 0  # (state, viewer) pairs sampled
+    compared: int = 0  # pairs compared: the copies agree, or they differ and no card was revealed (a leak)
+    revealed: int = 0  # not comparable: the copies differ and the step revealed a card to the viewer in a copy
+    illegal: int = 0  # skipped: the actor's action is not legal in the re-dealt copy (only when viewer != actor)
+    unchanged: int = 0  # hide() changed nothing in the copy (nothing to hide from this viewer here)
+    leaks: int = 0  # compared pairs that differ: each is a failure
+    examples: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -34,10 +82,34 @@ class CheckReport:
     truncated: int = 0
     hidden_checks: int = 0
     hidden_changed: int = 0
+    hidden_possible: int = 0  # sampled (state, viewer) pairs with something to hide (see docs/CHECKS.md)
     aligned_games: int = 0
+    pairings: dict[str, PairingStats] = field(default_factory=dict)
+    timing: TimingStats = field(default_factory=TimingStats)
     notes: list[str] = field(default_factory=list)
 
+    def truncation_rate(self, pairing: str | None = None) -> float:
+        if pairing is not None:
+            return self.pairings[pairing].truncation_rate
+        return self.truncated / self.games if self.games else 0.0
 
+    def summary(self) -> str:
+        lines = [f"{self.game}: {self.games} games, {self.decisions} decisions"]
+        for p in self.pairings.values():
+            lines.append(f"  {p.name:<24} {p.games:>7} games  {p.decisions:>10} decisions  truncated "
+                         f"{p.truncated} ({100 * p.truncation_rate:.2f}%, allowed {100 * p.allowed_truncation:.2f}%)"
+                         f"  max turn {p.max_turn}  {p.seconds:.1f} s")
+        lines.append(f"  hidden information: {self.hidden_checks} re-deals ({self.hidden_changed} changed the state, "
+                     f"{self.hidden_possible} had something to hide); {self.aligned_games} games single env == batch")
+        t = self.timing
+        lines.append(f"  decision timing: {t.pairs} pairs, {t.compared} compared, {t.leaks} leaks; skipped: "
+                     f"{t.revealed} revealed a card, {t.illegal} action illegal after the re-deal, "
+                     f"{t.unchanged} nothing re-dealt")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+# ----- geometry ----------------------------------------------------------------------------------------------------
 def zone_geometry(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     layout = spec.state_layout
     starts = np.array([layout.offset(f.name) for f in layout.zones], dtype=np.int64)
@@ -53,16 +125,164 @@ def check_conservation(spec: GameSpec, states: np.ndarray) -> np.ndarray:
     return out
 
 
+_SLOT_INDEX: dict[int, tuple[Any, np.ndarray, int]] = {}
+
+
+def _slot_index(spec: GameSpec) -> tuple[np.ndarray, int]:
+    """State columns of every zone slot, ``int64[2, S]`` (zones in layout order), and the ``deck_list`` offset."""
+    layout = spec.state_layout
+    hit = _SLOT_INDEX.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        cols = []
+        for z in layout.zones:
+            width = z.shape[1]
+            at = layout.offset(z.name)
+            cols.append(at + np.arange(2 * width).reshape(2, width))
+        hit = (layout, np.concatenate(cols, axis=1), layout.offset("deck_list"))
+        _SLOT_INDEX[id(layout)] = hit
+    return hit[1], hit[2]
+
+
+def slot_cards(spec: GameSpec, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(instances, cards)``, both ``int32[N, 2, S]``: for every zone slot of each player (zones in layout order,
+    ``S`` slots per player in all), the card instance in it and that instance's card id (``-1`` for an empty slot)."""
+    states = np.atleast_2d(states)
+    cols, dl_at = _slot_index(spec)
+    inst = states[:, cols]
+    owner = np.arange(2).reshape(1, 2, 1) * spec.max_deck
+    where = (dl_at + owner + np.clip(inst, 0, spec.max_deck - 1)).reshape(states.shape[0], -1)
+    cards = np.take_along_axis(states, where, axis=1).reshape(inst.shape)
+    return inst, np.where(inst >= 0, cards, -1).astype(np.int32)
+
+
+def hidden_slots(spec: GameSpec, row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any,
+                 samples: int = 4, extra: Sequence[np.ndarray] = ()) -> np.ndarray:
+    """``bool[2, S]``: the zone slots of ``row`` whose card ``spec.hide(row, viewer)`` re-deals in at least one of
+    ``samples`` re-deals (plus the given ``extra`` re-deals of the same row). A slot ``hide`` never changes counts as
+    visible to ``viewer``: a correct ``hide`` never changes a visible slot, so the error can only go one way (a hidden
+    slot among identical cards looks visible)."""
+    _, base = slot_cards(spec, row)
+    variants = [spec.hide(row, viewer, rng, pool) for _ in range(samples)] + list(extra)
+    _, cards = slot_cards(spec, np.stack(variants))
+    return (cards != base).any(axis=0)
+
+
+def _hideable_zones(spec: GameSpec) -> list[tuple[int, int, str]]:
+    """Slot ranges ``(start, stop, kind)`` of zones that hold hidden cards in every cardenvs game: a zone named
+    ``*deck*`` (order unknown to both players) or ``*hand*`` (unknown to the opponent)."""
+    out, at = [], 0
+    for z in spec.state_layout.zones:
+        width = z.shape[1]
+        if "deck" in z.name:
+            out.append((at, at + width, "deck"))
+        elif "hand" in z.name:
+            out.append((at, at + width, "hand"))
+        at += width
+    return out
+
+
+def something_to_hide(spec: GameSpec, row: np.ndarray, viewer: int) -> bool:
+    """True when one zone that is hidden from ``viewer`` by the naming convention (a deck of either player, the
+    opponent's hand) holds at least two different cards, so that a working ``hide`` can change the state. Two one-card
+    decks have nothing to hide: the hidden-information checks then have nothing to test, which is not an error."""
+    _, cards = slot_cards(spec, row)
+    for start, stop, kind in _hideable_zones(spec):
+        for p in (0, 1):
+            if kind == "hand" and p == viewer:
+                continue
+            ids = cards[0, p, start:stop]
+            ids = ids[ids >= 0]
+            if ids.size > 1 and (ids != ids[0]).any():
+                return True
+    return False
+
+
+# ----- pilots -------------------------------------------------------------------------------------------------------
+def _pilot_name(pilot: Any) -> str:
+    return pilot if isinstance(pilot, str) else str(getattr(pilot, "name", type(pilot).__name__))
+
+
+def make_pilot(spec: GameSpec, pilot: Any, seed: int, pool: Any) -> Any:
+    """An agent for ``pilot`` (``"random"``, ``"heuristic"``, ``"ppo:PATH"`` or an object with ``act``). A rule-based
+    agent that reads the pool's tables is given the pool in use (``pool=``), not the game's own."""
+    from agents import make_agent
+
+    agent = make_agent(spec.name, pilot, seed=seed)
+    if pool is not None and hasattr(agent, "tables"):
+        agent.tables = pool.tables
+    return agent
+
+
+def pairings_of(pilots: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """Every pairing of the pilots, each once: ``("random", "heuristic")`` gives random-random, random-heuristic,
+    heuristic-heuristic."""
+    return list(itertools.combinations_with_replacement(list(pilots), 2))
+
+
+def pairing_name(a: Any, b: Any) -> str:
+    return f"{_pilot_name(a)}-{_pilot_name(b)}"
+
+
+class _Seats:
+    """Which agent decides for which (row, seat): ``agents[k]`` plays seat 0 of even rows and seat 1 of odd rows for
+    ``k = 0`` (and the other way round for ``k = 1``)."""
+
+    def __init__(self, agent_a: Any, agent_b: Any, n: int) -> None:
+        self.agents = (agent_a, agent_b)
+        self.same = agent_a is agent_b
+        self.odd = (np.arange(n) % 2).astype(np.int32)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray, players: np.ndarray) -> np.ndarray:
+        live = players >= 0
+        if self.same:
+            rows = np.flatnonzero(live)
+            out = np.zeros(players.shape[0], dtype=np.int32)
+            if rows.size:
+                out[rows] = self.agents[0].act(obs[rows], mask[rows], states[rows], players[rows])
+            return out
+        which = players ^ self.odd  # 0: agent_a decides (seat 0 of even rows, seat 1 of odd rows)
+        out = np.zeros(players.shape[0], dtype=np.int32)
+        for k in (0, 1):
+            rows = np.flatnonzero(live & (which == k))
+            if rows.size:
+                out[rows] = self.agents[k].act(obs[rows], mask[rows], states[rows], players[rows])
+        return out
+
+
+class _RandomPilot:
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: Any = None, players: Any = None) -> np.ndarray:
+        from agents.base import masked_uniform
+
+        return masked_uniform(mask, self.rng)
+
+
+# ----- play --------------------------------------------------------------------------------------------------------
 def play_random(
     game: BatchGame, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0, check: bool = True,
     report: CheckReport | None = None, hidden_every: int = 0,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Random legal play of every row to the end; returns the final states and the actions of the first rows."""
-    from agents.base import masked_uniform
+    pilot = _RandomPilot(agent_seed)
+    return play_pilots(game, _Seats(pilot, pilot, game.num_games), seed, agent_seed, max_steps, record_rows, check,
+                       report, hidden_every)
 
+
+def play_pilots(
+    game: BatchGame, seats: _Seats, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0,
+    check: bool = True, report: CheckReport | None = None, hidden_every: int = 0, timing_every: int = 0,
+    timing_rows: int = 8,
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Play every row to the end with ``seats`` deciding; returns the final states and the actions of the first
+    ``record_rows`` rows. With ``check`` every invariant is checked after every decision; the static hidden-information
+    check runs every ``hidden_every`` decisions and the decision-timing check every ``timing_every``."""
     spec = game.spec
-    rng = np.random.default_rng(agent_seed)
     hide_rng = np.random.default_rng(agent_seed + 1)
+    timing_rng = np.random.default_rng(agent_seed + 2)
     game.reset(seed)
     recorded: list[np.ndarray] = []
     n = game.num_games
@@ -71,15 +291,24 @@ def play_random(
         if not live.any():
             break
         players = np.where(live, game.to_act, -1).astype(np.int32)
-        mask = game.legal_mask(players)
+        mask = game.legal_mask(players).copy()
+        obs = game.observe(players).copy()
         if check:
             _check_masks(game, live, mask, players)
-            obs = game.observe(players)
             if not np.isfinite(obs).all() or np.abs(obs).max(initial=0) > OBS_BOUND:
                 raise InvariantError(f"{spec.name}: observation not finite or outside +-{OBS_BOUND}")
             if hidden_every and step % hidden_every == 0:
                 _check_hidden(game, live, hide_rng, report)
-        actions = masked_uniform(mask, rng)
+        actions = seats.act(obs, mask, game.states, players)
+        if check:
+            chosen = mask[np.arange(n), np.clip(actions, 0, spec.num_actions - 1)]
+            if (live & ((actions < 0) | (actions >= spec.num_actions) | (chosen == 0))).any():
+                raise InvariantError(f"{spec.name}: a pilot chose an illegal action")
+            if timing_every and step % timing_every == 0 and report is not None:
+                rows = np.flatnonzero(live)
+                if rows.size > timing_rows:
+                    rows = np.sort(timing_rng.choice(rows, timing_rows, replace=False))
+                check_timing(game, rows, actions[rows], timing_rng, report.timing)
         if record_rows:
             recorded.append(np.where(live[:record_rows], actions[:record_rows], -1))
         game.step(actions, players=players)
@@ -115,6 +344,7 @@ def _check_masks(game: BatchGame, live: np.ndarray, mask: np.ndarray, players: n
 
 
 def _check_hidden(game: BatchGame, live: np.ndarray, rng: np.random.Generator, report: CheckReport | None) -> None:
+    """Static re-deal: the viewer's observation, and its legal actions when it is to act, must not change."""
     spec = game.spec
     rows = np.flatnonzero(live)[:8]
     for r in rows:
@@ -124,19 +354,28 @@ def _check_hidden(game: BatchGame, live: np.ndarray, rng: np.random.Generator, r
             if not np.array_equal(original, game.states[r]):
                 raise InvariantError(f"{spec.name}: hide() modified its input row")
             pair = np.stack([original, variant])
+            view = np.array([viewer, viewer], np.int32)
             obs = np.zeros((2, spec.obs_dim), dtype=np.float32)
-            game.kernels.batch_observe(pair, game.pool.tables, np.array([viewer, viewer], np.int32), obs)
+            game.kernels.batch_observe(pair, game.pool.tables, view, obs)
             if not np.array_equal(obs[0], obs[1]):
                 diff = np.flatnonzero(obs[0] != obs[1])
                 names = {_slice_name(spec, int(d)) for d in diff}
                 raise InvariantError(f"{spec.name}: player_{viewer}'s observation depends on hidden information "
                                      f"(slices {sorted(names)}) in game {r}")
+            masks = np.zeros((2, spec.num_actions), dtype=np.int8)
+            game.kernels.batch_mask(pair, game.pool.tables, view, masks)
+            if not np.array_equal(masks[0], masks[1]):
+                diff = np.flatnonzero(masks[0] != masks[1])[:6]
+                names = [spec.action_name(original, game.pool, viewer, int(a)) for a in diff]
+                raise InvariantError(f"{spec.name}: player_{viewer}'s legal actions depend on hidden information "
+                                     f"(actions {names}) in game {r}")
             bad = check_conservation(spec, pair)
             if bad.any():
                 raise InvariantError(f"{spec.name}: hide() produced an invalid state (code {bad.max()})")
             if report is not None:
                 report.hidden_checks += 1
                 report.hidden_changed += int(not np.array_equal(original, variant))
+                report.hidden_possible += int(something_to_hide(spec, original, viewer))
 
 
 def _slice_name(spec: GameSpec, index: int) -> str:
@@ -147,10 +386,193 @@ def _slice_name(spec: GameSpec, index: int) -> str:
     return str(index)
 
 
+# ----- the decision-timing leak check ------------------------------------------------------------------------------
+def check_timing(game: BatchGame, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator,
+                 stats: TimingStats, samples: int = 3, redeals: int = 8, max_examples: int = 3) -> TimingStats:
+    """The decision-timing leak check on rows ``rows`` of ``game`` (live, not yet stepped), where the player to act
+    is about to play ``actions``. For each row and each viewer V (the actor and its opponent):
+
+    1. copy 1 is the row; copy 2 is ``spec.hide(row, V)``: everything V cannot know re-dealt (a copy that ``hide``
+       left unchanged is counted in ``unchanged`` and dropped);
+    2. when V is the actor, its legal actions must be the same in both copies (else a leak through the mask); when V
+       is the opponent, an action no longer legal in copy 2 drops the pair (``illegal``);
+    3. the actor plays the same action in both copies (the batch step kernel: every forced step runs after it);
+    4. the copies must agree on who decides next and how the game stands (header ``status``, ``to_act``, ``needs``,
+       ``winner``, ``turn``), on V's next observation and on V's legal actions, **unless the step revealed
+       different cards to V**. What a step reveals to V in a copy is the list, in slot order, of ``(owner, zone, card)``
+       for every card instance that was in a slot hidden from V before the step and is in a slot visible to V after it
+       (a draw into V's hand, a face-down card turned up, a card played from the opponent's hand); hidden and visible
+       slots are found with ``hide`` itself (:func:`hidden_slots`). When the two lists differ, copy 2 is re-dealt
+       again, up to ``redeals`` times, until a re-deal reveals the same list as copy 1; the copies compared are then
+       V's two worlds with the same revealed cards. A compared pair that disagrees is a leak (``leaks``, described in
+       ``examples``); a pair for which no re-deal revealed the same cards is not comparable (``revealed``).
+    """
+    spec = game.spec
+    pool = game.pool
+    firsts, seconds, actors, views, acts, origin = [], [], [], [], [], []
+    for r, a in zip(rows.tolist(), np.asarray(actions).tolist()):
+        row = game.states[r].copy()
+        actor = int(row[H_TO_ACT])
+        for viewer in (actor, 1 - actor):
+            stats.pairs += 1
+            variant = spec.hide(row, viewer, rng, pool)
+            if np.array_equal(variant, row):
+                stats.unchanged += 1
+                continue
+            firsts.append(row)
+            seconds.append(variant)
+            actors.append(actor)
+            views.append(viewer)
+            acts.append(int(a))
+            origin.append(r)
+    if not firsts:
+        return stats
+    m = len(firsts)
+    before = np.stack(firsts + seconds)
+    actor_arr = np.array(actors + actors, dtype=np.int32)
+    masks = _masks(game, before, actor_arr)
+    keep = []
+    for i in range(m):
+        if views[i] == actors[i] and not np.array_equal(masks[i], masks[m + i]):
+            diff = np.flatnonzero(masks[i] != masks[m + i])[:6]
+            names = [spec.action_name(before[i], pool, actors[i], int(x)) for x in diff]
+            stats.compared += 1
+            stats.leaks += 1
+            _example(stats, max_examples, f"player_{actors[i]}'s legal actions depend on what it cannot see "
+                     f"(actions {names} differ after a re-deal) in game {origin[i]}:\n"
+                     f"{spec.render(before[i], pool, views[i])}")
+        elif masks[m + i, acts[i]] == 0:
+            stats.illegal += 1
+        else:
+            keep.append(i)
+    if not keep:
+        return stats
+    keep_arr = np.array(keep)
+    k = keep_arr.size
+    idx = np.concatenate([keep_arr, m + keep_arr])
+    b = before[idx]
+    actor_k = actor_arr[idx]
+    view_k = np.array(views + views, dtype=np.int32)[idx]
+    act_k = np.array(acts + acts, dtype=np.int32)[idx]
+    after, obs, vmask = _step_and_view(game, b, actor_k, act_k, view_k)
+    for j in range(k):
+        i1, i2 = j, k + j
+        viewer, actor, action = int(view_k[i1]), int(actor_k[i1]), int(act_k[i1])
+        differs = _differences(spec, after, obs, vmask, i1, i2)
+        if not differs:
+            stats.compared += 1
+            continue
+        hid = hidden_slots(spec, b[i1], viewer, rng, pool, samples=samples, extra=(b[i2],))
+        sig1 = _reveal_signature(spec, b[i1], after[i1], hid, viewer, rng, pool, samples)
+        other = (after[i2], obs[i2], vmask[i2])
+        if _reveal_signature(spec, b[i2], after[i2], hid, viewer, rng, pool, samples) != sig1:
+            other = _matching_redeal(game, b[i1], actor, action, viewer, hid, sig1, rng, redeals, samples)
+            if other is None:
+                stats.revealed += 1
+                continue
+            differs = _differences(spec, np.stack([after[i1], other[0]]), np.stack([obs[i1], other[1]]),
+                                   np.stack([vmask[i1], other[2]]), 0, 1)
+        stats.compared += 1
+        if not differs:
+            continue
+        stats.leaks += 1
+        what = spec.action_name(b[i1], pool, actor, action)
+        header = [i for _, i in TIMING_FIELDS]
+        shown = f"; the step revealed {len(sig1)} card(s) to player_{viewer}, the same in both" if sig1 else \
+            f"; no card was revealed to player_{viewer}"
+        _example(stats, max_examples,
+                 f"after player_{actor} plays {what!r} in game {origin[keep_arr[j]]}, {'; '.join(differs)} differ "
+                 f"between two deals that player_{viewer} cannot tell apart{shown}. Header "
+                 f"{[n for n, _ in TIMING_FIELDS]}: copy 1 {after[i1, header].tolist()}, copy 2 "
+                 f"{other[0][header].tolist()}.\nBefore the step, as player_{viewer} sees it:\n"
+                 f"{spec.render(b[i1], pool, viewer)}")
+    return stats
+
+
+def _masks(game: BatchGame, states: np.ndarray, players: np.ndarray) -> np.ndarray:
+    out = np.zeros((states.shape[0], game.spec.num_actions), dtype=np.int8)
+    game.kernels.batch_mask(states, game.pool.tables, players, out)
+    return out
+
+
+def _step_and_view(game: BatchGame, before: np.ndarray, actors: np.ndarray, actions: np.ndarray,
+                   viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    spec, tables = game.spec, game.pool.tables
+    after = np.ascontiguousarray(before).copy()
+    errors = np.zeros(after.shape[0], dtype=np.int32)
+    game.kernels.batch_step(after, tables, actors, actions, errors)
+    if errors.any():
+        raise InvariantError(f"{spec.name}: a legal action was refused by the step kernel in a timing pair")
+    obs = np.zeros((after.shape[0], spec.obs_dim), dtype=np.float32)
+    game.kernels.batch_observe(after, tables, viewers, obs)
+    return after, obs, _masks(game, after, viewers)
+
+
+def _differences(spec: GameSpec, after: np.ndarray, obs: np.ndarray, vmask: np.ndarray, i1: int, i2: int) -> list:
+    differs = [f"{name} ({after[i1, at]} vs {after[i2, at]})" for name, at in TIMING_FIELDS
+               if after[i1, at] != after[i2, at]]
+    if not np.array_equal(obs[i1], obs[i2]):
+        diff = np.flatnonzero(obs[i1] != obs[i2])
+        differs.append(f"observation slices {sorted({_slice_name(spec, int(d)) for d in diff})}")
+    if not np.array_equal(vmask[i1], vmask[i2]):
+        differs.append("legal actions")
+    return differs
+
+
+def _slot_zone(spec: GameSpec) -> np.ndarray:
+    return np.concatenate([np.full(z.shape[1], k) for k, z in enumerate(spec.state_layout.zones)])
+
+
+def _reveal_signature(spec: GameSpec, before: np.ndarray, after: np.ndarray, hidden_before: np.ndarray,
+                      viewer: int, rng: np.random.Generator, pool: Any, samples: int) -> tuple:
+    """What the step from ``before`` to ``after`` revealed to ``viewer``: ``(owner, zone, card)`` in slot order for
+    every instance that was in a slot hidden from the viewer before (``hidden_before``, ``bool[2, S]``) and is in a
+    slot visible to it after."""
+    vis_after = ~hidden_slots(spec, after, viewer, rng, pool, samples=samples)
+    inst_b, _ = slot_cards(spec, before)
+    inst_a, cards_a = slot_cards(spec, after)
+    zone = _slot_zone(spec)
+    out = []
+    for p in (0, 1):
+        was_hidden = inst_b[0, p][hidden_before[p] & (inst_b[0, p] >= 0)]
+        if was_hidden.size == 0:
+            continue
+        shown = vis_after[p] & np.isin(inst_a[0, p], was_hidden)
+        out += [(p, int(zone[s]), int(cards_a[0, p, s])) for s in np.flatnonzero(shown)]
+    return tuple(out)
+
+
+def _matching_redeal(game: BatchGame, row: np.ndarray, actor: int, action: int, viewer: int,
+                     hidden_before: np.ndarray, signature: tuple, rng: np.random.Generator, redeals: int,
+                     samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A re-deal of ``row`` (for ``viewer``) where ``action`` is legal and reveals ``signature``: its state, view and
+    mask after the step; None when none of ``redeals`` tries does."""
+    spec = game.spec
+    variants = np.stack([spec.hide(row, viewer, rng, game.pool) for _ in range(redeals)])
+    n = variants.shape[0]
+    legal = _masks(game, variants, np.full(n, actor, np.int32))[:, action] != 0
+    variants = variants[legal]
+    if variants.shape[0] == 0:
+        return None
+    n = variants.shape[0]
+    after, obs, vmask = _step_and_view(game, variants, np.full(n, actor, np.int32), np.full(n, action, np.int32),
+                                       np.full(n, viewer, np.int32))
+    for t in range(n):
+        if _reveal_signature(spec, variants[t], after[t], hidden_before, viewer, rng, game.pool, samples) == signature:
+            return after[t], obs[t], vmask[t]
+    return None
+
+
+def _example(stats: TimingStats, limit: int, text: str) -> None:
+    if len(stats.examples) < limit:
+        stats.examples.append(text)
+
+
+# ----- single env == batch -----------------------------------------------------------------------------------------
 def check_alignment(spec: GameSpec, decks: Any, seed: int, actions: list[np.ndarray], final: np.ndarray,
-                    rows: int) -> int:
+                    rows: int, pool: Any = None) -> int:
     """Replay the recorded batch actions of the first rows in the single AEC env; states must match."""
-    env = CardGameEnv(spec, decks=decks)
+    env = CardGameEnv(spec, decks=decks, pool=pool)
     for r in range(rows):
         env.reset(seed=seed + r)
         for step_actions in actions:
@@ -174,41 +596,187 @@ def _state_field(spec: GameSpec, index: int) -> str:
     return str(index)
 
 
+# ----- the checker -------------------------------------------------------------------------------------------------
+def _split_games(num_games: int | Mapping[str, int], names: list[str], requested: list[str]) -> dict[str, int]:
+    if isinstance(num_games, Mapping):
+        unknown = set(num_games) - set(requested)
+        if unknown:
+            raise ValueError(f"num_games names unknown pairings {sorted(unknown)}; pairings: {requested}")
+        return {n: int(num_games.get(n, 0)) for n in names}
+    total = int(num_games)
+    if total < 1:
+        raise ValueError(f"num_games must be positive, got {num_games!r}")
+    base, extra = divmod(total, len(names))
+    return {n: base + (1 if i < extra else 0) for i, n in enumerate(names)}
+
+
+def _allowance(allow: float | Mapping[str, float] | None, name: str, seats: tuple[Any, Any]) -> float:
+    if isinstance(allow, Mapping):
+        if name in allow:
+            return float(allow[name])
+        allow = None
+    if allow is not None:
+        return float(allow)
+    # default: aimless random play may run into the documented cap; competent play may not
+    return 1.0 if all(_pilot_name(s) == "random" for s in seats) else 0.0
+
+
 def check_game(
     game: str | GameSpec,
-    num_games: int = 1000,
+    num_games: int | Mapping[str, int] = 1000,
     seed: int = 0,
     decks: Any = None,
     batch_size: int = 2000,
     max_steps: int | None = None,
     align_games: int = 4,
     hidden_every: int = 7,
+    pool: Any = None,
+    pilots: Sequence[Any] = ("random", "heuristic"),
+    allow_truncation: float | Mapping[str, float] | None = None,
+    timing_every: int = 3,
+    timing_rows: int = 8,
+    min_timing_pairs: int = 50,
+    timing: bool = True,
 ) -> CheckReport:
-    """Run every invariant over ``num_games`` random games (in batches); raises InvariantError on the first breach."""
+    """Play every pairing of ``pilots`` and check every invariant; raises :class:`InvariantError` on a breach.
+
+    ``num_games``: all games, split evenly over the pairings, or a mapping ``{pairing name: games}`` such as
+    ``{"random-random": 5000, "random-heuristic": 200, "heuristic-heuristic": 200}`` (see :func:`pairing_name`).
+    ``pool``: a card pool (``spec.load_pool([...])``) to play instead of the game's own; ``decks`` must be built
+    from it. A pilot the game does not have (a spec without a heuristic) is dropped with a note in the report.
+    ``allow_truncation``: the truncation rate a pairing may reach, one number for all or a mapping by pairing name;
+    by default 0 for every pairing with a non-random pilot (a truncation under competent play is a defect unless a
+    documented cap explains it, and then the call says so) and unlimited for random vs random (reported only).
+    The static hidden-information check runs every ``hidden_every`` decisions and the decision-timing leak check
+    (:func:`check_timing`) every ``timing_every`` decisions on ``timing_rows`` live games, both in the first batch of
+    every pairing; the timing check fails on any leak, and when fewer than ``min_timing_pairs`` pairs were compared
+    over the whole run although ``hide`` had something to re-deal. Seed replay and single env == batch are checked on
+    the first batch of the first pairing.
+    """
     spec = get_spec(game)
     report = CheckReport(spec.name)
     max_steps = max_steps or 100_000
-    done = 0
-    chunk = 0
-    while done < num_games:
-        n = min(batch_size, num_games - done)
-        base_seed = seed + done
-        batch = BatchGame(spec, n, decks=decks, seed=base_seed)
-        final, recorded = play_random(batch, base_seed, agent_seed=seed * 7919 + chunk, max_steps=max_steps,
-                                      record_rows=align_games if chunk == 0 else 0, report=report,
-                                      hidden_every=hidden_every if chunk == 0 else 0)
-        report.games += n
-        report.terminated += int((final[:, H_STATUS] == 1).sum())
-        report.truncated += int((final[:, H_STATUS] == 2).sum())
-        if chunk == 0:
-            replay = BatchGame(spec, n, decks=decks, seed=base_seed)
-            again, _ = play_random(replay, base_seed, agent_seed=seed * 7919 + chunk, max_steps=max_steps,
-                                   check=False)
-            if not np.array_equal(final, again):
-                raise InvariantError(f"{spec.name}: the same seeds and actions did not replay the same games")
-            report.aligned_games = check_alignment(spec, decks, base_seed, recorded, final, min(align_games, n))
-        done += n
-        chunk += 1
-    if report.hidden_checks and not report.hidden_changed:
-        raise InvariantError(f"{spec.name}: hide() never changed a state, so the hidden-information check is vacuous")
+    if pool is not None and not hasattr(pool, "tables"):
+        raise ValueError("pool must be a loaded card pool (spec.load_pool([...])), got {pool!r}")
+    chosen = []
+    for i, p in enumerate(pilots):
+        try:
+            make_pilot(spec, p, seed, pool)
+        except Exception as exc:  # noqa: BLE001 - a game without that agent: say so, play the others
+            report.notes.append(f"pilot {_pilot_name(p)!r} dropped: {exc}")
+            continue
+        chosen.append(p)
+    if not chosen:
+        chosen = ["random"]
+    pairs = pairings_of(chosen)
+    names = [pairing_name(a, b) for a, b in pairs]
+    requested = [pairing_name(a, b) for a, b in pairings_of(pilots)]
+    counts = _split_games(num_games, names, requested)
+    first = True
+    for (pa, pb), name in zip(pairs, names):
+        stats = PairingStats(name, (_pilot_name(pa), _pilot_name(pb)),
+                             allowed_truncation=_allowance(allow_truncation, name, (pa, pb)))
+        report.pairings[name] = stats
+        started = time.perf_counter()
+        done = 0
+        chunk = 0
+        while done < counts[name]:
+            n = min(batch_size, counts[name] - done)
+            base_seed = seed + done
+            agent_seed = seed * 7919 + chunk + 104729 * len(report.pairings)
+            agent_a = make_pilot(spec, pa, agent_seed, pool)
+            agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
+            batch = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
+            decisions_before = report.decisions
+            final, recorded = play_pilots(
+                batch, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed, max_steps=max_steps,
+                record_rows=align_games if first else 0, report=report,
+                hidden_every=hidden_every if chunk == 0 else 0,
+                timing_every=timing_every if (chunk == 0 and timing) else 0, timing_rows=timing_rows)
+            stats.decisions += report.decisions - decisions_before
+            stats.games += n
+            stats.terminated += int((final[:, H_STATUS] == TERMINATED).sum())
+            stats.truncated += int((final[:, H_STATUS] == TRUNCATED).sum())
+            stats.max_turn = max(stats.max_turn, int(final[:, H_TURN].max()))
+            if first:
+                _check_replay(spec, n, decks, pool, base_seed, agent_seed, max_steps, final, pa, pb)
+                report.aligned_games = check_alignment(spec, decks, base_seed, recorded, final, min(align_games, n),
+                                                       pool=pool)
+                first = False
+            done += n
+            chunk += 1
+        stats.seconds = time.perf_counter() - started
+        report.games += stats.games
+        report.terminated += stats.terminated
+        report.truncated += stats.truncated
+    _verdicts(spec, report, timing, min_timing_pairs)
     return report
+
+
+def _check_replay(spec: GameSpec, n: int, decks: Any, pool: Any, base_seed: int, agent_seed: int, max_steps: int,
+                  final: np.ndarray, pa: Any, pb: Any) -> None:
+    agent_a = make_pilot(spec, pa, agent_seed, pool)
+    agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
+    replay = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
+    again, _ = play_pilots(replay, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed,
+                           max_steps=max_steps, check=False)
+    if not np.array_equal(final, again):
+        raise InvariantError(f"{spec.name}: the same seeds and actions did not replay the same games")
+
+
+def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pairs: int) -> None:
+    if report.hidden_checks and not report.hidden_changed:
+        if report.hidden_possible:
+            raise InvariantError(f"{spec.name}: hide() never changed a state although {report.hidden_possible} "
+                                 f"sampled states had different cards in a hidden zone: hide() is broken")
+        report.notes.append("nothing to hide: every sampled hidden zone held copies of one card, so the "
+                            "hidden-information and timing checks had nothing to test")
+    over = [p for p in report.pairings.values() if p.truncation_rate > p.allowed_truncation]
+    if over:
+        text = ", ".join(f"{p.name} {p.truncated}/{p.games} ({100 * p.truncation_rate:.2f}%, allowed "
+                         f"{100 * p.allowed_truncation:.2f}%)" for p in over)
+        raise InvariantError(f"{spec.name}: games truncated beyond the allowed rate: {text}; a truncation under "
+                             f"competent play is a defect unless a documented cap explains it (allow_truncation=)\n"
+                             f"{report.summary()}")
+    t = report.timing
+    if timing and t.leaks:
+        raise InvariantError(f"{spec.name}: decision-timing leak in {t.leaks} of {t.compared} compared pairs "
+                             f"({t.pairs} sampled). First:\n" + "\n\n".join(t.examples[:1]) + f"\n{report.summary()}")
+    if timing and t.pairs and t.compared < min_timing_pairs and report.hidden_changed:
+        raise InvariantError(f"{spec.name}: the decision-timing check compared only {t.compared} pairs (at least "
+                             f"{min_timing_pairs} needed to mean anything; {t.revealed} revealed a card, "
+                             f"{t.illegal} illegal after the re-deal, {t.unchanged} unchanged); play more games")
+
+
+# ----- command line ------------------------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m cardenvs.testing",
+                                     description="Play a game under pilots and check every invariant.")
+    parser.add_argument("games", nargs="+", help="game names")
+    parser.add_argument("--games-per-pairing", "--games", dest="n", type=int, default=1000)
+    parser.add_argument("--pilots", nargs="+", default=["random", "heuristic"])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch-size", type=int, default=2000)
+    parser.add_argument("--allow-truncation", type=float, default=None)
+    parser.add_argument("--no-timing", action="store_true", help="skip the decision-timing leak check")
+    args = parser.parse_args(argv)
+    failed = 0
+    for name in args.games:
+        pairs = [pairing_name(a, b) for a, b in pairings_of(args.pilots)]
+        started = time.perf_counter()
+        try:
+            report = check_game(name, num_games={p: args.n for p in pairs}, seed=args.seed, pilots=args.pilots,
+                                batch_size=args.batch_size, allow_truncation=args.allow_truncation,
+                                timing=not args.no_timing)
+            print(report.summary())
+        except InvariantError as exc:
+            failed += 1
+            print(f"FAIL {exc}")
+        print(f"  ({time.perf_counter() - started:.1f} s)", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
