@@ -8,6 +8,9 @@ What it does, by decision (see ``cardenvs/games/divinecross/RULES.md`` for the r
   most); play the Event, Action, Assist or EX-Power whose simulated result raises a value of the public board
   (KOs, damage, Energy, hand sizes, conditions) the most; retreat a Main Unit that the opponent's Main Unit would KO
   next turn when a healthier Standby Unit can take its place; then end the phase.
+  Last, retreat to a Standby Unit whose simulated attack this turn is worth clearly more than the Main Unit's
+  (``SWAP_GAIN``): it finishes a Main Unit the current one cannot, and it breaks heal-for-heal stalls once the
+  decks are empty (two Bloom Dryads healing 200 a turn reached the turn cap in 1 of 2,007 games without it).
 * Battle Phase: the skill whose simulated result is worth most (usually the biggest hit), if any gains.
 * After a KO: move up the Standby Unit with the most HP left (Energy counts as a bonus).
 
@@ -53,7 +56,7 @@ from cardenvs.games.divinecross.cards import (
     TYPE_UNIT,
 )
 from cardenvs.games.divinecross.effects import hp_left, skill_damage
-from cardenvs.games.divinecross.rules import apply_action, promoter
+from cardenvs.games.divinecross.rules import apply_action, promoter, skill_usable
 from cardenvs.games.divinecross.state import (
     CHARGED,
     DECK_N,
@@ -85,6 +88,7 @@ W_POISON = 120.0
 W_WIN = 1e6
 MIN_GAIN = 40.0  # do not spend a card on rounding noise
 EX_GAIN = 150.0  # the once-per-game EX-Power waits for a real gain
+SWAP_GAIN = 150.0  # a retreat to a better attacker must gain this much over attacking with the Main Unit
 
 
 @njit(cache=True)
@@ -118,6 +122,19 @@ def _simulate(row, tables, p, a, scratch):
     if scratch[H_STATUS] == LIVE and scratch[STEP] == ST_ASSIST_HOST:
         apply_action(scratch, tables, p, A_HOST)
     return _value(scratch, tables, p)
+
+
+@njit(cache=True)
+def _attack_value(row, tables, p, scratch):
+    """Value for p after p's best Battle Phase from ``row`` (a skill or none), simulated in ``scratch``."""
+    best = _value(row, tables, p)
+    for k in range(2):
+        if skill_usable(row, tables[0], p, k):
+            scratch[:] = row
+            scratch[STEP] = ST_BATTLE
+            apply_action(scratch, tables, p, A_SKILL + k)
+            best = max(best, _value(scratch, tables, p))
+    return best
 
 
 @njit(cache=True)
@@ -260,6 +277,20 @@ def decide(row, tables, p, mask, scratch):
                         best, best_left = A_RETREAT + s, ul
             if best >= 0:
                 return best
+    # 5. retreat to a Standby Unit that attacks better this turn (breaks heal-for-heal stalls in deck-out endgames)
+    if row[RETREATED + p] == 0:
+        stay = _attack_value(row, tables, p, scratch)
+        moved = np.empty_like(row)
+        best, best_v = -1, stay + SWAP_GAIN
+        for s in range(row[STANDBY_N + p]):
+            if mask[A_RETREAT + s] != 0:
+                moved[:] = row
+                apply_action(moved, tables, p, A_RETREAT + s)
+                v = _attack_value(moved, tables, p, scratch)
+                if v > best_v:
+                    best, best_v = A_RETREAT + s, v
+        if best >= 0:
+            return best
     return A_PASS
 
 

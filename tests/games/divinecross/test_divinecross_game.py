@@ -116,3 +116,15 @@ def test_decision_timing_does_not_depend_on_hidden_cards() -> None:
         checks, diffs = _timing_leaks(pilot, 36, seed)
         assert checks > 2000
         assert not diffs, diffs[:5]
+
+
+def test_batch_step_clears_the_error_of_a_skipped_row() -> None:
+    """Issue 18 (kernel contract, core/spec.py): every row not in error gets errors[i] = 0, skipped rows too."""
+    g = BatchGame(SPEC, 2, decks=("blaze", "tide"), seed=3)
+    mask = g.legal_mask()
+    bad = [int(np.flatnonzero(mask[i] == 0)[0]) for i in range(2)]
+    g.step(bad, errors="ignore")
+    assert g.last_errors.tolist() == [1, 1]
+    good = int(np.flatnonzero(g.legal_mask()[1])[0])
+    g.step([0, good], players=[-1, int(g.to_act[1])], errors="ignore")
+    assert g.last_errors.tolist() == [0, 0]  # row 0 was skipped: its old error is gone

@@ -323,6 +323,24 @@ def test_DC_U7_discard_pile_and_ko_zone_face_up_deck_face_down() -> None:
     assert (field(g, "face_up")[0, deck] == 0).all()
 
 
+def test_DC_U7_O3_face_up_cards_are_counted_by_card_id_in_both_observations() -> None:
+    """DC-U7, DC-O3: every face-up card (discard pile, KO Zone, attached Energy and Assists) is public: both
+    players observe it, counted by card id (``public_cards[side, pile, card id]``; side 0 = the viewer)."""
+    g = build(side(hand=["Battle Fury", "Firestorm"], energy={0: 2}, assists={0: ["Flame Brand"]}),
+              side("Vagabond Scout", damage={0: 300}, standby=["Grove Stag"], ko=["Bloom Dryad"]), step=ST_MAIN)
+    do(g, "hand", 0)  # Battle Fury to the discard pile
+    do(g, "hand", 0)  # Firestorm KOs player 1's Main Unit
+    fury, storm, dryad, scout = (POOL.by_name[n] for n in ("Battle Fury", "Firestorm", "Bloom Dryad", "Vagabond Scout"))
+    brand, energy_card = POOL.by_name["Flame Brand"], POOL.by_name["Treasure Map"]
+    for viewer in (0, 1):
+        pub = OBS.get(g.observe([viewer])[0], "public_cards")
+        own, opp = (pub[0], pub[1]) if viewer == 0 else (pub[1], pub[0])
+        assert own[0, fury] == 1 and own[0, storm] == 1 and own[0].sum() == 2  # player 0's discard pile
+        assert own[2, energy_card] == 2 and own[2, brand] == 1 and own[2].sum() == 3  # attached
+        assert opp[1, dryad] == 1 and opp[1, scout] == 1 and opp[1].sum() == 2  # player 1's KO Zone
+        assert opp[0].sum() == 0
+
+
 def test_DC_U8_units_have_hp_attribute_skills_ex_power_advantage_and_retreat() -> None:
     """DC-U8: every stat a Unit card prints reaches the rules: HP (KO), attribute and advantage (x2), each skill's
     Energy need and damage, the EX-Power, the retreat cost."""
@@ -756,3 +774,21 @@ def test_DC_O5_both_main_units_ko_turn_player_moves_up_first() -> None:
     assert unit_name(g, 0) == "Pyre Drake" and int(g.to_act[0]) == 1
     do(g, "promote", 0)
     assert unit_name(g, 1) == "Grove Stag" and int(field(g, "turn_player")) == 1 and step_of(g) == ST_MAIN
+
+
+def test_effects_on_several_units_do_not_depend_on_the_slot_order() -> None:
+    """Choices the engine makes (RULES.md): an effect on several Units hits them in slot order; every order gives
+    the same position, because each hit is independent and the KO check runs once after the effect (DC-O2)."""
+    results = set()
+    standby = [("Pollen Wisp", 300), ("Grove Stag", 0), ("Bloom Dryad", 400)]
+    for order in ((0, 1, 2), (2, 1, 0), (1, 2, 0)):
+        units = [standby[k] for k in order]
+        g = build(side(hand=["Smoldering Ember"]),
+                  side("Wandering Golem", standby=[n for n, _ in units],
+                       damage={j + 1: d for j, (_, d) in enumerate(units) if d}), step=ST_MAIN)
+        do(g, "hand", 0)
+        left = tuple(sorted((unit_name(g, 1, j), damage(g, 1, j)) for j in range(1, 1 + len(names(g, 1, "standby")))))
+        results.add((tuple(sorted(names(g, 1, "ko"))), left))
+    assert len(results) == 1
+    (ko, left), = results
+    assert ko == ("Bloom Dryad", "Pollen Wisp") and left == (("Grove Stag", 100),)
