@@ -8,7 +8,10 @@ What it does, by decision (see ``cardenvs/games/heartbreak/RULES.md`` for the ru
 * main phase: evolves, calls and equips whenever it can (strongest first); plays supports and uses skills whose
   simulated effect raises a score of the public position; swaps a badly hurt Lead for a healthier Back-Up fighter;
 * action phase: declares the action (and [Bypass] target) whose simulated result scores best, KOs first;
-* climax phase and open Turbo moments: plays the card whose simulated effect scores best, if it gains enough;
+* climax phase and open Turbo moments (also those closing the start and end phases): plays the card whose
+  simulated effect scores best, if it gains enough;
+* effect choices (``swap_lead``: which Back-Up; ``evolve``: which hand card onto which fighter): the option whose
+  simulated resolution of the rest of the stack scores best;
 * response windows: answers with the Turbo whose simulated resolution of the whole stack scores best (a negate
   against an attack on its Lead, Armor before a hit...), else passes;
 * trigger order and refills: the first waiting ability; the healthiest Back-Up fighter.
@@ -58,10 +61,15 @@ from cardenvs.games.heartbreak.cards import (
     TYPE_FIGHTER,
     TYPE_ITEM,
 )
-from cardenvs.games.heartbreak.effects import resolve_top
+from cardenvs.games.heartbreak.effects import can_evolve_with, resolve_top
 from cardenvs.games.heartbreak.rules import apply_action
 from cardenvs.games.heartbreak.state import (
+    BACKUP,
+    BACKUP_CAP,
     BACKUP_N,
+    CH_SWAP,
+    CHOICE_KIND,
+    CHOICE_PLAYER,
     CHARGE_N,
     DAMAGE,
     DECK_N,
@@ -77,10 +85,13 @@ from cardenvs.games.heartbreak.state import (
     RESTED,
     ST_ACTION,
     ST_CHARGE,
+    ST_CHOOSE,
     ST_CLIMAX,
+    ST_END_OPEN,
     ST_MAIN,
     ST_REFILL,
     ST_SETUP_LEAD,
+    ST_START_OPEN,
     ST_TARGET,
     ST_TRIGGERS,
     ST_WINDOW,
@@ -138,6 +149,48 @@ def q_of(p):
 
 
 @njit(cache=True)
+def _quick_choice(row, tables):
+    """A simple pick for an effect choice met while simulating: the standing Back-Up fighter with the most HP
+    left; the highest-level evolution (or ``pass`` when none is eligible)."""
+    ctab = tables[0]
+    q = row[CHOICE_PLAYER]
+    best = -1
+    best_key = -1e9
+    if row[CHOICE_KIND] == CH_SWAP:
+        for j in range(row[BACKUP_N + q]):
+            b = row[BACKUP + q * BACKUP_CAP + j]
+            if row[RESTED + q * D + b] == 0:
+                key = hp_of(row, ctab, q, b) - row[DAMAGE + q * D + b]
+                if key > best_key:
+                    best, best_key = A_SWAP + j, key
+        return best
+    best = A_PASS
+    for i in range(row[HAND_N + q]):
+        card = card_of(row, q, row[HAND + q * HAND_CAP + i])
+        for pos in range(4):
+            if can_evolve_with(row, ctab, q, field_at(row, q, pos), card):
+                key = 10.0 * ctab[card, C_LEVEL] - pos
+                if key > best_key:
+                    best, best_key = A_ONTO + 4 * i + pos, key
+    return best
+
+
+@njit(cache=True)
+def _settle(scratch, tables):
+    """Resolve the whole stack of the copy (answers ignored; effect choices by ``_quick_choice``)."""
+    guard = 0
+    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 16:
+        if scratch[STEP] == ST_CHOOSE:
+            a = _quick_choice(scratch, tables)
+            if a < 0:
+                return
+            apply_action(scratch, tables, scratch[CHOICE_PLAYER], a)
+        else:
+            resolve_top(scratch, tables)
+        guard += 1
+
+
+@njit(cache=True)
 def _simulate(row, tables, p, a, scratch):
     """The score after playing ``a`` in a copy and resolving the whole stack (answers ignored)."""
     scratch[:] = row
@@ -145,10 +198,7 @@ def _simulate(row, tables, p, a, scratch):
     if scratch[STEP] == ST_TARGET:  # a [Bypass] attack: assume the Lead (or the first fighter) as its target
         pos = 0 if field_at(scratch, q_of(p), 0) >= 0 else 1
         apply_action(scratch, tables, p, A_TARGET + pos)
-    guard = 0
-    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 8:
-        resolve_top(scratch, tables)
-        guard += 1
+    _settle(scratch, tables)
     return _value(scratch, tables, p)
 
 
@@ -156,10 +206,7 @@ def _simulate(row, tables, p, a, scratch):
 def _resolve_value(row, tables, p, scratch):
     """The score if the stack resolves as it stands."""
     scratch[:] = row
-    guard = 0
-    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 8:
-        resolve_top(scratch, tables)
-        guard += 1
+    _settle(scratch, tables)
     return _value(scratch, tables, p)
 
 
@@ -281,7 +328,16 @@ def decide(row, tables, p, mask, scratch):
             if best >= 0 and left <= 20:
                 return best
         return A_PASS
-    if st == ST_ACTION or st == ST_CLIMAX:
+    if st == ST_CHOOSE:  # an effect's choice: the option whose simulated outcome scores best
+        best = -1
+        best_v = -1e9
+        for a in range(NUM_ACTIONS):
+            if mask[a] != 0:
+                v = _simulate(row, tables, p, a, scratch)
+                if v > best_v:
+                    best, best_v = a, v
+        return best
+    if st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN:
         base = _value(row, tables, p)
         best = A_PASS
         best_gain = 0.5

@@ -32,7 +32,7 @@ from cardenvs.core.cards import (
 from cardenvs.core.decks import Deck, copy_limit, read_deck, resolve_deck_path
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import MAX_ACTIONS, MAX_COPIES, MAX_DECK, MAX_SKILLS, MIN_DECK
+from .state import MAX_ACTIONS, MAX_COPIES, MAX_DECK, MAX_SKILLS, MIN_DECK, POOL_CAP
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -338,6 +338,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
             cards.append(card)
     if len(alliances) > MAX_ALLIANCES - 1:
         raise CardPoolError(str(paths[0]), None, f"at most {MAX_ALLIANCES - 1} alliances over all pool files")
+    if len(cards) > POOL_CAP:  # the observation counts public cards per card id
+        raise CardPoolError(str(paths[0]), None, f"at most {POOL_CAP} cards over all pool files")
     ctab, etab, names = compile_pool(cards, alliances)
     pool = HeartbreakPool(paths=paths, cards=cards, tables=(ctab, etab))
     pool.alliances = alliances + [FREE]

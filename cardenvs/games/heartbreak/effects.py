@@ -1,7 +1,10 @@
 """The heartbreak effect interpreter: conditions, target selectors, ops, evolving, stack resolution and KOs.
 
-Targets are deterministic selectors (no extra decision): ``*_lead``, ``*_backup`` (every Back-Up fighter), ``*_all``,
-``self`` (the fighter carrying the text) and ``action_target`` (the target of the action being resolved).
+Targets are selectors that name every fighter they cover (no choice is left): ``*_lead``, ``*_backup`` (every
+Back-Up fighter), ``*_all``, ``self`` (the fighter carrying the text) and ``action_target`` (the target of the action
+being resolved). The two ops that leave a choice (``swap_lead``: which standing Back-Up fighter; ``evolve``: which
+hand card onto which fighter) pause the resolution of the top stack entry at that effect (``resume_effect``) and hand
+the choice to the player (``ST_CHOOSE``); the entry resumes there once the choice is made.
 """
 from __future__ import annotations
 
@@ -23,7 +26,6 @@ from .board import (
     field_at,
     field_pos,
     heart_push,
-    hp_of,
     is_ko,
     overdrive,
     pop_deck,
@@ -96,12 +98,18 @@ from .state import (
     BACKUP,
     BACKUP_CAP,
     BACKUP_N,
+    CH_EVOLVE,
+    CH_SWAP,
+    CHOICE_KIND,
+    CHOICE_PLAYER,
+    CHOICE_VALUE,
     DAMAGE,
     DECK_N,
     FACE_UP,
     HAND,
     HAND_CAP,
     HAND_N,
+    HEART_CAP,
     HEART_N,
     K_ACTION,
     K_CALL,
@@ -125,6 +133,7 @@ from .state import (
     RESOLVING_CAP,
     RESOLVING_N,
     RESTED,
+    RESUME_EFFECT,
     SILENCED,
     SINCE_TURN,
     SK_CANCEL,
@@ -136,6 +145,8 @@ from .state import (
     STACK,
     STACK_COLS,
     STACK_N,
+    ST_CHOOSE,
+    STEP,
     STOCK,
     STOCK_CAP,
     STOCK_HOST,
@@ -248,7 +259,6 @@ def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
 
 @njit(cache=True)
 def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst: int, stack_pos: int) -> None:
-    ctab = tables[0]
     op = eff[E_OP]
     if op == OP_DRAW:
         for _ in range(eff[E_N]):
@@ -273,7 +283,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         return
     if op == OP_ADD_HEART:
         for _ in range(eff[E_N]):
-            if row[DECK_N + p] == 0 or row[HEART_N + p] >= 10:
+            if row[DECK_N + p] == 0 or row[HEART_N + p] >= HEART_CAP:
                 break
             heart_push(row, p, pop_deck(row, p))
         return
@@ -281,28 +291,16 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         if stack_pos >= 1:
             row[STACK + (stack_pos - 1) * STACK_COLS + SK_CANCEL] = 1
         return
-    if op == OP_SWAP_LEAD:
-        best = -1
-        best_left = -1
-        for s in range(row[BACKUP_N + p]):
-            b = backup_at(row, p, s)
-            if row[RESTED + p * D + b] != 0:
-                continue
-            left = hp_of(row, ctab, p, b) - row[DAMAGE + p * D + b]
-            if left > best_left:
-                best, best_left = s, left
-        if best >= 0:
-            swap_lead_with(row, p, best)
-        return
-    if op == OP_EVOLVE:
-        for pos in range(4):
-            base = field_at(row, p, pos)
-            if base < 0:
-                continue
-            for i in range(row[HAND_N + p]):
-                if can_evolve_with(row, ctab, p, base, card_of(row, p, row[HAND + p * HAND_CAP + i])):
-                    evolve_fighter(row, p, pos, i)
-                    return
+    if op == OP_SWAP_LEAD or op == OP_EVOLVE:  # the player's choice, made at ST_CHOOSE (see choice_needed)
+        v = row[CHOICE_VALUE]
+        row[CHOICE_VALUE] = -1
+        row[CHOICE_KIND] = 0
+        if v < 0:
+            return  # nothing eligible
+        if op == OP_SWAP_LEAD:
+            swap_lead_with(row, p, v)
+        else:
+            evolve_fighter(row, p, v % 4, v // 4)
         return
     chosen = np.empty(8, dtype=np.int64)
     m = collect_targets(row, p, src, eff[E_TARGET], t_inst, chosen)
@@ -352,13 +350,32 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
 
 
 @njit(cache=True)
+def standing_backups(row: np.ndarray, p: int) -> int:
+    n = 0
+    for s in range(row[BACKUP_N + p]):
+        if row[RESTED + p * D + backup_at(row, p, s)] == 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def choice_needed(row: np.ndarray, p: int, op: int) -> bool:
+    """Whether ``swap_lead`` / ``evolve`` asks its player (HB choices, RULES.md): a standing Back-Up fighter to pick;
+    for ``evolve`` a card in hand and a fighter on the field (public counts only, so whether the player is asked
+    never depends on its hidden hand: with no eligible pair it answers ``pass``)."""
+    if op == OP_SWAP_LEAD:
+        return standing_backups(row, p) > 0
+    return row[HAND_N + p] > 0 and (row[LEAD + p] >= 0 or row[BACKUP_N + p] > 0)
+
+
+@njit(cache=True)
 def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, index: int, t_inst: int,
-                    stack_pos: int) -> None:
+                    stack_pos: int, start: int) -> int:
     """Every effect of ``src``'s card with this trigger (and skill/action number) whose condition holds, in card
-    order."""
+    order, from effect ``start``. Returns -1 when done, or the effect index at which it paused for a choice."""
     card = card_of(row, p, src)
     etab = tables[1]
-    for e in range(MAX_EFFECTS):
+    for e in range(start, MAX_EFFECTS):
         eff = etab[card, e]
         if eff[E_TRIGGER] != trigger:
             continue
@@ -366,7 +383,17 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
             continue
         if not condition_holds(row, p, src, eff[E_COND]):
             continue
+        op = eff[E_OP]
+        if (op == OP_SWAP_LEAD or op == OP_EVOLVE) and row[CHOICE_KIND] == 0:
+            if not choice_needed(row, p, op):
+                continue  # nothing to choose from: the effect does nothing
+            row[CHOICE_KIND] = CH_SWAP if op == OP_SWAP_LEAD else CH_EVOLVE
+            row[CHOICE_PLAYER] = p
+            row[CHOICE_VALUE] = -1
+            row[STEP] = ST_CHOOSE
+            return e
         apply_op(row, tables, p, src, eff, t_inst, stack_pos)
+    return -1
 
 
 @njit(cache=True)
@@ -446,8 +473,19 @@ def check_kos(row: np.ndarray, tables) -> None:
 
 
 @njit(cache=True)
+def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
+    for q in range(2):
+        for pos in range(4):
+            inst = field_at(row, q, pos)
+            if inst >= 0 and is_ko(row, ctab, q, inst):
+                return True
+    return False
+
+
+@njit(cache=True)
 def resolve_top(row: np.ndarray, tables) -> None:
-    """Pop the top stack entry and carry it out (HB-R7: last in, first out), then the KO check."""
+    """Carry out the top stack entry (HB-R7: last in, first out), then pop it and run the KO check. An entry whose
+    effect needs its player's choice stays on top, paused (``row[STEP] == ST_CHOOSE``); the next call resumes it."""
     n = row[STACK_N] - 1
     base = STACK + n * STACK_COLS
     kind = row[base + SK_KIND]
@@ -456,9 +494,6 @@ def resolve_top(row: np.ndarray, tables) -> None:
     index = row[base + SK_INDEX]
     target = row[base + SK_TARGET]
     cancelled = row[base + SK_CANCEL] != 0
-    row[STACK_N] = n
-    for c in range(STACK_COLS):
-        row[base + c] = -1
     # one call site of the interpreter (it is the largest code here): pick the text, then run it
     trigger = -1
     if not cancelled:
@@ -471,7 +506,16 @@ def resolve_top(row: np.ndarray, tables) -> None:
     if kind == K_ACTION and not cancelled and field_pos(row, p, inst) >= 0:
         trigger = TR_ACTION  # a silenced Lead still acts: only its abilities are off
     if trigger >= 0:
-        resolve_effects(row, tables, p, inst, trigger, index if kind != K_TRIGGER else 0, target, n)
+        paused = resolve_effects(row, tables, p, inst, trigger, index if kind != K_TRIGGER else 0, target, n,
+                                 row[RESUME_EFFECT])
+        if paused >= 0:
+            row[RESUME_EFFECT] = paused
+            return
+    row[RESUME_EFFECT] = 0
+    row[CHOICE_KIND] = 0
+    row[STACK_N] = n
+    for c in range(STACK_COLS):
+        row[base + c] = -1
     if kind == K_ACTION and not cancelled:
         action_damage(row, tables, p, inst, index, target)
     if kind == K_CARD:

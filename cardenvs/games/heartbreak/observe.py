@@ -57,11 +57,16 @@ from .cards import (
 from .state import (
     ACTED,
     BACKUP_N,
+    CH_EVOLVE,
+    CH_SWAP,
     CHARGE_N,
+    CHOICE_KIND,
+    CHOICE_PLAYER,
     CLIMAX_USED,
     DAMAGE,
     DECK,
     DECK_N,
+    DISCARD,
     DISCARD_N,
     FACE_UP,
     HAND,
@@ -74,6 +79,7 @@ from .state import (
     MAX_DECK,
     NUM_STEPS,
     PENDING_ACTION,
+    POOL_CAP,
     RESOLVING_N,
     RESTED,
     SETUP_PLAYER,
@@ -86,8 +92,10 @@ from .state import (
     SK_PLAYER,
     SK_TARGET,
     SKILLS_USED,
+    ST_CHOOSE,
     ST_SETUP_LEAD,
     ST_TARGET,
+    ST_WINDOW,
     STACK,
     STACK_CAP,
     STACK_COLS,
@@ -104,6 +112,7 @@ from .state import (
     TRIG_N,
     TURN_PLAYER,
     WIN_ACTOR,
+    WIN_RESOLVING,
     WIN_STAGE,
 )
 from .state import STOCK_N as _SN
@@ -125,8 +134,11 @@ S = len(FIGHTER_STATE)
 SLOT = F + S + F  # card, state, equipped item card
 CONTEXT = (
     "my_decision", "my_turn", "first_turn", "swap_used", "climax_used", "window_answer_stage", "window_mine",
-    "trig_call", "trig_start", "trig_end", "turn/100", "bypass_target_pending",
+    "trig_call", "trig_start", "trig_end", "turn/100", "bypass_target_pending", "choice_swap", "choice_evolve",
+    "choice_mine",
 )
+PUBLIC_PILES = ("discard pile (KO'd fighters, used cards, discharged and broken face-up cards)",
+                "face-up stock (evolution bases and items)", "face-up heart cards")
 COUNTS = ("deck/10", "hand", "heart", "heart_face_down", "charge", "discard/10", "backup", "stock", "on_stack")
 LEAD_OPTION = ("offered", "level", "hp/100", "armor/10", "ward/10", "counter/10", "strike", "bypass",
                "action1_damage/100")
@@ -148,13 +160,16 @@ OBS = Layout(
         ("triggers", (TRIG_CAP, 2 + F), "waiting triggered abilities: present, mine, card features"),
         ("lead_options", (D, len(LEAD_OPTION)), ("setup, while choosing the own Lead: for each deck instance i "
                                                  "(the choose_lead action i): " + ", ".join(LEAD_OPTION))),
+        ("public_cards", (2, len(PUBLIC_PILES), POOL_CAP), ("per player (own, opp), every public card counted by card "
+                                                             "id (the pool's order): " + "; ".join(PUBLIC_PILES))),
     ),
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
-O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_FIELD, O_HEART, O_STACK, O_TRIG, O_LEAD = OBS.offsets(
-    "step", "context", "counts", "hand", "field", "heart", "stack", "triggers", "lead_options"
+O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_FIELD, O_HEART, O_STACK, O_TRIG, O_LEAD, O_PUBLIC = OBS.offsets(
+    "step", "context", "counts", "hand", "field", "heart", "stack", "triggers", "lead_options", "public_cards"
 )
+NP = len(PUBLIC_PILES)
 NL = len(LEAD_OPTION)
 NC = len(COUNTS)
 
@@ -238,7 +253,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 2] = 1.0 if row[H_TURN] == 1 else 0.0
     out[c + 3] = row[SWAP_USED]
     out[c + 4] = row[CLIMAX_USED]
-    out[c + 5] = 1.0 if row[WIN_STAGE] == 1 else 0.0
+    out[c + 5] = row[WIN_STAGE] if row[STEP] == ST_WINDOW and row[WIN_STAGE] < WIN_RESOLVING else 0.0
     out[c + 6] = 1.0 if row[WIN_ACTOR] == p else 0.0
     kind = row[TRIG_KIND]
     out[c + 7] = 1.0 if kind == TR_CALL and row[TRIG_N] > 0 else 0.0
@@ -246,6 +261,10 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 9] = 1.0 if kind == TR_END and row[TRIG_N] > 0 else 0.0
     out[c + 10] = row[H_TURN] / 100.0
     out[c + 11] = 1.0 if row[PENDING_ACTION] >= 0 and row[STEP] == ST_TARGET else 0.0
+    if row[STEP] == ST_CHOOSE:
+        out[c + 12] = 1.0 if row[CHOICE_KIND] == CH_SWAP else 0.0
+        out[c + 13] = 1.0 if row[CHOICE_KIND] == CH_EVOLVE else 0.0
+        out[c + 14] = 1.0 if row[CHOICE_PLAYER] == p else 0.0
     for side in range(2):
         q = p if side == 0 else o
         base = O_COUNTS + side * NC
@@ -268,6 +287,17 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[base + 6] = row[BACKUP_N + q]
         out[base + 7] = row[_SN + q]
         out[base + 8] = row[RESOLVING_N + q]
+        pub = O_PUBLIC + side * NP * POOL_CAP  # every public card by card id (the piles' order is not kept)
+        for j in range(row[DISCARD_N + q]):
+            out[pub + card_of(row, q, row[DISCARD + q * D + j])] += 1.0
+        for j in range(row[_SN + q]):
+            inst = row[STOCK + q * STOCK_CAP + j]
+            if row[FACE_UP + q * D + inst] != 0:
+                out[pub + POOL_CAP + card_of(row, q, inst)] += 1.0
+        for j in range(row[HEART_N + q]):
+            inst = row[HEART + q * HEART_CAP + j]
+            if row[FACE_UP + q * D + inst] != 0:
+                out[pub + 2 * POOL_CAP + card_of(row, q, inst)] += 1.0
         for pos in range(4):
             inst = field_at(row, q, pos)
             if inst < 0:

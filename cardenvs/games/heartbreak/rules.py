@@ -2,13 +2,16 @@
 
 Flow: ``step_row`` hands the action to ``drive``, which checks it against ``fill_mask``, applies it
 (``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of turn, stack resolution) to the
-next decision; a decision with exactly one legal action (a response window where the responder holds no playable
-Turbo, a charge step with an empty hand, a single waiting trigger) is played by the kernel and is not counted.
+next decision. A decision with exactly one legal action is played by the kernel (not counted) only when that is
+public: the legal set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a
+decision never tells the other player anything about hidden cards. A response window with a non-empty hand is
+always a decision, even when the hand holds no playable Turbo (it then offers only ``pass``).
 
 Response windows (HB-R*): every card play, skill or action declaration, triggered ability and phase change of a
-player pushes an entry on the stack and opens a window. The other player may answer with one Turbo or pass; if the
-turn player's play was answered, the turn player may answer once more (the last word); then the stack resolves last
-in, first out. A window opened by the non-turn player's trigger lets the turn player answer once (HB-R9).
+player pushes an entry on the stack and opens a window. The players answer alternately, the actor's opponent first,
+one Turbo or a pass each; a pass closes the window, and so does a Turbo of the turn player that answered a Turbo of
+the opponent (the turn player has the last word); then the stack resolves last in, first out. After the
+non-turn player's trigger: turn player, non-turn player, turn player (HB-R5/R9).
 """
 from __future__ import annotations
 
@@ -92,6 +95,8 @@ from .cards import (
 )
 from .effects import (
     active_on_field,
+    any_ko,
+    check_kos,
     can_evolve_with,
     condition_holds,
     evolve_fighter,
@@ -105,6 +110,11 @@ from .state import (
     BACKUP,
     BACKUP_CAP,
     BACKUP_N,
+    CH_EVOLVE,
+    CH_SWAP,
+    CHOICE_KIND,
+    CHOICE_PLAYER,
+    CHOICE_VALUE,
     CLIMAX_USED,
     DECISION_CAP,
     DECK,
@@ -143,20 +153,27 @@ from .state import (
     RET_STEP,
     SETUP_PLAYER,
     SILENCED,
+    SK_CANCEL,
+    SK_INST,
+    SK_KIND,
+    SK_PLAYER,
     SINCE_TURN,
     SKILLS_USED,
     ST_ACTION,
     ST_ACTION_START,
     ST_CHARGE,
+    ST_CHOOSE,
     ST_CLEANUP,
     ST_CLIMAX,
     ST_DRAW,
     ST_END,
+    ST_END_OPEN,
     ST_MAIN,
     ST_REFILL,
     ST_RISE,
     ST_SETUP_LEAD,
     ST_START,
+    ST_START_OPEN,
     ST_TARGET,
     ST_TRIGGERS,
     ST_WINDOW,
@@ -179,12 +196,12 @@ from .state import (
     TURN_CAP,
     TURN_PLAYER,
     WIN_ACTOR,
+    WIN_RESOLVING,
     WIN_STAGE,
     ZONE_NAMES,
 )
 
 D = MAX_DECK
-WIN_RESOLVING = 2  # win_stage once the window has closed and the stack is resolving
 
 _ZONE_SPANS = np.array([[STATE.offset(z), STATE[z].size] for z in ZONE_NAMES], dtype=np.int64)
 
@@ -219,8 +236,9 @@ def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
 
 @njit(cache=True)
 def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool) -> bool:
-    """Support cards: in the own main phase (HB-M2/M6); Turbo ones also in windows and, on the own turn, any time
-    (HB-R1..R3). A negating Turbo needs something to answer, so it is only played in windows."""
+    """Support cards: in the own main phase (HB-M2/M6); Turbo ones also in windows and, on the own turn, at every
+    open moment (HB-R1..R3: main, action, climax phase, and the open moments closing the start and end phases). A
+    negating Turbo is only played in a window, against an entry that something can negate (``negatable_top``)."""
     if ctab[card, C_TYPE] != TYPE_SUPPORT:
         return False
     if not can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
@@ -228,8 +246,28 @@ def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool,
     if ctab[card, C_TURBO] == 0:
         return main
     if ctab[card, C_NEGATE] != 0:
-        return window and row[STACK_N] < STACK_CAP
-    return window or main or row[STEP] == ST_ACTION or row[STEP] == ST_CLIMAX
+        return window and row[STACK_N] < STACK_CAP and negatable_top(row, ctab)
+    st = row[STEP]
+    return window or main or st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN
+
+
+@njit(cache=True)
+def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
+    """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
+    card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
+    n = row[STACK_N]
+    if n == 0:
+        return False
+    b = STACK + (n - 1) * STACK_COLS
+    if row[b + SK_CANCEL] != 0:
+        return False
+    kind = row[b + SK_KIND]
+    if kind == K_PHASE or kind == K_PLAYED:
+        return False
+    if kind == K_CALL:
+        q = row[b + SK_PLAYER]
+        return ctab[card_of(row, q, row[b + SK_INST]), C_HAS_CALL] != 0
+    return True
 
 
 @njit(cache=True)
@@ -292,7 +330,19 @@ def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
 
 @njit(cache=True)
 def window_responder(row: np.ndarray) -> int:
-    return 1 - row[WIN_ACTOR] if row[WIN_STAGE] == 0 else row[WIN_ACTOR]
+    """HB-R5/R9: the actor's opponent answers first, then the players alternate."""
+    return 1 - row[WIN_ACTOR] if row[WIN_STAGE] % 2 == 0 else row[WIN_ACTOR]
+
+
+@njit(cache=True)
+def auto_ok(row: np.ndarray, p: int) -> bool:
+    """May ``p``'s single legal action be played by the kernel? Only where the legal set is public: steps whose
+    options come from the hand are forced only with an empty hand (HB-R8 and the timing rule in RULES.md)."""
+    st = row[STEP]
+    if st == ST_CHARGE or st == ST_MAIN or st == ST_ACTION or st == ST_CLIMAX or st == ST_WINDOW \
+            or st == ST_START_OPEN or st == ST_END_OPEN or (st == ST_CHOOSE and row[CHOICE_KIND] == CH_EVOLVE):
+        return row[HAND_N + p] == 0
+    return True
 
 
 @njit(cache=True)
@@ -354,7 +404,23 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         if row[SWAP_USED] == 0 and row[LEAD + p] >= 0:
             for j in range(row[BACKUP_N + p]):
                 out[A_SWAP + j] = 1
-    elif st == ST_ACTION or st == ST_CLIMAX:
+    elif st == ST_CHOOSE:
+        if row[CHOICE_KIND] == CH_SWAP:
+            for j in range(row[BACKUP_N + p]):
+                if row[RESTED + p * D + row[BACKUP + p * BACKUP_CAP + j]] == 0:
+                    out[A_SWAP + j] = 1
+        else:
+            for i in range(row[HAND_N + p]):
+                card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+                for pos in range(4):
+                    if can_evolve_with(row, ctab, p, field_at(row, p, pos), card):
+                        out[A_ONTO + 4 * i + pos] = 1
+            out[A_PASS] = 1
+            for a in range(A_ONTO, A_SKILL):
+                if out[a] != 0:
+                    out[A_PASS] = 0  # an eligible evolve must be made: pass only says nothing is eligible
+                    break
+    elif st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN:
         out[A_PASS] = 1
         if st == ST_ACTION:
             for k in range(MAX_ACTIONS):
@@ -469,7 +535,7 @@ def start_game(row: np.ndarray, tables) -> None:
     for q in range(2):
         lead = row[LEAD + q]
         row[FACE_UP + q * D + lead] = 1
-        row[SINCE_TURN + q * D + lead] = 0
+        row[SINCE_TURN + q * D + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
     row[H_TURN] = 0
     # the reveal counts as calling the Leads: their call abilities wait, the first player's first (HB-L5)
     ctab = tables[0]
@@ -553,7 +619,24 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[STEP] = ST_RISE
     elif st == ST_REFILL:  # HB-P5/P6: not a call, not the swap; the fighter keeps its state
         swap_lead_with(row, p, a - A_REFILL)
-        change_phase(row, ST_MAIN)
+        row[STEP] = ST_START_OPEN
+    elif st == ST_START_OPEN or st == ST_END_OPEN:  # HB-R3: a Turbo, or on to the main phase / end of turn
+        if a == A_PASS:
+            if st == ST_START_OPEN:
+                change_phase(row, ST_MAIN)
+            else:
+                row[STEP] = ST_CLEANUP
+        else:
+            i = a - A_HAND
+            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
+            play_card(row, p, i, st)
+    elif st == ST_CHOOSE:  # the paused effect gets its choice and resumes (effects.resolve_effects)
+        if row[CHOICE_KIND] == CH_SWAP:
+            row[CHOICE_VALUE] = a - A_SWAP
+        else:
+            row[CHOICE_VALUE] = a - A_ONTO if a != A_PASS else -2
+        row[STEP] = ST_WINDOW
     elif st == ST_MAIN:
         if a == A_PASS:  # HB-M7; HB-T2: the first player's first turn has no action phase
             change_phase(row, ST_CLIMAX if row[H_TURN] == 1 else ST_ACTION_START)
@@ -649,10 +732,10 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
             hand_card_to_resolving(row, p, i)
             push_entry(row, K_CARD, p, inst, 0, -1)
-            if row[WIN_STAGE] == 0 and row[WIN_ACTOR] == row[TURN_PLAYER]:
-                row[WIN_STAGE] = 1  # the turn player has the last word
+            if p == row[TURN_PLAYER] and row[WIN_STAGE] >= 1:
+                row[WIN_STAGE] = WIN_RESOLVING  # the turn player answered the opponent's Turbo: the last word
             else:
-                row[WIN_STAGE] = WIN_RESOLVING
+                row[WIN_STAGE] += 1
 
 
 @njit(cache=True)
@@ -663,6 +746,9 @@ def advance(row: np.ndarray, tables) -> None:
             return
         if settle_losses(row):
             return
+        if any_ko(row, tables[0]):  # HB-B10: a KO is state-based, checked whenever HP or damage may have changed
+            check_kos(row, tables)
+            continue
         st = row[STEP]
         tp = row[TURN_PLAYER]
         op = 1 - tp
@@ -673,8 +759,8 @@ def advance(row: np.ndarray, tables) -> None:
             if row[DECK_N + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
                 row[LOST + tp] = 1
                 continue
-            if row[H_TURN] >= TURN_CAP:
-                truncate(row)
+            if row[H_TURN] >= TURN_CAP:  # HB-V6: the turn cap ends the game as a draw
+                finish(row, DRAW)
                 return
             row[H_TURN] += 1
             st = ST_END  # HB-P1: collect the start-of-turn abilities below (one call site)
@@ -699,7 +785,7 @@ def advance(row: np.ndarray, tables) -> None:
             if row[LEAD + tp] < 0 and row[BACKUP_N + tp] > 0:
                 set_decision(row, tp)
                 return
-            change_phase(row, ST_MAIN)
+            row[STEP] = ST_START_OPEN
             continue
         if st == ST_ACTION_START:  # HB-A1..A4: once per action phase, the opponent first
             if field_count(row, op) == 0:
@@ -712,7 +798,7 @@ def advance(row: np.ndarray, tables) -> None:
             continue
         if st == ST_END:  # HB-E1 (and HB-P1, redirected from ST_START above)
             start = row[STEP] == ST_START
-            collect_triggers(row, tables, TR_START if start else TR_END, ST_DRAW if start else ST_CLEANUP)
+            collect_triggers(row, tables, TR_START if start else TR_END, ST_DRAW if start else ST_END_OPEN)
             continue
         if st == ST_CLEANUP:
             if row[DECK_N + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
@@ -722,14 +808,17 @@ def advance(row: np.ndarray, tables) -> None:
             continue
         if st == ST_WINDOW:
             if row[WIN_STAGE] == WIN_RESOLVING:
-                while row[STACK_N] > 0 and row[LOST] == 0 and row[LOST + 1] == 0:
+                while row[STACK_N] > 0 and row[LOST] == 0 and row[LOST + 1] == 0 and row[STEP] == ST_WINDOW:
                     resolve_top(row, tables)
-                if row[LOST] != 0 or row[LOST + 1] != 0:
+                if row[LOST] != 0 or row[LOST + 1] != 0 or row[STEP] != ST_WINDOW:
                     continue
                 row[WIN_STAGE] = 0
                 row[STEP] = row[RET_STEP]
                 continue
             set_decision(row, window_responder(row))
+            return
+        if st == ST_CHOOSE:
+            set_decision(row, row[CHOICE_PLAYER])
             return
         # ST_CHARGE, ST_MAIN, ST_ACTION, ST_TARGET, ST_CLIMAX: the turn player decides
         set_decision(row, tp)
@@ -758,7 +847,7 @@ def drive(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
             row[H_DECISIONS] += 1
             agent = False
         else:
-            if n != 1:
+            if n != 1 or not auto_ok(row, p):
                 return 0
             for b in range(NUM_ACTIONS):
                 if mask[b] != 0:
@@ -824,6 +913,7 @@ def batch_reset(states, tables, decks, seeds, rows):
 def batch_step(states, tables, players, actions, errors):
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     for i in range(states.shape[0]):
+        errors[i] = 0  # the contract: every row not in error reads 0, skipped rows too (no stale error)
         if players[i] >= 0:
             errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
 

@@ -12,22 +12,23 @@ from cardenvs.core.layout import Layout, fields
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 MIN_DECK = 50  # HB-D1
-MAX_DECK = 60  # engine cap: the rulebook gives no maximum; decks of 51..60 are legal, more are refused
+MAX_DECK = 60  # HB-D9 (stated rule): the rulebook gives no maximum; this game's decks hold 50..60 cards
 MAX_COPIES = 4  # HB-D2
 OPENING_HAND = 5  # HB-S4
 HEART_START = 5  # HB-S5 / HB-H1
-HAND_CAP = 20  # physical hand size; a card that would enter a full hand goes to the discard pile instead
-HEART_CAP = 10  # heart stack capacity (5 at setup; add_heart effects stop at the cap)
+HAND_CAP = MAX_DECK  # HB-E3: no hand limit: every card of the deck fits (the engine never discards from a full hand)
+HEART_CAP = 10  # HB-H11 (stated rule): a heart holds at most 10 cards (5 at setup; add_heart effects stop there)
 BACKUP_CAP = 3  # HB-F4: 1 Lead + 3 Back-Up
 FIELD_CAP = 1 + BACKUP_CAP
-STOCK_CAP = 16  # stock cards of one player over all fighters (an evolve needs one free slot, stock_top stops)
+STOCK_CAP = MAX_DECK  # stock cards of one player over all fighters: every card of the deck fits (no engine limit)
 RESOLVING_CAP = 4  # support / climax cards of one player on the response stack
 STACK_CAP = 4  # the play + the opponent's Turbo + the turn player's answer (HB-R6), one spare
 STACK_COLS = 6
 TRIG_CAP = 8  # simultaneous triggered abilities waiting for an order (4 fighters per player)
 MAX_SKILLS = 2
 MAX_ACTIONS = 2
-TURN_CAP = 120  # HB-V6: truncate (status 2) when turn 121 would start
+TURN_CAP = 120  # HB-V6: the game ends as a draw (status 1, winner 2) when turn 121 would start
+POOL_CAP = 64  # card ids the observation's public per-card counts cover (the loader rejects larger pools)
 DECISION_CAP = 4000  # truncate after this many agent decisions (a backstop; random games take ~200)
 
 # ---- steps -------------------------------------------------------------------------------------------------------
@@ -47,12 +48,15 @@ DECISION_CAP = 4000  # truncate after this many agent decisions (a backstop; ran
     ST_END,  # forced: end-of-turn triggers collected (HB-E1)
     ST_CLEANUP,  # forced: deck-out check, end of turn, next turn (HB-E2)
     ST_WINDOW,  # a response window: the responder plays a Turbo or passes (HB-R*)
-) = range(15)
-NUM_STEPS = 15
+    ST_START_OPEN,  # the turn player may play Turbos at the end of the start phase, then goes to the main phase (HB-R3)
+    ST_END_OPEN,  # the turn player may play Turbos after the end-phase triggers, then ends the turn (HB-R3)
+    ST_CHOOSE,  # an effect being resolved needs its player's choice (swap_lead: which Back-Up; evolve: what onto what)
+) = range(18)
+NUM_STEPS = 18
 STEP_NAMES = (
     "choose Lead", "start phase", "order triggers", "draw step", "charge step", "rise", "refill Lead", "main phase",
     "action phase start", "action phase", "attack target", "climax phase", "end phase", "end of turn",
-    "response window",
+    "response window", "start phase (Turbo)", "end phase (Turbo)", "effect choice",
 )
 
 # stack entry kinds
@@ -107,7 +111,7 @@ _STATE_FIELDS = fields(
     ("pending_action", (), "action index waiting for a [Bypass] target (ST_TARGET)"),
     ("ret_step", (), "step to return to when the response window closes and the stack resolves"),
     ("win_actor", (), "player whose play opened the response window"),
-    ("win_stage", (), "0: the first responder decides; 1: the actor may answer (HB-R5)"),
+    ("win_stage", (), "Turbos played in this window (the responder alternates, the actor's opponent first); 9 resolving"),
     ("stack", (STACK_CAP, STACK_COLS), "response stack (kind, player, instance, index, target, cancelled)"),
     ("stack_count", (), "entries on the stack"),
     ("trig", (TRIG_CAP, 2), "triggered abilities waiting: (player, instance)"),
@@ -115,6 +119,10 @@ _STATE_FIELDS = fields(
     ("trig_kind", (), "trigger of the waiting abilities (TR_* in cards.py)"),
     ("trig_next", (), "step after the waiting abilities have resolved"),
     ("lost", (2,), "1: this player met a loss condition (resolved into winner/draw at once)"),
+    ("choice_kind", (), "ST_CHOOSE: 1 swap_lead (pick a standing Back-Up), 2 evolve (pick hand card and fighter)"),
+    ("choice_player", (), "ST_CHOOSE: the player who chooses"),
+    ("choice_value", (), "the choice made for the paused effect (-1 none yet; -2 nothing eligible)"),
+    ("resume_effect", (), "effect index at which the top stack entry resumes after a choice (0 from the start)"),
 )
 STATE = Layout("heartbreak_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
@@ -172,7 +180,13 @@ TRIG_N = _o("trig_count")
 TRIG_KIND = _o("trig_kind")
 TRIG_NEXT = _o("trig_next")
 LOST = _o("lost")
+CHOICE_KIND = _o("choice_kind")
+CHOICE_PLAYER = _o("choice_player")
+CHOICE_VALUE = _o("choice_value")
+RESUME_EFFECT = _o("resume_effect")
 del _o
+CH_SWAP, CH_EVOLVE = 1, 2
+WIN_RESOLVING = 9  # win_stage once the window has closed and the stack is resolving
 
 #: zone fields and their widths, in the order reset_row clears them
 ZONE_NAMES = ("deck", "hand", "heart", "charge", "discard", "lead", "backup", "stock", "resolving")

@@ -13,7 +13,10 @@ from .state import (
     KIND_NAMES,
     MAX_DECK,
     ST_CHARGE,
+    ST_CHOOSE,
+    ST_END_OPEN,
     ST_SETUP_LEAD,
+    ST_START_OPEN,
     ST_WINDOW,
     STATE,
     STEP_NAMES,
@@ -57,7 +60,8 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     hand = _zone(row, "hand", "hand_count", p)
     if field == "pass":
         return {ST_CHARGE: "do not charge", ST_WINDOW: "pass (no Turbo)", 7: "end the main phase",
-                9: "end the action phase", 11: "end the turn"}.get(step, "pass")
+                9: "end the action phase", 11: "end the climax phase", ST_START_OPEN: "no Turbo: go to the main phase",
+                ST_END_OPEN: "no Turbo: end the turn", ST_CHOOSE: "evolve nothing (no eligible pair)"}.get(step, "pass")
     if field == "choose_lead":
         return f"choose '{_card(row, pool, p, i)}' as the Lead (deck card {i})"
     if field == "hand":
@@ -72,6 +76,8 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         name = _card(row, pool, p, hand[h]) if h < len(hand) else "?"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         verb = "evolve" if kind == "fighter" else "equip"
+        if step == ST_CHOOSE:
+            verb = "effect: evolve"
         return f"{verb}: '{name}' (hand {h}) onto {_pos_name(pos)} '{_card(row, pool, p, _field_at(row, p, pos))}'"
     if field == "skill":
         pos, k = divmod(i, 2)
@@ -79,6 +85,8 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         skills = pool.cards[pool.by_name[name]]["skills"] if name in pool.by_name else []
         sk = skills[k]["name"] if k < len(skills) else f"skill {k + 1}"
         return f"skill '{sk}' of {_pos_name(pos)} '{name}'"
+    if field == "swap" and step == ST_CHOOSE:
+        return f"effect: swap the Lead with Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}'"
     if field == "swap":
         return f"swap the Lead with Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}'"
     if field == "act":

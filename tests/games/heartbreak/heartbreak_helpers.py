@@ -28,7 +28,9 @@ from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.actions import ACTIONS, action_range
 from cardenvs.games.heartbreak.state import (
     MAX_DECK,
+    ST_END_OPEN,
     ST_MAIN,
+    ST_START_OPEN,
     ST_WINDOW,
     STATE,
     ZONE_NAMES,
@@ -191,9 +193,19 @@ def step_of(g: BatchGame) -> int:
     return int(field(g, "step"))
 
 
-def pass_window(g: BatchGame, limit: int = 4) -> None:
-    """Pass in response windows until none is pending."""
+def pass_window(g: BatchGame, limit: int = 6, end_open: bool = True) -> None:
+    """Pass in response windows (and, with ``end_open``, at the end phase's open Turbo moment) until none is
+    pending."""
+    stops = (ST_WINDOW, ST_END_OPEN) if end_open else (ST_WINDOW,)
     for _ in range(limit):
-        if g.status[0] != LIVE or step_of(g) != ST_WINDOW:
+        if g.status[0] != LIVE or step_of(g) not in stops:
+            return
+        do(g, "pass")
+
+
+def pass_start(g: BatchGame, limit: int = 6) -> None:
+    """Pass in windows and at the start phase's open Turbo moment until the main phase (or another decision)."""
+    for _ in range(limit):
+        if g.status[0] != LIVE or step_of(g) not in (ST_WINDOW, ST_START_OPEN):
             return
         do(g, "pass")

@@ -30,6 +30,7 @@ from cardenvs.games.heartbreak.state import (
     ST_MAIN,
     ST_TARGET,
     ST_TRIGGERS,
+    ST_WINDOW,
     STATE,
 )
 
@@ -90,7 +91,14 @@ def test_HB_A8_A9_K4_K5_dual_strike_rises_once_and_acts_twice() -> None:
     do(g, "act", 0)
     pass_window(g)
     assert rested_at(g, 0, 0) and acts(g) == []  # second action: no rise
-    assert int(field(g, "acted")[0, inst_at(g, 0, 0)]) == 2
+    assert int(field(g, "acted")[0, inst_at(g, 0, 0)]) == 2 and damage_at(g, 0, 0) == 40
+    # HB-A8: the rise check follows *any* action (Root Down is no attack); [Counter] follows attacks only
+    g = build({"lead": "Thornwood Sapling:d30", "hand": [STOP]}, {"lead": "Reefling Leviathan"}, step=ST_ACTION)
+    field(g, "mod_strike")[0, inst_at(g, 0, 0)] = 2  # [Dual Strike] until the end of the turn
+    do(g, "act", 1)  # Root Down: stock the top card, heal 20
+    pass_window(g)
+    assert not rested_at(g, 0, 0) and damage_at(g, 0, 0) == 10  # rose; no Counter damage after a non-attack
+    assert acts(g) == [0, 1]
 
 
 def test_HB_A10_a_new_lead_from_an_effect_may_act() -> None:
@@ -292,9 +300,26 @@ def test_HB_F6_call_cost_and_call_conditions() -> None:
 
 
 def test_HB_F12_zones_of_the_state() -> None:
+    """HB-F12: every zone holds its cards apart, Back-Up slots are unordered (kept compact), stocks move with their
+    fighter."""
     zones = {f.name for f in STATE.zones}
     assert zones == {"deck", "hand", "heart", "charge", "discard", "lead", "backup", "stock", "resolving"}
     assert STATE["backup"].shape == (2, FIELD_CAP - 1)
+    g = build({"lead": "Kiln Warden", "backup": ["Moss Hermit", "Coral Sentinel", "Pyre Duelist"],
+               "stock": [("Heartwood Charm", 2, True)], "hand": ["Wandering Sellsword", STOP]},
+              {"lead": "Reefling Scout"})
+    assert not is_legal(g, "hand", 0)  # 1 Lead + 3 Back-Up: no fifth fighter
+    do(g, "swap", 1)  # the Coral Sentinel (Back-Up 2) and its stock move to the Lead
+    assert name_at(g, 0, 0) == "Coral Sentinel" and name_at(g, 0, 2) == "Kiln Warden"
+    assert int(field(g, "stock_host")[0, int(field(g, "stock")[0, 0])]) == inst_at(g, 0, 0)
+    # a Back-Up fighter leaving the field: the others close up (slots carry no order of their own)
+    g = build({"lead": "Kiln Warden", "backup": ["Moss Hermit", "Coral Sentinel", "Pyre Duelist"],
+               "hand": [STOP]}, {"lead": "Reefling Scout"})
+    field(g, "damage")[0, inst_at(g, 0, 1)] = 50  # at its HP: KO'd at the next check
+    do(g, "pass")
+    assert [name_at(g, 0, pos) for pos in (1, 2, 3)] == ["Coral Sentinel", "Pyre Duelist", "-"]
+    assert zone_names(g, 0, "discard") == ["Moss Hermit"] and int(field(g, "backup_count")[0]) == 2
+    assert int(field(g, "heart_count")[0]) == 5 - 1 and zone_names(g, 0, "hand")[-1] == FILLER  # heart -> hand
 
 
 # ---------------------------------------------------------------------------------------------------- skills, abilities
@@ -335,19 +360,27 @@ def test_HB_L4_silence_turns_off_keywords_and_skills_alike() -> None:
 
 
 def test_HB_L5_L6_simultaneous_triggers_turn_player_first_each_in_chosen_order() -> None:
-    """HB-L5, HB-L6."""
-    g = build({"lead": "Harbor Warden:d20", "backup": ["Harbor Warden:d20"], "hand": [STOP]},
-              {"lead": "Harbor Warden:d20", "backup": ["Harbor Warden:d20"], "hand": [FILLER]}, step=ST_CLIMAX)
+    """HB-L5, HB-L6: the turn player's triggers first, in its order, then the opponent's in the opponent's order.
+    The damage differs per fighter, so the order is seen step by step."""
+    g = build({"lead": "Harbor Warden:d20", "backup": ["Harbor Warden:d40"], "hand": [STOP]},
+              {"lead": "Harbor Warden:d20", "backup": ["Harbor Warden:d40"], "hand": [FILLER]}, step=ST_CLIMAX)
     do(g, "pass")
-    pass_window(g)
+    pass_window(g, end_open=False)
     assert step_of(g) == ST_TRIGGERS and int(g.to_act[0]) == 0
     assert sorted(i for f, i in legal(g) if f == "order") == [0, 1]  # HB-L5: the turn player's two, its order
-    do(g, "order", 1)  # the Back-Up's first; the last one of the turn player's then resolves by itself
-    assert damage_at(g, 0, 1) == 0 and damage_at(g, 0, 0) == 0
+    do(g, "order", 1)  # the Back-Up's first: the opponent may answer it
+    assert step_of(g) == ST_WINDOW and int(g.to_act[0]) == 1
+    assert damage_at(g, 0, 1) == 40 and damage_at(g, 0, 0) == 20  # nothing resolved yet
+    do(g, "pass", player=1)
+    assert damage_at(g, 0, 1) == 20 and damage_at(g, 0, 0) == 20  # the Back-Up's heal first
+    do(g, "pass", player=1)  # the Lead's (the last one, taken by itself) resolves next
+    assert damage_at(g, 0, 0) == 0
     # then the opponent orders its own (HB-L6), none of them resolved yet
     assert step_of(g) == ST_TRIGGERS and int(g.to_act[0]) == 1
-    assert damage_at(g, 1, 0) == 20 and damage_at(g, 1, 1) == 20
+    assert damage_at(g, 1, 0) == 20 and damage_at(g, 1, 1) == 40
     assert sorted(i for f, i in legal(g, 1) if f == "order") == [0, 1]
-    do(g, "order", 0, player=1)
-    pass_window(g)  # the turn player may answer each of the opponent's triggers once (HB-R9)
-    assert damage_at(g, 1, 0) == 0 and damage_at(g, 1, 1) == 0
+    do(g, "order", 0, player=1)  # the opponent's Lead first
+    do(g, "pass")  # the turn player may answer each of the opponent's triggers (HB-R9)
+    assert damage_at(g, 1, 0) == 0 and damage_at(g, 1, 1) == 40
+    do(g, "pass")
+    assert damage_at(g, 1, 1) == 20

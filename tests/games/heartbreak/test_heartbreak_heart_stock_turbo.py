@@ -20,12 +20,14 @@ from heartbreak_helpers import (
     zone_names,
 )
 
-from cardenvs.core.header import DRAW, H_STATUS, H_TURN, H_WINNER, TERMINATED, TRUNCATED
+from cardenvs.core.header import DRAW, H_STATUS, H_TURN, H_WINNER, TERMINATED
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.observe import OBS
 from cardenvs.games.heartbreak.state import (
     ST_ACTION,
+    ST_CHOOSE,
     ST_CLIMAX,
+    ST_END_OPEN,
     ST_MAIN,
     ST_WINDOW,
     TURN_CAP,
@@ -131,6 +133,8 @@ def test_HB_I5_evolving_by_an_effect_ignores_time_on_the_field() -> None:
     assert not is_legal(g, "onto", onto(1, 0))
     do(g, "hand", 0)  # Wild Growth: evolve
     pass_window(g)
+    assert step_of(g) == ST_CHOOSE and is_legal(g, "onto", onto(0, 0))  # entered this turn: still eligible
+    do(g, "onto", onto(0, 0))
     assert name_at(g, 0, 0) == "Thornwood Sapling"
 
 
@@ -273,14 +277,16 @@ def test_HB_R8_R9_a_pass_closes_the_window_and_the_turn_player_answers_once() ->
     assert int(g.to_act[0]) == 1
     do(g, "pass", player=1)  # HB-R8: the pass closes the window; the turn player is not asked
     assert step_of(g) == ST_ACTION and damage_at(g, 1, 0) == 20
-    # HB-R9: the opponent's end-of-turn trigger: the turn player answers once, then the window closes
+    # HB-R9: the opponent's end-of-turn trigger: the turn player answers; a pass by the trigger's owner closes it
     g = build({"lead": "Kiln Warden", "hand": ["Flash Burn", STOP], "charge": 1},
               {"lead": "Harbor Warden:d30", "hand": ["Sudden Thicket"]}, step=ST_CLIMAX)
     do(g, "pass")  # to the end phase
     do(g, "pass", player=1)  # no answer to the phase change
     assert step_of(g) == ST_WINDOW and int(g.to_act[0]) == 0  # the opponent's trigger: the turn player answers
     do(g, "hand", 0)  # Flash Burn on the Harbor Warden (Ward 10): 10 more damage, then the heal 20
-    assert int(field(g, "turn_player")) == 1  # closed at once: the opponent got no answer, the turn ended
+    assert int(g.to_act[0]) == 1  # the trigger's owner may answer the Turbo (see test_HB_R5_R9_...)
+    do(g, "pass", player=1)
+    assert step_of(g) == ST_END_OPEN and int(field(g, "turn_player")) == 0  # closed: the end phase goes on
     assert damage_at(g, 1, 0) == 20
 
 
@@ -333,7 +339,7 @@ def test_HB_V5_the_game_ends_at_once_so_the_second_empty_field_check_never_happe
     assert int(field(g, "heart_count")[0]) == 1  # HB-A3 did not happen
 
 
-def test_HB_V6_both_losing_at_once_is_a_draw_and_the_turn_cap_truncates() -> None:
+def test_HB_V6_both_losing_at_once_is_a_draw_and_the_turn_cap_is_a_draw() -> None:
     g = build({"lead": "Kiln Warden:d20", "hand": ["Wildfire"], "charge": 2, "heart": []},
               {"lead": "Kiln Warden:d20", "heart": []}, step=ST_CLIMAX)
     do(g, "hand", 0)  # Wildfire KOs both Leads: both empty hearts break
@@ -341,4 +347,5 @@ def test_HB_V6_both_losing_at_once_is_a_draw_and_the_turn_cap_truncates() -> Non
     g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout"}, step=ST_CLIMAX, turn=TURN_CAP)
     do(g, "pass")
     pass_window(g)
-    assert int(g.states[0, H_STATUS]) == TRUNCATED and int(g.states[0, H_TURN]) == TURN_CAP
+    assert int(g.states[0, H_STATUS]) == TERMINATED and int(g.states[0, H_WINNER]) == DRAW
+    assert int(g.states[0, H_TURN]) == TURN_CAP

@@ -15,6 +15,7 @@ from heartbreak_helpers import (
     legal,
     name_at,
     onto,
+    pass_start,
     pass_window,
     rested_at,
     skill,
@@ -29,9 +30,11 @@ from cardenvs.games.heartbreak.state import (
     ST_ACTION,
     ST_CHARGE,
     ST_CLIMAX,
+    ST_END_OPEN,
     ST_MAIN,
     ST_REFILL,
     ST_SETUP_LEAD,
+    ST_START_OPEN,
 )
 
 
@@ -94,6 +97,7 @@ def test_HB_S6_S7_leads_revealed_as_a_call_and_no_mulligan() -> None:
     g = BatchGame(SPEC, 1, decks=("grove", "grove"), seed=1)
     choose_leads(g, ("Moss Hermit", "Moss Hermit"))  # call ability: draw 1
     fp = int(field(g, "first_player"))
+    pass_window(g)  # the other player may answer each revealed Lead's call ability (HB-R2)
     for p in (0, 1):
         assert field(g, "face_up")[p, inst_at(g, p, 0)] == 1
     assert int(field(g, "hand_count")[1 - fp]) == 6  # 5 + the call ability's draw
@@ -114,7 +118,8 @@ def test_HB_T1_T2_phases_in_order_and_first_turn_skips_the_action_phase() -> Non
     assert int(field(g, "turn_player")) == 1 and int(g.states[0, 5]) == 2  # HB-T1: players alternate
     assert step_of(g) == ST_CHARGE  # start phase: draw, then the charge step
     do(g, "pass")
-    pass_window(g)
+    assert step_of(g) == ST_START_OPEN  # the start phase's open Turbo moment (HB-R3)
+    pass_start(g)
     assert step_of(g) == ST_MAIN
     do(g, "pass")
     pass_window(g)
@@ -157,7 +162,7 @@ def test_HB_P5_P6_empty_lead_is_refilled_by_choice_keeping_state() -> None:
     assert step_of(g) == ST_REFILL and sorted(i for f, i in legal(g) if f == "refill") == [0, 1]
     hand_before = int(field(g, "hand_count")[0])
     do(g, "refill", 1)  # Moss Hermit into the Lead
-    pass_window(g)
+    pass_start(g)
     assert name_at(g, 0, 0) == "Moss Hermit" and damage_at(g, 0, 0) == 20  # HB-P6: keeps its damage
     assert int(field(g, "hand_count")[0]) == hand_before  # not a call: Moss Hermit's call ability did not draw
     assert field(g, "swap_used") == 0 and is_legal(g, "swap", 0)  # not the turn's swap
@@ -256,12 +261,23 @@ def test_HB_X1_X2_X3_X4_one_optional_climax_in_the_climax_phase_only() -> None:
 
 def test_HB_E1_E2_E3_end_triggers_then_the_other_turn_and_no_hand_limit() -> None:
     """HB-E1, HB-E2, HB-E3."""
-    g = build({"lead": "Harbor Warden:d30", "hand": [FILLER] * 15}, {"lead": "Briarback Boar"}, step=ST_CLIMAX)
-    end_turn_of(g)
-    assert damage_at(g, 0, 0) == 10  # HB-E1: heal 20 at the end of the turn
-    assert damage_at(g, 0, 0) == 10 and damage_at(g, 1, 0) == 0  # the Boar's own-turn trigger did not fire
+    g = build({"lead": "Kiln Warden:d10", "backup": ["Harbor Warden:d30"], "hand": [FILLER] * 25},
+              {"lead": "Briarback Boar"}, step=ST_CLIMAX)
+    do(g, "pass")
+    pass_window(g, end_open=False)
+    # HB-E1 before HB-E2: the end-of-turn heal has resolved while the turn is still player 0's
+    assert step_of(g) == ST_END_OPEN and int(field(g, "turn_player")) == 0
+    assert damage_at(g, 0, 1) == 10  # the Harbor Warden healed 20
+    assert damage_at(g, 0, 0) == 10  # the Boar's own-turn trigger (10 to this Lead) did not fire
+    do(g, "pass")
     assert int(field(g, "turn_player")) == 1  # HB-E2
-    assert int(field(g, "hand_count")[0]) == 15  # HB-E3: nothing discarded
+    assert int(field(g, "hand_count")[0]) == 25 and zone_names(g, 0, "discard") == []  # HB-E3: nothing discarded
+    # HB-E1 on the other side: on its own turn the Boar's trigger fires at the end of the turn
+    g = build({"lead": "Kiln Warden:d10", "hand": [FILLER]}, {"lead": "Briarback Boar", "hand": [FILLER]},
+              turn_player=1, step=ST_CLIMAX, to_act=1)
+    do(g, "pass", player=1)
+    pass_window(g, end_open=False)
+    assert step_of(g) == ST_END_OPEN and damage_at(g, 0, 0) == 20
 
 
 # ---------------------------------------------------------------------------------------------------- costs
