@@ -24,7 +24,7 @@ from .state import MAX_DECK, ROUND_CAP, STATE
 
 SPEC = GameSpec(
     name="simulfight",
-    version=0,
+    version=1,
     description="simultaneous unit-fighting card game: Defend and Attack phases planned blind, resolved together",
     num_actions=NUM_ACTIONS,
     state_layout=STATE,

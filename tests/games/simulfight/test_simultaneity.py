@@ -206,3 +206,42 @@ def test_SF_R1_to_act_is_the_lowest_open_plan() -> None:
         for a in _plan(work, 0, rng):
             _act(work, 0, a)
         assert work[H_NEEDS] == 2 and work[H_TO_ACT] == 1
+
+
+def test_engine_orders_are_equivalent() -> None:
+    """RULES.md "Choices the engine makes": the engine applies all_* effects and lands the queued effects in the
+    order the units were played, and discards in that order; permuting the units in play (and the phase-start copy)
+    of both sides, then playing the same two plans, gives the same game: every per-instance field, every counter,
+    and the same sets of units in play and in the discard pile."""
+    rng = np.random.default_rng(13)
+    zones = ("play", "snap_play", "discard")
+    compared = 0
+    for row in POSITIONS:
+        if STATE.get(row, "phase") != 0:  # Defend: resolving it leads to the Attack phase, with no shuffle between
+            continue
+        plans = [_plan(row, 0, rng), _plan(row, 1, rng)]
+        twin = row.copy()
+        for name, count in (("play", "play_count"), ("snap_play", "snap_play_count")):
+            zone = STATE.get(twin, name).copy()
+            for side in (0, 1):
+                n = int(STATE.get(twin, count)[side])
+                zone[side, :n] = rng.permutation(zone[side, :n])
+            twin[STATE.slice(name)] = zone.reshape(-1)
+        if np.array_equal(twin, row):
+            continue
+        finals = []
+        for work in (row.copy(), twin):
+            for p in (0, 1):
+                for a in plans[p]:
+                    _act(work, p, a)
+            finals.append(work)
+        a, b = finals
+        if a[H_TURN] != row[H_TURN]:
+            continue  # a Start phase ran: its reshuffle of the discard pile is chance, not an engine choice
+        for f in STATE.fields:
+            x, y = STATE.get(a, f.name), STATE.get(b, f.name)
+            if f.name in zones:
+                x, y = np.sort(x, axis=-1), np.sort(y, axis=-1)
+            np.testing.assert_array_equal(x, y, err_msg=f.name)
+        compared += 1
+    assert compared >= 10, compared
