@@ -15,6 +15,9 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
   else the weakest); Level Burst when its side is not winning the battle.
 * chores: level down a revealed (spent) level card first; in a lost support combi discard the stronger attacker;
   discard the weakest card at end of turn.
+* level up after a won battle unless it would leave fewer than 2 cards in the deck (the next draw would lose).
+* one-support effects (rest, activate, AP change): the candidate with the highest AP (the strongest opposing support
+  to rest or weaken, the strongest own support to activate or boost).
 
 Hidden information: the kernel reads the seat's own hand, both public boards (mains, supports, rested flags, AP
 modifiers, level-zone sizes, face-up flags) and hand sizes. To value an event or skill it applies it to a *copy* of
@@ -38,16 +41,17 @@ import cardenvs.games.levelneo as _game_pkg  # noqa: E402
 drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.levelneo.actions import (  # noqa: E402
-    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_GO_FIRST, A_HAND, A_LEVEL_DOWN, A_PARTNER, A_PASS,
-    A_SKILL, A_TARGET, NUM_ACTIONS,
+    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND, A_LEVEL_DOWN,
+    A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
 from cardenvs.games.levelneo.cards import C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER  # noqa: E402
-from cardenvs.games.levelneo.effects import compute_ap  # noqa: E402
-from cardenvs.games.levelneo.rules import apply_action, drain_effects  # noqa: E402
+from cardenvs.games.levelneo.effects import compute_ap, one_candidate, one_side  # noqa: E402
+from cardenvs.games.levelneo.rules import apply_action, apply_choice, choice_fields, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
     ATK_A, ATK_B, ATTACKED, BATTLE, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, LEVEL_ZONE,
     MAIN,
+    CHOICE_P, DECK_N, ST_LEVEL_UP,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
     STEP, SUB, SUPPORT_N, TARGET, TURN_PLAYER,
@@ -113,6 +117,36 @@ def _value(row, tables, p):
 
 
 @njit(cache=True)
+def _choice_slot(row, tables):
+    """The support slot for the effect waiting for a choice: the candidate with the highest AP (-1: none)."""
+    cp, src, target, filt, eop = choice_fields(row, tables)
+    q = one_side(cp, target)
+    best = -1
+    best_ap = -1
+    for s in range(row[SUPPORT_N + q]):
+        inst = support_at(row, q, s)
+        if one_candidate(row, tables, cp, src, target, filt, eop, inst):
+            ap = compute_ap(row, tables, q, inst)
+            if ap > best_ap:
+                best, best_ap = s, ap
+    return best
+
+
+@njit(cache=True)
+def _simulate(row, tables):
+    """Resolve the queued effects of a simulated action, making the heuristic's own support choices."""
+    drain_effects(row, tables)
+    for _ in range(8):
+        if row[CHOICE_P] < 0:
+            return
+        s = _choice_slot(row, tables)
+        if s < 0:
+            return
+        apply_choice(row, tables, s)
+        drain_effects(row, tables)
+
+
+@njit(cache=True)
 def _best_use(row, tables, p, mask, scratch):
     """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains."""
     base = _value(row, tables, p)
@@ -127,7 +161,7 @@ def _best_use(row, tables, p, mask, scratch):
                 continue  # supports are chosen by _best_support
         scratch[:] = row
         apply_action(scratch, tables, p, a)
-        drain_effects(scratch, tables)
+        _simulate(scratch, tables)
         gain = _value(scratch, tables, p) - base
         if gain > best_gain:
             best, best_gain = a, gain
@@ -229,6 +263,11 @@ def decide(row, tables, p, mask, scratch):
     tp = row[TURN_PLAYER]
     q = 1 - p
     ctab = tables[0]
+    if row[CHOICE_P] >= 0:
+        s = _choice_slot(row, tables)
+        return A_EFFECT_TARGET + s if s >= 0 else -1
+    if st == ST_LEVEL_UP:
+        return A_LEVEL_UP if row[DECK_N + p] >= 3 else A_PASS
     if st == ST_ORDER:
         return A_GO_FIRST
     if st == ST_CHOOSE_MAIN:

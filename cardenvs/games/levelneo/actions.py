@@ -24,6 +24,9 @@ ACTIONS = Layout(
         ("level_down", (LEVEL_ZONE,), "discard level-zone card k when the main character levels down"),
         ("combi_loss", (2,), "discard the attacker (0) or its combi partner (1) after a lost support combi"),
         ("choose_main", (DECK_SIZE,), "setup: card instance i of the deck list becomes the main character"),
+        ("level_up", (), "level up after a won battle (LN-L2: the main *may* level up; pass declines)"),
+        ("effect_target", (SUPPORT_CAP,), "the support slot 0..3 a one-support effect applies to (own or the "
+                                          "opponent's, as the effect says)"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size
@@ -31,6 +34,7 @@ A_PASS, A_GO_FIRST, A_GO_SECOND, A_BURST = ACTIONS.offsets("pass", "go_first", "
 A_HAND, A_SKILL, A_ATTACK, A_PARTNER, A_TARGET, A_COVER, A_LEVEL_DOWN, A_COMBI_LOSS, A_CHOOSE_MAIN = ACTIONS.offsets(
     "hand", "skill", "attack", "partner", "target", "cover", "level_down", "combi_loss", "choose_main"
 )
+A_LEVEL_UP, A_EFFECT_TARGET = ACTIONS.offsets("level_up", "effect_target")
 
 
 def action_range(action: int) -> tuple[str, int]:

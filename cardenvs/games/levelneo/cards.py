@@ -97,6 +97,7 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
 
 MAX_EFFECTS = 4
 MAX_TRAITS = 30
+MAX_POOL = 128  # cards in a pool: the observation counts each player's discard pile per card id (public, LN-J6)
 # card table columns
 (C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
  C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(12)
@@ -157,6 +158,8 @@ def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, 
                 traits.append(t)
     if len(traits) > MAX_TRAITS:
         raise CardPoolError(path, None, f"at most {MAX_TRAITS} distinct traits, got {len(traits)}")
+    if len(cards) > MAX_POOL:
+        raise CardPoolError(path, None, f"at most {MAX_POOL} cards in a pool, got {len(cards)}")
     skills: list[str] = []
 
     def trait_mask(card: dict, value: str, key: str, index: int, op: str) -> int:

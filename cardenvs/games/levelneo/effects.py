@@ -1,7 +1,9 @@
 """The levelneo effect interpreter: conditions, AP (with [Cont] skills), targets, ops and [Start] triggers.
 
-Targets are deterministic selectors (no extra decision): ``*_one_support`` picks the highest-AP support that the op
-can affect (an Active one for ``rest``, a resting one for ``activate``), lowest slot first on ties.
+Group targets (``own_all``, ``opp_battlers``...) are deterministic selectors. ``*_one_support`` is the player's
+choice (LN-K2/K3, issue 12): the candidates are the supports the op can affect (an Active one for ``rest``, a
+resting one for ``activate``, any for AP changes), never the card whose effect it is; one candidate is taken
+without a decision, two or more pause the effect (``fire`` returns its index) until the owner picks one.
 """
 from __future__ import annotations
 
@@ -163,20 +165,71 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
 
 
 @njit(cache=True)
-def pick_one_support(row: np.ndarray, tables, q: int, filt: int, want: int) -> int:
-    """Highest-AP support of ``q`` passing the trait filter and rest state (want: 0 active, 1 rested, -1 any)."""
-    best = -1
-    best_ap = -1
+def one_want(op: int) -> int:
+    """Rest state a one-support op needs: 0 Active (``rest``), 1 resting (``activate``), -1 any."""
+    return 0 if op == OP_REST else (1 if op == OP_ACTIVATE else -1)
+
+
+@njit(cache=True)
+def one_side(p: int, target: int) -> int:
+    return p if target == TG_OWN_ONE else 1 - p
+
+
+@njit(cache=True)
+def one_candidate(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int, inst: int) -> bool:
+    """Whether support ``inst`` of the affected player may be chosen by a one-support effect of ``p`` from ``src``."""
+    q = one_side(p, target)
+    if q == p and inst == src:  # LN-K3 / issue 12 item 15: never the card whose effect it is (no cost refund)
+        return False
+    if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
+        return False
+    want = one_want(op)
+    if want >= 0 and row[RESTED + q * DECK_SIZE + inst] != want:
+        return False
+    return True
+
+
+@njit(cache=True)
+def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int) -> int:
+    """How many supports a one-support effect could be applied to; the last one's instance is ``-2 - n`` (n > 0)."""
+    q = one_side(p, target)
+    n = 0
+    last = -1
     for s in range(row[SUPPORT_N + q]):
         inst = support_at(row, q, s)
-        if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
-            continue
-        if want >= 0 and row[RESTED + q * DECK_SIZE + inst] != want:
-            continue
-        ap = compute_ap(row, tables, q, inst)
-        if ap > best_ap:
-            best, best_ap = inst, ap
-    return best
+        if one_candidate(row, tables, p, src, target, filt, op, inst):
+            n += 1
+            last = inst
+    return n if n != 1 else -2 - last
+
+
+@njit(cache=True)
+def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
+    """Whether effect ``e`` would change anything now (LN-K3, issue 12 items 15 and 17: a Use skill or event none of
+    whose effects can act is not offered): battler targets need a declared battle, selectors need a character."""
+    eff = tables[1][card, e]
+    op = eff[E_OP]
+    if op == OP_DRAW or op == OP_OPP_DISCARD or op == OP_PREVENT_LEVEL_DOWN or op == OP_LEVEL_UP:
+        return True
+    target = eff[E_TARGET]
+    if target == TG_OWN_ONE or target == TG_OPP_ONE:
+        return one_candidates(row, tables, p, src, target, eff[E_FILTER], op) != 0
+    for q in range(2):
+        for s in range(-1, row[SUPPORT_N + q]):
+            inst = row[MAIN + q] if s < 0 else support_at(row, q, s)
+            if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst):
+                return True
+    return False
+
+
+@njit(cache=True)
+def any_effect_can_act(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int) -> bool:
+    etab = tables[1]
+    for e in range(MAX_EFFECTS):
+        if etab[card, e, E_TRIGGER] == trigger and effect_active(row, tables, p, card, e, src):
+            if effect_can_act(row, tables, p, card, e, src):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -197,14 +250,15 @@ def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, d
 
 
 @njit(cache=True)
-def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> None:
-    """Carry out one effect of ``card`` owned by ``p`` (conditions are checked by the caller)."""
+def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
+    """Carry out one effect of ``card`` owned by ``p`` (conditions are checked by the caller); True when it waits
+    for the owner's choice of a support (two or more candidates)."""
     eff = tables[1][card, e]
     op = eff[E_OP]
     if op == OP_DRAW:
         for _ in range(eff[E_N]):
             draw(row, p)
-        return
+        return False
     if op == OP_OPP_DISCARD:
         q = 1 - p
         for _ in range(eff[E_N]):
@@ -213,22 +267,20 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
                 break
             inst = zone_remove(row, HAND, HAND_N, HAND_CAP, q, rng_below(row, n))
             to_discard(row, q, inst)
-        return
+        return False
     if op == OP_PREVENT_LEVEL_DOWN:
         row[NO_LEVEL_DOWN + p] = 1
-        return
+        return False
     if op == OP_LEVEL_UP:
         level_up(row, p)
-        return
+        return False
     target = eff[E_TARGET]
     filt = eff[E_FILTER]
     if target == TG_OWN_ONE or target == TG_OPP_ONE:
-        q = p if target == TG_OWN_ONE else 1 - p
-        want = 0 if op == OP_REST else (1 if op == OP_ACTIVATE else -1)
-        inst = pick_one_support(row, tables, q, filt, want)
-        if inst >= 0:
-            apply_to(row, tables, q, inst, op, eff[E_AMOUNT], eff[E_DURATION])
-        return
+        n = one_candidates(row, tables, p, src, target, filt, op)
+        if n < 0:  # exactly one candidate: no decision
+            apply_to(row, tables, one_side(p, target), -2 - n, op, eff[E_AMOUNT], eff[E_DURATION])
+        return n > 0
     # collect first, apply after: an AP change must not alter which characters a battler/filter selector covers
     chosen = np.empty(10, dtype=np.int64)
     m = 0
@@ -240,15 +292,19 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
                 m += 1
     for j in range(m):
         apply_to(row, tables, chosen[j] // DECK_SIZE, chosen[j] % DECK_SIZE, op, eff[E_AMOUNT], eff[E_DURATION])
+    return False
 
 
 @njit(cache=True)
-def fire(row: np.ndarray, tables, p: int, inst: int, trigger: int) -> None:
-    """LN-K2: resolve every effect of ``inst`` with this [Start] trigger (or burst/event text) whose (Lv #) and
-    condition hold, in card order."""
+def fire(row: np.ndarray, tables, p: int, inst: int, trigger: int, first: int) -> int:
+    """LN-K2: resolve the effects ``first``.. of ``inst`` with this [Start] trigger (or burst/event text) whose
+    (Lv #) and condition hold, in card order; returns -1 when done, or the index of the effect that waits for its
+    owner's choice of a support."""
     card = card_of(row, p, inst)
     etab = tables[1]
-    for e in range(MAX_EFFECTS):
+    for e in range(first, MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger and effect_active(row, tables, p, card, e, inst):
-            resolve_effect(row, tables, p, card, e, inst)
+            if resolve_effect(row, tables, p, card, e, inst):
+                return e
+    return -1
 

@@ -1,6 +1,7 @@
 """levelneo observation: one float32 row per player view, declared as a Layout (table in RULES.md).
 
-"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
+"own" is the observing player, "opp" the other. Public information is all encoded: both fields, face-up level cards,
+hand and deck sizes, both discard piles (per card id), the battle, the window and pending choices. Never encoded: the opponent's hand contents, any deck order or
 contents, face-down level cards (unknown to both players, see RULES.md), the opponent's face-down main during setup.
 Numbers are scaled to roughly [0, 10]: AP / 1000, deck and discard counts / 10, turn markers / 10.
 """
@@ -15,10 +16,12 @@ from cardenvs.core.layout import Layout, fields
 from .board import card_of, level_of, support_at
 from .cards import (
     C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
+    E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ONE,
 )
 from .effects import MAX_CONT_SOURCES, active_conts, ap_given
 from .state import (
-    ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, COVERED, DECK_N, DECK_SIZE, DISCARD_N, FACE_UP, HAND, HAND_CAP,
+    ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, CHOICE_EFF, CHOICE_INST, CHOICE_P, COVERED, DECK_N, DECK_SIZE,
+    DISCARD, DISCARD_N, FACE_UP, HAND, HAND_CAP, WINDOW_PASSES,
     HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, MAIN_PHASE, MARKER, MULLIGAN_USED, NO_LEVEL_DOWN, NUM_STEPS, ORIG_TARGET,
     RESTED, STEP, SUB, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_PLAYER,
 )
@@ -34,7 +37,8 @@ D = len(CHAR_FEATURES)
 CONTEXT = (
     "my_decision", "my_turn", "first_turn", "main_phase_2", "window_opponent_stage", "support_played", "battle",
     "covered", "combi", "own_neo", "opp_neo", "burst_failed_own", "burst_failed_opp", "no_level_down_own",
-    "no_level_down_opp", "mulligan_used_own", "mulligan_used_opp",
+    "no_level_down_opp", "mulligan_used_own", "mulligan_used_opp", "window_one_pass", "choice_own", "choice_opp",
+    "choice_on_opp_supports", "choice_rest", "choice_activate", "choice_ap_up", "choice_ap_down",
 )
 
 OBS = Layout(
@@ -50,6 +54,7 @@ OBS = Layout(
         ("main", (2, F + D), "main characters (own, opp): card features + " + ", ".join(CHAR_FEATURES)),
         ("supports", (2, SUPPORT_CAP, F + D), "support slots (own, opp): card features + character state"),
         ("level", (2, LEVEL_ZONE, 2 + F), "level zones (own, opp): present, face_up, card features if face up"),
+        ("discard", (2, MAX_POOL), "discard piles (own, opp), public: copies of each card id (pool order)"),
     ),
     dtype_scalar=np.float32,
 )
@@ -57,6 +62,7 @@ OBS_SIZE = OBS.size
 O_STEP, O_CONTEXT, O_MARKERS, O_LEVELS, O_COUNTS, O_BATTLE_AP, O_HAND, O_MAIN, O_SUPPORTS, O_LEVEL = OBS.offsets(
     "step", "context", "markers", "levels", "counts", "battle_ap", "hand", "main", "supports", "level"
 )
+O_DISCARD = OBS.offset("discard")
 
 
 @njit(cache=True)
@@ -123,6 +129,17 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 14] = row[NO_LEVEL_DOWN + o]
     out[c + 15] = row[MULLIGAN_USED + p]
     out[c + 16] = row[MULLIGAN_USED + o]
+    out[c + 17] = row[WINDOW_PASSES]
+    cp = row[CHOICE_P]
+    if cp >= 0:
+        out[c + 18 if cp == p else c + 19] = 1.0
+        eff = tables[1][card_of(row, cp, row[CHOICE_INST]), row[CHOICE_EFF]]
+        out[c + 20] = 1.0 if eff[E_TARGET] == TG_OPP_ONE else 0.0
+        eop = eff[E_OP]
+        out[c + 21] = 1.0 if eop == OP_REST else 0.0
+        out[c + 22] = 1.0 if eop == OP_ACTIVATE else 0.0
+        out[c + 23] = 1.0 if eop == OP_AP_UP else 0.0
+        out[c + 24] = 1.0 if eop == OP_AP_DOWN else 0.0
     for side in range(2):
         q = p if side == 0 else o
         out[O_MARKERS + side] = row[MARKER + q] / 10.0
@@ -143,6 +160,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 down += 1
         out[base + 3] = down
         out[base + 4] = row[DISCARD_N + q] / 10.0
+        for j in range(row[DISCARD_N + q]):
+            out[O_DISCARD + side * MAX_POOL + card_of(row, q, row[DISCARD + q * DECK_SIZE + j])] += 1.0
         main = row[MAIN + q]
         mat = O_MAIN + side * (F + D)
         if main >= 0:

@@ -1,10 +1,12 @@
 """levelneo rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
 Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
-``advance`` (every forced step: start of turn, judgement, end of turn...) to the next decision. A decision with a
-single legal action (typically "pass" in a window where the player has nothing usable, or the only possible target)
-is played automatically and does not count as an agent decision; this keeps the many "both players may use effects"
-windows free when nobody can use anything.
+``advance`` (every forced step: start of turn, judgement, end of turn...) to the next decision. A decision whose
+single legal action follows from public information (the only possible target, a burst nobody can make) is played
+automatically and does not count as an agent decision. Windows are different: whether a player could use something
+there depends on its hidden hand, so a window is offered to a player whenever public information allows it to act
+(a card in hand or a usable [Use] skill on the field) and passed for it only when it has neither, so that *when* a
+player gets a decision never tells the other what its hand holds.
 """
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
-    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_GO_FIRST, A_HAND, A_LEVEL_DOWN, A_PARTNER, A_PASS,
-    A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
+    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND, A_LEVEL_DOWN,
+    A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
 )
 from .board import (
     card_of, deck_to_bottom, discard_support, draw, is_rested, level_down_at, level_of, level_up, support_at,
@@ -30,7 +32,7 @@ from .cards import (
     E_SKILL, E_TURN, PH_ANY, PH_BATTLE, PH_MAIN, TR_BURST, TR_END_TURN, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN,
     TR_USE, TU_ANY, TU_OWN, TYPE_CHARACTER, TYPE_EVENT,
 )
-from .effects import compute_ap, effect_active, fire
+from .effects import any_effect_can_act, apply_to, compute_ap, effect_active, fire, one_candidate, one_side
 from .state import (
     AP_BATTLE, AP_NEXT, AP_TURN, ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, BURST_PASSES, BURST_PLAYER,
     COMBI_CHOOSER, COVERED, DECISION_CAP, DECK, DECK_LIST, DECK_N, DECK_SIZE, DISCARD, END_STAGE, FACE_UP,
@@ -39,8 +41,10 @@ from .state import (
     SETUP_PLAYER, ST_ATTACK, ST_BATTLE_END, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_JUDGE, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER,
     ST_TARGET, ST_TURN_START, STEP, SUB, SUPPORT, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_CAP,
-    TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS, LEVEL_ZONE, QUEUE, QUEUE_CAP, QUEUE_N,
+    TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS, LEVEL_ZONE, QUEUE, QUEUE_CAP, QUEUE_N, CHOICE_EFF, CHOICE_INST,
+    CHOICE_P, Q_W, ST_LEVEL_UP, WINDOW_PASSES,
 )
+from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
 RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
 
@@ -74,19 +78,50 @@ def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
     n = row[QUEUE_N]
     if n < QUEUE_CAP:
-        row[QUEUE + 3 * n] = p
-        row[QUEUE + 3 * n + 1] = inst
-        row[QUEUE + 3 * n + 2] = trigger
+        row[QUEUE + Q_W * n] = p
+        row[QUEUE + Q_W * n + 1] = inst
+        row[QUEUE + Q_W * n + 2] = trigger
+        row[QUEUE + Q_W * n + 3] = 0
         row[QUEUE_N] = n + 1
 
 
 @njit(cache=True)
 def drain_effects(row: np.ndarray, tables) -> None:
-    j = 0
-    while j < row[QUEUE_N]:  # effects may queue more effects
-        fire(row, tables, row[QUEUE + 3 * j], row[QUEUE + 3 * j + 1], row[QUEUE + 3 * j + 2])
-        j += 1
-    row[QUEUE_N] = 0
+    """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
+    (``CHOICE_P`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
+    while row[QUEUE_N] > 0 and row[CHOICE_P] < 0:
+        p = row[QUEUE]
+        inst = row[QUEUE + 1]
+        e = fire(row, tables, p, inst, row[QUEUE + 2], row[QUEUE + 3])
+        if e >= 0:
+            row[CHOICE_P] = p
+            row[CHOICE_INST] = inst
+            row[CHOICE_EFF] = e
+            row[QUEUE + 3] = e + 1
+            return
+        n = row[QUEUE_N] - 1
+        for k in range(Q_W * n):
+            row[QUEUE + k] = row[QUEUE + Q_W + k]
+        row[QUEUE_N] = n
+
+
+@njit(cache=True)
+def choice_fields(row: np.ndarray, tables):
+    """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
+    p = row[CHOICE_P]
+    src = row[CHOICE_INST]
+    eff = tables[1][card_of(row, p, src), row[CHOICE_EFF]]
+    return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
+
+
+@njit(cache=True)
+def apply_choice(row: np.ndarray, tables, slot: int) -> None:
+    """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
+    p, src, target, filt, op = choice_fields(row, tables)
+    eff = tables[1][card_of(row, p, src), row[CHOICE_EFF]]
+    q = one_side(p, target)
+    apply_to(row, tables, q, support_at(row, q, slot), op, eff[E_AMOUNT], eff[E_DURATION])
+    row[CHOICE_P] = -1
 
 
 @njit(cache=True)
@@ -120,7 +155,9 @@ def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
         return False
     if skill_used(row, p, eff[E_SKILL]):  # LN-K4
         return False
-    return effect_active(row, tables, p, card, e, inst)
+    if not effect_active(row, tables, p, card, e, inst):
+        return False
+    return any_effect_can_act(row, tables, p, card, TR_EVENT, inst)  # issue 12 item 17: never a wasted card
 
 
 @njit(cache=True)
@@ -136,7 +173,29 @@ def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
         return False
     if skill_used(row, p, eff[E_SKILL]):
         return False
-    return effect_active(row, tables, p, card, e, inst)
+    if not effect_active(row, tables, p, card, e, inst):
+        return False
+    return any_effect_can_act(row, tables, p, card, TR_USE, inst)  # issue 12 item 15: Solar Engineer needs a target
+
+
+@njit(cache=True)
+def is_window(st: int) -> bool:
+    return st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW
+
+
+@njit(cache=True)
+def window_open_for(row: np.ndarray, tables, w: int) -> bool:
+    """LN-T3, issue 12 C.1: whether public information lets ``w`` act in the open window: a card in hand (it may be
+    a usable event or, for the turn player in a main phase, a support: the opponent cannot tell) or a usable [Use]
+    skill on the field. Only a player with neither is passed for; the decision never depends on hidden cards."""
+    if row[HAND_N + w] > 0:
+        return True
+    if skill_usable(row, tables, w, row[MAIN + w]):
+        return True
+    for s in range(row[SUPPORT_N + w]):
+        if skill_usable(row, tables, w, support_at(row, w, s)):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -205,19 +264,23 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     tp = row[TURN_PLAYER]
     op = 1 - tp
     ctab = tables[0]
-    if st == ST_ORDER:
+    if row[CHOICE_P] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
+        cp, src, target, filt, eop = choice_fields(row, tables)
+        q = one_side(cp, target)
+        for s in range(row[SUPPORT_N + q]):
+            if one_candidate(row, tables, cp, src, target, filt, eop, support_at(row, q, s)):
+                out[A_EFFECT_TARGET + s] = 1
+    elif st == ST_ORDER:
         out[A_GO_FIRST] = 1
         out[A_GO_SECOND] = 1
-    elif st == ST_CHOOSE_MAIN:
-        base = DECK + p * DECK_SIZE
-        for j in range(row[DECK_N + p]):
-            inst = row[base + j]
+    elif st == ST_CHOOSE_MAIN:  # the whole deck list is in the deck: one action per distinct card, its first
+        for inst in range(DECK_SIZE):  # instance in deck-list order (never the deck order, which nobody knows)
             card = card_of(row, p, inst)
-            if ctab[card, C_MAIN_OK] == 0:
+            if card < 0 or ctab[card, C_MAIN_OK] == 0:
                 continue
-            first = True  # one action per distinct card: copies are interchangeable
-            for k in range(j):
-                if card_of(row, p, row[base + k]) == card:
+            first = True  # copies are interchangeable
+            for k in range(inst):
+                if card_of(row, p, k) == card:
                     first = False
                     break
             if first:
@@ -281,6 +344,9 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     elif st == ST_COMBI_LOSS:
         out[A_COMBI_LOSS] = 1
         out[A_COMBI_LOSS + 1] = 1
+    elif st == ST_LEVEL_UP:  # LN-L2: the main *may* level up
+        out[A_PASS] = 1
+        out[A_LEVEL_UP] = 1
     elif st == ST_END:
         for i in range(row[HAND_N + p]):
             out[A_HAND + i] = 1
@@ -297,16 +363,21 @@ def start_main_phase(row: np.ndarray, number: int) -> None:
     row[STEP] = ST_MAIN
     row[MAIN_PHASE] = number
     row[SUB] = 0
+    row[WINDOW_PASSES] = 0
     row[SUPPORT_PLAYED] = 0
 
 
 @njit(cache=True, inline="always")
 def window_pass(row: np.ndarray) -> None:
-    """LN-T3/T4: a window is the turn player's, then the opponent's; then the next step."""
-    if row[SUB] == 0:
-        row[SUB] = 1
+    """LN-T3/T4, issue 12 item 13: the turn player has the initiative first; a player who acts keeps it, a pass
+    hands it to the other player, and the window closes only when both passed in succession (so a pass followed by
+    the other player's action reopens the window for the passer)."""
+    row[WINDOW_PASSES] += 1
+    if row[WINDOW_PASSES] < 2:
+        row[SUB] = 1 - row[SUB]
         return
     row[SUB] = 0
+    row[WINDOW_PASSES] = 0
     st = row[STEP]
     if st == ST_MAIN:
         if row[MAIN_PHASE] == 1 and row[H_TURN] > 1:  # LN-T5: no battle phase on the first turn
@@ -371,6 +442,7 @@ def declare(row: np.ndarray, tables, target: int) -> None:
         queue_effects(row, tp, row[ATK_B], TR_ON_ATTACK)
     row[STEP] = ST_DECL_WINDOW
     row[SUB] = 0
+    row[WINDOW_PASSES] = 0
 
 
 @njit(cache=True, inline="always")
@@ -439,8 +511,22 @@ def judge(row: np.ndarray, tables) -> None:
         return
     row[PENDING_LD] = -1
     row[COMBI_CHOOSER] = -1
-    if atk_wins and atk_main:
-        level_up(row, tp)  # LN-J2 (also in a combi, also over a covering support: LN-C2)
+    if atk_wins and atk_main and row[LEVEL_N + tp] < LEVEL_ZONE and row[DECK_N + tp] > 0:
+        row[STEP] = ST_LEVEL_UP  # LN-J2, LN-L2: the winner chooses (also in a combi, also over a cover: LN-C2)
+        return
+    judge_rest(row, tables)
+
+
+@njit(cache=True, inline="always")
+def judge_rest(row: np.ndarray, tables) -> None:
+    """The judgement after the optional level up: losses, expiry, [Start] on_win skills."""
+    tp = row[TURN_PLAYER]
+    op = 1 - tp
+    a, b, t = row[ATK_A], row[ATK_B], row[TARGET]
+    atk_wins = row[RESULT] == RES_ATTACKER
+    def_wins = row[RESULT] == RES_DEFENDER
+    atk_main = a == row[MAIN + tp]
+    def_main = t == row[MAIN + op]
     if not def_wins:  # the defender lost (LN-J1: a tie is a loss for both)
         if def_main:
             if row[NO_LEVEL_DOWN + op] == 0 and row[LEVEL_N + op] > 0:  # LN-J5, LN-L6
@@ -492,6 +578,7 @@ def end_battle(row: np.ndarray) -> None:
     row[COMBI_CHOOSER] = -1
     row[STEP] = ST_BATTLE_WINDOW
     row[SUB] = 0
+    row[WINDOW_PASSES] = 0
 
 
 @njit(cache=True, inline="always")
@@ -527,7 +614,9 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     st = row[STEP]
     tp = row[TURN_PLAYER]
     op = 1 - tp
-    if st == ST_ORDER:  # LN-S1
+    if row[CHOICE_P] >= 0:  # issue 12 item 14: the owner's choice of a support
+        apply_choice(row, tables, a - A_EFFECT_TARGET)
+    elif st == ST_ORDER:  # LN-S1
         first = p if a == A_GO_FIRST else 1 - p
         row[FIRST_PLAYER] = first
         row[TURN_PLAYER] = first
@@ -563,7 +652,9 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     elif st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
         if a == A_PASS:
             window_pass(row)
-        elif a < A_SKILL:
+            return
+        row[WINDOW_PASSES] = 0  # acting reopens the window for a player who passed
+        if a < A_SKILL:
             play_from_hand(row, tables, p, a - A_HAND)
         else:
             s = a - A_SKILL
@@ -590,6 +681,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[COVERED] = 1
         row[STEP] = ST_COVER_WINDOW
         row[SUB] = 0
+        row[WINDOW_PASSES] = 0
     elif st == ST_BURST:
         burst_choice(row, tables, p, a == A_BURST)
     elif st == ST_LEVEL_DOWN:  # LN-L3
@@ -600,6 +692,10 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         discard_support(row, tp, row[ATK_A] if a == A_COMBI_LOSS else row[ATK_B])
         row[COMBI_CHOOSER] = -1
         row[STEP] = ST_BATTLE_END
+    elif st == ST_LEVEL_UP:  # LN-L2, LN-J2
+        if a == A_LEVEL_UP:
+            level_up(row, tp)
+        judge_rest(row, tables)
     elif st == ST_END:  # LN-T7
         to_discard(row, p, zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND))
 
@@ -609,6 +705,9 @@ def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     while True:
         if row[H_STATUS] != LIVE:
+            return
+        if row[CHOICE_P] >= 0:
+            set_decision(row, row[CHOICE_P])
             return
         if row[QUEUE_N] > 0:
             drain_effects(row, tables)
@@ -640,9 +739,13 @@ def advance(row: np.ndarray, tables) -> None:
                 row[RESTED + tp * DECK_SIZE + support_at(row, tp, s)] = 0
             start_main_phase(row, 1)
             continue
-        if st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
-            set_decision(row, tp if row[SUB] == 0 else op)
-            return
+        if is_window(st):
+            w = tp if row[SUB] == 0 else op
+            if window_open_for(row, tables, w):
+                set_decision(row, w)
+                return
+            window_pass(row)  # nothing usable by public information: the pass is forced
+            continue
         if st == ST_ATTACK or st == ST_PARTNER or st == ST_TARGET:
             set_decision(row, tp)
             return
@@ -660,6 +763,9 @@ def advance(row: np.ndarray, tables) -> None:
             return
         if st == ST_COMBI_LOSS:
             set_decision(row, row[COMBI_CHOOSER])
+            return
+        if st == ST_LEVEL_UP:
+            set_decision(row, tp)
             return
         if st == ST_BATTLE_END:
             end_battle(row)
@@ -694,8 +800,10 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         if row[H_STATUS] != LIVE:
             return
         p = row[H_TO_ACT]
-        if fill_mask(row, tables, p, mask) != 1:
+        if fill_mask(row, tables, p, mask) != 1:  # (the fused play reuses this mask)
             return
+        if is_window(row[STEP]) and row[CHOICE_P] < 0:
+            return  # a window offered by public information stays a decision even with "pass" alone (C.1)
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
                 apply_action(row, tables, p, a)
@@ -723,7 +831,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
                 row[DECK + p * DECK_SIZE + n] = i
                 n += 1
         row[DECK_N + p] = n
-    for f in (ATK_A, ATK_B, TARGET, ORIG_TARGET, PENDING_LD, COMBI_CHOOSER):
+    for f in (ATK_A, ATK_B, TARGET, ORIG_TARGET, PENDING_LD, COMBI_CHOOSER, CHOICE_P):
         row[f] = -1
     row[RPS_WINNER] = rng_below(row, 2)  # LN-S1
     row[STEP] = ST_ORDER

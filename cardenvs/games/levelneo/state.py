@@ -45,12 +45,13 @@ DECISION_CAP = 3000  # truncate after this many agent decisions (a backstop; ran
     ST_COMBI_LOSS,  # the winning player chooses which of two attacking supports is discarded
     ST_BATTLE_END,  # forced: clear the battle, back to the battle window
     ST_END,  # end of turn: end-of-turn skills, discards down to 6, expiry
-) = range(18)
-NUM_STEPS = 18
+    ST_LEVEL_UP,  # the winning attacking main's player chooses whether to level up (LN-L2: "may")
+) = range(19)
+NUM_STEPS = 19
 STEP_NAMES = (
     "choose turn order", "choose main character", "mulligan", "start of turn", "main phase", "battle phase",
     "attack declaration", "combi partner", "attack target", "after declaration", "cover", "after cover",
-    "level burst", "battle judgement", "level down", "combi loss", "battle end", "end of turn",
+    "level burst", "battle judgement", "level down", "combi loss", "battle end", "end of turn", "level up",
 )
 
 _STATE_FIELDS = fields(
@@ -80,7 +81,8 @@ _STATE_FIELDS = fields(
     ("used_count", (2,), "entries in used_skills"),
     ("no_level_down", (2,), "1: this player's main cannot level down this battle"),
     ("step", (), "ST_* step"),
-    ("sub", (), "window stage: 0 the turn player, 1 the opponent"),
+    ("sub", (), "window initiative: 0 the turn player, 1 the opponent"),
+    ("window_passes", (), "consecutive passes in the open window (it closes at 2: both passed in succession)"),
     ("main_phase", (), "1 or 2"),
     ("turn_player", (), "player whose turn it is"),
     ("first_player", (), "player who went first"),
@@ -100,7 +102,10 @@ _STATE_FIELDS = fields(
     ("pending_level_down", (), "player who must choose a level card to discard, or -1"),
     ("combi_chooser", (), "player who chooses the discarded combi attacker, or -1"),
     ("end_stage", (), "end-of-turn sub-step"),
-    ("queue", (QUEUE_CAP, 3), "effects waiting to resolve: (player, instance, trigger), first in first out"),
+    ("queue", (QUEUE_CAP, 4), "effects waiting to resolve: (player, instance, trigger, first effect), first in first out"),
+    ("choice_player", (), "player choosing the support a one-support effect applies to, or -1"),
+    ("choice_inst", (), "instance whose effect waits for that choice"),
+    ("choice_effect", (), "index of that effect on its card"),
     ("queue_count", (), "entries in queue"),
 )
 STATE = Layout("levelneo_state", HEADER + _STATE_FIELDS)
@@ -134,6 +139,7 @@ USED_N = _o("used_count")
 NO_LEVEL_DOWN = _o("no_level_down")
 STEP = _o("step")
 SUB = _o("sub")
+WINDOW_PASSES = _o("window_passes")
 MAIN_PHASE = _o("main_phase")
 TURN_PLAYER = _o("turn_player")
 FIRST_PLAYER = _o("first_player")
@@ -155,4 +161,8 @@ COMBI_CHOOSER = _o("combi_chooser")
 END_STAGE = _o("end_stage")
 QUEUE = _o("queue")
 QUEUE_N = _o("queue_count")
+CHOICE_P = _o("choice_player")
+CHOICE_INST = _o("choice_inst")
+CHOICE_EFF = _o("choice_effect")
+Q_W = 4  # queue entry width
 del _o

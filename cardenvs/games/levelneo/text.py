@@ -7,7 +7,7 @@ from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
 from .actions import action_range
-from .cards import C_AP, C_MAIN_OK, E_COND, E_TRIGGER, TRIGGERS
+from .cards import C_AP, C_MAIN_OK, E_COND, E_TARGET, E_TRIGGER, TG_OWN_ONE, TRIGGERS
 from .state import STATE, STEP_NAMES
 
 _S = STATE
@@ -36,7 +36,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "pass":
         return {
             2: "keep this hand (mulligan done)", 6: "end the battle phase", 7: "no combi partner", 10: "no cover",
-            12: "decline the Level Burst",
+            12: "decline the Level Burst", 18: "do not level up",
         }.get(step, "pass (nothing more in this window)")
     if field in ("go_first", "go_second"):
         return field.replace("_", " ")
@@ -76,6 +76,18 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         return f"discard the opponent's {'attacker' if i == 0 else 'combi partner'} '{_card_name(row, pool, tp, inst)}'"
     if field == "choose_main":
         return f"choose '{_card_name(row, pool, p, i)}' as main character (deck card {i})"
+    if field == "level_up":
+        return "level up (top card of the deck to the level zone, face down)"
+    if field == "effect_target":
+        owner = int(_f(row, "choice_player"))
+        src = int(_f(row, "choice_inst"))
+        q = p
+        if owner >= 0:
+            eff = pool.tables[1][int(_f(row, "deck_list")[owner, src]), int(_f(row, "choice_effect"))]
+            q = owner if int(eff[E_TARGET]) == TG_OWN_ONE else 1 - owner
+        inst = (_zone(row, "support", "support_count", q) + [-1] * 5)[i]
+        whose = "own" if q == p else "opponent's"
+        return f"effect target: {whose} support {i + 1} '{_card_name(row, pool, q, inst)}'"
     return f"action {action}"
 
 
@@ -140,38 +152,48 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
-    """A copy of ``row`` where everything ``viewer`` cannot see is re-dealt.
+    """A copy of ``row`` where exactly what ``viewer`` cannot know is re-dealt.
 
-    Card identity is permuted among instances the viewer cannot see (``deck_list`` entries are swapped, positions
-    and per-instance state stay): the opponent's hand, deck and face-down level cards (and its face-down main during
-    setup, which keeps a turn-cost-1 character there), and the viewer's own deck and face-down level cards (the deck
-    order is unknown, and face-down level cards are unknown to their owner too). Deck orders are reshuffled as well.
+    * The opponent's cards the viewer has not seen: card identity is permuted among the instances of its hand, deck
+      and face-down level cards (``deck_list`` entries are swapped; zones, positions and per-instance state stay),
+      and its face-down main during setup keeps a turn-cost-1 character.
+    * The viewer's own cards: it knows its deck list (which card each instance is) but not the order of its deck,
+      so the *positions* of the instances it cannot locate are permuted among themselves: deck cards and face-down
+      level cards (which came from the top of the deck unseen) that never were in its hand. Cards it once held and
+      put back (the mulligan puts them at the bottom in its chosen order, and no deck is shuffled after setup) stay
+      where they are: it knows them (issue 12 item 18). ``drawn`` marks a card that reached its owner's hand.
     """
     out = row.copy()
     deck_list = _S.get(out, "deck_list")  # a view into out
     face_up = _S.get(out, "face_up")
+    drawn = _S.get(out, "drawn")
     ctab = pool.tables[0]
     off = _S.offset("deck_list")
+    size = deck_list.shape[1]
     for p in (0, 1):
+        deck_at = _S.offset("deck") + p * size
+        level_at = _S.offset("level") + p * (_S.get(out, "level").shape[1])
+        if p == viewer:
+            slots = [deck_at + j for j in range(int(_f(out, "deck_count")[p])) if not drawn[p, out[deck_at + j]]]
+            slots += [level_at + j for j in range(int(_f(out, "level_count")[p]))
+                      if not face_up[p, out[level_at + j]] and not drawn[p, out[level_at + j]]]
+            if slots:
+                out[slots] = rng.permutation(out[slots])
+            continue
         hidden = _zone(out, "deck", "deck_count", p)
         hidden += [i for i in _zone(out, "level", "level_count", p) if not face_up[p, i]]
-        if p != viewer:
-            hidden += _zone(out, "hand", "hand_count", p)
-            main = int(_f(out, "main")[p, 0])
-            if main >= 0 and not face_up[p, main]:
-                # keep a main-capable card under the face-down main
-                candidates = [i for i in hidden if ctab[deck_list[p, i], C_MAIN_OK]] + [main]
-                pick = candidates[int(rng.integers(len(candidates)))]
-                a, b = off + p * 40 + main, off + p * 40 + pick
-                out[a], out[b] = out[b], out[a]
+        hidden += _zone(out, "hand", "hand_count", p)
+        main = int(_f(out, "main")[p, 0])
+        if main >= 0 and not face_up[p, main]:
+            # keep a main-capable card under the face-down main
+            candidates = [i for i in hidden if ctab[deck_list[p, i], C_MAIN_OK]] + [main]
+            pick = candidates[int(rng.integers(len(candidates)))]
+            a, b = off + p * size + main, off + p * size + pick
+            out[a], out[b] = out[b], out[a]
         cards = np.array([deck_list[p, i] for i in hidden], dtype=np.int32)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
-            out[off + p * 40 + i] = c
-        # deck order: reshuffle the deck stack itself as well
-        n = int(_f(out, "deck_count")[p])
-        start = _S.offset("deck") + p * 40
-        out[start:start + n] = rng.permutation(out[start:start + n])
+            out[off + p * size + i] = c
     return out
 
 

@@ -19,13 +19,18 @@ from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, 
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.actions import ACTIONS, action_range
 from cardenvs.games.levelneo.observe import OBS, F
-from cardenvs.games.levelneo.state import DECK_SIZE, ST_MAIN, STATE
+from cardenvs.games.levelneo.state import (
+    DECK_SIZE, ST_BATTLE_WINDOW, ST_BURST, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW, ST_LEVEL_UP, ST_MAIN,
+    ST_PARTNER, STATE,
+)
+
+WINDOWS = (ST_MAIN, ST_BATTLE_WINDOW, ST_DECL_WINDOW, ST_COVER_WINDOW)
 
 POOL = SPEC.load_pool(None)
 FILLER = "Dynamo Mech"  # vanilla character without Level Burst text
 
 _ZONES = ("deck", "hand", "main", "support", "level", "discard")
-_MINUS_ONE = ("atk_a", "atk_b", "target", "orig_target", "pending_level_down", "combi_chooser")
+_MINUS_ONE = ("atk_a", "atk_b", "target", "orig_target", "pending_level_down", "combi_chooser", "choice_player")
 
 
 def field(g: BatchGame, name: str) -> np.ndarray:
@@ -102,9 +107,35 @@ def _place(g: BatchGame, p: int, side: dict) -> None:
     field(g, "deck_list")[p, : len(cards)] = [POOL.by_name[c] for c in cards]
 
 
-def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
-    """Play one action (raises IllegalActionError when it is not legal)."""
+def do(g: BatchGame, name: str, index: int = 0, player: int | None = None, skip: bool = True):
+    """Play one action (raises IllegalActionError when it is not legal). With ``skip``, first pass in the windows
+    (both players' event/effect windows) until the action is legal: windows are decisions whenever a player holds a
+    card, and most scenarios are about what happens around them."""
+    for _ in range(40 if skip else 0):
+        if g.status[0] != LIVE or is_legal(g, name, index, player):
+            break
+        if step_name(g) not in WINDOWS or not is_legal(g, "pass"):
+            break
+        g.step([A("pass")])
     return g.step([A(name, index)], players=None if player is None else [player])
+
+
+def judge(g: BatchGame, level_up: bool = True):
+    """Play the battle in progress to its judgement with passes (no combi partner, no cover, no burst, nothing in
+    the windows), then take (or decline) the winner's level up. Stops at a level-down or combi-loss decision, or at
+    the first decision after the battle. Returns the last step's result (None when nothing was played)."""
+    r = None
+    for _ in range(60):
+        if g.status[0] != LIVE:
+            return r
+        st = step_name(g)
+        if st == ST_LEVEL_UP:
+            return g.step([A("level_up" if level_up else "pass")])
+        if st in (ST_PARTNER, ST_DECL_WINDOW, ST_COVER, ST_COVER_WINDOW, ST_BURST):
+            r = g.step([A("pass")])
+            continue
+        return r
+    raise AssertionError("the battle did not end")
 
 
 def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:

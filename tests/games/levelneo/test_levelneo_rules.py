@@ -16,11 +16,11 @@ from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.observe import OBS
 from cardenvs.games.levelneo.state import (
     ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW,
-    ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, SUPPORT_CAP, TURN_CAP,
+    ST_END, ST_LEVEL_DOWN, ST_LEVEL_UP, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET, SUPPORT_CAP, TURN_CAP,
 )
 
 from levelneo_helpers import (
-    FILLER, POOL, ap, build, do, field, inst_of, is_legal, legal, level, pass_until, step_name, zone_names,
+    FILLER, POOL, ap, build, do, field, inst_of, is_legal, judge, legal, level, pass_until, step_name, zone_names,
 )
 
 STOP = "Clumsy Page"  # red turn-cost-1 character: keeps red player 0 deciding in main phase 2
@@ -49,11 +49,23 @@ def set_battle(g: BatchGame, atk_a: int, target: int, atk_b: int = -1) -> None:
 
 # ---------------------------------------------------------------------------------------------------- deck rule D4
 def test_LN_D4_colour_cost_needs_a_character_of_that_colour() -> None:
-    g = build(red(hand=["Mist Wisp", "Cinder Pup", "Freezing Gale"]), blue())
+    g = build(red(hand=["Mist Wisp", "Cinder Pup"]), blue())
     assert not is_legal(g, "hand", 0)  # blue support, only red characters on the field
     assert is_legal(g, "hand", 1)  # red support
     g = build(red(hand=["Mist Wisp", "Cinder Pup"], supports=["Drowsy Ghost"]), blue())
     assert is_legal(g, "hand", 0)  # a blue character on the field pays the colour cost
+
+
+def test_LN_D4_colour_cost_of_events_and_none_for_skills_on_the_field() -> None:
+    """LN-D4: an event needs a character of its colour too (Freezing Gale is blue, Flashfire the same effect in
+    red); a [Use] skill of a card already on the field needs nothing (yellow Solar Engineer on a red field)."""
+    for supports, gale_ok in (([], False), (["Drowsy Ghost"], True)):
+        g = build(red(hand=["Freezing Gale", "Flashfire"], supports=supports), blue(), step=ST_DECL_WINDOW)
+        set_battle(g, inst_of(g, 0, "main"), inst_of(g, 1, "main"))
+        assert is_legal(g, "hand", 1)  # red event, red main
+        assert is_legal(g, "hand", 0) == gale_ok
+    g = build(red(supports=["Solar Engineer", "Clumsy Page:R"]), blue())
+    assert is_legal(g, "skill", 1)
 
 
 # ---------------------------------------------------------------------------------------------------- setup
@@ -139,7 +151,9 @@ def test_LN_T1_start_of_turn_marker_draw_activate() -> None:
     g = build(blue(hand=["Drowsy Ghost"], supports=["Frost Sage:R"]),
               red(main="Ashen Recruit:R", supports=["Cinder Pup:R"], deck=["Blaze Vanguard"], hand=[STOP]),
               turn_player=0, main_phase=2, markers=(3, 2))
-    do(g, "pass")  # player 0 ends main phase 2 (player 1 has nothing usable: window skipped)
+    do(g, "pass")  # player 0 ends main phase 2
+    assert int(g.to_act[0]) == 1 and step_name(g) == ST_MAIN  # player 1 holds a card: its window is a decision
+    do(g, "pass")
     assert int(field(g, "turn_player")) == 1
     assert int(field(g, "marker")[1]) == 3
     assert zone_names(g, 1, "hand") == [STOP, "Blaze Vanguard"]
@@ -156,14 +170,61 @@ def test_LN_T2_one_support_per_main_phase() -> None:
     assert not is_legal(g, "hand", 0) and is_legal(g, "hand", 1)  # the second support must wait; events may go
 
 
-def test_LN_T3_windows_for_both_players_only_when_usable() -> None:
-    g = build(red(), blue(hand=["Undertow"], supports=["Drowsy Ghost"]))
+def test_LN_T3_windows_for_both_players_when_public_information_allows() -> None:
+    """LN-T3 (issue 12 C.1): a window is offered to a player whenever public information allows it to act (a card
+    in hand, a usable skill on the field), even if its hand holds nothing usable now: whether the window is a
+    decision must not tell the other player what the hand holds. Only a player with an empty hand and no usable
+    skill is passed for."""
+    g = build(red(supports=["Clumsy Page"]), blue(hand=["Undertow"], supports=["Drowsy Ghost"]))
     do(g, "pass")
     assert int(g.to_act[0]) == 1 and step_name(g) == ST_MAIN and int(field(g, "sub")) == 1
     assert is_legal(g, "hand", 0)  # Undertow (Main/Any) in the opponent's window
     g = build(red(), blue(hand=["Freezing Gale"], supports=["Drowsy Ghost"]))  # (Battle/Any): nothing usable now
     do(g, "pass")
-    assert not (step_name(g) == ST_MAIN and int(g.to_act[0]) == 1)  # the empty window was skipped
+    assert step_name(g) == ST_MAIN and int(g.to_act[0]) == 1 and legal(g) == [("pass", 0)]  # same timing
+    g = build(red(), blue(hand=[], supports=["Drowsy Ghost"]))  # empty hand, no skill: passed for
+    do(g, "pass")
+    assert not (step_name(g) == ST_MAIN and int(g.to_act[0]) == 1)
+
+
+def test_LN_T3_window_timing_does_not_depend_on_the_hidden_hand() -> None:
+    """LN-T3, issue 12 C.1: the same public position with a usable and an unusable hidden card gives the same
+    sequence of deciders under the same passes."""
+    seqs = []
+    for card in ("Freezing Gale", "Undertow", "Frost Sage"):
+        g = build(red(hand=[STOP, "Battle Cry"]), blue(hand=[card], supports=["Drowsy Ghost"]), step=ST_ATTACK)
+        do(g, "attack", 0, skip=False)
+        seq = []
+        for _ in range(12):
+            if g.status[0] != 0 or step_name(g) in (ST_LEVEL_UP, ST_BATTLE_WINDOW):
+                break
+            seq.append((step_name(g), int(g.to_act[0])))
+            g.step([0])
+        seqs.append(seq)
+    assert seqs[0] == seqs[1] == seqs[2]
+    assert (ST_DECL_WINDOW, 1) in seqs[0] and (ST_COVER_WINDOW, 1) in seqs[0]
+
+
+def test_LN_T3_windows_reopen_until_both_pass_in_succession() -> None:
+    """LN-T3, issue 12 item 13: after the defender acts in the window after cover, the attacker may answer (Battle
+    Cry after Freezing Gale); the window closes only after two passes in a row."""
+    g = build(red(hand=["Battle Cry", STOP]), blue(hand=["Freezing Gale", "Frost Sage"], supports=["Dynamo Mech"]),
+              step=ST_ATTACK)
+    do(g, "attack", 0, skip=False)  # Ashen Recruit 3000 (level 1, own turn)
+    do(g, "cover", 0)  # Dynamo Mech 4000 covers
+    assert step_name(g) == ST_COVER_WINDOW and int(g.to_act[0]) == 0
+    do(g, "pass", skip=False)
+    assert int(g.to_act[0]) == 1
+    do(g, "hand", 0, skip=False)  # Freezing Gale: attacker -1000
+    assert step_name(g) == ST_COVER_WINDOW and int(g.to_act[0]) == 1  # the actor keeps the initiative
+    do(g, "pass", skip=False)
+    assert step_name(g) == ST_COVER_WINDOW and int(g.to_act[0]) == 0  # reopened for the attacker
+    assert is_legal(g, "hand", 0)
+    do(g, "hand", 0, skip=False)  # Battle Cry +1000: back to 3000
+    do(g, "pass", skip=False)
+    assert step_name(g) == ST_COVER_WINDOW and int(g.to_act[0]) == 1
+    do(g, "pass", skip=False)  # two passes in succession: the window closes
+    assert step_name(g) != ST_COVER_WINDOW
 
 
 def test_LN_T4_battle_steps_in_order() -> None:
@@ -171,12 +232,12 @@ def test_LN_T4_battle_steps_in_order() -> None:
     p1 = blue(hand=["Freezing Gale"], supports=["Drowsy Ghost"], level=["Frozen Echo"])
     g = build(p0, p1, step=ST_BATTLE_WINDOW)
     seen = []
-    for action in ["pass", "pass", "attack", "pass", "pass", "pass", "pass", "pass", "pass", "pass"]:
+    for action in ["pass", "pass", "attack", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "level_up"]:
         seen.append((step_name(g), int(g.to_act[0])))
-        do(g, action)
+        do(g, action, skip=False)
     assert seen == [
         (ST_BATTLE_WINDOW, 0), (ST_BATTLE_WINDOW, 1), (ST_ATTACK, 0), (ST_DECL_WINDOW, 0), (ST_DECL_WINDOW, 1),
-        (ST_COVER, 1), (ST_COVER_WINDOW, 0), (ST_COVER_WINDOW, 1), (ST_BURST, 0), (ST_BURST, 1),
+        (ST_COVER, 1), (ST_COVER_WINDOW, 0), (ST_COVER_WINDOW, 1), (ST_BURST, 0), (ST_BURST, 1), (ST_LEVEL_UP, 0),
     ]
     assert level(g, 0) == 3  # judgement followed: 3500 vs 2500, the attacking main levelled up
 
@@ -184,6 +245,7 @@ def test_LN_T4_battle_steps_in_order() -> None:
 def test_LN_T5_no_battle_phase_on_the_first_turn() -> None:
     g = build(red(), blue(hand=["Drowsy Ghost"]), turn=1)
     do(g, "pass")  # end of main phase 1 on turn 1
+    do(g, "pass")  # the opponent's window
     assert int(field(g, "turn_player")) == 1 and g.states[0, H_TURN] == 2
     assert int(field(g, "main_phase")) == 1 and step_name(g) == ST_MAIN  # player 1's main phase 1
 
@@ -199,6 +261,7 @@ def test_LN_T6_main_phase_2_allows_another_support() -> None:
 def test_LN_T7_end_of_turn_discard_down_to_six_by_choice() -> None:
     g = build(red(hand=[STOP] * 3 + ["Flashfire"] * 5), blue(hand=["Frost Sage"] * 7), main_phase=2)
     do(g, "pass")
+    do(g, "pass")  # the opponent's window
     assert step_name(g) == ST_END and int(g.to_act[0]) == 0
     assert {n for n, _ in legal(g)} == {"hand"}
     do(g, "hand", 3)
@@ -282,8 +345,17 @@ def test_LN_K4_same_use_skill_once_per_turn_across_cards() -> None:
     do(g, "skill", 1)
     # another Banner Knight and the Rally Banner event share the skill "Rally": both refused this turn
     assert not is_legal(g, "skill", 2) and not is_legal(g, "hand", 0)
-    field(g, "used_count")[0] = 0  # what the end of turn does
-    assert is_legal(g, "skill", 2) and is_legal(g, "hand", 0)
+    pass_until(g, ST_ATTACK)
+    do(g, "pass")  # no attack: main phase 2 of the same turn
+    assert step_name(g) == ST_MAIN and int(field(g, "main_phase")) == 2
+    assert not is_legal(g, "skill", 1) and not is_legal(g, "skill", 2) and not is_legal(g, "hand", 0)
+    for _ in range(40):  # through the end of turn and the opponent's turn, back to player 0's main phase
+        if int(field(g, "turn_player")) == 0 and step_name(g) == ST_MAIN and int(g.to_act[0]) == 0 \
+                and int(field(g, "main_phase")) == 1:
+            break
+        do(g, "pass")
+    assert g.states[0, H_TURN] == 7
+    assert is_legal(g, "skill", 1) and is_legal(g, "skill", 2) and is_legal(g, "hand", 0)  # the end of turn reset
 
 
 def test_LN_K5_level_requirement() -> None:
@@ -291,6 +363,79 @@ def test_LN_K5_level_requirement() -> None:
     assert not is_legal(g, "skill", 1)  # (Lv 2) at level 1
     g = build(red(supports=["Furnace Knight"], hand=["Battle Cry"], level=[FILLER]), blue(), step=ST_BATTLE_WINDOW)
     assert is_legal(g, "skill", 1)
+
+
+def test_LN_K3_one_support_effects_target_the_players_choice() -> None:
+    """LN-K3 (issue 12 item 14): "one support" effects apply to the support their owner chooses, not to the
+    highest-AP one; the card's later effects resolve after the choice (Second Wind: activate one, then draw)."""
+    g = build(blue(hand=["Undertow", "Frost Sage"]), red(supports=["Clumsy Page", "Blaze Vanguard"], hand=[STOP]))
+    do(g, "hand", 0)
+    assert int(g.to_act[0]) == 0 and sorted(legal(g)) == [("effect_target", 0), ("effect_target", 1)]
+    do(g, "effect_target", 0)  # the weaker Clumsy Page
+    page, vanguard = inst_of(g, 1, "support", 0), inst_of(g, 1, "support", 1)
+    assert field(g, "rested")[1, page] == 1 and field(g, "rested")[1, vanguard] == 0
+    assert int(field(g, "choice_player")) == -1 and step_name(g) == ST_MAIN
+    g = build(red(hand=["Second Wind", STOP], supports=["Clumsy Page:R", "Blaze Vanguard:R"], deck=["Lost Lamb"]),
+              blue(), step=ST_DECL_WINDOW)
+    set_battle(g, inst_of(g, 0, "main"), inst_of(g, 1, "main"))
+    do(g, "hand", 0, skip=False)
+    assert legal(g) == [("effect_target", 0), ("effect_target", 1)] and "Lost Lamb" not in zone_names(g, 0, "hand")
+    do(g, "effect_target", 0)
+    assert field(g, "rested")[0, inst_of(g, 0, "support", 0)] == 0
+    assert field(g, "rested")[0, inst_of(g, 0, "support", 1)] == 1
+    assert "Lost Lamb" in zone_names(g, 0, "hand")  # the draw after the choice
+    g = build(blue(hand=["Undertow", "Frost Sage"]), red(supports=["Clumsy Page", "Blaze Vanguard:R"]))
+    do(g, "hand", 0)  # a single candidate: no decision
+    assert field(g, "rested")[1, inst_of(g, 1, "support", 0)] == 1 and step_name(g) == ST_MAIN
+
+
+def test_LN_K3_solar_engineer_never_targets_itself() -> None:
+    """LN-K3 (issue 12 item 15): Solar Engineer rests itself as the cost and activates *another* support; with no
+    other resting support the skill is not offered (it would only refund its own cost)."""
+    g = build(red(supports=["Solar Engineer", "Clumsy Page"]), blue())
+    assert not is_legal(g, "skill", 1)
+    g = build(red(supports=["Solar Engineer", "Clumsy Page:R"]), blue())
+    do(g, "skill", 1)
+    engineer, page = inst_of(g, 0, "support", 0), inst_of(g, 0, "support", 1)
+    assert field(g, "rested")[0, engineer] == 1 and field(g, "rested")[0, page] == 0
+
+
+def test_LN_T3_battle_events_wait_for_a_battle() -> None:
+    """LN-T3 (issue 12 item 17): an event whose every effect targets the battlers is not offered before an attack
+    is declared (it would be discarded for nothing); after the declaration it is."""
+    g = build(red(hand=["Battle Cry", "Flashfire", STOP]), blue(), step=ST_BATTLE_WINDOW)
+    assert legal(g) == [("pass", 0)]
+    do(g, "attack", 0)
+    assert step_name(g) == ST_DECL_WINDOW and is_legal(g, "hand", 0) and is_legal(g, "hand", 1)
+
+
+def test_hide_keeps_the_cards_the_viewer_put_at_the_bottom() -> None:
+    """Issue 12 item 18: the viewer knows the cards it mulliganed to the bottom of its deck (no shuffle follows);
+    ``hide`` re-deals only the rest of its deck, and the opponent's whole deck."""
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=5)
+    do(g, "go_first")
+    for _ in range(2):
+        do(g, "choose_main", [i for n, i in legal(g) if n == "choose_main"][0])
+    p = int(g.to_act[0])
+    do(g, "hand", 0)
+    do(g, "hand", 0)
+    do(g, "pass")
+    do(g, "hand", 0)
+    do(g, "pass")
+    row = g.states[0]
+    deck = SPEC.state_layout.get(row, "deck")
+    deck_list = SPEC.state_layout.get(row, "deck_list")
+    n = int(SPEC.state_layout.get(row, "deck_count")[p])
+    moved = opp_moved = 0
+    for seed in range(20):
+        h = SPEC.hide(row, p, np.random.default_rng(seed), g.pool)
+        hdeck = SPEC.state_layout.get(h, "deck")
+        assert (hdeck[p, :2] == deck[p, :2]).all()  # the two known bottom cards stay put
+        assert (SPEC.state_layout.get(h, "deck_list")[p] == deck_list[p]).all()  # own deck list is known
+        moved += int((hdeck[p, 2:n] != deck[p, 2:n]).any())
+        opp = SPEC.state_layout.get(h, "deck_list")[1 - p]
+        opp_moved += int((opp != deck_list[1 - p]).any())
+    assert moved == 20 and opp_moved == 20
 
 
 # ---------------------------------------------------------------------------------------------------- attacks
@@ -306,9 +451,17 @@ def test_LN_A1_attacking_rests_and_each_character_attacks_once() -> None:
 
 
 def test_LN_A2_main_attack_targets_only_the_main_even_active() -> None:
-    g = build(red(), blue(supports=["Drowsy Ghost:R"]), step=ST_ATTACK)
-    do(g, "attack", 0)  # no partner available, the only target is the (active) main: both auto-played
-    assert int(field(g, "orig_target")) in (-1, inst_of(g, 1, "main"))
+    g = build(red(supports=["Clumsy Page"]), blue(supports=["Drowsy Ghost:R"]), step=ST_ATTACK)
+    do(g, "attack", 0)
+    do(g, "pass")  # no combi partner
+    assert step_name(g) != ST_TARGET  # the (active) main is the only legal target: no choice of the resting support
+    assert int(field(g, "battle")) == 1 and int(field(g, "target")) == inst_of(g, 1, "main")
+    assert int(field(g, "orig_target")) == inst_of(g, 1, "main")
+    g = build(red(), blue(supports=["Drowsy Ghost:R"]), step=ST_TARGET)
+    field(g, "atk_a")[...] = inst_of(g, 0, "main")
+    assert legal(g) == [("target", 0)]  # never the resting support
+    do(g, "target", 0)
+    judge(g)
     assert level(g, 0) == 2  # 3000 beat the active main's 2500
 
 
@@ -327,6 +480,8 @@ def test_LN_A4_A5_main_support_combi_adds_ap_and_hits_the_main() -> None:
     do(g, "attack", 0)
     assert is_legal(g, "partner", 0)
     do(g, "partner", 0)  # 3000 + 4000 vs 4000: the target (active main) is the only option, auto-played
+    assert int(field(g, "target")) == inst_of(g, 1, "main")
+    judge(g)
     assert level(g, 0) == 2
     assert field(g, "rested")[0, inst_of(g, 0, "support")] == 1
 
@@ -352,11 +507,16 @@ def test_LN_C1_C2_cover_redirects_and_beating_the_cover_still_levels_up() -> Non
     g = build(red(), blue(supports=["Drowsy Ghost"]), step=ST_ATTACK)
     ghost = inst_of(g, 1, "support")
     do(g, "attack", 0)
-    assert step_name(g) == ST_COVER and int(g.to_act[0]) == 1 and is_legal(g, "cover", 0)
+    pass_until(g, ST_COVER)
+    assert int(g.to_act[0]) == 1 and is_legal(g, "cover", 0)
     do(g, "cover", 0)
-    assert int(field(g, "target")) in (ghost, -1)
+    assert int(field(g, "target")) == ghost and int(field(g, "covered")) == 1  # LN-C1: the cover is the target
+    assert field(g, "rested")[1, ghost] == 1
+    assert int(field(g, "orig_target")) == inst_of(g, 1, "main")
+    judge(g)
     assert zone_names(g, 1, "discard") == ["Drowsy Ghost"]  # 3000 vs 900: the cover lost
     assert level(g, 0) == 2  # LN-C2: a battle win for the attacking main
+    assert level(g, 1) == 1 and zone_names(g, 1, "level") == []  # the covered main did not lose
 
 
 def test_LN_C3_no_cover_against_a_level_neo_main() -> None:
@@ -377,13 +537,31 @@ def test_LN_L1_level_is_level_zone_plus_one() -> None:
 def test_LN_L2_level_up_puts_the_top_card_face_down() -> None:
     g = build(red(deck=["Phoenix Ember"]), blue(), step=ST_ATTACK)
     do(g, "attack", 0)
+    judge(g)
     assert zone_names(g, 0, "level") == ["Phoenix Ember"]
     assert field(g, "face_up")[0, inst_of(g, 0, "level")] == 0
+
+
+def test_LN_L2_level_up_is_the_winners_choice() -> None:
+    """LN-L2 ("may level up"), issue 12 item 16: a win with one card left in the deck need not deck its player out."""
+    g = build(red(deck=["Phoenix Ember"], fill=False), blue(), step=ST_ATTACK)
+    do(g, "attack", 0)
+    judge(g, level_up=False)
+    assert g.states[0, H_STATUS] == 0 and level(g, 0) == 1 and zone_names(g, 0, "deck") == ["Phoenix Ember"]
+    g = build(red(deck=["Phoenix Ember"], fill=False), blue(), step=ST_ATTACK)
+    do(g, "attack", 0)
+    judge(g, level_up=True)  # the last card goes to the level zone: the empty deck loses (LN-V2)
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 1
+    g = build(red(level=[LV] * 4), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)
+    judge(g)  # 2500 + 2500 vs 4000: a Level Neo main's win ends the game, there is no level up to offer
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 0
 
 
 def test_LN_L3_level_down_discards_the_owners_choice() -> None:
     g = build(red(), blue(level=["Frozen Echo:up", LV]), step=ST_ATTACK)
     do(g, "attack", 0)
+    judge(g)
     assert step_name(g) == ST_LEVEL_DOWN and int(g.to_act[0]) == 1
     assert sorted(legal(g)) == [("level_down", 0), ("level_down", 1)]
     do(g, "level_down", 0)
@@ -437,6 +615,7 @@ def test_LN_B2_attacker_first_then_alternate_until_both_pass() -> None:
     g = build(red(level=["Phoenix Ember", "Thornback Boar"]), blue(level=["Frozen Echo", "Mossback Elder"]),
               step=ST_ATTACK)
     do(g, "attack", 0)
+    pass_until(g, ST_BURST)
     order = []
     for action in ["burst", "burst", "pass", "burst", "pass"]:
         assert step_name(g) == ST_BURST
@@ -450,8 +629,9 @@ def test_LN_B3_B5_burst_reveals_a_card_and_activates_burst_text() -> None:
     """LN-B3, LN-B5."""
     g = build(red(level=["Phoenix Ember"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
     do(g, "attack", 0)
-    assert step_name(g) == ST_BURST
+    pass_until(g, ST_BURST)
     do(g, "burst")  # Phoenix Ember: own main AP +1500 this battle -> 3500 + 1500 = 5000 > 4000
+    judge(g)
     lvl = inst_of(g, 0, "level")
     assert field(g, "face_up")[0, lvl] == 1  # LN-B5: stays face up in the level zone
     assert level(g, 0) == 3  # 2 before the battle (the burst itself changes nothing), +1 for the win
@@ -461,6 +641,7 @@ def test_LN_B3_B5_burst_reveals_a_card_and_activates_burst_text() -> None:
 def test_LN_B4_failed_burst_stops_that_player() -> None:
     g = build(red(level=[FILLER, "Phoenix Ember"]), blue(level=["Frozen Echo"]), step=ST_ATTACK)
     do(g, "attack", 0)
+    pass_until(g, ST_BURST)
     do(g, "burst")  # reveals the first face-down card: the filler has no Level Burst text
     assert field(g, "burst_failed")[0] == 1
     assert int(g.to_act[0]) == 1
@@ -475,6 +656,8 @@ def test_LN_B6_burst_effects_last_until_the_end_of_the_battle() -> None:
     do(g, "attack", 0)
     do(g, "pass")  # no combi
     do(g, "burst")
+    assert field(g, "ap_battle")[0, inst_of(g, 0, "main")] == 1500  # in force during the battle
+    judge(g)
     assert field(g, "ap_battle").sum() == 0  # cleared after the judgement
     assert level(g, 0) == 3
 
@@ -484,22 +667,28 @@ def test_LN_J1_higher_ap_wins_and_a_tie_loses_for_both() -> None:
     g = build(red(supports=["Blaze Vanguard"]), blue(supports=["Harbor Watch:R", "Drowsy Ghost:R"]), step=ST_ATTACK)
     do(g, "attack", 1)
     do(g, "target", 1)  # Blaze Vanguard 2000 + 1000 attacking = 3000 vs 2500
+    judge(g)
     assert zone_names(g, 1, "discard") == ["Harbor Watch"] and zone_names(g, 0, "support") == ["Blaze Vanguard"]
     g = build(red(supports=["Ashen Recruit"]), blue(supports=["Harbor Watch:R", "Drowsy Ghost:R"]), step=ST_ATTACK)
     do(g, "attack", 1)
     do(g, "target", 1)  # 2500 vs 2500: both lose
+    judge(g)
     assert zone_names(g, 1, "discard") == ["Harbor Watch"] and zone_names(g, 0, "discard") == ["Ashen Recruit"]
 
 
 def test_LN_J2_attacking_main_wins_levels_up() -> None:
     g = build(red(), blue(), step=ST_ATTACK)
     do(g, "attack", 0)
-    assert level(g, 0) == 2 and step_name(g) == ST_MAIN
+    pass_until(g, ST_LEVEL_UP)
+    assert int(g.to_act[0]) == 0 and sorted(legal(g)) == [("level_up", 0), ("pass", 0)]
+    do(g, "level_up")
+    assert level(g, 0) == 2 and step_name(g) == ST_BATTLE_WINDOW  # back before the next attack
 
 
 def test_LN_J3_level_neo_attacking_main_wins_the_game() -> None:
     g = build(red(level=[LV] * 4), blue(supports=["Dynamo Mech"]), step=ST_ATTACK)
-    r = do(g, "attack", 0)  # 2500 + 2500 vs 2500, no cover possible
+    do(g, "attack", 0)  # 2500 + 2500 vs 2500, no cover possible
+    r = judge(g)
     assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 0
     assert r.rewards[0].tolist() == [1.0, -1.0]
 
@@ -507,18 +696,21 @@ def test_LN_J3_level_neo_attacking_main_wins_the_game() -> None:
 def test_LN_J4_attacking_main_loses_nothing_happens() -> None:
     g = build(red(level=[LV]), blue(main="Dynamo Mech", level=[LV]), step=ST_ATTACK)
     do(g, "attack", 0)  # 3500 vs 4000
+    judge(g)
     assert level(g, 0) == 2 and level(g, 1) == 2 and zone_names(g, 0, "discard") == []
 
 
 def test_LN_J5_defending_main_loses_levels_down() -> None:
     g = build(red(), blue(level=[LV]), step=ST_ATTACK)
     do(g, "attack", 0)  # single level card: the choice is forced
+    judge(g)
     assert level(g, 1) == 1 and zone_names(g, 1, "discard") == [FILLER]
 
 
 def test_LN_J6_losing_support_goes_to_the_discard_pile() -> None:
     g = build(red(supports=["Clumsy Page"]), blue(main="Harbor Watch:R"), step=ST_ATTACK)
     do(g, "attack", 1)  # the resting main is the only target: auto-played; 1000 vs 2500
+    judge(g)
     assert zone_names(g, 0, "discard") == ["Clumsy Page"] and zone_names(g, 0, "support") == []
 
 
@@ -526,6 +718,7 @@ def test_LN_J7_support_combi_loss_winner_chooses() -> None:
     g = build(red(supports=["Clumsy Page", "Cinder Pup"]), blue(main="Dynamo Mech:R"), step=ST_ATTACK)
     do(g, "attack", 1)
     do(g, "partner", 1)  # the resting main is the only target; 1000 + 1500 vs 4000
+    judge(g)
     assert step_name(g) == ST_COMBI_LOSS and int(g.to_act[0]) == 1
     do(g, "combi_loss", 1)  # the winner discards the partner
     assert zone_names(g, 0, "discard") == ["Cinder Pup"] and zone_names(g, 0, "support") == ["Clumsy Page"]
@@ -535,6 +728,7 @@ def test_LN_J7_main_support_combi_loss_costs_nothing() -> None:
     g = build(red(supports=["Clumsy Page"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
     do(g, "attack", 0)
     do(g, "partner", 0)  # 3000 + 1000 vs 4000: a tie, both sides lose; main + support loses nothing
+    judge(g)
     assert zone_names(g, 0, "discard") == [] and zone_names(g, 0, "support") == ["Clumsy Page"]
     assert level(g, 0) == 1
 
@@ -548,6 +742,7 @@ def test_LN_J8_next_battle_effects_end_only_for_characters_in_the_judgement() ->
     do(g, "attack", 0)
     do(g, "pass")  # no combi
     do(g, "cover", 0)  # Dynamo Mech 4100 covers; 3100 loses
+    judge(g)
     nxt = field(g, "ap_next")
     assert nxt[0, main0] == 0 and nxt[1, mech] == 0  # in the judgement
     assert nxt[1, main1] == 100  # attacked first but covered: not in the judgement
@@ -558,6 +753,7 @@ def test_LN_J8_next_battle_effects_end_only_for_characters_in_the_judgement() ->
 def test_LN_V1_level_neo_main_winning_as_defender_wins_the_game() -> None:
     g = build(red(supports=["Clumsy Page"]), blue(main="Harbor Watch:R", level=[LV] * 4), step=ST_ATTACK)
     do(g, "attack", 1)  # 1000 vs 2500: the defending Level Neo main wins the battle
+    judge(g)
     assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 1
 
 
