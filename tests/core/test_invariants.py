@@ -1,6 +1,7 @@
 """The shipped checker over every registered game: conservation, masks, termination, replay, single == batch,
-hidden information. CI plays 5,000 random games per game (25,000 over the five games); `pytest -m slow` plays
-100,000 per game."""
+hidden information, decision timing, truncations under competent play. CI plays 2,000 random games and 100 games
+each of random vs heuristic (seats swapped) and heuristic vs heuristic per game; ``pytest -m slow`` plays 100,000
+random games and 10,000 heuristic-vs-heuristic games per game (the issue-12 sweep; truncation rates printed)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,19 +10,37 @@ import pytest
 from cardenvs.core.batch import BatchGame
 from cardenvs.testing import InvariantError, check_conservation, check_game
 
+CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristic": 100}
 
-def test_random_play_invariants_5k_games(game_name: str) -> None:
-    report = check_game(game_name, num_games=5_000, seed=11, batch_size=2500)
-    assert report.games == 5_000
-    assert report.terminated + report.truncated == 5_000
+
+def test_invariants_under_every_pilot_pairing(game_name: str) -> None:
+    report = check_game(game_name, num_games=CI_GAMES, seed=11, batch_size=2_000)
+    print(report.summary())
+    assert report.games == sum(CI_GAMES.values())
+    assert set(report.pairings) == set(CI_GAMES)
+    assert report.terminated + report.truncated == report.games
     assert report.aligned_games >= 4
     assert report.hidden_checks > 0 and report.hidden_changed > 0
+    for name in ("random-heuristic", "heuristic-heuristic"):
+        assert report.pairings[name].truncated == 0, report.summary()
+    assert report.timing.leaks == 0 and report.timing.compared >= 50
 
 
 @pytest.mark.slow
 def test_random_play_invariants_100k_games(game_name: str) -> None:
-    report = check_game(game_name, num_games=100_000, seed=12345, batch_size=5000)
+    report = check_game(game_name, num_games=100_000, seed=12345, batch_size=5000, pilots=("random",))
+    print(report.summary())
     assert report.games == 100_000
+
+
+@pytest.mark.slow
+def test_heuristic_sweep_10k_games(game_name: str) -> None:
+    """Issue 12: 10,000 heuristic-vs-heuristic games per game, no truncation (check_game allows none by default).
+    Also ``python -m cardenvs.testing GAME --pilots heuristic --games 10000``."""
+    report = check_game(game_name, num_games=10_000, seed=2024, batch_size=2500, pilots=("heuristic",))
+    print(report.summary())
+    assert report.pairings["heuristic-heuristic"].games == 10_000
+    assert report.pairings["heuristic-heuristic"].truncated == 0
 
 
 def test_checker_catches_a_lost_card(game_name: str) -> None:

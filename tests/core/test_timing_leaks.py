@@ -1,0 +1,185 @@
+"""The checker's own checks can fail: a leaky toy, truncations under competent play, pool=, decks with nothing to hide.
+
+The toys are real games whose kernels are wrapped in Python (``dataclasses.replace(spec, kernels=...)``), so no
+game's code is edited and nothing is compiled beyond what the games' own tests compile.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cardenvs
+from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE, TRUNCATED
+from cardenvs.core.spec import GameSpec, Kernels
+from cardenvs.testing import (
+    InvariantError, check_game, hidden_slots, make_pilot, pairing_name, pairings_of, slot_cards, something_to_hide,
+)
+
+TOY_GAME = "divinecross"  # a sequential game with pass-only decisions that depend on the hand (and fast to compile)
+
+
+def with_step(spec: GameSpec, wrap) -> GameSpec:
+    """``spec`` with its step kernel replaced by ``wrap(real_step)`` (and no fused kernel)."""
+    k = spec.kernels
+    return dataclasses.replace(spec, kernels=Kernels(k.batch_reset, wrap(k.batch_step), k.batch_observe,
+                                                     k.batch_mask, None))
+
+
+def autoplay_forced(spec: GameSpec) -> GameSpec:
+    """The old heartbreak defect, on any game: after each step the engine plays every decision that has exactly one
+    legal action. Where the only action is "pass" because of the cards in a hand, the other player learns from who
+    acts next (and from the phase it sees) what that hand lacks."""
+    k = spec.kernels
+
+    def wrap(step):
+        def leaky(states, tables, players, actions, errors):
+            step(states, tables, players, actions, errors)
+            stopped = errors != 0
+            for _ in range(10_000):
+                who = np.where((states[:, H_STATUS] == LIVE) & ~stopped, states[:, H_TO_ACT], -1).astype(np.int32)
+                masks = np.zeros((states.shape[0], spec.num_actions), np.int8)
+                k.batch_mask(states, tables, who, masks)
+                forced = (who >= 0) & (masks.sum(axis=1) == 1)
+                if not forced.any():
+                    return
+                step(states, tables, np.where(forced, who, -1).astype(np.int32),
+                     masks.argmax(axis=1).astype(np.int32), np.zeros_like(errors))
+        return leaky
+
+    return with_step(spec, wrap)
+
+
+def truncate_at_turn(spec: GameSpec, turn: int) -> GameSpec:
+    """A toy cap far below the game's: every game is truncated when it reaches ``turn``."""
+
+    def wrap(step):
+        def capped(states, tables, players, actions, errors):
+            step(states, tables, players, actions, errors)
+            over = (states[:, H_STATUS] == LIVE) & (states[:, H_TURN] >= turn)
+            states[over, H_STATUS] = TRUNCATED
+            states[over, H_TO_ACT] = -1
+            states[over, H_NEEDS] = 0
+        return capped
+
+    return with_step(spec, wrap)
+
+
+def test_timing_check_catches_a_decision_that_is_skipped_because_of_a_hand() -> None:
+    """A toy with the old heartbreak leak fails the decision-timing check; the same game without it passes."""
+    spec = cardenvs.get_game(TOY_GAME)
+    report = check_game(spec, num_games=40, pilots=("random",), batch_size=40, align_games=1, seed=3)
+    assert report.timing.leaks == 0 and report.timing.compared >= 100
+    with pytest.raises(InvariantError, match="decision-timing leak") as err:
+        check_game(autoplay_forced(spec), num_games=40, pilots=("random",), batch_size=40, align_games=1, seed=3)
+    assert "cannot tell apart" in str(err.value)
+
+
+def test_timing_false_skips_the_timing_check() -> None:
+    report = check_game(autoplay_forced(cardenvs.get_game(TOY_GAME)), num_games=40, pilots=("random",),
+                        batch_size=40, align_games=1, seed=3, timing=False)
+    assert report.timing.pairs == 0  # timing=False does not sample at all
+    assert "decision timing" in report.summary()
+
+
+def test_too_few_comparable_pairs_fail() -> None:
+    with pytest.raises(InvariantError, match="compared only"):
+        check_game(TOY_GAME, num_games=4, pilots=("random",), batch_size=4, align_games=1, timing_every=50,
+                   timing_rows=1, min_timing_pairs=1000)
+
+
+def test_truncations_are_reported_per_pairing_and_fail_under_competent_play() -> None:
+    spec = truncate_at_turn(cardenvs.get_game(TOY_GAME), 3)
+    with pytest.raises(InvariantError, match="truncated beyond the allowed rate") as err:
+        check_game(spec, num_games={"random-random": 6, "random-heuristic": 6, "heuristic-heuristic": 6},
+                   batch_size=6, align_games=1, timing=False)
+    assert "heuristic-heuristic 6/6" in str(err.value) and "random-random" not in str(err.value).split("rate:")[1] \
+        .split(";")[0]
+    report = check_game(spec, num_games={"random-random": 6, "random-heuristic": 6, "heuristic-heuristic": 6},
+                        batch_size=6, align_games=1, timing=False, allow_truncation={"random-heuristic": 1.0,
+                                                                                    "heuristic-heuristic": 1.0})
+    assert set(report.pairings) == {"random-random", "random-heuristic", "heuristic-heuristic"}
+    for stats in report.pairings.values():
+        assert stats.games == 6 and stats.truncated == 6 and stats.truncation_rate == 1.0
+    assert report.truncated == 18 and report.truncation_rate("heuristic-heuristic") == 1.0
+    assert "heuristic-heuristic" in report.summary() and "100.00%" in report.summary()
+
+
+def test_pairings_swap_seats_and_split_the_games() -> None:
+    assert [pairing_name(a, b) for a, b in pairings_of(("random", "heuristic"))] == \
+        ["random-random", "random-heuristic", "heuristic-heuristic"]
+    report = check_game(TOY_GAME, num_games=7, batch_size=7, align_games=1, timing_every=1, min_timing_pairs=1)
+    assert [p.games for p in report.pairings.values()] == [3, 2, 2] and report.games == 7
+    assert report.pairings["random-heuristic"].seats == ("random", "heuristic")
+
+
+def test_a_spec_without_a_heuristic_falls_back_to_random() -> None:
+    spec = dataclasses.replace(cardenvs.get_game(TOY_GAME), name="toy_without_agents")
+    report = check_game(spec, num_games=4, batch_size=4, align_games=1, timing_every=1, min_timing_pairs=1)
+    assert list(report.pairings) == ["random-random"] and any("heuristic" in n for n in report.notes)
+
+
+SIMULFIGHT_ONE_CARD = 'name = "one"\n[cards]\n"Tin Sentry" = 1\n'
+
+
+def test_two_one_card_decks_have_nothing_to_hide(tmp_path: Path) -> None:
+    """Issue 13: two one-card simulfight decks are valid; hide() can change nothing, which is not an error."""
+    deck = tmp_path / "one.toml"
+    deck.write_text(SIMULFIGHT_ONE_CARD)
+    # a Tin Sentry cannot deal damage: every game runs to the documented round cap, which the call allows
+    report = check_game("simulfight", num_games=8, decks=(deck, deck), batch_size=8, align_games=1,
+                        allow_truncation=1.0)
+    assert report.hidden_checks > 0 and report.hidden_possible == 0 and report.truncated == 8
+    assert any("nothing to hide" in n for n in report.notes)
+
+
+def test_a_hide_that_changes_nothing_is_broken_when_there_is_something_to_hide() -> None:
+    spec = dataclasses.replace(cardenvs.get_game("simulfight"), hide=lambda row, viewer, rng, pool: row.copy())
+    with pytest.raises(InvariantError, match="hide\\(\\) is broken"):
+        check_game(spec, num_games=8, pilots=("random",), batch_size=8, align_games=1)
+
+
+def test_pool_is_passed_through(tmp_path: Path) -> None:
+    """A deck naming a card only a custom pool has: refused against the game's pool, checked with pool=."""
+    spec = cardenvs.get_game("simulfight")
+    text = spec.card_pool_path.read_text()
+    assert 'name = "Tin Sentry"' in text
+    (tmp_path / "cards.toml").write_text(text.replace('name = "Tin Sentry"', 'name = "Tin Sentinel"'))
+    pool = spec.load_pool([tmp_path / "cards.toml"])
+    deck_text = (spec.deck_dir / "guard.toml").read_text()
+    if '"Tin Sentry"' not in deck_text:
+        pytest.skip("the guard starter deck no longer holds Tin Sentry")
+    deck = tmp_path / "mine.toml"
+    deck.write_text(deck_text.replace('"Tin Sentry"', '"Tin Sentinel"'))
+    with pytest.raises(Exception, match="Tin Sentinel"):
+        check_game("simulfight", num_games=4, decks=(deck, deck), pilots=("random",), batch_size=4)
+    report = check_game("simulfight", num_games=6, decks=(deck, deck), pool=pool, batch_size=6, align_games=1,
+                        min_timing_pairs=10)
+    assert report.games == 6 and report.aligned_games == 1 and report.hidden_changed > 0
+    # simulfight's heuristic reads the game's own pool: it is dropped (with a note), never fed the wrong tables
+    assert list(report.pairings) == ["random-random"] and any("own card pool" in n for n in report.notes)
+
+
+def test_a_state_reading_heuristic_is_given_the_pool() -> None:
+    spec = cardenvs.get_game(TOY_GAME)
+    pool = spec.load_pool([spec.card_pool_path])
+    assert make_pilot(spec, "heuristic", 0, pool).tables is pool.tables
+
+
+def test_hidden_slots_and_something_to_hide_follow_hide() -> None:
+    game = cardenvs.get_game(TOY_GAME)
+    from cardenvs.core.batch import BatchGame
+
+    b = BatchGame(game, 1, seed=5)
+    row = b.states[0].copy()
+    rng = np.random.default_rng(0)
+    inst, cards = slot_cards(game, row)
+    hid = hidden_slots(game, row, 0, rng, b.pool, samples=8)
+    zones = [z.name for z in game.state_layout.zones]
+    at = {z: sum(game.state_layout.zones[i].shape[1] for i in range(zones.index(z))) for z in zones}
+    hand = slice(at["hand"], at["hand"] + game.state_layout.zones[zones.index("hand")].shape[1])
+    assert not hid[0, hand].any()  # the viewer's own hand is visible to it
+    assert hid[1, hand][inst[0, 1, hand] >= 0].any()  # the opponent's is not
+    assert something_to_hide(game, row, 0)
