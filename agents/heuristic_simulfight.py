@@ -6,7 +6,10 @@ the resulting position is scored from the deciding player's side. Order of play 
 
 * **uses first** (DEFEND/ATTACK abilities are mandatory while payable, so only their order matters): the one whose
   simulated result scores best goes first, which spends shared shields/swords/gold on the strongest ability;
-* **then plays** (Defend): the affordable unit with the best score gain *per gold*, while one gains anything;
+* **then plays** (Defend): the affordable unit with the best score gain *per gold*, while one gains anything; but
+  not a play that would leave too little gold to play, next round, a better card (higher gain per gold) that this
+  round's gold cannot pay but next round's can (saving up for Cinder Lancer instead of a Herald every round: without
+  it the heuristic hoarded 30 unaffordable cards and some games against random reached the round cap);
 * **targets and payers**: the candidate with the best score (kill a Foe when the damage is enough, stun the most
   valuable Foe, heal the most hurt ally, pay health with the ally that can best afford it).
 
@@ -39,7 +42,7 @@ from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_PLAY, A_USE, NUM
 from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, mask_row  # noqa: E402
 from cardenvs.games.simulfight.state import (  # noqa: E402
-    MAX_DECK, O_DECK_LIST, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT,
+    GOLD_PER_ROUND, MAX_DECK, O_DECK_LIST, O_HAND, O_HAND_COUNT, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT,
     O_PHASE, O_PLAY, O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER,
     O_SNAP_PROTECTED, O_SNAP_STUNNED, O_STUNNED, O_SUB, O_UHEALTH, PH_DEFEND, RES_GOLD, RES_SHIELDS, RES_SWORDS,
     SNAP_PLAYER_COLS, SP_HEALTH, SUB_MAIN,
@@ -59,8 +62,11 @@ WEIGHT_NAMES = (
     "min_play_gain",  # a play must gain at least this much per gold
     "opp_health",  # weight of the opponent's health (own health weighs 1)
     "per_gold",  # 1: plays are ranked by gain per gold; 0: by total gain
+    "save",  # > 0: skip a play that would keep a better card next round out of reach, unless its gain per gold
+    #          is at least this fraction of that card's; 0: never save gold
 )
-DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0], dtype=np.float64)
+DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0, 1.0],
+                           dtype=np.float64)
 
 
 @njit(cache=True)
@@ -160,6 +166,27 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
         return best
     # plays: best score gain per gold
     base = _score(row, cards, p, w, uval)
+    gold_now = row[O_RES + p * 3 + RES_GOLD]
+    income = GOLD_PER_ROUND + row[O_NEXT + p * 3 + RES_GOLD]
+    # the card worth saving for: in hand, too dear now, affordable next round if nothing is spent; its gain per gold
+    # is what playing it would gain had we the gold, less the value of the gold it costs
+    save_cost = 0
+    save_rate = -1e18
+    if w[13] > 0:
+        for j in range(row[O_HAND_COUNT + p]):
+            inst = row[O_HAND + p * MAX_DECK + j]
+            cost = cards[row[O_DECK_LIST + p * MAX_DECK + inst], C_GOLD]
+            if cost <= gold_now or cost > gold_now + income:
+                continue
+            s1[:] = row
+            s1[O_RES + p * 3 + RES_GOLD] = cost
+            apply_action(s1, cards, effects, p, A_PLAY + inst)
+            _settle(s1, cards, effects, p, s2, m2, w, uval)
+            rate = (_score(s1, cards, p, w, uval) - base - w[2] * (cost - gold_now)) / cost
+            if rate > save_rate:
+                save_cost, save_rate = cost, rate
+        if save_rate <= w[10]:
+            save_cost = 0  # nothing worth saving for
     best_rate = -1e18
     for a in range(A_PLAY, A_USE):
         if mask[a] == 0:
@@ -168,7 +195,10 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
         apply_action(s1, cards, effects, p, a)
         _settle(s1, cards, effects, p, s2, m2, w, uval)
         gain = _score(s1, cards, p, w, uval) - base
-        gold = max(1, cards[row[O_DECK_LIST + p * MAX_DECK + (a - A_PLAY)], C_GOLD])
+        price = cards[row[O_DECK_LIST + p * MAX_DECK + (a - A_PLAY)], C_GOLD]
+        gold = max(1, price)
+        if save_cost > 0 and gold_now - price + income < save_cost and gain / gold < w[13] * save_rate:
+            continue  # it would keep the better card out of reach next round
         rate = gain / gold if w[12] > 0 else gain
         if gain / gold > w[10] and rate > best_rate:
             best, best_rate = a, rate
