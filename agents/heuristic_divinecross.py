@@ -7,10 +7,10 @@ What it does, by decision (see ``cardenvs/games/divinecross/RULES.md`` for the r
   needs); charge once (the Main Unit until it can pay its strongest skill, then the Standby Unit that needs Energy
   most); play the Event, Action, Assist or EX-Power whose simulated result raises a value of the public board
   (KOs, damage, Energy, hand sizes, conditions) the most; retreat a Main Unit that the opponent's Main Unit would KO
-  next turn when a healthier Standby Unit can take its place; then end the phase.
-  Last, retreat to a Standby Unit whose simulated attack this turn is worth clearly more than the Main Unit's
-  (``SWAP_GAIN``): it finishes a Main Unit the current one cannot, and it breaks heal-for-heal stalls once the
-  decks are empty (two Bloom Dryads healing 200 a turn reached the turn cap in 1 of 2,007 games without it).
+  next turn when a healthier Standby Unit can take its place; retreat to a Standby Unit whose simulated attack
+  this turn is worth clearly more than the Main Unit's (``SWAP_GAIN``): it finishes a Main Unit the current one
+  cannot, and it breaks heal-for-heal stalls once the decks are empty (when Petal Dance still healed 200, two Bloom
+  Dryads reached the turn cap in 1 of 2,007 heuristic games without it). Then end the phase.
 * Battle Phase: the skill whose simulated result is worth most (usually the biggest hit), if any gains.
 * After a KO: move up the Standby Unit with the most HP left (Energy counts as a bonus).
 

@@ -76,7 +76,7 @@ def test_DC_S1_S2_S3_greeting_has_no_effect_decks_shuffled_face_down_five_card_h
     for seed in range(12):
         g = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=seed)
         if step_of(g) != ST_SETUP_PLACE or int(g.to_act[0]) != 0:
-            continue  # player 0 held a single Unit: placed automatically (a forced move)
+            continue  # a redeal happened: the extra draws come first
         assert list(field(g, "hand_count")) == [5, 5] and list(field(g, "deck_count")) == [25, 25]
         for p in (0, 1):
             deck = field(g, "deck")[p, :25]
