@@ -194,6 +194,9 @@ def _check_card_rules(path: str, card: dict, alliances: Sequence[str]) -> None:
         target = e.get("target")
         if target == "self" and kind != "fighter":
             raise _fail(path, name, f"{where} key 'target': 'self' is only for fighters")
+        if e["op"] == "stock_top" and target not in ("self", "own_lead", "opp_lead", "action_target"):
+            # one fighter only: the cards go under it, so a selector covering several would leave a choice
+            raise _fail(path, name, f"{where} key 'target': stock_top names one fighter (self, a Lead, the target)")
         if target == "action_target" and e["trigger"] != "action":
             raise _fail(path, name, f"{where} key 'target': 'action_target' is only for action effects")
         if e["op"] in ("damage", "heal"):
@@ -348,12 +351,12 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 
 
 def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
-    """HB-D1..D7 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule)."""
+    """HB-D1..D7, D9 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule)."""
     if len(deck) < MIN_DECK:
         raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {MIN_DECK} or more", rule="HB-D1")
     if len(deck) > MAX_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, this engine holds at most {MAX_DECK} (no maximum is printed)",
-                        rule="HB-D1")
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck holds at most {MAX_DECK} (a rule this game states)",
+                        rule="HB-D9")
     copy_limit(deck, pool, MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
     ctab = pool.tables[0]
     if not wild:

@@ -75,6 +75,24 @@ def test_HB_D1_deck_needs_50_or_more_cards(tmp_path: Path) -> None:
     assert len(load_deck(write_deck(tmp_path, cards, "ok.toml"), POOL)) == 51
 
 
+def test_HB_D9_a_deck_holds_at_most_60_cards(tmp_path: Path) -> None:
+    cards = starter("tide")  # 51 cards
+    extra = [k for k in POOL.by_name if POOL.cards[POOL.by_name[k]]["alliance"] == "free"]
+    for name in extra:
+        while sum(cards.values()) < 61 and cards.get(name, 0) < 4:
+            cards[name] = cards.get(name, 0) + 1
+    assert sum(cards.values()) == 61
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    assert err.value.rule == "HB-D9" and "61" in str(err.value)
+    for name in extra:  # 60 is fine
+        if cards.get(name, 0) > 0:
+            cards[name] -= 1
+            break
+    assert len(load_deck(write_deck(tmp_path, cards, "ok.toml"), POOL)) == 60
+
+
 def test_HB_D2_D6_at_most_four_of_a_title_and_each_level_is_a_title(tmp_path: Path) -> None:
     """HB-D2, HB-D6."""
     cards = starter("blaze")
