@@ -254,3 +254,48 @@ def test_batch_step_clears_errors_of_skipped_rows() -> None:
     actions[0] = A("retreat")  # not legal at the location step
     SPEC.kernels.batch_step(g.states, g.pool.tables, players, actions, errors)
     assert errors.tolist() == [1, 0, 0]
+
+
+# ---------------------------------------------------------------------------------------------------- choices
+def test_location_effect_order_is_equivalent() -> None:
+    """RULES.md "Choices the engine makes": the location effect goes off for 1P then 2P; each part acts on its own
+    side or on every opposing character and reads nothing the other part changed, so both orders give the same
+    position (Abyssal Gate: every opposing character goes Down; both leaders are Undead)."""
+    results = []
+    for lead in (0, 1):
+        g = build({"party": ["Marrow Witch@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
+                   "reserves": ["Dust Monk"] * 3},
+                  {"party": ["Gravecrawler@0:L", "Quill Archer@4"], "hand": ["Oak Buckler"],
+                   "reserves": ["Dust Monk"] * 3},
+                  step=ST_TRIM, lead=lead, to_act=lead, location=("Abyssal Gate", 0))
+        rules.advance(g.states[0], g.pool.tables)
+        assert step_of(g) == ST_BATTLE
+        results.append([is_down(g, p, s) for p, s in ((0, 0), (0, 1), (1, 0), (1, 4))])
+    assert results[0] == results[1] == [True] * 4
+
+
+def test_hide_keeps_what_the_viewer_saw_and_re_deals_the_rest() -> None:
+    """Checks RL-Z4: hide() re-deals exactly what the viewer cannot know. Characters the viewer saw go back to the
+    opponent's reserves (Retreat) and a card the viewer saw come back to the opponent's hand (reclaim) keep their
+    identity; the reserve character and the hand card the viewer never saw are re-dealt."""
+    from cardenvs.games.relics.state import STATE
+
+    g = build({"party": ["Gale Duelist@0:L", "Thornwall Sentinel@1"], "hand": ["Scavenger's Hook", "Whetstone"],
+               "reserves": ["Dust Monk"], "discard": ["Longbow"], "char_deck": ["Quill Archer"] * 4,
+               "item_deck": ["Supply Cart"] * 4},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}, location=("Royal Arena", 1))
+    do(g, "hand", 0)  # the Hook brings the Longbow back into the hand, seen by P1
+    do(g, "pass", player=1)
+    do(g, "retreat")  # the Duelist and the Sentinel go back to the reserves, seen by P1
+    row = g.states[0]
+    deck = STATE.get(row, "deck_list")[0]
+    reserves = [int(i) for i in STATE.get(row, "reserves")[0, : int(STATE.get(row, "reserves_count")[0])]]
+    hand = [int(i) for i in STATE.get(row, "hand")[0, : int(STATE.get(row, "hand_count")[0])]]
+    known = {i for i in reserves + hand if STATE.get(row, "known")[0, i]}
+    assert {POOL.name(int(deck[i])) for i in known} == {"Gale Duelist", "Thornwall Sentinel", "Longbow"}
+    moved = set()
+    for seed in range(30):
+        other = STATE.get(SPEC.hide(row, 1, np.random.default_rng(seed), g.pool), "deck_list")[0]
+        assert all(other[i] == deck[i] for i in known)
+        moved |= {i for i in reserves + hand if other[i] != deck[i]}
+    assert moved and not moved & known  # the Dust Monk and the Whetstone were re-dealt

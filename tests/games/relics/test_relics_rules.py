@@ -455,6 +455,10 @@ def test_RL_K7_K8_counter_strikes_back_and_does_not_cancel_the_fight() -> None:
                {"party": ["Thornwall Sentinel@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
     act(g2, fight(0, 0))  # Squire 3 vs Sentinel DEF 6 misses; the counter 2 vs DEF 4 misses too
     assert party_at(g2, 0)[0] == "Ironbrand Squire" and party_at(g2, 1)[0] == "Thornwall Sentinel"
+    equal = build({"party": ["Hollow Shade@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]},
+                  {"party": ["Thornwall Sentinel@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+    act(equal, fight(0, 0))  # Shade 3 vs DEF 6 misses; the Counter's ATT 2 equals the Shade's DEF 2: defeated
+    assert 0 not in party_at(equal, 0) and names(equal, 0, "discard") == ["Hollow Shade"]
 
 
 def test_RL_K5_only_a_ranged_counter_answers_a_ranged_attack() -> None:

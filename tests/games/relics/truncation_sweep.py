@@ -1,0 +1,31 @@
+"""Truncation and outcome figures of relics under heuristic pilots (RULES.md "Caps"): N games per pairing over
+every starter pairing. Not collected by pytest. Run: ``python tests/games/relics/truncation_sweep.py 2000``."""
+import sys, time
+import numpy as np
+from agents import make_agent
+from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
+from cardenvs.games.relics import SPEC
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+names = SPEC.starter_decks()
+pairs = [(a, b) for a in names for b in names]
+for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "heuristic")):
+    t = time.time()
+    g = BatchGame(SPEC, N, decks=[pairs[i % len(pairs)] for i in range(N)], seed=1000, parallel=False)
+    agents = [make_agent("relics", k, seed=7) for k in pilots]
+    def decide(who, obs, mask):
+        out = np.zeros(len(who), np.int32)
+        for seat in (0, 1):
+            rows = who == seat
+            if rows.any():
+                a = agents[seat].act(obs[rows], mask[rows], g.states[rows], who[rows])
+                out[rows] = a
+        return out
+    g.play_out(decide)
+    st = g.states[:, H_STATUS]; w = g.states[:, H_WINNER]
+    bt = SPEC.state_layout.get(g.states, "battle_turns")
+    print(f"{pilots[0]} (P0) vs {pilots[1]} (P1): {N} games, truncated {(st == 2).sum()}, terminated {(st == 1).sum()}, "
+          f"P0 wins {(w == 0).mean():.3f}, P1 wins {(w == 1).mean():.3f}, draws {(w == 2).mean():.3f}, "
+          f"battles mean {g.states[:, H_TURN].mean():.2f} max {g.states[:, H_TURN].max()}, "
+          f"decisions mean {g.decisions.mean():.0f} max {g.decisions.max()}, {time.time() - t:.0f}s", flush=True)
