@@ -28,21 +28,25 @@ def with_step(spec: GameSpec, wrap) -> GameSpec:
                                                      k.batch_mask, None))
 
 
-def autoplay_forced(spec: GameSpec) -> GameSpec:
+def autoplay_forced(spec: GameSpec, only_the_actor: bool = False) -> GameSpec:
     """The old heartbreak defect, on any game: after each step the engine plays every decision that has exactly one
-    legal action. Where the only action is "pass" because of the cards in a hand, the other player learns from who
-    acts next (and from the phase it sees) what that hand lacks."""
+    legal action (``only_the_actor``: only those of the player who just acted). Where the only action is "pass"
+    because of the cards in a hand, the other player learns from who acts next (and from the phase it sees) what
+    that hand lacks."""
     k = spec.kernels
 
     def wrap(step):
         def leaky(states, tables, players, actions, errors):
             step(states, tables, players, actions, errors)
             stopped = errors != 0
+            actor = np.asarray(players).copy()
             for _ in range(10_000):
                 who = np.where((states[:, H_STATUS] == LIVE) & ~stopped, states[:, H_TO_ACT], -1).astype(np.int32)
                 masks = np.zeros((states.shape[0], spec.num_actions), np.int8)
                 k.batch_mask(states, tables, who, masks)
                 forced = (who >= 0) & (masks.sum(axis=1) == 1)
+                if only_the_actor:
+                    forced &= who == actor
                 if not forced.any():
                     return
                 step(states, tables, np.where(forced, who, -1).astype(np.int32),
@@ -75,6 +79,17 @@ def test_timing_check_catches_a_decision_that_is_skipped_because_of_a_hand() -> 
     with pytest.raises(InvariantError, match="decision-timing leak") as err:
         check_game(autoplay_forced(spec), num_games=40, pilots=("random",), batch_size=40, align_games=1, seed=3)
     assert "cannot tell apart" in str(err.value)
+
+
+def test_timing_check_views_the_step_from_the_opponent_too() -> None:
+    """A skipped decision of the actor itself is invisible to the actor (it knows its own hand) but tells the
+    opponent what that hand lacks: only the opponent's viewpoint (re-dealing the actor's hand) catches it."""
+    spec = autoplay_forced(cardenvs.get_game(TOY_GAME), only_the_actor=True)
+    with pytest.raises(InvariantError, match="decision-timing leak") as err:
+        check_game(spec, num_games=40, pilots=("random",), batch_size=40, align_games=1, seed=3)
+    first = str(err.value).split("First:")[1]
+    actor = int(first.split("after player_")[1][0])
+    assert f"player_{1 - actor} cannot tell apart" in first
 
 
 def test_timing_false_skips_the_timing_check() -> None:
