@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from cardenvs.games.simulfight import SPEC, load_deck
 from cardenvs.games.simulfight.state import (
@@ -163,6 +164,10 @@ def test_SF_D4_defend_abilities_are_mandatory_even_for_a_unit_played_this_phase(
     g = Game().setup(PH_DEFEND, 1, dict(play=["Tin Sentry"], hand=["Coin Hoarder"], shields=1, gold=1),
                      dict(hand=["Herald"], gold=1))
     assert DONE not in g.legal(0)
+    before = g.row.copy()
+    with pytest.raises(IllegalActionError):
+        g.done(0)  # not only masked: the step refuses it and leaves the game untouched
+    np.testing.assert_array_equal(g.row, before)
     g.play(0, "Coin Hoarder")
     assert g.A("use", "Coin Hoarder") in g.legal(0) and DONE not in g.legal(0)
     g.use(0, "Coin Hoarder")
