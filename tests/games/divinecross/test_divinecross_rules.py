@@ -728,6 +728,11 @@ def test_DC_V1_third_card_in_your_ko_zone_loses() -> None:
                    ko=["Grove Stag", "Bloom Dryad"]), step=ST_MAIN)
     do(g, "hand", 0)
     assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 0
+    # the same for player 0 (each player's count is checked): player 1 puts the third card in player 0's KO Zone
+    g = build(side("Wandering Golem", standby=["Pollen Wisp", "Grove Stag"], damage={1: 300},
+                   ko=["Grove Stag", "Bloom Dryad"]), side(hand=["Smoldering Ember"]), turn_player=1, step=ST_MAIN)
+    do(g, "hand", 0)
+    assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 1
 
 
 def test_DC_V2_deck_out_ko_of_your_own_main_counts() -> None:
