@@ -23,7 +23,7 @@ AP_PER_LEVEL = 500  # LN-L4
 USED_CAP = 16  # distinct Use skills one player can use in a turn (more is refused; never reached in practice)
 TURN_CAP = 80  # LN-V3: truncate (status 2) when turn 81 would start
 QUEUE_CAP = 8  # triggered effects waiting to resolve (at most 5 can wait at once: end-of-turn skills)
-DECISION_CAP = 3000  # truncate after this many agent decisions (a backstop; random games take ~150)
+DECISION_CAP = 10_000  # truncate after this many agent decisions (a backstop behind TURN_CAP; games take ~300-800)
 
 # ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
 (

@@ -438,6 +438,20 @@ def test_hide_keeps_the_cards_the_viewer_put_at_the_bottom() -> None:
     assert moved == 20 and opp_moved == 20
 
 
+def test_LN_K2_simultaneous_start_skills_resolve_the_same_in_either_order() -> None:
+    """LN-K2, "Choices the engine makes": the [Start] on_attack skills of a combi resolve attacker first, then
+    partner; the orders are equivalent (AP changes add up), so swapping the roles gives the same battle."""
+    results = []
+    for first in (0, 1):
+        g = build(red(supports=["Ember Squire", "Lightning Lancer"]), blue(main="Harbor Watch:R"), step=ST_ATTACK)
+        do(g, "attack", 1 + first)
+        do(g, "partner", 1 - first)
+        assert step_name(g) == ST_DECL_WINDOW
+        results.append((field(g, "ap_turn").copy(), OBS.get(g.observe([0])[0], "battle_ap").copy()))
+    assert (results[0][0] == results[1][0]).all() and (results[0][1] == results[1][1]).all()
+    assert round(results[0][1][0] * 1000) == 3500 + 3500  # Ember 2500 + 500 + 500, Lancer 3000 + 500
+
+
 # ---------------------------------------------------------------------------------------------------- attacks
 def test_LN_A1_attacking_rests_and_each_character_attacks_once() -> None:
     g = build(red(supports=["Clumsy Page"]), blue(main="Dynamo Mech"), step=ST_ATTACK)
