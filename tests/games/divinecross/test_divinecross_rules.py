@@ -797,3 +797,32 @@ def test_effects_on_several_units_do_not_depend_on_the_slot_order() -> None:
     assert len(results) == 1
     (ko, left), = results
     assert ko == ("Bloom Dryad", "Pollen Wisp") and left == (("Grove Stag", 100),)
+
+
+def test_which_energy_card_pays_a_retreat_cannot_matter() -> None:
+    """Choices the engine makes (RULES.md): a retreat discards the most recently attached Energy. Energy is untyped
+    (DC-C3), so positions that differ only in which cards are the Energy play the same: after the retreat and a
+    whole turn cycle, every state field but the card identities is equal."""
+    rows = []
+    for energy_card in ("Treasure Map", "Smoke Bomb"):
+        g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 3, 1: 1}), side("Wandering Golem"),
+                  step=ST_MAIN)
+        for inst in field(g, "energy")[0, : int(field(g, "energy_count")[0])]:
+            field(g, "deck_list")[0, inst] = POOL.by_name[energy_card]
+        do(g, "retreat", 0)
+        end_turn(g)
+        end_turn(g)
+        row = g.states[0].copy()
+        rows.append((row, g.observe([0])[0].copy(), g.observe([1])[0].copy()))
+    (a, oa0, oa1), (b, ob0, ob1) = rows
+    from cardenvs.games.divinecross.state import STATE
+    ids = STATE.offset("deck_list")
+    keep = np.ones(a.shape[0], dtype=bool)
+    keep[ids: ids + 60] = False
+    assert np.array_equal(a[keep], b[keep])
+    pub = OBS.offset("public_cards")
+    size = OBS.get(oa0, "public_cards").size
+    for x, y in ((oa0, ob0), (oa1, ob1)):
+        mask = np.ones(x.shape[0], dtype=bool)
+        mask[pub: pub + size] = False  # the identities of the discarded / attached cards are all that differs
+        assert np.array_equal(x[mask], y[mask])
