@@ -6,6 +6,7 @@ from agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
 from cardenvs.games.relics import SPEC
+from cardenvs.games.relics.state import BATTLE_TURN_CAP, ROUND_CAP
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 names = SPEC.starter_decks()
@@ -22,10 +23,21 @@ for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "
                 a = agents[seat].act(obs[rows], mask[rows], g.states[rows], who[rows])
                 out[rows] = a
         return out
-    g.play_out(decide)
+    layout = SPEC.state_layout
+    by_turns = np.zeros((N, 20), bool)  # per game and battle: the battle reached BATTLE_TURN_CAP
+    by_rounds = np.zeros((N, 20), bool)  # ... or ROUND_CAP
+
+    def on_step():
+        hit = layout.get(g.states, "battle_turns") >= BATTLE_TURN_CAP
+        by_turns[np.flatnonzero(hit), g.states[hit, H_TURN]] = True
+        hit = layout.get(g.states, "round") > ROUND_CAP
+        by_rounds[np.flatnonzero(hit), g.states[hit, H_TURN]] = True
+
+    g.play_out(decide, on_step=on_step)
     st = g.states[:, H_STATUS]; w = g.states[:, H_WINNER]
     bt = SPEC.state_layout.get(g.states, "battle_turns")
     print(f"{pilots[0]} (P0) vs {pilots[1]} (P1): {N} games, truncated {(st == 2).sum()}, terminated {(st == 1).sum()}, "
           f"P0 wins {(w == 0).mean():.3f}, P1 wins {(w == 1).mean():.3f}, draws {(w == 2).mean():.3f}, "
           f"battles mean {g.states[:, H_TURN].mean():.2f} max {g.states[:, H_TURN].max()}, "
-          f"decisions mean {g.decisions.mean():.0f} max {g.decisions.max()}, {time.time() - t:.0f}s", flush=True)
+          f"decisions mean {g.decisions.mean():.0f} max {g.decisions.max()}, battles {g.states[:, H_TURN].sum()}, "
+          f"ended by ROUND_CAP {by_rounds.sum()}, by BATTLE_TURN_CAP {by_turns.sum()}, {time.time() - t:.0f}s", flush=True)
