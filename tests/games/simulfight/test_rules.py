@@ -488,3 +488,15 @@ def test_SF_C2_C6_a_protected_ally_cannot_pay_a_health_cost() -> None:
     g = Game().setup(PH_DEFEND, 3, dict(play=["Bone Serf", "Warden"], protected=["Warden"]), dict())
     g.use(0, "Bone Serf")  # the only payer that can lose health is Bone Serf itself: picked automatically
     assert g.unit_health(0, "Bone Serf") == 2 and g.unit_health(0, "Warden") == 5
+
+
+def test_SF_C9_other_allies_excludes_the_source_all_allies_includes_it() -> None:
+    """Shield Maiden (DEFEND: heal 1 other_allies) heals every other ally, not itself; Bulwark Golem (DEFEND: protect
+    all_allies) protects every ally, itself included; neither reaches a Foe."""
+    g = Game().setup(PH_DEFEND, 3, dict(play=[("Shield Maiden", 2), ("Tin Sentry", 1), ("Bulwark Golem", 5)],
+                                        shields=4), dict(play=[("Warden", 2)], hand=["Herald"], gold=1))
+    g.use(0, "Shield Maiden")
+    assert [g.unit_health(0, c) for c in ("Shield Maiden", "Tin Sentry", "Bulwark Golem")] == [2, 2, 6]
+    g.use(0, "Bulwark Golem")
+    assert g.get("protected")[0, [g.inst(c) for c in ("Shield Maiden", "Tin Sentry", "Bulwark Golem")]].tolist() == [1] * 3
+    assert g.unit_health(1, "Warden") == 2 and g.get("protected")[1].sum() == 0
