@@ -118,6 +118,7 @@ def _place(g: BatchGame, p: int, side: dict, cards: list[str], location: tuple[s
         field(g, "face_down")[p, inst] = "?" in flags
         if "L" in flags:
             field(g, "leader")[p] = inst
+            field(g, "leader_shown")[p] = 1  # a leader in play carries its leader card face up (RL-G4)
         slot_inst[int(slot)] = inst
     field(g, "party_count")[p] = len(party)
     gear = 0
