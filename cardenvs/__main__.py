@@ -1,0 +1,6 @@
+"""``python -m cardenvs`` is the ``cardenvs`` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())
