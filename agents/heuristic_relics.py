@@ -6,7 +6,10 @@ What it does, by decision (see ``cardenvs/games/relics/RULES.md`` for the rules)
   back row; every other drawn character is placed (Ranged characters and casters in the back row, the rest in
   front); the weakest reserve characters are the ones trimmed.
 * Battle phase, first match wins: the most valuable Fight, Jump or Throw that defeats its target (worth the
-  target's ATT + DEF, a lot more when it is the last one) without losing a more valuable attacker to a Counter;
+  target's ATT + DEF, a lot more when it is the last one) without losing a more valuable attacker to a Counter
+  (a Fight 2 rows away and a Throw are Ranged attacks: only a Ranged Counter answers them; a Throw also costs an
+  equipment card and, like a Fight, downs the thrower); a Jump granted by an attached relic is taken like a
+  printed one;
   a reserve character when the party has room; equipment and relics onto the strongest suitable character; a
   spell or item whose effect helps now (a strike that defeats someone, a down, an Up for a Down character, a boost,
   card draw); otherwise Pass (which draws). It never retreats, recruits or appoints.
