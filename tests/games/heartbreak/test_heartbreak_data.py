@@ -187,6 +187,7 @@ FIGHTER = '[[card]]\nname = "Bad"\ntype = "fighter"\nalliance = "moon"\nlevel = 
         (('[[card]]\nname = "Bad"\ntype = "climax"\nalliance = "moon"\nturbo = true\n'
           'effects = [{ trigger = "play", op = "draw" }]\n'), "'turbo'"),
         ('[[card]]\nname = "Bad"\ntype = "support"\nalliance = "moon"\n', "'effects'"),
+        (FIGHTER + 'effects = [{ trigger = "call", op = "stock_top", n = 1, target = "own_all" }]\n', "stock_top"),
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
