@@ -640,6 +640,7 @@ def check_game(
     timing_rows: int = 8,
     min_timing_pairs: int = 50,
     timing: bool = True,
+    replay_games: int = 256,
 ) -> CheckReport:
     """Play every pairing of ``pilots`` and check every invariant; raises :class:`InvariantError` on a breach.
 
@@ -654,7 +655,7 @@ def check_game(
     (:func:`check_timing`) every ``timing_every`` decisions on ``timing_rows`` live games, both in the first batch of
     every pairing; the timing check fails on any leak, and when fewer than ``min_timing_pairs`` pairs were compared
     over the whole run although ``hide`` had something to re-deal. Seed replay and single env == batch are checked on
-    the first batch of the first pairing.
+    the first batch of the first pairing (replay: its first ``replay_games`` games, played twice on their own).
     """
     spec = get_spec(game)
     report = CheckReport(spec.name)
@@ -702,7 +703,7 @@ def check_game(
             stats.truncated += int((final[:, H_STATUS] == TRUNCATED).sum())
             stats.max_turn = max(stats.max_turn, int(final[:, H_TURN].max()))
             if first:
-                _check_replay(spec, n, decks, pool, base_seed, agent_seed, max_steps, final, pa, pb)
+                _check_replay(spec, min(n, replay_games), decks, pool, base_seed, agent_seed, max_steps, pa, pb)
                 report.aligned_games = check_alignment(spec, decks, base_seed, recorded, final, min(align_games, n),
                                                        pool=pool)
                 first = False
@@ -717,13 +718,17 @@ def check_game(
 
 
 def _check_replay(spec: GameSpec, n: int, decks: Any, pool: Any, base_seed: int, agent_seed: int, max_steps: int,
-                  final: np.ndarray, pa: Any, pb: Any) -> None:
-    agent_a = make_pilot(spec, pa, agent_seed, pool)
-    agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
-    replay = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
-    again, _ = play_pilots(replay, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed,
-                           max_steps=max_steps, check=False)
-    if not np.array_equal(final, again):
+                  pa: Any, pb: Any) -> None:
+    """``n`` games played twice from the same seeds by freshly made pilots with the same seeds end identically."""
+    finals = []
+    for _ in range(2):
+        agent_a = make_pilot(spec, pa, agent_seed, pool)
+        agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
+        replay = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
+        final, _ = play_pilots(replay, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed,
+                               max_steps=max_steps, check=False)
+        finals.append(final)
+    if not np.array_equal(finals[0], finals[1]):
         raise InvariantError(f"{spec.name}: the same seeds and actions did not replay the same games")
 
 

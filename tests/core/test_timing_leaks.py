@@ -198,3 +198,22 @@ def test_hidden_slots_and_something_to_hide_follow_hide() -> None:
     assert not hid[0, hand].any()  # the viewer's own hand is visible to it
     assert hid[1, hand][inst[0, 1, hand] >= 0].any()  # the opponent's is not
     assert something_to_hide(game, row, 0)
+
+
+class _UnseededPilot:
+    """A pilot that does not replay: its random stream goes on between the two replays."""
+
+    name = "unseeded"
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng()
+
+    def act(self, obs, mask, states=None, players=None):
+        from agents.base import masked_uniform
+
+        return masked_uniform(mask, self.rng)
+
+
+def test_replay_check_fails_when_play_does_not_replay() -> None:
+    with pytest.raises(InvariantError, match="did not replay"):
+        check_game(TOY_GAME, num_games=8, pilots=(_UnseededPilot(),), batch_size=8, align_games=1, timing=False)
