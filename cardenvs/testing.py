@@ -613,13 +613,14 @@ def _split_games(num_games: int | Mapping[str, int], names: list[str], requested
     return {n: base + (1 if i < extra else 0) for i, n in enumerate(names)}
 
 
-def _allowance(allow: float | Mapping[str, float] | None, name: str, seats: tuple[Any, Any]) -> float:
-    if isinstance(allow, Mapping):
-        if name in allow:
-            return float(allow[name])
-        allow = None
-    if allow is not None:
-        return float(allow)
+def _allowance(allow: float | Mapping[str, float] | None, name: str, seats: tuple[Any, Any],
+               documented: Any = None) -> float:
+    for source in (allow, documented):  # the call first, then the game's own spec.extra["allow_truncation"]
+        if isinstance(source, Mapping):
+            if name in source:
+                return float(source[name])
+        elif source is not None:
+            return float(source)
     # default: aimless random play may run into the documented cap; competent play may not
     return 1.0 if all(_pilot_name(s) == "random" for s in seats) else 0.0
 
@@ -650,7 +651,9 @@ def check_game(
     from it. A pilot the game does not have (a spec without a heuristic) is dropped with a note in the report.
     ``allow_truncation``: the truncation rate a pairing may reach, one number for all or a mapping by pairing name;
     by default 0 for every pairing with a non-random pilot (a truncation under competent play is a defect unless a
-    documented cap explains it, and then the call says so) and unlimited for random vs random (reported only).
+    documented cap explains it, and then the call says so) and unlimited for random vs random (reported only). A
+    game may document its own allowance in ``spec.extra["allow_truncation"]`` (same forms), used where the call
+    gives none for a pairing.
     The static hidden-information check runs every ``hidden_every`` decisions and the decision-timing leak check
     (:func:`check_timing`) every ``timing_every`` decisions on ``timing_rows`` live games, both in the first batch of
     every pairing; the timing check fails on any leak, and when fewer than ``min_timing_pairs`` pairs were compared
@@ -679,7 +682,8 @@ def check_game(
     first = True
     for (pa, pb), name in zip(pairs, names):
         stats = PairingStats(name, (_pilot_name(pa), _pilot_name(pb)),
-                             allowed_truncation=_allowance(allow_truncation, name, (pa, pb)))
+                             allowed_truncation=_allowance(allow_truncation, name, (pa, pb),
+                                                           spec.extra.get("allow_truncation")))
         report.pairings[name] = stats
         started = time.perf_counter()
         done = 0
