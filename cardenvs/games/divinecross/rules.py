@@ -2,7 +2,9 @@
 
 Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: setup redeals, the start of the game, the Draw Phase, the End Phase) to the next
-decision; a decision with a single legal action is played automatically and does not count as an agent decision.
+decision; a decision with a single legal action is played automatically (and does not count as an agent decision)
+only when public information makes it single (``forced_in_public``): whether a hidden hand leaves one option must
+not show in *when* decisions come.
 A KO'd Main Unit is replaced before anything else happens: while ``promote`` has a player's bit set, that player's
 only decision is which Standby Unit moves up (DC-O5/O6), then the interrupted phase goes on.
 """
