@@ -108,7 +108,7 @@ def to_doom(row: np.ndarray, p: int, inst: int) -> None:
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[HAND_N + p] >= HAND_CAP:  # physical cap: the card is discarded instead
+    if row[HAND_N + p] >= HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
         to_discard(row, p, inst)
         return
     zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
