@@ -7,8 +7,9 @@ Attack both players build a plan at once, one decision at a time (see actions.py
 * ``play i`` (Defend only) plays hand card ``i`` for its gold, then resolves its PLAY ability (SF-D1..D3);
 * ``use i`` uses the phase's ability (DEFEND or ATTACK) of unit ``i`` in play, paying its cost (SF-C1);
 * ``ally i`` / ``foe i`` answer the sub-decisions: which ally pays a health cost (SF-C2), which unit an effect
-  targets. A choice with a single candidate is made automatically, and a plan in which ``done`` is the only legal
-  action is closed automatically, so every step is a real decision.
+  targets. A choice with a single candidate is made automatically; a plan closes by itself only when public
+  information shows it holds no decision (``has_choice``; so whether a player gets to plan never depends on the
+  contents of its hand), otherwise the player closes it with ``done``.
 
 A plan changes only its own side at once; effects on the other side wait in that side's ``in_*`` fields and land
 when both plans are done (``resolve_phase``; the order is written in RULES.md, SF-E5). Then units at 0 or less are
