@@ -665,8 +665,10 @@ def check_game(
     max_steps = max_steps or 100_000
     if pool is not None and not hasattr(pool, "tables"):
         raise ValueError("pool must be a loaded card pool (spec.load_pool([...])), got {pool!r}")
+    if isinstance(pilots, str) or hasattr(pilots, "act"):
+        pilots = (pilots,)
     chosen = []
-    for i, p in enumerate(pilots):
+    for p in pilots:
         try:
             make_pilot(spec, p, seed, pool)
         except Exception as exc:  # noqa: BLE001 - a game without that agent: say so, play the others
