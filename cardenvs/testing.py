@@ -664,7 +664,7 @@ def check_game(
     report = CheckReport(spec.name)
     max_steps = max_steps or 100_000
     if pool is not None and not hasattr(pool, "tables"):
-        raise ValueError("pool must be a loaded card pool (spec.load_pool([...])), got {pool!r}")
+        raise ValueError(f"pool must be a loaded card pool (spec.load_pool([...])), got {pool!r}")
     if isinstance(pilots, str) or hasattr(pilots, "act"):
         pilots = (pilots,)
     chosen = []
