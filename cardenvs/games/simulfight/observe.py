@@ -195,11 +195,13 @@ def batch_observe(states, tables, players, out):
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
-    """A copy of ``row`` with what ``viewer`` cannot see re-dealt: the opponent's hand and deck are pooled, shuffled
-    and dealt back with the same sizes, and both deck orders are shuffled. Still a valid state.
+    """A copy of ``row`` with exactly what ``viewer`` cannot know re-dealt: the opponent's hand and deck are pooled,
+    shuffled and dealt back with the same sizes, and the viewer's own deck order is shuffled (no card ever reveals a
+    position in a deck, and a re-formed deck is shuffled, SF-E3). The viewer's hand, every unit, both discard piles and
+    all counters are kept. Still a valid state (``test_hide_redeals_exactly_what_the_viewer_cannot_know``).
 
-    The opponent's in-progress plan is not re-dealt here; the leak test in the test suite checks that the viewer's
-    observation is the same whatever the opponent has planned so far.
+    The opponent's in-progress plan is not re-dealt here; ``test_SF_R2_observation_is_identical_whatever_the_other_
+    player_planned`` checks that the viewer's observation is the same whatever the opponent has planned so far.
     """
     out = np.array(row, dtype=np.int32, copy=True)
     opp = 1 - viewer
