@@ -12,7 +12,8 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
   partner that also beats the best possible cover; then supports against resting characters they beat (the main,
   for a level down, before supports).
 * defence: cover when the main would lose and has a level to lose (a support that wins the cover if there is one,
-  else the weakest); Level Burst when its side is not winning the battle.
+  else the weakest); Level Burst when its side is not winning the battle (a face-down card it once held and knows
+  to carry Level Burst text first).
 * chores: level down a revealed (spent) level card first; in a lost support combi discard the stronger attacker;
   discard the weakest card at end of turn.
 * level up after a won battle unless it would leave fewer than 2 cards in the deck (the next draw would lose).
@@ -41,8 +42,8 @@ import cardenvs.games.levelneo as _game_pkg  # noqa: E402
 drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.levelneo.actions import (  # noqa: E402
-    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND, A_LEVEL_DOWN,
-    A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS,
+    A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
+    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
 from cardenvs.games.levelneo.cards import C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER  # noqa: E402
@@ -383,9 +384,12 @@ def decide(row, tables, p, mask, scratch):
             return A_COVER + weakest  # sacrifice a support rather than a level
         return A_PASS
     if st == ST_BURST:
-        if mask[A_BURST] != 0:
-            takes_part, m = _battle_margin(row, tables, p)
-            if takes_part and m <= 0:
+        takes_part, m = _battle_margin(row, tables, p)
+        if takes_part and m <= 0:
+            for k in range(row[LEVEL_N + p]):  # a known face-down card with Level Burst text: a sure burst
+                if mask[A_BURST_KNOWN + k] != 0 and ctab[card_of(row, p, row[LEVEL + p * LEVEL_ZONE + k]), C_HAS_BURST]:
+                    return A_BURST_KNOWN + k
+            if mask[A_BURST] != 0:
                 return A_BURST
         return A_PASS
     if st == ST_LEVEL_DOWN:

@@ -14,7 +14,7 @@ ACTIONS = Layout(
         ("pass", (), "pass / end the phase / keep the hand / no attack / no combi / no cover / decline a burst"),
         ("go_first", (), "the rock-paper-scissors winner goes first"),
         ("go_second", (), "the rock-paper-scissors winner goes second"),
-        ("burst", (), "Level Burst: reveal a face-down level card"),
+        ("burst", (), "Level Burst: reveal a face-down level card its owner never saw (they are indistinguishable)"),
         ("hand", (HAND_CAP,), "hand card i: play it (support or event) / mulligan it to the bottom / discard it"),
         ("skill", (1 + SUPPORT_CAP,), "use the [Use] skill of own main (0) or support slot 1..4"),
         ("attack", (1 + SUPPORT_CAP,), "declare an attack with own main (0) or support slot 1..4"),
@@ -27,6 +27,8 @@ ACTIONS = Layout(
         ("level_up", (), "level up after a won battle (LN-L2: the main *may* level up; pass declines)"),
         ("effect_target", (SUPPORT_CAP,), "the support slot 0..3 a one-support effect applies to (own or the "
                                           "opponent's, as the effect says)"),
+        ("burst_known", (LEVEL_ZONE,), "Level Burst revealing face-down level card k that its owner once held "
+                                       "(a mulliganed card levelled from the bottom of the deck)"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size
@@ -34,7 +36,7 @@ A_PASS, A_GO_FIRST, A_GO_SECOND, A_BURST = ACTIONS.offsets("pass", "go_first", "
 A_HAND, A_SKILL, A_ATTACK, A_PARTNER, A_TARGET, A_COVER, A_LEVEL_DOWN, A_COMBI_LOSS, A_CHOOSE_MAIN = ACTIONS.offsets(
     "hand", "skill", "attack", "partner", "target", "cover", "level_down", "combi_loss", "choose_main"
 )
-A_LEVEL_UP, A_EFFECT_TARGET = ACTIONS.offsets("level_up", "effect_target")
+A_LEVEL_UP, A_EFFECT_TARGET, A_BURST_KNOWN = ACTIONS.offsets("level_up", "effect_target", "burst_known")
 
 
 def action_range(action: int) -> tuple[str, int]:

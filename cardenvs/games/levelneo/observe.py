@@ -21,7 +21,7 @@ from .cards import (
 from .effects import MAX_CONT_SOURCES, active_conts, ap_given
 from .state import (
     ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, CHOICE_EFF, CHOICE_INST, CHOICE_P, COVERED, DECK_N, DECK_SIZE,
-    DISCARD, DISCARD_N, FACE_UP, HAND, HAND_CAP, WINDOW_PASSES,
+    DISCARD, DISCARD_N, DRAWN, FACE_UP, HAND, HAND_CAP, WINDOW_PASSES,
     HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, MAIN_PHASE, MARKER, MULLIGAN_USED, NO_LEVEL_DOWN, NUM_STEPS, ORIG_TARGET,
     RESTED, STEP, SUB, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_PLAYER,
 )
@@ -53,7 +53,8 @@ OBS = Layout(
         ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
         ("main", (2, F + D), "main characters (own, opp): card features + " + ", ".join(CHAR_FEATURES)),
         ("supports", (2, SUPPORT_CAP, F + D), "support slots (own, opp): card features + character state"),
-        ("level", (2, LEVEL_ZONE, 2 + F), "level zones (own, opp): present, face_up, card features if face up"),
+        ("level", (2, LEVEL_ZONE, 2 + F), "level zones (own, opp): present, face_up, card features if face up (or, "
+                                          "own zone, a face-down card the viewer once held)"),
         ("discard", (2, MAX_POOL), "discard piles (own, opp), public: copies of each card id (pool order)"),
     ),
     dtype_scalar=np.float32,
@@ -158,6 +159,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 write_card(ctab, card_of(row, q, inst), out, lat + 2)
             else:
                 down += 1
+                if q == p and row[DRAWN + q * DECK_SIZE + inst] != 0:  # the viewer knows this one (mulliganed)
+                    write_card(ctab, card_of(row, q, inst), out, lat + 2)
         out[base + 3] = down
         out[base + 4] = row[DISCARD_N + q] / 10.0
         for j in range(row[DISCARD_N + q]):

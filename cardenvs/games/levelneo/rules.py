@@ -20,8 +20,8 @@ from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
-    A_ATTACK, A_BURST, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND, A_LEVEL_DOWN,
-    A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
+    A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
+    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
 )
 from .board import (
     card_of, deck_to_bottom, discard_support, draw, is_rested, level_down_at, level_of, level_up, support_at,
@@ -42,7 +42,7 @@ from .state import (
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_JUDGE, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER,
     ST_TARGET, ST_TURN_START, STEP, SUB, SUPPORT, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_CAP,
     TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS, LEVEL_ZONE, QUEUE, QUEUE_CAP, QUEUE_N, CHOICE_EFF, CHOICE_INST,
-    CHOICE_P, Q_W, ST_LEVEL_UP, WINDOW_PASSES,
+    CHOICE_P, Q_W, ST_LEVEL_UP, WINDOW_PASSES, DRAWN,
 )
 from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
@@ -336,8 +336,14 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                     out[A_COVER + s] = 1
     elif st == ST_BURST:
         out[A_PASS] = 1
-        if can_burst(row, p):
-            out[A_BURST] = 1
+        if can_burst(row, p):  # LN-B3: an unseen face-down card (any of them: nobody can tell them apart), or a
+            for j in range(row[LEVEL_N + p]):  # face-down card its owner once held (it knows that one)
+                inst = row[LEVEL + p * LEVEL_ZONE + j]
+                if row[FACE_UP + p * DECK_SIZE + inst] == 0:
+                    if row[DRAWN + p * DECK_SIZE + inst] != 0:
+                        out[A_BURST_KNOWN + j] = 1
+                    else:
+                        out[A_BURST] = 1
     elif st == ST_LEVEL_DOWN:
         for k in range(row[LEVEL_N + p]):
             out[A_LEVEL_DOWN + k] = 1
@@ -446,12 +452,14 @@ def declare(row: np.ndarray, tables, target: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def do_burst(row: np.ndarray, tables, p: int) -> None:
-    """LN-B3..B6: reveal the first face-down level card (face-down cards are unknown to both players, so which one
-    is revealed carries no choice); Level Burst text activates, otherwise the burst fails."""
+def do_burst(row: np.ndarray, tables, p: int, k: int) -> None:
+    """LN-B3..B6: reveal level card ``k`` (-1: the first face-down card its owner never saw; those came from the top
+    of the deck unseen, so which one is revealed carries no choice); Level Burst text activates, else it fails."""
     for j in range(row[LEVEL_N + p]):
         inst = row[LEVEL + p * LEVEL_ZONE + j]
-        if row[FACE_UP + p * DECK_SIZE + inst] == 0:
+        if k >= 0 and j != k:
+            continue
+        if row[FACE_UP + p * DECK_SIZE + inst] == 0 and (k >= 0 or row[DRAWN + p * DECK_SIZE + inst] == 0):
             row[FACE_UP + p * DECK_SIZE + inst] = 1
             if tables[0][card_of(row, p, inst), C_HAS_BURST] != 0:
                 queue_effects(row, p, inst, TR_BURST)
@@ -461,11 +469,11 @@ def do_burst(row: np.ndarray, tables, p: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def burst_choice(row: np.ndarray, tables, p: int, burst: bool) -> None:
+def burst_choice(row: np.ndarray, tables, p: int, burst: bool, k: int) -> None:
     """LN-B2: alternate until both players pass in a row (a player who cannot burst passes automatically)."""
     if burst:
         row[BURST_PASSES] = 0
-        do_burst(row, tables, p)
+        do_burst(row, tables, p, k)
     else:
         row[BURST_PASSES] += 1
     if row[BURST_PASSES] >= 2:
@@ -683,7 +691,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[SUB] = 0
         row[WINDOW_PASSES] = 0
     elif st == ST_BURST:
-        burst_choice(row, tables, p, a == A_BURST)
+        burst_choice(row, tables, p, a != A_PASS, a - A_BURST_KNOWN if a >= A_BURST_KNOWN else -1)
     elif st == ST_LEVEL_DOWN:  # LN-L3
         level_down_at(row, p, a - A_LEVEL_DOWN)
         row[PENDING_LD] = -1

@@ -42,6 +42,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         return field.replace("_", " ")
     if field == "burst":
         return "Level Burst (reveal a face-down level card)"
+    if field == "burst_known":
+        inst = (_zone(row, "level", "level_count", p) + [-1] * 5)[i]
+        return f"Level Burst revealing level card {i} ('{_card_name(row, pool, p, inst)}', once in hand)"
     if field == "hand":
         hand = _zone(row, "hand", "hand_count", p)
         name = _card_name(row, pool, p, hand[i]) if i < len(hand) else "?"

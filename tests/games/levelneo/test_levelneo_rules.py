@@ -652,6 +652,22 @@ def test_LN_B3_B5_burst_reveals_a_card_and_activates_burst_text() -> None:
     assert zone_names(g, 0, "level")[0] == "Phoenix Ember"
 
 
+def test_LN_B3_a_face_down_card_its_owner_held_is_a_separate_burst_choice() -> None:
+    """LN-B3 ("choose 1 face-down card"): unseen face-down cards are indistinguishable (``burst`` reveals the first
+    unseen one), but a card its owner once held (mulliganed, then levelled from the bottom of the deck) is known to
+    it, so revealing that one is its own action; the owner's observation shows that card."""
+    g = build(red(level=[FILLER, "Phoenix Ember"]), blue(main="Dynamo Mech"), step=ST_BURST)
+    set_battle(g, inst_of(g, 0, "main"), inst_of(g, 1, "main"))
+    field(g, "drawn")[0, inst_of(g, 0, "level", 0)] = 1  # player 0 once held the filler
+    assert sorted(legal(g)) == [("burst", 0), ("burst_known", 0), ("pass", 0)]
+    own = OBS.get(g.observe([0])[0], "level")[0]
+    assert own[0, 2] == 1 and own[1, 2] == 0  # the known card's features are shown to its owner only
+    assert OBS.get(g.observe([1])[0], "level")[1][0, 2] == 0
+    do(g, "burst")  # the unseen card, although it lies second
+    assert field(g, "face_up")[0, inst_of(g, 0, "level", 1)] == 1 and field(g, "face_up")[0, inst_of(g, 0, "level", 0)] == 0
+    assert field(g, "burst_failed")[0] == 0  # Phoenix Ember has Level Burst text
+
+
 def test_LN_B4_failed_burst_stops_that_player() -> None:
     g = build(red(level=[FILLER, "Phoenix Ember"]), blue(level=["Frozen Echo"]), step=ST_ATTACK)
     do(g, "attack", 0)
