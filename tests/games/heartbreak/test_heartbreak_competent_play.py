@@ -114,13 +114,13 @@ def test_HB_I4_the_first_players_lead_cannot_evolve_on_turn_1() -> None:
 # ---------------------------------------------------------------------------------------------------- defect 9
 def test_HB_M6_swap_lead_effect_the_player_picks_the_back_up() -> None:
     """HB-M6 (swap_lead effects): the player picks which standing Back-Up fighter becomes the Lead."""
-    g = build({"lead": FILLER, "backup": ["Thornwood Elder:d100", "Kiln Warden", "Moss Hermit:R"],
+    g = build({"lead": FILLER, "backup": ["Kiln Warden", "Thornwood Elder:d100", "Moss Hermit:R"],
                "hand": ["Changing Currents", STOP]}, {"lead": "Reefling Scout"})
     do(g, "hand", 0)
     pass_window(g)
     assert step_of(g) == ST_CHOOSE and int(g.to_act[0]) == 0
     assert sorted(i for f, i in legal(g) if f == "swap") == [0, 1]  # standing ones only
-    do(g, "swap", 0)  # the hurt Elder (the old code took the fighter with most HP left)
+    do(g, "swap", 1)  # the hurt Elder in slot 2 (the old code took the fighter with most HP left)
     pass_window(g)
     assert name_at(g, 0, 0) == "Thornwood Elder" and step_of(g) == ST_MAIN
     assert "Changing Currents" in zone_names(g, 0, "discard")
