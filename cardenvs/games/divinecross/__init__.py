@@ -19,7 +19,7 @@ from .rules import (
     batch_step,
 )
 from .state import DECISION_CAP, DECK_SIZE, STATE, TURN_CAP
-from .text import action_name, hide, render
+from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="divinecross",
@@ -40,7 +40,8 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("blaze", "tide"),
-    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS},
+    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS, "legend": LEGEND,
+           "explain_illegal": explain_illegal},
 )
 default_decks = SPEC.default_decks
 

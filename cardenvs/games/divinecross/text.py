@@ -1,4 +1,5 @@
-"""Python-side helpers over a state row: action names, a text board, and ``hide`` (re-deal what a viewer can't see)."""
+"""Python-side helpers over a state row: action names, a text board and its ``LEGEND``, ``explain_illegal`` (why an
+action is not legal now) and ``hide`` (re-deal what a viewer can't see)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,13 +7,18 @@ import numpy as np
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import action_range
-from .cards import C_TYPE, TYPE_UNIT
+from .actions import NUM_ACTIONS, action_range
+from .board import energy_of, retreat_cost
+from .cards import C_HAS_EX, C_N_SKILLS, C_S0_ENERGY, C_TYPE, TYPE_EVENT, TYPE_UNIT, TYPES
+from .rules import card_playable, fill_mask, promoter, skill_usable
 from .state import (
     DECK_SIZE,
+    ST_ASSIST_HOST,
     ST_BATTLE,
     ST_EXTRA_DRAW,
+    ST_MAIN,
     ST_SETUP_PLACE,
+    STANDBY_CAP,
     STATE,
     STEP_NAMES,
 )
@@ -139,6 +145,185 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             hand = [_card_name(row, pool, p, h) for h in _zone(row, "hand", "hand_count", p)]
             lines.append("  hand:    " + (", ".join(hand) or "-"))
     return "\n".join(lines)
+
+
+LEGEND = """\
+divinecross board legend (every mark the text board prints)
+Header: "divinecross  turn N  turn player Pn  step: S  to act: Pn". Turn 0 is setup; turn 1 is the first
+  player's first turn (no skill on it, DC-K2). "turn player": whose turn it is; "to act": who decides now (the
+  turn player, except in setup and when a player must move a Unit up after a KO).
+  Steps: "setup: place main unit" (put a Unit from your hand face down as Main Unit), "setup: extra draw" (draw
+  1 extra card per opponent redeal, or decline), "main phase" (play cards, charge, retreat, EX-Power; pass ends
+  it), "choose assist host" (pick the Unit the Assist you are playing attaches to), "battle phase" (use 1 skill
+  of your Main Unit, or pass). "start of game", "draw phase" and "end phase" run by themselves.
+  At the end the header shows [P0 wins] / [P1 wins], [draw], or [truncated] (stopped at the turn or decision
+  cap, DC-V3: no winner).
+Player line: "P0: deck N  hand N  discard N  KO n/3": cards in the deck, in the hand, in the discard pile, and
+  in the KO Zone (a player with 3 cards in their KO Zone loses). Flags in brackets after it:
+  [stunned]  the player's Main Unit is Stunned: it cannot use a skill or retreat (cleared at the end of its
+             owner's turn);
+  [poisoned] the player's Main Unit is Poisoned: 100 damage at the end of its owner's turn;
+  [EX used]  the player has used their once-per-game EX-Power.
+  main:    the Unit in the Main Area (the one that uses skills and that the opponent's skills hit); "-" = none.
+  standby: the Standby Units in slot order, separated by " | ", slot 1 first (3 slots); "-" = none.
+  KO zone: the KO'd cards in order (shown once there is one).  hand: your own hand (never the opponent's).
+A Unit: "Name (attribute, dmg D/HP, En, +Assist, boost +X, guard +X)":
+  attribute  none/red/green/blue: a skill deals double damage to a Unit whose attribute is in the user's
+             advantage list (DC-A4);
+  dmg D/HP   damage on the Unit / the HP printed on its card (an attached Assist may add HP: read it with
+             "? name"); damage reaching HP KOs it;
+  En         n Energy cards attached (skills and retreats need Energy);
+  +Assist    Assist cards attached to it (stay until it is KO'd);
+  boost +X   its skills deal X more (or less, -X) damage until the end of the turn;
+  guard +X   skill damage it takes is reduced by X until its owner's next turn.
+  [face down] after your Main Unit: placed in setup and still hidden from the opponent; [face down] in place
+  of a Unit: the opponent's Main Unit, still hidden from you.
+Action names: positions are "main" and "standby 1..3"; "(hand i)" is card i of your hand, counting from 0."""
+
+
+_WHEN = {
+    "pass": "in the Main Phase (end it), the Battle Phase (end it without a skill) and the setup extra-draw offer",
+    "extra_draw": "only during setup, when your opponent had to redeal for lack of a Unit (DC-S6)",
+    "hand": "in setup (place a Unit face down as your Main Unit, DC-S4) and in your Main Phase (play the card)",
+    "charge": "only in your Main Phase (DC-C1)",
+    "retreat": "only in your Main Phase (DC-R1)",
+    "ex_power": "only in your Main Phase (DC-K4)",
+    "skill": "only in your Battle Phase (DC-K1)",
+    "host": "only while you choose the Unit an Assist you are playing attaches to (DC-E4)",
+    "promote": "only when your Main Unit was KO'd and you must move a Standby Unit up (DC-O5)",
+}
+_NO_REASON = "not legal in this decision"  # the sweep test checks it never shows: every refusal has its reason
+
+
+def _unit_missing(row: np.ndarray, p: int, j: int) -> str:
+    n = len(_zone(row, "standby", "standby_count", p))
+    if j == 0:
+        return "you have no Main Unit now"
+    return f"there is no Unit in standby slot {j}: you have {n} Standby Unit{'s' if n != 1 else ''}"
+
+
+def _hand_missing(row: np.ndarray, p: int, i: int) -> str:
+    n = int(_f(row, "hand_count")[p])
+    return f"there is no hand card {i}: your hand holds {n} card{'s' if n != 1 else ''} (numbered from 0)"
+
+
+def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
+    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.fill_mask``)."""
+    ctab = pool.tables[0]
+    st = int(_f(row, "step"))
+    step = f"the step now is '{STEP_NAMES[st]}'"
+    q = int(promoter(row))
+    if q >= 0:
+        if field != "promote":
+            return [f"your Main Unit was KO'd: before anything else you must move a Standby Unit up to the Main Area "
+                    f"(DC-O5); {field.replace('_', ' ')} is allowed {_WHEN[field]}"]
+        return [_unit_missing(row, p, i + 1)]
+    allowed = {ST_SETUP_PLACE: ("hand",), ST_EXTRA_DRAW: ("pass", "extra_draw"),
+               ST_MAIN: ("pass", "hand", "charge", "retreat", "ex_power"), ST_ASSIST_HOST: ("host",),
+               ST_BATTLE: ("pass", "skill")}.get(st, ())
+    if field not in allowed:
+        what = {"pass": "passing", "extra_draw": "the extra draw", "hand": "playing a hand card",
+                "charge": "charging", "retreat": "retreating", "ex_power": "EX-Power", "skill": "a skill",
+                "host": "attaching an Assist", "promote": "moving a Standby Unit up"}[field]
+        extra = ""
+        if st == ST_SETUP_PLACE and field == "pass":
+            extra = "; every player must place a Unit as Main Unit (DC-S4)"
+        elif st == ST_ASSIST_HOST:
+            extra = "; finish playing the Assist first: choose the Unit it attaches to"
+        return [f"{what} is allowed {_WHEN[field]}; {step}{extra}"]
+    out: list[str] = []
+    deck_list = _f(row, "deck_list")[p]
+    if field == "hand":
+        hand = _zone(row, "hand", "hand_count", p)
+        if i >= len(hand):
+            return [_hand_missing(row, p, i)]
+        inst = hand[i]
+        kind = int(ctab[deck_list[inst], C_TYPE])
+        name = pool.name(int(deck_list[inst]))
+        if st == ST_SETUP_PLACE:
+            if kind != TYPE_UNIT:
+                out.append(f"'{name}' is {'an' if TYPES[kind][0] in 'aeiou' else 'a'} {TYPES[kind]} card: only a "
+                           f"Unit can be placed face down as your Main Unit (DC-S4)")
+        elif not card_playable(row, ctab, p, inst):
+            if kind == TYPE_UNIT:
+                out.append(f"'{name}' is a Unit and your Standby Area is full ({STANDBY_CAP} Units, DC-U3)")
+            elif kind == TYPE_EVENT:
+                out.append(f"'{name}' is an Event and you already played an Event this turn (one per turn, DC-E2)")
+        return out
+    if field in ("charge", "ex_power", "host"):
+        u = _unit_at(row, p, i)
+        if u < 0:
+            return [_unit_missing(row, p, i)]
+        name = pool.name(int(deck_list[u]))
+        if field == "charge" and int(_f(row, "charged")[p]):
+            out.append("you already charged a Unit this turn (once per turn, DC-C1)")
+        if field == "ex_power":
+            if int(_f(row, "ex_used")[p]):
+                out.append("you already used your EX-Power this game (once per game, DC-K5)")
+            if not int(ctab[deck_list[u], C_HAS_EX]):
+                out.append(f"{_where(i)} '{name}' has no EX-Power")
+        return out
+    if field == "retreat":
+        main = _unit_at(row, p, 0)
+        if _unit_at(row, p, i + 1) < 0:
+            out.append(_unit_missing(row, p, i + 1))
+        if int(_f(row, "retreated")[p]):
+            out.append("you already retreated this turn (once per turn, DC-R1)")
+        if int(_f(row, "stunned")[p]):
+            out.append("your Main Unit is Stunned and cannot retreat (DC-R5)")
+        if main >= 0:
+            cost, have = int(retreat_cost(row, ctab, p, main)), int(energy_of(row, p, main))
+            if have < cost:
+                out.append(f"retreating '{pool.name(int(deck_list[main]))}' costs {cost} Energy and it has {have} "
+                           f"attached (DC-R2)")
+        return out
+    if field == "skill":
+        main = _unit_at(row, p, 0)
+        if main < 0:
+            return ["you have no Main Unit now"]
+        card = int(deck_list[main])
+        name = pool.name(card)
+        if i >= int(ctab[card, C_N_SKILLS]):
+            n = int(ctab[card, C_N_SKILLS])
+            return [f"'{name}' has {n} skill{'s' if n != 1 else ''}: there is no skill {i}"]
+        if skill_usable(row, ctab, p, i):
+            return out
+        skill = pool.cards[card]["skills"][i]["name"]
+        if int(row[H_TURN]) == 1:
+            out.append("the first player cannot use a skill on the first turn of the game (DC-K2)")
+        if int(_f(row, "stunned")[p]):
+            out.append(f"your Main Unit '{name}' is Stunned and cannot use a skill (DC-N3)")
+        need, have = int(ctab[card, C_S0_ENERGY + i]), int(energy_of(row, p, main))
+        if have < need:
+            out.append(f"skill '{skill}' needs {need} Energy attached to '{name}' and it has {have} (DC-C4)")
+        if int(_f(row, "main")[1 - p, 0]) < 0:
+            out.append("the opponent has no Main Unit to hit")
+        return out
+    return out
+
+
+def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
+    """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
+
+    The mask of ``rules.fill_mask`` decides legality; the reasons read the same predicates (``card_playable``,
+    ``skill_usable``, ``retreat_cost``, ``energy_of``, ``promoter``) and only what ``player`` can see: their own
+    hand and Units and public information (the opponent's hand and deck are never read)."""
+    p, a = int(player), int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    fill_mask(row, pool.tables, p, mask)
+    if mask[a]:
+        return ""
+    status = int(row[H_STATUS])
+    if status != LIVE:
+        return "the game is over" + (" (truncated at the turn or decision cap)" if status == TRUNCATED else "")
+    if int(row[H_TO_ACT]) != p:
+        return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now "
+                f"(step '{STEP_NAMES[int(_f(row, 'step'))]}')")
+    field, i = action_range(a)
+    reasons = _reasons(row, pool, p, field, i)
+    return "; ".join(reasons) if reasons else _NO_REASON
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
