@@ -30,11 +30,25 @@ def masked_uniform(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray | None):
-    """Contiguous ``(states int32, masks int8, players int32)`` for a rule-based agent's kernel, or a clear error."""
+    """Contiguous ``(states int32, masks int8, players int32)`` for a rule-based agent's kernel, or a clear error:
+    shapes, dtypes and ranges are checked here, before anything reaches the kernel."""
+    from cardenvs import get_game
+    from cardenvs.core.batch import int_array
+    from cardenvs.core.errors import BadArgumentError
+
     if states is None or players is None:
-        raise ValueError(f"the {name} heuristic reads the game state: pass states and players")
-    return (np.ascontiguousarray(states, dtype=np.int32), np.ascontiguousarray(mask, dtype=np.int8),
-            np.asarray(players, dtype=np.int32))
+        raise BadArgumentError(f"the {name} heuristic reads the game state: pass states and players")
+    spec = get_game(name)
+    states_ = np.asarray(states)
+    if states_.dtype != np.int32 or states_.ndim != 2 or states_.shape[1] != spec.state_layout.size:
+        raise BadArgumentError(f"states must be int32[M, {spec.state_layout.size}] rows of {name}, got "
+                               f"{states_.dtype}{list(states_.shape)}")
+    rows = states_.shape[0]
+    mask_ = np.asarray(mask)
+    if mask_.shape != (rows, spec.num_actions) or mask_.dtype.kind not in "biu":
+        raise BadArgumentError(f"mask must be [{rows}, {spec.num_actions}] of 0/1, got {mask_.dtype}{list(mask_.shape)}")
+    seats = int_array(players, "players", rows, -1, 1)
+    return (np.ascontiguousarray(states_), np.ascontiguousarray(mask_ != 0, dtype=np.int8), seats)
 
 
 class StateHeuristic:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util  # noqa: F401  (the registry's available_games uses importlib.util)
+import math
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -65,9 +66,31 @@ def _fraction(text: str) -> float:
 
 def _float(text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _bootstrap(text: str) -> int:
+    from .eval.stats import MAX_BOOTSTRAP
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to {MAX_BOOTSTRAP}, got {text!r}") from None
+    if not 0 <= value <= MAX_BOOTSTRAP:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to {MAX_BOOTSTRAP}, got {text!r}")
+    return value
+
+
+def _even_games(text: str) -> int:
+    value = _positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(f"expected an even number of games (half in each seating), got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,12 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="pilots: random, heuristic or ppo:PATH; several pilots make every deck x pilot an entry "
                          "(default: random)")
     how = ev.add_mutually_exclusive_group()
-    how.add_argument("--games", type=_positive_int, default=None,
+    how.add_argument("--games", type=_even_games, default=None,
                      help="games per pairing, half in each seating (default: 200); the first round with --ci-width, "
                           "the round size with --sprt (default there: 400)")
     how.add_argument("--ci-width", type=_fraction, default=None, metavar="W",
                      help="play in rounds until every pairing's 95%% interval is at most W wide (e.g. 0.04)")
-    ev.add_argument("--max-games", type=_positive_int, default=20000, help="cap per pairing for --ci-width and --sprt (default: %(default)s)")
+    ev.add_argument("--max-games", type=_positive_int, default=20000,
+                    help="cap per pairing for --ci-width and --sprt, never exceeded (default: %(default)s)")
     ev.add_argument("--seed", type=_int, default=0, help="tournament seed; game and pilot seeds derive from it (default: %(default)s)")
     ev.add_argument("--sprt", nargs=2, metavar=("A", "B"),
                     help="sequential test of deck A against deck B instead of a round robin")
@@ -113,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--elo1", type=_float, default=20.0, help="SPRT H1: A is at least this much stronger, in Elo (default: %(default)s)")
     ev.add_argument("--alpha", type=_fraction, default=0.05, help="SPRT false-positive rate (default: %(default)s)")
     ev.add_argument("--beta", type=_fraction, default=0.05, help="SPRT false-negative rate (default: %(default)s)")
-    ev.add_argument("--bootstrap", type=_int, default=1000, help="bootstrap replicates for rating intervals, 0 for none (default: %(default)s)")
+    ev.add_argument("--bootstrap", type=_bootstrap, default=1000,
+                    help="bootstrap replicates for rating intervals, 0 for none, at most 100000 (default: %(default)s)")
     ev.add_argument("--no-cards", action="store_true", help="skip per-card statistics")
     ev.add_argument("--json", metavar="FILE",
                     help="write every number to FILE as JSON (default: eval-GAME.json, or DIR/results.json with "
@@ -127,22 +152,30 @@ def build_parser() -> argparse.ArgumentParser:
                     help="games per batch and per Ray task (default: %(default)s); random pilots give the same "
                          "results for any value, other pilots need the same value to reproduce a run")
     ev.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no tables")
+    ev.set_defaults(func=_cmd_eval)
 
     dk = sub.add_parser("decks", help="list starter decks, validate deck files",
                         description="Deck files: list a game's starter decks or check files against its rules.")
     dsub = dk.add_subparsers(dest="decks_command", metavar="ACTION")
+    dk.set_defaults(func=_cmd_decks_missing)
     ls = dsub.add_parser("list", help="the starter decks of a game")
     ls.add_argument("game")
+    ls.set_defaults(func=_cmd_decks_list)
     va = dsub.add_parser("validate", help="check deck files against a game's deck-building rules")
     va.add_argument("files", nargs="+", metavar="FILE",
                     help="deck files; a game's name stands for all of its starter decks")
     va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
+    va.set_defaults(func=_cmd_decks_validate)
 
-    sub.add_parser("games", help="list the registered games")
+    sub.add_parser("games", help="list the registered games").set_defaults(func=_cmd_games)
     return parser
 
 
 # ----- commands -----------------------------------------------------------------------------------------------------
+def _cmd_decks_missing(args: argparse.Namespace) -> int:
+    raise UsageError(f"{PROG} decks: error: choose an action: list or validate (see {PROG} decks --help)")
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from . import available_games, get_game
 
@@ -169,7 +202,7 @@ def _cmd_decks_validate(args: argparse.Namespace) -> int:
     specs = [get_game(args.game)] if args.game else [get_game(g) for g in available_games()]
     files: list[str] = []
     for file in args.files:  # a registered game's name (not a file) stands for its starter decks
-        game_spec = None if Path(file).exists() else next((s for s in specs if s.name == file.lower()), None)
+        game_spec = None if Path(file).is_file() else next((s for s in specs if s.name == file.lower()), None)
         if game_spec is None:
             files.append(file)
         else:
@@ -236,6 +269,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise BadArgumentError(f"--elo1 must be greater than --elo0 (got {args.elo0:g} and {args.elo1:g})")
     if args.sprt and not (args.alpha < 0.5 and args.beta < 0.5):
         raise BadArgumentError("--alpha and --beta must be below 0.5")
+    if (args.ci_width or args.sprt) and args.max_games < 2:
+        raise BadArgumentError(f"--max-games must be at least 2 (one game in each seating), got {args.max_games}")
     _check_pilots(spec.name, args.agents)
     from .eval.tournament import make_entries
 
@@ -276,16 +311,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.command is None:
+        if getattr(args, "func", None) is None:
             parser.print_help()
             return 0
-        if args.command == "decks":
-            if args.decks_command is None:
-                raise UsageError(f"{PROG} decks: error: choose an action: list or validate (see {PROG} decks --help)")
-            return _cmd_decks_list(args) if args.decks_command == "list" else _cmd_decks_validate(args)
-        if args.command == "games":
-            return _cmd_games(args)
-        return _cmd_eval(args)
+        return args.func(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
@@ -298,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print(f"{PROG}: error: out of memory", file=sys.stderr)
+        return 1
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
 

@@ -80,18 +80,68 @@ def default_config_path(game: str) -> Path | None:
     return p if p.exists() else None
 
 
+#: keys a table may hold besides those in DEFAULTS
+EXTRA_KEYS: dict[str, tuple[str, ...]] = {"opponents": ("phases",), "train": (), "eval": (), "ppo": ()}
+#: MaskablePPO arguments the trainer sets itself (never from [ppo])
+_PPO_MANAGED = {"self", "policy", "env", "seed", "device", "verbose", "policy_kwargs", "tensorboard_log",
+                "_init_setup_model", "kwargs"}
+
+
+def valid_keys(table: str) -> list[str]:
+    """The keys ``[table]`` accepts: our settings, plus for ``[ppo]`` every MaskablePPO constructor argument that the
+    trainer does not set itself."""
+    keys = set(DEFAULTS[table]) | set(EXTRA_KEYS.get(table, ()))
+    if table == "ppo":
+        try:
+            import inspect
+
+            from sb3_contrib import MaskablePPO
+
+            keys |= set(inspect.signature(MaskablePPO.__init__).parameters) - _PPO_MANAGED
+        except ImportError:  # pragma: no cover - training needs sb3-contrib anyway
+            pass
+    return sorted(keys)
+
+
+def check_config(data: Mapping[str, Any], where: str) -> None:
+    """Unknown tables or keys are one clear error listing the valid ones (a typo such as ``num_env`` would
+    otherwise be ignored silently)."""
+    from cardenvs.core.errors import BadArgumentError
+
+    unknown = sorted(set(data) - set(DEFAULTS))
+    if unknown:
+        raise BadArgumentError(f"{where}: unknown table(s) {unknown}; valid tables: {', '.join(sorted(DEFAULTS))}")
+    for table, body in data.items():
+        if not isinstance(body, Mapping):
+            raise BadArgumentError(f"{where}: [{table}] must be a table of settings, got {body!r}")
+        valid = valid_keys(table)
+        bad = sorted(set(body) - set(valid))
+        if bad:
+            raise BadArgumentError(f"{where}: unknown key(s) {bad} in [{table}]; valid keys: {', '.join(valid)}")
+    for k, phase in enumerate(data.get("opponents", {}).get("phases", []) or []):
+        if not isinstance(phase, Mapping) or set(phase) - {"until", "mix"} or "mix" not in phase:
+            raise BadArgumentError(f"{where}: [[opponents.phases]] entry {k + 1} must have 'mix' and optionally "
+                                   f"'until', got {phase!r}")
+
+
 def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
-    """Defaults, then the game's shipped config (if any), then ``path`` (if given)."""
+    """Defaults, then the game's shipped config (if any), then ``path`` (if given). Unknown tables and keys are an
+    error (:class:`~cardenvs.core.errors.BadArgumentError`) listing the valid ones."""
+    from cardenvs.core.errors import BadArgumentError
+
     cfg = copy.deepcopy(DEFAULTS)
     shipped = default_config_path(game)
     for p in (shipped, Path(path) if path else None):
         if p is None:
             continue
-        with open(p, "rb") as f:
-            data = tomllib.load(f)
-        unknown = set(data) - set(DEFAULTS)
-        if unknown:
-            raise ValueError(f"{p}: unknown table(s) {sorted(unknown)}; expected {sorted(DEFAULTS)}")
+        try:
+            with open(p, "rb") as f:
+                data = tomllib.load(f)
+        except OSError as exc:
+            raise BadArgumentError(f"{p}: cannot read the config: {exc.strerror or exc}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise BadArgumentError(f"{p}: malformed TOML: {exc}") from None
+        check_config(data, str(p))
         opp = data.get("opponents", {})
         if "phases" in opp:
             cfg["opponents"].pop("mix", None)  # a schedule replaces an earlier mix ...
@@ -101,4 +151,4 @@ def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
     return cfg
 
 
-__all__ = ["DEFAULTS", "load_config", "merge", "default_config_path", "CONFIG_DIR"]
+__all__ = ["DEFAULTS", "load_config", "merge", "default_config_path", "check_config", "valid_keys", "CONFIG_DIR"]

@@ -16,19 +16,15 @@ import numpy as np
 
 from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.header import TERMINATED
+from cardenvs.eval import stats
 
 MAX_DECISIONS = 1_000_000  # guard: the kernels truncate long games far earlier
 
 
-def wilson(successes: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (kept here so the agents do not need ``cardenvs.eval``)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * np.sqrt(max(p * (1 - p) / n + z2n / (4 * n), 0.0))
-    return float(max(centre - half, 0.0)), float(min(centre + half, 1.0))
+def wilson(successes: float, n: float, z: float = stats.Z95) -> tuple[float, float]:
+    """95% Wilson score interval ``(lo, hi)`` of a proportion: :func:`cardenvs.eval.stats.wilson`, the one copy."""
+    _, lo, hi = stats.wilson(successes, n, z)
+    return float(lo), float(hi)
 
 
 @dataclass

@@ -146,7 +146,7 @@ class Trainer:
         if state.get("episodes_started"):
             # continue the episode numbering so a resumed run does not replay the same opponent draws and seeds
             base.seated.episodes_started = int(state["episodes_started"])
-            base.seated._next_seed = int(state.get("next_seed", 0))
+            base.seated.next_seed = int(state.get("next_seed", 0))
         self.base_env = base
         self.timed = _timed_vec_env_class()(base)
         self.env = VecMonitor(self.timed)
@@ -231,7 +231,7 @@ class Trainer:
         seated = self.base_env.seated
         state = {"game": self.game, "steps": int(self.model.num_timesteps), "model": str(model_path),
                  "league": list(self.mix.pool.paths), "episodes_started": int(seated.episodes_started),
-                 "next_seed": int(seated._next_seed), "config": self.cfg}
+                 "next_seed": int(seated.next_seed), "config": self.cfg}
         (self.out / "run_state.json").write_text(json.dumps(state, indent=1, default=str))
         Path(str(model_path).removesuffix(".zip") + ".json").write_text(json.dumps(state, indent=1, default=str))
 
@@ -377,5 +377,17 @@ def main(argv: Sequence[str] | None = None) -> dict:
     return trainer.run()
 
 
+def _cli(argv: Sequence[str] | None = None) -> int:
+    """``python -m train.ppo``: a user mistake (unknown game, bad config key) is one line on stderr, exit status 2."""
+    from cardenvs.core.errors import CardenvsError
+
+    try:
+        main(argv)
+    except CardenvsError as exc:
+        print(f"python -m train.ppo: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(_cli())

@@ -7,6 +7,7 @@ the game untouched, unless the env was made with ``illegal_action="lose"``: then
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .batch import BatchGame, rewards_from
+from .batch import BatchGame, check_seed, is_int, rewards_from, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .spec import GameSpec
@@ -35,8 +36,11 @@ def make_spaces(spec: GameSpec) -> tuple[spaces.Dict, spaces.Discrete]:
 
 
 def check_action(spec: GameSpec, action: Any) -> int:
-    """An int action id in range, or a clear error (numpy ints accepted)."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    """An int action id in range, or a clear error (numpy ints and 0-d integer arrays accepted; bools, floats
+    and strings refused, never cast)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
+    if not is_int(action):
         raise IllegalActionError(f"action must be an integer in [0, {spec.num_actions}), got {action!r}")
     if not 0 <= int(action) < spec.num_actions:
         raise IllegalActionError(f"action {int(action)} is out of range [0, {spec.num_actions}) for {spec.env_name}")
@@ -62,6 +66,12 @@ class OneGameView:
         self.action_spaces = {a: self._act_space for a in AGENTS}
         self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
         self._seed_source = np.random.default_rng()
+        self._has_reset = False
+
+    def _player(self, agent: Any) -> int:
+        if not isinstance(agent, str) or agent not in AGENTS:
+            raise BadArgumentError(f"agent must be one of {AGENTS}, got {agent!r}")
+        return AGENTS.index(agent)
 
     # PettingZoo asks for these by agent; the same object every call.
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -71,16 +81,32 @@ class OneGameView:
         return self._act_space
 
     def _reset_game(self, seed: int | None) -> None:
-        """A seeded reset replays exactly; later unseeded resets continue a stream drawn from that seed."""
+        """A seeded reset replays exactly; later unseeded resets continue a stream drawn from that seed. Any Python
+        int is a seed; anything else (a float, a string, a bool) is an error."""
+        seed = check_seed(seed)
         if seed is not None:
-            self._seed_source = np.random.default_rng(seed)
-            game_seed = int(seed)
+            self._seed_source = np.random.default_rng(seed_sequence(seed))
+            game_seed = seed
         else:
             game_seed = int(self._seed_source.integers(0, 2**62))
         self.game.reset(game_seed)
+        self._has_reset = True
+
+    # A copy (copy.copy, copy.deepcopy, pickle) continues the same game, RNG included: the whole env is copied,
+    # the game's state row with it (EzPickle alone would rebuild a fresh game from the constructor arguments).
+    def __getstate__(self) -> dict:
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __copy__(self):
+        return copy.deepcopy(self)
 
     def render(self, viewer: str | None = None) -> str | None:
         """The board as text (omniscient, or as ``viewer`` sees it); printed in "human" mode."""
+        if viewer is not None and viewer not in AGENTS:
+            raise BadArgumentError(f"viewer must be None or one of {AGENTS}, got {viewer!r}")
         if self.render_mode is None:
             import gymnasium
 
@@ -171,13 +197,13 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
                 self.infos[a] = {"winner": int(row[H_WINNER])}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = AGENTS.index(agent)
+        player = self._player(agent)
         obs = self.game.observe(player)[0].copy()
         mask = self.game.legal_mask(player)[0].copy()
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        return self.game.legal_mask(AGENTS.index(agent or self.agent_selection))[0].copy()
+        return self.game.legal_mask(self._player(agent or self.agent_selection))[0].copy()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -205,7 +231,7 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
 
     def action_name(self, action: int, agent: str | None = None) -> str:
         """Human-readable name of an action for ``agent`` (default: the agent to act) in the current state."""
-        player = AGENTS.index(agent or self.agent_selection)
+        player = self._player(agent or self.agent_selection)
         return self.game.action_name(check_action(self.spec, action), 0, player)
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
@@ -219,4 +245,12 @@ def make_env(spec: GameSpec, raw: bool = False, **kwargs: Any) -> AECEnv:
     a ``ValueError`` that lists the legal ones, which is more useful than a bare assertion.
     """
     env = CardGameEnv(spec, **kwargs)
-    return env if raw else wrappers.OrderEnforcingWrapper(env)
+    return env if raw else OrderEnforcing(env)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper whose ``copy.copy`` is a full copy, like the env's own: a shallow copy
+    would share one game between the two."""
+
+    def __copy__(self):
+        return copy.deepcopy(self)

@@ -10,15 +10,178 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .decks import Deck, pack_decks
-from .errors import BadArgumentError, IllegalActionError
+from .cards import CardPool
+from .decks import Deck, check_deck, pack_decks
+from .errors import BadArgumentError, DeckError, IllegalActionError
 from .header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED,
 )
 from .spec import GameSpec, Kernels
 from .threads import PARALLEL_MIN_ROWS, threaded
 
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+ERROR_MODES = ("raise", "ignore")
+#: the most games one BatchGame holds (row indices are int32 in the kernels)
+MAX_GAMES = 2**31 - 1
 
+
+# ----- argument checks: every array that reaches a kernel passes through one of these ------------------------------
+def is_int(value: Any) -> bool:
+    """A real integer: Python or numpy int, not a bool (``True`` is not the action 1)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def int_array(values: Any, what: str, n: int, lo: int = INT32_MIN, hi: int = INT32_MAX) -> np.ndarray:
+    """``values`` as ``int32[n]``: a real integer (broadcast to every row) or ``n`` of them, each in ``[lo, hi]``
+    (a sub-range of int32).
+
+    Floats, bools, strings and objects are refused rather than cast (a float action would be truncated, an int64
+    2**32+1 would wrap to 1): :class:`BadArgumentError` naming ``what``."""
+    if type(values) is np.ndarray and values.dtype == np.int32 and values.shape == (n,):  # the hot path
+        if (lo > INT32_MIN or hi < INT32_MAX) and n and (values.min() < lo or values.max() > hi):
+            bad = values[(values < lo) | (values > hi)][0]
+            raise BadArgumentError(f"{what} {int(bad)} is out of range [{lo}, {hi}]")
+        return values
+    if np.ndim(values) == 0:
+        if not is_int(values):
+            raise BadArgumentError(f"{what} must be an integer or {n} integers, got {values!r}")
+        if not lo <= int(values) <= hi:
+            raise BadArgumentError(f"{what} {int(values)} is out of range [{lo}, {hi}]")
+        return np.full(n, int(values), dtype=np.int32)
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise BadArgumentError(f"{what} must be {n} integers: {exc}") from None
+    if arr.dtype == object and arr.size and all(is_int(v) for v in arr.reshape(-1)):  # Python ints past int64
+        big = [int(v) for v in arr.reshape(-1)]
+        bad = next(v for v in big if not lo <= v <= hi) if any(not lo <= v <= hi for v in big) else None
+        raise BadArgumentError(f"{what} {bad} is out of range [{lo}, {hi}]")
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # [] is float64 to numpy
+    if arr.dtype.kind not in "iu":
+        raise BadArgumentError(f"{what} must be integers, got an array of {arr.dtype} (no silent casts)")
+    if arr.ndim > 2 or arr.size != n or (arr.ndim == 2 and arr.shape[1] != 1):
+        raise BadArgumentError(f"{what} must have shape ({n},), got {arr.shape}")
+    arr = arr.reshape(n)
+    if n and (arr.min() < lo or arr.max() > hi):
+        bad = arr[(arr < lo) | (arr > hi)][0]
+        raise BadArgumentError(f"{what} {int(bad)} is out of range [{lo}, {hi}]")
+    return arr.astype(np.int32)
+
+
+def seat_array(values: Any, what: str, n: int, default: np.ndarray) -> np.ndarray:
+    """``players`` / ``viewers``: None (``default``), one seat for every row, or ``n`` seats; each -1, 0 or 1."""
+    if values is None:
+        return default.astype(np.int32)
+    return int_array(values, what, n, -1, 1)
+
+
+def row_mask(rows: Any, n: int) -> np.ndarray:
+    """``rows=`` as ``bool[n]``: None (all), a boolean mask of ``n`` entries, or integer row indices in ``[-n, n)``.
+
+    An integer list is indices, never a mask (``rows=[0, 1]`` is rows 0 and 1)."""
+    if rows is None:
+        return np.ones(n, dtype=np.bool_)
+    try:
+        arr = np.asarray(rows)
+    except (ValueError, TypeError) as exc:
+        raise BadArgumentError(f"rows must be a boolean mask or integer row indices: {exc}") from None
+    if arr.dtype == np.bool_:
+        if arr.shape != (n,):
+            raise BadArgumentError(f"a boolean rows mask must have shape ({n},), got {arr.shape}")
+        return arr.copy()
+    if arr.size == 0:
+        return np.zeros(n, dtype=np.bool_)
+    if arr.dtype.kind not in "iu" or arr.ndim > 1:
+        raise BadArgumentError(f"rows must be a boolean mask of {n} or integer row indices, got {arr.dtype} {arr.shape}")
+    idx = arr.reshape(-1)
+    if idx.min() < -n or idx.max() >= n:
+        raise BadArgumentError(f"row index {int(idx[(idx < -n) | (idx >= n)][0])} is out of range for {n} games")
+    mask = np.zeros(n, dtype=np.bool_)
+    mask[idx] = True
+    return mask
+
+
+def seed_sequence(seed: int) -> np.random.SeedSequence:
+    """A NumPy SeedSequence for any Python int: ``SeedSequence(seed)`` (what ``default_rng(seed)`` uses) for a
+    non-negative one, a tagged entropy for a negative one (NumPy refuses those)."""
+    seed = int(seed)
+    return np.random.SeedSequence(seed) if seed >= 0 else np.random.SeedSequence([-seed, 0x6E6567])
+
+
+def kernel_seed(seed: int) -> int:
+    """The int64 a kernel takes for a seed: the seed itself where it fits, else one derived by SeedSequence."""
+    if INT64_MIN <= seed <= INT64_MAX:
+        return seed
+    return int(seed_sequence(seed).generate_state(1, dtype=np.uint64)[0].astype(np.int64))
+
+
+def check_seed(seed: Any, what: str = "seed") -> int | None:
+    """None, or any Python / numpy integer (not a bool, a float or a string)."""
+    if seed is None or is_int(seed):
+        return None if seed is None else int(seed)
+    raise BadArgumentError(f"{what} must be an integer or None, got {seed!r}")
+
+
+def seed_array(seed: Any, n: int) -> np.ndarray:
+    """Per-row int64 kernel seeds: None (fresh entropy), an int (row i gets ``seed + i``) or ``n`` ints.
+
+    Any Python int is a valid seed; those past int64 are mapped through SeedSequence (so 2**64 is not 0)."""
+    if seed is None:
+        return np.random.SeedSequence().generate_state(n, dtype=np.uint64).astype(np.int64)
+    if np.ndim(seed) == 0:
+        base = check_seed(seed)
+        if INT64_MIN <= base and base + n - 1 <= INT64_MAX:
+            return base + np.arange(n, dtype=np.int64)
+        return np.array([kernel_seed(base + i) for i in range(n)], dtype=np.int64)
+    try:
+        arr = np.asarray(seed)
+    except (ValueError, TypeError) as exc:
+        raise BadArgumentError(f"seeds must be {n} integers: {exc}") from None
+    if arr.shape != (n,):
+        raise BadArgumentError(f"expected {n} seeds, got shape {arr.shape}")
+    if arr.dtype.kind == "i":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "u" or arr.dtype == object:
+        values = list(arr)
+        if not all(is_int(v) for v in values):
+            raise BadArgumentError(f"seeds must be integers, got {next(v for v in values if not is_int(v))!r}")
+        return np.array([kernel_seed(int(v)) for v in values], dtype=np.int64)
+    raise BadArgumentError(f"seeds must be integers, got an array of {arr.dtype}")
+
+
+def out_buffer(out: Any, shape: tuple[int, int], dtype: Any, what: str) -> np.ndarray:
+    """An ``out=`` buffer the kernel can write: exactly ``shape`` and ``dtype``, C-contiguous, writeable."""
+    if not isinstance(out, np.ndarray):
+        raise BadArgumentError(f"{what} out= must be a numpy array, got {type(out).__name__}")
+    if out.dtype != dtype or out.shape != shape:
+        raise BadArgumentError(f"{what} out= must be {np.dtype(dtype).name}{list(shape)}, got {out.dtype.name}{list(out.shape)}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise BadArgumentError(f"{what} out= must be a C-contiguous, writeable array")
+    return out
+
+
+_POOL_SHAPES: dict[str, Any] = {}
+
+
+def _table_shapes(tables: Any) -> Any:
+    if isinstance(tables, np.ndarray):
+        return (tables.dtype.str, tables.ndim, tables.shape[1:])
+    if isinstance(tables, (tuple, list)):
+        return tuple(_table_shapes(t) for t in tables)
+    return type(tables).__name__
+
+
+def check_pool(spec: GameSpec, pool: Any) -> CardPool:
+    """A card pool of this game (its compiled tables have the game's columns), or a clear error."""
+    if not isinstance(pool, CardPool) or pool.tables is None:
+        raise BadArgumentError(f"pool must be a card pool loaded by {spec.name}'s load_pool, got {type(pool).__name__}")
+    if spec.name not in _POOL_SHAPES:
+        _POOL_SHAPES[spec.name] = _table_shapes(spec.load_pool(None).tables)
+    if _table_shapes(pool.tables) != _POOL_SHAPES[spec.name]:
+        raise BadArgumentError(f"pool is not a {spec.name} card pool (its tables have other columns)")
+    return pool
 
 
 @dataclass
@@ -55,6 +218,13 @@ class BatchGame:
     call (their final state is kept in :attr:`final_states` for that step). ``parallel`` splits the rows across
     ``numba.get_num_threads()`` threads (:mod:`cardenvs.core.threads`); by default from
     :data:`~cardenvs.core.threads.PARALLEL_MIN_ROWS` games up (same results either way).
+
+    Every deck is checked before any game starts: its card ids must be ids of ``pool`` (a :class:`Deck` remembers
+    the pool it was loaded against and is refused by another) and, unless it was loaded by the game's own
+    ``load_deck`` against this pool, the game's deck-building rules are checked too. ``check_decks=False`` is the
+    explicit unchecked path (scenario tests with illegal decks): ids and size are still checked, the rules are not.
+    Every argument that reaches a kernel is checked here (shapes, dtypes, ranges), so bad input raises
+    :class:`BadArgumentError` and changes nothing.
     """
 
     def __init__(
@@ -66,23 +236,32 @@ class BatchGame:
         pool: Any = None,
         autoreset: bool = False,
         parallel: bool | None = None,
+        check_decks: bool = True,
     ) -> None:
-        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise BadArgumentError(f"num_games must be a positive integer, got {num_games!r}")
+        if not is_int(num_games) or not 1 <= num_games <= MAX_GAMES:
+            raise BadArgumentError(f"num_games must be an integer from 1 to {MAX_GAMES}, got {num_games!r}")
+        for flag, value in (("autoreset", autoreset), ("check_decks", check_decks)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise BadArgumentError(f"{flag} must be True or False, got {value!r}")
+        if parallel is not None and not isinstance(parallel, (bool, np.bool_)):
+            raise BadArgumentError(f"parallel must be None, True or False, got {parallel!r}")
         self.spec = get_spec(game)
         if parallel is None:
             parallel = num_games >= PARALLEL_MIN_ROWS
-        kernels = self.spec.kernels
-        self.kernels = Kernels(*(threaded(k, min_rows=2) if k is not None else None for k in kernels)) if parallel \
-            else kernels
-        self.pool = pool if pool is not None else self.spec.load_pool(None)
+        self.parallel = bool(parallel)
+        self.kernels = self._kernels()
+        self.pool = check_pool(self.spec, pool) if pool is not None else self.spec.load_pool(None)
         self.num_games = int(num_games)
-        self.autoreset = autoreset
-        self.states = np.zeros((self.num_games, self.spec.state_layout.size), dtype=np.int32)
+        self.autoreset = bool(autoreset)
+        self.check_decks = bool(check_decks)
+        try:
+            self.states = np.zeros((self.num_games, self.spec.state_layout.size), dtype=np.int32)
+            self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=np.float32)
+        except MemoryError:
+            raise BadArgumentError(f"not enough memory for {self.num_games} games of {self.spec.name}") from None
         self.deck_pairs = self._resolve_decks(decks)
         self.decks = pack_decks(self.deck_pairs, self.spec.max_deck)
         self.seeds = np.zeros(self.num_games, dtype=np.int64)
-        self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=np.float32)
         self._mask = np.zeros((self.num_games, self.spec.num_actions), dtype=np.int8)
         self._errors = np.zeros(self.num_games, dtype=np.int32)
         self._ended = np.zeros(self.num_games, dtype=np.int32)
@@ -90,14 +269,57 @@ class BatchGame:
         self.final_states: np.ndarray | None = None
         self.reset(seed)
 
+    def _kernels(self) -> Kernels:
+        kernels = self.spec.kernels
+        if not self.parallel:
+            return kernels
+        return Kernels(*(threaded(k, min_rows=2) if k is not None else None for k in kernels))
+
+    # copies and pickles carry the games (rows, seeds, RNG: all in the state), not the compiled kernels
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["kernels"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.kernels = self._kernels()
+
     # ----- setup -------------------------------------------------------------------------------------------
     def _load(self, deck: Any) -> Deck:
-        return deck if isinstance(deck, Deck) else self.spec.load_deck(deck, self.pool)
+        if isinstance(deck, Deck):
+            return self._admit(deck)
+        if not isinstance(deck, str) and not hasattr(deck, "__fspath__") and deck is not None:
+            raise BadArgumentError(f"a deck is a starter deck name, a path or a Deck, got {deck!r}")
+        loaded = self.spec.load_deck(deck, self.pool)
+        return self._admit(loaded, trusted=True)
+
+    def _admit(self, deck: Deck, trusted: bool = False) -> Deck:
+        """Check a deck against the pool in use (ids, size, the pool it was built for) and, unless the game's own
+        loader built it against this pool, against the game's deck-building rules."""
+        where = deck.path or deck.name
+        ids = deck.card_ids
+        if not isinstance(ids, np.ndarray) or ids.ndim != 1 or ids.dtype.kind not in "iu":
+            raise DeckError(where, "card_ids must be a 1-D integer array")
+        if len(ids) < 1 or len(ids) > self.spec.max_deck:
+            raise DeckError(where, f"{len(ids)} cards; this engine holds 1 to {self.spec.max_deck}")
+        if ids.min() < 0 or ids.max() >= len(self.pool):
+            bad = int(ids[(ids < 0) | (ids >= len(self.pool))][0])
+            raise DeckError(where, f"card id {bad} is not in the card pool in use ({len(self.pool)} cards)")
+        fingerprint = self.pool.fingerprint
+        if deck.pool_key is not None and deck.pool_key != fingerprint:
+            raise DeckError(where, "this deck was loaded against another card pool; load it with the pool in use "
+                                   "(or pass that pool as pool=)")
+        if trusted or deck.checked_for(self.pool) or not self.check_decks:
+            return deck
+        check_deck(self.spec.load_deck, deck, self.pool)
+        return deck
 
     def _resolve_decks(self, decks: Any) -> list[tuple[Deck, Deck]]:
         if decks is None:
             decks = self.spec.default_decks
-        if isinstance(decks, (str, Deck)) or len(decks) == 0:
+        if isinstance(decks, (str, Deck)) or hasattr(decks, "__fspath__") or not hasattr(decks, "__len__") \
+                or len(decks) == 0:
             raise BadArgumentError(f"decks must be a pair (deck_a, deck_b) or a list of {self.num_games} pairs")
         if len(decks) == 2 and all(isinstance(d, (str, Deck)) or hasattr(d, "__fspath__") for d in decks):
             pair = (self._load(decks[0]), self._load(decks[1]))
@@ -112,21 +334,18 @@ class BatchGame:
                 cache[key] = self._load(d)
             return cache[key]
 
-        return [(load(a), load(b)) for a, b in decks]
+        pairs = []
+        for pair in decks:
+            if isinstance(pair, (str, Deck)) or not hasattr(pair, "__len__") or len(pair) != 2:
+                raise BadArgumentError(f"each entry of decks must be a pair (deck_a, deck_b), got {pair!r}")
+            pairs.append((load(pair[0]), load(pair[1])))
+        return pairs
 
     def reset(self, seed: int | Sequence[int] | np.ndarray | None = None, rows: np.ndarray | None = None) -> None:
-        """Start new games in ``rows`` (all by default). An int seed gives row i the seed ``seed + i``."""
-        if rows is None:
-            rows = np.ones(self.num_games, dtype=np.bool_)
-        rows = np.asarray(rows, dtype=np.bool_)
-        if seed is None:
-            seeds = np.random.SeedSequence().generate_state(self.num_games, dtype=np.uint64).astype(np.int64)
-        elif np.ndim(seed) == 0:
-            seeds = int(seed) + np.arange(self.num_games, dtype=np.int64)
-        else:
-            seeds = np.asarray(seed, dtype=np.int64)
-            if seeds.shape != (self.num_games,):
-                raise BadArgumentError(f"expected {self.num_games} seeds, got shape {seeds.shape}")
+        """Start new games in ``rows`` (all by default: a boolean mask, or integer row indices). An int seed gives
+        row i the seed ``seed + i``; any Python int is a valid seed (past int64 it is mapped by SeedSequence)."""
+        rows = row_mask(rows, self.num_games)
+        seeds = seed_array(seed, self.num_games)
         self.seeds[rows] = seeds[rows]
         self.kernels.batch_reset(self.states, self.pool.tables, self.decks, self.seeds, rows)
 
@@ -164,24 +383,31 @@ class BatchGame:
         return self.spec.state_layout.records(self.states)
 
     # ----- stepping ------------------------------------------------------------------------------------------
-    def _players(self, players: Any) -> np.ndarray:
-        if players is None:
-            return self.states[:, H_TO_ACT].copy()
-        if np.ndim(players) == 0:
-            return np.full(self.num_games, int(players), dtype=np.int32)
-        return np.asarray(players, dtype=np.int32)
+    def _players(self, players: Any, what: str = "players") -> np.ndarray:
+        return seat_array(players, what, self.num_games, self.states[:, H_TO_ACT])
+
+    def _decisions(self, actions: Any, players: Any, errors: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Checked ``(actions int32, players int32, out_of_range bool)`` for a step; raises before any change."""
+        if not isinstance(errors, str) or errors not in ERROR_MODES:
+            raise BadArgumentError(f"errors must be 'raise' or 'ignore', got {errors!r}")
+        acts = int_array(actions, "actions", self.num_games)
+        who = self._players(players)
+        who = np.where(self.states[:, H_STATUS] == LIVE, who, -1).astype(np.int32)
+        # an action id outside [0, num_actions) is illegal: that row is skipped by the kernel and reported
+        wild = (who >= 0) & ((acts < 0) | (acts >= self.spec.num_actions))
+        return acts, who, wild
 
     def step(self, actions: Any, players: Any = None, errors: str = "raise") -> StepResult:
         """Apply one decision in every row where ``players[i] >= 0`` (default: the player to act; finished rows
-        are skipped). ``errors="raise"`` raises :class:`IllegalActionError` naming the first bad row after the
-        legal rows are applied (the bad rows are untouched); ``errors="ignore"`` leaves it to :attr:`last_errors`.
+        are skipped). ``actions`` are real integers (floats, bools and values past int32 are refused, not cast).
+        ``errors="raise"`` raises :class:`IllegalActionError` naming the first bad row after the legal rows are
+        applied (the rows are independent games; the bad rows are untouched); ``errors="ignore"`` leaves it to
+        :attr:`last_errors`. Bad arguments raise :class:`BadArgumentError` before any row changes.
         """
-        acts = np.asarray(actions, dtype=np.int32).reshape(-1)
-        if acts.shape[0] != self.num_games:
-            raise BadArgumentError(f"expected {self.num_games} actions, got {acts.shape[0]}")
-        who = self._players(players)
-        who = np.where(self.states[:, H_STATUS] == LIVE, who, -1).astype(np.int32)
-        self.kernels.batch_step(self.states, self.pool.tables, who, acts, self._errors)
+        acts, who, wild = self._decisions(actions, players, errors)
+        run_who = np.where(wild, -1, who).astype(np.int32) if wild.any() else who
+        self.kernels.batch_step(self.states, self.pool.tables, run_who, acts, self._errors)
+        self._errors[wild] = 1
         if errors == "raise" and self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
@@ -213,18 +439,16 @@ class BatchGame:
         play = self.kernels.batch_play
         if play is None:
             return self._play_composed(actions, players, viewers, errors, observe)
-        acts = np.asarray(actions, dtype=np.int32).reshape(-1)
-        if acts.shape[0] != self.num_games:
-            raise BadArgumentError(f"expected {self.num_games} actions, got {acts.shape[0]}")
-        who = self._players(players)
-        who = np.where(self.states[:, H_STATUS] == LIVE, who, -1).astype(np.int32)
+        acts, who, wild = self._decisions(actions, players, errors)
         view = self._viewers(viewers)
+        run_who = np.where(wild, -1, who).astype(np.int32) if wild.any() else who
         if self._finals is None or (self.autoreset and self._finals.shape != self.states.shape):
             # finished rows are copied here before their autoreset; without autoreset nothing is written
             width = self.states.shape[1]
             self._finals = np.zeros_like(self.states) if self.autoreset else np.zeros((1, width), np.int32)
-        play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), who, acts,
+        play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), run_who, acts,
              self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
+        self._errors[wild] = 1
         ended = self._ended.astype(np.bool_)
         if ended.any():
             self.final_states = self._finals[ended].copy()
@@ -265,16 +489,12 @@ class BatchGame:
         raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
 
     def _viewers(self, viewers: Any) -> np.ndarray:
-        if viewers is None:
-            return np.full(self.num_games, -1, dtype=np.int32)
-        if np.ndim(viewers) == 0:
-            return np.full(self.num_games, int(viewers), dtype=np.int32)
-        return np.asarray(viewers, dtype=np.int32)
+        return seat_array(viewers, "viewers", self.num_games, np.full(self.num_games, -1, dtype=np.int32))
 
     def _play_composed(self, actions: Any, players: Any, viewers: Any, errors: str, observe: bool = True):
         """:meth:`play` for a game without a fused kernel: the same results from the four kernels."""
+        view = self._viewers(viewers)  # checked before the step changes anything
         result = self.step(actions, players, errors)
-        view = self._viewers(viewers)
         view = np.where(view >= 0, view, self.states[:, H_TO_ACT]).astype(np.int32)
         obs = self.observe(view) if observe else self._obs  # the kernels write zeros for a viewer of -1
         mask = self.legal_mask(view)
@@ -296,24 +516,41 @@ class BatchGame:
                 f"legal actions: {names}{more}")
 
     def observe(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
-        """Each row's observation from ``players[i]``'s seat (default: the player to act)."""
-        out = self._obs if out is None else out
+        """Each row's observation from ``players[i]``'s seat (default: the player to act; -1: zeros). ``out``:
+        a C-contiguous ``float32[num_games, obs_dim]`` to write into (default: the batch's own buffer)."""
+        shape = (self.num_games, self.spec.obs_dim)
+        out = self._obs if out is None else out_buffer(out, shape, np.float32, "observe")
         self.kernels.batch_observe(self.states, self.pool.tables, self._players(players), out)
         return out
 
     def legal_mask(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
-        """int8 [N, num_actions]; all zeros where that player has nothing to decide."""
-        out = self._mask if out is None else out
+        """int8 [N, num_actions]; all zeros where that player has nothing to decide. ``out``: a C-contiguous
+        ``int8[num_games, num_actions]`` to write into (default: the batch's own buffer)."""
+        shape = (self.num_games, self.spec.num_actions)
+        out = self._mask if out is None else out_buffer(out, shape, np.int8, "legal_mask")
         self.kernels.batch_mask(self.states, self.pool.tables, self._players(players), out)
         return out
 
     # ----- text --------------------------------------------------------------------------------------------
+    def _row(self, row: Any) -> int:
+        if not is_int(row) or not -self.num_games <= int(row) < self.num_games:
+            raise BadArgumentError(f"row must be an integer in [0, {self.num_games}), got {row!r}")
+        return int(row) % self.num_games
+
     def action_name(self, action: int, row: int = 0, player: int | None = None) -> str:
+        row = self._row(row)
+        if not is_int(action) or not 0 <= int(action) < self.spec.num_actions:
+            raise BadArgumentError(f"action must be an integer in [0, {self.spec.num_actions}), got {action!r}")
         p = int(self.states[row, H_TO_ACT]) if player is None else player
-        return self.spec.action_name(self.states[row], self.pool, p, int(action))
+        if not is_int(p) or not -1 <= int(p) <= 1:
+            raise BadArgumentError(f"player must be -1, 0 or 1, got {p!r}")
+        return self.spec.action_name(self.states[row], self.pool, int(p), int(action))
 
     def render(self, row: int = 0, viewer: int | None = None) -> str:
-        return self.spec.render(self.states[row], self.pool, viewer)
+        row = self._row(row)
+        if viewer is not None and (not is_int(viewer) or int(viewer) not in (0, 1)):
+            raise BadArgumentError(f"viewer must be None, 0 or 1, got {viewer!r}")
+        return self.spec.render(self.states[row], self.pool, None if viewer is None else int(viewer))
 
     def clone(self) -> "BatchGame":
         """A copy sharing the (read-only) pool and decks; states copied."""

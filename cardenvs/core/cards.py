@@ -39,17 +39,43 @@ class OpSpec:
     doc: str = ""
 
 
-def read_toml(path: Path | str, error: type = CardPoolError) -> dict:
+#: card pool files larger than this are refused before they are parsed (the shipped pools are under 100 KB)
+MAX_POOL_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_toml(path: Path | str, error: type = CardPoolError, max_bytes: int = MAX_POOL_FILE_BYTES) -> dict:
+    """Parse a TOML file; every problem (missing, a folder, too large, not UTF-8 text, malformed, nested too deep)
+    is one ``error`` naming the file."""
+
+    def fail(problem: str) -> Exception:
+        return CardPoolError(str(path), None, problem) if error is CardPoolError else error(str(path), problem)
+
     path = Path(path)
-    if not path.is_file():
-        raise error(str(path), "file not found") if error is not CardPoolError else CardPoolError(str(path), None, "file not found")
     try:
+        if path.is_dir():
+            raise fail("is a folder, not a TOML file")
+        if not path.is_file():
+            raise fail("file not found")
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise fail(f"file too large ({size} bytes; at most {max_bytes})")
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            raw = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise fail(f"cannot read: {exc.strerror or exc}") from None
+    if len(raw) > max_bytes:
+        raise fail(f"file too large (more than {max_bytes} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        if error is CardPoolError:
-            raise CardPoolError(str(path), None, f"malformed TOML: {exc}") from None
-        raise error(str(path), f"malformed TOML: {exc}") from None
+        raise fail(f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise fail("malformed TOML: nested too deeply") from None
+    return data
 
 
 def check_value(path: str, card: str, name: str, spec: FieldSpec, value: Any) -> Any:
@@ -75,7 +101,7 @@ def check_value(path: str, card: str, name: str, spec: FieldSpec, value: Any) ->
             raise fail(f"expected a non-empty string, got {value!r}")
         return value
     if spec.kind == "enum":
-        if value not in spec.choices:
+        if not isinstance(value, (str, int)) or isinstance(value, bool) or value not in spec.choices:
             raise fail(f"{value!r} is not one of {', '.join(map(str, spec.choices))}")
         return value
     if spec.kind == "list[str]":
@@ -120,6 +146,34 @@ class CardPool:
     def __len__(self) -> int:
         return len(self.cards)
 
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the card names and compiled tables: equal for two loads of the same pool files, different for
+        another pool. A :class:`~cardenvs.core.decks.Deck` carries the fingerprint of the pool it was loaded against."""
+        cached = self.__dict__.get("_fingerprint")
+        if cached is None:
+            import hashlib
+
+            import numpy as np
+
+            h = hashlib.sha256()
+            for card in self.cards:
+                h.update(str(card.get("name")).encode("utf-8", "replace") + b"\0")
+
+            def feed(t: Any) -> None:
+                if isinstance(t, np.ndarray):
+                    h.update(f"{t.dtype.str}{t.shape}".encode())
+                    h.update(np.ascontiguousarray(t).tobytes())
+                elif isinstance(t, (tuple, list)):
+                    for x in t:
+                        feed(x)
+                else:
+                    h.update(repr(t).encode())
+
+            feed(self.tables)
+            cached = self.__dict__["_fingerprint"] = h.hexdigest()[:32]
+        return cached
+
     def name(self, card_id: int) -> str:
         return self.cards[card_id]["name"] if 0 <= card_id < len(self.cards) else "?"
 
@@ -145,9 +199,15 @@ def load_card_pool(
         if not isinstance(entries, list) or not entries:
             raise CardPoolError(path, None, "no [[card]] entries")
         for index, raw in enumerate(entries):
-            name = raw.get("name") if isinstance(raw, dict) else None
+            if not isinstance(raw, dict):
+                raise CardPoolError(path, f"#{index + 1}", f"expected a [[card]] table, got {raw!r:.60}")
+            name = raw.get("name")
             label = name if isinstance(name, str) else f"#{index + 1}"
+            raw = dict(raw)
             raw_effects = raw.pop(effects_key, []) if ops is not None else []
+            if not isinstance(raw_effects, list):
+                raise CardPoolError(path, label, f"field {effects_key!r}: expected a list of effect tables, "
+                                                 f"got {raw_effects!r:.60}")
             card = check_fields(path, label, raw, schema)
             if card["name"] in seen:
                 raise CardPoolError(path, label, f"name already used in {seen[card['name']]}")
@@ -165,7 +225,7 @@ def check_effect(path: str, card: str, index: int, raw: Any, ops: dict[str, OpSp
     if not isinstance(raw, dict):
         raise CardPoolError(path, card, f"{where}: expected a table, got {raw!r}")
     op = raw.get("op")
-    if op not in ops:
+    if not isinstance(op, str) or op not in ops:
         raise CardPoolError(path, card, f"{where}: unknown op {op!r} (known: {', '.join(sorted(ops))})")
     spec = ops[op]
     body = {k: v for k, v in raw.items() if k != "op"}

@@ -5,37 +5,73 @@ copy limits, required cards) are checked by the game and raised as :class:`DeckE
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
 from .cards import CardPool, read_toml
 from .errors import DeckError
 
+#: deck files larger than this are refused before they are parsed (the largest real deck file is about 2 KB)
+MAX_DECK_FILE_BYTES = 256 * 1024
+#: more cards than any game's deck holds: counts are summed and checked against this before anything is allocated
+MAX_DECK_CARDS = 1000
+
 
 @dataclass(frozen=True)
 class Deck:
+    """A deck: card ids of a pool, in file order.
+
+    ``pool_key`` is the :attr:`CardPool.fingerprint` of the pool the ids were resolved against (None for a deck built
+    by hand), and ``checked`` is set when the game's deck-building rules passed: a digest of those ids and that pool
+    (:func:`deck_digest`), so a copy with other ids (``dataclasses.replace``, an edited array) is no longer checked.
+    A BatchGame refuses a deck whose ``pool_key`` is another pool's, and checks the rules of any deck not checked.
+    """
+
     name: str
     path: str
     card_ids: np.ndarray  # int32, one entry per card in the deck, in file order
     description: str = ""
+    pool_key: str | None = field(default=None, compare=False)
+    checked: str = field(default="", compare=False)
 
     def __len__(self) -> int:
-        return int(self.card_ids.size)
+        return int(np.size(self.card_ids))
+
+    def checked_for(self, pool: CardPool) -> bool:
+        """True when the deck-building rules passed for exactly these ids against ``pool``."""
+        return bool(self.checked) and self.checked == deck_digest(self.card_ids, pool.fingerprint)
+
+
+def deck_digest(card_ids: np.ndarray, pool_key: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(pool_key.encode() + np.asarray(card_ids, dtype=np.int64).tobytes()).hexdigest()[:24]
 
 
 def resolve_deck_path(path_or_name: str | Path, deck_dir: Path) -> Path:
-    """A path as given, or a starter deck's name looked up in ``deck_dir``."""
-    candidate = Path(path_or_name)
-    if candidate.suffix == ".toml" or candidate.exists():
+    """A starter deck's name (a string with no folder part and no ``.toml`` suffix, looked up in ``deck_dir``
+    first, so a folder or file of that name in the working directory cannot shadow it), else a path."""
+    if not isinstance(path_or_name, (str, os.PathLike)):
+        raise DeckError(repr(path_or_name), "a deck is a starter deck name or a path to a deck file")
+    text = os.fspath(path_or_name)
+    if not isinstance(text, str) or not text or "\x00" in text:
+        raise DeckError(repr(path_or_name), "a deck is a starter deck name or a path to a deck file")
+    is_name = isinstance(path_or_name, str) and not any(sep in text for sep in ("/", "\\")) \
+        and not text.endswith(".toml") and text not in (".", "..")
+    if is_name:
+        named = deck_dir / f"{text}.toml"
+        if named.is_file():
+            return named
+    candidate = Path(text)
+    if candidate.is_file() or not is_name:
         return candidate
-    named = deck_dir / f"{path_or_name}.toml"
-    if named.is_file():
-        return named
     starters = ", ".join(sorted(p.stem for p in deck_dir.glob("*.toml")))
-    raise DeckError(str(path_or_name), f"no such deck file or starter deck (starter decks: {starters})")
+    raise DeckError(text, f"no such deck file or starter deck (starter decks: {starters})")
 
 
 def read_deck(
@@ -46,25 +82,62 @@ def read_deck(
 ) -> Deck:
     """Load a deck file, resolve names against ``pool`` and check the game's deck-building ``rules``."""
     path = resolve_deck_path(path_or_name, deck_dir)
-    data = read_toml(path, error=DeckError)
+    data = read_toml(path, error=DeckError, max_bytes=MAX_DECK_FILE_BYTES)
     where = str(path)
     cards = data.get("cards")
     if not isinstance(cards, dict) or not cards:
         raise DeckError(where, "missing [cards] table of card name = copies")
-    ids: list[int] = []
-    for card_name, copies in cards.items():
+    total = 0
+    for card_name, copies in cards.items():  # every count checked before anything is allocated
         if card_name not in pool.by_name:
             raise DeckError(where, "unknown card (not in the card pool)", card=card_name)
         if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
             raise DeckError(where, f"copies must be a positive integer, got {copies!r}", card=card_name)
-        ids.extend([pool.by_name[card_name]] * copies)
+        total += copies
+        if total > MAX_DECK_CARDS:
+            raise DeckError(where, f"more than {MAX_DECK_CARDS} cards (no game's deck holds that many)", card=card_name)
+    ids = np.concatenate([np.full(copies, pool.by_name[n], dtype=np.int32) for n, copies in cards.items()])
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         raise DeckError(where, f"field 'name' must be a string, got {name!r}")
-    deck = Deck(name=name, path=where, card_ids=np.asarray(ids, dtype=np.int32), description=str(data.get("description", "")))
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise DeckError(where, f"field 'description' must be a string, got {type(description).__name__}")
+    deck = Deck(name=name, path=where, card_ids=ids, description=description, pool_key=pool.fingerprint,
+                checked=deck_digest(ids, pool.fingerprint) if rules is not None else "")
     if rules is not None:
         rules(deck, pool)
     return deck
+
+
+def deck_toml(deck: Deck, pool: CardPool) -> str:
+    """A deck file's text for ``deck`` (counts per card name, first-appearance order)."""
+    import json
+
+    names, counts = [], {}
+    for card_id in deck.card_ids.tolist():
+        card = pool.name(int(card_id))
+        if card not in counts:
+            names.append(card)
+            counts[card] = 0
+        counts[card] += 1
+    lines = [f"name = {json.dumps(deck.name)}", "", "[cards]"]
+    lines += [f"{json.dumps(card)} = {counts[card]}" for card in names]  # JSON strings are TOML basic strings
+    return "\n".join(lines) + "\n"
+
+
+def check_deck(load_deck: Callable[[Any, CardPool], Deck], deck: Deck, pool: CardPool) -> None:
+    """Check a hand-built :class:`Deck` against a game's deck-building rules, through the game's own ``load_deck``
+    (the rules are written for deck files, so the deck goes through one); errors name the deck, not the file."""
+    with tempfile.TemporaryDirectory(prefix="cardenvs-deck-") as folder:
+        file = Path(folder) / "deck.toml"
+        file.write_text(deck_toml(deck, pool), encoding="utf-8")
+        try:
+            load_deck(file, pool)
+        except DeckError as exc:
+            raise DeckError(deck.path or deck.name, exc.problem + " (a hand-built Deck is checked against the "
+                            "game's deck-building rules; BatchGame(..., check_decks=False) plays it unchecked)",
+                            card=exc.card, rule=exc.rule) from None
 
 
 def copy_limit(deck: Deck, pool: CardPool, limit: int, rule: str) -> None:

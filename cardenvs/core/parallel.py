@@ -2,7 +2,9 @@
 
 Each ``step`` takes one decision from each player. A player whose plan for the phase is done (its ``needs`` bit is
 clear) sees a mask with only the game's no-op action and its action is ignored; the other player's decision is
-applied. Player 0's decision is applied before player 1's; a simultaneous ruleset reads the other side only as it
+applied. Both decisions are checked before either is applied: an illegal one raises and leaves the game exactly as it
+was (with ``illegal_action="lose"`` the game, as it stood, ends as a loss for the first offender in seat order).
+``step`` before ``reset`` is an error. Player 0's decision is applied before player 1's; a simultaneous ruleset reads the other side only as it
 stood at the start of the phase, so the order cannot change the game and the AEC env (player 0's whole plan, then
 player 1's) plays the same game for the same plans.
 """
@@ -55,22 +57,39 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
         return self._observations(), {a: {} for a in AGENTS}
 
     def step(self, actions: dict[str, Any]):
-        if set(actions) != set(self.agents):
-            raise BadArgumentError(f"step needs one action for each of {self.agents}, got {sorted(actions)}")
+        if not self._has_reset:
+            raise BadArgumentError("step() called before reset(); call reset() first")
+        if not isinstance(actions, dict) or set(actions) != set(self.agents):
+            got = sorted(map(str, actions)) if isinstance(actions, dict) else repr(actions)
+            raise BadArgumentError(f"step needs a dict with one action for each of {self.agents}, got {got}")
         needs = int(self.game.states[0, H_NEEDS])  # who had a decision when the step began
+        movers = [p for p in range(2) if needs & (1 << p) and self.game.states[0, H_STATUS] == LIVE]
         forfeit = None
-        for player, agent in enumerate(AGENTS):
-            if not needs & (1 << player) or self.game.states[0, H_STATUS] != LIVE:
-                continue  # plan done: the no-op is ignored
-            try:
+        start = self.game.states[0].copy()  # every check passes before anything is applied; restored on a failure
+        try:
+            acts = {}
+            for player in movers:  # both actions are checked (type, range, legality) before either is applied
+                agent = AGENTS[player]
                 act = check_action(self.spec, actions[agent])
-                self.game.step(np.array([act], np.int32), players=np.array([player], np.int32))
-            except IllegalActionError as err:
-                if self.illegal_action == "raise":
-                    raise IllegalActionError(explain_illegal(self.game, err, player, actions[agent])) from None
-                forfeit = player
-                forfeit_game(self.game.states[0], player)
-                break
+                if not self.game.legal_mask(player)[0, act]:
+                    raise IllegalActionError(explain_illegal(self.game, ValueError("illegal"), player, actions[agent]))
+                acts[player] = act
+            for player in movers:
+                self.game.step(np.array([acts[player]], np.int32), players=np.array([player], np.int32))
+        except IllegalActionError as err:
+            self.game.states[0] = start
+            player = next((p for p in movers if p not in acts), None)
+            if player is None:  # legal on its own but not after the other's (a ruleset breaking its contract)
+                player = movers[-1]
+            if self.illegal_action == "raise":
+                message = str(err) if "legal actions" in str(err) else \
+                    explain_illegal(self.game, err, player, actions[AGENTS[player]])
+                raise IllegalActionError(message) from None
+            forfeit = player
+            forfeit_game(self.game.states[0], player)
+        except BaseException:
+            self.game.states[0] = start
+            raise
         status = int(self.game.states[0, H_STATUS])
         rewards = rewards_from(self.game.winner, self.game.status)[0]
         obs = self._observations()
@@ -88,7 +107,7 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
         return obs, rew, term, trunc, infos
 
     def action_name(self, action: int, agent: str) -> str:
-        return self.game.action_name(check_action(self.spec, action), 0, AGENTS.index(agent))
+        return self.game.action_name(check_action(self.spec, action), 0, self._player(agent))
 
 
 def make_parallel_env(spec: GameSpec, **kwargs: Any) -> CardGameParallelEnv:

@@ -38,7 +38,9 @@ class CardGameVecEnv(VecEnv):
         return self.seated.reset()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
+        """Check every row (types, shapes, legality: see :mod:`cardenvs.core.vector`) before anything is stepped."""
+        self.seated.check_actions(actions)
+        self._actions = actions
 
     def step_wait(self):
         return self.seated.step(self._actions)

@@ -72,6 +72,11 @@ class GameSpec:
     default_decks: tuple[str, str] = ()
     extra: dict = field(default_factory=dict)
 
+    def __reduce__(self):
+        """Pickled (and deep-copied) by name: a registered game's spec is the registry's one object, kernels
+        included, and is never copied."""
+        return (_registered_spec, (self.name,))
+
     @property
     def env_name(self) -> str:
         return f"{self.name}_v{self.version}"
@@ -90,3 +95,9 @@ class GameSpec:
 
     def starter_decks(self) -> list[str]:
         return sorted(p.stem for p in self.deck_dir.glob("*.toml"))
+
+
+def _registered_spec(name: str) -> GameSpec:
+    from cardenvs import get_game
+
+    return get_game(name)

@@ -7,6 +7,13 @@ MaskablePPO takes; sb3-contrib 2.9): ``reset() -> obs``; ``step_wait() -> (obs, 
 action applies to: after the autoreset and after the opponent's replies. The learner's seat is drawn at random each
 episode unless ``learner_seat`` is fixed, and rewards are from the learner's side (+1 win, -1 loss, 0 draw or
 truncation).
+
+Bad actions never step part of a batch. ``step`` checks every row first (integers of the right shape, in range, and
+legal for the learner's pending decision) and only then applies them. ``illegal_action="raise"`` (the default) raises
+:class:`~cardenvs.core.errors.IllegalActionError` naming the first bad row and changes no game, so the env stays
+usable; ``illegal_action="lose"`` plays the legal rows and ends each row with an illegal action as a loss for the
+learner (reward -1, ``infos[i]["illegal_action"] = True``, then the usual autoreset): for learners that do not use
+the action masks. Wrong types or shapes always raise.
 """
 from __future__ import annotations
 
@@ -17,9 +24,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .batch import BatchGame, rewards_from
-from .errors import BadArgumentError
-from .header import H_STATUS, H_TO_ACT, LIVE, TRUNCATED
+from .aec import forfeit_game
+from .batch import BatchGame, check_seed, int_array, rewards_from, seed_sequence
+from .errors import BadArgumentError, IllegalActionError
+from .header import H_STATUS, H_TO_ACT, HEADER_SIZE, LIVE, TRUNCATED
 from .spec import GameSpec
 
 
@@ -35,13 +43,18 @@ class SeatedBatch:
         decks: Any = None,
         seed: int | None = None,
         learner_seat: int | str = "random",
+        illegal_action: str = "raise",
     ) -> None:
-        if learner_seat not in ("random", 0, 1):
+        if isinstance(learner_seat, bool) or learner_seat not in ("random", 0, 1):
             raise BadArgumentError(f"learner_seat must be 'random', 0 or 1, got {learner_seat!r}")
+        if illegal_action not in ("raise", "lose"):
+            raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        seed = check_seed(seed)
         self.spec = spec
+        self.illegal_action = illegal_action
         self.game = BatchGame(spec, num_envs, decks=decks, seed=seed)
-        self._base_seed = 0 if seed is None else int(seed)
-        self._rng = np.random.default_rng(seed)
+        self._base_seed = 0 if seed is None else seed
+        self._rng = np.random.default_rng(None if seed is None else seed_sequence(seed))
         self.learner_seat_mode = learner_seat
         self.opponent_source = opponent
         self.episodes_started = 0
@@ -53,6 +66,7 @@ class SeatedBatch:
         self._actions = np.zeros(num_envs, dtype=np.int32)
         self._next_seed = self._base_seed
         self._pending_seed: int | None = None
+        self._mask_cache: tuple[np.ndarray, np.ndarray] | None = None  # (key, the learner's mask) of one position
         self._opponent_cache: dict[Any, int] = {}
         self._opponent_agents: list[Any] = []
 
@@ -74,13 +88,27 @@ class SeatedBatch:
         """Change the opponent for episodes that start from now on."""
         self.opponent_source = opponent
 
+    @property
+    def next_seed(self) -> int:
+        """The game seed the next episode will start from (episodes take consecutive seeds); saved by trainers
+        with their checkpoints and set back on resume so that a resumed run plays fresh games."""
+        return self._next_seed
+
+    @next_seed.setter
+    def next_seed(self, value: int) -> None:
+        self._next_seed = check_seed(value, "next_seed")
+        if self._next_seed is None:
+            raise BadArgumentError("next_seed must be an integer")
+
     def _start_episodes(self, rows: np.ndarray) -> None:
         idx = np.flatnonzero(rows)
         if idx.size == 0:
             return
-        seeds = self.game.seeds.copy()
-        seeds[idx] = self._next_seed + np.arange(idx.size)
+        seeds = [int(v) for v in self.game.seeds]
+        for k, i in enumerate(idx):
+            seeds[i] = self._next_seed + k
         self._next_seed += idx.size
+        self._mask_cache = None
         self.game.reset(seeds, rows=rows)
         if self.learner_seat_mode == "random":
             self.seats[idx] = self._rng.integers(2, size=idx.size)
@@ -113,6 +141,7 @@ class SeatedBatch:
                 rows = np.flatnonzero(waiting & (self.opponent_of == slot))
                 agent = self._opponent_agents[slot]
                 actions[rows] = agent.act(obs[rows], mask[rows], states[rows], players[rows])
+            self._mask_cache = None
             self.game.step(actions, players=players)
         raise RuntimeError("opponent did not hand the turn back within 100000 decisions")
 
@@ -120,7 +149,7 @@ class SeatedBatch:
     def reset(self) -> np.ndarray:
         if self._pending_seed is not None:
             self._next_seed = self._pending_seed
-            self._rng = np.random.default_rng(self._pending_seed)
+            self._rng = np.random.default_rng(seed_sequence(self._pending_seed))
             self._pending_seed = None
         self._start_episodes(np.ones(self.num_envs, dtype=np.bool_))
         self._play_opponents()
@@ -136,15 +165,51 @@ class SeatedBatch:
             self._start_episodes(done)
             self._play_opponents()
 
+    def check_actions(self, actions: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The learner's actions as ``int32[num_envs]`` and the rows where they are illegal; raises
+        :class:`BadArgumentError` for wrong types or shapes and, with ``illegal_action="raise"``,
+        :class:`IllegalActionError` for the first illegal row. Changes nothing."""
+        acts = int_array(actions, "actions", self.num_envs).copy()
+        in_range = (acts >= 0) & (acts < self.spec.num_actions)
+        mask = self._learner_mask()
+        legal = np.zeros(self.num_envs, dtype=np.bool_)
+        rows = np.flatnonzero(in_range)
+        legal[rows] = mask[rows, acts[rows]] != 0
+        live = self.game.status == LIVE
+        bad = live & ~legal
+        if bad.any() and self.illegal_action == "raise":
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(
+                f"vector env row {i}: {self.game.describe_illegal(i, int(self.seats[i]), int(acts[i]))}; no game was "
+                f"stepped (pass the action_masks(), or make the env with illegal_action='lose')")
+        return acts, bad
+
+    def _learner_mask(self) -> np.ndarray:
+        """The learner's legal mask, computed once per position: ``action_masks()`` and the next ``step``'s check
+        share it (keyed on the row headers, which change with every decision, and on the seats)."""
+        key = np.concatenate([self.game.states[:, :HEADER_SIZE].reshape(-1), self.seats])
+        if self._mask_cache is None or not np.array_equal(self._mask_cache[0], key):
+            mask = self.game.legal_mask(self.seats, out=np.zeros((self.num_envs, self.spec.num_actions), np.int8))
+            self._mask_cache = (key, mask)
+        return self._mask_cache[1]
+
     def step(self, actions: np.ndarray):
-        """Apply the learner's actions, play the opponents, autoreset finished rows; SB3's 4-tuple."""
-        self._actions = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
-        self.game.step(self._actions, players=self.seats)
+        """Apply the learner's actions, play the opponents, autoreset finished rows; SB3's 4-tuple. Every row is
+        checked before any is applied (see the module docstring for ``illegal_action``)."""
+        acts, bad = self.check_actions(actions)
+        self._actions = acts
+        players = np.where(bad, -1, self.seats).astype(np.int32)
+        self._mask_cache = None
+        self.game.step(acts, players=players)
+        for i in np.flatnonzero(bad):  # illegal_action="lose": the learner forfeits that game
+            forfeit_game(self.game.states[i], int(self.seats[i]))
         self._play_opponents()
         status = self.game.status.copy()
         done = status != LIVE
         rewards = rewards_from(self.game.winner, status)[np.arange(self.num_envs), self.seats]
         infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(bad):
+            infos[i]["illegal_action"] = True
         if done.any():
             final_obs = self.game.observe(self.seats).copy()
             for i in np.flatnonzero(done):
@@ -160,11 +225,11 @@ class SeatedBatch:
 
     def action_masks(self) -> np.ndarray:
         """bool ``[num_envs, num_actions]`` for the learner's pending decision in every game."""
-        return self.game.legal_mask(self.seats).astype(np.bool_)
+        return self._learner_mask().astype(np.bool_)
 
     def seed(self, seed: int | None = None) -> None:
-        """Seed the episodes that start at the next :meth:`reset`."""
-        self._pending_seed = seed
+        """Seed the episodes that start at the next :meth:`reset` (any Python int; None keeps the current stream)."""
+        self._pending_seed = check_seed(seed)
 
 
 class CardGameVectorEnv(VectorEnv):

@@ -11,6 +11,7 @@ import csv
 import html
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -68,10 +69,20 @@ def _clean(x: Any) -> Any:
 
 
 def write_json(summary: dict, path: str | Path) -> Path:
+    """The summary as JSON, written to a temporary file beside ``path`` and renamed over it (never half written)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(summary, indent=2) + "\n")
+    _write_atomic(path, json.dumps(summary, indent=2) + "\n")
     return path
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_csv(summary: dict, folder: str | Path) -> list[Path]:
@@ -291,9 +302,37 @@ def _save(fig: Any, path: str | Path) -> Path:
 
 # ----- HTML ---------------------------------------------------------------------------------------------------------
 def write_report(summary: dict, folder: str | Path) -> Path:
-    """``folder/``: ``report.html`` (self-contained, PNGs embedded as base64), the PNGs, ``results.json``, CSVs."""
+    """``folder/``: ``report.html`` (self-contained, PNGs embedded as base64), the PNGs, ``results.json``, CSVs.
+
+    Everything is written into a temporary folder beside ``folder`` first; a new (or empty) ``folder`` is then that
+    folder renamed, an existing one receives each finished file by rename. An interrupt or an error while writing
+    leaves no partial report (only complete files, and no temporary folder)."""
+    import shutil
+    import tempfile
+
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(20, "not a folder", str(folder))
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would become the report folder's mode
+    try:
+        _write_report_files(summary, tmp)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        if not folder.exists():
+            os.replace(tmp, folder)
+        else:
+            for file in sorted(tmp.iterdir()):
+                os.replace(file, folder / file.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder / "report.html"
+
+
+def _write_report_files(summary: dict, folder: Path) -> Path:
     pngs = {"heatmap": plot_heatmap(summary, folder / "heatmap.png"),
             "ratings": plot_ratings(summary, folder / "ratings.png")}
     if summary.get("cards"):

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardenvs.core.errors import BadArgumentError
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -112,6 +114,10 @@ class Ratings:
         ]
 
 
+#: bootstrap replicates are held in memory together (about 32 * entries**2 bytes each): a cap, not a default
+MAX_BOOTSTRAP = 100_000
+
+
 def rate(results: np.ndarray, labels: list[str], bootstrap: int = 1000, seed: int = 0, prior: float = 1.0) -> Ratings:
     """Bradley–Terry Elo ratings with bootstrap 95% intervals from a tournament's ``results[E, E, 4]`` counts.
 
@@ -119,12 +125,15 @@ def rate(results: np.ndarray, labels: list[str], bootstrap: int = 1000, seed: in
     resamples the games of every seating independently (multinomial with the observed outcome frequencies), so
     the intervals reflect exactly the sampling noise of this tournament's schedule.
     """
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise BadArgumentError(f"--bootstrap must be an integer from 0 to {MAX_BOOTSTRAP}, got {bootstrap!r}")
     res = np.asarray(results, dtype=np.int64)
     e = res.shape[0]
     pts, n = _points(res[None].astype(np.float64))
     elo = log_strength_to_elo(bradley_terry(pts[0], n[0], prior))
     if bootstrap > 0:
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 0xB007]))
+        entropy = [int(seed), 0xB007] if seed >= 0 else [-int(seed), 0xB007, 1]  # SeedSequence takes no negatives
+        rng = np.random.default_rng(np.random.SeedSequence(entropy))
         boot = np.zeros((bootstrap, e, e, 4))
         for i in range(e):
             for j in range(e):

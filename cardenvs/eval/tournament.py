@@ -15,6 +15,7 @@ minus B against the field" lose the noise they share.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,9 +53,20 @@ def _splitmix(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
+def seed_bits(seed: int) -> int:
+    """A tournament seed as 64 bits: itself in [-2**63, 2**64) (negative ones two's complement), any other Python int
+    through SeedSequence, so that 2**64 is not 0."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise BadArgumentError(f"seed must be an integer, got {seed!r}")
+    seed = int(seed)
+    if -(1 << 63) <= seed < (1 << 64):
+        return seed & _M64
+    return int(np.random.SeedSequence([2 if seed > 0 else 3, abs(seed)]).generate_state(1, dtype=np.uint64)[0])
+
+
 def derive_seeds(seed: int, *keys: int | np.ndarray) -> np.ndarray:
     """Non-negative int64 seeds hashed from ``seed`` and the keys (scalars or arrays, broadcast together)."""
-    h = _splitmix(np.atleast_1d(np.asarray(seed & _M64, dtype=np.uint64)))
+    h = _splitmix(np.atleast_1d(np.asarray(seed_bits(seed), dtype=np.uint64)))
     for key in keys:
         k = np.asarray(key).astype(np.int64).astype(np.uint64)
         h = _splitmix(h ^ _splitmix(k))
@@ -438,14 +450,19 @@ def run_tournament(
 ) -> TournamentResult:
     """A round robin of every entry (deck x pilot) against every other, each game played in both seatings.
 
-    ``games`` is the number of games per pairing (rounded up to even: half with each seating). With ``ci_width``
+    ``games`` is the number of games per pairing, an even number (half with each seating). With ``ci_width``
     the tournament plays in rounds until every pairing's 95% Wilson interval is at most that wide (or a pairing
-    reaches ``max_games``); the first round has ``games`` games. ``progress`` is an object with ``advance(n)`` and
+    reaches ``max_games``, a cap that is never exceeded: the first round has ``min(games, max_games)`` games). ``progress`` is an object with ``advance(n)`` and
     ``set_total(n)`` (see :mod:`cardenvs.eval.report`), or None.
     """
     spec = get_spec(game)
-    if games < 2:
-        raise BadArgumentError(f"--games must be at least 2 (one game in each seating), got {games}")
+    seed_bits(seed)
+    check_count("games", games)
+    check_count("max_games", max_games)
+    if games % 2:
+        raise BadArgumentError(f"--games must be even (half of the games in each seating), got {games}")
+    if ci_width is not None and max_games < 2:
+        raise BadArgumentError(f"--max-games must be at least 2 (one game in each seating), got {max_games}")
     if ci_width is not None and not 0 < ci_width < 1:
         raise BadArgumentError(f"--ci-width must be between 0 and 1, got {ci_width}")
     if chunk_size < 2:
@@ -454,8 +471,10 @@ def run_tournament(
     pool = spec.load_pool(None)
     pairs = pairings(len(entries))
     back = make_backend(backend) if isinstance(backend, str) else backend
-    per_pair = (games + 1) // 2  # paired games (k) per pairing
-    max_pairs = max((max_games + 1) // 2, per_pair)
+    per_pair = games // 2  # paired games (k) per pairing
+    if ci_width is not None:  # max_games caps every pairing, its first round included
+        per_pair = min(per_pair, max_games // 2)
+    max_pairs = max(max_games // 2, per_pair)
     tally = Tally.empty(len(entries), len(pool))
     done_k = {p: 0 for p in range(len(pairs))}
     target = {p: per_pair for p in range(len(pairs))}
@@ -555,16 +574,25 @@ def run_sprt(
     Plays ``round_games`` games (both seatings, common random numbers) per round and stops at the first round whose
     log-likelihood ratio leaves ``(log(beta/(1-alpha)), log((1-beta)/alpha))``, or at ``max_games``.
     """
+    for name, elo in (("elo0", elo0), ("elo1", elo1)):
+        if not isinstance(elo, (int, float, np.integer, np.floating)) or not math.isfinite(elo) or abs(elo) > MAX_ELO:
+            raise BadArgumentError(f"--{name} must be a finite number of Elo between -{MAX_ELO} and {MAX_ELO}, got {elo}")
     if not elo1 > elo0:
         raise BadArgumentError(f"--elo1 must be greater than --elo0 (got {elo0} and {elo1})")
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise BadArgumentError("--alpha and --beta must be between 0 and 0.5")
+    seed_bits(seed)
+    check_count("round_games", round_games)
+    check_count("max_games", max_games)
+    if round_games % 2 or max_games < 2:
+        raise BadArgumentError(f"the SPRT plays games in pairs (both seatings): round games must be even and "
+                               f"--max-games at least 2, got {round_games} and {max_games}")
     spec = get_spec(game)
     entries = make_entries(spec, [deck_a, deck_b], [pilot])
     pool = spec.load_pool(None)
     bounds = stats.SprtBounds.of(alpha, beta)
     back = make_backend(backend) if isinstance(backend, str) else backend
-    per_round = max((round_games + 1) // 2, 1)
+    per_round = round_games // 2
     tally = Tally.empty(2, len(pool))
     history: list[tuple[int, float]] = []
     decision, llr, k, rnd, next_chunk = None, 0.0, 0, 0, 0
@@ -572,7 +600,9 @@ def run_sprt(
     advance = progress.advance if progress is not None else None
     try:
         while decision is None and tally.games < max_games:
-            k_next = min(k + per_round, (max_games + 1) // 2)
+            k_next = min(k + per_round, max_games // 2)
+            if k_next <= k:
+                break
             chunks = plan_round(seed, [(0, 1)], {0: (k, k_next)}, chunk_size, next_chunk)
             if progress is not None:
                 progress.set_total(min(max_games, tally.games + 2 * per_round * 4))  # open-ended: a moving horizon
@@ -594,6 +624,17 @@ def run_sprt(
     w, l_, d = _wdl(tally.results)
     return SprtResult(entries[0].label, entries[1].label, elo0, elo1, alpha, beta, decision, llr,
                       (bounds.lower, bounds.upper), w, d, l_, tally.games, history, result)
+
+
+#: Elo differences an SPRT may test (a score of 0.99 is 798 Elo; past this the test can never decide)
+MAX_ELO = 1000.0
+
+
+def check_count(name: str, value: Any) -> int:
+    """A positive integer count of games, or a clear error naming the flag."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise BadArgumentError(f"--{name.replace('_', '-')} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def _wdl(res: np.ndarray) -> tuple[int, int, int]:

@@ -38,6 +38,13 @@ def _one_line_error(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
     (["frobnicate"], "frobnicate"),
     (["decks", "list", "nosuchgame"], "unknown game"),
     (["decks", "validate", "missing.toml", "--game", "levelneo"], "missing.toml"),
+    # issue 13: silent wrong results and tracebacks for flags
+    (["eval", "levelneo", "--games", "3"], "even"),
+    (["eval", "levelneo", "--sprt", "aggro", "control", "--elo1", "inf"], "--elo1"),
+    (["eval", "levelneo", "--sprt", "aggro", "control", "--elo0", "nan"], "--elo0"),
+    (["eval", "levelneo", "--bootstrap", "1000000000"], "--bootstrap"),
+    (["eval", "levelneo", "--bootstrap", "1e9"], "--bootstrap"),
+    (["eval", "levelneo", "--ci-width", "0.1", "--max-games", "1"], "--max-games"),
     (["decks"], "list or validate"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, spec, argv, needle) -> None:
@@ -116,3 +123,57 @@ def test_subprocess_unknown_game_is_one_line() -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "unknown game" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("content", [b"\x00\xff\xfe garbage", "caf\xe9".encode("latin-1"), b"a = " + b"[" * 3000,
+                                     b'[cards]\n"Ember Squire" = 1000000000000\n',
+                                     b'[cards]\n"Ember Squire" = 1000000000000000000000000000000\n'])
+def test_garbage_deck_files_are_one_line(capsys, spec, tmp_path, content) -> None:
+    """Issue 13: binary garbage, invalid UTF-8, deep nesting and huge counts gave tracebacks."""
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(content)
+    assert "bad.toml" in _one_line_error(capsys, ["decks", "validate", str(bad), "--game", "levelneo"])
+    assert "bad.toml" in _one_line_error(capsys, ["eval", "levelneo", "--decks", "aggro", str(bad)])
+
+
+def test_seeds_past_64_bits_and_negative_seeds_are_games_of_their_own(capsys, spec, tmp_path) -> None:
+    """Issue 13: ``--seed -1`` gave a traceback; ``--seed 2**64`` gave the games of ``--seed 0``."""
+    outs = {}
+    for seed in ("0", "-1", str(2**64)):
+        path = tmp_path / f"s{seed}.json"
+        assert main(["eval", "levelneo", "--decks", "aggro", "control", "--games", "8", "--seed", seed, "--quiet",
+                     "--no-cards", "--bootstrap", "10", "--json", str(path)]) == 0
+        outs[seed] = json.loads(path.read_text())["pairings"]
+    assert outs["0"] != outs[str(2**64)] or outs["0"] != outs["-1"]
+    from cardenvs.eval.tournament import derive_seeds
+
+    assert derive_seeds(2**64, 1)[0] != derive_seeds(0, 1)[0]
+
+
+def test_max_games_caps_the_first_round_of_ci_width(spec) -> None:
+    """Issue 13: ``--max-games 2`` with ``--ci-width`` played 200 games."""
+    from cardenvs.eval.tournament import run_tournament
+
+    result = run_tournament("levelneo", decks=["aggro", "control"], games=200, ci_width=0.01, max_games=4, seed=0)
+    assert result.tally.games == 4
+
+
+def test_an_interrupted_report_leaves_no_partial_folder(spec, tmp_path, monkeypatch) -> None:
+    """Issue 13: an interrupt while writing the report left a partial folder (now: write, then rename)."""
+    from cardenvs.eval import report
+    from cardenvs.eval.tournament import run_tournament
+
+    summary = report.summarize(run_tournament("levelneo", decks=["aggro", "control"], games=4, seed=0), bootstrap=0)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "plot_ratings", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        report.write_report(summary, tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    out = report.write_report(summary, tmp_path / "out")
+    assert out.is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    report.write_report(summary, tmp_path / "out")  # over an existing report: replaced file by file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -130,3 +130,61 @@ def test_gsprt_matches_the_normal_approximation() -> None:
     s0, s1 = stats.elo_to_score(0), stats.elo_to_score(20)
     approx = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
     assert stats.gsprt_llr(w, d, l_, 0, 20) == pytest.approx(approx, rel=0.05)
+
+
+# statsmodels 0.15.0 values (proportion_confint(..., method="wilson") and confint_proportions_2indep(...,
+# method="newcomb", compare="diff")), written here so that the test needs no statsmodels (issue 18 item 5)
+STATSMODELS_WILSON = [
+    (81, 263, 0.2552885198782742, 0.36620957698280004),
+    (0, 10, 0.0, 0.27753279986288926),
+    (10, 10, 0.7224672001371106, 1.0),
+    (1, 2, 0.09453120573423068, 0.9054687942657693),
+    (500, 1000, 0.4690696003681042, 0.5309303996318958),
+    (37.5, 80, 0.36335561088952173, 0.5770080222064486),
+    (3, 1000, 0.0010207838811386195, 0.008783014053503176),
+]
+STATSMODELS_NEWCOMBE = [
+    ((56, 70, 48, 80), 0.05243147240236498, 0.33387265403690614),
+    ((9, 10, 3, 10), 0.1705227239345029, 0.809017973535488),
+    ((500, 1000, 450, 1000), 0.0062317148928489954, 0.09349837183977762),
+]
+
+
+@pytest.mark.parametrize("s, n, lo, hi", STATSMODELS_WILSON)
+def test_wilson_matches_statsmodels(s, n, lo, hi) -> None:
+    from train.evaluate import wilson as train_wilson
+
+    _, got_lo, got_hi = stats.wilson(s, n)
+    assert got_lo == pytest.approx(lo, abs=1e-12) and got_hi == pytest.approx(hi, abs=1e-12)
+    assert train_wilson(s, n) == pytest.approx((lo, hi), abs=1e-12)  # the training evaluator uses the same one
+
+
+@pytest.mark.parametrize("counts, lo, hi", STATSMODELS_NEWCOMBE)
+def test_newcombe_matches_statsmodels(counts, lo, hi) -> None:
+    s1, n1, s2, n2 = counts
+    _, got_lo, got_hi = stats.newcombe_diff(s1, n1, s2, n2)
+    assert got_lo == pytest.approx(lo, abs=1e-12) and got_hi == pytest.approx(hi, abs=1e-12)
+
+
+def test_wilson_has_one_copy() -> None:
+    import inspect
+
+    import train.evaluate
+
+    assert "sqrt" not in inspect.getsource(train.evaluate.wilson)
+
+
+@pytest.mark.parametrize("bootstrap", [-1, 10**9, 1.5, True])
+def test_rate_refuses_a_bootstrap_count_out_of_bounds(bootstrap) -> None:
+    from cardenvs.core.errors import BadArgumentError
+
+    with pytest.raises(BadArgumentError):
+        stats.rate(np.zeros((2, 2, 4), np.int64), ["a", "b"], bootstrap=bootstrap)
+
+
+def test_rate_takes_a_negative_or_huge_seed() -> None:
+    res = np.zeros((2, 2, 4), np.int64)
+    res[0, 1] = (30, 10, 0, 0)
+    res[1, 0] = (12, 28, 0, 0)
+    for seed in (-1, 2**70):
+        stats.rate(res, ["a", "b"], bootstrap=50, seed=seed)

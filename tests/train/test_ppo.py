@@ -89,3 +89,36 @@ def test_shipped_configs_load() -> None:
         cfg = load_config(game)
         assert {"ppo", "train", "opponents", "eval"} <= set(cfg)
         assert cfg["train"]["total_steps"] > 0
+
+
+@pytest.mark.parametrize("table, key", [("train", "num_env"), ("opponents", "mixx"), ("eval", "game"),
+                                        ("ppo", "n_step"), ("trainn", "x")])
+def test_unknown_config_keys_are_one_clear_error(tmp_path: Path, table: str, key: str) -> None:
+    """Issue 13: ``num_env = 8`` in [train] ran with 64 envs; unknown [ppo] keys gave SB3's raw TypeError."""
+    from cardenvs.core.errors import BadArgumentError
+
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f"[{table}]\n{key} = 8\n")
+    with pytest.raises(BadArgumentError, match="valid") as info:
+        load_config(GAME, cfg)
+    assert key in str(info.value)
+    if table != "trainn":
+        assert "num_envs" in str(info.value) or "mix" in str(info.value) or "every" in str(info.value) \
+            or "n_steps" in str(info.value)
+
+
+def test_valid_ppo_keys_include_maskable_ppo_arguments(tmp_path: Path) -> None:
+    cfg = tmp_path / "ok.toml"
+    cfg.write_text("[ppo]\nnormalize_advantage = false\n[train]\nnum_envs = 8\n")
+    assert load_config(GAME, cfg)["train"]["num_envs"] == 8
+
+
+def test_the_training_command_reports_a_bad_config_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("[train]\nnum_env = 8\n")
+    proc = subprocess.run([sys.executable, "-m", "train.ppo", GAME, "--config", str(cfg), "--out", str(tmp_path / "r")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "num_env" in proc.stderr
