@@ -39,6 +39,7 @@ from cardenvs.games.relics.actions import (
     A_LOCATION,
     A_PASS,
     A_PICK,
+    A_PILE,
     A_RELIC,
     A_RESERVE,
     A_SLOT,
@@ -99,6 +100,7 @@ from cardenvs.games.relics.state import (
     LOCATIONS,
     PARTY,
     PARTY_N,
+    POOL_CAP,
     PARTY_Z,
     PEND_CARD,
     PEND_KIND,
@@ -118,6 +120,7 @@ from cardenvs.games.relics.state import (
     ST_LEADER,
     ST_LEADER_SLOT,
     ST_LOCATION,
+    ST_PILE,
     ST_PLACE,
     ST_SLOT,
     ST_TARGET,
@@ -379,6 +382,13 @@ def decide(row, tables, p, mask):
         return best
     if st == ST_DISCARD:
         return _weakest_hand(row, tables, p, mask)
+    if st == ST_PILE:  # take back the strongest card offered
+        best = -1
+        best_v = -1.0
+        for cid in range(POOL_CAP):
+            if mask[A_PILE + cid] != 0 and _card_worth(ctab, cid) > best_v:
+                best, best_v = A_PILE + cid, _card_worth(ctab, cid)
+        return best
     if st == ST_KEEP:
         a = _strongest_slot(row, tables, p, mask, A_SLOT, False)
         return a if a >= 0 else A_PASS

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cardenvs.core.layout import Layout, fields
 
-from .state import HAND_CAP, LINEUP, LOCATIONS, PARTY, RES_CAP, SIDE_CAP
+from .state import HAND_CAP, LINEUP, LOCATIONS, PARTY, POOL_CAP, RES_CAP, SIDE_CAP
 
 ACTIONS = Layout(
     "relics_actions",
@@ -29,13 +29,14 @@ ACTIONS = Layout(
         ("target", (PARTY,), "choose opposing grid slot t (effect target, Jump target)"),
         ("location", (2 * LOCATIONS,), "choose the location: k < 5 own pile entry k, k >= 5 opponent's entry k - 5"),
         ("pick", (LINEUP,), "choose drawn character j as the leader"),
+        ("pile", (POOL_CAP,), "take back a card with card id k (pool order) from the pile (raise, reclaim, exhume)"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size
 (A_PASS, A_FIGHT, A_THROW, A_MOVE, A_HAND, A_RESERVE, A_RELIC, A_ABILITY, A_LEADER_ABILITY, A_RECRUIT, A_APPOINT,
- A_RETREAT, A_SLOT, A_TARGET, A_LOCATION, A_PICK) = ACTIONS.offsets(
+ A_RETREAT, A_SLOT, A_TARGET, A_LOCATION, A_PICK, A_PILE) = ACTIONS.offsets(
     "pass", "fight", "throw", "move", "hand", "reserve", "relic", "ability", "leader_ability", "recruit", "appoint",
-    "retreat", "slot", "target", "location", "pick")
+    "retreat", "slot", "target", "location", "pick", "pile")
 
 
 def action_range(action: int) -> tuple[str, int]:

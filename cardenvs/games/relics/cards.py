@@ -87,13 +87,14 @@ OPS: dict[str, OpSpec] = {
                     "ATT/DEF change: until the next Up (cast, act, enter, location) or while the source holds (cont)"),
     "strike": OpSpec(OP_STRIKE, {"target": _TARGET, "power": FieldSpec("int", required=True, min=1, max=20)},
                      "each target whose DEF is at most power is defeated (discard pile)"),
-    "raise": OpSpec(OP_RAISE, {"n": _N}, "the n most recent characters of your discard pile go to your reserves"),
-    "reclaim": OpSpec(OP_RECLAIM, {"n": _N}, "the n most recent item-deck cards of your discard pile go to your hand"),
+    "raise": OpSpec(OP_RAISE, {"n": _N}, "n characters of your discard pile, of your choice, go to your reserves"),
+    "reclaim": OpSpec(OP_RECLAIM, {"n": _N}, "n item-deck cards of your discard pile, of your choice, go to your hand"),
     "exhume": OpSpec(OP_EXHUME, {"n": _N},
-                     "the n most recent cards of your doom pile come back (characters to reserves, others to hand)"),
+                     "n cards of your doom pile, of your choice, come back (characters to reserves, others to hand)"),
     "opp_discard": OpSpec(OP_OPP_DISCARD, {"n": _N}, "the opponent discards n random cards from hand"),
 }
 OP_NAMES = {spec.code: name for name, spec in OPS.items()}
+PILE_OPS = ("raise", "reclaim", "exhume")  # take-backs: the player chooses the card (ST_PILE), by card id
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
@@ -166,6 +167,13 @@ def _check_card_rules(card: dict) -> None:
     chosen = [e for e in effects if (e.get("target") or "none") in ("own_one", "opp_one")]
     if len({e["target"] for e in chosen}) > 1:
         raise _fail(card, "field 'effects': at most one kind of chosen target (own_one or opp_one) per card")
+    for i, e in enumerate(effects):  # a take-back is a decision that closes its trigger's resolution
+        if e["op"] in PILE_OPS:
+            if e["trigger"] not in ("cast", "act", "defeat", "location"):
+                raise _fail(card, f"effect {i + 1} ({e['op']}) key 'trigger': a take-back needs trigger cast, act, "
+                                  "defeat or location")
+            if any(f["trigger"] == e["trigger"] for f in effects[i + 1:]):
+                raise _fail(card, f"effect {i + 1} ({e['op']}): a take-back is the last effect of its trigger")
     if [e["trigger"] for e in effects].count("act") > 1:
         raise _fail(card, "field 'effects': at most one act ability per card")
     if kind == "character":

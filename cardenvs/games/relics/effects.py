@@ -75,22 +75,56 @@ from .state import (
     PARTY,
     PARTY_N,
     PARTY_Z,
+    PEND_CARD,
+    PEND_CASTER,
+    PEND_KIND,
+    PEND_LEFT,
+    PEND_NEXT,
+    PEND_PLAYER,
+    PEND_SRC,
+    PEND_TARGET,
+    PK_PILE,
     RECRUIT_LIMIT,
     RESERVES_N,
+    ST_PILE,
+    STEP,
 )
 
 
 @njit(cache=True)
-def _recent_from_pile(row: np.ndarray, ctab: np.ndarray, p: int, zone: int, count: int, want_character: int) -> int:
-    """Index of the most recent card of the pile that is a character (1), an item-deck card (0) or anything (-1)."""
+def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: int, cid: int) -> int:
+    """Index in ``p``'s pile of the most recent card a take-back may pick (raise: a character of the discard pile,
+    while the reserves have room; reclaim: an item-deck card of the discard pile; exhume: any card of the doom pile),
+    of card id ``cid`` (any when negative), never the instance ``exclude`` (the card being resolved); -1 if none.
+    Copies of one card are alike, so which copy is taken cannot matter."""
+    if op == OP_RAISE and row[RESERVES_N + p] >= RECRUIT_LIMIT:
+        return -1
+    zone = DOOM if op == OP_EXHUME else DISCARD
+    count = DOOM_N if op == OP_EXHUME else DISCARD_N
     for j in range(row[count + p] - 1, -1, -1):
-        kind = ctab[card_of(row, p, row[zone + p * MAX_DECK + j]), C_TYPE]
+        inst = row[zone + p * MAX_DECK + j]
+        card = card_of(row, p, inst)
+        if inst == exclude or (cid >= 0 and card != cid):
+            continue
+        kind = ctab[card, C_TYPE]
         is_char = kind == T_CHARACTER
         is_item = kind == T_EQUIPMENT or kind == T_ITEM or kind == T_SPELL
-        if (want_character == 1 and is_char) or (want_character == 0 and is_item) or (
-                want_character == -1 and (is_char or is_item)):
+        if (op == OP_RAISE and is_char) or (op == OP_RECLAIM and is_item) or (op == OP_EXHUME and (is_char or is_item)):
             return j
     return -1
+
+
+@njit(cache=True)
+def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> None:
+    """RL-Z5/Z6: the card at index ``j`` of the pile comes back: a character to the reserves, others to the hand."""
+    zone = DOOM if op == OP_EXHUME else DISCARD
+    count = DOOM_N if op == OP_EXHUME else DISCARD_N
+    inst = zone_remove(row, zone, count, MAX_DECK, p, j)
+    mark_known(row, p, inst)  # it came from a face-up pile
+    if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
+        add_to_reserves(row, p, inst)
+    else:
+        add_to_hand(row, p, inst)
 
 
 @njit(cache=True)
@@ -115,29 +149,18 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
                 break
             add_to_reserves(row, p, inst)
         return
-    if op == OP_RAISE or op == OP_RECLAIM:
-        for _ in range(n):
-            j = _recent_from_pile(row, ctab, p, DISCARD, DISCARD_N, 1 if op == OP_RAISE else 0)
-            if j < 0 or (op == OP_RAISE and row[RESERVES_N + p] >= RECRUIT_LIMIT):
-                break
-            inst = zone_remove(row, DISCARD, DISCARD_N, MAX_DECK, p, j)
-            mark_known(row, p, inst)  # it came from a face-up pile
-            if op == OP_RAISE:
-                add_to_reserves(row, p, inst)
-            else:
-                add_to_hand(row, p, inst)
-        return
-    if op == OP_EXHUME:
-        for _ in range(n):
-            j = _recent_from_pile(row, ctab, p, DOOM, DOOM_N, -1)
-            if j < 0:
-                break
-            inst = zone_remove(row, DOOM, DOOM_N, MAX_DECK, p, j)
-            mark_known(row, p, inst)
-            if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
-                add_to_reserves(row, p, inst)
-            else:
-                add_to_hand(row, p, inst)
+    if op == OP_RAISE or op == OP_RECLAIM or op == OP_EXHUME:
+        # a take-back: the player picks each card (ST_PILE); the caller resumes once it is done (pend_next)
+        if pile_candidate(row, ctab, p, op, -1, -1) >= 0:
+            row[STEP] = ST_PILE
+            row[PEND_KIND] = PK_PILE
+            row[PEND_PLAYER] = p
+            row[PEND_SRC] = op
+            row[PEND_CARD] = -1
+            row[PEND_CASTER] = -1
+            row[PEND_TARGET] = -1
+            row[PEND_LEFT] = n
+            row[PEND_NEXT] = -1
         return
     if op == OP_OPP_DISCARD:
         for _ in range(n):

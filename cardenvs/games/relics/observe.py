@@ -86,6 +86,7 @@ from .state import (
     LOC_PILE_N,
     LOCATIONS,
     MAX_DECK,
+    NUM_PENDING,
     NUM_STEPS,
     PARTY,
     PARTY_N,
@@ -139,7 +140,6 @@ CONTEXT = (
     "kept", "location_pile/10", "battle_turns/10",
 )
 PILES = ("discard", "doom", "relics")  # public by the rules: both discard and doom piles, every relic's controller
-NUM_PENDING = 11
 
 OBS = Layout(
     "relics_obs",

@@ -36,6 +36,7 @@ from .actions import (
     A_MOVE,
     A_PASS,
     A_PICK,
+    A_PILE,
     A_RECRUIT,
     A_RELIC,
     A_RESERVE,
@@ -88,6 +89,7 @@ from .cards import (
     C_SKILLS,
     C_TYPE,
     ONE_OPP,
+    OP_EXHUME,
     ONE_OWN,
     SC_BLACK,
     SC_NONE,
@@ -114,7 +116,7 @@ from .cards import (
     TR_ENTER,
     TR_LOCATION,
 )
-from .effects import fire
+from .effects import fire, pile_candidate, take_back
 from .state import (
     ACTOR,
     APPOINT_COST,
@@ -135,6 +137,8 @@ from .state import (
     DEF_MOD,
     DISCARD,
     DISCARD_N,
+    DOOM,
+    DOOM_N,
     DOWN,
     FACE_DOWN,
     FIRST_PLAYER,
@@ -161,6 +165,8 @@ from .state import (
     LOC_PILE_N,
     LOCATIONS,
     MAX_DECK,
+    NEXT_LOCATION_DONE,
+    NEXT_LOCATION_OTHER,
     OPENING_HAND,
     PARTY,
     PARTY_N,
@@ -180,6 +186,7 @@ from .state import (
     PK_NONE,
     PK_OPP_TARGET,
     PK_OWN_TARGET,
+    PK_PILE,
     PK_RECRUIT,
     PK_REINFORCE,
     PK_RELIC,
@@ -210,6 +217,7 @@ from .state import (
     ST_LEADER_SLOT,
     ST_LOCATION,
     ST_OVER,
+    ST_PILE,
     ST_PLACE,
     ST_SLOT,
     ST_TARGET,
@@ -509,6 +517,14 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         out[A_PASS] = 1
         for i in range(row[HAND_N + p]):
             out[A_HAND + i] = 1
+    elif st == ST_PILE:  # RL-Z5/Z6: any card the take-back may pick, by card id (copies are alike)
+        op = row[PEND_SRC]
+        zone = DOOM if op == OP_EXHUME else DISCARD
+        count = DOOM_N if op == OP_EXHUME else DISCARD_N
+        for j in range(row[count + p]):
+            cid = card_of(row, p, row[zone + p * MAX_DECK + j])
+            if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[PEND_TARGET], cid) >= 0:
+                out[A_PILE + cid] = 1
     n = 0
     for a in range(NUM_ACTIONS):
         n += out[a]
@@ -569,6 +585,15 @@ def end_action(row: np.ndarray, p: int) -> None:
     row[STEP] = ST_BATTLE
 
 
+@njit(cache=True, inline="always")
+def finish_action(row: np.ndarray, p: int) -> None:
+    """End ``p``'s battle action, unless a take-back choice (ST_PILE) is pending: it ends the action when done."""
+    if row[STEP] == ST_PILE:
+        row[PEND_NEXT] = p
+    else:
+        end_action(row, p)
+
+
 @njit(cache=True)
 def resolve_pending(row: np.ndarray, tables, p: int) -> None:
     """Pay the cost and resolve a Cast/Use or an ability (RL-A3, RL-M1..M3, RL-U1)."""
@@ -585,10 +610,12 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
         row[PLAYED + p * MAX_DECK + inst] = 1
         fire(row, tables, p, card, TR_CAST, caster, target, ctab[card, C_SCHOOL])
         to_discard(row, p, inst)  # RL-M1: used once, discarded after it resolved (it cannot take itself back)
+        if row[STEP] == ST_PILE:
+            row[PEND_TARGET] = inst  # ... nor be chosen by its own take-back
     else:
         row[DOWN + p * MAX_DECK + caster] = 1
         fire(row, tables, p, card, TR_ACT, caster, target, SC_NONE)
-    end_action(row, p)
+    finish_action(row, p)
 
 
 @njit(cache=True)
@@ -637,7 +664,7 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
         tgt = at_slot(row, q, k % PARTY)
         row[DOWN + p * MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, q, tgt, MODE_FIGHT)
-        end_action(row, p)
+        finish_action(row, p)
     elif a < A_MOVE:  # Throw: pick the equipment to discard next
         k = a - A_THROW
         start_pending(row, p, PK_THROW, ST_DISCARD)
@@ -767,7 +794,7 @@ def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
         tgt = row[PEND_TARGET]
         row[DOWN + p * MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, 1 - p, tgt, MODE_THROW)
-        end_action(row, p)
+        finish_action(row, p)
     else:
         row[PEND_LEFT] -= 1
         if row[PEND_LEFT] > 0:
@@ -849,19 +876,46 @@ def reveal(row: np.ndarray, tables) -> None:
 
 
 @njit(cache=True)
-def location_effect(row: np.ndarray, tables) -> None:
-    """RL-G7 (gap): the location's effect goes off once, for 1P then 2P, after the reserves were set to 3 (RL-G8), so
-    that an effect that puts characters into the reserves (Dragon's Spine) or takes them back from the discard pile
-    (Bone Chapel) is not undone by the trim; no other effect can tell the two orders apart."""
+def location_effect(row: np.ndarray, tables, k0: int) -> None:
+    """RL-G7 (gap): the location's effect goes off once, for 1P (k = 0) then 2P (k = 1), after the reserves were set
+    to 3 (RL-G8), so that an effect that puts characters into the reserves (Dragon's Spine) or takes them back from
+    the discard pile (Bone Chapel) is not undone by the trim; no other effect can tell the two orders apart. Starts
+    at part ``k0``; a take-back choice (ST_PILE) pauses it, and its end resumes here. Then the battle phase."""
     loc = -1
     for q in range(2):
         if row[BATTLEFIELD_N + q] > 0:
             loc = card_of(row, q, row[BATTLEFIELD + q])
-    if loc >= 0:
-        lead = row[LEAD]
-        for k in range(2):
-            p = lead if k == 0 else 1 - lead
-            fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
+    lead = row[LEAD]
+    for k in range(k0, 2):
+        if loc < 0:
+            break
+        p = lead if k == 0 else 1 - lead
+        fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
+        if row[STEP] == ST_PILE:
+            row[PEND_NEXT] = NEXT_LOCATION_OTHER if k == 0 else NEXT_LOCATION_DONE
+            return
+    row[STEP] = ST_BATTLE  # RL-G9: the battle phase starts with 1P
+    row[ACTOR] = lead
+    row[PASSES] = 0
+    row[ROUND] = 1
+
+
+@njit(cache=True)
+def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
+    """RL-Z5/Z6: take back a card of id ``cid``; when the take-back is done, resume what it interrupted."""
+    ctab = tables[0]
+    op = row[PEND_SRC]
+    take_back(row, ctab, p, op, pile_candidate(row, ctab, p, op, row[PEND_TARGET], cid))
+    row[PEND_LEFT] -= 1
+    if row[PEND_LEFT] > 0 and pile_candidate(row, ctab, p, op, row[PEND_TARGET], -1) >= 0:
+        return
+    nxt = row[PEND_NEXT]
+    clear_pending(row)
+    row[STEP] = ST_BATTLE  # the take-back is over (location_effect reads STEP to see whether another one starts)
+    if nxt >= 0:
+        end_action(row, nxt)
+    else:
+        location_effect(row, tables, 1 if nxt == NEXT_LOCATION_OTHER else 2)
 
 
 @njit(cache=True)
@@ -972,7 +1026,9 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         if a != A_PASS:  # RL-K9/K10: printed ATT, anywhere, no counter
             row[DOWN + p * MAX_DECK + jumper] = 1
             resolve_attack(row, tables, p, jumper, 1 - p, at_slot(row, 1 - p, a - A_TARGET), MODE_JUMP)
-        end_action(row, p)
+        finish_action(row, p)
+    elif st == ST_PILE:
+        pile_choice(row, tables, p, a - A_PILE)
     elif st == ST_KEEP:  # RL-B6
         if a == A_PASS:
             row[KEPT] = 99
@@ -1033,11 +1089,7 @@ def advance(row: np.ndarray, tables) -> None:
             if sp == lead:
                 row[SETUP_PLAYER] = 1 - lead
                 continue
-            location_effect(row, tables)  # RL-G7
-            row[STEP] = ST_BATTLE  # RL-G9: the battle phase starts with 1P
-            row[ACTOR] = lead
-            row[PASSES] = 0
-            row[ROUND] = 1
+            location_effect(row, tables, 0)  # RL-G7, then the battle phase (RL-G9)
             continue
         if st == ST_BATTLE:
             owed = -1
@@ -1066,7 +1118,7 @@ def advance(row: np.ndarray, tables) -> None:
                 continue
             set_relics_decision(row, row[ACTOR])
             return
-        if st == ST_SLOT or st == ST_TARGET or st == ST_DISCARD or st == ST_JUMP:
+        if st == ST_SLOT or st == ST_TARGET or st == ST_DISCARD or st == ST_JUMP or st == ST_PILE:
             set_relics_decision(row, row[PEND_PLAYER])
             return
         if st == ST_KEEP:

@@ -38,7 +38,7 @@ RELICS_TO_WIN = 4  # RL-V1
 ROUND_CAP = 12  # RL-G13 (gap): a battle that would start round 13 ends as a draw
 BATTLE_TURN_CAP = 100  # RL-G13 (gap): a battle whose battle phase reached 100 turns (actions and passes) is a draw
 BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start (unreachable: at most 7 battles)
-DECISION_CAP = 6000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
+DECISION_CAP = 7000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
 POOL_CAP = 128  # at most this many cards in a pool: the observation counts public cards by card id
 TURN_CAP = BATTLE_CAP
 
@@ -56,13 +56,14 @@ TURN_CAP = BATTLE_CAP
     ST_JUMP,  # the actor may Jump-attack with the character it just reinforced
     ST_KEEP,  # the battle winner picks characters to keep in the reserves
     ST_HAND,  # Resolution: setup_player discards any number of cards from hand
+    ST_PILE,  # a player picks the card a raise / reclaim / exhume takes back from its discard or doom pile
     ST_OVER,  # the game is over
-) = range(13)
-NUM_STEPS = 13
+) = range(14)
+NUM_STEPS = 14
 STEP_NAMES = (
     "choose location", "choose leader", "place leader", "place characters", "trim reserves", "battle",
     "choose own character", "choose opposing character", "discard", "jump", "keep characters", "resolution discard",
-    "game over",
+    "take back", "game over",
 )
 
 # pending action kinds (what ST_SLOT / ST_TARGET / ST_DISCARD are choosing for)
@@ -78,7 +79,11 @@ STEP_NAMES = (
     PK_APPOINT,  # Appoint: discards, then the new leader's slot
     PK_THROW,  # Throw: which equipment card to discard
     PK_STEAL,  # Steal: the victim discards a card of its choice
-) = range(11)
+    PK_PILE,  # raise / reclaim / exhume: the card to take back (pend_src = the op, pend_target = excluded instance)
+) = range(12)
+NUM_PENDING = 12
+# pend_next of a take-back (PK_PILE): >= 0 the player whose battle action then ends; or the location step to resume
+NEXT_LOCATION_OTHER, NEXT_LOCATION_DONE = -10, -11
 
 # sources of an effect being resolved (pend_src)
 SRC_CARD, SRC_ABILITY, SRC_LEADER = 0, 1, 2

@@ -114,6 +114,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         pile = _zone(row, "loc_pile", q)
         j = i if i < LOCATIONS else i - LOCATIONS
         return f"battle at '{_name(row, pool, q, pile[j]) if j < len(pile) else '?'}'"
+    if field == "pile":
+        name = pool.cards[i]["name"] if i < len(pool.cards) else "?"
+        return f"take back '{name}'"
     if field == "pick":
         line = _zone(row, "lineup", p)
         return f"leader: '{_name(row, pool, p, line[i]) if i < len(line) else '?'}'"

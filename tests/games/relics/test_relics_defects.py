@@ -32,6 +32,7 @@ from cardenvs.games.relics.state import (
     ST_DISCARD,
     ST_JUMP,
     ST_LOCATION,
+    ST_PILE,
     ST_SLOT,
     ST_TRIM,
 )
@@ -155,10 +156,14 @@ def test_RL_G7_G8_location_effects_that_fill_the_reserves_are_not_trimmed_away()
 def test_RL_G7_Z6_mirror_lake_brings_back_a_doomed_card() -> None:
     """Checks RL-G7, RL-Z6 (defect 4): Mirror Lake's reclaim could never find an item-deck card in the discard pile
     at the location step; its effect is now exhume 1 (the most recent card of the doom pile comes back)."""
-    g = _setup_trim({"party": ["Glimmer Acolyte@0:L"], "reserves": ["Quill Archer"] * 3, "doom": ["Tin Sword"]},
-                    "Mirror Lake")
+    g = _setup_trim({"party": ["Glimmer Acolyte@0:L"], "reserves": ["Quill Archer"] * 3,
+                     "doom": ["Tin Sword", "Longbow"]}, "Mirror Lake")
     rules.advance(g.states[0], g.pool.tables)
-    assert names(g, 0, "hand") == ["Oak Buckler", "Tin Sword"] and names(g, 0, "doom") == []
+    assert step_of(g) == ST_PILE and int(g.to_act[0]) == 0  # the player picks the card (RL-Z6)
+    assert sorted(legal(g)) == sorted([("pile", POOL.by_name["Tin Sword"]), ("pile", POOL.by_name["Longbow"])])
+    do(g, "pile", POOL.by_name["Tin Sword"])
+    assert names(g, 0, "hand") == ["Oak Buckler", "Tin Sword"] and names(g, 0, "doom") == ["Longbow"]
+    assert step_of(g) == ST_BATTLE  # then the location effect goes on (2P) and the battle starts
 
 
 # ---------------------------------------------------------------------------------------------------- defect 5
@@ -299,3 +304,16 @@ def test_hide_keeps_what_the_viewer_saw_and_re_deals_the_rest() -> None:
         assert all(other[i] == deck[i] for i in known)
         moved |= {i for i in reserves + hand if other[i] != deck[i]}
     assert moved and not moved & known  # the Dust Monk and the Whetstone were re-dealt
+
+
+def test_RL_Z5_K6_a_take_back_after_a_defeat_is_a_decision_then_the_action_ends() -> None:
+    """Checks RL-Z5, RL-K6: Gravecrawler's defeat trigger raises a character of its owner's choice (a decision in
+    the middle of the Fight); then the action ends and the turn passes (Steal discards would come first)."""
+    g = build({"party": ["Gravecrawler@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
+               "discard": ["Dust Monk", "Quill Archer"]},
+              {"party": ["Cutpurse Vex@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+    act(g, fight(0, 0))  # 4 vs DEF 3: defeated
+    assert step_of(g) == ST_PILE and int(g.to_act[0]) == 0
+    do(g, "pile", POOL.by_name["Dust Monk"])
+    assert names(g, 0, "reserves") == ["Dust Monk"] and names(g, 0, "discard") == ["Quill Archer"]
+    assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 1

@@ -777,18 +777,31 @@ def test_RL_Z4_reserves_are_visible_to_their_owner_only() -> None:
         assert np.array_equal(a[0], a[1])
 
 
+def pile(name: str) -> int:
+    """Index of a card in the ``pile`` action field (the card id)."""
+    return POOL.by_name[name]
+
+
 def test_RL_Z5_Z6_cards_come_back_from_the_discard_and_rarely_from_the_doom_pile() -> None:
-    """Checks RL-Z5, RL-Z6."""
+    """Checks RL-Z5, RL-Z6.
+    Take-backs are the player's choice among the matching cards of the pile (any of them, not the most recent):
+    Grave Lantern raises a character of the discard pile, Phoenix Ash (rare) brings back any card of the doom pile."""
     g = build({"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Grave Lantern", "Phoenix Ash"],
-               "discard": ["Dust Monk", "Tin Sword"], "doom": ["Longbow", "Quill Archer"]},
+               "discard": ["Dust Monk", "Tin Sword", "Quill Archer"], "doom": ["Longbow", "Quill Archer"]},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
-    do(g, "hand", 0)  # Grave Lantern: the most recent character of the discard pile to the reserves
-    do(g, "slot", 0)
-    assert names(g, 0, "reserves") == ["Dust Monk"]
+    do(g, "hand", 0)  # Grave Lantern
+    do(g, "slot", 0)  # its user
+    assert sorted(legal(g)) == sorted([("pile", pile("Dust Monk")), ("pile", pile("Quill Archer"))])
+    do(g, "pile", pile("Dust Monk"))  # the older character
+    assert names(g, 0, "reserves") == ["Dust Monk"] and names(g, 0, "discard") == ["Tin Sword", "Quill Archer",
+                                                                                   "Grave Lantern"]
     do(g, "pass", player=1)
-    do(g, "hand", 0)  # Phoenix Ash (rare): the most recent card of the doom pile comes back
+    do(g, "hand", 0)  # Phoenix Ash (rare): a card of the doom pile comes back
     do(g, "slot", 1)  # its user: the Golem (the Duelist is Down)
-    assert names(g, 0, "reserves") == ["Dust Monk", "Quill Archer"] and names(g, 0, "doom") == ["Longbow"]
+    assert sorted(legal(g)) == sorted([("pile", pile("Longbow")), ("pile", pile("Quill Archer"))])
+    do(g, "pile", pile("Longbow"))
+    assert names(g, 0, "hand") == ["Longbow"] and names(g, 0, "doom") == ["Quill Archer"]
+    assert int(g.to_act[0]) == 1  # the take-back ended the action
 
 
 def test_illegal_action_raises_and_leaves_the_row() -> None:
