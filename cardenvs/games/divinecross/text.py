@@ -2,13 +2,15 @@
 action is not legal now) and ``hide`` (re-deal what a viewer can't see)."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import NUM_ACTIONS, action_range
-from .board import energy_of, retreat_cost
+from .actions import ACTIONS, NUM_ACTIONS, action_range
+from .board import energy_of, retreat_cost, unit_hp
 from .cards import C_HAS_EX, C_N_SKILLS, C_S0_ENERGY, C_TYPE, TYPE_EVENT, TYPE_UNIT, TYPES
 from .rules import card_playable, fill_mask, promoter, skill_usable
 from .state import (
@@ -60,13 +62,17 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "pass":
         if step == ST_EXTRA_DRAW:
             return "decline the extra draws"
-        return "end the battle phase without a skill" if step == ST_BATTLE else "end the main phase"
+        if step == ST_BATTLE:
+            return "end the battle phase without a skill"
+        return "end the main phase" if step == ST_MAIN else "pass"
     if field == "extra_draw":
         left = int(_f(row, "extra_left")[p])
         return f"draw an extra card (opponent redealt; {left} on offer)"
     if field == "hand":
         hand = _zone(row, "hand", "hand_count", p)
-        name = _card_name(row, pool, p, hand[i]) if i < len(hand) else "?"
+        if i >= len(hand):
+            return f"play hand card {i} (your hand holds {len(hand)})"
+        name = _card_name(row, pool, p, hand[i])
         if step == ST_SETUP_PLACE:
             return f"place '{name}' face down as Main Unit (hand {i})"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
@@ -82,8 +88,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "skill":
         u = _unit_at(row, p, 0)
         card = pool.cards[int(_f(row, "deck_list")[p, u])] if u >= 0 else None
-        skill = card["skills"][i]["name"] if card and i < len(card["skills"]) else f"skill {i}"
-        return f"use skill '{skill}' of '{_card_name(row, pool, p, u)}'"
+        if card is None or i >= len(card["skills"]):
+            return f"use skill {i} of the Main Unit" + (f" '{card['name']}'" if card else "")
+        return f"use skill '{card['skills'][i]['name']}' of '{card['name']}'"
     if field == "promote":
         return f"move standby {i + 1} '{_card_name(row, pool, p, _unit_at(row, p, i + 1))}' up to the main area"
     return f"action {action}"
@@ -99,7 +106,8 @@ def _describe_unit(row: np.ndarray, pool: CardPool, p: int, inst: int, show: boo
     host = _f(row, "host")[p]
     energy = sum(1 for e in _zone(row, "energy", "energy_count", p) if host[e] == inst)
     assists = [_card_name(row, pool, p, a) for a in _zone(row, "assist", "assist_count", p) if host[a] == inst]
-    text = f"{info['name']} ({info['attribute']}, dmg {int(_f(row, 'damage')[p, inst])}/{info['hp']}, E{energy}"
+    hp = int(unit_hp(row, pool.tables[0], p, inst))  # printed HP plus the HP of attached Assists
+    text = f"{info['name']} ({info['attribute']}, dmg {int(_f(row, 'damage')[p, inst])}/{hp}, E{energy}"
     if assists:
         text += ", +" + "+".join(assists)
     for key, label in (("boost", "boost"), ("guard", "guard")):
@@ -170,16 +178,35 @@ Player line: "P0: deck N  hand N  discard N  KO n/3": cards in the deck, in the 
 A Unit: "Name (attribute, dmg D/HP, En, +Assist, boost +X, guard +X)":
   attribute  none/red/green/blue: a skill deals double damage to a Unit whose attribute is in the user's
              advantage list (DC-A4);
-  dmg D/HP   damage on the Unit / the HP printed on its card (an attached Assist may add HP: read it with
-             "? name"); damage reaching HP KOs it;
+  dmg D/HP   damage on the Unit / its HP (printed HP plus the HP its attached Assists add); damage reaching
+             HP KOs it;
   En         n Energy cards attached (skills and retreats need Energy);
   +Assist    Assist cards attached to it (stay until it is KO'd);
   boost +X   its skills deal X more (or less, -X) damage until the end of the turn;
   guard +X   skill damage it takes is reduced by X until its owner's next turn.
   [face down] after your Main Unit: placed in setup and still hidden from the opponent; [face down] in place
   of a Unit: the opponent's Main Unit, still hidden from you.
-Action names: positions are "main" and "standby 1..3"; "(hand i)" is card i of your hand, counting from 0."""
+Action names: positions are "main" and "standby 1..3"; "(hand i)" is card i of your hand, counting from 0.
+{ids}"""
 
+
+
+def _action_ids() -> str:
+    parts = []
+    for f in ACTIONS.fields:
+        start = ACTIONS.offset(f.name)
+        ids = str(start) if f.size == 1 else f"{start}-{start + f.size - 1}"
+        parts.append(f"{ids} {_ID_NAMES[f.name]}")
+    return textwrap.fill('Action ids (for "why N"): ' + "; ".join(parts) + ".", 111, subsequent_indent="  ")
+
+
+_ID_NAMES = {
+    "pass": "pass (end the phase / decline)", "extra_draw": "extra draw", "hand": "hand card 0-29",
+    "charge": "charge main, standby 1-3", "retreat": "retreat to standby 1-3", "ex_power": "EX-Power of main, "
+    "standby 1-3", "skill": "skill 0, 1 of the Main Unit", "host": "attach the Assist to main, standby 1-3",
+    "promote": "move standby 1-3 up",
+}
+LEGEND = LEGEND.replace("{ids}", _action_ids())
 
 _WHEN = {
     "pass": "in the Main Phase (end it), the Battle Phase (end it without a skill) and the setup extra-draw offer",

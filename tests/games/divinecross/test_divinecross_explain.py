@@ -300,3 +300,18 @@ def test_rules_md_carries_the_legend() -> None:
 def test_out_of_range_action(bad: int) -> None:
     g = main_phase()
     assert "there is no action" in EXPLAIN(g.states[0], g.pool, 0, bad)
+
+
+def test_legend_lists_the_range_of_every_action_id() -> None:
+    text = LEGEND[LEGEND.index("Action ids"):].replace("\n  ", " ")
+    covered = set()
+    for lo, hi in re.findall(r"(?:^|; |: )(\d+)(?:-(\d+))? ", text):
+        covered.update(range(int(lo), int(hi or lo) + 1))
+    assert covered == set(range(NUM_ACTIONS))
+
+
+def test_render_shows_hp_with_the_assists_hp() -> None:
+    """The board's D/HP is the HP that KOs the Unit (DC-U6): printed HP plus attached Assists' HP (Coral Aegis +100)."""
+    g = build({"main": "Flicker Imp", "assists": {0: ["Coral Aegis"]}, "damage": {0: 100}}, dict(OPP))
+    board = g.render(0, viewer=0)
+    assert "dmg 100/500" in board and "+Coral Aegis" in board
