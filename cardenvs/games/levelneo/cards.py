@@ -97,7 +97,7 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
 
 MAX_EFFECTS = 4
 MAX_TRAITS = 30
-MAX_POOL = 128  # cards in a pool: the observation counts each player's discard pile per card id (public, LN-J6)
+MAX_POOL = 128  # cards (and skills) in a pool: the observation counts discard piles per card id, used skills per id
 # card table columns
 (C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
  C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(12)
@@ -215,6 +215,8 @@ def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, 
                 trait_mask(card, e.get("filter", ""), "filter", i, e["op"]),
                 e.get("n", 0) or 0,
             )
+    if len(skills) > MAX_POOL:
+        raise CardPoolError(path, None, f"at most {MAX_POOL} distinct skills (use and event), got {len(skills)}")
     return ctab, etab, traits, skills
 
 

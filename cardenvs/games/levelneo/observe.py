@@ -23,7 +23,7 @@ from .state import (
     ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, CHOICE_EFF, CHOICE_INST, CHOICE_P, COVERED, DECK_N, DECK_SIZE,
     DISCARD, DISCARD_N, DRAWN, FACE_UP, HAND, HAND_CAP, WINDOW_PASSES,
     HAND_N, LEVEL, LEVEL_N, LEVEL_ZONE, MAIN, MAIN_PHASE, MARKER, MULLIGAN_USED, NO_LEVEL_DOWN, NUM_STEPS, ORIG_TARGET,
-    RESTED, STEP, SUB, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_PLAYER,
+    RESTED, STEP, SUB, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS,
 )
 
 TRAIT_BITS = 8  # the first 8 traits of the pool get a feature bit each
@@ -56,6 +56,8 @@ OBS = Layout(
         ("level", (2, LEVEL_ZONE, 2 + F), "level zones (own, opp): present, face_up, card features if face up (or, "
                                           "own zone, a face-down card the viewer once held)"),
         ("discard", (2, MAX_POOL), "discard piles (own, opp), public: copies of each card id (pool order)"),
+        ("used_skills", (2, MAX_POOL), "skills used this turn (own, opp), public (LN-K4): 1 per skill id (pool "
+                                       "order of first use)"),
     ),
     dtype_scalar=np.float32,
 )
@@ -64,6 +66,7 @@ O_STEP, O_CONTEXT, O_MARKERS, O_LEVELS, O_COUNTS, O_BATTLE_AP, O_HAND, O_MAIN, O
     "step", "context", "markers", "levels", "counts", "battle_ap", "hand", "main", "supports", "level"
 )
 O_DISCARD = OBS.offset("discard")
+O_USED = OBS.offset("used_skills")
 
 
 @njit(cache=True)
@@ -165,6 +168,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[base + 4] = row[DISCARD_N + q] / 10.0
         for j in range(row[DISCARD_N + q]):
             out[O_DISCARD + side * MAX_POOL + card_of(row, q, row[DISCARD + q * DECK_SIZE + j])] += 1.0
+        for j in range(row[USED_N + q]):
+            out[O_USED + side * MAX_POOL + row[USED_SKILLS + q * USED_CAP + j]] = 1.0
         main = row[MAIN + q]
         mat = O_MAIN + side * (F + D)
         if main >= 0:

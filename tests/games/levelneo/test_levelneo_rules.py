@@ -358,6 +358,23 @@ def test_LN_K4_same_use_skill_once_per_turn_across_cards() -> None:
     assert is_legal(g, "skill", 1) and is_legal(g, "skill", 2) and is_legal(g, "hand", 0)  # the end of turn reset
 
 
+def test_observation_carries_the_public_discard_piles_and_used_skills() -> None:
+    """Issue 12 C.3: what the rules make public is in both players' observations: discard piles per card id, and
+    the skills each player used this turn (LN-K4: the other player knows what it can no longer use)."""
+    g = build(red(supports=["Banner Knight"], discard=["Flashfire", "Flashfire", "Cinder Pup"]),
+              blue(discard=["Undertow"]))
+    do(g, "skill", 1)  # Banner Knight's "Rally"
+    rally = POOL.skills.index("Rally")
+    for viewer in (0, 1):
+        obs = g.observe([viewer])[0]
+        red_side = viewer  # "own" first: player 0 (red) is side 0 for itself, side 1 for player 1
+        pile = OBS.get(obs, "discard")
+        assert pile[red_side, POOL.by_name["Flashfire"]] == 2 and pile[red_side, POOL.by_name["Cinder Pup"]] == 1
+        assert pile[1 - red_side, POOL.by_name["Undertow"]] == 1 and pile.sum() == 4
+        used = OBS.get(obs, "used_skills")
+        assert used[red_side, rally] == 1 and used.sum() == 1
+
+
 def test_LN_K5_level_requirement() -> None:
     g = build(red(supports=["Furnace Knight"], hand=["Battle Cry"]), blue(), step=ST_BATTLE_WINDOW)
     assert not is_legal(g, "skill", 1)  # (Lv 2) at level 1
