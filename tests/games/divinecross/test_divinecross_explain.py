@@ -315,3 +315,22 @@ def test_render_shows_hp_with_the_assists_hp() -> None:
     g = build({"main": "Flicker Imp", "assists": {0: ["Coral Aegis"]}, "damage": {0: 100}}, dict(OPP))
     board = g.render(0, viewer=0)
     assert "dmg 100/500" in board and "+Coral Aegis" in board
+
+
+def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
+    """`cardenvs play` as a person types it: the setup placement refuses a non-Unit with the game's reason."""
+    import io
+
+    from rich.console import Console
+
+    from cardenvs.play import PlaySession
+
+    out = io.StringIO()
+    session = PlaySession("divinecross", opponent="random", seed=7, console=Console(file=out, width=200),
+                          inp=io.StringIO("why 0\nwhy 32\nlegend\n2\nquit\n"))
+    session.run()
+    text = out.getvalue()
+    assert "every player must place a Unit as Main Unit (DC-S4)" in text
+    assert "charging is allowed only in your Main Phase (DC-C1); the step now is 'setup: place main unit'" in text
+    assert "divinecross board legend" in text
+    assert "only a Unit can be placed face down as your Main Unit" in text  # seed 7: hand 0 is Smoldering Ember
