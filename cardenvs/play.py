@@ -19,6 +19,7 @@ import numpy as np
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from .core.aec import forfeit_game
 from .core.batch import BatchGame, get_spec
@@ -32,15 +33,22 @@ HELP = ("Type an action id to take it.  ? N: text of the cards in action N   ? N
 QUOTED = re.compile(r"'([^']+)'")
 
 
+def _shown(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 def card_text(card: dict) -> str:
     """A card of any game's pool as text: its name, its printed fields and one line per effect."""
-    fields = [f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in card.items()
-              if k not in ("name", "effects", "skills", "abilities") and not isinstance(v, dict)]
+    def printed(key: str, value: Any) -> bool:
+        return not key.startswith("_") and value not in ("", None, [], ()) and not isinstance(value, dict)
+
+    fields = [f"{k}: {_shown(v)}" for k, v in card.items()
+              if k not in ("name", "effects", "skills", "abilities") and printed(k, v)]
     lines = [card["name"], "  " + "; ".join(fields)] if fields else [card["name"]]
     for key in ("effects", "skills", "abilities"):
         for effect in card.get(key, []) or []:
             if isinstance(effect, dict):
-                parts = [f"{k}={v}" for k, v in effect.items() if k not in ("opcode",)]
+                parts = [f"{k}={_shown(v)}" for k, v in effect.items() if k != "opcode" and printed(k, v)]
                 lines.append(f"  {key[:-1]}: " + ", ".join(parts))
     return "\n".join(lines)
 
@@ -112,7 +120,8 @@ class PlaySession:
     def show_board(self) -> None:
         row = self.game.states[0]
         title = f"{self.spec.name}  turn {int(row[H_TURN])}  you are player_{self.seat}"
-        self.console.print(Panel(self.spec.render(row, self.game.pool, self.seat), title=title, expand=False))
+        board = Text(self.spec.render(row, self.game.pool, self.seat))  # plain text: "[stunned]" is not markup
+        self.console.print(Panel(board, title=title, expand=False))
         if self.history:
             recent = self.history[-6:]
             self.console.print("last decisions: " + "  |  ".join(
@@ -125,7 +134,7 @@ class PlaySession:
         table.add_column("id", justify="right")
         table.add_column("action")
         for a in np.flatnonzero(mask):
-            table.add_row(str(int(a)), self.game.action_name(int(a), 0, self.seat))
+            table.add_row(str(int(a)), Text(self.game.action_name(int(a), 0, self.seat)))
         self.console.print(table)
 
     def say(self, text: str) -> None:
@@ -133,13 +142,13 @@ class PlaySession:
 
     # ----- the loop ----------------------------------------------------------------------------------------
     def step(self, player: int, action: int) -> None:
-        row = self.game.states[0]
-        shown = public_action_name(self.spec, row, self.game.pool, player, action, self.seat,
-                                   seed=int(row[H_TURN]))
+        before = self.game.states[0].copy()
         actions = np.array([action], dtype=np.int32)
         players = np.array([player], dtype=np.int32)
         self.recorder.record(actions, players)
         self.game.step(actions, players=players)
+        shown = public_action_name(self.spec, before, self.game.pool, player, action, self.seat,
+                                   seed=int(before[H_TURN]), after=self.game.states[0])
         self.history.append((player, shown))
         if player != self.seat:
             self.say(f"opponent ({self.opponent_name}): {shown}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -20,6 +21,7 @@ from .replay import RESIGN, ReplayRun
 
 VIEWS = {"all": None, "0": 0, "1": 1, "p0": 0, "p1": 1, "player_0": 0, "player_1": 1}
 HIDDEN_ACTION = "an action you cannot see the details of"
+QUOTED = re.compile(r"'([^']+)'")
 
 
 def parse_view(text: str) -> int | None:
@@ -34,13 +36,16 @@ def view_label(viewer: int | None) -> str:
 
 
 def public_action_name(spec: Any, row: np.ndarray, pool: Any, actor: int, action: int, viewer: int | None,
-                       samples: int = 8, seed: int = 0) -> str:
-    """The name of ``actor``'s ``action`` as ``viewer`` may see it.
+                       samples: int = 8, seed: int = 0, after: np.ndarray | None = None) -> str:
+    """The name of ``actor``'s ``action`` (taken in ``row``) as ``viewer`` may see it.
 
     A player sees the names of their own decisions. Another player's decision is named only if its name is the
     same in ``samples`` re-deals of everything ``viewer`` cannot see (the game's ``hide``): a name that mentions a
-    hidden card changes when that card is re-dealt. In a simultaneous game the other player's plan is hidden until
-    it resolves, so its decisions are never named.
+    hidden card changes when that card is re-dealt. With ``after`` (the state after the action), a name that
+    changes in re-deals is still named when the action revealed every card it quotes: each quoted card shows once
+    more on the viewer's board after the action than before (an opponent playing a card from hand; the rest of such
+    a name, like "play support" or the hand slot, describes that card or is public). In a simultaneous game the
+    other player's plan is hidden until it resolves, so its decisions are never named.
     """
     if action == RESIGN:
         return "resign"
@@ -50,8 +55,16 @@ def public_action_name(spec: Any, row: np.ndarray, pool: Any, actor: int, action
     if spec.simultaneous:
         return HIDDEN_ACTION
     rng = np.random.default_rng(seed)
-    for _ in range(samples):
-        if spec.action_name(spec.hide(row, viewer, rng, pool), pool, actor, action) != name:
+    variants = [spec.action_name(spec.hide(row, viewer, rng, pool), pool, actor, action) for _ in range(samples)]
+    if all(v == name for v in variants):
+        return name
+    cards = set(QUOTED.findall(name))
+    if after is None or not cards:
+        return HIDDEN_ACTION
+    before_board = spec.render(row, pool, viewer)
+    after_board = spec.render(after, pool, viewer)
+    for card in cards:
+        if after_board.count(card) <= before_board.count(card):
             return HIDDEN_ACTION
     return name
 
@@ -60,7 +73,8 @@ def decision_lines(run: ReplayRun, viewer: int | None) -> list[str]:
     """One log line per decision, as ``viewer`` may see it."""
     lines = []
     for k, d in enumerate(run.replay.decisions):
-        name = public_action_name(run.spec, run.states[k], run.game.pool, d["seat"], d["action"], viewer, seed=k)
+        name = public_action_name(run.spec, run.states[k], run.game.pool, d["seat"], d["action"], viewer, seed=k,
+                                  after=run.states[k + 1])
         lines.append(f"{k:>4}  turn {int(run.states[k][H_TURN]):>3}  player_{d['seat']}: {name}")
     return lines
 

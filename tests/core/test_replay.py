@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -190,3 +191,37 @@ def test_card_text_and_lookup():
     assert find_cards(batch.pool, "Embr Squire")[0]["name"] == "Ember Squire"  # close match
     text = card_text(found[0])
     assert text.startswith("Ember Squire") and "on_attack" in text
+
+
+def test_board_marks_in_brackets_reach_the_screen():
+    """rich must not read a board's ``[stunned]`` or ``[R]`` as markup and drop it."""
+    console = Console(file=io.StringIO(), width=200)
+    session = PlaySession("levelneo", opponent="random", seat=0, seed=2, console=console, inp=ScriptedPerson([]))
+    session.show_board()
+    board = session.spec.render(session.game.states[0], session.game.pool, 0)
+    marks = set(re.findall(r"\[[^\]]+\]", board))
+    shown = console.file.getvalue()
+    assert all(m in shown for m in marks), marks
+
+
+def test_an_opponent_card_played_from_hand_is_named_once_it_is_on_the_board():
+    """The name mentions a hidden hand card before the play, but the play reveals it: name it from the state after."""
+    rng = np.random.default_rng(0)
+    batch = BatchGame("levelneo", 1, seed=9)
+    named = hidden = 0
+    for _ in range(400):
+        if batch.status[0] != LIVE:
+            break
+        actor = int(batch.to_act[0])
+        mask = batch.legal_mask(actor)[0]
+        action = int(rng.choice(np.flatnonzero(mask)))
+        before = batch.states[0].copy()
+        full = batch.action_name(action, 0, actor)
+        batch.step(np.array([action], np.int32), players=np.array([actor], np.int32))
+        shown = public_action_name(batch.spec, before, batch.pool, actor, action, 1 - actor, after=batch.states[0])
+        if full.startswith("play support"):
+            assert shown == full  # a support played from hand is on the board afterwards
+            named += 1
+        if shown == HIDDEN_ACTION:
+            hidden += 1
+    assert named > 0
