@@ -23,7 +23,7 @@ def test_play_equals_step_observe_mask(game_name: str, parallel: bool, autoreset
     viewers = np.where(np.arange(48) % 3 == 0, np.arange(48) % 2, -1).astype(np.int32)  # some fixed seats too
     mask = composed.legal_mask(composed.to_act.copy()).copy()
     ended_games = 0
-    for _ in range(400):
+    for step in range(1500):  # random levelneo games take 275-850 decisions: run until one has ended
         actions = masked_choice(mask, rng)
         r1, obs1, mask1 = fused.play(actions, viewers=viewers)
         r2, obs2, mask2 = composed._play_composed(actions, None, viewers, "raise")
@@ -40,6 +40,8 @@ def test_play_equals_step_observe_mask(game_name: str, parallel: bool, autoreset
             ended_games += len(composed.final_states)
         mask = composed.legal_mask(composed.to_act.copy()).copy()
         if not autoreset and composed.done.all():
+            break
+        if autoreset and ended_games and step >= 400:
             break
     if autoreset:
         assert ended_games > 0, "no game ended: the autoreset path was not exercised"
