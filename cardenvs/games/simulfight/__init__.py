@@ -21,6 +21,7 @@ from .fused import batch_play
 from .observe import OBS, batch_observe, hide
 from .rules import batch_mask, batch_reset, batch_step
 from .state import MAX_DECK, ROUND_CAP, STATE
+from .text import LEGEND, explain_illegal
 
 SPEC = GameSpec(
     name="simulfight",
@@ -40,7 +41,7 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=(FULL_DECK, FULL_DECK),
-    extra={"noop_action": 0},
+    extra={"noop_action": 0, "legend": LEGEND, "explain_illegal": explain_illegal},
 )
 
 
