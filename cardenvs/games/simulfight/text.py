@@ -46,11 +46,12 @@ Player line "player_0 (you): health H, gold G, shields S, swords W; deck D, hand
   health       the player's health (the game ends when a player is at 0 or less; higher health wins);
   gold         pays for playing cards (carries over between rounds);
   shields, swords  pay ability costs (reset to the round number each Start phase; unused ones vanish);
-  deck, hand, discard  how many cards are in each (the opponent's hand contents are never shown);
+  deck, hand, discard  how many cards are in each (a player's view never shows the opponent's hand);
   plan open    the player is still building this phase's plan;
   plan done    the player's plan for this phase is finished ("done", or closed by itself with nothing to decide);
   plan hidden  the opponent's side: shown as it stood at the START of the phase; their plan so far is hidden
-               until both plans are done (in the public view both sides are shown this way).
+               until both plans are done (in the public view both sides are shown this way; the full view
+               of logs, golden files and replays shows both sides live, both hands and both plans).
 "next round: +1 gold, -2 swords": gains (+) or losses (-) that land at the next Start phase.
 "in play: #i Name Nhp FLAGS": the units in play in the order they were played; "-" = none.
   #i    the card's instance number in its owner's deck list (the number the actions use: play #i, use #i,
@@ -70,9 +71,9 @@ Foe: a unit the other player had in play at the start of this phase (units they 
   Foes until the next phase). Card text: "DEFEND: 1 shields -> protect self" = the ability, its cost, its effect;
   "[health_le 2]" = only units with 2 health or less, "[you_health_le 10]" = only while you have 10 or less, etc.
 Action ids (for "why N"): {A_DONE} done (end this phase's plan); {A_PLAY}-{A_USE - 1} play #0-#39 (Defend only);
-  {A_USE}-{A_ALLY - 1} use #0-#39 (the phase's ability of a unit in play); {A_ALLY}-{A_FOE - 1} ally #0-#39 (pays a
-  health cost / is the target); {A_FOE}-{NUM_ACTIONS - 1} foe #0-#39 (the target). DEFEND/ATTACK abilities are
-  mandatory: "done" is legal only when none of your units can use and pay one."""
+  {A_USE}-{A_ALLY - 1} use #0-#39 (the phase's ability of a unit in play); {A_ALLY}-{A_FOE - 1} ally #0-#39 (the unit
+  that pays a health cost, or the target); {A_FOE}-{NUM_ACTIONS - 1} foe #0-#39 (the target). DEFEND/ATTACK abilities
+  are mandatory: "done" is legal only when none of your units can use and pay one."""
 
 NO_REASON = "not legal in this decision"  # the sweep test checks every refusal gets a real reason instead
 
