@@ -264,6 +264,8 @@ def explain_illegal(row: np.ndarray, pool: Any, player: int, action: int) -> str
     Reads only what ``player`` may know (their own side, public zones and the other side as their plan sees it), so
     it says nothing about the other player's hand or plan."""
     row = np.ascontiguousarray(row, dtype=np.int32)
+    if not row.flags.writeable:  # the kernels' signatures take a writable row (a replay may hand a read-only one)
+        row = row.copy()
     cards, effects = pool.tables[0], pool.tables[1]
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:

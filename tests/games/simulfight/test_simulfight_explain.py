@@ -186,6 +186,15 @@ def test_SF_E2_game_over() -> None:
     assert "the game is over" in why(g, 0, DONE)
 
 
+def test_a_read_only_or_int64_row_is_explained_too() -> None:
+    g = Game().setup(PH_DEFEND, 2, dict(play=["Tin Sentry"], shields=1), idle())
+    want = why(g, 0, DONE)
+    frozen = g.row.copy()
+    frozen.setflags(write=False)
+    assert EXPLAIN(frozen, g.pool, 0, DONE) == want
+    assert EXPLAIN(g.row.astype(np.int64), g.pool, np.int64(0), np.int32(DONE)) == want
+
+
 @pytest.mark.parametrize("bad", [-1, NUM_ACTIONS])
 def test_out_of_range_action(bad: int) -> None:
     g = Game()
