@@ -368,3 +368,53 @@ def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
     assert f"action {A_FOE} (foe #0 Tin Sentry target) is not legal now: no choice of a Foe is pending" in text
     assert "no choice of an ally is pending" in text
     assert f"there is no action {NUM_ACTIONS}" in text
+
+
+class _Person:
+    """Plays like a person at the prompt: asks ``why`` about an illegal action and for the legend once in a while,
+    mistypes a line, then takes the highest legal action id (plays and uses before done) (stdin for ``PlaySession``)."""
+
+    def __init__(self, session_ref: list) -> None:
+        self.ref = session_ref
+        self.queue: list[str] = []
+        self.turns = 0
+        self.whys: list[int] = []
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        if not self.queue:
+            session = self.ref[0]
+            mask = session.game.legal_mask(session.seat)[0]
+            legal, illegal = np.flatnonzero(mask), np.flatnonzero(mask == 0)
+            if self.turns % 5 == 0:
+                bad = int(illegal[(7 * self.turns) % len(illegal)])
+                self.whys.append(bad)
+                self.queue += [f"why {bad}", "legend" if self.turns == 0 else "bogus line"]
+            self.queue.append(str(int(legal[-1])))
+            self.turns += 1
+        return self.queue.pop(0) + "\n"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_scripted_person_plays_a_whole_game_and_it_replays(seat: int) -> None:
+    from rich.console import Console
+
+    from cardenvs.play import PlaySession
+    from cardenvs.replay import Replay, simulate
+
+    out = io.StringIO()
+    ref: list = []
+    person = _Person(ref)
+    session = PlaySession("simulfight", opponent="heuristic", seat=seat, seed=21 + seat,
+                          console=Console(file=out, width=200), inp=person)
+    ref.append(session)
+    replay = session.run()
+    text = out.getvalue()
+    assert int(session.game.states[0, H_STATUS]) != LIVE and "game over:" in text
+    assert person.turns > 10 and "simulfight board legend" in text and "unknown command 'bogus line'" in text
+    assert text.count("is not legal now: ") >= len(person.whys)
+    assert NO_REASON not in text
+    run = simulate(Replay.from_dict(replay.to_dict()))  # re-simulates and checks the recorded result
+    assert run is not None
