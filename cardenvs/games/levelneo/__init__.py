@@ -16,7 +16,7 @@ from .fused import batch_play
 from .observe import OBS, batch_observe
 from .rules import batch_mask, batch_reset, batch_step
 from .state import DECISION_CAP, DECK_SIZE, STATE, TURN_CAP
-from .text import action_name, hide, render
+from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="levelneo",
@@ -36,7 +36,9 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("aggro", "control"),
-    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS},
+    extra={
+        "decision_cap": DECISION_CAP, "action_layout": ACTIONS, "legend": LEGEND, "explain_illegal": explain_illegal,
+    },
 )
 default_decks = SPEC.default_decks
 

@@ -212,3 +212,315 @@ def effect_summary(pool: CardPool, card_id: int) -> str:
         parts.append(f"[{trig}{cond}] {eff['op']} {args}")
     return f"{info['name']} ({info['type']}, {info['color']}): " + "; ".join(parts)
 
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the board legend and why an action is illegal (issue 16)
+LEGEND = """\
+levelneo board legend (each line of the board, top to bottom):
+  header:  'turn N' (turns so far), 'turn player PN' (whose turn it is), 'step: NAME' (the pending step, below),
+           'to act: PN' (who decides now); at the end '[P0 wins]' / '[P1 wins]', '[draw]' or '[truncated]' (the
+           game hit its turn or decision cap and has no winner).
+  PN: line: 'marker N' = turn markers (a card's turn cost must not exceed them; +1 each of your turns),
+           'level N' = main character's level (level-zone cards + 1), '(Level Neo)' = level 5: win a battle to win
+           the game, 'deck N' / 'discard N' / 'hand N' = cards in that zone.
+  main:    your main character: 'Name (colour, AP base+change)' then its flags in brackets:
+           [A] = Active (untapped, may attack / cover), [R] = resting (has rested: attacked, covered or paid a
+           skill's rest cost), a '*' after the flag ([A*], [R*]) = it has already attacked this turn;
+           [face down] = the opponent's main, not yet revealed (setup); '-' = empty.
+  supports: support characters in slot order 'support 1 | support 2 | ...' (same flags as main).
+  level:   level-zone cards, oldest first (level card 0, 1, ...): 'Name (up)' = revealed by a Level Burst;
+           'face-down' = not revealed ('Name (down)' in the full view of a replay, which shows everything).
+  hand:    your own hand in slot order (hand 0, 1, ...); the opponent's hand is only counted ('hand N').
+  battle:  'battle: Attacker + Combi partner -> Target', '(cover)' = a support covered the attacked main.
+Steps ('step:'): choose turn order, choose main character, mulligan, start of turn, main phase, battle phase,
+  attack declaration, combi partner, attack target, after declaration, cover, after cover, level burst, battle
+  judgement, level down, combi loss, battle end, end of turn (discard down to 6), level up. 'main phase',
+  'battle phase', 'after declaration' and 'after cover' are windows: play an event or use a [Use] skill, or pass.
+Action names: 'hand i' = hand slot i (from 0); 'main' / 'support i' (from 1) for skills, attacks and targets;
+  'support i' in combi / cover / effect-target choices also counts from 1; 'level card k' = level-zone slot k
+  (from 0); 'deck card i' = card i of your deck list (setup). 'why N' explains why action N is not legal now.
+"""
+
+
+def _slot_inst(row: np.ndarray, p: int, i: int) -> int:
+    """Instance in slot ``i`` of ``p``'s field as the skill/attack/target actions count it (0 main, 1.. supports)."""
+    if i == 0:
+        return int(_f(row, "main")[p, 0])
+    sup = _zone(row, "support", "support_count", p)
+    return sup[i - 1] if i - 1 < len(sup) else -1
+
+
+def _where(field: str) -> str:
+    return {
+        "pass": "in the mulligan, the windows (main phase, battle phase, after declaration, after cover), attack "
+                "declaration, combi partner, cover, level burst and level up steps",
+        "go_first": "in the 'choose turn order' step, by the rock-paper-scissors winner",
+        "go_second": "in the 'choose turn order' step, by the rock-paper-scissors winner",
+        "burst": "in the 'level burst' step of a battle your main character takes part in",
+        "burst_known": "in the 'level burst' step of a battle your main character takes part in",
+        "hand": "in the mulligan (to the bottom), the windows (play a support or event) and the end of turn "
+                "(discard down to 6)",
+        "skill": "in the windows: main phase, battle phase, after declaration, after cover",
+        "attack": "in the turn player's 'attack declaration' step",
+        "partner": "in the attacker's 'combi partner' step",
+        "target": "in the attacker's 'attack target' step",
+        "cover": "in the defender's 'cover' step",
+        "level_down": "in the 'level down' step after a main character loses a battle",
+        "combi_loss": "in the 'combi loss' step after a support combi loses",
+        "choose_main": "in the 'choose main character' step of setup",
+        "level_up": "in the 'level up' step after a won battle",
+        "effect_target": "when one of your one-support effects waits for you to choose its support",
+    }[field]
+
+
+_FIELD_STEPS = {
+    "pass": (2, 4, 5, 6, 7, 9, 10, 11, 12, 18), "go_first": (0,), "go_second": (0,), "burst": (12,),
+    "burst_known": (12,), "hand": (2, 4, 5, 9, 11, 17), "skill": (4, 5, 9, 11), "attack": (6,), "partner": (7,),
+    "target": (8,), "cover": (10,), "level_down": (14,), "combi_loss": (15,), "choose_main": (1,), "level_up": (18,),
+    "effect_target": (),
+}
+
+
+def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e: int, trigger: int) -> str:
+    """The first failing requirement of a [Use] skill (``trigger`` TR_USE) or an event (TR_EVENT), in the order of
+    ``rules.skill_usable`` / ``rules.event_usable`` (their own predicates); "" when all hold."""
+    from .board import has_color
+    from .cards import C_COLOR, C_TURN_COST, CONDITIONS, E_COND_TRAIT, E_COST_REST, E_LEVEL, E_PHASE, E_SKILL, \
+        E_TURN, PH_MAIN, PHASES, TR_EVENT, TU_OWN
+    from .effects import any_effect_can_act, condition_holds
+    from .rules import skill_used, tags_allow, window_phase
+
+    tables = pool.tables
+    eff = tables[1][card, e]
+    info = pool.cards[card]
+    tp = int(_f(row, "turn_player"))
+    phase = int(window_phase(row))
+    ph_tag, tu_tag = int(eff[E_PHASE]), int(eff[E_TURN])
+    if not tags_allow(ph_tag, tu_tag, phase, tp == p):
+        allows = []
+        if ph_tag != 0:
+            allows.append(f"only in the {PHASES[ph_tag]} phase")
+        if tu_tag != 0:
+            allows.append("only in your own turn" if tu_tag == TU_OWN else "only in the opponent's turn")
+        now = "main" if phase == PH_MAIN else "battle"
+        whose = "your" if tp == p else "the opponent's"
+        return f"its timing tag allows it {' and '.join(allows)}; now it is the {now} phase of {whose} turn"
+    if trigger == TR_EVENT:
+        cost, marker = int(tables[0][card, C_TURN_COST]), int(_f(row, "marker")[p])
+        if marker < cost:  # LN-T9
+            return f"it costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
+        if not has_color(row, tables[0], p, int(tables[0][card, C_COLOR])):  # LN-D4
+            return f"its colour cost needs a {info['color']} character on your field (main or support) and you have none"
+    elif int(eff[E_COST_REST]) != 0 and bool(_f(row, "rested")[p, inst]):
+        return "its cost is to rest this character, and it is already resting"
+    if skill_used(row, p, int(eff[E_SKILL])):  # LN-K4
+        if int(_f(row, "used_count")[p]) >= _f(row, "used_skills").shape[1]:
+            return "you already used as many different skills this turn as the game allows (16)"
+        skills = getattr(pool, "skills", None)
+        name = skills[int(eff[E_SKILL])] if skills else info["name"]
+        return f"the skill '{name}' was already used this turn (each skill once per turn)"
+    need, lv = int(eff[E_LEVEL]), int(_f(row, "level_count")[p]) + 1
+    if lv < need:  # LN-K5
+        return f"it needs your main character at level {need} (Lv {need}) and it is level {lv}"
+    cond = int(eff[E_COND])
+    if not condition_holds(row, tables, p, inst, cond, int(eff[E_COND_TRAIT])):
+        what = {
+            "own_turn": "it must be your turn", "opp_turn": "it must be the opponent's turn",
+            "has_trait": f"you need a character with the trait '{info['effects'][e].get('trait', '')}' on your field",
+            "in_battle": "this character must be in the battle", "attacking": "this character must be attacking",
+            "defending": "this character must be defending",
+        }.get(CONDITIONS[cond], CONDITIONS[cond])
+        return f"its condition '{CONDITIONS[cond]}' is not met: {what}"
+    if not any_effect_can_act(row, tables, p, card, trigger, inst):
+        return "it would do nothing now: none of its effects has a character it could act on (no valid target)"
+    return ""
+
+
+FALLBACK = "not legal in this decision"
+
+
+def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
+    """Why ``action`` is not legal for ``player`` in ``row``, in levelneo's terms; "" when it is legal.
+
+    Legality is decided by the rules' own ``fill_mask``; the reason follows the same branches and reuses the same
+    predicates (``support_playable``, ``skill_usable``'s checks, ``can_attack``, ``any_resting``, ``can_burst``...).
+    Only ``player``'s own cards and public information are named (never the opponent's hand or face-down cards).
+    """
+    from . import rules as R
+    from .actions import NUM_ACTIONS
+    from .board import has_color
+    from .cards import (
+        C_COLOR, C_EVENT_EFFECT, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT, OP_REST, TR_EVENT, TR_USE,
+        TYPE_CHARACTER,
+    )
+
+    p, a = int(player), int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
+    tables = pool.tables
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if R.fill_mask(row, tables, p, mask) and mask[a]:
+        return ""
+    status = int(row[H_STATUS])
+    if status != LIVE:
+        return "the game is over: nobody has a decision"
+    if int(row[H_TO_ACT]) != p:
+        return f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: {STEP_NAMES[int(_f(row, 'step'))]})"
+    field, i = action_range(a)
+    st = int(_f(row, "step"))
+    step = STEP_NAMES[st]
+    tp = int(_f(row, "turn_player"))
+    o = 1 - p
+    ctab = tables[0]
+    n_sup = int(_f(row, "support_count")[p])
+    choice = int(_f(row, "choice_player"))
+    if choice >= 0:  # a one-support effect waits for its owner's choice of a support
+        src = int(_f(row, "choice_inst"))
+        src_name = _card_name(row, pool, choice, src)
+        if field != "effect_target":
+            return (f"the effect of '{src_name}' waits for you to choose the support it applies to: only the "
+                    f"'effect target' actions are open now")
+        cp, src, target, filt, op = R.choice_fields(row, tables)
+        q = R.one_side(cp, target)
+        whose = "your" if q == p else "the opponent's"
+        sup = _zone(row, "support", "support_count", q)
+        if i >= len(sup):
+            return f"{whose} support {i + 1} is empty ({whose} support zone holds {len(sup)})"
+        inst = sup[i]
+        if q == p and inst == src:
+            return f"'{src_name}' cannot choose itself with its own effect"
+        if filt != 0 and (ctab[int(_f(row, "deck_list")[q, inst]), C_TRAITS] & filt) == 0:
+            return f"'{_card_name(row, pool, q, inst)}' lacks the trait the effect asks for"
+        want = 0 if op == OP_REST else 1
+        return f"the effect needs {'an Active' if want == 0 else 'a resting'} support and " \
+               f"'{_card_name(row, pool, q, inst)}' is {'resting' if want == 0 else 'Active'}"
+    if field == "effect_target":
+        return "no effect waits for a choice of support now; " + _where(field)
+    if st not in _FIELD_STEPS[field]:
+        if field == "pass":
+            return f"you cannot pass in the '{step}' step: one of the listed choices must be made"
+        return f"the step is '{step}'; this action is allowed only {_where(field)}"
+    if field == "hand":
+        hand = _zone(row, "hand", "hand_count", p)
+        if i >= len(hand):
+            return f"hand slot {i} is empty (you hold {len(hand)} card{'' if len(hand) == 1 else 's'})"
+        inst = hand[i]
+        card = int(_f(row, "deck_list")[p, inst])
+        name = pool.name(card)
+        if ctab[card, C_TYPE] == TYPE_CHARACTER:
+            main_turn = st == 4 and p == tp and int(_f(row, "sub")) == 0
+            if not main_turn:
+                when = "your own main phase" if p == tp else "your own turn's main phase, not the opponent's turn"
+                return (f"'{name}' is a character: supports are played only in {when}; in the '{step}' window only "
+                        f"events can be played")
+            if int(_f(row, "support_played")):
+                return "you already played a support this main phase (one support per main phase)"
+            if n_sup >= R.SUPPORT_CAP:
+                return f"your support zone is full ({R.SUPPORT_CAP} supports)"
+            cost, marker = int(ctab[card, C_TURN_COST]), int(_f(row, "marker")[p])
+            if marker < cost:
+                return f"'{name}' costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
+            if not has_color(row, ctab, p, int(ctab[card, C_COLOR])):
+                return (f"'{name}' has a colour cost: it needs a {pool.cards[card]['color']} character on your field "
+                        f"(main or support) and you have none")
+            return FALLBACK
+        reason = _use_reason(row, pool, p, inst, card, int(ctab[card, C_EVENT_EFFECT]), TR_EVENT)
+        return f"event '{name}': {reason}" if reason else FALLBACK
+    if field == "skill":
+        inst = _slot_inst(row, p, i)
+        if inst < 0:
+            return f"your support {i} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
+        card = int(_f(row, "deck_list")[p, inst])
+        name = pool.name(card)
+        e = int(ctab[card, C_USE_EFFECT])
+        if e < 0:
+            return f"'{name}' has no [Use] skill"
+        reason = _use_reason(row, pool, p, inst, card, e, TR_USE)
+        return f"the [Use] skill of '{name}': {reason}" if reason else FALLBACK
+    if field == "attack":
+        inst = _slot_inst(row, p, i)
+        if inst < 0:
+            return f"your support {i} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
+        name = _card_name(row, pool, p, inst)
+        if bool(_f(row, "rested")[p, inst]):
+            return f"'{name}' is resting [R]: only an Active character can attack"
+        if bool(_f(row, "attacked")[p, inst]):
+            return f"'{name}' already attacked this turn (marked *)"
+        if i > 0 and not R.any_resting(row, o):
+            return ("a support can attack only a resting character, and none of the opponent's characters is "
+                    "resting")
+        return FALLBACK
+    if field == "partner":
+        if int(_f(row, "atk_a")) == int(_f(row, "main")[p, 0]) and R.is_neo(row, p):
+            return "your main character is Level Neo: a Level Neo main attacks alone (no combi)"
+        sup = _zone(row, "support", "support_count", p)
+        if i >= len(sup):
+            return f"your support {i + 1} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
+        inst = sup[i]
+        name = _card_name(row, pool, p, inst)
+        if inst == int(_f(row, "atk_a")):
+            return f"'{name}' is the attacker itself"
+        if bool(_f(row, "rested")[p, inst]):
+            return f"'{name}' is resting [R]: a combi partner must be Active"
+        if bool(_f(row, "attacked")[p, inst]):
+            return f"'{name}' already attacked this turn (marked *)"
+        return FALLBACK
+    if field == "target":
+        if int(_f(row, "atk_a")) == int(_f(row, "main")[p, 0]):
+            return "an attack by your main character (alone or in a combi) must target the opponent's main"
+        inst = _slot_inst(row, o, i)
+        if inst < 0:
+            n = int(_f(row, "support_count")[o])
+            return f"the opponent's support {i} is empty (it has {n} support{'' if n == 1 else 's'})"
+        if not bool(_f(row, "rested")[o, inst]):
+            return (f"'{_card_name(row, pool, o, inst)}' is Active [A]: a support's attack can target only a "
+                    f"resting character")
+        return FALLBACK
+    if field == "cover":
+        if int(_f(row, "atk_a")) == int(_f(row, "main")[tp, 0]) and R.is_neo(row, tp):
+            return "the attacker is a Level Neo main character: its attack cannot be covered"
+        sup = _zone(row, "support", "support_count", p)
+        if i >= len(sup):
+            return f"your support {i + 1} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
+        inst = sup[i]
+        name = _card_name(row, pool, p, inst)
+        if inst == int(_f(row, "target")):
+            return f"'{name}' is the attack's target itself"
+        if bool(_f(row, "rested")[p, inst]):
+            return f"'{name}' is resting [R]: only an Active support can cover"
+        return FALLBACK
+    if field in ("burst", "burst_known"):
+        if not R.main_participates(row, p):
+            return "your main character is not in this battle: only a battling main can Level Burst"
+        if int(_f(row, "burst_failed")[p]):
+            return "your Level Burst already failed this battle"
+        if not R.has_face_down_level(row, p):
+            return "you have no face-down level card to reveal"
+        level = _zone(row, "level", "level_count", p)
+        face_up, drawn = _f(row, "face_up")[p], _f(row, "drawn")[p]
+        if field == "burst":
+            return ("every face-down level card of yours is one you once held: burst with it by its slot "
+                    "('Level Burst revealing level card k')")
+        if i >= len(level):
+            return f"level card {i} does not exist (your level zone holds {len(level)})"
+        inst = level[i]
+        if face_up[inst]:
+            return f"level card {i} is already face up"
+        if not drawn[inst]:
+            return "you never saw that face-down level card: use the plain 'Level Burst' action (unseen cards are " \
+                   "indistinguishable)"
+        return FALLBACK
+    if field == "level_down":
+        n = int(_f(row, "level_count")[p])
+        return f"level card {i} does not exist (your level zone holds {n})" if i >= n else FALLBACK
+    if field == "choose_main":
+        card = int(_f(row, "deck_list")[p, i])
+        if card < 0:
+            return f"deck card {i} does not exist (your deck list is shorter)"
+        name = pool.name(card)
+        if not ctab[card, C_MAIN_OK]:
+            return f"'{name}' cannot be a main character: only a character with turn cost 1 can"
+        first = next(k for k in range(i) if int(_f(row, "deck_list")[p, k]) == card)
+        return f"'{name}' is a copy: choose deck card {first}, its first copy (copies are interchangeable)"
+    return FALLBACK
