@@ -23,7 +23,7 @@ from rich.text import Text
 
 from .core.aec import forfeit_game
 from .core.batch import BatchGame, get_spec
-from .core.header import H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE
+from .core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE
 from .replay import Replay, ReplayRecorder, _agent
 from .viewer import public_action_name
 
@@ -31,6 +31,7 @@ HELP = ("Type an action id to take it.  ? N: text of the cards in action N   ? N
         "why N: why action N is not legal now   legend: what the board's marks mean   log: every decision so far   "
         "board: show the board again   quit: resign and save the replay")
 QUOTED = re.compile(r"'([^']+)'")
+PLANNED = "planned (the plan shows when the phase resolves)"
 
 
 def _shown(value: Any) -> str:
@@ -129,8 +130,9 @@ class PlaySession:
 
     def show_actions(self) -> None:
         mask = self.game.legal_mask(self.seat)[0]
-        decided = int(self.game.states[0, H_DECISIONS])
-        table = Table(title=f"your legal actions (decision {decided})", show_header=True, header_style="bold")
+        # count the person's own decisions: the game's counter would tell how often the agent decided in between
+        mine = sum(1 for s, _ in self.history if s == self.seat)
+        table = Table(title=f"your legal actions (decision {mine})", show_header=True, header_style="bold")
         table.add_column("id", justify="right")
         table.add_column("action")
         for a in np.flatnonzero(mask):
@@ -149,6 +151,11 @@ class PlaySession:
         self.game.step(actions, players=players)
         shown = public_action_name(self.spec, before, self.game.pool, player, action, self.seat,
                                    seed=int(before[H_TURN]), after=self.game.states[0])
+        if self.spec.simultaneous and player != self.seat:
+            # a plan stays hidden until it resolves, and so does its length: one line per phase, not per decision
+            if self.history and self.history[-1] == (player, PLANNED):
+                return
+            shown = PLANNED
         self.history.append((player, shown))
         if player != self.seat:
             self.say(f"opponent ({self.opponent_name}): {shown}")

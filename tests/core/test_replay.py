@@ -225,3 +225,17 @@ def test_an_opponent_card_played_from_hand_is_named_once_it_is_on_the_board():
         if shown == HIDDEN_ACTION:
             hidden += 1
     assert named > 0
+
+
+def test_simultaneous_play_does_not_show_how_many_decisions_the_agent_made(simultaneous_game):
+    """One line per opponent plan, and the actions table counts the person's own decisions only."""
+    person = ScriptedPerson([])
+    console = Console(file=io.StringIO(), width=160)
+    session = PlaySession(simultaneous_game, opponent="heuristic", seat=1, seed=4, console=console, inp=person)
+    person.session = session
+    session.run()
+    history = session.history
+    assert not any(a == b and a[0] != session.seat for a, b in zip(history, history[1:]))
+    shown = console.file.getvalue()
+    own = sum(1 for s, _ in history if s == session.seat)
+    assert f"your legal actions (decision {own - 1})" in shown

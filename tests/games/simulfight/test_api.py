@@ -56,7 +56,7 @@ def test_render_hides_the_opponent_hand_and_plan() -> None:
     assert "player_1: health 20, gold 9, shields 0, swords 1;" in mine and "plan hidden" in mine, "phase start"
     assert "Herald" in mine and "#0 Tin Sentry 3hp" in mine, "the viewer's own hand and units are shown"
     assert [ln for ln in mine.splitlines() if ln.startswith("  hand:")] == ["  hand: #25 Herald (1g)"]
-    public = g.g.render(0, viewer=-1)  # a screen both players see (what render_mode="human" should print)
+    public = g.g.spec.render(g.g.states[0], g.g.pool, -1)  # a screen both players see (what render_mode="human" should print)
     for word in [*secret, "Herald", "hand:", "planned"]:
         assert word in full and word not in public, word
     assert public.count("plan hidden") == 2 and "#29 Spearwall 4hp" in public and "#0 Tin Sentry 3hp" in public
