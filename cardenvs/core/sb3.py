@@ -20,7 +20,7 @@ class CardGameVecEnv(VecEnv):
         self.seated = SeatedBatch(spec, num_envs, **kwargs)
         self.render_mode = None  # before VecEnv.__init__, which warns when it is missing
         super().__init__(num_envs, self.seated.observation_space, self.seated.action_space)
-        self._actions = np.zeros(num_envs, dtype=np.int32)
+        self._checked: tuple[np.ndarray, np.ndarray] | None = None  # (actions, illegal rows) from step_async
 
     # the state of the batch, for tests, callbacks and opponents
     @property
@@ -39,11 +39,13 @@ class CardGameVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Check every row (types, shapes, legality: see :mod:`cardenvs.core.vector`) before anything is stepped."""
-        self.seated.check_actions(actions)
-        self._actions = actions
+        self._checked = self.seated.check_actions(actions)
 
     def step_wait(self):
-        return self.seated.step(self._actions)
+        checked, self._checked = self._checked, None
+        if checked is None:
+            raise RuntimeError("step_wait() without a step_async() before it")
+        return self.seated._apply(*checked)
 
     def action_masks(self) -> np.ndarray:
         """bool ``[num_envs, num_actions]`` for the learner's pending decision in every game."""

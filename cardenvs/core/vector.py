@@ -196,7 +196,10 @@ class SeatedBatch:
     def step(self, actions: np.ndarray):
         """Apply the learner's actions, play the opponents, autoreset finished rows; SB3's 4-tuple. Every row is
         checked before any is applied (see the module docstring for ``illegal_action``)."""
-        acts, bad = self.check_actions(actions)
+        return self._apply(*self.check_actions(actions))
+
+    def _apply(self, acts: np.ndarray, bad: np.ndarray):
+        """:meth:`step` after :meth:`check_actions` (the SB3 view checks in ``step_async``, applies in ``step_wait``)."""
         self._actions = acts
         players = np.where(bad, -1, self.seats).astype(np.int32)
         self._mask_cache = None
