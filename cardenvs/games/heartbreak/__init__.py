@@ -19,7 +19,7 @@ from .rules import (
     batch_step,
 )
 from .state import DECISION_CAP, MAX_DECK, STATE, TURN_CAP
-from .text import action_name, hide, render
+from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="heartbreak",
@@ -40,7 +40,8 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("blaze", "tide"),
-    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS},
+    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS, "legend": LEGEND,
+           "explain_illegal": explain_illegal},
 )
 default_decks = SPEC.default_decks
 
@@ -59,4 +60,5 @@ def raw_env(**kw: Any):
     return make_env(SPEC, raw=True, **kw)
 
 
-__all__ = ["SPEC", "action_name", "default_decks", "env", "hide", "load_deck", "load_pool", "raw_env", "render"]
+__all__ = ["LEGEND", "SPEC", "action_name", "default_decks", "env", "explain_illegal", "hide", "load_deck", "load_pool",
+           "raw_env", "render"]
