@@ -224,19 +224,24 @@ levelneo board legend (each line of the board, top to bottom):
   PN: line: 'marker N' = turn markers (a card's turn cost must not exceed them; +1 each of your turns),
            'level N' = main character's level (level-zone cards + 1), '(Level Neo)' = level 5: win a battle to win
            the game, 'deck N' / 'discard N' / 'hand N' = cards in that zone.
-  main:    your main character: 'Name (colour, AP base+change)' then its flags in brackets:
-           [A] = Active (untapped, may attack / cover), [R] = resting (has rested: attacked, covered or paid a
-           skill's rest cost), a '*' after the flag ([A*], [R*]) = it has already attacked this turn;
+  main:    the main character: 'Name (colour, AP printed+change)', the change being what played effects added this
+           turn/battle (continuous effects and the level bonus not included), then its flags in brackets:
+           [A] = Active (may attack, be a combi partner or cover), [R] = resting (rested by attacking, covering,
+           a skill's rest cost or an effect; only resting characters can be targeted by a support's attack),
+           a '*' after the flag ([A*], [R*]) = it has already attacked this turn;
            [face down] = the opponent's main, not yet revealed (setup); '-' = empty.
   supports: support characters in slot order 'support 1 | support 2 | ...' (same flags as main).
   level:   level-zone cards, oldest first (level card 0, 1, ...): 'Name (up)' = revealed by a Level Burst;
            'face-down' = not revealed ('Name (down)' in the full view of a replay, which shows everything).
   hand:    your own hand in slot order (hand 0, 1, ...); the opponent's hand is only counted ('hand N').
   battle:  'battle: Attacker + Combi partner -> Target', '(cover)' = a support covered the attacked main.
-Steps ('step:'): choose turn order, choose main character, mulligan, start of turn, main phase, battle phase,
-  attack declaration, combi partner, attack target, after declaration, cover, after cover, level burst, battle
-  judgement, level down, combi loss, battle end, end of turn (discard down to 6), level up. 'main phase',
-  'battle phase', 'after declaration' and 'after cover' are windows: play an event or use a [Use] skill, or pass.
+Steps ('step:'), in game order:
+  setup: choose turn order, choose main character, mulligan;
+  turn:  start of turn, main phase, battle phase, attack declaration, combi partner, attack target,
+         after declaration, cover, after cover, level burst, battle judgement, level down, combi loss,
+         battle end, level up (after a won battle), end of turn (discard down to 6).
+  'main phase', 'battle phase', 'after declaration' and 'after cover' are windows: play an event or use a [Use]
+  skill, or pass (in your main phase you may also play a support).
 Action names: 'hand i' = hand slot i (from 0); 'main' / 'support i' (from 1) for skills, attacks and targets;
   'support i' in combi / cover / effect-target choices also counts from 1; 'level card k' = level-zone slot k
   (from 0); 'deck card i' = card i of your deck list (setup). 'why N' explains why action N is not legal now.
