@@ -21,7 +21,7 @@ from .rules import (
     batch_step,
 )
 from .state import BATTLE_CAP, DECISION_CAP, MAX_DECK, ROUND_CAP, STATE, TURN_CAP
-from .text import action_name, hide, render
+from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="relics",
@@ -41,7 +41,8 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("vanguard", "arcana"),
-    extra={"decision_cap": DECISION_CAP, "battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP, "action_layout": ACTIONS},
+    extra={"decision_cap": DECISION_CAP, "battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP, "action_layout": ACTIONS,
+           "legend": LEGEND, "explain_illegal": explain_illegal},
 )
 default_decks = SPEC.default_decks
 

@@ -1,22 +1,83 @@
-"""Python-side helpers over a state row: action names, a text board, and ``hide`` (re-deal what a viewer can't see)."""
+"""Python-side helpers over a state row: action names, a text board and its ``LEGEND``, ``explain_illegal`` (why an
+action is not legal now) and ``hide`` (re-deal what a viewer can't see)."""
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import action_range
-from .board import att_of, def_of
+from .actions import ACTIONS, NUM_ACTIONS, action_range
+from .board import att_of, def_of, distance, immune, is_down, meets_requirements, qualifies, sideboard_entry, skills_of
 from .cards import (
+    C_ACT,
+    C_ACT_LEADER,
+    C_COST_DOWN,
+    C_NEEDS_CASTER,
+    C_ONE_TARGET,
     C_RELIC_ATT,
     C_RELIC_DEF,
+    C_SCHOOL,
     C_TYPE,
+    ONE_OPP,
+    ONE_OWN,
+    OP_EXHUME,
+    OP_RAISE,
+    OP_RECLAIM,
+    SCHOOLS,
+    SK_RANGED,
+    SK_THROW,
     SKILLS,
+    T_EQUIPMENT,
+    T_ITEM,
     T_LOCATION,
+    T_SPELL,
     TYPES,
 )
-from .state import LOCATIONS, MAX_DECK, PARTY, STATE, STEP_NAMES
+from .effects import pile_candidate
+from .rules import (
+    fill_mask,
+    free_host,
+    has_target,
+    hand_playable,
+    pending_card_id,
+    pending_is_hidden,
+    pending_school,
+    school_skill,
+    valid_caster,
+)
+from .state import (
+    APPOINT_COST,
+    LOCATIONS,
+    MAX_DECK,
+    PARTY,
+    PK_APPOINT,
+    PK_CASTER,
+    PK_EQUIP,
+    PK_OWN_TARGET,
+    PK_REINFORCE,
+    PK_RELIC,
+    PK_THROW,
+    RECRUIT_COST,
+    RECRUIT_LIMIT,
+    ST_BATTLE,
+    ST_DISCARD,
+    ST_HAND,
+    ST_JUMP,
+    ST_KEEP,
+    ST_LEADER,
+    ST_LEADER_SLOT,
+    ST_LOCATION,
+    ST_PILE,
+    ST_PLACE,
+    ST_SLOT,
+    ST_TARGET,
+    ST_TRIM,
+    STATE,
+    STEP_NAMES,
+)
 
 _S = STATE
 EVENTS = ("", "the attack fell short", "defeated the target", "was countered", "both were defeated",
@@ -147,11 +208,21 @@ def _char_text(row: np.ndarray, pool: CardPool, p: int, inst: int, show: bool) -
     return f"{text} [{flags}]"
 
 
+def _public_step(row: np.ndarray, viewer: int | None) -> str:
+    """The step's name as ``viewer`` may know it: a sub-decision of the other player that depends on their hidden
+    hand card (``rules.pending_is_hidden``) reads as the battle step, as in the observation."""
+    st = int(_f(row, "step"))
+    if (viewer is not None and int(row[H_STATUS]) == LIVE and int(row[H_TO_ACT]) != viewer
+            and pending_is_hidden(np.ascontiguousarray(row))):
+        st = ST_BATTLE
+    return STEP_NAMES[st]
+
+
 def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     """A readable board; ``viewer`` None shows everything, else only what that player can see."""
     lines = []
     status = int(row[H_STATUS])
-    step = STEP_NAMES[int(_f(row, "step"))]
+    step = _public_step(row, viewer)
     head = (f"relics  battle {int(row[H_TURN])}  round {int(_f(row, 'round'))}  1P: P{int(_f(row, 'lead'))}  "
             f"step: {step}")
     if status == LIVE:
@@ -197,6 +268,463 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             if line:
                 lines.append("  drawn:    " + ", ".join(_name(row, pool, p, h) for h in line))
     return "\n".join(lines)
+
+
+def _action_ids() -> str:
+    parts = []
+    for f in ACTIONS.fields:
+        lo = ACTIONS.offset(f.name)
+        parts.append(f"{lo}" if f.size == 1 else f"{lo}-{lo + f.size - 1}")
+        parts[-1] += f" {f.name.replace('_', ' ')}"
+    return "; ".join(parts)
+
+
+LEGEND = """\
+relics board legend (every mark the text board prints)
+Header: "relics  battle N  round N  1P: Pn  step: S  to act: Pn". battle N counts the battles (one per location;
+  4 relics win, RL-V1); round N counts the rounds of the battle phase (a round ends when both players pass one
+  after the other and everything goes Up, RL-G10); "1P": the player who chose the location and acts first this
+  battle (the roles swap every battle, RL-G12); "to act": who decides now.
+  Steps: "choose location" (1P picks the battlefield from the location pile), "choose leader" (pick the leader
+  among your drawn characters), "place leader" (put it face up on a grid slot), "place characters" (put the next
+  drawn character face down on an empty slot, or pass to send it to the reserves), "trim reserves" (discard
+  reserve characters beyond 3), "battle" (Fight, Throw, Move, Cast/Use, Reinforce, abilities, Recruit, Appoint,
+  Retreat or Pass), "choose own character" (the slot for the action you started: host, caster, target, new
+  leader, empty slot), "choose opposing character" (the target of the action you started), "discard" (a card
+  from hand: a Recruit/Appoint cost, the equipment a Throw discards, or the card a Steal takes), "jump" (the
+  character you just reinforced may Jump-attack any opposing character, or pass), "keep characters" (the
+  battle winner keeps up to 3 characters in the reserves), "resolution discard" (discard any cards from hand,
+  then pass to draw back to 3), "take back" (pick the card a raise / reclaim / exhume takes back from your
+  discard or doom pile), "game over". A step that waits on the opponent's hidden hand card shows as "battle".
+  At the end the header shows [P0 wins] / [P1 wins], [draw], or [truncated] (stopped at a cap: no winner).
+location: the battlefield card, the classes/descriptors a leader must have to qualify (leader card ability,
+  RL-L2), and its relic with the ATT/DEF bonus it gives when attached. location pile: the locations left.
+last: what the last attack or round end did ("the attack fell short", "defeated the target", "was countered",
+  "both were defeated", "retreated", "everything went Up").
+Player line: "P0: relics N (names)  character deck N  item deck N  hand N  reserves N  discard N  doom N
+  leader card X": relics controlled, cards in each deck, hand, reserves, discard and doom piles; the leader card
+  (the opponent's reads "(not shown yet)" until their first leader is placed).
+  front: / back : the grid, slots 1-3 left to right, separated by " | " (front row nearer the opponent;
+  distance front-front 1, front-back 2, back-back 3 rows, an empty front row collapses, RL-P3).
+  "." an empty slot; [face down] an opposing character not revealed yet (placed in setup).
+  hand: / reserves: / drawn: your own cards (never the opponent's): hand, reserves, characters drawn this Relic
+  phase waiting to be placed.
+A character: "Name ATT/DEF +Attachment [flags]": current ATT/DEF (printed + attachment + boosts + continuous
+  effects), the equipment or relic attached to it (one at most, RL-E2), then its flags:
+  ^  Up (can Fight, Throw, Move, use a down cost);   v  Down (used; goes Up when both players pass in a row);
+  L  the party leader (carries the leader card);    ?  face down: your own character the opponent has not seen.
+  So [^] [v] [^L] [vL] [^?] [v?] [^L?] [vL?].
+Action names: own/opposing slots are "front 1..3" and "back 1..3"; "(hand i)" is card i of your hand, from 0;
+  relic entries k < 5 are your own won locations, k >= 5 the opponent's locations whose relic you control.
+Action ids (for "why N"), by range; inside fight/throw/move, id = start + 6 * a + b with slots a, b counted
+  0-5 (0-2 front 1..3, 3-5 back 1..3); slot/target/ability ids count slots the same way:
+""" + textwrap.fill(_action_ids() + ".", 116, initial_indent="  ", subsequent_indent="  ")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+_WHEN = {
+    "pass": "in the battle (Pass: draw 1), when placing drawn characters (to the reserves), in a Jump (decline), "
+            "when keeping characters (keep no more) and in the resolution discard (done)",
+    "fight": "only in the battle step, on your turn (RL-A1)",
+    "throw": "only in the battle step, on your turn (RL-K11)",
+    "move": "only in the battle step, on your turn (RL-A4)",
+    "hand": "in the battle step (Cast/Use or Reinforce with it, RL-A3/A5), when a discard is asked (a cost, a "
+            "Throw or a Steal) and in the resolution discard (RL-B7)",
+    "reserve": "in the battle step (Reinforce with it, RL-A5) and in the trim reserves step (discard it, RL-G8)",
+    "relic": "only in the battle step, on your turn (Reinforce with a relic, RL-A5)",
+    "ability": "only in the battle step, on your turn (RL-U1)",
+    "leader_ability": "only in the battle step, on your turn (RL-L2)",
+    "recruit": "only in the battle step, on your turn (RL-A6)",
+    "appoint": "only in the battle step, on your turn (RL-A7)",
+    "retreat": "only in the battle step, on your turn (RL-A8)",
+    "slot": "when placing your leader or drawn characters, when an action asks for one of your characters or "
+            "slots, and when keeping characters",
+    "target": "when an action asks for an opposing character, and in a Jump",
+    "location": "only in the choose location step, by the 1P (RL-G2)",
+    "pick": "only in the choose leader step (RL-G4)",
+    "pile": "only in the take back step (raise, reclaim, exhume)",
+}
+_WHAT = {"pass": "passing", "fight": "a Fight", "throw": "a Throw", "move": "a Move", "hand": "a hand card",
+         "reserve": "a reserve character", "relic": "a relic", "ability": "a character's ability",
+         "leader_ability": "the leader card's ability", "recruit": "Recruit", "appoint": "Appoint",
+         "retreat": "Retreat", "slot": "choosing one of your slots", "target": "choosing an opposing character",
+         "location": "choosing the location", "pick": "choosing a leader", "pile": "taking back a card"}
+_ALLOWED = {
+    ST_LOCATION: ("location",), ST_LEADER: ("pick",), ST_LEADER_SLOT: ("slot",), ST_PLACE: ("pass", "slot"),
+    ST_TRIM: ("reserve",),
+    ST_BATTLE: ("pass", "fight", "throw", "move", "hand", "reserve", "relic", "ability", "leader_ability",
+                "recruit", "appoint", "retreat"),
+    ST_SLOT: ("slot",), ST_TARGET: ("target",), ST_DISCARD: ("hand",), ST_JUMP: ("pass", "target"),
+    ST_KEEP: ("pass", "slot"), ST_HAND: ("pass", "hand"), ST_PILE: ("pile",),
+}
+_NOW = {
+    ST_LOCATION: "choose the battle's location", ST_LEADER: "choose your leader among the drawn characters",
+    ST_LEADER_SLOT: "put your leader on an empty slot",
+    ST_PLACE: "put the next drawn character on an empty slot, or pass to send it to the reserves",
+    ST_TRIM: "discard reserve characters until 3 are left", ST_BATTLE: "take a battle action or pass",
+    ST_SLOT: "choose one of your slots for the action you started",
+    ST_TARGET: "choose an opposing character for the action you started", ST_DISCARD: "discard a card from hand",
+    ST_JUMP: "Jump-attack an opposing character with the character you just reinforced, or pass",
+    ST_KEEP: "choose characters to keep in the reserves, or pass", ST_HAND: "discard cards from hand, or pass",
+    ST_PILE: "choose the card to take back",
+}
+_NO_REASON = "not legal in this decision"  # the sweep test checks it never shows: every refusal has its reason
+
+
+def _c(row: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(row)
+
+
+def _who(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
+    return f"'{_name(row, pool, p, _at_slot(row, p, slot))}' ({_slot_text(p, slot)})"
+
+
+def _hand_missing(n: int, i: int) -> str:
+    return f"there is no hand card {i}: your hand holds {_plural(n, 'card')} (numbered from 0)"
+
+
+def _skill_names(mask: int) -> str:
+    return "/".join(SKILLS[b].capitalize() for b in range(len(SKILLS)) if mask >> b & 1)
+
+
+def _caster_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, c: int) -> list[str]:
+    """Why character ``c`` of ``p`` cannot cast / use ``card`` (mirrors ``rules.valid_caster``)."""
+    ctab = pool.tables[0]
+    out = []
+    who = f"'{_name(row, pool, p, c)}'"
+    if int(ctab[card, C_COST_DOWN]) and is_down(row, p, c):
+        out.append(f"{who} is Down and '{pool.name(card)}' costs downing its user (RL-U3)")
+    if int(ctab[card, C_TYPE]) == T_SPELL:
+        school = int(ctab[card, C_SCHOOL])
+        if not int(skills_of(row, ctab, p, c)) & int(school_skill(school)):
+            out.append(f"{who} lacks the {SCHOOLS[school].capitalize()} skill the {SCHOOLS[school]} spell "
+                       f"'{pool.name(card)}' needs in its caster (RL-M2)")
+    return out
+
+
+def _target_reason(row: np.ndarray, pool: CardPool, p: int, card: int, school: int) -> str:
+    """Why ``card`` has no possible target (mirrors ``rules.has_target``), or ""."""
+    ctab = pool.tables[0]
+    one = int(ctab[card, C_ONE_TARGET])
+    if one == ONE_OWN and int(_f(row, "party_count")[p]) == 0:
+        return f"'{pool.name(card)}' targets one of your characters and you have none in play"
+    if one == ONE_OPP and not has_target(_c(row), ctab, p, card, school):
+        if int(_f(row, "party_count")[1 - p]) == 0:
+            return f"'{pool.name(card)}' targets an opposing character and the opponent has none in play"
+        return (f"'{pool.name(card)}' targets an opposing character and every one of them is an Up "
+                f"{SCHOOLS[school].capitalize()} character, immune to your {SCHOOLS[school]} magic (RL-K1/K2)")
+    return ""
+
+
+def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
+    """Why hand card ``i`` cannot be played in the battle step (mirrors ``rules.hand_playable``)."""
+    ctab = pool.tables[0]
+    hand = _zone(row, "hand", p)
+    if i >= len(hand):
+        return [_hand_missing(len(hand), i)]
+    card = int(_f(row, "deck_list")[p, hand[i]])
+    name = pool.name(card)
+    kind = int(ctab[card, C_TYPE])
+    if kind == T_EQUIPMENT:
+        if not free_host(_c(row), ctab, p, -1):
+            return [f"'{name}' is equipment and every character of yours in play already carries an attachment "
+                    f"(one each, RL-E2)" if _zone(row, "party", p) else
+                    f"'{name}' is equipment and you have no character in play to attach it to (RL-E1)"]
+        return [f"'{name}' is equipment and none of your characters without an attachment meets its requirements "
+                f"({_requires(pool, card)}, RL-E1)"]
+    if kind not in (T_ITEM, T_SPELL):
+        return [f"'{name}' is a {TYPES[kind]} card and cannot be played from the hand"]
+    reason = _target_reason(row, pool, p, card, int(ctab[card, C_SCHOOL]))
+    if reason:
+        return [reason]
+    if int(ctab[card, C_NEEDS_CASTER]):
+        party = _zone(row, "party", p)
+        if not party:
+            return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours in play and you have none"]
+        need = []
+        if kind == T_SPELL:
+            need.append(f"the {SCHOOLS[int(ctab[card, C_SCHOOL])].capitalize()} skill (RL-M2)")
+        if int(ctab[card, C_COST_DOWN]):
+            need.append("to be Up to pay its down cost (RL-U1/U3)")
+        return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} with " + " and ".join(need)
+                + " and none of your characters in play has that"]
+    return []
+
+
+def _requires(pool: CardPool, card: int) -> str:
+    need = pool.cards[card].get("requires") or []
+    return "requires " + ", ".join(need) if need else "no requirement"
+
+
+def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
+    ctab = pool.tables[0]
+    q = 1 - p
+    out: list[str] = []
+    if field in ("fight", "throw"):
+        a, t = divmod(i, PARTY)
+        att, tgt = _at_slot(row, p, a), _at_slot(row, q, t)
+        if att < 0:
+            out.append(f"you have no character on {_slot_text(p, a)}")
+        if tgt < 0:
+            out.append(f"the opponent has no character on {_slot_text(q, t)}")
+        if att < 0:
+            return out
+        sk = int(skills_of(_c(row), ctab, p, att))
+        if field == "throw":
+            if not sk & SK_THROW:
+                out.append(f"{_who(row, pool, p, a)} lacks the Throw skill (RL-K11)")
+            hand = _zone(row, "hand", p)
+            if not any(int(ctab[int(_f(row, "deck_list")[p, h]), C_TYPE]) == T_EQUIPMENT for h in hand):
+                out.append("a Throw discards an equipment card from your hand and you hold none (RL-K11)")
+        if is_down(_c(row), p, att):
+            out.append(f"{_who(row, pool, p, a)} is Down: only an Up character can attack (RL-A1, RL-U3)")
+        if tgt >= 0:
+            d = int(distance(_c(row), p, att, q, tgt))
+            ranged = field == "throw" or bool(sk & SK_RANGED)
+            reach = 2 if ranged else 1
+            if d > reach:
+                how = ("a Throw reaches 2 rows (RL-K11)" if field == "throw" else
+                       "Ranged reaches 2 rows (RL-K4)" if ranged else "a Fight reaches 1 row, 2 with Ranged (RL-A1)")
+                out.append(f"{_who(row, pool, q, t)} is {_plural(d, 'row')} away from {_who(row, pool, p, a)}: {how}")
+        return out
+    if field == "move":
+        a, b = divmod(i, PARTY)
+        c = _at_slot(row, p, a)
+        if c < 0:
+            out.append(f"you have no character on {_slot_text(p, a)}")
+        elif is_down(_c(row), p, c):
+            out.append(f"{_who(row, pool, p, a)} is Down: a Move downs the character, so it must be Up (RL-A4)")
+        if _at_slot(row, p, b) >= 0:
+            out.append(f"{_slot_text(p, b)} is taken by {_who(row, pool, p, b)}: a character moves to an empty slot "
+                       f"(RL-A4)" if b != a else f"a character moves to another, empty slot (RL-A4)")
+        return out
+    if field == "hand":
+        return _hand_reasons(row, pool, p, i)
+    if field == "reserve":
+        res = _zone(row, "reserves", p)
+        if i >= len(res):
+            return [f"there is no reserve character {i}: your reserves hold {_plural(len(res), 'character')} "
+                    f"(numbered from 0)"]
+        return [f"your party is full ({PARTY} characters): Reinforce with a character only while it has fewer "
+                f"(RL-A5)"]
+    if field == "relic":
+        code = int(sideboard_entry(_c(row), p, i))
+        if code < 0:
+            return [f"there is no relic {i} you control: entries 0-{LOCATIONS - 1} are your own won locations, "
+                    f"{LOCATIONS}-{2 * LOCATIONS - 1} the opponent's whose relic you control; you control "
+                    f"{_plural(len(_relics_of(row, p)), 'relic')}"]
+        relic = _relic_name(pool, int(_f(row, "deck_list")[code // MAX_DECK, code % MAX_DECK]))
+        if int(_f(row, "host")[code // MAX_DECK, code % MAX_DECK]) >= 0:
+            out.append(f"the relic '{relic}' is already in play, attached to a character")
+        if not free_host(_c(row), ctab, p, -1):
+            out.append(f"the relic '{relic}' needs a character of yours without an attachment (one each, RL-E2)"
+                       if _zone(row, "party", p) else "you have no character in play to attach a relic to")
+        return out
+    if field == "ability":
+        c = _at_slot(row, p, i)
+        if c < 0:
+            return [f"you have no character on {_slot_text(p, i)}"]
+        card = int(_f(row, "deck_list")[p, c])
+        who = _who(row, pool, p, i)
+        if int(ctab[card, C_ACT]) < 0:
+            return [f"{who} has no act ability"]
+        if is_down(_c(row), p, c):
+            out.append(f"{who} is Down: using its ability downs it, so it must be Up (RL-U1/U3)")
+        if int(ctab[card, C_ACT_LEADER]) and int(_f(row, "leader")[p]) != c:
+            out.append(f"the ability of {who} is marked Leader and works only while it is your party leader (RL-K13)")
+        reason = _target_reason(row, pool, p, card, 0)
+        if reason:
+            out.append(reason)
+        return out
+    if field == "leader_ability":
+        lc = int(_f(row, "deck_list")[p, int(_f(row, "leader_card")[p, 0])])
+        if int(ctab[lc, C_ACT]) < 0:
+            return [f"your leader card '{pool.name(lc)}' has no act ability"]
+        leader = int(_f(row, "leader")[p])
+        if leader < 0:
+            return ["you have no leader in play (the leader card's ability downs the leader)"]
+        lname = f"your leader '{_name(row, pool, p, leader)}'"
+        if is_down(_c(row), p, leader):
+            out.append(f"{lname} is Down: the leader card's ability downs the leader, so it must be Up (RL-U3)")
+        if not qualifies(_c(row), ctab, p):
+            loc = _location_line(row, pool)
+            out.append(f"{lname} does not qualify for the location{loc}: the leader card's ability works only while "
+                       f"the leader's class or a descriptor matches (RL-L2)")
+        reason = _target_reason(row, pool, p, lc, 0)
+        if reason:
+            out.append(reason)
+        return out
+    if field == "recruit":
+        n = int(_f(row, "hand_count")[p])
+        if n < RECRUIT_COST:
+            out.append(f"Recruit costs {RECRUIT_COST} cards from hand and you hold {n} (RL-A6)")
+        if int(_f(row, "char_deck_count")[p]) == 0:
+            out.append("your character deck is empty: there is no character to draw (RL-A6)")
+        if int(_f(row, "reserves_count")[p]) >= RECRUIT_LIMIT:
+            out.append(f"your reserves hold {int(_f(row, 'reserves_count')[p])} characters: Recruit needs fewer "
+                       f"than {RECRUIT_LIMIT}")
+        return out
+    if field == "appoint":
+        n = int(_f(row, "hand_count")[p])
+        if n < APPOINT_COST:
+            out.append(f"Appoint costs {APPOINT_COST} cards from hand and you hold {n} (RL-A7)")
+        leader = int(_f(row, "leader")[p])
+        if not [c for c in _zone(row, "party", p) if c != leader]:
+            out.append("you have no character in play other than your leader to move the leader card to (RL-A7)")
+        return out
+    return out
+
+
+def _relics_of(row: np.ndarray, p: int) -> list[int]:
+    return [k for k in range(2 * LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
+
+
+def _location_line(row: np.ndarray, pool: CardPool) -> str:
+    for q in (0, 1):
+        b = _zone(row, "battlefield", q)
+        if b:
+            info = pool.cards[int(_f(row, "deck_list")[q, b[0]])]
+            return f" '{info['name']}' (qualifies: {', '.join(info['qualifies'])})"
+    return ""
+
+
+def _slot_reasons(row: np.ndarray, pool: CardPool, p: int, s: int) -> list[str]:
+    """ST_SLOT: why own slot ``s`` does not suit the pending action (mirrors ``rules.fill_mask``)."""
+    ctab = pool.tables[0]
+    kind = int(_f(row, "pend_kind"))
+    c = _at_slot(row, p, s)
+    if kind == PK_REINFORCE:
+        return [f"{_slot_text(p, s)} is taken by {_who(row, pool, p, s)}: the reinforcing character needs an empty "
+                f"slot"]
+    if c < 0:
+        return [f"you have no character on {_slot_text(p, s)}: choose one of your characters"]
+    who = _who(row, pool, p, s)
+    if kind in (PK_EQUIP, PK_RELIC):
+        out = []
+        if int(_f(row, "attached")[p, c]) >= 0:
+            out.append(f"{who} already carries an attachment (one each, RL-E2)")
+        if kind == PK_EQUIP:
+            card = int(_f(row, "deck_list")[p, int(_f(row, "pend_card"))])
+            if not meets_requirements(_c(row), ctab, p, c, card):
+                out.append(f"{who} does not meet the requirements of '{pool.name(card)}' ({_requires(pool, card)}, "
+                           f"RL-E1)")
+        return out
+    if kind == PK_CASTER:
+        return _caster_reasons(row, pool, p, int(pending_card_id(_c(row))), c)
+    if kind == PK_APPOINT:
+        return [f"{who} is already your leader: Appoint moves the leader card to another character (RL-A7)"]
+    return []
+
+
+def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str]:
+    ctab = pool.tables[0]
+    op = int(_f(row, "pend_src"))
+    pile = "doom pile" if op == OP_EXHUME else "discard pile"
+    verb = {OP_RAISE: "raise", OP_RECLAIM: "reclaim", OP_EXHUME: "exhume"}.get(op, "take-back")
+    if cid >= len(pool.cards):
+        return [f"there is no card id {cid}: the pool has {len(pool.cards)} cards"]
+    name = pool.cards[cid]["name"]
+    if op == OP_RAISE and int(_f(row, "reserves_count")[p]) >= RECRUIT_LIMIT:
+        return [f"raise puts a character into your reserves and they hold {RECRUIT_LIMIT} or more"]
+    insts = [i for i in _zone(row, "doom" if op == OP_EXHUME else "discard", p)
+             if int(_f(row, "deck_list")[p, i]) == cid]
+    if not insts:
+        return [f"there is no '{name}' in your {pile}"]
+    kind = int(ctab[cid, C_TYPE])
+    if op == OP_RAISE and kind != TYPES.index("character"):
+        return [f"'{name}' is a {TYPES[kind]} card: raise takes back a character"]
+    if op == OP_RECLAIM and kind not in (T_EQUIPMENT, T_ITEM, T_SPELL):
+        return [f"'{name}' is a {TYPES[kind]} card: reclaim takes back an item-deck card (equipment, item, spell)"]
+    if op == OP_EXHUME and kind not in (T_EQUIPMENT, T_ITEM, T_SPELL, TYPES.index("character")):
+        return [f"'{name}' is a {TYPES[kind]} card: exhume takes back a character or an item-deck card"]
+    if pile_candidate(_c(row), ctab, p, op, int(_f(row, "pend_target")), cid) < 0:
+        return [f"'{name}' is the card being resolved: the {verb} cannot take it back"]
+    return []
+
+
+def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
+    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.fill_mask``)."""
+    ctab = pool.tables[0]
+    st = int(_f(row, "step"))
+    q = 1 - p
+    if field not in _ALLOWED.get(st, ()):
+        extra = ""
+        if field == "pass" and st in (ST_LEADER, ST_LEADER_SLOT, ST_LOCATION, ST_TRIM, ST_SLOT, ST_TARGET,
+                                      ST_DISCARD, ST_PILE):
+            extra = "; this choice cannot be declined"
+        return [f"{_WHAT[field]} is allowed {_WHEN[field]}; the step now is '{STEP_NAMES[st]}': {_NOW[st]}{extra}"]
+    if st == ST_BATTLE:
+        return _battle_reasons(row, pool, p, field, i)
+    if st == ST_LOCATION:
+        mine, theirs = len(_zone(row, "loc_pile", p)), len(_zone(row, "loc_pile", q))
+        if i < LOCATIONS:
+            return [f"there is no location {i} of yours in the pile: you have {mine} left (entries 0-{mine - 1}), "
+                    f"the opponent {theirs} (entries {LOCATIONS}-{LOCATIONS + theirs - 1})"]
+        return [f"there is no opposing location {i - LOCATIONS} in the pile: the opponent has {theirs} left "
+                f"(entries {LOCATIONS}-{LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
+    if st == ST_LEADER:
+        n = len(_zone(row, "lineup", p))
+        return [f"there is no drawn character {i}: you drew {n} (numbered from 0)"]
+    if st in (ST_LEADER_SLOT, ST_PLACE):
+        return [f"{_slot_text(p, i)} is taken by {_who(row, pool, p, i)}: choose an empty slot"]
+    if st == ST_TRIM:
+        n = len(_zone(row, "reserves", p))
+        return [f"there is no reserve character {i}: your reserves hold {n} (numbered from 0)"]
+    if st == ST_SLOT:
+        return _slot_reasons(row, pool, p, i)
+    if st in (ST_TARGET, ST_JUMP):
+        c = _at_slot(row, q, i)
+        if c < 0:
+            return [f"the opponent has no character on {_slot_text(q, i)}"]
+        school = int(pending_school(_c(row), pool.tables))
+        if immune(_c(row), ctab, p, q, c, school):
+            return [f"{_who(row, pool, q, i)} is an Up {SCHOOLS[school].capitalize()} character: it ignores your "
+                    f"{SCHOOLS[school]} magic (RL-K1/K2)"]
+        return []
+    if st == ST_DISCARD:
+        hand = _zone(row, "hand", p)
+        if i >= len(hand):
+            return [_hand_missing(len(hand), i)]
+        if int(_f(row, "pend_kind")) == PK_THROW:
+            card = int(_f(row, "deck_list")[p, hand[i]])
+            return [f"'{pool.name(card)}' is not equipment: a Throw discards an equipment card (RL-K11)"]
+        return []
+    if st == ST_KEEP:
+        return [f"you have no character on {_slot_text(p, i)} to keep"]
+    if st == ST_HAND:
+        return [_hand_missing(len(_zone(row, "hand", p)), i)]
+    if st == ST_PILE:
+        return _pile_reasons(row, pool, p, i)
+    return []
+
+
+def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
+    """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
+
+    ``rules.fill_mask`` decides legality; the reasons read the same predicates (``hand_playable``'s parts
+    ``free_host``/``has_target``/``valid_caster``, ``meets_requirements``, ``immune``, ``distance``, ``qualifies``,
+    ``sideboard_entry``, ``pile_candidate``) and only what ``player`` can see: their own hand, reserves, drawn
+    characters, piles and leader card, and the public board. The opponent's hand, reserves and decks are never
+    read, and a sub-decision of the opponent that depends on their hidden hand card is named as the battle step."""
+    p, a = int(player), int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
+    status = int(row[H_STATUS])
+    if status != LIVE:
+        return "the game is over" + (" (truncated at a cap)" if status == TRUNCATED else "")
+    if int(row[H_TO_ACT]) != p:
+        return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step '{_public_step(row, p)}')")
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    fill_mask(_c(row), pool.tables, p, mask)
+    if mask[a]:
+        return ""
+    field, i = action_range(a)
+    reasons = _reasons(row, pool, p, field, i)
+    return "; ".join(reasons) if reasons else _NO_REASON
+
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
@@ -258,4 +786,4 @@ def card_summary(pool: CardPool, card_id: int) -> str:
     return " ".join(parts)
 
 
-__all__ = ["SKILLS", "TYPES", "action_name", "card_summary", "hide", "render"]
+__all__ = ["LEGEND", "SKILLS", "TYPES", "action_name", "card_summary", "explain_illegal", "hide", "render"]
