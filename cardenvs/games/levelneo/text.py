@@ -416,9 +416,9 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
         if ctab[card, C_TYPE] == TYPE_CHARACTER:
             main_turn = st == 4 and p == tp and int(_f(row, "sub")) == 0
             if not main_turn:
-                when = "your own main phase" if p == tp else "your own turn's main phase, not the opponent's turn"
-                return (f"'{name}' is a character: supports are played only in {when}; in the '{step}' window only "
-                        f"events can be played")
+                now = f"this is P{tp}'s turn, not yours" if p != tp else f"now it is the '{step}' window"
+                return (f"'{name}' is a character: supports are played only in your own main phase and {now}; "
+                        f"only events can be played here")
             if int(_f(row, "support_played")):
                 return "you already played a support this main phase (one support per main phase)"
             if n_sup >= R.SUPPORT_CAP:

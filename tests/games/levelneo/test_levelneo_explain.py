@@ -78,9 +78,10 @@ def test_hand_empty_slot() -> None:
 
 def test_LN_T2_support_only_in_own_main_phase() -> None:
     g = build(side(hand=["Ashen Recruit"]), side(), step=ST_BATTLE_WINDOW)
-    assert "supports are played only in your own main phase" in why(g, "hand", 0)
+    assert "supports are played only in your own main phase and now it is the 'battle phase' window" \
+        in why(g, "hand", 0)
     g = build(side(), side(hand=["Harbor Watch"]), sub=1)  # the opponent's window in P0's main phase
-    assert "not the opponent's turn" in why(g, "hand", 0)
+    assert "only in your own main phase and this is P0's turn, not yours" in why(g, "hand", 0)
 
 
 def test_LN_T6_one_support_per_main_phase() -> None:
