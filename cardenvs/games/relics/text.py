@@ -112,6 +112,11 @@ def _slot_text(p: int, slot: int) -> str:
     return f"{'front' if slot < 3 else 'back'} {slot % 3 + 1}"
 
 
+def _occupant(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
+    inst = _at_slot(row, p, slot)
+    return f"{_name(row, pool, p, inst)} ({_slot_text(p, slot)})" if inst >= 0 else f"(empty {_slot_text(p, slot)})"
+
+
 def _sideboard(row: np.ndarray, p: int, k: int) -> tuple[int, int]:
     q = p if k < LOCATIONS else 1 - p
     j = k if k < LOCATIONS else k - LOCATIONS
@@ -138,11 +143,12 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field in ("fight", "throw"):
         a, t = divmod(i, PARTY)
         verb = "Fight" if field == "fight" else "Throw"
-        return (f"{verb}: {_name(row, pool, p, _at_slot(row, p, a))} ({_slot_text(p, a)}) -> "
-                f"{_name(row, pool, o, _at_slot(row, o, t))} ({_slot_text(o, t)})")
+        return f"{verb}: {_occupant(row, pool, p, a)} -> {_occupant(row, pool, o, t)}"
     if field == "move":
         a, b = divmod(i, PARTY)
-        return f"Move {_name(row, pool, p, _at_slot(row, p, a))} from {_slot_text(p, a)} to {_slot_text(p, b)}"
+        inst = _at_slot(row, p, a)
+        who = _name(row, pool, p, inst) if inst >= 0 else "(nobody)"
+        return f"Move {who} from {_slot_text(p, a)} to {_slot_text(p, b)}"
     if field == "hand":
         hand = _zone(row, "hand", p)
         name = _name(row, pool, p, hand[i]) if i < len(hand) else "?"
@@ -158,7 +164,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         q, inst = _sideboard(row, p, i)
         return f"Reinforce with the relic '{_relic_name(pool, int(_f(row, 'deck_list')[q, inst]))}'" if q >= 0 else "relic ?"
     if field == "ability":
-        return f"ability of {_name(row, pool, p, _at_slot(row, p, i))} ({_slot_text(p, i)})"
+        return f"ability of {_occupant(row, pool, p, i)}"
     if field == "leader_ability":
         return f"leader card ability ({_name(row, pool, p, int(_f(row, 'leader_card')[p, 0]))})"
     if field in ("recruit", "appoint", "retreat"):
@@ -446,11 +452,11 @@ def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
             return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours in play and you have none"]
         need = []
         if kind == T_SPELL:
-            need.append(f"the {SCHOOLS[int(ctab[card, C_SCHOOL])].capitalize()} skill (RL-M2)")
+            need.append(f"with the {SCHOOLS[int(ctab[card, C_SCHOOL])].capitalize()} skill (RL-M2)")
         if int(ctab[card, C_COST_DOWN]):
-            need.append("to be Up to pay its down cost (RL-U1/U3)")
-        return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} with " + " and ".join(need)
-                + " and none of your characters in play has that"]
+            need.append("that is Up to pay its down cost (RL-U1/U3)")
+        return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours " + " and ".join(need)
+                + ": none of your characters in play qualifies"]
     return []
 
 

@@ -135,12 +135,13 @@ def test_RL_A4_move_down_character_and_taken_slot() -> None:
 # ---------------------------------------------------------------------------------------------- Cast/Use, Reinforce
 def test_RL_M2_spell_needs_a_caster_with_its_school() -> None:
     g = battle(hand=["Night Bolt"])
-    assert "'Night Bolt' needs a caster with the Black skill (RL-M2)" in why(g, "hand", 0)
+    assert "'Night Bolt' needs a caster of yours with the Black skill (RL-M2) and that is Up" in why(g, "hand", 0)
 
 
 def test_RL_U3_down_cost_needs_an_up_user() -> None:
     g = battle(party=["Gale Duelist@1:vL", "Quill Archer@4:v"], hand=["Whetstone"])
-    assert "'Whetstone' needs a user with to be Up to pay its down cost (RL-U1/U3)" in why(g, "hand", 0)
+    assert ("'Whetstone' needs a user of yours that is Up to pay its down cost (RL-U1/U3): none of your characters in "
+            "play qualifies") in why(g, "hand", 0)
 
 
 def test_RL_K1_spell_without_a_target_immune_opponents() -> None:
@@ -229,6 +230,18 @@ def test_RL_K11_throw_discards_equipment() -> None:
     do(g, "throw", 1 * 6 + 1)
     assert int(field(g, "step")) == ST_DISCARD
     assert "'Supply Cart' is not equipment: a Throw discards an equipment card (RL-K11)" in why(g, "hand", 0)
+
+
+def test_RL_Z5_take_back_only_a_card_of_the_right_kind_in_the_pile() -> None:
+    g = battle(party=["Gale Duelist@1:L"], hand=["Grave Lantern"], discard=["Dust Monk", "Brass Golem", "Night Bolt"])
+    do(g, "hand", 0)
+    if int(field(g, "step")) == ST_SLOT:
+        do(g, "slot", 1)
+    assert STEP_NAMES[int(field(g, "step"))] == "take back"
+    assert "is a spell card: raise takes back a character" in why(g, "pile", POOL.by_name["Night Bolt"])
+    assert "there is no 'Iron Abbot' in your discard pile" in why(g, "pile", POOL.by_name["Iron Abbot"])
+    assert EXPLAIN(g.states[0], g.pool, 0, A("pile", POOL.by_name["Dust Monk"])) == ""
+    assert "taking back a card is allowed only in the take back step" in why(battle(), "pile", 0)
 
 
 # ---------------------------------------------------------------------------------------------- through PlaySession
