@@ -469,7 +469,7 @@ def check_timing(game: BatchGame, rows: np.ndarray, actions: np.ndarray, rng: np
         sig1 = _reveal_signature(spec, b[i1], after[i1], hid, viewer, rng, pool, samples)
         other = (after[i2], obs[i2], vmask[i2])
         if _reveal_signature(spec, b[i2], after[i2], hid, viewer, rng, pool, samples) != sig1:
-            other = _matching_redeal(game, b[i1], actor, action, viewer, hid, sig1, rng, redeals, samples)
+            other = _matching_redeal(game, b[i1], after[i1], actor, action, viewer, hid, rng, redeals, samples)
             if other is None:
                 stats.revealed += 1
                 continue
@@ -545,11 +545,14 @@ def _reveal_signature(spec: GameSpec, before: np.ndarray, after: np.ndarray, hid
     return tuple(out)
 
 
-def _matching_redeal(game: BatchGame, row: np.ndarray, actor: int, action: int, viewer: int,
-                     hidden_before: np.ndarray, signature: tuple, rng: np.random.Generator, redeals: int,
+def _matching_redeal(game: BatchGame, row: np.ndarray, row_after: np.ndarray, actor: int, action: int, viewer: int,
+                     hidden_before: np.ndarray, rng: np.random.Generator, redeals: int,
                      samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """A re-deal of ``row`` (for ``viewer``) where ``action`` is legal and reveals ``signature``: its state, view and
-    mask after the step; None when none of ``redeals`` tries does."""
+    """A re-deal of ``row`` (for ``viewer``) where ``action`` is legal and reveals the same cards as the step from
+    ``row`` to ``row_after``: its state, view and mask after the step; None when none of ``redeals`` tries does.
+
+    Each try's own re-dealt slots join ``hidden_before`` before the two reveals are compared: a hidden slot that the
+    first samples happened not to change (identical cards) must not count as visible when this try changes it."""
     spec = game.spec
     variants = np.stack([spec.hide(row, viewer, rng, game.pool) for _ in range(redeals)])
     n = variants.shape[0]
@@ -560,8 +563,12 @@ def _matching_redeal(game: BatchGame, row: np.ndarray, actor: int, action: int, 
     n = variants.shape[0]
     after, obs, vmask = _step_and_view(game, variants, np.full(n, actor, np.int32), np.full(n, action, np.int32),
                                        np.full(n, viewer, np.int32))
+    _, base = slot_cards(spec, row)
+    _, dealt = slot_cards(spec, variants)
     for t in range(n):
-        if _reveal_signature(spec, variants[t], after[t], hidden_before, viewer, rng, game.pool, samples) == signature:
+        hidden = hidden_before | (dealt[t] != base[0])
+        wanted = _reveal_signature(spec, row, row_after, hidden, viewer, rng, game.pool, samples)
+        if _reveal_signature(spec, variants[t], after[t], hidden, viewer, rng, game.pool, samples) == wanted:
             return after[t], obs[t], vmask[t]
     return None
 

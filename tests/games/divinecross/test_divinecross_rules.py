@@ -101,7 +101,7 @@ def test_DC_S4_main_unit_chosen_from_hand_face_down_and_hidden() -> None:
 
 def _first_seed(deck0, deck1, want) -> BatchGame:
     for seed in range(200):
-        g = BatchGame(SPEC, 1, decks=(deck0, deck1), seed=seed)
+        g = BatchGame(SPEC, 1, decks=(deck0, deck1), seed=seed, check_decks=False)  # test decks break D1-D4
         if want(g):
             return g
     raise AssertionError("no seed found")
