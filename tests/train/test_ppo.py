@@ -13,7 +13,8 @@ from train.config import load_config
 from train.evaluate import play_match
 from train.ppo import main
 
-GAME = "levelneo" if "levelneo" in cardenvs.available_games() else cardenvs.available_games()[0]
+# simulfight: its games end within 40 rounds whatever the learner does, so a 3000-step run sees league episodes
+GAME = "simulfight" if "simulfight" in cardenvs.available_games() else cardenvs.available_games()[0]
 
 SMALL = """
 [ppo]
