@@ -248,6 +248,37 @@ Action names: 'hand i' = hand slot i (from 0); 'main' / 'support i' (from 1) for
 """
 
 
+def _id_ranges() -> str:
+    """The action id ranges (generated from the action layout), for ``why N``."""
+    from .actions import ACTIONS
+
+    sz = {f.name: f.size for f in ACTIONS.fields}
+    sup = f"supports 1-{sz['partner']}"
+    label = {
+        "pass": "pass / keep hand / end phase / decline", "go_first": "go first", "go_second": "go second",
+        "burst": "Level Burst", "hand": f"hand slots 0-{sz['hand'] - 1}", "skill": f"skill: main, {sup}",
+        "attack": f"attack: main, {sup}", "partner": f"combi partner: {sup}", "target": f"target: opponent main, {sup}",
+        "cover": f"cover: {sup}", "level_down": f"level down: level cards 0-{sz['level_down'] - 1}",
+        "combi_loss": "combi loss: attacker, partner",
+        "choose_main": f"choose main: deck cards 0-{sz['choose_main'] - 1}",
+        "level_up": "level up", "effect_target": f"effect target: {sup}",
+        "burst_known": f"Level Burst with level cards 0-{sz['burst_known'] - 1}",
+    }
+    lines, line = [], "Action ids (for 'why N'):"
+    for f in ACTIONS.fields:
+        lo = ACTIONS.offset(f.name)
+        part = f"{lo if f.size == 1 else f'{lo}-{lo + f.size - 1}'} {label[f.name]}"
+        if len(line) + len(part) + 2 > 116:
+            lines.append(line + ";")
+            line = "  " + part
+        else:
+            line += (" " if line.endswith(":") else "; ") + part
+    return "\n".join(lines + [line + "."]) + "\n"
+
+
+LEGEND += _id_ranges()
+
+
 def _slot_inst(row: np.ndarray, p: int, i: int) -> int:
     """Instance in slot ``i`` of ``p``'s field as the skill/attack/target actions count it (0 main, 1.. supports)."""
     if i == 0:
@@ -316,7 +347,8 @@ def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e
         if marker < cost:  # LN-T9
             return f"it costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
         if not has_color(row, tables[0], p, int(tables[0][card, C_COLOR])):  # LN-D4
-            return f"its colour cost needs a {info['color']} character on your field (main or support) and you have none"
+            return (f"its colour cost needs a {info['color']} character on your field (main or support) and you have "
+                    f"none")
     elif int(eff[E_COST_REST]) != 0 and bool(_f(row, "rested")[p, inst]):
         return "its cost is to rest this character, and it is already resting"
     if skill_used(row, p, int(eff[E_SKILL])):  # LN-K4

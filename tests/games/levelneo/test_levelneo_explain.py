@@ -344,6 +344,15 @@ def test_legend_explains_every_mark_the_render_prints() -> None:
         assert token in LEGEND
 
 
+def test_legend_lists_every_action_id_range() -> None:
+    from cardenvs.games.levelneo.actions import ACTIONS
+
+    ids = LEGEND[LEGEND.index("Action ids"):]
+    for f in ACTIONS.fields:
+        lo = ACTIONS.offset(f.name)
+        assert re.search(rf"(^|[ :;]){lo}{'' if f.size == 1 else f'-{lo + f.size - 1}'} ", ids), f.name
+
+
 def test_rules_md_carries_the_legend() -> None:
     text = (SPEC.package_dir / "RULES.md").read_text()
     assert "## Board legend" in text and LEGEND.strip() in text
