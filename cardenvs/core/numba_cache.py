@@ -7,14 +7,11 @@ cached ``rules.py`` running the old offsets: silently wrong games.
 
 :func:`install` puts :class:`DependencyStampLocator` first in Numba's list of cache locators. For a file of ours it
 wraps the locator Numba would have used (same cache folder, same file names) and replaces the freshness stamp by
-(Numba's own stamp of the file, a digest of its dependencies). The dependencies of a file are, by convention:
-
-- every ``*.py`` file in ``cardenvs/core`` (header, zones, RNG and turn helpers are inlined everywhere);
-- for a file of a game (``cardenvs/games/<name>/``), every ``*.py`` file of that game (its modules import each
-  other freely);
-- for any other file (the heuristics in ``agents/``, the benchmark ceiling): the file itself, the files of its own
-  folder it imports relatively (``from .base import ...``, followed transitively), and every ``*.py`` file of each
-  game it names as ``cardenvs.games.<name>``. Editing one heuristic so recompiles that heuristic only.
+(Numba's own stamp of the file, a digest of its dependencies). The dependencies of a file are the file itself
+and every module of ours it imports, followed transitively (``from .state import X``, ``from cardenvs.core.zones
+import y``, ``import cardenvs.games.relics as game``), plus, for a file of a game (``cardenvs/games/<name>/``),
+that game's whole folder. So editing ``state.py`` recompiles the game that imports it and the heuristic that
+inlines it, while editing ``cardenvs/core/batch.py`` (which no kernel imports) recompiles nothing.
 
 A stamp that differs makes Numba treat the index as empty and recompile, exactly as when the file itself changes.
 The digest hashes file contents (memoised on path, mtime and size), so touching a file without changing it
@@ -34,7 +31,6 @@ from numba.core import caching
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 #: folders whose cached kernels get dependency stamps: the package, and the sibling top-level packages of a checkout
 ROOTS: tuple[Path, ...] = (PACKAGE_DIR,) + tuple(PACKAGE_DIR.parent / name for name in ("agents", "benchmarks"))
-_GAME_REFERENCE = re.compile(rb"cardenvs\.games\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,7 +39,9 @@ def _file_digest(path: str, mtime_ns: int, size: int) -> bytes:
         return hashlib.sha256(f.read()).digest()
 
 
-_RELATIVE_IMPORT = re.compile(rb"^\s*from \.([A-Za-z_][A-Za-z0-9_]*)? import ([A-Za-z0-9_, ()]+)", re.MULTILINE)
+_FROM_IMPORT = re.compile(rb"^from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+\(?([\w, \t\n]+?)\)?[ \t]*(?:#.*)?$",
+                          re.MULTILINE)
+_PLAIN_IMPORT = re.compile(rb"^import[ \t]+([\w.]+)", re.MULTILINE)
 
 
 def _read(path: Path) -> bytes:
@@ -53,38 +51,90 @@ def _read(path: Path) -> bytes:
         return b""
 
 
-def _relative_closure(path: Path) -> set[Path]:
-    """``path`` and the modules of its folder it imports relatively, transitively."""
+def _module_file(parts: list[str]) -> Path | None:
+    """The file of module ``parts`` (e.g. ["cardenvs", "core", "zones"]) if it is one of ours."""
+    if not parts:
+        return None
+    if parts[0] == "cardenvs":
+        base = PACKAGE_DIR
+    else:
+        base = next((r for r in ROOTS if r.name == parts[0]), None)
+        if base is None:
+            return None
+    target = base.joinpath(*parts[1:])
+    if target.with_suffix(".py").is_file():
+        return target.with_suffix(".py")
+    if (target / "__init__.py").is_file():
+        return target / "__init__.py"
+    return None
+
+
+def _package_parts(path: Path) -> list[str]:
+    """The dotted package of the module at ``path``, as parts (``cardenvs/games/levelneo/rules.py`` -> its package)."""
+    for root in ROOTS:
+        if root == path.parent or root in path.parents:
+            rel = path.parent.relative_to(root.parent)
+            return list(rel.parts)
+    return []
+
+
+def imported_files(path: Path) -> set[Path]:
+    """Our modules that ``path`` imports directly (relative or absolute; ``from X import name`` also tries X.name)."""
+    source = _read(path)
+    package = _package_parts(path)
+    found: set[Path] = set()
+    for dots, module, names in _FROM_IMPORT.findall(source):
+        if dots:
+            up = len(dots) - 1
+            base = package[: len(package) - up] if up else list(package)
+        else:
+            base = []
+        parts = base + (module.decode().split(".") if module else [])
+        target = _module_file(parts)
+        if target is not None:
+            found.add(target)
+        for name in names.replace(b"\n", b" ").split(b","):
+            name = name.strip().split(b" ")[0]
+            sub = _module_file(parts + [name.decode()]) if name else None
+            if sub is not None:
+                found.add(sub)
+    for module in _PLAIN_IMPORT.findall(source):
+        parts = module.decode().split(".")
+        for k in range(1, len(parts) + 1):
+            target = _module_file(parts[:k])
+            if target is not None:
+                found.add(target)
+    return found
+
+
+def _game_folder(path: Path) -> Path | None:
+    return path.parent if path.parent.parent == PACKAGE_DIR / "games" else None
+
+
+def dependency_files(py_file: str | Path) -> list[Path]:
+    """The source files a kernel defined in ``py_file`` may depend on (see the module docstring).
+
+    Module-level imports only (an import inside a function is Python code, never compiled into a kernel); a package's
+    ``__init__.py`` outside the games counts but its own imports are not followed (it re-exports; kernels import the
+    modules). Reaching any module of a game also brings in the rest of that game's folder, as files only."""
+    path = Path(py_file).resolve()
     seen: set[Path] = set()
+    games: set[Path] = set()
     todo = [path]
     while todo:
         current = todo.pop()
         if current in seen or not current.is_file():
             continue
         seen.add(current)
-        for module, names in _RELATIVE_IMPORT.findall(_read(current)):
-            candidates = [module] if module else [n.strip() for n in names.strip(b"()").split(b",")]
-            todo += [current.parent / (c.decode() + ".py") for c in candidates if c]
-    return seen
-
-
-def dependency_files(py_file: str | Path) -> list[Path]:
-    """The source files a kernel defined in ``py_file`` may depend on (see the module docstring)."""
-    path = Path(py_file).resolve()
-    core = PACKAGE_DIR / "core"
-    folders = {core}
-    files: set[Path] = set()
-    if path.parent.parent == PACKAGE_DIR / "games":
-        folders.add(path.parent)
-    elif path.parent != core:
-        files |= _relative_closure(path)
-        for name in set(_GAME_REFERENCE.findall(b"".join(_read(f) for f in files))):
-            game_dir = PACKAGE_DIR / "games" / name.decode()
-            if game_dir.is_dir():
-                folders.add(game_dir)
-    for folder in folders:
-        files |= set(folder.glob("*.py"))
-    return sorted(files)
+        game = _game_folder(current)
+        if game is not None:
+            games.add(game)
+        if current.name == "__init__.py" and current != path and game is None:
+            continue
+        todo += [f for f in imported_files(current) if f not in seen]
+    for game in games:  # the rest of a game's folder counts too (not followed: the closure reached what kernels use)
+        seen.update(game.glob("*.py"))
+    return sorted(seen)
 
 
 def dependency_stamp(py_file: str | Path) -> str:

@@ -87,3 +87,14 @@ def test_the_locator_is_numbas_first_choice():
 
     assert _impl_class()._locator_classes[0] is DependencyStampLocator
     assert caching  # imported for the class lookup above
+
+
+def test_only_what_a_kernel_imports_is_a_dependency():
+    """Editing the batch core or the envs (no kernel imports them) must not recompile every game."""
+    from cardenvs.core import numba_cache
+
+    files = numba_cache.dependency_files(PACKAGE / "games" / "levelneo" / "rules.py")
+    assert PACKAGE / "core" / "zones.py" in files and PACKAGE / "games" / "levelneo" / "state.py" in files
+    for python_only in ("batch.py", "aec.py", "vector.py", "threads.py"):
+        assert PACKAGE / "core" / python_only not in files, python_only
+    assert not any("relics" in str(f) for f in files)
