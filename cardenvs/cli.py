@@ -7,6 +7,8 @@
     cardenvs decks list levelneo
     cardenvs decks validate my.toml --game levelneo
     cardenvs games
+    cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
+    cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
 
 Every user mistake (unknown game, missing or illegal deck file, bad flag) is reported as one line on stderr with
 exit status 2, never a traceback.
@@ -101,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  cardenvs eval levelneo --games 1000 --report out/\n"
                "  cardenvs eval levelneo --sprt aggro control --elo0 0 --elo1 20\n"
                "  cardenvs decks validate mydeck.toml --game levelneo\n"
+               "  cardenvs play levelneo --opponent heuristic\n"
+               "  cardenvs replay replays/levelneo-....json --html game.html\n"
                "Run 'cardenvs COMMAND --help' for the options of a command.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -168,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     va.set_defaults(func=_cmd_decks_validate)
 
     sub.add_parser("games", help="list the registered games").set_defaults(func=_cmd_games)
+    from . import play, viewer
+
+    play.add_command(sub)
+    viewer.add_command(sub)
     return parser
 
 

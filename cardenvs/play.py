@@ -282,7 +282,14 @@ def add_command(sub: Any) -> None:
 def main(args: Any) -> int:
     session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
                           seat=args.seat, seed=args.seed)
-    replay = session.run()
+    try:
+        replay = session.run()
+    except KeyboardInterrupt:  # Ctrl-C resigns; the game so far is still saved
+        session.say("interrupted: resigning")
+        if session.game.states[0, H_STATUS] == LIVE:
+            session.recorder.resign(0, session.seat)
+            forfeit_game(session.game.states[0], session.seat)
+        replay = session.recorder.replay(0)
     if not args.no_save:
         path = replay.save(default_replay_path(replay, args.replay_dir))
         session.say(f"replay saved: {path}  (watch it: cardenvs replay {path})")

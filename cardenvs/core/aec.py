@@ -104,7 +104,9 @@ class OneGameView:
         return copy.deepcopy(self)
 
     def render(self, viewer: str | None = None) -> str | None:
-        """The board as text (omniscient, or as ``viewer`` sees it); printed in "human" mode."""
+        """The board as text: as ``viewer`` sees it, or omniscient ("ansi" mode with no viewer, for logs and tests).
+        "human" mode prints it, from ``viewer``'s seat or by default from the seat of the player to act (a
+        simultaneous game's ParallelEnv prints the view both players share), never the all-seeing board."""
         if viewer is not None and viewer not in AGENTS:
             raise BadArgumentError(f"viewer must be None or one of {AGENTS}, got {viewer!r}")
         if self.render_mode is None:
@@ -112,11 +114,18 @@ class OneGameView:
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        text = self.game.render(0, None if viewer is None else AGENTS.index(viewer))
         if self.render_mode == "human":
-            print(text)
+            # a screen a person watches: never the all-seeing board while the game is live (issue 12 #24)
+            seat = self._human_viewer() if viewer is None else AGENTS.index(viewer)
+            print(self.spec.render(self.game.states[0], self.game.pool, seat))
             return None
-        return text
+        return self.game.render(0, None if viewer is None else AGENTS.index(viewer))
+
+    def _human_viewer(self) -> int | None:
+        """Whose view "human" mode prints when no viewer is named: the player to act (the whole board once the game
+        is over)."""
+        row = self.game.states[0]
+        return int(row[H_TO_ACT]) if row[H_STATUS] == LIVE else None
 
     def close(self) -> None:
         pass

@@ -36,6 +36,11 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
         self.noop = int(spec.extra.get("noop_action", 0))
         self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"], "is_parallelizable": True}
 
+    def _human_viewer(self) -> int | None:
+        """Both players watch one screen: "human" mode prints the view they share (a simultaneous game's render takes
+        viewer -1 for it), the whole board once the game is over."""
+        return -1 if self.game.states[0, H_STATUS] == LIVE else None
+
     def _mask(self, player: int) -> np.ndarray:
         if self.game.states[0, H_NEEDS] & (1 << player):
             return self.game.legal_mask(player)[0].copy()

@@ -67,7 +67,9 @@ class GameSpec:
     load_pool: Callable[..., Any]  # (paths: list[Path] | None) -> CardPool with .tables
     load_deck: Callable[..., Any]  # (path_or_name, pool) -> Deck
     action_name: Callable[[np.ndarray, Any, int, int], str]  # (row, pool, player, action) -> text
-    render: Callable[[np.ndarray, Any, int | None], str]  # (row, pool, viewer or None for all) -> text
+    # (row, pool, viewer or None for all) -> text; a simultaneous game also takes viewer -1: the view both players
+    # share (what a ParallelEnv in "human" mode prints)
+    render: Callable[[np.ndarray, Any, int | None], str]
     hide: Callable[[np.ndarray, int, np.random.Generator, Any], np.ndarray]  # re-deal what `viewer` can't see
     default_decks: tuple[str, str] = ()
     extra: dict = field(default_factory=dict)

@@ -239,3 +239,26 @@ def test_simultaneous_play_does_not_show_how_many_decisions_the_agent_made(simul
     shown = console.file.getvalue()
     own = sum(1 for s, _ in history if s == session.seat)
     assert f"your legal actions (decision {own - 1})" in shown
+
+
+def test_human_render_never_prints_the_all_seeing_board(capsys):
+    """Issue 12 #24: "human" mode shows the player to act's view (AEC) or the shared view (ParallelEnv)."""
+    import cardenvs
+
+    env = cardenvs.make_env("levelneo", render_mode="human")
+    env.reset(seed=3)
+    for _ in range(12):  # into the main phase, with cards in both hands
+        env.step(int(np.flatnonzero(env.unwrapped.action_mask())[0]))
+    capsys.readouterr()
+    env.render()
+    shown = capsys.readouterr().out
+    seat = int(env.unwrapped.row[1])
+    assert shown.strip() == env.unwrapped.spec.render(env.unwrapped.row, env.unwrapped.game.pool, seat).strip()
+    assert shown.strip() != env.unwrapped.spec.render(env.unwrapped.row, env.unwrapped.game.pool, None).strip()
+
+    par = cardenvs.make_parallel_env("simulfight", render_mode="human")
+    par.reset(seed=1)
+    capsys.readouterr()
+    par.render()
+    game = par.unwrapped.game if hasattr(par, "unwrapped") else par.game
+    assert capsys.readouterr().out.strip() == game.spec.render(game.states[0], game.pool, -1).strip()
