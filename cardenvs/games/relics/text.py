@@ -162,7 +162,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         return f"discard reserve '{name}'" if step == "trim reserves" else f"Reinforce with '{name}' from the reserves"
     if field == "relic":
         q, inst = _sideboard(row, p, i)
-        return f"Reinforce with the relic '{_relic_name(pool, int(_f(row, 'deck_list')[q, inst]))}'" if q >= 0 else "relic ?"
+        return f"Reinforce with the relic '{_relic_name(pool, int(_f(row, 'deck_list')[q, inst]))}'" if q >= 0 else f"relic entry {i} (no relic you control)"
     if field == "ability":
         return f"ability of {_occupant(row, pool, p, i)}"
     if field == "leader_ability":
