@@ -98,6 +98,8 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
                 9: "end the action phase", 11: "end the climax phase", ST_START_OPEN: "no Turbo: go to the main phase",
                 ST_END_OPEN: "no Turbo: end the turn", ST_CHOOSE: "evolve nothing (no eligible pair)"}.get(step, "pass")
     if field == "choose_lead":
+        if step != ST_SETUP_LEAD:  # after setup, which card a deck instance is may be hidden (deck, heart)
+            return f"choose deck card {i} as the Lead (setup only)"
         return f"choose '{_card(row, pool, p, i)}' as the Lead (deck card {i})"
     if field == "hand":
         name = _card(row, pool, p, hand[i]) if i < len(hand) else "?"
@@ -110,7 +112,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         h, pos = divmod(i, FIELD_CAP)
         name = _card(row, pool, p, hand[h]) if h < len(hand) else "?"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
-        verb = "evolve" if kind == "fighter" else "equip"
+        verb = {"fighter": "evolve", "item": "equip"}.get(kind, "put")
         if step == ST_CHOOSE:
             verb = "effect: evolve"
         return f"{verb}: '{name}' (hand {h}) onto {_pos_name(pos)} '{_card(row, pool, p, _field_at(row, p, pos))}'"

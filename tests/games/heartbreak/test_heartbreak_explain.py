@@ -290,7 +290,7 @@ def test_sweep_every_illegal_action_is_explained_every_legal_one_is_not():
 
 
 def test_sweep_explanations_reveal_nothing_hidden():
-    """The explanation reads the same after every card the asker cannot see is re-dealt (``hide``)."""
+    """The explanation (and the action's name) reads the same after every card the asker cannot see is re-dealt."""
     rng = np.random.default_rng(1)
     seen = 0
     for g, r, p in _random_states(rows=4, steps=300, every=10, seed=9):
@@ -298,6 +298,8 @@ def test_sweep_explanations_reveal_nothing_hidden():
         hidden = SPEC.hide(row, p, rng, g.pool)
         for a in range(SPEC.num_actions):
             assert explain_illegal(hidden, g.pool, p, a) == explain_illegal(row, g.pool, p, a), a
+            # what 'why N' and '? N' print as the action's name reads the same too
+            assert SPEC.action_name(hidden, g.pool, p, a) == SPEC.action_name(row, g.pool, p, a), a
         seen += 1
     assert seen >= 80, seen
 
