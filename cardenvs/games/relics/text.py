@@ -41,7 +41,6 @@ from .rules import (
     fill_mask,
     free_host,
     has_target,
-    hand_playable,
     pending_card_id,
     pending_is_hidden,
     pending_school,
@@ -56,7 +55,6 @@ from .state import (
     PK_APPOINT,
     PK_CASTER,
     PK_EQUIP,
-    PK_OWN_TARGET,
     PK_REINFORCE,
     PK_RELIC,
     PK_THROW,
@@ -399,6 +397,8 @@ def _skill_names(mask: int) -> str:
 def _caster_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, c: int) -> list[str]:
     """Why character ``c`` of ``p`` cannot cast / use ``card`` (mirrors ``rules.valid_caster``)."""
     ctab = pool.tables[0]
+    if valid_caster(_c(row), ctab, p, card, c):
+        return []
     out = []
     who = f"'{_name(row, pool, p, c)}'"
     if int(ctab[card, C_COST_DOWN]) and is_down(row, p, c):
