@@ -362,3 +362,13 @@ def test_legend_names_every_step_and_stack_kind():
         assert f"'{name}'" in LEGEND, name
     for mark in ("[P0 wins]", "[P1 wins]", "[draw]", "[truncated]", "standing", "rested", "stock N"):
         assert mark in LEGEND
+
+
+def test_rules_md_carries_the_legend():
+    from pathlib import Path
+
+    import cardenvs.games.heartbreak as heartbreak
+
+    rules = (Path(heartbreak.__file__).parent / "RULES.md").read_text()
+    assert "## Board legend" in rules and "## Why an action is illegal" in rules
+    assert LEGEND in rules
