@@ -209,6 +209,8 @@ def test_RL_M2_caster_slot_and_RL_K1_immune_target() -> None:
     assert "you have no character on front 3" in why(g, "slot", 2)
     # the opponent waits on P0's hidden hand card: P1 is told the battle step, not 'choose own character'
     assert "(step 'battle')" in EXPLAIN(g.states[0], g.pool, 1, A("pass"))
+    assert "step: battle  to act: P0" in g.render(0, viewer=1)  # the board hides it the same way
+    assert "step: choose own character  to act: P0" in g.render(0, viewer=0)
     do(g, "slot", 1)
     assert int(field(g, "step")) == ST_TARGET
     assert "'Marrow Witch' (front 2) is an Up Black character: it ignores your black magic (RL-K1/K2)" in why(
