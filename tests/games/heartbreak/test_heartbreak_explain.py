@@ -372,3 +372,13 @@ def test_rules_md_carries_the_legend():
     rules = (Path(heartbreak.__file__).parent / "RULES.md").read_text()
     assert "## Board legend" in rules and "## Why an action is illegal" in rules
     assert LEGEND in rules
+
+
+def test_legend_action_id_ranges_match_the_action_layout():
+    from cardenvs.games.heartbreak.actions import ACTIONS
+
+    text = " ".join(LEGEND.split())
+    for f in ACTIONS.fields:
+        start = ACTIONS.offset(f.name)
+        span = f"{f.name} {start}" if f.size == 1 else f"{f.name} {start}-{start + f.size - 1}"
+        assert span in text, span
