@@ -27,7 +27,7 @@ def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
         return RandomAgent(seed)
     if kind == "heuristic":
         try:
-            module = importlib.import_module(f"agents.heuristic_{game_name}")
+            module = importlib.import_module(f"cardenvs.agents.heuristic_{game_name}")
         except ModuleNotFoundError:
             raise BadArgumentError(f"no heuristic agent for {game_name} yet; use random or ppo:PATH") from None
         return module.HeuristicAgent(seed)

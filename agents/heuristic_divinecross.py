@@ -21,18 +21,12 @@ hand *size* is read; a simulated charge only counts Energy).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
-import cardenvs.games.divinecross as _game_pkg
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
 
-from ._numba_cache import drop_stale_cache
 from .base import StateHeuristic
-
-drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.divinecross.actions import (
     A_CHARGE,

@@ -23,18 +23,12 @@ or Overdrive never reveals which hidden card moved.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
-import cardenvs.games.heartbreak as _game_pkg
 from cardenvs.core.header import H_STATUS, LIVE
 
-from ._numba_cache import drop_stale_cache
 from .base import StateHeuristic
-
-drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.heartbreak.actions import (
     A_CHOOSE_LEAD,

@@ -27,19 +27,12 @@ hidden card into the copy's hand, but only the hand *size* is read; the face-dow
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
 
-from ._numba_cache import drop_stale_cache
 from .base import StateHeuristic
-
-import cardenvs.games.levelneo as _game_pkg  # noqa: E402
-
-drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.levelneo.actions import (  # noqa: E402
     A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,

@@ -21,17 +21,11 @@ pile sizes; never the opponent's hand, reserves, decks or face-down characters.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from numba import njit
 
-import cardenvs.games.relics as _game_pkg
 from cardenvs.core.header import H_STATUS, LIVE
 
-from ._numba_cache import drop_stale_cache
 from .base import StateHeuristic
-
-drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.relics.actions import (
     A_FIGHT,

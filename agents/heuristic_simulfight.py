@@ -24,19 +24,12 @@ opponent is read only through the phase-start snapshot (``snap_*``) plus *this* 
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
 
-from ._numba_cache import drop_stale_cache
 from .base import state_inputs
-
-import cardenvs.games.simulfight as _game_pkg  # noqa: E402
-
-drop_stale_cache(__file__, [Path(_game_pkg.__file__).parent])
 
 from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_PLAY, A_USE, NUM_ACTIONS  # noqa: E402
 from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402

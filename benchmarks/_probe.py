@@ -44,8 +44,8 @@ def main() -> None:
     t0 = time.perf_counter()
     import numpy as np
 
-    from benchmarks.common import masked_uniform
-    from benchmarks.workloads import resolve_spec
+    from cardenvs.benchmarks.common import masked_uniform
+    from cardenvs.benchmarks.workloads import resolve_spec
     from cardenvs.core.batch import BatchGame
 
     spec = resolve_spec(args.game)  # imports the game package (and numba)

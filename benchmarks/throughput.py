@@ -1,4 +1,4 @@
-"""Throughput of one cardenvs game: ``python -m benchmarks.throughput GAME [--quick] [--json PATH]``.
+"""Throughput of one cardenvs game: ``python -m cardenvs.benchmarks.throughput GAME [--quick] [--json PATH]``.
 
 Reports decisions/s of the batch core at each batch size (step + observation + mask of the player to act, random
 legal actions drawn in the loop, finished games restarted in the same step), the single AEC env's decisions/s
@@ -36,7 +36,7 @@ def compile_probe(game: str, memory_batch: int = 4096, timeout: float = 900.0) -
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
         for phase, mem in (("cold", 0), ("warm", memory_batch)):
-            cmd = [sys.executable, "-m", "benchmarks._probe", "--game", game, "--memory-batch", str(mem)]
+            cmd = [sys.executable, "-m", "cardenvs.benchmarks._probe", "--game", game, "--memory-batch", str(mem)]
             t0 = time.perf_counter()
             proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
             wall = time.perf_counter() - t0

@@ -9,6 +9,7 @@
     cardenvs games
     cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
+    cardenvs train levelneo --max-minutes 60                MaskablePPO by self-play (python -m cardenvs.train.ppo)
 
 Every user mistake (unknown game, missing or illegal deck file, bad flag) is reported as one line on stderr with
 exit status 2, never a traceback.
@@ -176,7 +177,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     play.add_command(sub)
     viewer.add_command(sub)
+    sub.add_parser("train", add_help=False,
+                   help="train a MaskablePPO policy by self-play: cardenvs train GAME [options] "
+                        "(the options of python -m cardenvs.train.ppo; 'cardenvs train --help' lists them)")
     return parser
+
+
+def _cmd_train(argv: Sequence[str]) -> int:
+    """``cardenvs train ...`` is ``python -m cardenvs.train.ppo ...`` (its options are passed through as given)."""
+    from .train.ppo import main as train
+
+    train(list(argv))
+    return 0
 
 
 # ----- commands -----------------------------------------------------------------------------------------------------
@@ -245,7 +257,7 @@ def _cmd_decks_validate(args: argparse.Namespace) -> int:
 def _check_pilots(game: str, pilots: Sequence[str]) -> None:
     """Build each pilot once before playing, so a bad --agent fails fast with one line."""
     try:
-        from agents import make_agent
+        from .core.agents import make_agent
     except ImportError as exc:
         raise BadArgumentError(f"the agents package is not importable ({exc})") from None
     for kind in pilots:
@@ -317,7 +329,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cardenvs`` console script; returns the exit status."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["train"]:  # its own parser takes every option after the word
+            return _cmd_train(argv[1:])
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             parser.print_help()

@@ -276,11 +276,6 @@ def record_match(game: str | GameSpec, decks: Any = None, seed: int = 0, pilots:
 
 
 def _agent(spec: GameSpec, pilot: Any, seed: int) -> Any:
-    if not isinstance(pilot, str):
-        return pilot
-    try:
-        from .agents import make_agent  # agents depend on the core, not the other way round
-    except ImportError:  # a checkout where the agents are still the top-level package
-        from agents import make_agent
+    from .core.agents import make_agent
 
     return make_agent(spec.name, pilot, seed=seed)

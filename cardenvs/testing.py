@@ -205,7 +205,7 @@ def _pilot_name(pilot: Any) -> str:
 def make_pilot(spec: GameSpec, pilot: Any, seed: int, pool: Any) -> Any:
     """An agent for ``pilot`` (``"random"``, ``"heuristic"``, ``"ppo:PATH"`` or an object with ``act``). A rule-based
     agent that reads the pool's tables is given the pool in use (``pool=``), not the game's own."""
-    from agents import make_agent
+    from .core.agents import make_agent
 
     agent = make_agent(spec.name, pilot, seed=seed)
     if pool is None or pilot == "random" or not isinstance(pilot, str):
@@ -259,7 +259,7 @@ class _RandomPilot:
         self.rng = np.random.default_rng(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: Any = None, players: Any = None) -> np.ndarray:
-        from agents.base import masked_uniform
+        from cardenvs.agents.base import masked_uniform
 
         return masked_uniform(mask, self.rng)
 

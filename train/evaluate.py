@@ -71,7 +71,7 @@ class MatchResult:
 def _resolve_agent(spec: Any, agent: Any, seed: int) -> Any:
     if hasattr(agent, "act"):
         return agent
-    from agents import make_agent
+    from cardenvs.agents import make_agent
 
     return make_agent(spec.name, agent, seed=seed)
 
@@ -131,14 +131,14 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
 
 
 def main(argv: Any = None) -> MatchResult:
-    """``python -m train.evaluate GAME AGENT_A AGENT_B [--games 2000] [--seed 0] [--decks a b] [--json out.json]``"""
+    """``python -m cardenvs.train.evaluate GAME AGENT_A AGENT_B [--games 2000] [--seed 0] [--decks a b] [--json out.json]``"""
     import argparse
     import json
     import time
 
     import numba
 
-    ap = argparse.ArgumentParser(prog="python -m train.evaluate", description="seat-swapped head-to-head match")
+    ap = argparse.ArgumentParser(prog="python -m cardenvs.train.evaluate", description="seat-swapped head-to-head match")
     ap.add_argument("game")
     ap.add_argument("a", help="random | heuristic | ppo:PATH")
     ap.add_argument("b", help="random | heuristic | ppo:PATH")

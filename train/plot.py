@@ -1,4 +1,4 @@
-"""Learning curve of a run: ``python -m train.plot runs/<run> [--out curve.png] [--minutes]``.
+"""Learning curve of a run: ``python -m cardenvs.train.plot runs/<run> [--out curve.png] [--minutes]``.
 
 Reads ``<run>/eval.csv`` (written by :mod:`train.ppo` at every evaluation) and plots the win rate against each
 evaluation opponent with its 95% Wilson band, over learner steps (or over wall-clock minutes).
@@ -46,7 +46,7 @@ def plot_curve(run: str | Path, out: str | Path, minutes: bool = False, title: s
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m train.plot", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m cardenvs.train.plot", description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="a run folder with eval.csv")
     ap.add_argument("--out", help="PNG path (default <run>/curve.png)")
     ap.add_argument("--minutes", action="store_true", help="x axis in wall-clock minutes instead of steps")

@@ -1,4 +1,4 @@
-"""Train MaskablePPO on a cardenvs game: ``python -m train.ppo levelneo [--config f.toml] [--total-steps N] ...``.
+"""Train MaskablePPO on a cardenvs game: ``python -m cardenvs.train.ppo levelneo [--config f.toml] [--total-steps N] ...``.
 
 The learner plays a random seat of ``cardenvs.make_vec(game, num_envs, opponent=mix)``; ``mix`` picks each new
 episode's opponent from random, the game's heuristic and a league of frozen earlier checkpoints (see
@@ -195,7 +195,7 @@ class Trainer:
         return path
 
     def evaluate(self, n: int) -> dict:
-        from agents.policy import PolicyAgent
+        from cardenvs.agents.policy import PolicyAgent
 
         from .evaluate import play_match
 
@@ -333,7 +333,7 @@ def build_config(game: str, args: argparse.Namespace) -> dict:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m train.ppo", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="cardenvs train", description=__doc__.split("\n\n")[0])
     ap.add_argument("game", help="a registered game, e.g. levelneo or simulfight")
     ap.add_argument("--config", help="TOML file (merged over the defaults and train/configs/<game>.toml)")
     ap.add_argument("--total-steps", type=int, dest="total_steps", help="train until the model has this many steps")
@@ -378,13 +378,13 @@ def main(argv: Sequence[str] | None = None) -> dict:
 
 
 def _cli(argv: Sequence[str] | None = None) -> int:
-    """``python -m train.ppo``: a user mistake (unknown game, bad config key) is one line on stderr, exit status 2."""
+    """``python -m cardenvs.train.ppo``: a user mistake (unknown game, bad config key) is one line on stderr, exit status 2."""
     from cardenvs.core.errors import CardenvsError
 
     try:
         main(argv)
     except CardenvsError as exc:
-        print(f"python -m train.ppo: error: {exc}", file=sys.stderr)
+        print(f"python -m cardenvs.train.ppo: error: {exc}", file=sys.stderr)
         return 2
     return 0
 

@@ -194,7 +194,7 @@ class StepResult:
 def get_spec(game: str | GameSpec) -> GameSpec:
     if isinstance(game, GameSpec):
         return game
-    from cardenvs import get_game  # the registry; imported late to avoid a cycle
+    from .registry import get_game  # games import the core: the registry imports a game only when asked
 
     return get_game(game)
 

@@ -100,6 +100,6 @@ class GameSpec:
 
 
 def _registered_spec(name: str) -> GameSpec:
-    from cardenvs import get_game
+    from .registry import get_game
 
     return get_game(name)

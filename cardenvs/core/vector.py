@@ -73,7 +73,7 @@ class SeatedBatch:
     # ----- opponents -----------------------------------------------------------------------------------------
     def _make_opponent(self) -> int:
         """The index (in ``_opponent_agents``) of the opponent for a new episode."""
-        from agents import make_agent  # agents depend on the core, not the other way round
+        from .agents import make_agent  # names resolve through the core's agent factory (no import of the agents)
 
         source = self.opponent_source
         if callable(source) and not hasattr(source, "act"):

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Sequence
 
 from cardenvs.core.errors import BadArgumentError
 
-from .tournament import Chunk, Entry, ProgressFn, Tally, play_chunk
+from .matches import Chunk, Entry, ProgressFn, Tally, play_chunk
 
 
 def _import_ray() -> Any:

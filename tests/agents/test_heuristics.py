@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import make_agent
+from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import LIVE
-from train.evaluate import play_match
+from cardenvs.train.evaluate import play_match
 
-HEURISTIC_GAMES = [g for g in cardenvs.available_games() if importlib.util.find_spec(f"agents.heuristic_{g}")]
+HEURISTIC_GAMES = [g for g in cardenvs.available_games() if importlib.util.find_spec(f"cardenvs.agents.heuristic_{g}")]
 
 
 def _live_decisions(batch: BatchGame):

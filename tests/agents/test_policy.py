@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import cardenvs
-from agents import make_agent
-from agents import policy as policy_mod
+from cardenvs.agents import make_agent
+from cardenvs.agents import policy as policy_mod
 from cardenvs.core.errors import BadArgumentError
-from train.evaluate import play_match
+from cardenvs.train.evaluate import play_match
 
 GAME = "levelneo" if "levelneo" in cardenvs.available_games() else cardenvs.available_games()[0]
 

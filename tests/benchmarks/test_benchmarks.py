@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import cardenvs
-from benchmarks import anchors, compare, throughput
-from benchmarks.ceiling import SPEC as CEILING
-from benchmarks.common import Budget, masked_uniform, measure
+from cardenvs.benchmarks import anchors, compare, throughput
+from cardenvs.benchmarks.ceiling import SPEC as CEILING
+from cardenvs.benchmarks.common import Budget, masked_uniform, measure
 
 GAMES = cardenvs.available_games()
 ANCHOR_STATUSES = {"ok", "not installed", "not available"}

@@ -213,7 +213,7 @@ class _UnseededPilot:
         self.rng = np.random.default_rng()
 
     def act(self, obs, mask, states=None, players=None):
-        from agents.base import masked_uniform
+        from cardenvs.agents.base import masked_uniform
 
         return masked_uniform(mask, self.rng)
 

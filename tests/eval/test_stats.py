@@ -152,7 +152,7 @@ STATSMODELS_NEWCOMBE = [
 
 @pytest.mark.parametrize("s, n, lo, hi", STATSMODELS_WILSON)
 def test_wilson_matches_statsmodels(s, n, lo, hi) -> None:
-    from train.evaluate import wilson as train_wilson
+    from cardenvs.train.evaluate import wilson as train_wilson
 
     _, got_lo, got_hi = stats.wilson(s, n)
     assert got_lo == pytest.approx(lo, abs=1e-12) and got_hi == pytest.approx(hi, abs=1e-12)
@@ -169,9 +169,9 @@ def test_newcombe_matches_statsmodels(counts, lo, hi) -> None:
 def test_wilson_has_one_copy() -> None:
     import inspect
 
-    import train.evaluate
+    from cardenvs.train import evaluate
 
-    assert "sqrt" not in inspect.getsource(train.evaluate.wilson)
+    assert "sqrt" not in inspect.getsource(evaluate.wilson)
 
 
 @pytest.mark.parametrize("bootstrap", [-1, 10**9, 1.5, True])

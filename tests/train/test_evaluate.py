@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import cardenvs
-from agents import RandomAgent
-from train.evaluate import play_match, wilson
+from cardenvs.agents import RandomAgent
+from cardenvs.train.evaluate import play_match, wilson
 
 
 def test_match_is_seat_swapped_and_counts_add_up() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from train.league import CheckpointPool, OpponentMix, Phase
+from cardenvs.train.league import CheckpointPool, OpponentMix, Phase
 
 
 def _ckpts(tmp_path: Path, n: int) -> list[Path]:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import cardenvs
-from agents.policy import load
-from train.config import load_config
-from train.evaluate import play_match
-from train.ppo import main
+from cardenvs.agents.policy import load
+from cardenvs.train.config import load_config
+from cardenvs.train.evaluate import play_match
+from cardenvs.train.ppo import main
 
 # simulfight: its games end within 40 rounds whatever the learner does, so a 3000-step run sees league episodes
 GAME = "simulfight" if "simulfight" in cardenvs.available_games() else cardenvs.available_games()[0]
@@ -120,6 +120,6 @@ def test_the_training_command_reports_a_bad_config_in_one_line(tmp_path: Path) -
 
     cfg = tmp_path / "bad.toml"
     cfg.write_text("[train]\nnum_env = 8\n")
-    proc = subprocess.run([sys.executable, "-m", "train.ppo", GAME, "--config", str(cfg), "--out", str(tmp_path / "r")],
+    proc = subprocess.run([sys.executable, "-m", "cardenvs.train.ppo", GAME, "--config", str(cfg), "--out", str(tmp_path / "r")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "num_env" in proc.stderr

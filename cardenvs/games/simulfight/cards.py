@@ -7,7 +7,7 @@ written on its first entry. The pool compiles to two int32 tables the kernels re
 
 * ``cards[n, C_COLS]``: gold, printed health, and per trigger the number of entries and the cost (columns ``C_*``);
 * ``effects[n, 3, MAX_ENTRIES, E_COLS]``: each ability's entries in order (columns ``E_*``);
-* ``features[n, F_STATIC]`` (float32): the static card features of the observation (observe.py).
+* ``features[n, F_STATIC]`` (float32): the static card features of the observation (:func:`card_features`, copied by observe.py).
 
 Adding a card built from the existing conditions, targets and ops needs no code change.
 """
@@ -153,6 +153,28 @@ def compile_tables(cards: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     return table, effects
 
 
+#: the static part of a card instance's observation features, computed once per pool (observe.py copies it)
+F_STATIC = 22  # present, card id/10, gold/5, health/5, then per trigger: has it, cost kind one-hot (4), cost/5
+
+
+def card_features(cards: np.ndarray) -> np.ndarray:
+    """float32 [n, F_STATIC]: the static per-card part of the instance features (a table the kernel copies)."""
+    out = np.zeros((cards.shape[0], F_STATIC), dtype=np.float32)
+    out[:, 0] = 1.0
+    out[:, 1] = np.arange(cards.shape[0]) / 10.0
+    out[:, 2] = cards[:, C_GOLD] / 5.0
+    out[:, 3] = cards[:, C_HEALTH] / 5.0
+    for t in range(3):
+        base = 4 + 6 * t
+        has = cards[:, C_N + 3 * t] > 0
+        out[:, base] = has
+        kind = cards[:, C_COST + 3 * t]
+        for k in range(1, 5):
+            out[:, base + k] = has & (kind == k)
+        out[:, base + 5] = cards[:, C_COST_AMOUNT + 3 * t] / 5.0
+    return out
+
+
 def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     """Load and validate a card pool (default: the game's ``cards.toml``); several files are merged in order."""
     paths = [DEFAULT_POOL] if paths is None else [Path(p) for p in paths]
@@ -165,8 +187,6 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     for card in cards:
         _check_card_rules(by_file.get(card["name"], str(paths[0])), card)
     table, effects = compile_tables(cards)
-    from .observe import card_features  # the observation's static per-card features travel with the tables
-
     return CardPool(paths=list(paths), cards=cards, tables=(table, effects, card_features(table)))
 
 

@@ -16,7 +16,7 @@ from numba import njit, types as _nt, void
 from cardenvs.core.header import H_TURN
 from cardenvs.core.layout import Layout, fields
 
-from .cards import C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, C_N, E_AMOUNT, E_OP, E_TARGET
+from .cards import C_COST_AMOUNT, E_AMOUNT, E_OP, E_TARGET, F_STATIC
 from .state import (
     NB_CARDS, NB_EFFECTS, NB_INT, NB_ROW,
     LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, O_CUR_ENTRY, O_CUR_INST, O_CUR_TRIGGER,
@@ -28,7 +28,6 @@ from .state import (
 )
 
 # per-instance feature columns: static card features first (precomputed per card), then the instance's state
-F_STATIC = 22  # present, card id/10, gold/5, health/5, then per trigger: has it, cost kind one-hot (4), cost/5
 (F_LOC_DECK, F_LOC_HAND, F_LOC_PLAY, F_LOC_DISCARD, F_HIDDEN, F_HEALTH, F_PROTECTED, F_STUNNED, F_USED,
  F_RESOLVING, F_PLANNED_DAMAGE, F_PLANNED_STUN) = range(F_STATIC, F_STATIC + 12)
 F_COLS = F_STATIC + 12
@@ -64,24 +63,6 @@ OBS_SIZE = OBS.size
 (OB_PHASE, OB_ROUND, OB_PLAN_OPEN, OB_DECISION, OB_ME, OB_OPP, OB_PLANNED, OB_PENDING, OB_MY_CARDS,
  OB_OPP_CARDS) = OBS.offsets("phase", "round", "plan_open", "decision", "me", "opp", "planned", "pending",
                             "my_cards", "opp_cards")
-
-
-def card_features(cards: np.ndarray) -> np.ndarray:
-    """float32 [n, F_STATIC]: the static per-card part of the instance features (a table the kernel copies)."""
-    out = np.zeros((cards.shape[0], F_STATIC), dtype=np.float32)
-    out[:, 0] = 1.0
-    out[:, 1] = np.arange(cards.shape[0]) / 10.0
-    out[:, 2] = cards[:, C_GOLD] / 5.0
-    out[:, 3] = cards[:, C_HEALTH] / 5.0
-    for t in range(3):
-        base = 4 + 6 * t
-        has = cards[:, C_N + 3 * t] > 0
-        out[:, base] = has
-        kind = cards[:, C_COST + 3 * t]
-        for k in range(1, 5):
-            out[:, base + k] = has & (kind == k)
-        out[:, base + 5] = cards[:, C_COST_AMOUNT + 3 * t] / 5.0
-    return out
 
 
 @njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, _nt.float32[:, ::1], NB_INT, _nt.float32[::1]), cache=True)

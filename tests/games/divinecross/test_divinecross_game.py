@@ -75,7 +75,7 @@ def _timing_leaks(pilot: str, games: int, seed: int, every: int = 2) -> tuple[in
     next (and whether the game goes on). Viewer = the actor: any action. Viewer = the other player: actions that
     do not play a hidden hand card (playing one reveals it, so a difference would be information the step gives).
     Returns (checks, descriptions of differences)."""
-    from agents import make_agent
+    from cardenvs.agents import make_agent
     from cardenvs.games.divinecross.actions import A_CHARGE, A_HAND
 
     names = SPEC.starter_decks()

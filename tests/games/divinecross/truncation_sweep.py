@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from agents import make_agent
+from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN, TERMINATED, TRUNCATED
 from cardenvs.games.divinecross import SPEC

@@ -22,7 +22,7 @@ from cardenvs.games.heartbreak.state import TURN_CAP
 
 
 def sweep(pilots: tuple[str, str], games: int, seed: int = 2026) -> dict:
-    from agents import make_agent
+    from cardenvs.agents import make_agent
 
     pairs = list(itertools.product(SPEC.starter_decks(), repeat=2))
     g = BatchGame(SPEC, games, decks=[pairs[i % len(pairs)] for i in range(games)], seed=seed)

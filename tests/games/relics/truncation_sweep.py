@@ -2,7 +2,7 @@
 every starter pairing. Not collected by pytest. Run: ``python tests/games/relics/truncation_sweep.py 2000``."""
 import sys, time
 import numpy as np
-from agents import make_agent
+from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
 from cardenvs.games.relics import SPEC

@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from agents.base import masked_uniform
+from cardenvs.agents.base import masked_uniform
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import LIVE
 from cardenvs.games import simulfight

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import masked_uniform
+from cardenvs.agents.base import masked_uniform
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.games.simulfight import SPEC, hide, render
