@@ -21,7 +21,7 @@ numba_cache.install()
 from typing import Any  # noqa: E402
 
 from .core.errors import CardenvsError, UnknownGameError  # noqa: E402,F401
-from .core.registry import GAMES, SIMULTANEOUS_GAMES, available_games, get_game  # noqa: E402
+from .core.registry import GAMES, RULES_VERSIONS, SIMULTANEOUS_GAMES, available_games, get_game  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -55,7 +55,7 @@ def make_vec(name: str, num_envs: int, **kwargs: Any):
 
 
 def _register_with_pettingzoo() -> None:
-    """``pettingzoo.make("aec", "cardenvs/levelneo-v0")`` where PettingZoo has a registry (1.25+)."""
+    """``pettingzoo.make("aec", "cardenvs/levelneo-v1")`` where PettingZoo has a registry (1.25+)."""
     try:
         from pettingzoo import register
         from pettingzoo.env_registry import registration
@@ -63,7 +63,7 @@ def _register_with_pettingzoo() -> None:
         return
     for name, module in GAMES.items():
         for kind, factory in (("aec", "env"), ("parallel", "parallel_env")):
-            env_id = f"cardenvs/{name}-v0"
+            env_id = f"cardenvs/{name}-v{RULES_VERSIONS[name]}"
             if env_id in getattr(registration, f"{kind}_registry", {}):
                 continue
             if kind == "parallel" and name not in SIMULTANEOUS_GAMES:

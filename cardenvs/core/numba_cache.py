@@ -8,10 +8,10 @@ cached ``rules.py`` running the old offsets: silently wrong games.
 :func:`install` puts :class:`DependencyStampLocator` first in Numba's list of cache locators. For a file of ours it
 wraps the locator Numba would have used (same cache folder, same file names) and replaces the freshness stamp by
 (Numba's own stamp of the file, a digest of its dependencies). The dependencies of a file are the file itself
-and every module of ours it imports, followed transitively (``from .state import X``, ``from cardenvs.core.zones
-import y``, ``import cardenvs.games.relics as game``), plus, for a file of a game (``cardenvs/games/<name>/``),
-that game's whole folder. So editing ``state.py`` recompiles the game that imports it and the heuristic that
-inlines it, while editing ``cardenvs/core/batch.py`` (which no kernel imports) recompiles nothing.
+and every module of ours it imports at module level, followed transitively (``from .state import X``,
+``from . import effects``, ``from cardenvs.core.zones import y``). So editing ``state.py`` recompiles the kernels
+of its game and the heuristic that inlines them, while editing ``cardenvs/core/batch.py`` or a game's ``text.py``
+(which no kernel imports) recompiles nothing.
 
 A stamp that differs makes Numba treat the index as empty and recompile, exactly as when the file itself changes.
 The digest hashes file contents (memoised on path, mtime and size), so touching a file without changing it
@@ -107,33 +107,23 @@ def imported_files(path: Path) -> set[Path]:
     return found
 
 
-def _game_folder(path: Path) -> Path | None:
-    return path.parent if path.parent.parent == PACKAGE_DIR / "games" else None
-
-
 def dependency_files(py_file: str | Path) -> list[Path]:
     """The source files a kernel defined in ``py_file`` may depend on (see the module docstring).
 
     Module-level imports only (an import inside a function is Python code, never compiled into a kernel); a package's
-    ``__init__.py`` outside the games counts but its own imports are not followed (it re-exports; kernels import the
-    modules). Reaching any module of a game also brings in the rest of that game's folder, as files only."""
+    ``__init__.py`` counts but its own imports are not followed (it re-exports; kernels import the modules), so that
+    editing a game's ``__init__.py``, its text rendering or its docs recompiles none of its kernels."""
     path = Path(py_file).resolve()
     seen: set[Path] = set()
-    games: set[Path] = set()
     todo = [path]
     while todo:
         current = todo.pop()
         if current in seen or not current.is_file():
             continue
         seen.add(current)
-        game = _game_folder(current)
-        if game is not None:
-            games.add(game)
-        if current.name == "__init__.py" and current != path and game is None:
+        if current.name == "__init__.py" and current != path:
             continue
         todo += [f for f in imported_files(current) if f not in seen]
-    for game in games:  # the rest of a game's folder counts too (not followed: the closure reached what kernels use)
-        seen.update(game.glob("*.py"))
     return sorted(seen)
 
 

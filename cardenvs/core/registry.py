@@ -21,6 +21,10 @@ GAMES: dict[str, str] = {
 }
 #: the games whose play is simultaneous, which also have a PettingZoo ParallelEnv (known without importing them)
 SIMULTANEOUS_GAMES = frozenset({"simulfight"})
+#: each game's rules version (its ``SPEC.version``, known without importing it; a test keeps the two equal). Bump it
+#: with any change that can change a game's outcome, observation or action space: replays and environment ids
+#: (``levelneo_v1``, ``cardenvs/levelneo-v1``) carry it, and older ones are refused by name.
+RULES_VERSIONS: dict[str, int] = {"levelneo": 1, "simulfight": 1, "heartbreak": 1, "divinecross": 1, "relics": 1}
 
 
 def available_games() -> list[str]:
@@ -33,7 +37,10 @@ def get_game(name: str):
     if not isinstance(name, str):
         raise UnknownGameError(f"a game name must be a string, not {type(name).__name__} {name!r}; "
                                f"known games: {', '.join(available_games())}")
-    key = name.lower().removesuffix("_v0")
+    key, _, version = name.lower().partition("_v")
     if key not in GAMES or importlib.util.find_spec(GAMES[key]) is None:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(available_games())}")
+    if version and version != str(RULES_VERSIONS[key]):
+        raise UnknownGameError(f"{name!r}: this cardenvs plays {key}_v{RULES_VERSIONS[key]} (the rules changed since "
+                               f"version {version})")
     return importlib.import_module(GAMES[key]).SPEC

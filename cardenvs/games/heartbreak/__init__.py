@@ -23,7 +23,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="heartbreak",
-    version=0,
+    version=1,
     description="Heartbreak: fighters in Lead and Back-Up, evolve lines, items in stock, Turbo answers; "
                 "break every heart card and the empty heart once more.",
     num_actions=NUM_ACTIONS,

@@ -25,7 +25,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="relics",
-    version=0,
+    version=1,
     description="Relics: battles over locations with parties in two rows of 3; the winner takes the relic; 4 relics win.",
     num_actions=NUM_ACTIONS,
     state_layout=STATE,
