@@ -32,7 +32,7 @@ from .core.aec import forfeit_game
 from .core.batch import BatchGame, get_spec
 from .core.decks import Deck
 from .core.errors import CardenvsError
-from .core.header import H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .core.spec import GameSpec
 
 REPLAY_FORMAT = 1
@@ -185,6 +185,24 @@ class ReplayRecorder:
                       meta=dict(self.meta))
 
 
+def replay_from_history(game: BatchGame, row: int, history: Sequence[tuple[int, int]],
+                        meta: dict | None = None) -> Replay:
+    """A replay of ``row`` of ``game`` from its last reset, given its ``(player, action)`` decisions (-1: resigned);
+    the action names are those of a re-simulation from the start."""
+    seed, (deck_a, deck_b) = int(game.seeds[row]), game.deck_pairs[row]
+    result = result_of(game.states[row])
+    result["decisions"] = len(history)
+    replay = Replay(game=game.spec.name, rules_version=game.spec.version, seed=seed,
+                    decks=[deck_entry(deck_a, game.pool), deck_entry(deck_b, game.pool)],
+                    decisions=[{"seat": int(p), "action": int(a), "name": ""} for p, a in history], result=result,
+                    pool=pool_paths(game), meta=dict(meta or {}))
+    run = simulate(replay)
+    for k, d in enumerate(replay.decisions):
+        d["name"] = "resign" if d["action"] == RESIGN else game.spec.action_name(run.states[k], run.game.pool,
+                                                                                  d["seat"], d["action"])
+    return replay
+
+
 # ----- playing back ------------------------------------------------------------------------------------------
 @dataclass
 class ReplayRun:
@@ -237,7 +255,7 @@ def simulate(replay: Replay, verify: bool = True) -> ReplayRun:
         row = game.states[0]
         if row[H_STATUS] != LIVE:
             raise ReplayError(f"decision {k}: the game had already ended (the rules changed since it was recorded?)")
-        if int(row[H_TO_ACT]) != d["seat"]:
+        if d["seat"] not in (0, 1) or not (int(row[H_NEEDS]) >> d["seat"]) & 1:  # both, in a simultaneous phase
             raise ReplayError(f"decision {k}: player_{d['seat']} decided, but under the installed rules it is "
                               f"player_{int(row[H_TO_ACT])}'s turn to decide")
         if d["action"] == RESIGN:

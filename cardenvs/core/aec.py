@@ -91,6 +91,14 @@ class OneGameView:
             game_seed = int(self._seed_source.integers(0, 2**62))
         self.game.reset(game_seed)
         self._has_reset = True
+        self._history: list[tuple[int, int]] = []  # (player, action) since the reset, for replay()
+
+    def replay(self, meta: dict | None = None):
+        """The game so far as a :class:`~cardenvs.replay.Replay` (save it with ``.save(path)``; watch it with
+        ``cardenvs replay``). An illegal action that lost the game (``illegal_action="lose"``) is a resignation."""
+        from ..replay import replay_from_history
+
+        return replay_from_history(self.game, 0, getattr(self, "_history", []), meta)
 
     # A copy (copy.copy, copy.deepcopy, pickle) continues the same game, RNG included: the whole env is copied,
     # the game's state row with it (EzPickle alone would rebuild a fresh game from the constructor arguments).
@@ -226,10 +234,12 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
         try:
             act = check_action(self.spec, action)
             self.game.step(np.array([act], dtype=np.int32), players=np.array([player], dtype=np.int32))
+            self._history.append((player, act))
         except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise IllegalActionError(explain_illegal(self.game, err, player, action)) from None
             forfeit_game(self.row, player)
+            self._history.append((player, -1))
             self._sync()
             self.infos = {a: {**self.infos[a], "illegal_action": agent} for a in self.agents}
         else:

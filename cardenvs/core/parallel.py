@@ -81,6 +81,7 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
                 acts[player] = act
             for player in movers:
                 self.game.step(np.array([acts[player]], np.int32), players=np.array([player], np.int32))
+            self._history += [(player, acts[player]) for player in movers]
         except IllegalActionError as err:
             self.game.states[0] = start
             player = next((p for p in movers if p not in acts), None)
@@ -92,6 +93,7 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
                 raise IllegalActionError(message) from None
             forfeit = player
             forfeit_game(self.game.states[0], player)
+            self._history.append((player, -1))
         except BaseException:
             self.game.states[0] = start
             raise

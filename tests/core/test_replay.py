@@ -262,3 +262,29 @@ def test_human_render_never_prints_the_all_seeing_board(capsys):
     par.render()
     game = par.unwrapped.game if hasattr(par, "unwrapped") else par.game
     assert capsys.readouterr().out.strip() == game.spec.render(game.states[0], game.pool, -1).strip()
+
+
+def test_an_env_gives_its_game_as_a_replay(game_name, tmp_path):
+    """The AEC env (and the ParallelEnv of a simultaneous game) writes its game on request."""
+    import cardenvs
+
+    env = cardenvs.make_env(game_name)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    path = env.unwrapped.replay(meta={"pilots": ["random", "random"]}).save(tmp_path / "env.json")
+    run = simulate(Replay.load(path))
+    assert np.array_equal(run.states[-1], env.unwrapped.row)
+    if game_name in cardenvs.SIMULTANEOUS_GAMES:
+        par = cardenvs.make_parallel_env(game_name)
+        obs, _ = par.reset(seed=6)
+        while par.agents:
+            acts = {}
+            for a in par.agents:
+                legal = np.flatnonzero(obs[a]["action_mask"])
+                acts[a] = int(rng.choice(legal)) if legal.size else 0
+            obs, *_ = par.step(acts)
+        run = simulate(par.replay())
+        assert np.array_equal(run.states[-1], par.game.states[0])
