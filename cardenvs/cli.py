@@ -150,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "--report DIR)")
     ev.add_argument("--csv", metavar="DIR", help="write pairings.csv, ratings.csv and cards.csv into DIR")
     ev.add_argument("--report", metavar="DIR", help="write report.html (self-contained) with PNG charts, JSON and CSV into DIR")
+    ev.add_argument("--save-replays", metavar="DIR",
+                    help="save some of the games as replays into DIR (watch them with 'cardenvs replay'); up to half "
+                         "are upsets, games the lower-rated entry won")
+    ev.add_argument("--replays", type=_positive_int, default=20, metavar="N",
+                    help="how many games --save-replays keeps (default: %(default)s)")
     ev.add_argument("--backend", choices=("local", "ray"), default="local", help="where games are played (default: %(default)s)")
     ev.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
     ev.add_argument("--workers", type=_positive_int, default=None, help="CPUs for a local Ray (default: all)")
@@ -296,7 +301,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     # load every deck before any game (and before the progress bar), so a bad file is reported at once, alone
     entries = make_entries(spec, args.sprt or args.decks, args.agents)
-    backend = make_backend(args.backend, address=args.address, workers=args.workers)
+    if args.save_replays and args.backend != "local":
+        raise BadArgumentError("--save-replays needs the local backend (the games' decisions stay in this process)")
+    if args.save_replays:
+        from .eval.tournament import LocalBackend
+
+        backend = LocalBackend(history=[])
+    else:
+        backend = make_backend(args.backend, address=args.address, workers=args.workers)
     err = Console(stderr=True)
     sprt = None
     with report.RichProgress(f"{spec.name}", console=err, disable=args.quiet) as bar:
@@ -323,6 +335,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         out = report.write_report(summary, args.report)
         if not args.quiet:
             print(f"report: {out}")
+    if args.save_replays:
+        from .eval.replays import save_tournament_replays
+
+        saved = save_tournament_replays(result, backend.history, args.replays, args.save_replays)
+        if not args.quiet:
+            print(f"replays: {len(saved)} games in {args.save_replays} (watch one: cardenvs replay {saved[0]})"
+                  if saved else "replays: none")
     return 0
 
 

@@ -186,11 +186,11 @@ class ReplayRecorder:
 
 
 def replay_from_history(game: BatchGame, row: int, history: Sequence[tuple[int, int]],
-                        meta: dict | None = None) -> Replay:
-    """A replay of ``row`` of ``game`` from its last reset, given its ``(player, action)`` decisions (-1: resigned);
-    the action names are those of a re-simulation from the start."""
+                        meta: dict | None = None, final: np.ndarray | None = None) -> Replay:
+    """A replay of ``row`` of ``game`` from its last reset, given its ``(player, action)`` decisions (-1: resigned)
+    and its state at the end (default: the row as it is now); the action names are those of a re-simulation."""
     seed, (deck_a, deck_b) = int(game.seeds[row]), game.deck_pairs[row]
-    result = result_of(game.states[row])
+    result = result_of(game.states[row] if final is None else final)
     result["decisions"] = len(history)
     replay = Replay(game=game.spec.name, rules_version=game.spec.version, seed=seed,
                     decks=[deck_entry(deck_a, game.pool), deck_entry(deck_b, game.pool)],

@@ -183,8 +183,12 @@ def _make_pilots(spec: GameSpec, entries: Sequence[Entry], seed: int) -> tuple[l
     return agents, np.array([kinds.index(e.pilot) for e in entries], dtype=np.int32)
 
 
-def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, progress: ProgressFn | None = None) -> Tally:
+def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, progress: ProgressFn | None = None,
+               history: list | None = None) -> Tally:
     """Play every game of ``chunk`` to the end in one BatchGame and count the results.
+
+    With ``history`` (a list), also append a :class:`ChunkHistory` of every decision of every game (who decided and
+    what, per loop), from which :mod:`cardenvs.eval.replays` writes chosen games as replays.
 
     Each loop iteration is one decision in every live game: one fused ``BatchGame.play`` call over the whole batch
     (step, then the next mover's mask and observation), and one ``act`` call per pilot kind over the rows it pilots.
@@ -225,9 +229,37 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
             progress(done - finished)
             finished = done
 
-    batch.play_out(decide, observe=needs_obs, on_step=None if progress is None else report_progress,
-                   max_steps=MAX_STEPS)
+    whos: list[np.ndarray] = []
+    acts: list[np.ndarray] = []
+
+    def recording(who: np.ndarray, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
+        chosen = decide(who, obs, mask)
+        whos.append(who.astype(np.int8))
+        acts.append(chosen.astype(np.int16 if spec.num_actions < 2**15 else np.int32))
+        return chosen
+
+    batch.play_out(decide if history is None else recording, observe=needs_obs,
+                   on_step=None if progress is None else report_progress, max_steps=MAX_STEPS)
+    if history is not None:
+        history.append(ChunkHistory(chunk, decks, np.stack(whos) if whos else np.zeros((0, n), np.int8),
+                                    np.stack(acts) if acts else np.zeros((0, n), np.int16), batch.states.copy()))
     return _count(spec, pool, len(entries), chunk, batch.states)
+
+
+@dataclass
+class ChunkHistory:
+    """Every decision of every game of a chunk: ``who[t, i]`` decided ``actions[t, i]`` in loop ``t`` of game ``i``
+    (``who`` is -1 once the game is over); ``finals`` are the final states."""
+
+    chunk: Chunk
+    decks: list[tuple[Deck, Deck]]
+    who: np.ndarray
+    actions: np.ndarray
+    finals: np.ndarray
+
+    def decisions(self, i: int) -> list[tuple[int, int]]:
+        live = self.who[:, i] >= 0
+        return list(zip(self.who[live, i].tolist(), self.actions[live, i].tolist()))
 
 
 def _count(spec: GameSpec, pool: Any, n_entries: int, chunk: Chunk, states: np.ndarray) -> Tally:

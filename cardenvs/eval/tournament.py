@@ -73,14 +73,18 @@ def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tu
 
 # ----- backends -----------------------------------------------------------------------------------------------------
 class LocalBackend:
-    """Plays chunks one after another in this process (Numba's threads use every core inside a chunk)."""
+    """Plays chunks one after another in this process (Numba's threads use every core inside a chunk). With
+    ``history`` (a list) it keeps every decision of every game there, for replays (``cardenvs eval --save-replays``)."""
 
     name = "local"
+
+    def __init__(self, history: list | None = None) -> None:
+        self.history = history
 
     def run(self, game: str, entries: Sequence[Entry], chunks: Sequence[Chunk],
             progress: ProgressFn | None = None) -> Iterator[Tally]:
         for chunk in chunks:
-            yield play_chunk(game, entries, chunk, progress)
+            yield play_chunk(game, entries, chunk, progress, history=self.history)
 
     def close(self) -> None:
         pass

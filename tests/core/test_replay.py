@@ -288,3 +288,22 @@ def test_an_env_gives_its_game_as_a_replay(game_name, tmp_path):
             obs, *_ = par.step(acts)
         run = simulate(par.replay())
         assert np.array_equal(run.states[-1], par.game.states[0])
+
+
+def test_eval_saves_games_as_replays_with_upsets_first(tmp_path):
+    """``cardenvs eval --save-replays DIR --replays N``: N games, the upsets (lower-rated winner) among them,
+    each re-simulating to its recorded result."""
+    from cardenvs.cli import main
+
+    out = tmp_path / "replays"
+    assert main(["eval", "levelneo", "--decks", "aggro", "weak", "control", "--games", "20", "--save-replays",
+                 str(out), "--replays", "6", "-q", "--json", str(tmp_path / "r.json")]) == 0
+    saved = sorted(out.glob("levelneo-*.json"))
+    assert len(saved) == 6
+    metas = [Replay.load(p).meta for p in saved]
+    upsets = [m["upset"] for m in metas]
+    assert upsets == sorted(upsets, reverse=True)  # upsets come first
+    assert all((m["rating_gap"] > 0) == m["upset"] for m in metas)
+    for p in saved:
+        simulate(Replay.load(p))
+    assert main(["eval", "levelneo", "--games", "2", "--save-replays", str(out), "--backend", "ray"]) == 2
