@@ -6,6 +6,10 @@ the AEC and parallel envs, the SB3 vector env, the evaluator, the checker) is wr
 Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting with the core header). Each kernel is
 a plain loop over its rows, ``@njit(cache=True, nogil=True)``: rows are independent, so :mod:`cardenvs.core.threads`
 runs a large batch as row slices on several threads (``nogil`` lets them run at once; no ``prange`` copies).
+Each game keeps its own four-line loops on purpose: a loop written once that takes the game's row function as an
+argument is not cached by Numba (re-measured with Numba 0.68: such a kernel misses the on-disk cache and compiles
+again in every new process), and neither is a closure made by a factory. The contract itself is tested once for
+every game (``tests/core/test_kernel_contract.py``).
 
 ``batch_reset(states, tables, decks, seeds, rows)``
     For every ``i`` with ``rows[i]``: start a new game in ``states[i]`` with ``decks[i, p, :]`` (card ids, -1
