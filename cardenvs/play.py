@@ -280,6 +280,8 @@ def add_command(sub: Any) -> None:
 
 
 def main(args: Any) -> int:
+    if not args.no_save:  # a folder that cannot be written is reported before the game, not after it
+        Path(args.replay_dir).mkdir(parents=True, exist_ok=True)
     session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
                           seat=args.seat, seed=args.seed)
     try:
