@@ -5,11 +5,12 @@ copy limits, required cards) are checked by the game and raised as :class:`DeckE
 """
 from __future__ import annotations
 
+import difflib
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -70,8 +71,16 @@ def resolve_deck_path(path_or_name: str | Path, deck_dir: Path) -> Path:
     candidate = Path(text)
     if candidate.is_file() or not is_name:
         return candidate
-    starters = ", ".join(sorted(p.stem for p in deck_dir.glob("*.toml")))
-    raise DeckError(text, f"no such deck file or starter deck (starter decks: {starters})")
+    names = sorted(p.stem for p in deck_dir.glob("*.toml"))
+    raise DeckError(text, f"no such deck file or starter deck{did_you_mean(text, names)} "
+                          f"(starter decks: {', '.join(names)})")
+
+
+def did_you_mean(text: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'X'?"`` for the closest of ``choices`` (case-insensitive), or "" when none is close."""
+    by_lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(str(text).lower(), list(by_lower), n=2, cutoff=0.6)
+    return "; did you mean " + " or ".join(repr(by_lower[c]) for c in close) + "?" if close else ""
 
 
 def read_deck(
@@ -90,7 +99,8 @@ def read_deck(
     total = 0
     for card_name, copies in cards.items():  # every count checked before anything is allocated
         if card_name not in pool.by_name:
-            raise DeckError(where, "unknown card (not in the card pool)", card=card_name)
+            raise DeckError(where, f"unknown card (not in the card pool){did_you_mean(card_name, pool.by_name)}",
+                            card=card_name)
         if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
             raise DeckError(where, f"copies must be a positive integer, got {copies!r}", card=card_name)
         total += copies

@@ -386,3 +386,21 @@ def test_aec_env_rejects_bad_seeds_and_actions_without_changing_the_game() -> No
         assert (env.unwrapped.state() == row).all()
     env.step(np.int64(legal))
     assert int(env.unwrapped.state()[H_DECISIONS]) == int(row[H_DECISIONS]) + 1 or row[H_STATUS] != LIVE
+
+
+def test_deck_errors_suggest_the_closest_names(tmp_path):
+    """A misspelt card or starter deck name gets a "did you mean" (case-insensitive, close matches)."""
+    from cardenvs.core.errors import DeckError
+    from cardenvs.games import levelneo
+
+    pool = levelneo.SPEC.load_pool(None)
+    deck = tmp_path / "typo.toml"
+    deck.write_text('name = "typo"\n[cards]\n"ember squire" = 3\n')
+    with pytest.raises(DeckError, match="did you mean 'Ember Squire'"):
+        levelneo.SPEC.load_deck(deck, pool)
+    with pytest.raises(DeckError, match="did you mean 'aggro'"):
+        levelneo.SPEC.load_deck("agro", pool)
+    deck.write_text('name = "typo"\n[cards]\n"Zzzzzz" = 3\n')
+    with pytest.raises(DeckError) as err:
+        levelneo.SPEC.load_deck(deck, pool)
+    assert "did you mean" not in str(err.value)
