@@ -68,7 +68,7 @@ def find_cards(pool: Any, text: str) -> list[dict]:
 
 
 def legend(spec: Any) -> str:
-    text = getattr(spec, "legend", None) or spec.extra.get("legend")
+    text = spec.legend
     return text or f"{spec.name} has no board legend yet; its RULES.md describes every field."
 
 
@@ -83,7 +83,7 @@ def explain(game: BatchGame, player: int, action: int) -> str:
         return f"action {action} ({name}) is legal now"
     if int(game.states[0, H_TO_ACT]) != player:
         return f"it is not your decision now: player_{int(game.states[0, H_TO_ACT])} decides"
-    explainer = spec.extra.get("explain_illegal")
+    explainer = spec.explain_illegal
     if explainer is not None:
         reason = explainer(game.states[0], game.pool, player, action)
         if reason:

@@ -622,7 +622,7 @@ def _split_games(num_games: int | Mapping[str, int], names: list[str], requested
 
 def _allowance(allow: float | Mapping[str, float] | None, name: str, seats: tuple[Any, Any],
                documented: Any = None) -> float:
-    for source in (allow, documented):  # the call first, then the game's own spec.extra["allow_truncation"]
+    for source in (allow, documented):  # the call first, then the game's own spec.allow_truncation
         if isinstance(source, Mapping):
             if name in source:
                 return float(source[name])
@@ -659,7 +659,7 @@ def check_game(
     ``allow_truncation``: the truncation rate a pairing may reach, one number for all or a mapping by pairing name;
     by default 0 for every pairing with a non-random pilot (a truncation under competent play is a defect unless a
     documented cap explains it, and then the call says so) and unlimited for random vs random (reported only). A
-    game may document its own allowance in ``spec.extra["allow_truncation"]`` (same forms), used where the call
+    game may document its own allowance in ``spec.allow_truncation`` (same forms), used where the call
     gives none for a pairing.
     The static hidden-information check runs every ``hidden_every`` decisions and the decision-timing leak check
     (:func:`check_timing`) every ``timing_every`` decisions on ``timing_rows`` live games, both in the first batch of
@@ -692,7 +692,7 @@ def check_game(
     for (pa, pb), name in zip(pairs, names):
         stats = PairingStats(name, (_pilot_name(pa), _pilot_name(pb)),
                              allowed_truncation=_allowance(allow_truncation, name, (pa, pb),
-                                                           spec.extra.get("allow_truncation")))
+                                                           spec.allow_truncation))
         report.pairings[name] = stats
         started = time.perf_counter()
         done = 0

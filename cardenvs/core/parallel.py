@@ -33,7 +33,7 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
         if not spec.simultaneous:
             raise BadArgumentError(f"{spec.name} is a sequential game; use its AEC env")
         self._open_game(spec, decks, render_mode, pool)
-        self.noop = int(spec.extra.get("noop_action", 0))
+        self.noop = int(spec.noop_action)
         self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"], "is_parallelizable": True}
 
     def _human_viewer(self) -> int | None:

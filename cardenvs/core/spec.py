@@ -76,6 +76,25 @@ class GameSpec:
     render: Callable[[np.ndarray, Any, int | None], str]
     hide: Callable[[np.ndarray, int, np.random.Generator, Any], np.ndarray]  # re-deal what `viewer` can't see
     default_decks: tuple[str, str] = ()
+    #: the action space as a Layout of named ranges (RULES.md tables, ``why``, viewers); None where the game
+    #: decodes actions in Python (simulfight's plan actions)
+    action_layout: Layout | None = None
+    #: agent decisions after which a game is truncated (a backstop behind ``turn_cap``); None: ``turn_cap`` only
+    decision_cap: int | None = None
+    #: every mark the text board prints, explained (``cardenvs play``'s ``legend``)
+    legend: str = ""
+    #: ``(row, pool, player, action) -> str``: why an action is refused, in the game's terms (``why N``); None: the
+    #: generic "not legal now" message
+    explain_illegal: Callable[[np.ndarray, Any, int, int], str] | None = None
+    #: the action a simultaneous game's parallel env fills in for a player with nothing to decide
+    noop_action: int = 0
+    #: truncation rate competent play may reach, documented by the game (``cardenvs.testing.check_game``); a number
+    #: or a mapping by pilot pairing ("heuristic-heuristic"); None: no truncation is allowed
+    allow_truncation: float | dict | None = None
+    #: flat observation indices that carry a card's identity (card pool index + 1, 0 for no card), for policies that
+    #: embed card ids (issue 14); documented in the game's RULES.md
+    obs_card_ids: tuple[int, ...] = ()
+    #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)
 
     def __reduce__(self):

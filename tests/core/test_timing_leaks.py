@@ -120,7 +120,7 @@ def test_truncations_are_reported_per_pairing_and_fail_under_competent_play() ->
         assert stats.games == 6 and stats.truncated == 6 and stats.truncation_rate == 1.0
     assert report.truncated == 18 and report.truncation_rate("heuristic-heuristic") == 1.0
     assert "heuristic-heuristic" in report.summary() and "100.00%" in report.summary()
-    documented = dataclasses.replace(spec, extra={**spec.extra, "allow_truncation": 1.0})
+    documented = dataclasses.replace(spec, allow_truncation=1.0)
     report = check_game(documented, num_games={"heuristic-heuristic": 4}, pilots=("heuristic",), batch_size=4,
                         align_games=1, timing=False)
     assert report.pairings["heuristic-heuristic"].allowed_truncation == 1.0

@@ -40,8 +40,10 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("blaze", "tide"),
-    extra={"decision_cap": DECISION_CAP, "action_layout": ACTIONS, "legend": LEGEND,
-           "explain_illegal": explain_illegal},
+    decision_cap=DECISION_CAP,
+    action_layout=ACTIONS,
+    legend=LEGEND,
+    explain_illegal=explain_illegal,
 )
 default_decks = SPEC.default_decks
 

@@ -41,8 +41,11 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=("vanguard", "arcana"),
-    extra={"decision_cap": DECISION_CAP, "battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP, "action_layout": ACTIONS,
-           "legend": LEGEND, "explain_illegal": explain_illegal},
+    decision_cap=DECISION_CAP,
+    action_layout=ACTIONS,
+    legend=LEGEND,
+    explain_illegal=explain_illegal,
+    extra={"battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP},
 )
 default_decks = SPEC.default_decks
 

@@ -41,7 +41,9 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=(FULL_DECK, FULL_DECK),
-    extra={"noop_action": 0, "legend": LEGEND, "explain_illegal": explain_illegal},
+    noop_action=0,
+    legend=LEGEND,
+    explain_illegal=explain_illegal,
 )
 
 

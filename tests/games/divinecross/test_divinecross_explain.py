@@ -1,5 +1,5 @@
-"""Issue 16 for divinecross: ``SPEC.extra["explain_illegal"]`` (why an action is refused, in the game's terms) and
-``SPEC.extra["legend"]`` (every mark the text board prints).
+"""Issue 16 for divinecross: ``SPEC.explain_illegal`` (why an action is refused, in the game's terms) and
+``SPEC.legend`` (every mark the text board prints).
 
 Scenario tests build a position with ``divinecross_helpers.build`` where one action is illegal for a known reason
 (the checklist rule ID is in the test name) and check that the explanation names that reason; a sweep over states
@@ -29,8 +29,8 @@ from cardenvs.games.divinecross.state import (
 )
 from cardenvs.games.divinecross.text import _NO_REASON
 
-EXPLAIN = SPEC.extra["explain_illegal"]
-LEGEND = SPEC.extra["legend"]
+EXPLAIN = SPEC.explain_illegal
+LEGEND = SPEC.legend
 OPP = {"main": "Reef Titan", "hand": ["Riptide"]}
 
 

@@ -1,4 +1,4 @@
-"""Issue 16 for heartbreak: ``why N`` (``SPEC.extra["explain_illegal"]``) and the board legend (``SPEC.extra["legend"]``).
+"""Issue 16 for heartbreak: ``why N`` (``SPEC.explain_illegal``) and the board legend (``SPEC.legend``).
 
 Scenario tests build a position where an action is illegal for a known reason (rule IDs in the names) and check the
 explanation names that reason; a sweep over random play checks the explanation agrees with the mask everywhere and
@@ -32,7 +32,7 @@ from cardenvs.games.heartbreak.text import LEGEND, NO_REASON, explain_illegal, r
 
 from heartbreak_helpers import POOL, A, build, field, is_legal, onto, skill
 
-EXPLAIN = SPEC.extra["explain_illegal"]
+EXPLAIN = SPEC.explain_illegal
 
 
 def why(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> str:
@@ -44,8 +44,8 @@ def why(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> s
 
 
 def test_hooks_are_registered():
-    assert SPEC.extra["legend"] is LEGEND
-    assert SPEC.extra["explain_illegal"] is explain_illegal
+    assert SPEC.legend is LEGEND
+    assert SPEC.explain_illegal is explain_illegal
 
 
 def test_legal_actions_get_no_explanation():

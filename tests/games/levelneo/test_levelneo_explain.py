@@ -23,7 +23,7 @@ from cardenvs.games.levelneo.text import FALLBACK, LEGEND, explain_illegal
 
 from levelneo_helpers import POOL, A, build, field, inst_of, is_legal
 
-explain = SPEC.extra["explain_illegal"]
+explain = SPEC.explain_illegal
 
 
 def why(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> str:
@@ -39,7 +39,7 @@ def side(main: str = "Ashen Recruit", **kw) -> dict:
 
 
 def test_hooks_registered_and_legal_action_has_no_reason() -> None:
-    assert SPEC.extra["legend"] is LEGEND and SPEC.extra["explain_illegal"] is explain_illegal
+    assert SPEC.legend is LEGEND and SPEC.explain_illegal is explain_illegal
     g = build(side(hand=["Ashen Recruit"]), side())
     assert is_legal(g, "hand", 0) and explain(g.states[0], g.pool, 0, A("hand", 0)) == ""
     assert explain(g.states[0], g.pool, 0, A("pass")) == ""

@@ -1,5 +1,5 @@
-"""Issue 16 for relics: ``SPEC.extra["explain_illegal"]`` (why an action is refused, in the game's terms) and
-``SPEC.extra["legend"]`` (every mark the text board prints).
+"""Issue 16 for relics: ``SPEC.explain_illegal`` (why an action is refused, in the game's terms) and
+``SPEC.legend`` (every mark the text board prints).
 
 Scenario tests build a position with ``relics_helpers.build`` where one action is illegal for a known reason (the
 checklist rule ID is in the test name) and check that the explanation names that reason; a sweep over states of
@@ -30,8 +30,8 @@ from cardenvs.games.relics.state import (
 )
 from cardenvs.games.relics.text import _NO_REASON
 
-EXPLAIN = SPEC.extra["explain_illegal"]
-LEGEND = SPEC.extra["legend"]
+EXPLAIN = SPEC.explain_illegal
+LEGEND = SPEC.legend
 OPP = {"party": ["Ironbrand Squire@1:L", "Brass Golem@4"], "hand": ["Oak Buckler"]}
 
 

@@ -17,7 +17,7 @@ from cardenvs.testing import check_game
 
 def test_spec() -> None:
     assert SPEC.name == "simulfight" and SPEC.version == 1 and SPEC.env_name == "simulfight_v1"
-    assert SPEC.simultaneous and SPEC.extra["noop_action"] == 0
+    assert SPEC.simultaneous and SPEC.noop_action == 0
     assert SPEC.num_actions == 161 and SPEC.turn_cap == ROUND_CAP
     assert SPEC.state_layout.fields[0].name == "status"
     assert {f.name for f in SPEC.state_layout.zones} == {"deck", "hand", "play", "discard"}

@@ -1,5 +1,5 @@
-"""Issue 16 for simulfight: ``SPEC.extra["explain_illegal"]`` (why an action is refused, in the game's terms) and
-``SPEC.extra["legend"]`` (every mark the text board prints).
+"""Issue 16 for simulfight: ``SPEC.explain_illegal`` (why an action is refused, in the game's terms) and
+``SPEC.legend`` (every mark the text board prints).
 
 Scenario tests build a position with ``simulfight_helpers.Game.setup`` where one action is illegal for a known reason
 (the checklist rule ID is in the test name) and check that the explanation names that reason. A sweep over states of
@@ -26,8 +26,8 @@ from cardenvs.games.simulfight.text import NO_REASON
 
 from simulfight_helpers import DONE, PH_ATTACK, PH_DEFEND, Game
 
-EXPLAIN = SPEC.extra["explain_illegal"]
-LEGEND = SPEC.extra["legend"]
+EXPLAIN = SPEC.explain_illegal
+LEGEND = SPEC.legend
 
 
 def why(g: Game, p: int, action: int) -> str:
