@@ -78,6 +78,37 @@ class Layout:
         values = row[..., self.slice(name)]
         return values.reshape(row.shape[:-1] + f.shape) if f.shape else values[..., 0]
 
+    def locate(self, index: int) -> tuple[str, int]:
+        """(field name, position inside the field) of a flat index: the inverse of ``offset(name) + i``."""
+        for f in self.fields:
+            start = self._offsets[f.name]
+            if start <= index < start + f.size:
+                return f.name, index - start
+        raise ValueError(f"{index} is outside layout {self.name} (0..{self.size - 1})")
+
+    def constants(self, prefix: str = "") -> dict[str, int]:
+        """The named constants of this layout: ``PREFIX + FIELD`` is a field's offset and ``PREFIX + FIELD + "_END"``
+        one past its last entry, field names upper-cased (``hand_count`` -> ``HAND_COUNT``, ``HAND_COUNT_END``).
+
+        Kernels index rows only through these names (never by counting offsets by hand), so reordering or resizing a
+        field moves every use with it."""
+        out = {}
+        for f in self.fields:
+            key = prefix + f.name.upper().replace("/", "_").replace("-", "_").replace(" ", "_")
+            if not key.replace("_", "").isalnum():
+                raise ValueError(f"layout {self.name}: field {f.name!r} does not make a constant name")
+            start = self._offsets[f.name]
+            out[key], out[key + "_END"] = start, start + f.size
+        return out
+
+    def export(self, namespace: dict, prefix: str = "") -> None:
+        """Define :meth:`constants` in ``namespace`` (a module's ``globals()``). A name that is already defined is an
+        error, so a field cannot silently shadow a size constant (``DECK_SIZE`` the field vs ``DECK_SIZE`` the cap)."""
+        for key, value in self.constants(prefix).items():
+            if key in namespace and namespace[key] != value:
+                raise ValueError(f"layout {self.name}: constant {key} is already defined as {namespace[key]!r}")
+            namespace[key] = value
+
     @property
     def dtype(self) -> np.dtype:
         """A structured dtype with the same bytes as one row: ``rows.view(layout.dtype)[..., 0]``."""
