@@ -188,3 +188,18 @@ def test_rate_takes_a_negative_or_huge_seed() -> None:
     res[1, 0] = (12, 28, 0, 0)
     for seed in (-1, 2**70):
         stats.rate(res, ["a", "b"], bootstrap=50, seed=seed)
+
+
+# Published LLR values of the logistic-Elo trinomial GSPRT (the test Fishtest ran on W/D/L counts), as listed in the
+# fastchess tournament manager's SPRT test suite (two decimals): (wins, draws, losses, elo0, elo1, LLR).
+PUBLISHED_TRINOMIAL_LLR = [
+    (21404, 40708, 21184, 0.5, 2.5, -1.57),
+    (57433, 106593, 57030, 0.0, 2.0, -2.59),
+]
+
+
+@pytest.mark.parametrize("wins, draws, losses, elo0, elo1, llr", PUBLISHED_TRINOMIAL_LLR)
+def test_gsprt_matches_published_fishtest_style_llr(wins, draws, losses, elo0, elo1, llr) -> None:
+    """Issue 18: the GSPRT reproduces independently published LLRs to their two decimals (a swapped draw/loss count,
+    a BayesElo model or a normal approximation would not: swapping draws and losses gives about -152)."""
+    assert stats.gsprt_llr(wins, draws, losses, elo0, elo1) == pytest.approx(llr, abs=0.006)
