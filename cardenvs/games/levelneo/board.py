@@ -7,93 +7,64 @@ from numba import njit
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .cards import C_COLOR, C_TRAITS
-from .state import (
-    AP_BATTLE,
-    AP_NEXT,
-    AP_TURN,
-    ATK_A,
-    ATK_B,
-    ATTACKED,
-    BATTLE,
-    DECK,
-    DECK_LIST,
-    DECK_N,
-    DECK_SIZE,
-    DISCARD,
-    DISCARD_N,
-    DRAWN,
-    FACE_UP,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    LEVEL,
-    LEVEL_N,
-    LEVEL_ZONE,
-    MAIN,
-    RESTED,
-    SUPPORT,
-    SUPPORT_CAP,
-    SUPPORT_N,
-    TARGET,
-    TURN_PLAYER,
-)
+from . import state as S
 
 
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[DECK_LIST + p * DECK_SIZE + inst]
+    return row[S.DECK_LIST + p * S.DECK_SIZE + inst]
 
 
 @njit(cache=True)
 def level_of(row: np.ndarray, p: int) -> int:
     """LN-L1: level = cards in the level zone + 1."""
-    return row[LEVEL_N + p] + 1
+    return row[S.LEVEL_N + p] + 1
 
 
 @njit(cache=True)
 def main_of(row: np.ndarray, p: int) -> int:
-    return row[MAIN + p]
+    return row[S.MAIN + p]
 
 
 @njit(cache=True)
 def support_at(row: np.ndarray, p: int, slot: int) -> int:
-    return row[SUPPORT + p * SUPPORT_CAP + slot]
+    return row[S.SUPPORT + p * S.SUPPORT_CAP + slot]
 
 
 @njit(cache=True)
 def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     """A card leaving the field forgets its state (rest, modifiers)."""
-    k = p * DECK_SIZE + inst
-    row[RESTED + k] = 0
-    row[ATTACKED + k] = 0
-    row[AP_TURN + k] = 0
-    row[AP_NEXT + k] = 0
-    row[AP_BATTLE + k] = 0
+    k = p * S.DECK_SIZE + inst
+    row[S.RESTED + k] = 0
+    row[S.ATTACKED + k] = 0
+    row[S.AP_TURN + k] = 0
+    row[S.AP_NEXT + k] = 0
+    row[S.AP_BATTLE + k] = 0
 
 
 @njit(cache=True)
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
-    row[FACE_UP + p * DECK_SIZE + inst] = 1  # the discard pile is public
-    zone_push(row, DISCARD, DISCARD_N, DECK_SIZE, p, inst)
+    row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1  # the discard pile is public
+    zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[HAND_N + p] >= HAND_CAP:  # physical cap: the card is discarded instead
+    if row[S.HAND_N + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
-    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
-    row[DRAWN + p * DECK_SIZE + inst] = 1
+    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[DECK_N + p]
+    n = row[S.DECK_N + p]
     if n == 0:
         return -1
-    return zone_remove(row, DECK, DECK_N, DECK_SIZE, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, n - 1)
 
 
 @njit(cache=True)
@@ -105,52 +76,53 @@ def draw(row: np.ndarray, p: int) -> None:
 
 @njit(cache=True)
 def deck_to_bottom(row: np.ndarray, p: int, inst: int) -> None:
-    base = DECK + p * DECK_SIZE
-    n = row[DECK_N + p]
+    base = S.DECK + p * S.DECK_SIZE
+    n = row[S.DECK_N + p]
     for j in range(n, 0, -1):
         row[base + j] = row[base + j - 1]
     row[base] = inst
-    row[DECK_N + p] = n + 1
+    row[S.DECK_N + p] = n + 1
 
 
 @njit(cache=True)
 def level_up(row: np.ndarray, p: int) -> None:
     """LN-L2, LN-L6: top card of the deck face down into the level zone; nothing at level 5 or on an empty deck."""
-    if row[LEVEL_N + p] >= LEVEL_ZONE or row[DECK_N + p] == 0:
+    if row[S.LEVEL_N + p] >= S.LEVEL_ZONE or row[S.DECK_N + p] == 0:
         return
     inst = pop_deck(row, p)
-    row[FACE_UP + p * DECK_SIZE + inst] = 0
-    zone_push(row, LEVEL, LEVEL_N, LEVEL_ZONE, p, inst)
+    row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
+    zone_push(row, S.LEVEL, S.LEVEL_N, S.LEVEL_ZONE, p, inst)
 
 
 @njit(cache=True)
 def level_down_at(row: np.ndarray, p: int, k: int) -> None:
     """LN-L3: the chosen level card goes to the discard pile."""
-    inst = zone_remove(row, LEVEL, LEVEL_N, LEVEL_ZONE, p, k)
+    inst = zone_remove(row, S.LEVEL, S.LEVEL_N, S.LEVEL_ZONE, p, k)
     to_discard(row, p, inst)
 
 
 @njit(cache=True)
 def discard_support(row: np.ndarray, p: int, inst: int) -> None:
-    k = zone_find(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, inst)
+    k = zone_find(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, inst)
     if k >= 0:
-        zone_remove(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, k)
+        zone_remove(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, k)
         to_discard(row, p, inst)
 
 
 @njit(cache=True)
 def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[RESTED + p * DECK_SIZE + inst] != 0
+    return row[S.RESTED + p * S.DECK_SIZE + inst] != 0
 
 
 @njit(cache=True)
 def is_attacker(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[BATTLE] != 0 and p == row[TURN_PLAYER] and inst >= 0 and (inst == row[ATK_A] or inst == row[ATK_B])
+    return (row[S.BATTLE] != 0 and p == row[S.TURN_PLAYER] and inst >= 0
+            and (inst == row[S.ATK_A] or inst == row[S.ATK_B]))
 
 
 @njit(cache=True)
 def is_defender(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[BATTLE] != 0 and p != row[TURN_PLAYER] and inst >= 0 and inst == row[TARGET]
+    return row[S.BATTLE] != 0 and p != row[S.TURN_PLAYER] and inst >= 0 and inst == row[S.TARGET]
 
 
 @njit(cache=True)
@@ -161,9 +133,9 @@ def in_battle(row: np.ndarray, p: int, inst: int) -> bool:
 @njit(cache=True)
 def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
     """LN-D4: colour cost is met when a character of that colour is on the owner's field."""
-    if ctab[card_of(row, p, row[MAIN + p]), C_COLOR] == color:
+    if ctab[card_of(row, p, row[S.MAIN + p]), C_COLOR] == color:
         return True
-    for s in range(row[SUPPORT_N + p]):
+    for s in range(row[S.SUPPORT_N + p]):
         if ctab[card_of(row, p, support_at(row, p, s)), C_COLOR] == color:
             return True
     return False
@@ -171,9 +143,9 @@ def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
 
 @njit(cache=True)
 def has_trait(row: np.ndarray, ctab: np.ndarray, p: int, mask: int) -> bool:
-    if ctab[card_of(row, p, row[MAIN + p]), C_TRAITS] & mask:
+    if ctab[card_of(row, p, row[S.MAIN + p]), C_TRAITS] & mask:
         return True
-    for s in range(row[SUPPORT_N + p]):
+    for s in range(row[S.SUPPORT_N + p]):
         if ctab[card_of(row, p, support_at(row, p, s)), C_TRAITS] & mask:
             return True
     return False

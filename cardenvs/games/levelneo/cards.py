@@ -20,7 +20,7 @@ from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
 from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import DECK_SIZE, MAX_COPIES
+from . import state as S
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -249,9 +249,9 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     """LN-D1..D3 (LN-D4, colour cost, is a play rule checked by the kernels)."""
-    if len(deck) != DECK_SIZE:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {DECK_SIZE}", rule="LN-D1")
-    copy_limit(deck, pool, MAX_COPIES, rule="LN-D2")
+    if len(deck) != S.DECK_SIZE:
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="LN-D1")
+    copy_limit(deck, pool, S.MAX_COPIES, rule="LN-D2")
     ctab = pool.tables[0]
     if not any(ctab[int(c), C_MAIN_OK] for c in deck.card_ids):
         raise DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3")

@@ -23,10 +23,7 @@ from .cards import (
     OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE,
     TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_MAIN, TG_OWN_ONE, TG_OWN_SUPPORTS, TG_SELF, TR_CONT,
 )
-from .state import (
-    AP_BATTLE, AP_NEXT, AP_PER_LEVEL, AP_TURN, DECK_SIZE, HAND, HAND_CAP, HAND_N, MAIN, NO_LEVEL_DOWN, RESTED,
-    SUPPORT_CAP, SUPPORT_N, TURN_PLAYER,
-)
+from . import state as S
 
 
 @njit(cache=True)
@@ -35,9 +32,9 @@ def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait:
     if cond == CO_NONE:
         return True
     if cond == CO_OWN_TURN:
-        return row[TURN_PLAYER] == p
+        return row[S.TURN_PLAYER] == p
     if cond == CO_OPP_TURN:
-        return row[TURN_PLAYER] != p
+        return row[S.TURN_PLAYER] != p
     if cond == CO_HAS_TRAIT:
         return has_trait(row, tables[0], p, trait)
     if cond == CO_IN_BATTLE:
@@ -64,7 +61,7 @@ def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: in
     if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
         return False
     own = q == owner
-    is_main = inst == row[MAIN + q]
+    is_main = inst == row[S.MAIN + q]
     if target == TG_SELF:
         return own and inst == src
     if target == TG_OWN_MAIN:
@@ -87,7 +84,7 @@ def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: in
 
 
 #: the most [Cont] effects that can be in force at once: every field character (main + supports) of both players
-MAX_CONT_SOURCES = 2 * (1 + SUPPORT_CAP) * MAX_EFFECTS
+MAX_CONT_SOURCES = 2 * (1 + S.SUPPORT_CAP) * MAX_EFFECTS
 
 
 @njit(cache=True)
@@ -98,8 +95,8 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
     ctab = tables[0]
     n = 0
     for owner in range(2):
-        for s in range(-1, row[SUPPORT_N + owner]):
-            c = row[MAIN + owner] if s < 0 else support_at(row, owner, s)
+        for s in range(-1, row[S.SUPPORT_N + owner]):
+            c = row[S.MAIN + owner] if s < 0 else support_at(row, owner, s)
             if c < 0:  # no main character yet (setup)
                 continue
             card = card_of(row, owner, c)
@@ -120,10 +117,10 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
 def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_sources: int) -> int:
     """:func:`compute_ap` with the [Cont] skills in force already found by :func:`active_conts`."""
     ctab = tables[0]
-    k = q * DECK_SIZE + inst
-    ap = ctab[card_of(row, q, inst), C_AP] + row[AP_TURN + k] + row[AP_NEXT + k] + row[AP_BATTLE + k]
-    if inst == row[MAIN + q] and row[TURN_PLAYER] == q:
-        ap += AP_PER_LEVEL * level_of(row, q)
+    k = q * S.DECK_SIZE + inst
+    ap = ctab[card_of(row, q, inst), C_AP] + row[S.AP_TURN + k] + row[S.AP_NEXT + k] + row[S.AP_BATTLE + k]
+    if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
+        ap += S.AP_PER_LEVEL * level_of(row, q)
     for j in range(n_sources):
         eff = tables[1][sources[j, 2], sources[j, 3]]
         if selects(row, tables, sources[j, 0], sources[j, 1], eff[E_TARGET], eff[E_FILTER], q, inst):
@@ -139,14 +136,14 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
     AP, uses :func:`active_conts` + :func:`ap_given` instead (tested equal)."""
     ctab = tables[0]
     etab = tables[1]
-    k = q * DECK_SIZE + inst
-    ap = ctab[card_of(row, q, inst), C_AP] + row[AP_TURN + k] + row[AP_NEXT + k] + row[AP_BATTLE + k]
-    if inst == row[MAIN + q] and row[TURN_PLAYER] == q:
-        ap += AP_PER_LEVEL * level_of(row, q)
+    k = q * S.DECK_SIZE + inst
+    ap = ctab[card_of(row, q, inst), C_AP] + row[S.AP_TURN + k] + row[S.AP_NEXT + k] + row[S.AP_BATTLE + k]
+    if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
+        ap += S.AP_PER_LEVEL * level_of(row, q)
     for owner in range(2):
-        n = row[SUPPORT_N + owner]
+        n = row[S.SUPPORT_N + owner]
         for s in range(-1, n):
-            c = row[MAIN + owner] if s < 0 else support_at(row, owner, s)
+            c = row[S.MAIN + owner] if s < 0 else support_at(row, owner, s)
             if c < 0:  # no main character yet (setup)
                 continue
             card = card_of(row, owner, c)
@@ -184,7 +181,7 @@ def one_candidate(row: np.ndarray, tables, p: int, src: int, target: int, filt: 
     if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
         return False
     want = one_want(op)
-    if want >= 0 and row[RESTED + q * DECK_SIZE + inst] != want:
+    if want >= 0 and row[S.RESTED + q * S.DECK_SIZE + inst] != want:
         return False
     return True
 
@@ -195,7 +192,7 @@ def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt:
     q = one_side(p, target)
     n = 0
     last = -1
-    for s in range(row[SUPPORT_N + q]):
+    for s in range(row[S.SUPPORT_N + q]):
         inst = support_at(row, q, s)
         if one_candidate(row, tables, p, src, target, filt, op, inst):
             n += 1
@@ -215,8 +212,8 @@ def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     if target == TG_OWN_ONE or target == TG_OPP_ONE:
         return one_candidates(row, tables, p, src, target, eff[E_FILTER], op) != 0
     for q in range(2):
-        for s in range(-1, row[SUPPORT_N + q]):
-            inst = row[MAIN + q] if s < 0 else support_at(row, q, s)
+        for s in range(-1, row[S.SUPPORT_N + q]):
+            inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
             if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst):
                 return True
     return False
@@ -234,19 +231,19 @@ def any_effect_can_act(row: np.ndarray, tables, p: int, card: int, trigger: int,
 
 @njit(cache=True)
 def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, duration: int) -> None:
-    k = q * DECK_SIZE + inst
+    k = q * S.DECK_SIZE + inst
     if op == OP_AP_UP or op == OP_AP_DOWN:
         delta = amount if op == OP_AP_UP else -amount
         if duration == DU_BATTLE:
-            row[AP_BATTLE + k] += delta
+            row[S.AP_BATTLE + k] += delta
         elif duration == DU_NEXT_BATTLE:
-            row[AP_NEXT + k] += delta
+            row[S.AP_NEXT + k] += delta
         else:
-            row[AP_TURN + k] += delta
+            row[S.AP_TURN + k] += delta
     elif op == OP_REST:
-        row[RESTED + k] = 1
+        row[S.RESTED + k] = 1
     elif op == OP_ACTIVATE:
-        row[RESTED + k] = 0
+        row[S.RESTED + k] = 0
 
 
 @njit(cache=True)
@@ -262,14 +259,14 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     if op == OP_OPP_DISCARD:
         q = 1 - p
         for _ in range(eff[E_N]):
-            n = row[HAND_N + q]
+            n = row[S.HAND_N + q]
             if n == 0:
                 break
-            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, q, rng_below(row, n))
+            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, q, rng_below(row, n))
             to_discard(row, q, inst)
         return False
     if op == OP_PREVENT_LEVEL_DOWN:
-        row[NO_LEVEL_DOWN + p] = 1
+        row[S.NO_LEVEL_DOWN + p] = 1
         return False
     if op == OP_LEVEL_UP:
         level_up(row, p)
@@ -285,13 +282,13 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     chosen = np.empty(10, dtype=np.int64)
     m = 0
     for q in range(2):
-        for s in range(-1, row[SUPPORT_N + q]):
-            inst = row[MAIN + q] if s < 0 else support_at(row, q, s)
+        for s in range(-1, row[S.SUPPORT_N + q]):
+            inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
             if selects(row, tables, p, src, target, filt, q, inst):
-                chosen[m] = q * DECK_SIZE + inst
+                chosen[m] = q * S.DECK_SIZE + inst
                 m += 1
     for j in range(m):
-        apply_to(row, tables, chosen[j] // DECK_SIZE, chosen[j] % DECK_SIZE, op, eff[E_AMOUNT], eff[E_DURATION])
+        apply_to(row, tables, chosen[j] // S.DECK_SIZE, chosen[j] % S.DECK_SIZE, op, eff[E_AMOUNT], eff[E_DURATION])
     return False
 
 

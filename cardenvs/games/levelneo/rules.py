@@ -33,17 +33,7 @@ from .cards import (
     TR_USE, TU_ANY, TU_OWN, TYPE_CHARACTER, TYPE_EVENT,
 )
 from .effects import any_effect_can_act, apply_to, compute_ap, effect_active, fire, one_candidate, one_side
-from .state import (
-    AP_BATTLE, AP_NEXT, AP_TURN, ATK_A, ATK_B, ATTACKED, BATTLE, BURST_FAILED, BURST_PASSES, BURST_PLAYER,
-    COMBI_CHOOSER, COVERED, DECISION_CAP, DECK, DECK_LIST, DECK_N, DECK_SIZE, DISCARD, END_STAGE, FACE_UP,
-    FIRST_PLAYER, HAND, HAND_CAP, HAND_LIMIT, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, MAIN, MAIN_PHASE, MARKER,
-    MULLIGAN_USED, NO_LEVEL_DOWN, OPENING_HAND, ORIG_TARGET, PENDING_LD, PLAYED, RESTED, RESULT, RPS_WINNER,
-    SETUP_PLAYER, ST_ATTACK, ST_BATTLE_END, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
-    ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_JUDGE, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER,
-    ST_TARGET, ST_TURN_START, STEP, SUB, SUPPORT, SUPPORT_CAP, SUPPORT_N, SUPPORT_PLAYED, TARGET, TURN_CAP,
-    TURN_PLAYER, USED_CAP, USED_N, USED_SKILLS, LEVEL_ZONE, QUEUE, QUEUE_CAP, QUEUE_N, CHOICE_EFF, CHOICE_INST,
-    CHOICE_P, Q_W, ST_LEVEL_UP, WINDOW_PASSES, DRAWN,
-)
+from . import state as S
 from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
 RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
@@ -54,63 +44,63 @@ RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
 @njit(cache=True)
 def is_neo(row: np.ndarray, p: int) -> bool:
     """LN-L5: level 5 is Level Neo."""
-    return level_of(row, p) >= LEVEL_CAP
+    return level_of(row, p) >= S.LEVEL_CAP
 
 
 @njit(cache=True)
 def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
-    for j in range(row[USED_N + p]):
-        if row[USED_SKILLS + p * USED_CAP + j] == skill:
+    for j in range(row[S.USED_N + p]):
+        if row[S.USED_SKILLS + p * S.USED_CAP + j] == skill:
             return True
-    return row[USED_N + p] >= USED_CAP
+    return row[S.USED_N + p] >= S.USED_CAP
 
 
 @njit(cache=True)
 def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
-    n = row[USED_N + p]
-    row[USED_SKILLS + p * USED_CAP + n] = skill
-    row[USED_N + p] = n + 1
+    n = row[S.USED_N + p]
+    row[S.USED_SKILLS + p * S.USED_CAP + n] = skill
+    row[S.USED_N + p] = n + 1
 
 
 @njit(cache=True)
 def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     """Effects resolve in one place (``drain_effects``, run by ``advance`` before anything else), in the order
     they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
-    n = row[QUEUE_N]
-    if n < QUEUE_CAP:
-        row[QUEUE + Q_W * n] = p
-        row[QUEUE + Q_W * n + 1] = inst
-        row[QUEUE + Q_W * n + 2] = trigger
-        row[QUEUE + Q_W * n + 3] = 0
-        row[QUEUE_N] = n + 1
+    n = row[S.QUEUE_N]
+    if n < S.QUEUE_CAP:
+        row[S.QUEUE + S.Q_W * n] = p
+        row[S.QUEUE + S.Q_W * n + 1] = inst
+        row[S.QUEUE + S.Q_W * n + 2] = trigger
+        row[S.QUEUE + S.Q_W * n + 3] = 0
+        row[S.QUEUE_N] = n + 1
 
 
 @njit(cache=True)
 def drain_effects(row: np.ndarray, tables) -> None:
     """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
     (``CHOICE_P`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
-    while row[QUEUE_N] > 0 and row[CHOICE_P] < 0:
-        p = row[QUEUE]
-        inst = row[QUEUE + 1]
-        e = fire(row, tables, p, inst, row[QUEUE + 2], row[QUEUE + 3])
+    while row[S.QUEUE_N] > 0 and row[S.CHOICE_P] < 0:
+        p = row[S.QUEUE]
+        inst = row[S.QUEUE + 1]
+        e = fire(row, tables, p, inst, row[S.QUEUE + 2], row[S.QUEUE + 3])
         if e >= 0:
-            row[CHOICE_P] = p
-            row[CHOICE_INST] = inst
-            row[CHOICE_EFF] = e
-            row[QUEUE + 3] = e + 1
+            row[S.CHOICE_P] = p
+            row[S.CHOICE_INST] = inst
+            row[S.CHOICE_EFF] = e
+            row[S.QUEUE + 3] = e + 1
             return
-        n = row[QUEUE_N] - 1
-        for k in range(Q_W * n):
-            row[QUEUE + k] = row[QUEUE + Q_W + k]
-        row[QUEUE_N] = n
+        n = row[S.QUEUE_N] - 1
+        for k in range(S.Q_W * n):
+            row[S.QUEUE + k] = row[S.QUEUE + S.Q_W + k]
+        row[S.QUEUE_N] = n
 
 
 @njit(cache=True)
 def choice_fields(row: np.ndarray, tables):
     """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
-    p = row[CHOICE_P]
-    src = row[CHOICE_INST]
-    eff = tables[1][card_of(row, p, src), row[CHOICE_EFF]]
+    p = row[S.CHOICE_P]
+    src = row[S.CHOICE_INST]
+    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFF]]
     return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
 
 
@@ -118,15 +108,15 @@ def choice_fields(row: np.ndarray, tables):
 def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
     p, src, target, filt, op = choice_fields(row, tables)
-    eff = tables[1][card_of(row, p, src), row[CHOICE_EFF]]
+    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFF]]
     q = one_side(p, target)
     apply_to(row, tables, q, support_at(row, q, slot), op, eff[E_AMOUNT], eff[E_DURATION])
-    row[CHOICE_P] = -1
+    row[S.CHOICE_P] = -1
 
 
 @njit(cache=True)
 def window_phase(row: np.ndarray) -> int:
-    return PH_MAIN if row[STEP] == ST_MAIN else PH_BATTLE
+    return PH_MAIN if row[S.STEP] == S.ST_MAIN else PH_BATTLE
 
 
 @njit(cache=True)
@@ -147,9 +137,9 @@ def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
         return False
     e = ctab[card, C_EVENT_EFFECT]
     eff = tables[1][card, e]
-    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[TURN_PLAYER] == p):
+    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[S.TURN_PLAYER] == p):
         return False
-    if row[MARKER + p] < ctab[card, C_TURN_COST]:  # LN-T9
+    if row[S.MARKER + p] < ctab[card, C_TURN_COST]:  # LN-T9
         return False
     if not has_color(row, ctab, p, ctab[card, C_COLOR]):  # LN-D4
         return False
@@ -167,7 +157,7 @@ def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     if e < 0:
         return False
     eff = tables[1][card, e]
-    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[TURN_PLAYER] == p):
+    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[S.TURN_PLAYER] == p):
         return False
     if eff[E_COST_REST] != 0 and is_rested(row, p, inst):
         return False
@@ -180,7 +170,7 @@ def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
 
 @njit(cache=True)
 def is_window(st: int) -> bool:
-    return st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW
+    return st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW
 
 
 @njit(cache=True)
@@ -188,11 +178,11 @@ def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     """LN-T3, issue 12 C.1: whether public information lets ``w`` act in the open window: a card in hand (it may be
     a usable event or, for the turn player in a main phase, a support: the opponent cannot tell) or a usable [Use]
     skill on the field. Only a player with neither is passed for; the decision never depends on hidden cards."""
-    if row[HAND_N + w] > 0:
+    if row[S.HAND_N + w] > 0:
         return True
-    if skill_usable(row, tables, w, row[MAIN + w]):
+    if skill_usable(row, tables, w, row[S.MAIN + w]):
         return True
-    for s in range(row[SUPPORT_N + w]):
+    for s in range(row[S.SUPPORT_N + w]):
         if skill_usable(row, tables, w, support_at(row, w, s)):
             return True
     return False
@@ -205,18 +195,18 @@ def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     card = card_of(row, p, inst)
     if ctab[card, C_TYPE] != TYPE_CHARACTER:
         return False
-    if row[SUPPORT_PLAYED] != 0 or row[SUPPORT_N + p] >= SUPPORT_CAP:
+    if row[S.SUPPORT_PLAYED] != 0 or row[S.SUPPORT_N + p] >= S.SUPPORT_CAP:
         return False
-    if row[MARKER + p] < ctab[card, C_TURN_COST]:
+    if row[S.MARKER + p] < ctab[card, C_TURN_COST]:
         return False
     return has_color(row, ctab, p, ctab[card, C_COLOR])
 
 
 @njit(cache=True)
 def any_resting(row: np.ndarray, q: int) -> bool:
-    if is_rested(row, q, row[MAIN + q]):
+    if is_rested(row, q, row[S.MAIN + q]):
         return True
-    for s in range(row[SUPPORT_N + q]):
+    for s in range(row[S.SUPPORT_N + q]):
         if is_rested(row, q, support_at(row, q, s)):
             return True
     return False
@@ -225,31 +215,31 @@ def any_resting(row: np.ndarray, q: int) -> bool:
 @njit(cache=True)
 def can_attack(row: np.ndarray, p: int, inst: int) -> bool:
     """LN-A1: an Active character that has not attacked this turn."""
-    k = p * DECK_SIZE + inst
-    return row[RESTED + k] == 0 and row[ATTACKED + k] == 0
+    k = p * S.DECK_SIZE + inst
+    return row[S.RESTED + k] == 0 and row[S.ATTACKED + k] == 0
 
 
 @njit(cache=True)
 def main_participates(row: np.ndarray, p: int) -> bool:
     """LN-B1: the attacking main (solo or in a combi) or the defending main when not covered."""
-    if row[BATTLE] == 0:
+    if row[S.BATTLE] == 0:
         return False
-    if p == row[TURN_PLAYER]:
-        return row[ATK_A] == row[MAIN + p]
-    return row[TARGET] == row[MAIN + p]
+    if p == row[S.TURN_PLAYER]:
+        return row[S.ATK_A] == row[S.MAIN + p]
+    return row[S.TARGET] == row[S.MAIN + p]
 
 
 @njit(cache=True)
 def has_face_down_level(row: np.ndarray, p: int) -> bool:
-    for j in range(row[LEVEL_N + p]):
-        if row[FACE_UP + p * DECK_SIZE + row[LEVEL + p * LEVEL_ZONE + j]] == 0:
+    for j in range(row[S.LEVEL_N + p]):
+        if row[S.FACE_UP + p * S.DECK_SIZE + row[S.LEVEL + p * S.LEVEL_ZONE + j]] == 0:
             return True
     return False
 
 
 @njit(cache=True)
 def can_burst(row: np.ndarray, p: int) -> bool:
-    return main_participates(row, p) and row[BURST_FAILED + p] == 0 and has_face_down_level(row, p)
+    return main_participates(row, p) and row[S.BURST_FAILED + p] == 0 and has_face_down_level(row, p)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -260,21 +250,21 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         return 0
-    st = row[STEP]
-    tp = row[TURN_PLAYER]
+    st = row[S.STEP]
+    tp = row[S.TURN_PLAYER]
     op = 1 - tp
     ctab = tables[0]
-    if row[CHOICE_P] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
+    if row[S.CHOICE_P] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
         cp, src, target, filt, eop = choice_fields(row, tables)
         q = one_side(cp, target)
-        for s in range(row[SUPPORT_N + q]):
+        for s in range(row[S.SUPPORT_N + q]):
             if one_candidate(row, tables, cp, src, target, filt, eop, support_at(row, q, s)):
                 out[A_EFFECT_TARGET + s] = 1
-    elif st == ST_ORDER:
+    elif st == S.ST_ORDER:
         out[A_GO_FIRST] = 1
         out[A_GO_SECOND] = 1
-    elif st == ST_CHOOSE_MAIN:  # the whole deck list is in the deck: one action per distinct card, its first
-        for inst in range(DECK_SIZE):  # instance in deck-list order (never the deck order, which nobody knows)
+    elif st == S.ST_CHOOSE_MAIN:  # the whole deck list is in the deck: one action per distinct card, its first
+        for inst in range(S.DECK_SIZE):  # instance in deck-list order (never the deck order, which nobody knows)
             card = card_of(row, p, inst)
             if card < 0 or ctab[card, C_MAIN_OK] == 0:
                 continue
@@ -285,76 +275,76 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                     break
             if first:
                 out[A_CHOOSE_MAIN + inst] = 1
-    elif st == ST_MULLIGAN:
+    elif st == S.ST_MULLIGAN:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
+        for i in range(row[S.HAND_N + p]):
             out[A_HAND + i] = 1
-    elif st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+    elif st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW:
         out[A_PASS] = 1
-        main_turn = st == ST_MAIN and p == tp and row[SUB] == 0
-        for i in range(row[HAND_N + p]):
-            inst = row[HAND + p * HAND_CAP + i]
+        main_turn = st == S.ST_MAIN and p == tp and row[S.SUB] == 0
+        for i in range(row[S.HAND_N + p]):
+            inst = row[S.HAND + p * S.HAND_CAP + i]
             if event_usable(row, tables, p, inst) or (main_turn and support_playable(row, tables, p, inst)):
                 out[A_HAND + i] = 1
-        if skill_usable(row, tables, p, row[MAIN + p]):
+        if skill_usable(row, tables, p, row[S.MAIN + p]):
             out[A_SKILL] = 1
-        for s in range(row[SUPPORT_N + p]):
+        for s in range(row[S.SUPPORT_N + p]):
             if skill_usable(row, tables, p, support_at(row, p, s)):
                 out[A_SKILL + 1 + s] = 1
-    elif st == ST_ATTACK:
+    elif st == S.ST_ATTACK:
         out[A_PASS] = 1
-        if can_attack(row, p, row[MAIN + p]):
+        if can_attack(row, p, row[S.MAIN + p]):
             out[A_ATTACK] = 1  # LN-A2: the opponent's main is always a legal target
         if any_resting(row, op):  # LN-A3/A6: a support needs a resting target
-            for s in range(row[SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_N + p]):
                 if can_attack(row, p, support_at(row, p, s)):
                     out[A_ATTACK + 1 + s] = 1
-    elif st == ST_PARTNER:
+    elif st == S.ST_PARTNER:
         out[A_PASS] = 1
-        main_attacking = row[ATK_A] == row[MAIN + p]
+        main_attacking = row[S.ATK_A] == row[S.MAIN + p]
         if not (main_attacking and is_neo(row, p)):  # LN-L5: no combi in Level Neo
-            for s in range(row[SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_N + p]):
                 inst = support_at(row, p, s)
-                if inst != row[ATK_A] and can_attack(row, p, inst):
+                if inst != row[S.ATK_A] and can_attack(row, p, inst):
                     out[A_PARTNER + s] = 1
-    elif st == ST_TARGET:
-        if row[ATK_A] == row[MAIN + p]:
+    elif st == S.ST_TARGET:
+        if row[S.ATK_A] == row[S.MAIN + p]:
             out[A_TARGET] = 1  # LN-A2/A5: a main (or main + support) attack hits the main, resting or not
         else:
-            if is_rested(row, op, row[MAIN + op]):
+            if is_rested(row, op, row[S.MAIN + op]):
                 out[A_TARGET] = 1
-            for s in range(row[SUPPORT_N + op]):
+            for s in range(row[S.SUPPORT_N + op]):
                 if is_rested(row, op, support_at(row, op, s)):
                     out[A_TARGET + 1 + s] = 1
-    elif st == ST_COVER:
+    elif st == S.ST_COVER:
         out[A_PASS] = 1
-        neo_main = row[ATK_A] == row[MAIN + tp] and is_neo(row, tp)
+        neo_main = row[S.ATK_A] == row[S.MAIN + tp] and is_neo(row, tp)
         if not neo_main:  # LN-C3
-            for s in range(row[SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_N + p]):
                 inst = support_at(row, p, s)
-                if inst != row[TARGET] and not is_rested(row, p, inst):
+                if inst != row[S.TARGET] and not is_rested(row, p, inst):
                     out[A_COVER + s] = 1
-    elif st == ST_BURST:
+    elif st == S.ST_BURST:
         out[A_PASS] = 1
         if can_burst(row, p):  # LN-B3: an unseen face-down card (any of them: nobody can tell them apart), or a
-            for j in range(row[LEVEL_N + p]):  # face-down card its owner once held (it knows that one)
-                inst = row[LEVEL + p * LEVEL_ZONE + j]
-                if row[FACE_UP + p * DECK_SIZE + inst] == 0:
-                    if row[DRAWN + p * DECK_SIZE + inst] != 0:
+            for j in range(row[S.LEVEL_N + p]):  # face-down card its owner once held (it knows that one)
+                inst = row[S.LEVEL + p * S.LEVEL_ZONE + j]
+                if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0:
+                    if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:
                         out[A_BURST_KNOWN + j] = 1
                     else:
                         out[A_BURST] = 1
-    elif st == ST_LEVEL_DOWN:
-        for k in range(row[LEVEL_N + p]):
+    elif st == S.ST_LEVEL_DOWN:
+        for k in range(row[S.LEVEL_N + p]):
             out[A_LEVEL_DOWN + k] = 1
-    elif st == ST_COMBI_LOSS:
+    elif st == S.ST_COMBI_LOSS:
         out[A_COMBI_LOSS] = 1
         out[A_COMBI_LOSS + 1] = 1
-    elif st == ST_LEVEL_UP:  # LN-L2: the main *may* level up
+    elif st == S.ST_LEVEL_UP:  # LN-L2: the main *may* level up
         out[A_PASS] = 1
         out[A_LEVEL_UP] = 1
-    elif st == ST_END:
-        for i in range(row[HAND_N + p]):
+    elif st == S.ST_END:
+        for i in range(row[S.HAND_N + p]):
             out[A_HAND + i] = 1
     n = 0
     for a in range(NUM_ACTIONS):
@@ -366,11 +356,11 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 # transitions
 @njit(cache=True)
 def start_main_phase(row: np.ndarray, number: int) -> None:
-    row[STEP] = ST_MAIN
-    row[MAIN_PHASE] = number
-    row[SUB] = 0
-    row[WINDOW_PASSES] = 0
-    row[SUPPORT_PLAYED] = 0
+    row[S.STEP] = S.ST_MAIN
+    row[S.MAIN_PHASE] = number
+    row[S.SUB] = 0
+    row[S.WINDOW_PASSES] = 0
+    row[S.SUPPORT_PLAYED] = 0
 
 
 @njit(cache=True, inline="always")
@@ -378,38 +368,38 @@ def window_pass(row: np.ndarray) -> None:
     """LN-T3/T4, issue 12 item 13: the turn player has the initiative first; a player who acts keeps it, a pass
     hands it to the other player, and the window closes only when both passed in succession (so a pass followed by
     the other player's action reopens the window for the passer)."""
-    row[WINDOW_PASSES] += 1
-    if row[WINDOW_PASSES] < 2:
-        row[SUB] = 1 - row[SUB]
+    row[S.WINDOW_PASSES] += 1
+    if row[S.WINDOW_PASSES] < 2:
+        row[S.SUB] = 1 - row[S.SUB]
         return
-    row[SUB] = 0
-    row[WINDOW_PASSES] = 0
-    st = row[STEP]
-    if st == ST_MAIN:
-        if row[MAIN_PHASE] == 1 and row[H_TURN] > 1:  # LN-T5: no battle phase on the first turn
-            row[STEP] = ST_BATTLE_WINDOW
+    row[S.SUB] = 0
+    row[S.WINDOW_PASSES] = 0
+    st = row[S.STEP]
+    if st == S.ST_MAIN:
+        if row[S.MAIN_PHASE] == 1 and row[H_TURN] > 1:  # LN-T5: no battle phase on the first turn
+            row[S.STEP] = S.ST_BATTLE_WINDOW
         else:
-            row[STEP] = ST_END
-            row[END_STAGE] = 0
-    elif st == ST_BATTLE_WINDOW:
-        row[STEP] = ST_ATTACK
-    elif st == ST_DECL_WINDOW:
-        row[STEP] = ST_COVER
-    elif st == ST_COVER_WINDOW:
-        row[STEP] = ST_BURST
-        row[BURST_PLAYER] = row[TURN_PLAYER]  # LN-B2: the attacker chooses first
-        row[BURST_PASSES] = 0
+            row[S.STEP] = S.ST_END
+            row[S.END_STAGE] = 0
+    elif st == S.ST_BATTLE_WINDOW:
+        row[S.STEP] = S.ST_ATTACK
+    elif st == S.ST_DECL_WINDOW:
+        row[S.STEP] = S.ST_COVER
+    elif st == S.ST_COVER_WINDOW:
+        row[S.STEP] = S.ST_BURST
+        row[S.BURST_PLAYER] = row[S.TURN_PLAYER]  # LN-B2: the attacker chooses first
+        row[S.BURST_PASSES] = 0
 
 
 @njit(cache=True, inline="always")
 def play_from_hand(row: np.ndarray, tables, p: int, i: int) -> None:
-    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
-    row[PLAYED + p * DECK_SIZE + inst] = 1
+    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+    row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
     card = card_of(row, p, inst)
     if tables[0][card, C_TYPE] == TYPE_CHARACTER:
-        zone_push(row, SUPPORT, SUPPORT_N, SUPPORT_CAP, p, inst)
-        row[FACE_UP + p * DECK_SIZE + inst] = 1
-        row[SUPPORT_PLAYED] = 1
+        zone_push(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, inst)
+        row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
+        row[S.SUPPORT_PLAYED] = 1
         queue_effects(row, p, inst, TR_ON_PLAY)
     else:
         mark_skill(row, p, tables[1][card, tables[0][card, C_EVENT_EFFECT], E_SKILL])
@@ -424,47 +414,47 @@ def use_skill(row: np.ndarray, tables, p: int, inst: int) -> None:
     eff = tables[1][card, e]
     mark_skill(row, p, eff[E_SKILL])
     if eff[E_COST_REST] != 0:
-        row[RESTED + p * DECK_SIZE + inst] = 1
+        row[S.RESTED + p * S.DECK_SIZE + inst] = 1
     queue_effects(row, p, inst, TR_USE)
 
 
 @njit(cache=True, inline="always")
 def declare(row: np.ndarray, tables, target: int) -> None:
     """LN-A1: the declaration rests the attackers; [Start] on_attack skills fire."""
-    tp = row[TURN_PLAYER]
-    row[BATTLE] = 1
-    row[TARGET] = target
-    row[ORIG_TARGET] = target
-    row[COVERED] = 0
-    row[RESULT] = 0
-    row[BURST_FAILED] = 0
-    row[BURST_FAILED + 1] = 0
-    for inst in (row[ATK_A], row[ATK_B]):
+    tp = row[S.TURN_PLAYER]
+    row[S.BATTLE] = 1
+    row[S.TARGET] = target
+    row[S.ORIG_TARGET] = target
+    row[S.COVERED] = 0
+    row[S.RESULT] = 0
+    row[S.BURST_FAILED] = 0
+    row[S.BURST_FAILED + 1] = 0
+    for inst in (row[S.ATK_A], row[S.ATK_B]):
         if inst >= 0:
-            row[RESTED + tp * DECK_SIZE + inst] = 1
-            row[ATTACKED + tp * DECK_SIZE + inst] = 1
-    queue_effects(row, tp, row[ATK_A], TR_ON_ATTACK)
-    if row[ATK_B] >= 0:
-        queue_effects(row, tp, row[ATK_B], TR_ON_ATTACK)
-    row[STEP] = ST_DECL_WINDOW
-    row[SUB] = 0
-    row[WINDOW_PASSES] = 0
+            row[S.RESTED + tp * S.DECK_SIZE + inst] = 1
+            row[S.ATTACKED + tp * S.DECK_SIZE + inst] = 1
+    queue_effects(row, tp, row[S.ATK_A], TR_ON_ATTACK)
+    if row[S.ATK_B] >= 0:
+        queue_effects(row, tp, row[S.ATK_B], TR_ON_ATTACK)
+    row[S.STEP] = S.ST_DECL_WINDOW
+    row[S.SUB] = 0
+    row[S.WINDOW_PASSES] = 0
 
 
 @njit(cache=True, inline="always")
 def do_burst(row: np.ndarray, tables, p: int, k: int) -> None:
     """LN-B3..B6: reveal level card ``k`` (-1: the first face-down card its owner never saw; those came from the top
     of the deck unseen, so which one is revealed carries no choice); Level Burst text activates, else it fails."""
-    for j in range(row[LEVEL_N + p]):
-        inst = row[LEVEL + p * LEVEL_ZONE + j]
+    for j in range(row[S.LEVEL_N + p]):
+        inst = row[S.LEVEL + p * S.LEVEL_ZONE + j]
         if k >= 0 and j != k:
             continue
-        if row[FACE_UP + p * DECK_SIZE + inst] == 0 and (k >= 0 or row[DRAWN + p * DECK_SIZE + inst] == 0):
-            row[FACE_UP + p * DECK_SIZE + inst] = 1
+        if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0 and (k >= 0 or row[S.DRAWN + p * S.DECK_SIZE + inst] == 0):
+            row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
             if tables[0][card_of(row, p, inst), C_HAS_BURST] != 0:
                 queue_effects(row, p, inst, TR_BURST)
             else:
-                row[BURST_FAILED + p] = 1
+                row[S.BURST_FAILED + p] = 1
             return
 
 
@@ -472,28 +462,28 @@ def do_burst(row: np.ndarray, tables, p: int, k: int) -> None:
 def burst_choice(row: np.ndarray, tables, p: int, burst: bool, k: int) -> None:
     """LN-B2: alternate until both players pass in a row (a player who cannot burst passes automatically)."""
     if burst:
-        row[BURST_PASSES] = 0
+        row[S.BURST_PASSES] = 0
         do_burst(row, tables, p, k)
     else:
-        row[BURST_PASSES] += 1
-    if row[BURST_PASSES] >= 2:
-        row[STEP] = ST_JUDGE
+        row[S.BURST_PASSES] += 1
+    if row[S.BURST_PASSES] >= 2:
+        row[S.STEP] = S.ST_JUDGE
     else:
-        row[BURST_PLAYER] = 1 - p
+        row[S.BURST_PLAYER] = 1 - p
 
 
 @njit(cache=True)
 def expire_next_battle(row: np.ndarray, p: int, inst: int) -> None:
     if inst >= 0:
-        row[AP_NEXT + p * DECK_SIZE + inst] = 0
+        row[S.AP_NEXT + p * S.DECK_SIZE + inst] = 0
 
 
 @njit(cache=True, inline="always")
 def judge(row: np.ndarray, tables) -> None:
     """LN-J1..J8, LN-L2/L3/L5, LN-V1."""
-    tp = row[TURN_PLAYER]
+    tp = row[S.TURN_PLAYER]
     op = 1 - tp
-    a, b, t = row[ATK_A], row[ATK_B], row[TARGET]
+    a, b, t = row[S.ATK_A], row[S.ATK_B], row[S.TARGET]
     atk_ap = 0
     def_ap = 0
     for j in range(3):  # one call site: the AP code is large
@@ -507,9 +497,9 @@ def judge(row: np.ndarray, tables) -> None:
                 def_ap = ap
     atk_wins = atk_ap > def_ap
     def_wins = def_ap > atk_ap
-    row[RESULT] = RES_ATTACKER if atk_wins else (RES_DEFENDER if def_wins else RES_TIE)
-    atk_main = a == row[MAIN + tp]
-    def_main = t == row[MAIN + op]
+    row[S.RESULT] = RES_ATTACKER if atk_wins else (RES_DEFENDER if def_wins else RES_TIE)
+    atk_main = a == row[S.MAIN + tp]
+    def_main = t == row[S.MAIN + op]
     # LN-V1 / LN-J3: a Level Neo main character that wins a battle wins the game
     if atk_wins and atk_main and is_neo(row, tp):
         finish(row, tp)
@@ -517,10 +507,10 @@ def judge(row: np.ndarray, tables) -> None:
     if def_wins and def_main and is_neo(row, op):
         finish(row, op)
         return
-    row[PENDING_LD] = -1
-    row[COMBI_CHOOSER] = -1
-    if atk_wins and atk_main and row[LEVEL_N + tp] < LEVEL_ZONE and row[DECK_N + tp] > 0:
-        row[STEP] = ST_LEVEL_UP  # LN-J2, LN-L2: the winner chooses (also in a combi, also over a cover: LN-C2)
+    row[S.PENDING_LD] = -1
+    row[S.COMBI_CHOOSER] = -1
+    if atk_wins and atk_main and row[S.LEVEL_N + tp] < S.LEVEL_ZONE and row[S.DECK_N + tp] > 0:
+        row[S.STEP] = S.ST_LEVEL_UP  # LN-J2, LN-L2: the winner chooses (also in a combi, also over a cover: LN-C2)
         return
     judge_rest(row, tables)
 
@@ -528,17 +518,17 @@ def judge(row: np.ndarray, tables) -> None:
 @njit(cache=True, inline="always")
 def judge_rest(row: np.ndarray, tables) -> None:
     """The judgement after the optional level up: losses, expiry, [Start] on_win skills."""
-    tp = row[TURN_PLAYER]
+    tp = row[S.TURN_PLAYER]
     op = 1 - tp
-    a, b, t = row[ATK_A], row[ATK_B], row[TARGET]
-    atk_wins = row[RESULT] == RES_ATTACKER
-    def_wins = row[RESULT] == RES_DEFENDER
-    atk_main = a == row[MAIN + tp]
-    def_main = t == row[MAIN + op]
+    a, b, t = row[S.ATK_A], row[S.ATK_B], row[S.TARGET]
+    atk_wins = row[S.RESULT] == RES_ATTACKER
+    def_wins = row[S.RESULT] == RES_DEFENDER
+    atk_main = a == row[S.MAIN + tp]
+    def_main = t == row[S.MAIN + op]
     if not def_wins:  # the defender lost (LN-J1: a tie is a loss for both)
         if def_main:
-            if row[NO_LEVEL_DOWN + op] == 0 and row[LEVEL_N + op] > 0:  # LN-J5, LN-L6
-                row[PENDING_LD] = op
+            if row[S.NO_LEVEL_DOWN + op] == 0 and row[S.LEVEL_N + op] > 0:  # LN-J5, LN-L6
+                row[S.PENDING_LD] = op
         else:
             discard_support(row, op, t)  # LN-J6
     if not atk_wins:  # the attacker lost
@@ -546,16 +536,16 @@ def judge_rest(row: np.ndarray, tables) -> None:
             if not atk_main:
                 discard_support(row, tp, a)  # LN-J6 (LN-J4: a losing main attack changes nothing)
         elif not atk_main:
-            row[COMBI_CHOOSER] = op  # LN-J7: the winner (the defender; also on a tie) picks the loser
+            row[S.COMBI_CHOOSER] = op  # LN-J7: the winner (the defender; also on a tie) picks the loser
     # LN-J8: "until the end of the next battle" ends for the characters in this judgement only
     expire_next_battle(row, tp, a)
     expire_next_battle(row, tp, b)
     expire_next_battle(row, op, t)
     # LN-B6: burst effects and "this battle" protections end with the battle
-    for k in range(2 * DECK_SIZE):
-        row[AP_BATTLE + k] = 0
-    row[NO_LEVEL_DOWN] = 0
-    row[NO_LEVEL_DOWN + 1] = 0
+    for k in range(2 * S.DECK_SIZE):
+        row[S.AP_BATTLE + k] = 0
+    row[S.NO_LEVEL_DOWN] = 0
+    row[S.NO_LEVEL_DOWN + 1] = 0
     # [Start] on_win skills of the winners still on the field
     if atk_wins:
         queue_effects(row, tp, a, TR_ON_WIN)
@@ -563,149 +553,149 @@ def judge_rest(row: np.ndarray, tables) -> None:
             queue_effects(row, tp, b, TR_ON_WIN)
     if def_wins:
         queue_effects(row, op, t, TR_ON_WIN)
-    if row[PENDING_LD] >= 0:
-        row[STEP] = ST_LEVEL_DOWN
-    elif row[COMBI_CHOOSER] >= 0:
-        row[STEP] = ST_COMBI_LOSS
+    if row[S.PENDING_LD] >= 0:
+        row[S.STEP] = S.ST_LEVEL_DOWN
+    elif row[S.COMBI_CHOOSER] >= 0:
+        row[S.STEP] = S.ST_COMBI_LOSS
     else:
-        row[STEP] = ST_BATTLE_END
+        row[S.STEP] = S.ST_BATTLE_END
 
 
 @njit(cache=True, inline="always")
 def end_battle(row: np.ndarray) -> None:
-    row[BATTLE] = 0
-    row[ATK_A] = -1
-    row[ATK_B] = -1
-    row[TARGET] = -1
-    row[ORIG_TARGET] = -1
-    row[COVERED] = 0
-    row[BURST_FAILED] = 0
-    row[BURST_FAILED + 1] = 0
-    row[BURST_PASSES] = 0
-    row[PENDING_LD] = -1
-    row[COMBI_CHOOSER] = -1
-    row[STEP] = ST_BATTLE_WINDOW
-    row[SUB] = 0
-    row[WINDOW_PASSES] = 0
+    row[S.BATTLE] = 0
+    row[S.ATK_A] = -1
+    row[S.ATK_B] = -1
+    row[S.TARGET] = -1
+    row[S.ORIG_TARGET] = -1
+    row[S.COVERED] = 0
+    row[S.BURST_FAILED] = 0
+    row[S.BURST_FAILED + 1] = 0
+    row[S.BURST_PASSES] = 0
+    row[S.PENDING_LD] = -1
+    row[S.COMBI_CHOOSER] = -1
+    row[S.STEP] = S.ST_BATTLE_WINDOW
+    row[S.SUB] = 0
+    row[S.WINDOW_PASSES] = 0
 
 
 @njit(cache=True, inline="always")
 def end_of_turn_cleanup(row: np.ndarray) -> None:
     """LN-T8: "until end of turn" and "until the end of the next battle" effects end; once-per-turn skills reset."""
-    for k in range(2 * DECK_SIZE):
-        row[AP_TURN + k] = 0
-        row[AP_NEXT + k] = 0
-        row[AP_BATTLE + k] = 0
-        row[ATTACKED + k] = 0
+    for k in range(2 * S.DECK_SIZE):
+        row[S.AP_TURN + k] = 0
+        row[S.AP_NEXT + k] = 0
+        row[S.AP_BATTLE + k] = 0
+        row[S.ATTACKED + k] = 0
     for p in range(2):
-        row[USED_N + p] = 0
-        row[NO_LEVEL_DOWN + p] = 0
-    row[SUPPORT_PLAYED] = 0
-    row[TURN_PLAYER] = 1 - row[TURN_PLAYER]
-    row[STEP] = ST_TURN_START
+        row[S.USED_N + p] = 0
+        row[S.NO_LEVEL_DOWN + p] = 0
+    row[S.SUPPORT_PLAYED] = 0
+    row[S.TURN_PLAYER] = 1 - row[S.TURN_PLAYER]
+    row[S.STEP] = S.ST_TURN_START
 
 
 @njit(cache=True, inline="always")
 def start_game(row: np.ndarray) -> None:
     """After both mulligans: mains turn face up, markers at 0 (LN-S5), the first player's turn starts."""
     for p in range(2):
-        row[FACE_UP + p * DECK_SIZE + row[MAIN + p]] = 1
-        row[MARKER + p] = 0
-    row[TURN_PLAYER] = row[FIRST_PLAYER]
+        row[S.FACE_UP + p * S.DECK_SIZE + row[S.MAIN + p]] = 1
+        row[S.MARKER + p] = 0
+    row[S.TURN_PLAYER] = row[S.FIRST_PLAYER]
     row[H_TURN] = 0
-    row[STEP] = ST_TURN_START
+    row[S.STEP] = S.ST_TURN_START
 
 
 @njit(cache=True)
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
-    st = row[STEP]
-    tp = row[TURN_PLAYER]
+    st = row[S.STEP]
+    tp = row[S.TURN_PLAYER]
     op = 1 - tp
-    if row[CHOICE_P] >= 0:  # issue 12 item 14: the owner's choice of a support
+    if row[S.CHOICE_P] >= 0:  # issue 12 item 14: the owner's choice of a support
         apply_choice(row, tables, a - A_EFFECT_TARGET)
-    elif st == ST_ORDER:  # LN-S1
+    elif st == S.ST_ORDER:  # LN-S1
         first = p if a == A_GO_FIRST else 1 - p
-        row[FIRST_PLAYER] = first
-        row[TURN_PLAYER] = first
-        row[SETUP_PLAYER] = first
-        row[STEP] = ST_CHOOSE_MAIN
-    elif st == ST_CHOOSE_MAIN:  # LN-S2
+        row[S.FIRST_PLAYER] = first
+        row[S.TURN_PLAYER] = first
+        row[S.SETUP_PLAYER] = first
+        row[S.STEP] = S.ST_CHOOSE_MAIN
+    elif st == S.ST_CHOOSE_MAIN:  # LN-S2
         inst = a - A_CHOOSE_MAIN
-        zone_remove(row, DECK, DECK_N, DECK_SIZE, p, zone_find(row, DECK, DECK_N, DECK_SIZE, p, inst))
-        row[MAIN + p] = inst
-        row[FACE_UP + p * DECK_SIZE + inst] = 0
-        row[PLAYED + p * DECK_SIZE + inst] = 1
-        if p == row[FIRST_PLAYER]:
-            row[SETUP_PLAYER] = 1 - p
+        zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, zone_find(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, inst))
+        row[S.MAIN + p] = inst
+        row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
+        row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
+        if p == row[S.FIRST_PLAYER]:
+            row[S.SETUP_PLAYER] = 1 - p
         else:  # LN-S3: shuffle, draw 6
             for q in range(2):
-                shuffle_slice(row, DECK + q * DECK_SIZE, row[DECK_N + q])
-                for _ in range(OPENING_HAND):
+                shuffle_slice(row, S.DECK + q * S.DECK_SIZE, row[S.DECK_N + q])
+                for _ in range(S.OPENING_HAND):
                     draw(row, q)
-            row[STEP] = ST_MULLIGAN
-            row[SETUP_PLAYER] = row[FIRST_PLAYER]
-    elif st == ST_MULLIGAN:  # LN-S4
+            row[S.STEP] = S.ST_MULLIGAN
+            row[S.SETUP_PLAYER] = row[S.FIRST_PLAYER]
+    elif st == S.ST_MULLIGAN:  # LN-S4
         if a == A_PASS:
-            while row[HAND_N + p] < OPENING_HAND and row[DECK_N + p] > 0:
+            while row[S.HAND_N + p] < S.OPENING_HAND and row[S.DECK_N + p] > 0:
                 draw(row, p)
-            row[MULLIGAN_USED + p] = 1
-            if p == row[FIRST_PLAYER]:
-                row[SETUP_PLAYER] = 1 - p
+            row[S.MULLIGAN_USED + p] = 1
+            if p == row[S.FIRST_PLAYER]:
+                row[S.SETUP_PLAYER] = 1 - p
             else:
                 start_game(row)
         else:
-            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND)
+            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND)
             deck_to_bottom(row, p, inst)
-    elif st == ST_MAIN or st == ST_BATTLE_WINDOW or st == ST_DECL_WINDOW or st == ST_COVER_WINDOW:
+    elif st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW:
         if a == A_PASS:
             window_pass(row)
             return
-        row[WINDOW_PASSES] = 0  # acting reopens the window for a player who passed
+        row[S.WINDOW_PASSES] = 0  # acting reopens the window for a player who passed
         if a < A_SKILL:
             play_from_hand(row, tables, p, a - A_HAND)
         else:
             s = a - A_SKILL
-            use_skill(row, tables, p, row[MAIN + p] if s == 0 else support_at(row, p, s - 1))
-    elif st == ST_ATTACK:
+            use_skill(row, tables, p, row[S.MAIN + p] if s == 0 else support_at(row, p, s - 1))
+    elif st == S.ST_ATTACK:
         if a == A_PASS:  # LN-A7
             start_main_phase(row, 2)
         else:
             s = a - A_ATTACK
-            row[ATK_A] = row[MAIN + p] if s == 0 else support_at(row, p, s - 1)
-            row[ATK_B] = -1
-            row[STEP] = ST_PARTNER
-    elif st == ST_PARTNER:
-        row[ATK_B] = -1 if a == A_PASS else support_at(row, p, a - A_PARTNER)
-        row[STEP] = ST_TARGET
-    elif st == ST_TARGET:
+            row[S.ATK_A] = row[S.MAIN + p] if s == 0 else support_at(row, p, s - 1)
+            row[S.ATK_B] = -1
+            row[S.STEP] = S.ST_PARTNER
+    elif st == S.ST_PARTNER:
+        row[S.ATK_B] = -1 if a == A_PASS else support_at(row, p, a - A_PARTNER)
+        row[S.STEP] = S.ST_TARGET
+    elif st == S.ST_TARGET:
         s = a - A_TARGET
-        declare(row, tables, row[MAIN + op] if s == 0 else support_at(row, op, s - 1))
-    elif st == ST_COVER:  # LN-C1
+        declare(row, tables, row[S.MAIN + op] if s == 0 else support_at(row, op, s - 1))
+    elif st == S.ST_COVER:  # LN-C1
         if a != A_PASS:
             inst = support_at(row, p, a - A_COVER)
-            row[RESTED + p * DECK_SIZE + inst] = 1
-            row[TARGET] = inst
-            row[COVERED] = 1
-        row[STEP] = ST_COVER_WINDOW
-        row[SUB] = 0
-        row[WINDOW_PASSES] = 0
-    elif st == ST_BURST:
+            row[S.RESTED + p * S.DECK_SIZE + inst] = 1
+            row[S.TARGET] = inst
+            row[S.COVERED] = 1
+        row[S.STEP] = S.ST_COVER_WINDOW
+        row[S.SUB] = 0
+        row[S.WINDOW_PASSES] = 0
+    elif st == S.ST_BURST:
         burst_choice(row, tables, p, a != A_PASS, a - A_BURST_KNOWN if a >= A_BURST_KNOWN else -1)
-    elif st == ST_LEVEL_DOWN:  # LN-L3
+    elif st == S.ST_LEVEL_DOWN:  # LN-L3
         level_down_at(row, p, a - A_LEVEL_DOWN)
-        row[PENDING_LD] = -1
-        row[STEP] = ST_COMBI_LOSS if row[COMBI_CHOOSER] >= 0 else ST_BATTLE_END
-    elif st == ST_COMBI_LOSS:  # LN-J7
-        discard_support(row, tp, row[ATK_A] if a == A_COMBI_LOSS else row[ATK_B])
-        row[COMBI_CHOOSER] = -1
-        row[STEP] = ST_BATTLE_END
-    elif st == ST_LEVEL_UP:  # LN-L2, LN-J2
+        row[S.PENDING_LD] = -1
+        row[S.STEP] = S.ST_COMBI_LOSS if row[S.COMBI_CHOOSER] >= 0 else S.ST_BATTLE_END
+    elif st == S.ST_COMBI_LOSS:  # LN-J7
+        discard_support(row, tp, row[S.ATK_A] if a == A_COMBI_LOSS else row[S.ATK_B])
+        row[S.COMBI_CHOOSER] = -1
+        row[S.STEP] = S.ST_BATTLE_END
+    elif st == S.ST_LEVEL_UP:  # LN-L2, LN-J2
         if a == A_LEVEL_UP:
             level_up(row, tp)
         judge_rest(row, tables)
-    elif st == ST_END:  # LN-T7
-        to_discard(row, p, zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND))
+    elif st == S.ST_END:  # LN-T7
+        to_discard(row, p, zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND))
 
 
 @njit(cache=True)
@@ -714,86 +704,86 @@ def advance(row: np.ndarray, tables) -> None:
     while True:
         if row[H_STATUS] != LIVE:
             return
-        if row[CHOICE_P] >= 0:
-            set_decision(row, row[CHOICE_P])
+        if row[S.CHOICE_P] >= 0:
+            set_decision(row, row[S.CHOICE_P])
             return
-        if row[QUEUE_N] > 0:
+        if row[S.QUEUE_N] > 0:
             drain_effects(row, tables)
             continue
-        st = row[STEP]
-        if st >= ST_TURN_START:  # LN-V2/V3: deck-out, checked once effects have resolved
-            out0 = row[DECK_N] == 0
-            out1 = row[DECK_N + 1] == 0
+        st = row[S.STEP]
+        if st >= S.ST_TURN_START:  # LN-V2/V3: deck-out, checked once effects have resolved
+            out0 = row[S.DECK_N] == 0
+            out1 = row[S.DECK_N + 1] == 0
             if out0 or out1:
                 finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
                 return
-        tp = row[TURN_PLAYER]
+        tp = row[S.TURN_PLAYER]
         op = 1 - tp
-        if st == ST_ORDER:
-            set_decision(row, row[RPS_WINNER])
+        if st == S.ST_ORDER:
+            set_decision(row, row[S.RPS_WINNER])
             return
-        if st == ST_CHOOSE_MAIN or st == ST_MULLIGAN:
-            set_decision(row, row[SETUP_PLAYER])
+        if st == S.ST_CHOOSE_MAIN or st == S.ST_MULLIGAN:
+            set_decision(row, row[S.SETUP_PLAYER])
             return
-        if st == ST_TURN_START:  # LN-T1
-            if row[H_TURN] >= TURN_CAP:
+        if st == S.ST_TURN_START:  # LN-T1
+            if row[H_TURN] >= S.TURN_CAP:
                 truncate(row)
                 return
             row[H_TURN] += 1
-            row[MARKER + tp] += 1
+            row[S.MARKER + tp] += 1
             draw(row, tp)
-            row[RESTED + tp * DECK_SIZE + row[MAIN + tp]] = 0
-            for s in range(row[SUPPORT_N + tp]):
-                row[RESTED + tp * DECK_SIZE + support_at(row, tp, s)] = 0
+            row[S.RESTED + tp * S.DECK_SIZE + row[S.MAIN + tp]] = 0
+            for s in range(row[S.SUPPORT_N + tp]):
+                row[S.RESTED + tp * S.DECK_SIZE + support_at(row, tp, s)] = 0
             start_main_phase(row, 1)
             continue
         if is_window(st):
-            w = tp if row[SUB] == 0 else op
+            w = tp if row[S.SUB] == 0 else op
             if window_open_for(row, tables, w):
                 set_decision(row, w)
                 return
             window_pass(row)  # nothing usable by public information: the pass is forced
             continue
-        if st == ST_ATTACK or st == ST_PARTNER or st == ST_TARGET:
+        if st == S.ST_ATTACK or st == S.ST_PARTNER or st == S.ST_TARGET:
             set_decision(row, tp)
             return
-        if st == ST_COVER:
+        if st == S.ST_COVER:
             set_decision(row, op)
             return
-        if st == ST_BURST:
-            set_decision(row, row[BURST_PLAYER])
+        if st == S.ST_BURST:
+            set_decision(row, row[S.BURST_PLAYER])
             return
-        if st == ST_JUDGE:
+        if st == S.ST_JUDGE:
             judge(row, tables)
             continue
-        if st == ST_LEVEL_DOWN:
-            set_decision(row, row[PENDING_LD])
+        if st == S.ST_LEVEL_DOWN:
+            set_decision(row, row[S.PENDING_LD])
             return
-        if st == ST_COMBI_LOSS:
-            set_decision(row, row[COMBI_CHOOSER])
+        if st == S.ST_COMBI_LOSS:
+            set_decision(row, row[S.COMBI_CHOOSER])
             return
-        if st == ST_LEVEL_UP:
+        if st == S.ST_LEVEL_UP:
             set_decision(row, tp)
             return
-        if st == ST_BATTLE_END:
+        if st == S.ST_BATTLE_END:
             end_battle(row)
             continue
-        if st == ST_END:
-            stage = row[END_STAGE]
+        if st == S.ST_END:
+            stage = row[S.END_STAGE]
             if stage == 0:  # LN-T7: end-of-turn skills of the turn player's characters
-                row[END_STAGE] = 1
-                queue_effects(row, tp, row[MAIN + tp], TR_END_TURN)
+                row[S.END_STAGE] = 1
+                queue_effects(row, tp, row[S.MAIN + tp], TR_END_TURN)
                 s = 0
-                while s < row[SUPPORT_N + tp]:
+                while s < row[S.SUPPORT_N + tp]:
                     queue_effects(row, tp, support_at(row, tp, s), TR_END_TURN)
                     s += 1
                 continue
             if stage == 1 or stage == 2:
                 q = tp if stage == 1 else op
-                if row[HAND_N + q] > HAND_LIMIT:
+                if row[S.HAND_N + q] > S.HAND_LIMIT:
                     set_decision(row, q)
                     return
-                row[END_STAGE] = stage + 1
+                row[S.END_STAGE] = stage + 1
                 continue
             end_of_turn_cleanup(row)
             continue
@@ -810,7 +800,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         p = row[H_TO_ACT]
         if fill_mask(row, tables, p, mask) != 1:  # (the fused play reuses this mask)
             return
-        if is_window(row[STEP]) and row[CHOICE_P] < 0:
+        if is_window(row[S.STEP]) and row[S.CHOICE_P] < 0:
             return  # a window offered by public information stays a decision even with "pass" alone (C.1)
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -824,26 +814,27 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)
     for p in range(2):
-        for i in range(DECK_SIZE):
-            row[DECK_LIST + p * DECK_SIZE + i] = -1
-    for start, size in ((DECK, 2 * DECK_SIZE), (HAND, 2 * HAND_CAP), (MAIN, 2), (SUPPORT, 2 * SUPPORT_CAP),
-                        (LEVEL, 2 * LEVEL_ZONE), (DISCARD, 2 * DECK_SIZE)):
+        for i in range(S.DECK_SIZE):
+            row[S.DECK_LIST + p * S.DECK_SIZE + i] = -1
+    for start, size in ((S.DECK, 2 * S.DECK_SIZE), (S.HAND, 2 * S.HAND_CAP), (S.MAIN, 2),
+                        (S.SUPPORT, 2 * S.SUPPORT_CAP),
+                        (S.LEVEL, 2 * S.LEVEL_ZONE), (S.DISCARD, 2 * S.DECK_SIZE)):
         for j in range(size):
             row[start + j] = -1
     for p in range(2):
         n = 0
-        for i in range(DECK_SIZE):
+        for i in range(S.DECK_SIZE):
             card = decks[p, i]
-            row[DECK_LIST + p * DECK_SIZE + i] = card
+            row[S.DECK_LIST + p * S.DECK_SIZE + i] = card
             if card >= 0:
-                row[DECK + p * DECK_SIZE + n] = i
+                row[S.DECK + p * S.DECK_SIZE + n] = i
                 n += 1
-        row[DECK_N + p] = n
-    for f in (ATK_A, ATK_B, TARGET, ORIG_TARGET, PENDING_LD, COMBI_CHOOSER, CHOICE_P):
+        row[S.DECK_N + p] = n
+    for f in (S.ATK_A, S.ATK_B, S.TARGET, S.ORIG_TARGET, S.PENDING_LD, S.COMBI_CHOOSER, S.CHOICE_P):
         row[f] = -1
-    row[RPS_WINNER] = rng_below(row, 2)  # LN-S1
-    row[STEP] = ST_ORDER
-    set_decision(row, row[RPS_WINNER])  # the first decision always has two options: nothing to settle
+    row[S.RPS_WINNER] = rng_below(row, 2)  # LN-S1
+    row[S.STEP] = S.ST_ORDER
+    set_decision(row, row[S.RPS_WINNER])  # the first decision always has two options: nothing to settle
 
 
 @njit(cache=True)
@@ -856,7 +847,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
     return 0
 

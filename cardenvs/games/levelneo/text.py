@@ -8,9 +8,9 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRU
 
 from .actions import action_range
 from .cards import C_AP, C_MAIN_OK, E_COND, E_TARGET, E_TRIGGER, TG_OWN_ONE, TRIGGERS
-from .state import STATE, STEP_NAMES
+from . import state as S
 
-_S = STATE
+_S = S.STATE
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
@@ -114,7 +114,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     lines = []
     status = int(row[H_STATUS])
     tp = int(_f(row, "turn_player"))
-    head = f"levelneo  turn {int(row[H_TURN])}  turn player P{tp}  step: {STEP_NAMES[int(_f(row, 'step'))]}"
+    head = f"levelneo  turn {int(row[H_TURN])}  turn player P{tp}  step: {S.STEP_NAMES[int(_f(row, 'step'))]}"
     if status == LIVE:
         head += f"  to act: P{int(row[H_TO_ACT])}"
     elif status == TRUNCATED:
@@ -403,10 +403,11 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if status != LIVE:
         return "the game is over: nobody has a decision"
     if int(row[H_TO_ACT]) != p:
-        return f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: {STEP_NAMES[int(_f(row, 'step'))]})"
+        step = S.STEP_NAMES[int(_f(row, 'step'))]
+        return f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: {step})"
     field, i = action_range(a)
     st = int(_f(row, "step"))
-    step = STEP_NAMES[st]
+    step = S.STEP_NAMES[st]
     tp = int(_f(row, "turn_player"))
     o = 1 - p
     ctab = tables[0]
@@ -453,8 +454,8 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
                         f"only events can be played here")
             if int(_f(row, "support_played")):
                 return "you already played a support this main phase (one support per main phase)"
-            if n_sup >= R.SUPPORT_CAP:
-                return f"your support zone is full ({R.SUPPORT_CAP} supports)"
+            if n_sup >= S.SUPPORT_CAP:
+                return f"your support zone is full ({S.SUPPORT_CAP} supports)"
             cost, marker = int(ctab[card, C_TURN_COST]), int(_f(row, "marker")[p])
             if marker < cost:
                 return f"'{name}' costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
