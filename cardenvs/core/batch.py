@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .cards import CardPool
+from .compiling import compile_with_progress
 from .decks import Deck, check_deck, pack_decks
 from .errors import BadArgumentError, DeckError, IllegalActionError
 from .header import (
@@ -267,6 +268,7 @@ class BatchGame:
         self._ended = np.zeros(self.num_games, dtype=np.int32)
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self.final_states: np.ndarray | None = None
+        compile_with_progress(self)
         self.reset(seed)
 
     def _kernels(self) -> Kernels:

@@ -1,0 +1,47 @@
+"""Issue 15: a first run says it is compiling (with progress) instead of going silent, and a cached run says nothing."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from cardenvs.core.compiling import needs_compiling
+
+PROBE = "from cardenvs.core.batch import BatchGame; BatchGame('simulfight', 2, seed=1); print('ok')"
+
+
+def run(code: str, cache_dir: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache_dir), **env})
+
+
+def test_first_run_reports_compiling_and_a_cached_run_is_silent(tmp_path: Path) -> None:
+    first = run(PROBE, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "compiling simulfight kernels (first run only)" in first.stderr
+    assert "compiled simulfight kernels in" in first.stderr
+    second = run(PROBE, tmp_path)
+    assert second.returncode == 0 and "compil" not in second.stderr, second.stderr
+    quiet = run(PROBE, tmp_path / "other", CARDENVS_QUIET="1")
+    assert quiet.returncode == 0 and "compil" not in quiet.stderr, quiet.stderr
+
+
+def test_needs_compiling_reads_the_cache_index(tmp_path: Path) -> None:
+    (tmp_path / "probe_mod.py").write_text(textwrap.dedent("""
+        from numba import njit
+
+        @njit(cache=True)
+        def double(x):
+            return 2 * x
+    """))
+    code = ("import sys; sys.path.insert(0, {!r}); from cardenvs.core.compiling import needs_compiling; "
+            "import probe_mod; before = needs_compiling(probe_mod.double); probe_mod.double(2); "
+            "print(before, needs_compiling(probe_mod.double))").format(str(tmp_path))
+    assert run(code, tmp_path / "cache").stdout.split() == ["True", "False"]
+    assert run(code, tmp_path / "cache").stdout.split() == ["False", "False"]  # the next process finds the cache
+
+
+def test_needs_compiling_is_false_for_plain_functions() -> None:
+    assert needs_compiling(len) is False
