@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from cardenvs.core.batch import get_spec
+from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.spec import GameSpec
@@ -209,6 +209,7 @@ def run_tournament(
     tally = Tally.empty(len(entries), len(pool))
     done_k = {p: 0 for p in range(len(pairs))}
     target = {p: per_pair for p in range(len(pairs))}
+    BatchGame(spec, 1, pool=pool, decks=[entries[0].deck, entries[-1].deck])  # compiles (with progress) off the clock
     start = time.perf_counter()
     rounds, next_chunk = 0, 0
     advance = progress.advance if progress is not None else None
