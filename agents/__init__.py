@@ -1,11 +1,13 @@
 """Batched agents for every cardenvs game: ``random``, ``heuristic`` (one per game) and trained policies.
 
-``make_agent(game, "random" | "heuristic" | "ppo:path.zip", seed=...)`` returns an object with
-``act(obs, mask, states=None, players=None) -> actions`` over many games at once.
+``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.zip" | "ppo:path.npz", seed=...)`` returns an object
+with ``act(obs, mask, states=None, players=None) -> actions`` over many games at once. ``ppo`` is the policy shipped
+for the game (``policies/<game>.npz``, numpy only); :func:`default_pilot` names the strongest pilot available.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from cardenvs.core.errors import BadArgumentError
@@ -13,7 +15,7 @@ from cardenvs.core.errors import BadArgumentError
 from .base import Agent, masked_uniform
 from .random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "ppo:PATH")
+AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH")
 
 
 def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
@@ -31,11 +33,35 @@ def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
         except ModuleNotFoundError:
             raise BadArgumentError(f"no heuristic agent for {game_name} yet; use random or ppo:PATH") from None
         return module.HeuristicAgent(seed)
+    if kind == "ppo":
+        from .policy import load_shipped
+
+        return load_shipped(game_name, seed=seed)
     if kind.startswith("ppo:"):
         from .policy import load
 
         return load(kind[4:], game=game_name, seed=seed)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
+
+
+def default_pilot(game: Any) -> str:
+    """The strongest pilot the base install can run for ``game``: ``ppo`` when a policy ships for it and still
+    matches the game (rules version, observation layout), else ``heuristic`` when the game has one, else ``random``."""
+    game_name = game if isinstance(game, str) else game.name
+    from .policy import shipped_path
+
+    path = shipped_path(game_name)
+    if path is not None:
+        from .policy import load_npz
+
+        try:
+            load_npz(path, game=game_name)
+            return "ppo"
+        except BadArgumentError:
+            pass  # a stale shipped policy: fall back (make_agent(game, "ppo") still says why)
+    if importlib.util.find_spec(f"cardenvs.agents.heuristic_{game_name}") is not None:
+        return "heuristic"
+    return "random"
 
 
 def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
@@ -45,4 +71,4 @@ def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
     return _load(path, game=game, seed=seed)
 
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "load", "masked_uniform"]
+__all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "load", "masked_uniform"]

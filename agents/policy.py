@@ -1,12 +1,24 @@
-"""A trained MaskablePPO policy as a batched agent: ``load("runs/x/final.zip", game="levelneo")``.
+"""Trained MaskablePPO policies as batched agents: SB3 ``.zip`` files (needs torch) and shipped ``.npz`` files (numpy only).
 
-The agent's ``act`` is ``model.predict(obs, action_masks=mask, deterministic=True)`` over many games at once, so
-one call decides for every game in a batch (tournaments, the vector env's opponent seat, training evaluations).
-Loaded models are cached by (resolved path, modification time): a league that samples the same frozen checkpoint
-for thousands of episodes reads it from disk once.
+``load("runs/x/final.zip", game="levelneo")`` wraps an SB3 model: ``act`` is ``model.predict(obs, action_masks=mask,
+deterministic=True)`` over many games at once. Loaded models are cached by (resolved path, modification time): a
+league that samples the same frozen checkpoint for thousands of episodes reads it from disk once.
+
+The shipped format (``policies/<game>.npz``, written by :func:`export`) holds the policy network only, no value
+network and no optimizer state: for each hidden layer ``pi_w{k}`` (float32 ``[in, out]``) and ``pi_b{k}``, then
+``action_w`` / ``action_b``, and ``meta``, a JSON string with ``format``, ``game``, ``rules_version``,
+``obs_digest`` (:func:`observation_digest`), ``obs_dim``, ``num_actions``, ``activation``, ``config``, ``seed``,
+``steps``, ``commit`` and ``date``. :class:`NumpyPolicy` runs the forward pass with numpy (batched, masked argmax or
+sampling) and gives the same action probabilities as the torch policy. :func:`load` refuses a file made for another
+game, another rules version, another observation layout or another action count, and says which.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import subprocess
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -18,8 +30,262 @@ from cardenvs.core.errors import BadArgumentError
 #: models kept in memory, least recently used evicted first (a league pool is far smaller than this)
 CACHE_SIZE = 32
 _CACHE: "OrderedDict[tuple[str, int], Any]" = OrderedDict()
+#: the shipped-policy file format; bump when the arrays or the metadata change meaning
+FORMAT = "cardenvs-policy-1"
+#: the value a masked-out logit takes (as sb3_contrib's MaskableCategorical does)
+MASKED_LOGIT = -1e8
+ACTIVATIONS = ("tanh", "relu")
+#: environment variable naming a folder that holds ``<game>.npz`` files (searched before the shipped folder)
+POLICY_DIR_ENV = "CARDENVS_POLICY_DIR"
 
 
+# ----- where shipped policies live --------------------------------------------------------------------------------
+def policy_dirs() -> list[Path]:
+    """Folders searched for ``<game>.npz``: ``$CARDENVS_POLICY_DIR`` if set, then the repository's ``policies/``."""
+    dirs = []
+    if os.environ.get(POLICY_DIR_ENV):
+        dirs.append(Path(os.environ[POLICY_DIR_ENV]).expanduser())
+    dirs.append(Path(__file__).resolve().parent.parent / "policies")
+    return dirs
+
+
+def shipped_path(game: str) -> Path | None:
+    """The shipped policy file for ``game``, or None when none ships yet."""
+    for d in policy_dirs():
+        p = d / f"{game}.npz"
+        if p.exists():
+            return p
+    return None
+
+
+def observation_digest(spec: Any) -> str:
+    """A short fingerprint of a game's observation layout (field names and shapes, card-id entries) and action
+    count: a policy trained on another layout reads its inputs wrongly, so the loader compares this."""
+    parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields]
+    parts.append(f"card_ids:{tuple(getattr(spec, 'obs_card_ids', ()) or ())}")
+    parts.append(f"actions:{spec.num_actions}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _rules_version(game: str) -> int | None:
+    from cardenvs.core.registry import RULES_VERSIONS
+
+    return RULES_VERSIONS.get(game)
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    commit = out.stdout.strip()
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=Path(__file__).resolve().parent, capture_output=True, text=True, timeout=10)
+        if dirty.returncode == 0 and dirty.stdout.strip():
+            commit += "+dirty"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return commit
+
+
+# ----- the numpy policy -------------------------------------------------------------------------------------------
+class NumpyPolicy:
+    """The MaskablePPO policy network as numpy arrays: ``logits(obs)``, ``probs(obs, mask)``, ``act(...)``.
+
+    ``deterministic=True`` takes the masked argmax (SB3's ``predict(deterministic=True)``); otherwise each row samples
+    from its masked softmax with the agent's own generator (seeded by ``seed``).
+    """
+
+    def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
+                 activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
+                 seed: int | None = None) -> None:
+        if activation not in ACTIVATIONS:
+            raise BadArgumentError(f"unsupported activation {activation!r}; one of {', '.join(ACTIVATIONS)}")
+        self.hidden = [(np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in hidden]
+        self.action = (np.ascontiguousarray(action[0], dtype=np.float32), np.asarray(action[1], dtype=np.float32))
+        self.activation = activation
+        self.meta = dict(meta or {})
+        self.name = name
+        self.deterministic = deterministic
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    @property
+    def obs_dim(self) -> int:
+        return int((self.hidden[0][0] if self.hidden else self.action[0]).shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.action[0].shape[1])
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, dtype=np.float32).reshape(len(obs), -1)
+        for w, b in self.hidden:
+            x = x @ w
+            x += b
+            if self.activation == "tanh":
+                np.tanh(x, out=x)
+            else:
+                np.maximum(x, 0.0, out=x)
+        out = x @ self.action[0]
+        out += self.action[1]
+        return out
+
+    def probs(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Action probabilities [M, num_actions] (float64), illegal actions 0 where a mask is given."""
+        z = self.logits(obs).astype(np.float64)
+        if mask is not None:
+            z = np.where(np.asarray(mask) != 0, z, MASKED_LOGIT)
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        return z
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
+            players: np.ndarray | None = None) -> np.ndarray:
+        n = len(obs)
+        if n == 0:
+            return np.zeros(0, dtype=np.int32)
+        legal = np.asarray(mask) != 0
+        if self.deterministic:
+            z = self.logits(obs)
+            z[~legal] = -np.inf
+            return np.argmax(z, axis=1).astype(np.int32)
+        p = self.probs(obs, legal)
+        u = self.rng.random((n, 1))
+        cdf = np.cumsum(p, axis=1)
+        picks = (cdf < u * cdf[:, -1:]).sum(axis=1)
+        picks = np.minimum(picks, p.shape[1] - 1)
+        # a rounding step can land on an illegal action of probability 0: take the most likely legal one instead
+        bad = ~legal[np.arange(n), picks]
+        if bad.any():
+            picks[bad] = np.argmax(np.where(legal[bad], p[bad], -1.0), axis=1)
+        return picks.astype(np.int32)
+
+
+def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray], str]:
+    """The policy network of an SB3 MaskablePPO model (or its ``.policy``) as numpy arrays."""
+    import torch
+
+    policy = getattr(model, "policy", model)
+    extractor = type(policy.features_extractor).__name__
+    if extractor != "FlattenExtractor":
+        raise BadArgumentError(f"only the MlpPolicy (FlattenExtractor) can be exported, not {extractor}")
+    hidden = []
+    activation = None
+    for layer in policy.mlp_extractor.policy_net:
+        if isinstance(layer, torch.nn.Linear):
+            hidden.append((layer.weight.detach().cpu().numpy().T.copy(), layer.bias.detach().cpu().numpy().copy()))
+        elif isinstance(layer, torch.nn.Tanh):
+            activation = "tanh"
+        elif isinstance(layer, torch.nn.ReLU):
+            activation = "relu"
+        else:
+            raise BadArgumentError(f"cannot export a policy layer {type(layer).__name__}")
+    a = policy.action_net
+    action = (a.weight.detach().cpu().numpy().T.copy(), a.bias.detach().cpu().numpy().copy())
+    return hidden, action, activation or "tanh"
+
+
+def export(model: Any, out: str | Path, game: str, config: dict | None = None, seed: int | None = None,
+           steps: int | None = None, extra: dict | None = None) -> Path:
+    """Write the policy network of ``model`` (a MaskablePPO, or the path of its ``.zip``) to ``out`` (``.npz``)
+    with the metadata the loader checks. Returns the path written."""
+    from cardenvs.core.batch import get_spec
+
+    if isinstance(model, (str, Path)):
+        model = load_model(model)
+    spec = get_spec(game)
+    hidden, action, activation = _torch_policy_arrays(model)
+    obs_dim = (hidden[0][0] if hidden else action[0]).shape[0]
+    if obs_dim != spec.obs_dim or action[0].shape[1] != spec.num_actions:
+        raise BadArgumentError(f"the model reads {obs_dim} observation values and has {action[0].shape[1]} actions; "
+                               f"{spec.name} has {spec.obs_dim} and {spec.num_actions}")
+    meta = {
+        "format": FORMAT, "game": spec.name, "rules_version": _rules_version(spec.name),
+        "obs_digest": observation_digest(spec), "obs_dim": int(spec.obs_dim), "num_actions": int(spec.num_actions),
+        "activation": activation, "hidden": [int(w.shape[1]) for w, _ in hidden],
+        "config": config, "seed": seed,
+        "steps": int(steps if steps is not None else getattr(model, "num_timesteps", 0) or 0),
+        "commit": _git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    if extra:
+        meta.update(extra)
+    arrays: dict[str, np.ndarray] = {}
+    for k, (w, b) in enumerate(hidden):
+        arrays[f"pi_w{k}"] = w.astype(np.float32)
+        arrays[f"pi_b{k}"] = b.astype(np.float32)
+    arrays["action_w"] = action[0].astype(np.float32)
+    arrays["action_b"] = action[1].astype(np.float32)
+    arrays["meta"] = np.array(json.dumps(meta, default=str))
+    out = Path(out)
+    if out.suffix != ".npz":
+        out = out.with_suffix(".npz")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, out)
+    return out
+
+
+def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]:
+    """``(meta, hidden layers, action layer)`` of a shipped-policy file (no checks against a game)."""
+    p = Path(path)
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            hidden = []
+            k = 0
+            while f"pi_w{k}" in data.files:
+                hidden.append((data[f"pi_w{k}"], data[f"pi_b{k}"]))
+                k += 1
+            action = (data["action_w"], data["action_b"])
+    except (OSError, KeyError, ValueError) as exc:
+        raise BadArgumentError(f"{path!s} is not a cardenvs policy file ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise BadArgumentError(f"{path!s}: unknown policy format {meta.get('format')!r} (this cardenvs reads {FORMAT})")
+    return meta, hidden, action
+
+
+def check_meta(meta: dict, game: Any, path: str | Path) -> None:
+    """Refuse a policy made for another game, rules version, observation layout or action count."""
+    from cardenvs.core.batch import get_spec
+
+    spec = get_spec(game)
+    retrain = f"retrain it with `cardenvs train {spec.name}` and export it again"
+    if meta.get("game") != spec.name:
+        raise BadArgumentError(f"{path!s} is a policy for {meta.get('game')!r}, not {spec.name}")
+    version = _rules_version(spec.name)
+    if meta.get("rules_version") != version:
+        raise BadArgumentError(f"{path!s} was trained on {spec.name} rules version {meta.get('rules_version')}; this "
+                               f"cardenvs plays version {version}: {retrain}")
+    if meta.get("obs_dim") != spec.obs_dim or meta.get("obs_digest") != observation_digest(spec):
+        raise BadArgumentError(f"{path!s} was trained on another {spec.name} observation layout (size "
+                               f"{meta.get('obs_dim')}, digest {meta.get('obs_digest')}; now size {spec.obs_dim}, "
+                               f"digest {observation_digest(spec)}): {retrain}")
+    if meta.get("num_actions") != spec.num_actions:
+        raise BadArgumentError(f"{path!s} has {meta.get('num_actions')} actions; {spec.name} has {spec.num_actions}: "
+                               f"{retrain}")
+
+
+def load_npz(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
+             name: str | None = None) -> NumpyPolicy:
+    """A shipped-policy file as a numpy agent; with ``game``, checked against that game first."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise BadArgumentError(f"no saved policy at {path!s}")
+    meta, hidden, action = read_npz(p)
+    if game is not None:
+        check_meta(meta, game, p)
+    return NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
+                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed)
+
+
+# ----- SB3 models -------------------------------------------------------------------------------------------------
 class PolicyAgent:
     """Batched agent over a MaskablePPO model; ``deterministic=False`` samples from the policy instead."""
 
@@ -58,7 +324,11 @@ def _resolve(path: str | Path) -> Path:
 
 def load_model(path: str | Path, device: str = "cpu") -> Any:
     """The MaskablePPO model saved at ``path`` (cached; a rewritten file is read again)."""
-    from sb3_contrib import MaskablePPO
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise BadArgumentError(f"{path!s} is an SB3 model: loading it needs the training extras "
+                               f"(pip install 'cardenvs[train]'); a shipped .npz policy needs only numpy") from None
 
     p = _resolve(path)
     key = (str(p), p.stat().st_mtime_ns)
@@ -77,8 +347,11 @@ def clear_cache() -> None:
 
 
 def load(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
-         device: str = "cpu") -> PolicyAgent:
-    """Wrap the model saved at ``path`` as a batched agent; with ``game``, check that the shapes match its spec."""
+         device: str = "cpu") -> Any:
+    """Wrap the policy saved at ``path`` (SB3 ``.zip`` or shipped ``.npz``) as a batched agent; with ``game``, check
+    that it was made for that game's current rules, observation layout and action count."""
+    if Path(path).suffix == ".npz":
+        return load_npz(path, game=game, seed=seed, deterministic=deterministic)
     model = load_model(path, device=device)
     if game is not None:
         from cardenvs.core.batch import get_spec
@@ -93,4 +366,17 @@ def load(path: str | Path, game: Any = None, seed: int | None = None, determinis
     return PolicyAgent(model, name=f"ppo:{Path(path).stem}", deterministic=deterministic, seed=seed)
 
 
-__all__ = ["PolicyAgent", "load", "load_model", "clear_cache", "CACHE_SIZE"]
+def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
+    """The policy shipped for ``game`` (``policies/<game>.npz``), checked against the game."""
+    from cardenvs.core.batch import get_spec
+
+    name = get_spec(game).name
+    path = shipped_path(name)
+    if path is None:
+        raise BadArgumentError(f"no shipped policy for {name}; train one with `cardenvs train {name}` "
+                               f"(or use heuristic, random or ppo:PATH)")
+    return load_npz(path, game=name, seed=seed, deterministic=deterministic, name="ppo")
+
+
+__all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
+           "check_meta", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "CACHE_SIZE", "FORMAT"]

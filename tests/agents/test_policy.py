@@ -1,4 +1,5 @@
-"""agents.policy: a saved MaskablePPO model as a batched agent, cached by path, usable through make_agent."""
+"""agents.policy: a saved MaskablePPO model as a batched agent, cached by path, usable through make_agent; the shipped
+``.npz`` format (export, numpy forward pass equal to torch's, loader checks) and ``make_agent(game, "ppo")``."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +13,7 @@ from cardenvs.agents import policy as policy_mod
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.train.evaluate import play_match
 
-GAME = "levelneo" if "levelneo" in cardenvs.available_games() else cardenvs.available_games()[0]
+GAME = "heartbreak"  # any game; one whose kernels other tests keep warm
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +22,8 @@ def saved_model(tmp_path_factory) -> Path:
 
     env = cardenvs.make_vec(GAME, 4, opponent="random", seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [16]})
-    model.learn(64)
+                        policy_kwargs={"net_arch": [16, 16]})
+    model.learn(256)  # a few hundred steps: the weights move away from their initial values
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
     model.save(path)
     return path
@@ -68,3 +69,114 @@ def test_load_rejects_a_model_of_another_game(saved_model: Path) -> None:
 def test_load_missing_file_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(BadArgumentError, match="no saved policy"):
         policy_mod.load(tmp_path / "nope.zip")
+
+
+# ----- the shipped format ------------------------------------------------------------------------------------------
+def _recorded_observations(n_games: int = 16, steps: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of real positions: random play, recording the player to act's view each step."""
+    batch = cardenvs.core.batch.BatchGame(GAME, n_games, seed=3)
+    rng = np.random.default_rng(0)
+    obs, masks = [], []
+    for _ in range(steps):
+        who = batch.to_act.copy()
+        live = ~batch.done
+        o, m = batch.observe(who), batch.legal_mask(who)
+        obs.append(o[live])
+        masks.append(m[live])
+        batch.step(np.argmax((rng.random(m.shape) + 1.0) * (m != 0), axis=1), who)
+    return np.concatenate(obs), np.concatenate(masks)
+
+
+@pytest.fixture(scope="module")
+def exported(saved_model: Path, tmp_path_factory) -> Path:
+    return policy_mod.export(saved_model, tmp_path_factory.mktemp("npz") / f"{GAME}.npz", GAME,
+                             config={"ppo": {"net_arch": [16, 16]}}, seed=0)
+
+
+def test_numpy_forward_pass_equals_the_torch_policy(saved_model: Path, exported: Path) -> None:
+    import torch
+
+    obs, masks = _recorded_observations()
+    assert len(obs) > 50
+    model = policy_mod.load_model(saved_model)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool))
+        want = dist.distribution.probs.numpy()
+    agent = policy_mod.load_npz(exported, game=GAME)
+    got = agent.probs(obs, masks)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+    assert np.all(got[masks == 0] == 0)
+    torch_actions, _ = model.predict(obs, action_masks=masks.astype(bool), deterministic=True)
+    assert np.array_equal(agent.act(obs, masks), np.asarray(torch_actions))
+
+
+def test_export_records_the_metadata(exported: Path) -> None:
+    meta, hidden, _ = policy_mod.read_npz(exported)
+    spec = cardenvs.get_game(GAME)
+    from cardenvs.core.registry import RULES_VERSIONS
+
+    assert meta["game"] == GAME and meta["rules_version"] == RULES_VERSIONS[GAME]
+    assert meta["obs_dim"] == spec.obs_dim and meta["num_actions"] == spec.num_actions
+    assert meta["obs_digest"] == policy_mod.observation_digest(spec)
+    assert meta["steps"] >= 256 and meta["seed"] == 0 and meta["config"] == {"ppo": {"net_arch": [16, 16]}}
+    assert meta["date"] and "commit" in meta
+    assert [w.shape[1] for w, _ in hidden] == [16, 16]
+    with np.load(exported, allow_pickle=False) as data:  # policy only: no value network, no optimizer state
+        assert not any(k.startswith("vf") or "value" in k for k in data.files)
+
+
+def test_sampling_and_argmax_pick_legal_actions(exported: Path) -> None:
+    obs, masks = _recorded_observations(8, 6)
+    for deterministic in (True, False):
+        agent = policy_mod.load_npz(exported, game=GAME, seed=1, deterministic=deterministic)
+        acts = agent.act(obs, masks)
+        assert acts.dtype == np.int32 and np.all(masks[np.arange(len(acts)), acts] != 0)
+    a = policy_mod.load_npz(exported, game=GAME, seed=5, deterministic=False).act(obs, masks)
+    b = policy_mod.load_npz(exported, game=GAME, seed=5, deterministic=False).act(obs, masks)
+    assert np.array_equal(a, b)  # a seeded sampler is reproducible
+
+
+def _rewrite_meta(src: Path, dst: Path, **changes) -> Path:
+    import json
+
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta.update(changes)
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(dst, **arrays)
+    return dst
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"rules_version": 0}, "rules version 0"),
+    ({"obs_digest": "0000"}, "another .* observation layout"),
+    ({"obs_dim": 3}, "another .* observation layout"),
+    ({"num_actions": 2}, "has 2 actions"),
+    ({"game": "nosuchgame"}, "policy for 'nosuchgame'"),
+])
+def test_loader_refuses_a_stale_or_foreign_policy(exported: Path, tmp_path: Path, change, message) -> None:
+    bad = _rewrite_meta(exported, tmp_path / "bad.npz", **change)
+    with pytest.raises(BadArgumentError, match=message):
+        policy_mod.load_npz(bad, game=GAME)
+    with pytest.raises(BadArgumentError, match=message):
+        make_agent(GAME, f"ppo:{bad}")
+
+
+def test_ppo_by_name_loads_the_shipped_policy(exported: Path, monkeypatch) -> None:
+    monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(exported.parent))
+    agent = make_agent(GAME, "ppo", seed=0)
+    assert isinstance(agent, policy_mod.NumpyPolicy) and agent.name == "ppo"
+    from cardenvs.agents import default_pilot
+
+    assert default_pilot(GAME) == "ppo"
+    assert isinstance(make_agent(GAME, f"ppo:{exported}"), policy_mod.NumpyPolicy)
+
+
+def test_ppo_by_name_without_a_shipped_policy_says_how_to_train_one(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(policy_mod, "policy_dirs", lambda: [tmp_path])
+    with pytest.raises(BadArgumentError, match=f"no shipped policy for {GAME}; train one with `cardenvs train {GAME}`"):
+        make_agent(GAME, "ppo")
+    from cardenvs.agents import default_pilot
+
+    assert default_pilot(GAME) == "heuristic"
