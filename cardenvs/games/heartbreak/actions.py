@@ -7,29 +7,21 @@ from __future__ import annotations
 
 from cardenvs.core.layout import Layout, fields
 
-from .state import (
-    BACKUP_CAP,
-    FIELD_CAP,
-    HAND_CAP,
-    MAX_ACTIONS,
-    MAX_DECK,
-    MAX_SKILLS,
-    TRIG_CAP,
-)
+from . import state as S
 
 ACTIONS = Layout(
     "heartbreak_actions",
     fields(
         ("pass", (), "pass: no charge / end the phase / no (more) Turbo in a response window"),
-        ("choose_lead", (MAX_DECK,), "setup: card instance i of the deck list becomes the face-down Lead"),
-        ("hand", (HAND_CAP,), "hand card i: charge it (charge step), call it, play it (support, Turbo, climax)"),
-        ("onto", (HAND_CAP, FIELD_CAP), "hand card i onto own field position f: evolve (fighter) or equip (item)"),
-        ("skill", (FIELD_CAP, MAX_SKILLS), "use skill k of the own fighter at field position f"),
-        ("swap", (BACKUP_CAP,), "swap the Lead with Back-Up slot j (once per turn)"),
-        ("act", (MAX_ACTIONS,), "the Lead declares its action k"),
-        ("target", (FIELD_CAP,), "attack target: the opponent's field position f ([Bypass])"),
-        ("order", (TRIG_CAP,), "resolve waiting triggered ability k next"),
-        ("refill", (BACKUP_CAP,), "start phase: move Back-Up slot j into the empty Lead"),
+        ("choose_lead", (S.MAX_DECK,), "setup: card instance i of the deck list becomes the face-down Lead"),
+        ("hand", (S.HAND_CAP,), "hand card i: charge it (charge step), call it, play it (support, Turbo, climax)"),
+        ("onto", (S.HAND_CAP, S.FIELD_CAP), "hand card i onto own field position f: evolve (fighter) or equip (item)"),
+        ("skill", (S.FIELD_CAP, S.MAX_SKILLS), "use skill k of the own fighter at field position f"),
+        ("swap", (S.BACKUP_CAP,), "swap the Lead with Back-Up slot j (once per turn)"),
+        ("act", (S.MAX_ACTIONS,), "the Lead declares its action k"),
+        ("target", (S.FIELD_CAP,), "attack target: the opponent's field position f ([Bypass])"),
+        ("order", (S.TRIG_CAP,), "resolve waiting triggered ability k next"),
+        ("refill", (S.BACKUP_CAP,), "start phase: move Back-Up slot j into the empty Lead"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size

@@ -21,53 +21,14 @@ from .cards import (
     C_WARD,
     TYPE_ITEM,
 )
-from .state import (
-    ACTED,
-    BACKUP,
-    BACKUP_CAP,
-    BACKUP_N,
-    CHARGE,
-    CHARGE_N,
-    DAMAGE,
-    DECK,
-    DECK_LIST,
-    DECK_N,
-    DISCARD,
-    DISCARD_N,
-    DRAWN,
-    FACE_UP,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HEART,
-    HEART_CAP,
-    HEART_N,
-    LEAD,
-    LOST,
-    MAX_DECK,
-    MOD_ARMOR,
-    MOD_ATTACK,
-    MOD_BYPASS,
-    MOD_COUNTER,
-    MOD_HP,
-    MOD_STRIKE,
-    MOD_WARD,
-    RESTED,
-    SILENCED,
-    SINCE_TURN,
-    SKILLS_USED,
-    STOCK,
-    STOCK_CAP,
-    STOCK_HOST,
-    STOCK_N,
-)
+from . import state as S
 
-D = MAX_DECK
+D = S.MAX_DECK
 
 
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[DECK_LIST + p * D + inst]
+    return row[S.DECK_LIST + p * D + inst]
 
 
 # ---------------------------------------------------------------------------------------------------- zones
@@ -75,46 +36,46 @@ def card_of(row: np.ndarray, p: int, inst: int) -> int:
 def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     """A card leaving the field forgets its fighter state (HB-B9: damage stays only while on the field)."""
     k = p * D + inst
-    row[DAMAGE + k] = 0
-    row[RESTED + k] = 0
-    row[ACTED + k] = 0
-    row[SKILLS_USED + k] = 0
-    row[STOCK_HOST + k] = -1
-    row[MOD_ARMOR + k] = 0
-    row[MOD_WARD + k] = 0
-    row[MOD_COUNTER + k] = 0
-    row[MOD_HP + k] = 0
-    row[MOD_ATTACK + k] = 0
-    row[MOD_STRIKE + k] = 0
-    row[MOD_BYPASS + k] = 0
-    row[SILENCED + k] = 0
-    row[SINCE_TURN + k] = 0
+    row[S.DAMAGE + k] = 0
+    row[S.RESTED + k] = 0
+    row[S.ACTED + k] = 0
+    row[S.SKILLS_USED + k] = 0
+    row[S.STOCK_HOST + k] = -1
+    row[S.MOD_ARMOR + k] = 0
+    row[S.MOD_WARD + k] = 0
+    row[S.MOD_COUNTER + k] = 0
+    row[S.MOD_HP + k] = 0
+    row[S.MOD_ATTACK + k] = 0
+    row[S.MOD_STRIKE + k] = 0
+    row[S.MOD_BYPASS + k] = 0
+    row[S.SILENCED + k] = 0
+    row[S.SINCE_TURN + k] = 0
 
 
 @njit(cache=True)
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
-    row[FACE_UP + p * D + inst] = 1  # the discard pile is public
-    zone_push(row, DISCARD, DISCARD_N, D, p, inst)
+    row[S.FACE_UP + p * D + inst] = 1  # the discard pile is public
+    zone_push(row, S.DISCARD, S.DISCARD_N, D, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[HAND_N + p] >= HAND_CAP:  # physical cap: the card is discarded instead
+    if row[S.HAND_N + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
-    row[FACE_UP + p * D + inst] = 0
-    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
-    row[DRAWN + p * D + inst] = 1
+    row[S.FACE_UP + p * D + inst] = 0
+    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    row[S.DRAWN + p * D + inst] = 1
 
 
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[DECK_N + p]
+    n = row[S.DECK_N + p]
     if n == 0:
         return -1
-    return zone_remove(row, DECK, DECK_N, D, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_N, D, p, n - 1)
 
 
 @njit(cache=True)
@@ -128,43 +89,43 @@ def draw(row: np.ndarray, p: int) -> None:
 @njit(cache=True)
 def charge_card(row: np.ndarray, p: int, inst: int) -> None:
     """HB-C1: into the charge zone, face down (HB-C8: the opponent sees the count only)."""
-    row[FACE_UP + p * D + inst] = 0
-    zone_push(row, CHARGE, CHARGE_N, D, p, inst)
+    row[S.FACE_UP + p * D + inst] = 0
+    zone_push(row, S.CHARGE, S.CHARGE_N, D, p, inst)
 
 
 @njit(cache=True)
 def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
-    if row[HEART_N + p] >= HEART_CAP:
+    if row[S.HEART_N + p] >= S.HEART_CAP:
         return False
-    row[FACE_UP + p * D + inst] = 0
-    zone_push(row, HEART, HEART_N, HEART_CAP, p, inst)
+    row[S.FACE_UP + p * D + inst] = 0
+    zone_push(row, S.HEART, S.HEART_N, S.HEART_CAP, p, inst)
     return True
 
 
 # ---------------------------------------------------------------------------------------------------- field
 @njit(cache=True)
 def lead_of(row: np.ndarray, p: int) -> int:
-    return row[LEAD + p]
+    return row[S.LEAD + p]
 
 
 @njit(cache=True)
 def backup_at(row: np.ndarray, p: int, slot: int) -> int:
-    return row[BACKUP + p * BACKUP_CAP + slot]
+    return row[S.BACKUP + p * S.BACKUP_CAP + slot]
 
 
 @njit(cache=True)
 def field_at(row: np.ndarray, p: int, pos: int) -> int:
     """Field position ``pos``: 0 the Lead, 1..3 Back-Up slots; -1 when empty."""
     if pos == 0:
-        return row[LEAD + p]
-    if pos - 1 < row[BACKUP_N + p]:
-        return row[BACKUP + p * BACKUP_CAP + pos - 1]
+        return row[S.LEAD + p]
+    if pos - 1 < row[S.BACKUP_N + p]:
+        return row[S.BACKUP + p * S.BACKUP_CAP + pos - 1]
     return -1
 
 
 @njit(cache=True)
 def field_count(row: np.ndarray, p: int) -> int:
-    return (1 if row[LEAD + p] >= 0 else 0) + row[BACKUP_N + p]
+    return (1 if row[S.LEAD + p] >= 0 else 0) + row[S.BACKUP_N + p]
 
 
 @njit(cache=True)
@@ -172,26 +133,26 @@ def field_pos(row: np.ndarray, p: int, inst: int) -> int:
     """Position of ``inst`` on p's field, or -1 when it is not a fighter on the field."""
     if inst < 0:
         return -1
-    if row[LEAD + p] == inst:
+    if row[S.LEAD + p] == inst:
         return 0
-    for s in range(row[BACKUP_N + p]):
-        if row[BACKUP + p * BACKUP_CAP + s] == inst:
+    for s in range(row[S.BACKUP_N + p]):
+        if row[S.BACKUP + p * S.BACKUP_CAP + s] == inst:
             return 1 + s
     return -1
 
 
 @njit(cache=True)
 def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[RESTED + p * D + inst] != 0
+    return row[S.RESTED + p * D + inst] != 0
 
 
 # ---------------------------------------------------------------------------------------------------- stats
 @njit(cache=True)
 def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """The face-up item card in ``inst``'s stock (HB-I13: at most one), or -1."""
-    for j in range(row[STOCK_N + p]):
-        s = row[STOCK + p * STOCK_CAP + j]
-        if row[STOCK_HOST + p * D + s] == inst and row[FACE_UP + p * D + s] != 0 \
+    for j in range(row[S.STOCK_N + p]):
+        s = row[S.STOCK + p * S.STOCK_CAP + j]
+        if row[S.STOCK_HOST + p * D + s] == inst and row[S.FACE_UP + p * D + s] != 0 \
                 and ctab[card_of(row, p, s), C_TYPE] == TYPE_ITEM:
             return s
     return -1
@@ -200,8 +161,8 @@ def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True)
 def stock_size(row: np.ndarray, p: int, inst: int) -> int:
     n = 0
-    for j in range(row[STOCK_N + p]):
-        if row[STOCK_HOST + p * D + row[STOCK + p * STOCK_CAP + j]] == inst:
+    for j in range(row[S.STOCK_N + p]):
+        if row[S.STOCK_HOST + p * D + row[S.STOCK + p * S.STOCK_CAP + j]] == inst:
             n += 1
     return n
 
@@ -212,7 +173,7 @@ def keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod:
     (HB-K2/K3/K6/K9: instances add up; HB-I16: face-up stock is active)."""
     k = p * D + inst
     v = row[mod + k] if mod >= 0 else 0
-    if row[SILENCED + k] == 0:
+    if row[S.SILENCED + k] == 0:
         v += ctab[card_of(row, p, inst), col]
     it = item_of(row, ctab, p, inst)
     if it >= 0:
@@ -222,17 +183,17 @@ def keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod:
 
 @njit(cache=True)
 def armor_of(row, ctab, p, inst):
-    return keyword(row, ctab, p, inst, C_ARMOR, MOD_ARMOR)
+    return keyword(row, ctab, p, inst, C_ARMOR, S.MOD_ARMOR)
 
 
 @njit(cache=True)
 def ward_of(row, ctab, p, inst):
-    return keyword(row, ctab, p, inst, C_WARD, MOD_WARD)
+    return keyword(row, ctab, p, inst, C_WARD, S.MOD_WARD)
 
 
 @njit(cache=True)
 def counter_of(row, ctab, p, inst):
-    return keyword(row, ctab, p, inst, C_COUNTER, MOD_COUNTER)
+    return keyword(row, ctab, p, inst, C_COUNTER, S.MOD_COUNTER)
 
 
 @njit(cache=True)
@@ -242,15 +203,15 @@ def baneful_of(row, ctab, p, inst):
 
 @njit(cache=True)
 def attack_bonus(row, ctab, p, inst):
-    return keyword(row, ctab, p, inst, C_ATTACK, MOD_ATTACK)
+    return keyword(row, ctab, p, inst, C_ATTACK, S.MOD_ATTACK)
 
 
 @njit(cache=True)
 def strike_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """HB-K11: several [X Strike] instances: the highest X counts."""
     k = p * D + inst
-    x = max(1, row[MOD_STRIKE + k])
-    if row[SILENCED + k] == 0:
+    x = max(1, row[S.MOD_STRIKE + k])
+    if row[S.SILENCED + k] == 0:
         x = max(x, ctab[card_of(row, p, inst), C_STRIKE])
     it = item_of(row, ctab, p, inst)
     if it >= 0:
@@ -260,14 +221,14 @@ def strike_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 
 @njit(cache=True)
 def has_bypass(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
-    return keyword(row, ctab, p, inst, C_BYPASS, MOD_BYPASS) > 0
+    return keyword(row, ctab, p, inst, C_BYPASS, S.MOD_BYPASS) > 0
 
 
 @njit(cache=True)
 def baneful_total(row: np.ndarray, ctab: np.ndarray, q: int) -> int:
     """HB-K9: every [Baneful] of q's fighters on the field (Lead or Back-Up) adds up."""
     total = 0
-    for pos in range(1 + BACKUP_CAP):
+    for pos in range(1 + S.BACKUP_CAP):
         inst = field_at(row, q, pos)
         if inst >= 0:
             total += baneful_of(row, ctab, q, inst)
@@ -281,7 +242,7 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     base = ctab[card_of(row, p, inst), C_HP]
     up = 0
     down = 0
-    mod = row[MOD_HP + p * D + inst]
+    mod = row[S.MOD_HP + p * D + inst]
     if mod > 0:
         up += mod
     else:
@@ -289,7 +250,7 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     it = item_of(row, ctab, p, inst)
     if it >= 0:
         up += ctab[card_of(row, p, it), C_HP]
-    if row[LEAD + p] == inst:
+    if row[S.LEAD + p] == inst:
         down += baneful_total(row, ctab, 1 - p)
     hp = base + up - down
     if down > 0 and hp < 10:
@@ -300,15 +261,15 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True)
 def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """HB-B10: damage equal to or above HP."""
-    return row[DAMAGE + p * D + inst] >= hp_of(row, ctab, p, inst)
+    return row[S.DAMAGE + p * D + inst] >= hp_of(row, ctab, p, inst)
 
 
 # ---------------------------------------------------------------------------------------------------- heart, costs
 @njit(cache=True)
 def face_down_heart(row: np.ndarray, p: int) -> int:
     """Index in the heart stack of the top-most face-down card (HB-H8), or -1."""
-    for j in range(row[HEART_N + p] - 1, -1, -1):
-        if row[FACE_UP + p * D + row[HEART + p * HEART_CAP + j]] == 0:
+    for j in range(row[S.HEART_N + p] - 1, -1, -1):
+        if row[S.FACE_UP + p * D + row[S.HEART + p * S.HEART_CAP + j]] == 0:
             return j
     return -1
 
@@ -319,7 +280,7 @@ def overdrive(row: np.ndarray, p: int) -> bool:
     j = face_down_heart(row, p)
     if j < 0:
         return False
-    row[FACE_UP + p * D + row[HEART + p * HEART_CAP + j]] = 1
+    row[S.FACE_UP + p * D + row[S.HEART + p * S.HEART_CAP + j]] = 1
     return True
 
 
@@ -327,12 +288,12 @@ def overdrive(row: np.ndarray, p: int) -> bool:
 def break_heart(row: np.ndarray, p: int) -> None:
     """One break (HB-H2..H4, H6): the top heart card goes to hand (face down) or the discard pile (face up); a
     break on an empty heart marks p as lost."""
-    n = row[HEART_N + p]
+    n = row[S.HEART_N + p]
     if n == 0:
-        row[LOST + p] = 1
+        row[S.LOST + p] = 1
         return
-    inst = zone_remove(row, HEART, HEART_N, HEART_CAP, p, n - 1)
-    if row[FACE_UP + p * D + inst] != 0:
+    inst = zone_remove(row, S.HEART, S.HEART_N, S.HEART_CAP, p, n - 1)
+    if row[S.FACE_UP + p * D + inst] != 0:
         to_discard(row, p, inst)
     else:
         add_to_hand(row, p, inst)
@@ -341,7 +302,7 @@ def break_heart(row: np.ndarray, p: int) -> None:
 @njit(cache=True)
 def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
     """HB-C4: a cost is paid in full or not at all."""
-    if row[CHARGE_N + p] < cost:
+    if row[S.CHARGE_N + p] < cost:
         return False
     return od == 0 or face_down_heart(row, p) >= 0
 
@@ -350,6 +311,6 @@ def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
 def pay(row: np.ndarray, p: int, cost: int, od: int) -> None:
     """HB-C2/C3: Discharge N (the oldest charged cards; which ones cannot matter, see RULES.md), then Overdrive."""
     for _ in range(cost):
-        to_discard(row, p, zone_remove(row, CHARGE, CHARGE_N, D, p, 0))
+        to_discard(row, p, zone_remove(row, S.CHARGE, S.CHARGE_N, D, p, 0))
     if od != 0:
         overdrive(row, p)

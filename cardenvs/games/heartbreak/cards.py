@@ -32,7 +32,7 @@ from cardenvs.core.cards import (
 from cardenvs.core.decks import Deck, copy_limit, read_deck, resolve_deck_path
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import MAX_ACTIONS, MAX_COPIES, MAX_DECK, MAX_SKILLS, MIN_DECK, POOL_CAP
+from . import state as S
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -244,8 +244,8 @@ def read_pool_file(path: Path | str) -> tuple[list[str], list[dict]]:
             raise CardPoolError(path, f"#{index + 1}", "expected a table")
         raw = dict(raw)
         label = raw.get("name") if isinstance(raw.get("name"), str) else f"#{index + 1}"
-        actions = _read_list(path, label, raw.pop("actions", None), ACTION_SCHEMA, "actions", MAX_ACTIONS)
-        skills = _read_list(path, label, raw.pop("skills", None), SKILL_SCHEMA, "skills", MAX_SKILLS)
+        actions = _read_list(path, label, raw.pop("actions", None), ACTION_SCHEMA, "actions", S.MAX_ACTIONS)
+        skills = _read_list(path, label, raw.pop("skills", None), SKILL_SCHEMA, "skills", S.MAX_SKILLS)
         raw_effects = raw.pop("effects", [])
         if not isinstance(raw_effects, list):
             raise _fail(path, label, f"field 'effects': expected a list of tables, got {raw_effects!r}")
@@ -341,8 +341,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
             cards.append(card)
     if len(alliances) > MAX_ALLIANCES - 1:
         raise CardPoolError(str(paths[0]), None, f"at most {MAX_ALLIANCES - 1} alliances over all pool files")
-    if len(cards) > POOL_CAP:  # the observation counts public cards per card id
-        raise CardPoolError(str(paths[0]), None, f"at most {POOL_CAP} cards over all pool files")
+    if len(cards) > S.POOL_CAP:  # the observation counts public cards per card id
+        raise CardPoolError(str(paths[0]), None, f"at most {S.POOL_CAP} cards over all pool files")
     ctab, etab, names = compile_pool(cards, alliances)
     pool = HeartbreakPool(paths=paths, cards=cards, tables=(ctab, etab))
     pool.alliances = alliances + [FREE]
@@ -352,12 +352,12 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 
 def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
     """HB-D1..D7, D9 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule)."""
-    if len(deck) < MIN_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {MIN_DECK} or more", rule="HB-D1")
-    if len(deck) > MAX_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck holds at most {MAX_DECK} (a rule this game states)",
+    if len(deck) < S.MIN_DECK:
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {S.MIN_DECK} or more", rule="HB-D1")
+    if len(deck) > S.MAX_DECK:
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck holds at most {S.MAX_DECK} (a rule this game states)",
                         rule="HB-D9")
-    copy_limit(deck, pool, MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
+    copy_limit(deck, pool, S.MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
     ctab = pool.tables[0]
     if not wild:
         free = len(pool.alliances) - 1

@@ -93,68 +93,9 @@ from .cards import (
     TR_SKILL,
     TYPE_FIGHTER,
 )
-from .state import (
-    ACTED,
-    BACKUP,
-    BACKUP_CAP,
-    BACKUP_N,
-    CH_EVOLVE,
-    CH_SWAP,
-    CHOICE_KIND,
-    CHOICE_PLAYER,
-    CHOICE_VALUE,
-    DAMAGE,
-    DECK_N,
-    FACE_UP,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HEART_CAP,
-    HEART_N,
-    K_ACTION,
-    K_CALL,
-    K_CARD,
-    K_PHASE,
-    K_PLAYED,
-    K_SKILL,
-    K_TRIGGER,
-    LEAD,
-    LOST,
-    MAX_DECK,
-    MOD_ARMOR,
-    MOD_ATTACK,
-    MOD_BYPASS,
-    MOD_COUNTER,
-    MOD_HP,
-    MOD_STRIKE,
-    MOD_WARD,
-    PLAYED,
-    RESOLVING,
-    RESOLVING_CAP,
-    RESOLVING_N,
-    RESTED,
-    RESUME_EFFECT,
-    SILENCED,
-    SINCE_TURN,
-    SK_CANCEL,
-    SK_INDEX,
-    SK_INST,
-    SK_KIND,
-    SK_PLAYER,
-    SK_TARGET,
-    STACK,
-    STACK_COLS,
-    STACK_N,
-    ST_CHOOSE,
-    STEP,
-    STOCK,
-    STOCK_CAP,
-    STOCK_HOST,
-    STOCK_N,
-    TURN_PLAYER,
-)
+from . import state as S
 
-D = MAX_DECK
+D = S.MAX_DECK
 
 
 @njit(cache=True)
@@ -162,13 +103,13 @@ def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
     if cond == CO_NONE:
         return True
     if cond == CO_OWN_TURN:
-        return row[TURN_PLAYER] == p
+        return row[S.TURN_PLAYER] == p
     if cond == CO_OPP_TURN:
-        return row[TURN_PLAYER] != p
+        return row[S.TURN_PLAYER] != p
     if cond == CO_IS_LEAD:
-        return src >= 0 and row[LEAD + p] == src
+        return src >= 0 and row[S.LEAD + p] == src
     if cond == CO_LOW_HEART:
-        return row[HEART_N + p] <= LOW_HEART
+        return row[S.HEART_N + p] <= LOW_HEART
     return False
 
 
@@ -190,11 +131,11 @@ def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int,
     q = p if target in (TG_OWN_LEAD, TG_OWN_BACKUP, TG_OWN_ALL) else o
     lead_too = target in (TG_OWN_LEAD, TG_OWN_ALL, TG_OPP_LEAD, TG_OPP_ALL)
     backups = target in (TG_OWN_BACKUP, TG_OWN_ALL, TG_OPP_BACKUP, TG_OPP_ALL)
-    if lead_too and row[LEAD + q] >= 0:
-        out[m] = q * D + row[LEAD + q]
+    if lead_too and row[S.LEAD + q] >= 0:
+        out[m] = q * D + row[S.LEAD + q]
         m += 1
     if backups:
-        for s in range(row[BACKUP_N + q]):
+        for s in range(row[S.BACKUP_N + q]):
             out[m] = q * D + backup_at(row, q, s)
             m += 1
     return m
@@ -205,7 +146,7 @@ def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> No
     """HB-B8/K6/K10: effect damage, lowered by [Ward], never below 0."""
     dmg = amount - ward_of(row, tables[0], q, inst)
     if dmg > 0:
-        row[DAMAGE + q * D + inst] += dmg
+        row[S.DAMAGE + q * D + inst] += dmg
 
 
 @njit(cache=True)
@@ -213,23 +154,23 @@ def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
     """HB-I1/I6/I8/I10/I14: the hand card goes on top of the fighter at ``pos``; the base and its whole stock go
     under it as its stock; the evolution starts with no damage, standing, not having acted; it is not a call."""
     base = field_at(row, p, pos)
-    evo = zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_idx)
-    for j in range(row[STOCK_N + p]):
-        s = row[STOCK + p * STOCK_CAP + j]
-        if row[STOCK_HOST + p * D + s] == base:
-            row[STOCK_HOST + p * D + s] = evo
+    evo = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_idx)
+    for j in range(row[S.STOCK_N + p]):
+        s = row[S.STOCK + p * S.STOCK_CAP + j]
+        if row[S.STOCK_HOST + p * D + s] == base:
+            row[S.STOCK_HOST + p * D + s] = evo
     clear_instance(row, p, base)
-    row[STOCK_HOST + p * D + base] = evo
-    row[FACE_UP + p * D + base] = 1
-    zone_push(row, STOCK, STOCK_N, STOCK_CAP, p, base)
+    row[S.STOCK_HOST + p * D + base] = evo
+    row[S.FACE_UP + p * D + base] = 1
+    zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, p, base)
     if pos == 0:
-        row[LEAD + p] = evo
+        row[S.LEAD + p] = evo
     else:
-        row[BACKUP + p * BACKUP_CAP + pos - 1] = evo
+        row[S.BACKUP + p * S.BACKUP_CAP + pos - 1] = evo
     clear_instance(row, p, evo)
-    row[FACE_UP + p * D + evo] = 1
-    row[SINCE_TURN + p * D + evo] = row[H_TURN]
-    row[PLAYED + p * D + evo] = 1
+    row[S.FACE_UP + p * D + evo] = 1
+    row[S.SINCE_TURN + p * D + evo] = row[H_TURN]
+    row[S.PLAYED + p * D + evo] = 1
 
 
 @njit(cache=True)
@@ -242,19 +183,19 @@ def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_ca
         return False
     if ctab[evo_card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
         return False
-    return row[STOCK_N + p] < STOCK_CAP
+    return row[S.STOCK_N + p] < S.STOCK_CAP
 
 
 @njit(cache=True)
 def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
     """HB-M5: Lead and Back-Up slot trade places; both keep damage, stock and rest state."""
-    b = row[BACKUP + p * BACKUP_CAP + slot]
-    lead = row[LEAD + p]
-    row[LEAD + p] = b
+    b = row[S.BACKUP + p * S.BACKUP_CAP + slot]
+    lead = row[S.LEAD + p]
+    row[S.LEAD + p] = b
     if lead >= 0:
-        row[BACKUP + p * BACKUP_CAP + slot] = lead
+        row[S.BACKUP + p * S.BACKUP_CAP + slot] = lead
     else:
-        zone_remove(row, BACKUP, BACKUP_N, BACKUP_CAP, p, slot)
+        zone_remove(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, p, slot)
 
 
 @njit(cache=True)
@@ -278,23 +219,23 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
     if op == OP_HEARTBREAK:
         q = p if eff[E_SIDE] == 0 else 1 - p
         for _ in range(eff[E_N]):
-            if row[LOST + q] == 0:
+            if row[S.LOST + q] == 0:
                 break_heart(row, q)
         return
     if op == OP_ADD_HEART:
         for _ in range(eff[E_N]):
-            if row[DECK_N + p] == 0 or row[HEART_N + p] >= HEART_CAP:
+            if row[S.DECK_N + p] == 0 or row[S.HEART_N + p] >= S.HEART_CAP:
                 break
             heart_push(row, p, pop_deck(row, p))
         return
     if op == OP_NEGATE:
         if stack_pos >= 1:
-            row[STACK + (stack_pos - 1) * STACK_COLS + SK_CANCEL] = 1
+            row[S.STACK + (stack_pos - 1) * S.STACK_COLS + S.SK_CANCEL] = 1
         return
     if op == OP_SWAP_LEAD or op == OP_EVOLVE:  # the player's choice, made at ST_CHOOSE (see choice_needed)
-        v = row[CHOICE_VALUE]
-        row[CHOICE_VALUE] = -1
-        row[CHOICE_KIND] = 0
+        v = row[S.CHOICE_VALUE]
+        row[S.CHOICE_VALUE] = -1
+        row[S.CHOICE_KIND] = 0
         if v < 0:
             return  # nothing eligible
         if op == OP_SWAP_LEAD:
@@ -309,12 +250,12 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
             q = chosen[0] // D
             host = chosen[0] % D
             for _ in range(eff[E_N]):
-                if row[STOCK_N + q] >= STOCK_CAP or row[DECK_N + q] == 0:
+                if row[S.STOCK_N + q] >= S.STOCK_CAP or row[S.DECK_N + q] == 0:
                     break
                 inst = pop_deck(row, q)
-                row[FACE_UP + q * D + inst] = 0  # HB-I15: face down, private to its owner, inactive
-                row[STOCK_HOST + q * D + inst] = host
-                zone_push(row, STOCK, STOCK_N, STOCK_CAP, q, inst)
+                row[S.FACE_UP + q * D + inst] = 0  # HB-I15: face down, private to its owner, inactive
+                row[S.STOCK_HOST + q * D + inst] = host
+                zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, q, inst)
         return
     amount = eff[E_AMOUNT]
     for j in range(m):
@@ -324,36 +265,36 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         if op == OP_DAMAGE:
             effect_damage(row, tables, q, inst, amount)
         elif op == OP_HEAL:
-            row[DAMAGE + k] = max(0, row[DAMAGE + k] - amount)
+            row[S.DAMAGE + k] = max(0, row[S.DAMAGE + k] - amount)
         elif op == OP_RISE:
-            row[RESTED + k] = 0
+            row[S.RESTED + k] = 0
         elif op == OP_REST:
-            row[RESTED + k] = 1
+            row[S.RESTED + k] = 1
         elif op == OP_SILENCE:
-            row[SILENCED + k] = 1
+            row[S.SILENCED + k] = 1
         elif op == OP_BUFF:
             stat = eff[E_STAT]
             if stat == ST_ARMOR:
-                row[MOD_ARMOR + k] += amount
+                row[S.MOD_ARMOR + k] += amount
             elif stat == ST_WARD:
-                row[MOD_WARD + k] += amount
+                row[S.MOD_WARD + k] += amount
             elif stat == ST_COUNTER:
-                row[MOD_COUNTER + k] += amount
+                row[S.MOD_COUNTER + k] += amount
             elif stat == ST_HP:
-                row[MOD_HP + k] += amount
+                row[S.MOD_HP + k] += amount
             elif stat == ST_ATTACK:
-                row[MOD_ATTACK + k] += amount
+                row[S.MOD_ATTACK + k] += amount
             elif stat == ST_STRIKE:
-                row[MOD_STRIKE + k] = max(row[MOD_STRIKE + k], amount)
+                row[S.MOD_STRIKE + k] = max(row[S.MOD_STRIKE + k], amount)
             elif stat == ST_BYPASS:
-                row[MOD_BYPASS + k] = 1
+                row[S.MOD_BYPASS + k] = 1
 
 
 @njit(cache=True)
 def standing_backups(row: np.ndarray, p: int) -> int:
     n = 0
-    for s in range(row[BACKUP_N + p]):
-        if row[RESTED + p * D + backup_at(row, p, s)] == 0:
+    for s in range(row[S.BACKUP_N + p]):
+        if row[S.RESTED + p * D + backup_at(row, p, s)] == 0:
             n += 1
     return n
 
@@ -365,7 +306,7 @@ def choice_needed(row: np.ndarray, p: int, op: int) -> bool:
     never depends on its hidden hand: with no eligible pair it answers ``pass``)."""
     if op == OP_SWAP_LEAD:
         return standing_backups(row, p) > 0
-    return row[HAND_N + p] > 0 and (row[LEAD + p] >= 0 or row[BACKUP_N + p] > 0)
+    return row[S.HAND_N + p] > 0 and (row[S.LEAD + p] >= 0 or row[S.BACKUP_N + p] > 0)
 
 
 @njit(cache=True)
@@ -384,13 +325,13 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
         if not condition_holds(row, p, src, eff[E_COND]):
             continue
         op = eff[E_OP]
-        if (op == OP_SWAP_LEAD or op == OP_EVOLVE) and row[CHOICE_KIND] == 0:
+        if (op == OP_SWAP_LEAD or op == OP_EVOLVE) and row[S.CHOICE_KIND] == 0:
             if not choice_needed(row, p, op):
                 continue  # nothing to choose from: the effect does nothing
-            row[CHOICE_KIND] = CH_SWAP if op == OP_SWAP_LEAD else CH_EVOLVE
-            row[CHOICE_PLAYER] = p
-            row[CHOICE_VALUE] = -1
-            row[STEP] = ST_CHOOSE
+            row[S.CHOICE_KIND] = S.CH_SWAP if op == OP_SWAP_LEAD else S.CH_EVOLVE
+            row[S.CHOICE_PLAYER] = p
+            row[S.CHOICE_VALUE] = -1
+            row[S.STEP] = S.ST_CHOOSE
             return e
         apply_op(row, tables, p, src, eff, t_inst, stack_pos)
     return -1
@@ -399,7 +340,7 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
 @njit(cache=True)
 def active_on_field(row: np.ndarray, p: int, inst: int) -> bool:
     """A fighter whose abilities can still resolve: on the field (not in stock) and not silenced (HB-I17, L4)."""
-    return field_pos(row, p, inst) >= 0 and row[SILENCED + p * D + inst] == 0
+    return field_pos(row, p, inst) >= 0 and row[S.SILENCED + p * D + inst] == 0
 
 
 @njit(cache=True)
@@ -417,10 +358,10 @@ def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: in
     if hit:
         total = dmg + attack_bonus(row, ctab, p, inst) - armor_of(row, ctab, o, t_inst)
         if total > 0:
-            row[DAMAGE + o * D + t_inst] += total
+            row[S.DAMAGE + o * D + t_inst] += total
         survived = not is_ko(row, ctab, o, t_inst)
-    if row[ACTED + p * D + inst] <= strike_of(row, ctab, p, inst) - 1:
-        row[RESTED + p * D + inst] = 0
+    if row[S.ACTED + p * D + inst] <= strike_of(row, ctab, p, inst) - 1:
+        row[S.RESTED + p * D + inst] = 0
     if hit and survived and field_pos(row, p, inst) >= 0:
         c = counter_of(row, ctab, o, t_inst)
         if c > 0:
@@ -432,7 +373,7 @@ def check_kos(row: np.ndarray, tables) -> None:
     """HB-B10..B12, H5, I18: every fighter at or above its HP goes to the discard pile with its stock; then each
     owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
     ctab = tables[0]
-    tp = row[TURN_PLAYER]
+    tp = row[S.TURN_PLAYER]
     victims = np.empty(8, dtype=np.int64)
     for _ in range(4):
         m = 0
@@ -450,16 +391,16 @@ def check_kos(row: np.ndarray, tables) -> None:
             q = victims[j] // D
             inst = victims[j] % D
             breaks[q] += ctab[card_of(row, q, inst), C_LEVEL]
-            if row[LEAD + q] == inst:
-                row[LEAD + q] = -1
+            if row[S.LEAD + q] == inst:
+                row[S.LEAD + q] = -1
             else:
-                s = zone_find(row, BACKUP, BACKUP_N, BACKUP_CAP, q, inst)
-                zone_remove(row, BACKUP, BACKUP_N, BACKUP_CAP, q, s)
+                s = zone_find(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, q, inst)
+                zone_remove(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, q, s)
             j2 = 0
-            while j2 < row[STOCK_N + q]:
-                s_inst = row[STOCK + q * STOCK_CAP + j2]
-                if row[STOCK_HOST + q * D + s_inst] == inst:
-                    zone_remove(row, STOCK, STOCK_N, STOCK_CAP, q, j2)
+            while j2 < row[S.STOCK_N + q]:
+                s_inst = row[S.STOCK + q * S.STOCK_CAP + j2]
+                if row[S.STOCK_HOST + q * D + s_inst] == inst:
+                    zone_remove(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, q, j2)
                     to_discard(row, q, s_inst)
                 else:
                     j2 += 1
@@ -467,7 +408,7 @@ def check_kos(row: np.ndarray, tables) -> None:
         for side in range(2):
             q = tp if side == 0 else 1 - tp
             for _ in range(breaks[q]):
-                if row[LOST + q] != 0:
+                if row[S.LOST + q] != 0:
                     break
                 break_heart(row, q)
 
@@ -486,64 +427,64 @@ def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
 def resolve_top(row: np.ndarray, tables) -> None:
     """Carry out the top stack entry (HB-R7: last in, first out), then pop it and run the KO check. An entry whose
     effect needs its player's choice stays on top, paused (``row[STEP] == ST_CHOOSE``); the next call resumes it."""
-    n = row[STACK_N] - 1
-    base = STACK + n * STACK_COLS
-    kind = row[base + SK_KIND]
-    p = row[base + SK_PLAYER]
-    inst = row[base + SK_INST]
-    index = row[base + SK_INDEX]
-    target = row[base + SK_TARGET]
-    cancelled = row[base + SK_CANCEL] != 0
+    n = row[S.STACK_N] - 1
+    base = S.STACK + n * S.STACK_COLS
+    kind = row[base + S.SK_KIND]
+    p = row[base + S.SK_PLAYER]
+    inst = row[base + S.SK_INST]
+    index = row[base + S.SK_INDEX]
+    target = row[base + S.SK_TARGET]
+    cancelled = row[base + S.SK_CANCEL] != 0
     # one call site of the interpreter (it is the largest code here): pick the text, then run it
     trigger = -1
     if not cancelled:
-        if kind == K_CARD:
+        if kind == S.K_CARD:
             trigger = TR_PLAY
-        elif kind != K_PHASE and kind != K_PLAYED and active_on_field(row, p, inst):
+        elif kind != S.K_PHASE and kind != S.K_PLAYED and active_on_field(row, p, inst):
             # a fighter that left the field (or was silenced) does nothing
-            trigger = (TR_CALL if kind == K_CALL else TR_SKILL if kind == K_SKILL
-                       else TR_ACTION if kind == K_ACTION else index)
-    if kind == K_ACTION and not cancelled and field_pos(row, p, inst) >= 0:
+            trigger = (TR_CALL if kind == S.K_CALL else TR_SKILL if kind == S.K_SKILL
+                       else TR_ACTION if kind == S.K_ACTION else index)
+    if kind == S.K_ACTION and not cancelled and field_pos(row, p, inst) >= 0:
         trigger = TR_ACTION  # a silenced Lead still acts: only its abilities are off
     if trigger >= 0:
-        paused = resolve_effects(row, tables, p, inst, trigger, index if kind != K_TRIGGER else 0, target, n,
-                                 row[RESUME_EFFECT])
+        paused = resolve_effects(row, tables, p, inst, trigger, index if kind != S.K_TRIGGER else 0, target, n,
+                                 row[S.RESUME_EFFECT])
         if paused >= 0:
-            row[RESUME_EFFECT] = paused
+            row[S.RESUME_EFFECT] = paused
             return
-    row[RESUME_EFFECT] = 0
-    row[CHOICE_KIND] = 0
-    row[STACK_N] = n
-    for c in range(STACK_COLS):
+    row[S.RESUME_EFFECT] = 0
+    row[S.CHOICE_KIND] = 0
+    row[S.STACK_N] = n
+    for c in range(S.STACK_COLS):
         row[base + c] = -1
-    if kind == K_ACTION and not cancelled:
+    if kind == S.K_ACTION and not cancelled:
         action_damage(row, tables, p, inst, index, target)
-    if kind == K_CARD:
-        j = zone_find(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, inst)
+    if kind == S.K_CARD:
+        j = zone_find(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, inst)
         if j >= 0:
-            zone_remove(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, j)
+            zone_remove(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, j)
             to_discard(row, p, inst)  # HB-M3 / HB-X4: after its effect
     check_kos(row, tables)
 
 
 @njit(cache=True)
 def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target: int) -> None:
-    n = row[STACK_N]
-    base = STACK + n * STACK_COLS
-    row[base + SK_KIND] = kind
-    row[base + SK_PLAYER] = p
-    row[base + SK_INST] = inst
-    row[base + SK_INDEX] = index
-    row[base + SK_TARGET] = target
-    row[base + SK_CANCEL] = 0
-    row[STACK_N] = n + 1
+    n = row[S.STACK_N]
+    base = S.STACK + n * S.STACK_COLS
+    row[base + S.SK_KIND] = kind
+    row[base + S.SK_PLAYER] = p
+    row[base + S.SK_INST] = inst
+    row[base + S.SK_INDEX] = index
+    row[base + S.SK_TARGET] = target
+    row[base + S.SK_CANCEL] = 0
+    row[S.STACK_N] = n + 1
 
 
 @njit(cache=True)
 def hand_card_to_resolving(row: np.ndarray, p: int, hand_idx: int) -> int:
-    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_idx)
-    row[FACE_UP + p * D + inst] = 1
-    row[PLAYED + p * D + inst] = 1
-    zone_push(row, RESOLVING, RESOLVING_N, RESOLVING_CAP, p, inst)
+    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_idx)
+    row[S.FACE_UP + p * D + inst] = 1
+    row[S.PLAYED + p * D + inst] = 1
+    zone_push(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, inst)
     return inst
 

@@ -54,70 +54,9 @@ from .cards import (
     TR_END,
     TR_START,
 )
-from .state import (
-    ACTED,
-    BACKUP_N,
-    CH_EVOLVE,
-    CH_SWAP,
-    CHARGE_N,
-    CHOICE_KIND,
-    CHOICE_PLAYER,
-    CLIMAX_USED,
-    DAMAGE,
-    DECK,
-    DECK_N,
-    DISCARD,
-    DISCARD_N,
-    FACE_UP,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HEART,
-    HEART_CAP,
-    HEART_N,
-    K_PHASE,
-    MAX_DECK,
-    NUM_STEPS,
-    PENDING_ACTION,
-    POOL_CAP,
-    RESOLVING_N,
-    RESTED,
-    SETUP_PLAYER,
-    SILENCED,
-    SINCE_TURN,
-    SK_CANCEL,
-    SK_INDEX,
-    SK_INST,
-    SK_KIND,
-    SK_PLAYER,
-    SK_TARGET,
-    SKILLS_USED,
-    ST_CHOOSE,
-    ST_SETUP_LEAD,
-    ST_TARGET,
-    ST_WINDOW,
-    STACK,
-    STACK_CAP,
-    STACK_COLS,
-    STACK_N,
-    STEP,
-    STOCK,
-    STOCK_CAP,
-    STOCK_HOST,
-    STOCK_N,
-    SWAP_USED,
-    TRIG,
-    TRIG_CAP,
-    TRIG_KIND,
-    TRIG_N,
-    TURN_PLAYER,
-    WIN_ACTOR,
-    WIN_RESOLVING,
-    WIN_STAGE,
-)
-from .state import STOCK_N as _SN
+from . import state as S
 
-D = MAX_DECK
+D = S.MAX_DECK
 CARD_FEATURES = (
     "present", "fighter", "support", "item", "climax", "level", "hp/100", "cost", "overdrive_cost", "armor/10",
     "ward/10", "counter/10", "baneful/10", "strike", "bypass", "attack/10", "turbo", "negate", "skills", "has_call",
@@ -130,8 +69,8 @@ FIGHTER_STATE = (
     "armor_now/10", "ward_now/10", "counter_now/10", "strike_now", "bypass_now", "attack_bonus/10", "stock",
     "stock_face_down", "may_evolve", "has_item",
 )
-S = len(FIGHTER_STATE)
-SLOT = F + S + F  # card, state, equipped item card
+NFS = len(FIGHTER_STATE)
+SLOT = F + NFS + F  # card, state, equipped item card
 CONTEXT = (
     "my_decision", "my_turn", "first_turn", "swap_used", "climax_used", "window_answer_stage", "window_mine",
     "trig_call", "trig_start", "trig_end", "turn/100", "bypass_target_pending", "choice_swap", "choice_evolve",
@@ -147,21 +86,22 @@ STACK_FEATURES = 1 + 7 + 1 + 1 + 1 + 4 + F  # present, kind one-hot, mine, cance
 OBS = Layout(
     "heartbreak_obs",
     fields(
-        ("step", (NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
         ("context", (len(CONTEXT),), "flags: " + ", ".join(CONTEXT)),
         ("counts", (2, len(COUNTS)), "per player (own, opp): " + ", ".join(COUNTS)),
-        ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
+        ("hand", (S.HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
         ("field", (2, 4, SLOT), ("fighters (own, opp) at positions Lead, Back-Up 1..3: card features, "
                                  + ", ".join(FIGHTER_STATE) + ", then the equipped item's card features")),
-        ("heart", (2, HEART_CAP, 2 + F), "heart stacks (own, opp), bottom first: present, face_up, features if up"),
-        ("stack", (STACK_CAP, STACK_FEATURES), ("response stack, bottom first: present, kind one-hot (phase, card, "
+        ("heart", (2, S.HEART_CAP, 2 + F), "heart stacks (own, opp), bottom first: present, face_up, features if up"),
+        ("stack", (S.STACK_CAP, STACK_FEATURES), ("response stack, bottom first: present, kind one-hot (phase, card, "
                                                 "call, play, skill, action, trigger), mine, cancelled, index, target "
                                                 "position one-hot, source card features")),
-        ("triggers", (TRIG_CAP, 2 + F), "waiting triggered abilities: present, mine, card features"),
+        ("triggers", (S.TRIG_CAP, 2 + F), "waiting triggered abilities: present, mine, card features"),
         ("lead_options", (D, len(LEAD_OPTION)), ("setup, while choosing the own Lead: for each deck instance i "
                                                  "(the choose_lead action i): " + ", ".join(LEAD_OPTION))),
-        ("public_cards", (2, len(PUBLIC_PILES), POOL_CAP), ("per player (own, opp), every public card counted by card "
-                                                             "id (the pool's order): " + "; ".join(PUBLIC_PILES))),
+        ("public_cards", (2, len(PUBLIC_PILES), S.POOL_CAP),
+         ("per player (own, opp), every public card counted by card id (the pool's order): "
+          + "; ".join(PUBLIC_PILES))),
     ),
     dtype_scalar=np.float32,
 )
@@ -211,13 +151,13 @@ def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, a
     s = at + F
     hp = hp_of(row, ctab, q, inst)
     out[s] = hp / 100.0
-    out[s + 1] = row[DAMAGE + k] / 100.0
-    out[s + 2] = (hp - row[DAMAGE + k]) / 100.0
-    out[s + 3] = row[RESTED + k]
-    out[s + 4] = row[ACTED + k]
-    out[s + 5] = row[SKILLS_USED + k] & 1
-    out[s + 6] = (row[SKILLS_USED + k] >> 1) & 1
-    out[s + 7] = row[SILENCED + k]
+    out[s + 1] = row[S.DAMAGE + k] / 100.0
+    out[s + 2] = (hp - row[S.DAMAGE + k]) / 100.0
+    out[s + 3] = row[S.RESTED + k]
+    out[s + 4] = row[S.ACTED + k]
+    out[s + 5] = row[S.SKILLS_USED + k] & 1
+    out[s + 6] = (row[S.SKILLS_USED + k] >> 1) & 1
+    out[s + 7] = row[S.SILENCED + k]
     out[s + 8] = armor_of(row, ctab, q, inst) / 10.0
     out[s + 9] = ward_of(row, ctab, q, inst) / 10.0
     out[s + 10] = counter_of(row, ctab, q, inst) / 10.0
@@ -226,16 +166,16 @@ def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, a
     out[s + 13] = attack_bonus(row, ctab, q, inst) / 10.0
     out[s + 14] = stock_size(row, q, inst)
     down = 0
-    for j in range(row[STOCK_N + q]):
-        c = row[STOCK + q * STOCK_CAP + j]
-        if row[STOCK_HOST + q * D + c] == inst and row[FACE_UP + q * D + c] == 0:
+    for j in range(row[S.STOCK_N + q]):
+        c = row[S.STOCK + q * S.STOCK_CAP + j]
+        if row[S.STOCK_HOST + q * D + c] == inst and row[S.FACE_UP + q * D + c] == 0:
             down += 1
     out[s + 15] = down
-    out[s + 16] = 1.0 if row[SINCE_TURN + k] < row[H_TURN] else 0.0
+    out[s + 16] = 1.0 if row[S.SINCE_TURN + k] < row[H_TURN] else 0.0
     it = item_of(row, ctab, q, inst)
     if it >= 0:
         out[s + 17] = 1.0
-        write_card(ctab, card_of(row, q, it), out, s + S)
+        write_card(ctab, card_of(row, q, it), out, s + NFS)
 
 
 @njit(cache=True)
@@ -245,96 +185,96 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         return
     ctab = tables[0]
     o = 1 - p
-    tp = row[TURN_PLAYER]
-    out[O_STEP + row[STEP]] = 1.0
+    tp = row[S.TURN_PLAYER]
+    out[O_STEP + row[S.STEP]] = 1.0
     c = O_CONTEXT
     out[c] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
     out[c + 1] = 1.0 if tp == p else 0.0
     out[c + 2] = 1.0 if row[H_TURN] == 1 else 0.0
-    out[c + 3] = row[SWAP_USED]
-    out[c + 4] = row[CLIMAX_USED]
-    out[c + 5] = row[WIN_STAGE] if row[STEP] == ST_WINDOW and row[WIN_STAGE] < WIN_RESOLVING else 0.0
-    out[c + 6] = 1.0 if row[WIN_ACTOR] == p else 0.0
-    kind = row[TRIG_KIND]
-    out[c + 7] = 1.0 if kind == TR_CALL and row[TRIG_N] > 0 else 0.0
-    out[c + 8] = 1.0 if kind == TR_START and row[TRIG_N] > 0 else 0.0
-    out[c + 9] = 1.0 if kind == TR_END and row[TRIG_N] > 0 else 0.0
+    out[c + 3] = row[S.SWAP_USED]
+    out[c + 4] = row[S.CLIMAX_USED]
+    out[c + 5] = row[S.WIN_STAGE] if row[S.STEP] == S.ST_WINDOW and row[S.WIN_STAGE] < S.WIN_RESOLVING else 0.0
+    out[c + 6] = 1.0 if row[S.WIN_ACTOR] == p else 0.0
+    kind = row[S.TRIG_KIND]
+    out[c + 7] = 1.0 if kind == TR_CALL and row[S.TRIG_N] > 0 else 0.0
+    out[c + 8] = 1.0 if kind == TR_START and row[S.TRIG_N] > 0 else 0.0
+    out[c + 9] = 1.0 if kind == TR_END and row[S.TRIG_N] > 0 else 0.0
     out[c + 10] = row[H_TURN] / 100.0
-    out[c + 11] = 1.0 if row[PENDING_ACTION] >= 0 and row[STEP] == ST_TARGET else 0.0
-    if row[STEP] == ST_CHOOSE:
-        out[c + 12] = 1.0 if row[CHOICE_KIND] == CH_SWAP else 0.0
-        out[c + 13] = 1.0 if row[CHOICE_KIND] == CH_EVOLVE else 0.0
-        out[c + 14] = 1.0 if row[CHOICE_PLAYER] == p else 0.0
+    out[c + 11] = 1.0 if row[S.PENDING_ACTION] >= 0 and row[S.STEP] == S.ST_TARGET else 0.0
+    if row[S.STEP] == S.ST_CHOOSE:
+        out[c + 12] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
+        out[c + 13] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
+        out[c + 14] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
     for side in range(2):
         q = p if side == 0 else o
         base = O_COUNTS + side * NC
-        out[base] = row[DECK_N + q] / 10.0
-        out[base + 1] = row[HAND_N + q]
-        out[base + 2] = row[HEART_N + q]
+        out[base] = row[S.DECK_N + q] / 10.0
+        out[base + 1] = row[S.HAND_N + q]
+        out[base + 2] = row[S.HEART_N + q]
         down = 0
-        for j in range(row[HEART_N + q]):
-            inst = row[HEART + q * HEART_CAP + j]
-            hat = O_HEART + (side * HEART_CAP + j) * (2 + F)
+        for j in range(row[S.HEART_N + q]):
+            inst = row[S.HEART + q * S.HEART_CAP + j]
+            hat = O_HEART + (side * S.HEART_CAP + j) * (2 + F)
             out[hat] = 1.0
-            if row[FACE_UP + q * D + inst] != 0:
+            if row[S.FACE_UP + q * D + inst] != 0:
                 out[hat + 1] = 1.0
                 write_card(ctab, card_of(row, q, inst), out, hat + 2)
             else:
                 down += 1
         out[base + 3] = down
-        out[base + 4] = row[CHARGE_N + q]
-        out[base + 5] = row[DISCARD_N + q] / 10.0
-        out[base + 6] = row[BACKUP_N + q]
-        out[base + 7] = row[_SN + q]
-        out[base + 8] = row[RESOLVING_N + q]
-        pub = O_PUBLIC + side * NP * POOL_CAP  # every public card by card id (the piles' order is not kept)
-        for j in range(row[DISCARD_N + q]):
-            out[pub + card_of(row, q, row[DISCARD + q * D + j])] += 1.0
-        for j in range(row[_SN + q]):
-            inst = row[STOCK + q * STOCK_CAP + j]
-            if row[FACE_UP + q * D + inst] != 0:
-                out[pub + POOL_CAP + card_of(row, q, inst)] += 1.0
-        for j in range(row[HEART_N + q]):
-            inst = row[HEART + q * HEART_CAP + j]
-            if row[FACE_UP + q * D + inst] != 0:
-                out[pub + 2 * POOL_CAP + card_of(row, q, inst)] += 1.0
+        out[base + 4] = row[S.CHARGE_N + q]
+        out[base + 5] = row[S.DISCARD_N + q] / 10.0
+        out[base + 6] = row[S.BACKUP_N + q]
+        out[base + 7] = row[S.STOCK_N + q]
+        out[base + 8] = row[S.RESOLVING_N + q]
+        pub = O_PUBLIC + side * NP * S.POOL_CAP  # every public card by card id (the piles' order is not kept)
+        for j in range(row[S.DISCARD_N + q]):
+            out[pub + card_of(row, q, row[S.DISCARD + q * D + j])] += 1.0
+        for j in range(row[S.STOCK_N + q]):
+            inst = row[S.STOCK + q * S.STOCK_CAP + j]
+            if row[S.FACE_UP + q * D + inst] != 0:
+                out[pub + S.POOL_CAP + card_of(row, q, inst)] += 1.0
+        for j in range(row[S.HEART_N + q]):
+            inst = row[S.HEART + q * S.HEART_CAP + j]
+            if row[S.FACE_UP + q * D + inst] != 0:
+                out[pub + 2 * S.POOL_CAP + card_of(row, q, inst)] += 1.0
         for pos in range(4):
             inst = field_at(row, q, pos)
             if inst < 0:
                 continue
             at = O_FIELD + (side * 4 + pos) * SLOT
-            if q == p or row[FACE_UP + q * D + inst] != 0:
+            if q == p or row[S.FACE_UP + q * D + inst] != 0:
                 write_fighter(row, tables, q, inst, out, at)
             else:
                 out[at] = 1.0  # the opponent's face-down Lead during setup: present, nothing else
-    for i in range(row[HAND_N + p]):
-        write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
-    for j in range(row[STACK_N]):
-        b = STACK + j * STACK_COLS
+    for i in range(row[S.HAND_N + p]):
+        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, O_HAND + i * F)
+    for j in range(row[S.STACK_N]):
+        b = S.STACK + j * S.STACK_COLS
         at = O_STACK + j * STACK_FEATURES
-        q = row[b + SK_PLAYER]
+        q = row[b + S.SK_PLAYER]
         out[at] = 1.0
-        out[at + 1 + row[b + SK_KIND]] = 1.0
+        out[at + 1 + row[b + S.SK_KIND]] = 1.0
         out[at + 8] = 1.0 if q == p else 0.0
-        out[at + 9] = row[b + SK_CANCEL]
-        out[at + 10] = row[b + SK_INDEX]
-        t = row[b + SK_TARGET]
+        out[at + 9] = row[b + S.SK_CANCEL]
+        out[at + 10] = row[b + S.SK_INDEX]
+        t = row[b + S.SK_TARGET]
         if t >= 0:
             for pos in range(4):
                 if field_at(row, 1 - q, pos) == t:
                     out[at + 11 + pos] = 1.0
-        if row[b + SK_KIND] != K_PHASE and row[b + SK_INST] >= 0:
-            write_card(ctab, card_of(row, q, row[b + SK_INST]), out, at + 15)
-    for j in range(row[TRIG_N]):
-        q = row[TRIG + 2 * j]
+        if row[b + S.SK_KIND] != S.K_PHASE and row[b + S.SK_INST] >= 0:
+            write_card(ctab, card_of(row, q, row[b + S.SK_INST]), out, at + 15)
+    for j in range(row[S.TRIG_N]):
+        q = row[S.TRIG + 2 * j]
         at = O_TRIG + j * (2 + F)
         out[at] = 1.0
         out[at + 1] = 1.0 if q == p else 0.0
-        write_card(ctab, card_of(row, q, row[TRIG + 2 * j + 1]), out, at + 2)
-    if row[STEP] == ST_SETUP_LEAD and row[SETUP_PLAYER] == p and row[H_STATUS] == LIVE:
+        write_card(ctab, card_of(row, q, row[S.TRIG + 2 * j + 1]), out, at + 2)
+    if row[S.STEP] == S.ST_SETUP_LEAD and row[S.SETUP_PLAYER] == p and row[H_STATUS] == LIVE:
         # the player looks through its own deck: each distinct Lead-capable card, at the instance its action names
-        base = DECK + p * D
-        for j in range(row[DECK_N + p]):
+        base = S.DECK + p * D
+        for j in range(row[S.DECK_N + p]):
             inst = row[base + j]
             card = card_of(row, p, inst)
             if ctab[card, C_LEAD_OK] == 0:

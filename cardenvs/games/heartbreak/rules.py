@@ -1,8 +1,8 @@
 """heartbreak rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
 Flow: ``step_row`` hands the action to ``drive``, which checks it against ``fill_mask``, applies it
-(``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of turn, stack resolution) to the
-next decision. A decision with exactly one legal action is played by the kernel (not counted) only when that is
+(``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of
+turn, stack resolution) to the next decision. A decision with exactly one legal action is played by the kernel (not counted) only when that is
 public: the legal set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a
 decision never tells the other player anything about hidden cards. A response window with a non-empty hand is
 always a decision, even when the hand holds no playable Turbo (it then offers only ``pass``).
@@ -105,105 +105,11 @@ from .effects import (
     resolve_top,
     swap_lead_with,
 )
-from .state import (
-    ACTED,
-    BACKUP,
-    BACKUP_CAP,
-    BACKUP_N,
-    CH_EVOLVE,
-    CH_SWAP,
-    CHOICE_KIND,
-    CHOICE_PLAYER,
-    CHOICE_VALUE,
-    CLIMAX_USED,
-    DECISION_CAP,
-    DECK,
-    DECK_LIST,
-    DECK_N,
-    FACE_UP,
-    FIRST_PLAYER,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HEART_N,
-    HEART_START,
-    K_ACTION,
-    K_CALL,
-    K_CARD,
-    K_PHASE,
-    K_PLAYED,
-    K_SKILL,
-    K_TRIGGER,
-    LEAD,
-    LOST,
-    MAX_ACTIONS,
-    MAX_DECK,
-    MAX_SKILLS,
-    MOD_ARMOR,
-    MOD_ATTACK,
-    MOD_BYPASS,
-    MOD_COUNTER,
-    MOD_HP,
-    MOD_STRIKE,
-    MOD_WARD,
-    OPENING_HAND,
-    PENDING_ACTION,
-    PLAYED,
-    RESTED,
-    RET_STEP,
-    SETUP_PLAYER,
-    SILENCED,
-    SK_CANCEL,
-    SK_INST,
-    SK_KIND,
-    SK_PLAYER,
-    SINCE_TURN,
-    SKILLS_USED,
-    ST_ACTION,
-    ST_ACTION_START,
-    ST_CHARGE,
-    ST_CHOOSE,
-    ST_CLEANUP,
-    ST_CLIMAX,
-    ST_DRAW,
-    ST_END,
-    ST_END_OPEN,
-    ST_MAIN,
-    ST_REFILL,
-    ST_RISE,
-    ST_SETUP_LEAD,
-    ST_START,
-    ST_START_OPEN,
-    ST_TARGET,
-    ST_TRIGGERS,
-    ST_WINDOW,
-    STACK,
-    STACK_CAP,
-    STACK_COLS,
-    STACK_N,
-    STATE,
-    STEP,
-    STOCK,
-    STOCK_CAP,
-    STOCK_HOST,
-    STOCK_N,
-    SWAP_USED,
-    TRIG,
-    TRIG_CAP,
-    TRIG_KIND,
-    TRIG_N,
-    TRIG_NEXT,
-    TURN_CAP,
-    TURN_PLAYER,
-    WIN_ACTOR,
-    WIN_RESOLVING,
-    WIN_STAGE,
-    ZONE_NAMES,
-)
+from . import state as S
 
-D = MAX_DECK
+D = S.MAX_DECK
 
-_ZONE_SPANS = np.array([[STATE.offset(z), STATE[z].size] for z in ZONE_NAMES], dtype=np.int64)
+_ZONE_SPANS = np.array([[S.STATE.offset(z), S.STATE[z].size] for z in S.ZONE_NAMES], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -211,8 +117,8 @@ _ZONE_SPANS = np.array([[STATE.offset(z), STATE[z].size] for z in ZONE_NAMES], d
 @njit(cache=True)
 def settle_losses(row: np.ndarray) -> bool:
     """HB-V5/V6: a met loss condition ends the game at once; both players at once is a draw."""
-    l0 = row[LOST] != 0
-    l1 = row[LOST + 1] != 0
+    l0 = row[S.LOST] != 0
+    l1 = row[S.LOST + 1] != 0
     if not (l0 or l1):
         return False
     finish(row, DRAW if (l0 and l1) else (1 if l0 else 0))
@@ -231,7 +137,7 @@ def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
     cond = ctab[card, C_COND]
     if cond == CC_ALLY and field_count(row, p) == 0:
         return False
-    return not (cond == CC_LOW_HEART and row[HEART_N + p] > LOW_HEART)
+    return not (cond == CC_LOW_HEART and row[S.HEART_N + p] > LOW_HEART)
 
 
 @njit(cache=True)
@@ -246,27 +152,27 @@ def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool,
     if ctab[card, C_TURBO] == 0:
         return main
     if ctab[card, C_NEGATE] != 0:
-        return window and row[STACK_N] < STACK_CAP and negatable_top(row, ctab)
-    st = row[STEP]
-    return window or main or st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN
+        return window and row[S.STACK_N] < S.STACK_CAP and negatable_top(row, ctab)
+    st = row[S.STEP]
+    return window or main or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN
 
 
 @njit(cache=True)
 def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
     """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
     card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
-    n = row[STACK_N]
+    n = row[S.STACK_N]
     if n == 0:
         return False
-    b = STACK + (n - 1) * STACK_COLS
-    if row[b + SK_CANCEL] != 0:
+    b = S.STACK + (n - 1) * S.STACK_COLS
+    if row[b + S.SK_CANCEL] != 0:
         return False
-    kind = row[b + SK_KIND]
-    if kind == K_PHASE or kind == K_PLAYED:
+    kind = row[b + S.SK_KIND]
+    if kind == S.K_PHASE or kind == S.K_PLAYED:
         return False
-    if kind == K_CALL:
-        q = row[b + SK_PLAYER]
-        return ctab[card_of(row, q, row[b + SK_INST]), C_HAS_CALL] != 0
+    if kind == S.K_CALL:
+        q = row[b + S.SK_PLAYER]
+        return ctab[card_of(row, q, row[b + S.SK_INST]), C_HAS_CALL] != 0
     return True
 
 
@@ -278,11 +184,11 @@ def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> b
         return False
     kind = ctab[card, C_TYPE]
     if kind == TYPE_FIGHTER:
-        if row[SINCE_TURN + p * D + base] >= row[H_TURN]:
+        if row[S.SINCE_TURN + p * D + base] >= row[H_TURN]:
             return False  # HB-I4: on the field since before this turn began
         return can_evolve_with(row, ctab, p, base, card) and can_pay(row, p, ctab[card, C_COST], 0)
     if kind == TYPE_ITEM:
-        if item_of(row, ctab, p, base) >= 0 or row[STOCK_N + p] >= STOCK_CAP:
+        if item_of(row, ctab, p, base) >= 0 or row[S.STOCK_N + p] >= S.STOCK_CAP:
             return False
         return can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
     return False
@@ -295,9 +201,9 @@ def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> boo
     if inst < 0:
         return False
     card = card_of(row, p, inst)
-    if k >= ctab[card, C_N_SKILLS] or row[SILENCED + p * D + inst] != 0:
+    if k >= ctab[card, C_N_SKILLS] or row[S.SILENCED + p * D + inst] != 0:
         return False
-    if row[SKILLS_USED + p * D + inst] & (1 << k):
+    if row[S.SKILLS_USED + p * D + inst] & (1 << k):
         return False
     return can_pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
 
@@ -305,20 +211,20 @@ def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> boo
 @njit(cache=True)
 def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
     """HB-B3/B4/K1: how many opposing fighters the Lead's attack may target."""
-    lead = row[LEAD + p]
+    lead = row[S.LEAD + p]
     o = 1 - p
     if lead < 0:
         return 0
     if has_bypass(row, ctab, p, lead):
         return field_count(row, o)
-    return 1 if row[LEAD + o] >= 0 else 0
+    return 1 if row[S.LEAD + o] >= 0 else 0
 
 
 @njit(cache=True)
 def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
-    lead = row[LEAD + p]
-    if lead < 0 or row[RESTED + p * D + lead] != 0:
+    lead = row[S.LEAD + p]
+    if lead < 0 or row[S.RESTED + p * D + lead] != 0:
         return False
     card = card_of(row, p, lead)
     if k >= ctab[card, C_N_ACTIONS]:
@@ -331,26 +237,27 @@ def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
 @njit(cache=True)
 def window_responder(row: np.ndarray) -> int:
     """HB-R5/R9: the actor's opponent answers first, then the players alternate."""
-    return 1 - row[WIN_ACTOR] if row[WIN_STAGE] % 2 == 0 else row[WIN_ACTOR]
+    return 1 - row[S.WIN_ACTOR] if row[S.WIN_STAGE] % 2 == 0 else row[S.WIN_ACTOR]
 
 
 @njit(cache=True)
 def auto_ok(row: np.ndarray, p: int) -> bool:
     """May ``p``'s single legal action be played by the kernel? Only where the legal set is public: steps whose
     options come from the hand are forced only with an empty hand (HB-R8 and the timing rule in RULES.md)."""
-    st = row[STEP]
-    if st == ST_CHARGE or st == ST_MAIN or st == ST_ACTION or st == ST_CLIMAX or st == ST_WINDOW \
-            or st == ST_START_OPEN or st == ST_END_OPEN or (st == ST_CHOOSE and row[CHOICE_KIND] == CH_EVOLVE):
-        return row[HAND_N + p] == 0
+    st = row[S.STEP]
+    if st == S.ST_CHARGE or st == S.ST_MAIN or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_WINDOW \
+            or st == S.ST_START_OPEN or st == S.ST_END_OPEN \
+            or (st == S.ST_CHOOSE and row[S.CHOICE_KIND] == S.CH_EVOLVE):
+        return row[S.HAND_N + p] == 0
     return True
 
 
 @njit(cache=True)
 def trigger_decider(row: np.ndarray) -> int:
     """HB-L5/L6: the turn player's waiting abilities first, then the opponent's."""
-    tp = row[TURN_PLAYER]
-    for j in range(row[TRIG_N]):
-        if row[TRIG + 2 * j] == tp:
+    tp = row[S.TURN_PLAYER]
+    for j in range(row[S.TRIG_N]):
+        if row[S.TRIG + 2 * j] == tp:
             return tp
     return 1 - tp
 
@@ -362,10 +269,10 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         return 0
     ctab = tables[0]
-    st = row[STEP]
-    if st == ST_SETUP_LEAD:
-        base = DECK + p * D
-        for j in range(row[DECK_N + p]):
+    st = row[S.STEP]
+    if st == S.ST_SETUP_LEAD:
+        base = S.DECK + p * D
+        for j in range(row[S.DECK_N + p]):
             inst = row[base + j]
             card = card_of(row, p, inst)
             if ctab[card, C_LEAD_OK] == 0:
@@ -377,41 +284,41 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                     break
             if first:
                 out[A_CHOOSE_LEAD + inst] = 1
-    elif st == ST_TRIGGERS:
-        for j in range(row[TRIG_N]):
-            if row[TRIG + 2 * j] == p:
+    elif st == S.ST_TRIGGERS:
+        for j in range(row[S.TRIG_N]):
+            if row[S.TRIG + 2 * j] == p:
                 out[A_ORDER + j] = 1
-    elif st == ST_CHARGE:
+    elif st == S.ST_CHARGE:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
+        for i in range(row[S.HAND_N + p]):
             out[A_HAND + i] = 1
-    elif st == ST_REFILL:
-        for j in range(row[BACKUP_N + p]):
+    elif st == S.ST_REFILL:
+        for j in range(row[S.BACKUP_N + p]):
             out[A_REFILL + j] = 1
-    elif st == ST_MAIN:
+    elif st == S.ST_MAIN:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+        for i in range(row[S.HAND_N + p]):
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if call_ok(row, ctab, p, card) or support_ok(row, ctab, p, card, True, False):
                 out[A_HAND + i] = 1
             for pos in range(4):
                 if onto_ok(row, ctab, p, card, pos):
                     out[A_ONTO + 4 * i + pos] = 1
         for pos in range(4):
-            for k in range(MAX_SKILLS):
+            for k in range(S.MAX_SKILLS):
                 if skill_ok(row, ctab, p, pos, k):
-                    out[A_SKILL + MAX_SKILLS * pos + k] = 1
-        if row[SWAP_USED] == 0 and row[LEAD + p] >= 0:
-            for j in range(row[BACKUP_N + p]):
+                    out[A_SKILL + S.MAX_SKILLS * pos + k] = 1
+        if row[S.SWAP_USED] == 0 and row[S.LEAD + p] >= 0:
+            for j in range(row[S.BACKUP_N + p]):
                 out[A_SWAP + j] = 1
-    elif st == ST_CHOOSE:
-        if row[CHOICE_KIND] == CH_SWAP:
-            for j in range(row[BACKUP_N + p]):
-                if row[RESTED + p * D + row[BACKUP + p * BACKUP_CAP + j]] == 0:
+    elif st == S.ST_CHOOSE:
+        if row[S.CHOICE_KIND] == S.CH_SWAP:
+            for j in range(row[S.BACKUP_N + p]):
+                if row[S.RESTED + p * D + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
                     out[A_SWAP + j] = 1
         else:
-            for i in range(row[HAND_N + p]):
-                card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            for i in range(row[S.HAND_N + p]):
+                card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
                 for pos in range(4):
                     if can_evolve_with(row, ctab, p, field_at(row, p, pos), card):
                         out[A_ONTO + 4 * i + pos] = 1
@@ -420,26 +327,27 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 if out[a] != 0:
                     out[A_PASS] = 0  # an eligible evolve must be made: pass only says nothing is eligible
                     break
-    elif st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN:
+    elif st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN:
         out[A_PASS] = 1
-        if st == ST_ACTION:
-            for k in range(MAX_ACTIONS):
+        if st == S.ST_ACTION:
+            for k in range(S.MAX_ACTIONS):
                 if act_ok(row, ctab, p, k):
                     out[A_ACT + k] = 1
-        for i in range(row[HAND_N + p]):
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
-            if support_ok(row, ctab, p, card, False, False) or st == ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[CLIMAX_USED] == 0 \
+        for i in range(row[S.HAND_N + p]):
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
+            if support_ok(row, ctab, p, card, False, False) \
+                    or st == S.ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[S.CLIMAX_USED] == 0 \
                     and can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
                 out[A_HAND + i] = 1
-    elif st == ST_TARGET:
+    elif st == S.ST_TARGET:
         o = 1 - p
         for pos in range(4):
             if field_at(row, o, pos) >= 0:
                 out[A_TARGET + pos] = 1
-    elif st == ST_WINDOW:
+    elif st == S.ST_WINDOW:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+        for i in range(row[S.HAND_N + p]):
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if support_ok(row, ctab, p, card, False, True):
                 out[A_HAND + i] = 1
     n = 0
@@ -452,24 +360,24 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 # transitions
 @njit(cache=True)
 def open_window(row: np.ndarray, actor: int, ret: int) -> None:
-    row[STEP] = ST_WINDOW
-    row[WIN_ACTOR] = actor
-    row[WIN_STAGE] = 0
-    row[RET_STEP] = ret
+    row[S.STEP] = S.ST_WINDOW
+    row[S.WIN_ACTOR] = actor
+    row[S.WIN_STAGE] = 0
+    row[S.RET_STEP] = ret
 
 
 @njit(cache=True)
 def change_phase(row: np.ndarray, ret: int) -> None:
     """HB-R2: a phase change is answerable by the opponent."""
-    push_entry(row, K_PHASE, row[TURN_PLAYER], -1, 0, -1)
-    open_window(row, row[TURN_PLAYER], ret)
+    push_entry(row, S.K_PHASE, row[S.TURN_PLAYER], -1, 0, -1)
+    open_window(row, row[S.TURN_PLAYER], ret)
 
 
 @njit(cache=True)
 def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> bool:
     etab = tables[1]
     card = card_of(row, q, inst)
-    if row[SILENCED + q * D + inst] != 0:
+    if row[S.SILENCED + q * D + inst] != 0:
         return False
     for e in range(MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger and condition_holds(row, q, inst, etab[card, e, E_COND]):
@@ -482,83 +390,83 @@ def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> N
     """HB-P1/E1: every fighter on both fields whose ability triggers now waits for its owner's order."""
     ctab = tables[0]
     col = C_HAS_START if trigger == TR_START else C_HAS_END
-    tp = row[TURN_PLAYER]
+    tp = row[S.TURN_PLAYER]
     n = 0
     for side in range(2):
         q = tp if side == 0 else 1 - tp
         for pos in range(4):
             inst = field_at(row, q, pos)
             if (inst >= 0 and ctab[card_of(row, q, inst), col] != 0 and has_trigger(row, tables, q, inst, trigger)
-                    and n < TRIG_CAP):
-                row[TRIG + 2 * n] = q
-                row[TRIG + 2 * n + 1] = inst
+                    and n < S.TRIG_CAP):
+                row[S.TRIG + 2 * n] = q
+                row[S.TRIG + 2 * n + 1] = inst
                 n += 1
-    row[TRIG_N] = n
-    row[TRIG_KIND] = trigger
-    row[TRIG_NEXT] = next_step
-    row[STEP] = ST_TRIGGERS
+    row[S.TRIG_N] = n
+    row[S.TRIG_KIND] = trigger
+    row[S.TRIG_NEXT] = next_step
+    row[S.STEP] = S.ST_TRIGGERS
 
 
 @njit(cache=True)
 def take_trigger(row: np.ndarray, j: int) -> None:
     """The chosen waiting ability triggers: on the stack, and a window for the other player (HB-R2, R9)."""
-    q = row[TRIG + 2 * j]
-    inst = row[TRIG + 2 * j + 1]
-    n = row[TRIG_N]
+    q = row[S.TRIG + 2 * j]
+    inst = row[S.TRIG + 2 * j + 1]
+    n = row[S.TRIG_N]
     for k in range(j, n - 1):
-        row[TRIG + 2 * k] = row[TRIG + 2 * (k + 1)]
-        row[TRIG + 2 * k + 1] = row[TRIG + 2 * (k + 1) + 1]
-    row[TRIG + 2 * (n - 1)] = -1
-    row[TRIG + 2 * (n - 1) + 1] = -1
-    row[TRIG_N] = n - 1
+        row[S.TRIG + 2 * k] = row[S.TRIG + 2 * (k + 1)]
+        row[S.TRIG + 2 * k + 1] = row[S.TRIG + 2 * (k + 1) + 1]
+    row[S.TRIG + 2 * (n - 1)] = -1
+    row[S.TRIG + 2 * (n - 1) + 1] = -1
+    row[S.TRIG_N] = n - 1
     if not active_on_field(row, q, inst):
         return  # it left the field (or was silenced) while waiting: nothing triggers
-    push_entry(row, K_TRIGGER, q, inst, row[TRIG_KIND], -1)
-    open_window(row, q, ST_TRIGGERS)
+    push_entry(row, S.K_TRIGGER, q, inst, row[S.TRIG_KIND], -1)
+    open_window(row, q, S.ST_TRIGGERS)
 
 
 @njit(cache=True)
 def start_game(row: np.ndarray, tables) -> None:
     """HB-S2..S6: shuffle, random first player, 5 cards to hand, 5 to the heart, Leads revealed (a call)."""
     for q in range(2):
-        shuffle_slice(row, DECK + q * D, row[DECK_N + q])
-    row[FIRST_PLAYER] = rng_below(row, 2)
-    first = row[FIRST_PLAYER]  # read back as int32: the raw draw is unsigned
-    row[TURN_PLAYER] = first
+        shuffle_slice(row, S.DECK + q * D, row[S.DECK_N + q])
+    row[S.FIRST_PLAYER] = rng_below(row, 2)
+    first = row[S.FIRST_PLAYER]  # read back as int32: the raw draw is unsigned
+    row[S.TURN_PLAYER] = first
     for q in range(2):
-        for _ in range(OPENING_HAND):
+        for _ in range(S.OPENING_HAND):
             draw(row, q)
-        for _ in range(HEART_START):
+        for _ in range(S.HEART_START):
             inst = pop_deck(row, q)
             if inst >= 0:
                 heart_push(row, q, inst)
     for q in range(2):
-        lead = row[LEAD + q]
-        row[FACE_UP + q * D + lead] = 1
-        row[SINCE_TURN + q * D + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
+        lead = row[S.LEAD + q]
+        row[S.FACE_UP + q * D + lead] = 1
+        row[S.SINCE_TURN + q * D + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
     row[H_TURN] = 0
     # the reveal counts as calling the Leads: their call abilities wait, the first player's first (HB-L5)
     ctab = tables[0]
     n = 0
     for side in range(2):
         q = first if side == 0 else 1 - first
-        lead = row[LEAD + q]
+        lead = row[S.LEAD + q]
         if ctab[card_of(row, q, lead), C_HAS_CALL] != 0:
-            row[TRIG + 2 * n] = q
-            row[TRIG + 2 * n + 1] = lead
+            row[S.TRIG + 2 * n] = q
+            row[S.TRIG + 2 * n + 1] = lead
             n += 1
-    row[TRIG_N] = n
-    row[TRIG_KIND] = TR_CALL
-    row[TRIG_NEXT] = ST_START
-    row[STEP] = ST_TRIGGERS
+    row[S.TRIG_N] = n
+    row[S.TRIG_KIND] = TR_CALL
+    row[S.TRIG_NEXT] = S.ST_START
+    row[S.STEP] = S.ST_TRIGGERS
 
 
 @njit(cache=True)
 def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
     """A support / Turbo / climax card: its cost is paid, it waits on the stack, a window opens."""
-    inst = row[HAND + p * HAND_CAP + i]
+    inst = row[S.HAND + p * S.HAND_CAP + i]
     hand_card_to_resolving(row, p, i)
-    push_entry(row, K_CARD, p, inst, 0, -1)
+    push_entry(row, S.K_CARD, p, inst, 0, -1)
     open_window(row, p, ret)
 
 
@@ -566,176 +474,176 @@ def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
 def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None:
     """HB-A5, C6: rest the Lead, count the action, pay its cost; the action waits on the stack for answers."""
     ctab = tables[0]
-    lead = row[LEAD + p]
+    lead = row[S.LEAD + p]
     card = card_of(row, p, lead)
-    row[RESTED + p * D + lead] = 1
-    row[ACTED + p * D + lead] += 1
+    row[S.RESTED + p * D + lead] = 1
+    row[S.ACTED + p * D + lead] += 1
     pay(row, p, ctab[card, C_ACT_COST + 3 * k], ctab[card, C_ACT_OD + 3 * k])
-    push_entry(row, K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + 3 * k] > 0 else -1)
-    open_window(row, p, ST_ACTION)
+    push_entry(row, S.K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + 3 * k] > 0 else -1)
+    open_window(row, p, S.ST_ACTION)
 
 
 @njit(cache=True)
 def end_of_turn_cleanup(row: np.ndarray) -> None:
     """HB-E2, L2, M4, X3: until-end-of-turn effects end; once-per-turn counters reset; the other player's turn."""
     for k in range(2 * D):
-        row[ACTED + k] = 0
-        row[SKILLS_USED + k] = 0
-        row[MOD_ARMOR + k] = 0
-        row[MOD_WARD + k] = 0
-        row[MOD_COUNTER + k] = 0
-        row[MOD_HP + k] = 0
-        row[MOD_ATTACK + k] = 0
-        row[MOD_STRIKE + k] = 0
-        row[MOD_BYPASS + k] = 0
-        row[SILENCED + k] = 0
-    row[SWAP_USED] = 0
-    row[CLIMAX_USED] = 0
-    row[TURN_PLAYER] = 1 - row[TURN_PLAYER]
-    row[STEP] = ST_START
+        row[S.ACTED + k] = 0
+        row[S.SKILLS_USED + k] = 0
+        row[S.MOD_ARMOR + k] = 0
+        row[S.MOD_WARD + k] = 0
+        row[S.MOD_COUNTER + k] = 0
+        row[S.MOD_HP + k] = 0
+        row[S.MOD_ATTACK + k] = 0
+        row[S.MOD_STRIKE + k] = 0
+        row[S.MOD_BYPASS + k] = 0
+        row[S.SILENCED + k] = 0
+    row[S.SWAP_USED] = 0
+    row[S.CLIMAX_USED] = 0
+    row[S.TURN_PLAYER] = 1 - row[S.TURN_PLAYER]
+    row[S.STEP] = S.ST_START
 
 
 @njit(cache=True)
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     ctab = tables[0]
-    st = row[STEP]
-    if st == ST_SETUP_LEAD:  # HB-S1
+    st = row[S.STEP]
+    if st == S.ST_SETUP_LEAD:  # HB-S1
         inst = a - A_CHOOSE_LEAD
-        zone_remove(row, DECK, DECK_N, D, p, zone_find(row, DECK, DECK_N, D, p, inst))
-        row[LEAD + p] = inst
-        row[FACE_UP + p * D + inst] = 0
-        row[PLAYED + p * D + inst] = 1
+        zone_remove(row, S.DECK, S.DECK_N, D, p, zone_find(row, S.DECK, S.DECK_N, D, p, inst))
+        row[S.LEAD + p] = inst
+        row[S.FACE_UP + p * D + inst] = 0
+        row[S.PLAYED + p * D + inst] = 1
         if p == 0:
-            row[SETUP_PLAYER] = 1
+            row[S.SETUP_PLAYER] = 1
         else:
             start_game(row, tables)
-    elif st == ST_TRIGGERS:
+    elif st == S.ST_TRIGGERS:
         take_trigger(row, a - A_ORDER)
-    elif st == ST_CHARGE:  # HB-P3, C1
+    elif st == S.ST_CHARGE:  # HB-P3, C1
         if a != A_PASS:
-            charge_card(row, p, zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND))
+            charge_card(row, p, zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND))
             draw(row, p)
-        row[STEP] = ST_RISE
-    elif st == ST_REFILL:  # HB-P5/P6: not a call, not the swap; the fighter keeps its state
+        row[S.STEP] = S.ST_RISE
+    elif st == S.ST_REFILL:  # HB-P5/P6: not a call, not the swap; the fighter keeps its state
         swap_lead_with(row, p, a - A_REFILL)
-        row[STEP] = ST_START_OPEN
-    elif st == ST_START_OPEN or st == ST_END_OPEN:  # HB-R3: a Turbo, or on to the main phase / end of turn
+        row[S.STEP] = S.ST_START_OPEN
+    elif st == S.ST_START_OPEN or st == S.ST_END_OPEN:  # HB-R3: a Turbo, or on to the main phase / end of turn
         if a == A_PASS:
-            if st == ST_START_OPEN:
-                change_phase(row, ST_MAIN)
+            if st == S.ST_START_OPEN:
+                change_phase(row, S.ST_MAIN)
             else:
-                row[STEP] = ST_CLEANUP
+                row[S.STEP] = S.ST_CLEANUP
         else:
             i = a - A_HAND
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
             play_card(row, p, i, st)
-    elif st == ST_CHOOSE:  # the paused effect gets its choice and resumes (effects.resolve_effects)
-        if row[CHOICE_KIND] == CH_SWAP:
-            row[CHOICE_VALUE] = a - A_SWAP
+    elif st == S.ST_CHOOSE:  # the paused effect gets its choice and resumes (effects.resolve_effects)
+        if row[S.CHOICE_KIND] == S.CH_SWAP:
+            row[S.CHOICE_VALUE] = a - A_SWAP
         else:
-            row[CHOICE_VALUE] = a - A_ONTO if a != A_PASS else -2
-        row[STEP] = ST_WINDOW
-    elif st == ST_MAIN:
+            row[S.CHOICE_VALUE] = a - A_ONTO if a != A_PASS else -2
+        row[S.STEP] = S.ST_WINDOW
+    elif st == S.ST_MAIN:
         if a == A_PASS:  # HB-M7; HB-T2: the first player's first turn has no action phase
-            change_phase(row, ST_CLIMAX if row[H_TURN] == 1 else ST_ACTION_START)
+            change_phase(row, S.ST_CLIMAX if row[H_TURN] == 1 else S.ST_ACTION_START)
         elif a < A_ONTO:
             i = a - A_HAND
-            inst = row[HAND + p * HAND_CAP + i]
+            inst = row[S.HAND + p * S.HAND_CAP + i]
             card = card_of(row, p, inst)
             if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-F6..F8, F11: call
                 pay(row, p, ctab[card, C_COST], 0)
-                zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
-                if row[LEAD + p] < 0:
-                    row[LEAD + p] = inst
+                zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+                if row[S.LEAD + p] < 0:
+                    row[S.LEAD + p] = inst
                 else:
-                    zone_push(row, BACKUP, BACKUP_N, BACKUP_CAP, p, inst)
-                row[FACE_UP + p * D + inst] = 1
-                row[RESTED + p * D + inst] = 0
-                row[SINCE_TURN + p * D + inst] = row[H_TURN]
-                row[PLAYED + p * D + inst] = 1
-                push_entry(row, K_CALL, p, inst, 0, -1)
-                open_window(row, p, ST_MAIN)
+                    zone_push(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, p, inst)
+                row[S.FACE_UP + p * D + inst] = 1
+                row[S.RESTED + p * D + inst] = 0
+                row[S.SINCE_TURN + p * D + inst] = row[H_TURN]
+                row[S.PLAYED + p * D + inst] = 1
+                push_entry(row, S.K_CALL, p, inst, 0, -1)
+                open_window(row, p, S.ST_MAIN)
             else:  # HB-M3: a support card
                 pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-                play_card(row, p, i, ST_MAIN)
+                play_card(row, p, i, S.ST_MAIN)
         elif a < A_SKILL:
             i = (a - A_ONTO) // 4
             pos = (a - A_ONTO) % 4
-            inst = row[HAND + p * HAND_CAP + i]
+            inst = row[S.HAND + p * S.HAND_CAP + i]
             card = card_of(row, p, inst)
             if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-I1, I9: pay the evolution's cost
                 pay(row, p, ctab[card, C_COST], 0)
                 evolve_fighter(row, p, pos, i)
             else:  # HB-I12: equip
                 pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-                zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
-                row[FACE_UP + p * D + inst] = 1
-                row[STOCK_HOST + p * D + inst] = field_at(row, p, pos)
-                row[PLAYED + p * D + inst] = 1
-                zone_push(row, STOCK, STOCK_N, STOCK_CAP, p, inst)
-            push_entry(row, K_PLAYED, p, inst, 0, -1)
-            open_window(row, p, ST_MAIN)
+                zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+                row[S.FACE_UP + p * D + inst] = 1
+                row[S.STOCK_HOST + p * D + inst] = field_at(row, p, pos)
+                row[S.PLAYED + p * D + inst] = 1
+                zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, p, inst)
+            push_entry(row, S.K_PLAYED, p, inst, 0, -1)
+            open_window(row, p, S.ST_MAIN)
         elif a < A_SWAP:  # HB-L1/L2: skills
-            pos = (a - A_SKILL) // MAX_SKILLS
-            k = (a - A_SKILL) % MAX_SKILLS
+            pos = (a - A_SKILL) // S.MAX_SKILLS
+            k = (a - A_SKILL) % S.MAX_SKILLS
             inst = field_at(row, p, pos)
             card = card_of(row, p, inst)
             pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
-            row[SKILLS_USED + p * D + inst] |= 1 << k
-            push_entry(row, K_SKILL, p, inst, k, -1)
-            open_window(row, p, ST_MAIN)
+            row[S.SKILLS_USED + p * D + inst] |= 1 << k
+            push_entry(row, S.K_SKILL, p, inst, k, -1)
+            open_window(row, p, S.ST_MAIN)
         else:  # HB-M4/M5: swap
             swap_lead_with(row, p, a - A_SWAP)
-            row[SWAP_USED] = 1
-    elif st == ST_ACTION:
+            row[S.SWAP_USED] = 1
+    elif st == S.ST_ACTION:
         if a == A_PASS:  # HB-A11/A12
-            change_phase(row, ST_CLIMAX)
+            change_phase(row, S.ST_CLIMAX)
         elif a >= A_ACT and a < A_TARGET:
             k = a - A_ACT
-            card = card_of(row, p, row[LEAD + p])
+            card = card_of(row, p, row[S.LEAD + p])
             o = 1 - p
-            if ctab[card, C_ACT_DMG + 3 * k] > 0 and has_bypass(row, ctab, p, row[LEAD + p]) \
+            if ctab[card, C_ACT_DMG + 3 * k] > 0 and has_bypass(row, ctab, p, row[S.LEAD + p]) \
                     and field_count(row, o) > 1:
-                row[PENDING_ACTION] = k
-                row[STEP] = ST_TARGET
+                row[S.PENDING_ACTION] = k
+                row[S.STEP] = S.ST_TARGET
             else:
-                target = row[LEAD + o]
+                target = row[S.LEAD + o]
                 if target < 0:  # [Bypass] with only Back-Up fighters: the single one
                     target = field_at(row, o, 1)
                 declare_action(row, tables, p, k, target)
         else:  # HB-R3: a Turbo at an open moment of the own turn
             i = a - A_HAND
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-            play_card(row, p, i, ST_ACTION)
-    elif st == ST_TARGET:  # HB-K1
-        declare_action(row, tables, p, row[PENDING_ACTION], field_at(row, 1 - p, a - A_TARGET))
-    elif st == ST_CLIMAX:
+            play_card(row, p, i, S.ST_ACTION)
+    elif st == S.ST_TARGET:  # HB-K1
+        declare_action(row, tables, p, row[S.PENDING_ACTION], field_at(row, 1 - p, a - A_TARGET))
+    elif st == S.ST_CLIMAX:
         if a == A_PASS:
-            change_phase(row, ST_END)
+            change_phase(row, S.ST_END)
         else:
             i = a - A_HAND
-            card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if ctab[card, C_TYPE] == TYPE_CLIMAX:  # HB-X1/X3
-                row[CLIMAX_USED] = 1
+                row[S.CLIMAX_USED] = 1
             pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-            play_card(row, p, i, ST_CLIMAX)
-    elif st == ST_WINDOW:  # HB-R4..R9
+            play_card(row, p, i, S.ST_CLIMAX)
+    elif st == S.ST_WINDOW:  # HB-R4..R9
         if a == A_PASS:
-            row[WIN_STAGE] = WIN_RESOLVING
+            row[S.WIN_STAGE] = S.WIN_RESOLVING
         else:
             i = a - A_HAND
-            inst = row[HAND + p * HAND_CAP + i]
+            inst = row[S.HAND + p * S.HAND_CAP + i]
             card = card_of(row, p, inst)
             pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
             hand_card_to_resolving(row, p, i)
-            push_entry(row, K_CARD, p, inst, 0, -1)
-            if p == row[TURN_PLAYER] and row[WIN_STAGE] >= 1:
-                row[WIN_STAGE] = WIN_RESOLVING  # the turn player answered the opponent's Turbo: the last word
+            push_entry(row, S.K_CARD, p, inst, 0, -1)
+            if p == row[S.TURN_PLAYER] and row[S.WIN_STAGE] >= 1:
+                row[S.WIN_STAGE] = S.WIN_RESOLVING  # the turn player answered the opponent's Turbo: the last word
             else:
-                row[WIN_STAGE] += 1
+                row[S.WIN_STAGE] += 1
 
 
 @njit(cache=True)
@@ -749,76 +657,76 @@ def advance(row: np.ndarray, tables) -> None:
         if any_ko(row, tables[0]):  # HB-B10: a KO is state-based, checked whenever HP or damage may have changed
             check_kos(row, tables)
             continue
-        st = row[STEP]
-        tp = row[TURN_PLAYER]
+        st = row[S.STEP]
+        tp = row[S.TURN_PLAYER]
         op = 1 - tp
-        if st == ST_SETUP_LEAD:
-            set_decision(row, row[SETUP_PLAYER])
+        if st == S.ST_SETUP_LEAD:
+            set_decision(row, row[S.SETUP_PLAYER])
             return
-        if st == ST_START:
-            if row[DECK_N + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
-                row[LOST + tp] = 1
+        if st == S.ST_START:
+            if row[S.DECK_N + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
+                row[S.LOST + tp] = 1
                 continue
-            if row[H_TURN] >= TURN_CAP:  # HB-V6: the turn cap ends the game as a draw
+            if row[H_TURN] >= S.TURN_CAP:  # HB-V6: the turn cap ends the game as a draw
                 finish(row, DRAW)
                 return
             row[H_TURN] += 1
-            st = ST_END  # HB-P1: collect the start-of-turn abilities below (one call site)
-        if st == ST_TRIGGERS:
-            if row[TRIG_N] == 0:
-                row[STEP] = row[TRIG_NEXT]
+            st = S.ST_END  # HB-P1: collect the start-of-turn abilities below (one call site)
+        if st == S.ST_TRIGGERS:
+            if row[S.TRIG_N] == 0:
+                row[S.STEP] = row[S.TRIG_NEXT]
                 continue
             set_decision(row, trigger_decider(row))
             return
-        if st == ST_DRAW:  # HB-P2
+        if st == S.ST_DRAW:  # HB-P2
             draw(row, tp)
-            row[STEP] = ST_CHARGE
+            row[S.STEP] = S.ST_CHARGE
             continue
-        if st == ST_RISE:  # HB-P4
+        if st == S.ST_RISE:  # HB-P4
             for pos in range(4):
                 inst = field_at(row, tp, pos)
                 if inst >= 0:
-                    row[RESTED + tp * D + inst] = 0
-            row[STEP] = ST_REFILL
+                    row[S.RESTED + tp * D + inst] = 0
+            row[S.STEP] = S.ST_REFILL
             continue
-        if st == ST_REFILL:
-            if row[LEAD + tp] < 0 and row[BACKUP_N + tp] > 0:
+        if st == S.ST_REFILL:
+            if row[S.LEAD + tp] < 0 and row[S.BACKUP_N + tp] > 0:
                 set_decision(row, tp)
                 return
-            row[STEP] = ST_START_OPEN
+            row[S.STEP] = S.ST_START_OPEN
             continue
-        if st == ST_ACTION_START:  # HB-A1..A4: once per action phase, the opponent first
+        if st == S.ST_ACTION_START:  # HB-A1..A4: once per action phase, the opponent first
             if field_count(row, op) == 0:
                 break_heart(row, op)
                 if settle_losses(row):
                     return
             if field_count(row, tp) == 0:
                 break_heart(row, tp)
-            row[STEP] = ST_ACTION
+            row[S.STEP] = S.ST_ACTION
             continue
-        if st == ST_END:  # HB-E1 (and HB-P1, redirected from ST_START above)
-            start = row[STEP] == ST_START
-            collect_triggers(row, tables, TR_START if start else TR_END, ST_DRAW if start else ST_END_OPEN)
+        if st == S.ST_END:  # HB-E1 (and HB-P1, redirected from ST_START above)
+            start = row[S.STEP] == S.ST_START
+            collect_triggers(row, tables, TR_START if start else TR_END, S.ST_DRAW if start else S.ST_END_OPEN)
             continue
-        if st == ST_CLEANUP:
-            if row[DECK_N + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
-                row[LOST + tp] = 1
+        if st == S.ST_CLEANUP:
+            if row[S.DECK_N + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
+                row[S.LOST + tp] = 1
                 continue
             end_of_turn_cleanup(row)
             continue
-        if st == ST_WINDOW:
-            if row[WIN_STAGE] == WIN_RESOLVING:
-                while row[STACK_N] > 0 and row[LOST] == 0 and row[LOST + 1] == 0 and row[STEP] == ST_WINDOW:
+        if st == S.ST_WINDOW:
+            if row[S.WIN_STAGE] == S.WIN_RESOLVING:
+                while row[S.STACK_N] > 0 and row[S.LOST] == 0 and row[S.LOST + 1] == 0 and row[S.STEP] == S.ST_WINDOW:
                     resolve_top(row, tables)
-                if row[LOST] != 0 or row[LOST + 1] != 0 or row[STEP] != ST_WINDOW:
+                if row[S.LOST] != 0 or row[S.LOST + 1] != 0 or row[S.STEP] != S.ST_WINDOW:
                     continue
-                row[WIN_STAGE] = 0
-                row[STEP] = row[RET_STEP]
+                row[S.WIN_STAGE] = 0
+                row[S.STEP] = row[S.RET_STEP]
                 continue
             set_decision(row, window_responder(row))
             return
-        if st == ST_CHOOSE:
-            set_decision(row, row[CHOICE_PLAYER])
+        if st == S.ST_CHOOSE:
+            set_decision(row, row[S.CHOICE_PLAYER])
             return
         # ST_CHARGE, ST_MAIN, ST_ACTION, ST_TARGET, ST_CLIMAX: the turn player decides
         set_decision(row, tp)
@@ -866,24 +774,24 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
         for j in range(_ZONE_SPANS[z, 1]):
             row[_ZONE_SPANS[z, 0] + j] = -1
     for k in range(2 * D):
-        row[DECK_LIST + k] = -1
-        row[STOCK_HOST + k] = -1
-    for j in range(STACK_CAP * STACK_COLS):
-        row[STACK + j] = -1
-    for j in range(2 * TRIG_CAP):
-        row[TRIG + j] = -1
+        row[S.DECK_LIST + k] = -1
+        row[S.STOCK_HOST + k] = -1
+    for j in range(S.STACK_CAP * S.STACK_COLS):
+        row[S.STACK + j] = -1
+    for j in range(2 * S.TRIG_CAP):
+        row[S.TRIG + j] = -1
     for p in range(2):
         n = 0
         for i in range(D):
             card = decks[p, i]
-            row[DECK_LIST + p * D + i] = card
+            row[S.DECK_LIST + p * D + i] = card
             if card >= 0:
-                row[DECK + p * D + n] = i
+                row[S.DECK + p * D + n] = i
                 n += 1
-        row[DECK_N + p] = n
-    row[PENDING_ACTION] = -1
-    row[STEP] = ST_SETUP_LEAD
-    row[SETUP_PLAYER] = 0
+        row[S.DECK_N + p] = n
+    row[S.PENDING_ACTION] = -1
+    row[S.STEP] = S.ST_SETUP_LEAD
+    row[S.SETUP_PLAYER] = 0
     drive(row, tables, -1, -1, mask)
 
 
@@ -894,7 +802,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
         return 1
     if drive(row, tables, p, a, mask) != 0:
         return 1
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
     return 0
 

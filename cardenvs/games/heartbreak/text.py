@@ -31,34 +31,10 @@ from .cards import (
     LOW_HEART,
     TYPE_ITEM,
 )
-from .state import (
-    CH_SWAP,
-    FIELD_CAP,
-    K_CALL,
-    K_PHASE,
-    K_PLAYED,
-    KIND_NAMES,
-    MAX_DECK,
-    ST_ACTION,
-    ST_CHARGE,
-    ST_CHOOSE,
-    ST_CLIMAX,
-    ST_END_OPEN,
-    ST_MAIN,
-    ST_REFILL,
-    ST_SETUP_LEAD,
-    ST_START_OPEN,
-    ST_TARGET,
-    ST_TRIGGERS,
-    ST_WINDOW,
-    STACK_CAP,
-    STATE,
-    STEP_NAMES,
-    STOCK_CAP,
-)
+from . import state as S
 
-_S = STATE
-D = MAX_DECK
+_S = S.STATE
+D = S.MAX_DECK
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
@@ -94,26 +70,27 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     step = int(_f(row, "step"))
     hand = _zone(row, "hand", "hand_count", p)
     if field == "pass":
-        return {ST_CHARGE: "do not charge", ST_WINDOW: "pass (no Turbo)", 7: "end the main phase",
-                9: "end the action phase", 11: "end the climax phase", ST_START_OPEN: "no Turbo: go to the main phase",
-                ST_END_OPEN: "no Turbo: end the turn", ST_CHOOSE: "evolve nothing (no eligible pair)"}.get(step, "pass")
+        return {S.ST_CHARGE: "do not charge", S.ST_WINDOW: "pass (no Turbo)", S.ST_MAIN: "end the main phase",
+                S.ST_ACTION: "end the action phase", S.ST_CLIMAX: "end the climax phase",
+                S.ST_START_OPEN: "no Turbo: go to the main phase", S.ST_END_OPEN: "no Turbo: end the turn",
+                S.ST_CHOOSE: "evolve nothing (no eligible pair)"}.get(step, "pass")
     if field == "choose_lead":
-        if step != ST_SETUP_LEAD:  # after setup, which card a deck instance is may be hidden (deck, heart)
+        if step != S.ST_SETUP_LEAD:  # after setup, which card a deck instance is may be hidden (deck, heart)
             return f"choose deck card {i} as the Lead (setup only)"
         return f"choose '{_card(row, pool, p, i)}' as the Lead (deck card {i})"
     if field == "hand":
         name = _card(row, pool, p, hand[i]) if i < len(hand) else "?"
-        if step == ST_CHARGE:
+        if step == S.ST_CHARGE:
             return f"charge '{name}' (hand {i}) and draw"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         verb = {"fighter": "call", "support": "play", "climax": "play climax"}.get(kind, "play")
         return f"{verb} '{name}' (hand {i})"
     if field == "onto":
-        h, pos = divmod(i, FIELD_CAP)
+        h, pos = divmod(i, S.FIELD_CAP)
         name = _card(row, pool, p, hand[h]) if h < len(hand) else "?"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         verb = {"fighter": "evolve", "item": "equip"}.get(kind, "put")
-        if step == ST_CHOOSE:
+        if step == S.ST_CHOOSE:
             verb = "effect: evolve"
         return f"{verb}: '{name}' (hand {h}) onto {_pos_name(pos)} '{_card(row, pool, p, _field_at(row, p, pos))}'"
     if field == "skill":
@@ -122,7 +99,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         skills = pool.cards[pool.by_name[name]]["skills"] if name in pool.by_name else []
         sk = skills[k]["name"] if k < len(skills) else f"skill {k + 1}"
         return f"skill '{sk}' of {_pos_name(pos)} '{name}'"
-    if field == "swap" and step == ST_CHOOSE:
+    if field == "swap" and step == S.ST_CHOOSE:
         return f"effect: swap the Lead with Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}'"
     if field == "swap":
         return f"swap the Lead with Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}'"
@@ -168,7 +145,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     status = int(row[H_STATUS])
     tp = int(_f(row, "turn_player"))
     step = int(_f(row, "step"))
-    head = f"heartbreak  turn {int(row[H_TURN])}  turn player P{tp}  step: {STEP_NAMES[step]}"
+    head = f"heartbreak  turn {int(row[H_TURN])}  turn player P{tp}  step: {S.STEP_NAMES[step]}"
     if status == LIVE:
         head += f"  to act: P{int(row[H_TO_ACT])}"
     elif status == TRUNCATED:
@@ -201,7 +178,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     stack = _f(row, "stack")
     for j in range(int(_f(row, "stack_count"))):
         kind, q, inst, _index, target, cancelled = (int(x) for x in stack[j])
-        what = KIND_NAMES[kind] + ("" if inst < 0 else f" '{_card(row, pool, q, inst)}'")
+        what = S.KIND_NAMES[kind] + ("" if inst < 0 else f" '{_card(row, pool, q, inst)}'")
         if target >= 0:
             what += f" -> '{_card(row, pool, 1 - q, target)}'"
         lines.append(f"  stack {j}: P{q} {what}{' (negated)' if cancelled else ''}")
@@ -221,7 +198,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     face_up = _S.get(out, "face_up")
     ctab = pool.tables[0]
     off = _S.offset("deck_list")
-    setup = int(_f(out, "step")) == ST_SETUP_LEAD
+    setup = int(_f(out, "step")) == S.ST_SETUP_LEAD
     for p in (0, 1):
         # while choosing its Lead a player looks through its own deck: its contents are known then
         hidden = [] if (setup and p == viewer) else _zone(out, "deck", "deck_count", p)
@@ -413,7 +390,7 @@ def _evolve_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, base: in
     elif ctab[card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
         out.append(f"'{info['name']}' is Lv{info['level']} and {where} '{binfo['name']}' is Lv{binfo['level']}: an "
                    f"evolution is exactly one level higher (HB-I2)")
-    if int(_f(row, "stock_count")[p]) >= STOCK_CAP:
+    if int(_f(row, "stock_count")[p]) >= S.STOCK_CAP:
         out.append("your stock cards are at the engine's limit")
     return out
 
@@ -427,13 +404,13 @@ def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, st: int) -> l
     card, info = got
     ctab = pool.tables[0]
     name, kind = info["name"], info["type"]
-    step = STEP_NAMES[st]
-    main, window = st == ST_MAIN, st == ST_WINDOW
+    step = S.STEP_NAMES[st]
+    main, window = st == S.ST_MAIN, st == S.ST_WINDOW
     if kind == "fighter":
         if not main:
             return [f"'{name}' is a fighter: fighters are called only in your main phase (it is the {step} now)"]
         out = []
-        if _field_count(row, p) >= FIELD_CAP:
+        if _field_count(row, p) >= S.FIELD_CAP:
             out.append("your field is full: a Lead and 3 Back-Up fighters (HB-F4)")
         out += _cost_reasons(row, p, int(ctab[card, C_COST]), 0, f"calling '{name}'")
         cond = int(ctab[card, C_COND])
@@ -447,7 +424,7 @@ def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, st: int) -> l
         return [f"'{name}' is an item: it is equipped onto a fighter with an 'onto' action (equip), in your main "
                 f"phase"]
     if kind == "climax":
-        if st != ST_CLIMAX:
+        if st != S.ST_CLIMAX:
             return [f"'{name}' is a Climax card: it is played only in your climax phase (it is the {step} now)"]
         out = []
         if int(_f(row, "climax_used")):
@@ -464,7 +441,7 @@ def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, st: int) -> l
         if not window:
             out.append(f"'{name}' negates: it is played only in a response window, as an answer to something it can "
                        f"negate (it is the {step} now)")
-        elif int(_f(row, "stack_count")) >= STACK_CAP:
+        elif int(_f(row, "stack_count")) >= S.STACK_CAP:
             out.append("the response stack is full")
         else:
             why = _not_negatable(row, pool)
@@ -481,11 +458,11 @@ def _not_negatable(row: np.ndarray, pool: CardPool) -> str:
     kind, q, inst, _index, _target, cancelled = (int(x) for x in _f(row, "stack")[n - 1])
     if cancelled:
         return "the top of the stack is already negated"
-    if kind == K_PHASE:
+    if kind == S.K_PHASE:
         return "the top of the stack is a phase change, which a negation does not change"
-    if kind == K_PLAYED:
+    if kind == S.K_PLAYED:
         return "the top of the stack is an evolve or equip: the card is already on the field"
-    if kind == K_CALL and not pool.tables[0][int(_f(row, "deck_list")[q, inst]), C_HAS_CALL]:
+    if kind == S.K_CALL and not pool.tables[0][int(_f(row, "deck_list")[q, inst]), C_HAS_CALL]:
         return f"the top of the stack is the call of '{_card(row, pool, q, inst)}', which has no call ability"
     return ""
 
@@ -517,7 +494,7 @@ def _onto_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, pos: int, by_
         out = []
         if _item_of(row, ctab, p, base) >= 0:
             out.append(f"{where} '{_card(row, pool, p, base)}' already has an item (one item per fighter, HB-I13)")
-        if int(_f(row, "stock_count")[p]) >= STOCK_CAP:
+        if int(_f(row, "stock_count")[p]) >= S.STOCK_CAP:
             out.append("your stock cards are at the engine's limit")
         return out + _cost_reasons(row, p, int(ctab[card, C_COST]), int(ctab[card, C_OD]), f"equipping '{name}'")
     return [f"'{name}' is a {kind} card: only a fighter (evolve) or an item (equip) goes onto a fighter"]
@@ -574,13 +551,13 @@ def _act_reasons(row: np.ndarray, pool: CardPool, p: int, k: int) -> list[str]:
 
 
 def _wrong_step(field: str, st: int, row: np.ndarray) -> str:
-    step = STEP_NAMES[st]
+    step = S.STEP_NAMES[st]
     extra = ""
-    if st == ST_WINDOW:
+    if st == S.ST_WINDOW:
         extra = " (in a response window you may only play a Turbo support card or pass)"
-    elif st == ST_CHOOSE:
+    elif st == S.ST_CHOOSE:
         extra = (" (an effect asks you which standing Back-Up to swap into the Lead)" if int(_f(row, "choice_kind"))
-                 == CH_SWAP else " (an effect asks you what to evolve: a hand card onto a fighter, or pass if "
+                 == S.CH_SWAP else " (an effect asks you what to evolve: a hand card onto a fighter, or pass if "
                                  "nothing is eligible)")
     return f"{_KIND_WORDS[field]} is not possible in the {step} step{extra}; it is allowed {_ALLOWED[field]}"
 
@@ -607,22 +584,23 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
         return "the game is over" + (" (truncated at the decision cap)" if status == TRUNCATED else "")
     if int(row[H_TO_ACT]) != p:
         return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: "
-                f"{STEP_NAMES[int(_f(row, 'step'))]})")
+                f"{S.STEP_NAMES[int(_f(row, 'step'))]})")
     field, i = action_range(a)
     st = int(_f(row, "step"))
     reasons: list[str] = []
     allowed_here = {
-        ST_SETUP_LEAD: {"choose_lead"}, ST_TRIGGERS: {"order"}, ST_CHARGE: {"pass", "hand"}, ST_REFILL: {"refill"},
-        ST_MAIN: {"pass", "hand", "onto", "skill", "swap"}, ST_ACTION: {"pass", "act", "hand"},
-        ST_CLIMAX: {"pass", "hand"}, ST_START_OPEN: {"pass", "hand"}, ST_END_OPEN: {"pass", "hand"},
-        ST_TARGET: {"target"}, ST_WINDOW: {"pass", "hand"},
-        ST_CHOOSE: {"swap"} if int(_f(row, "choice_kind")) == CH_SWAP else {"onto", "pass"},
+        S.ST_SETUP_LEAD: {"choose_lead"}, S.ST_TRIGGERS: {"order"}, S.ST_CHARGE: {"pass", "hand"},
+        S.ST_REFILL: {"refill"},
+        S.ST_MAIN: {"pass", "hand", "onto", "skill", "swap"}, S.ST_ACTION: {"pass", "act", "hand"},
+        S.ST_CLIMAX: {"pass", "hand"}, S.ST_START_OPEN: {"pass", "hand"}, S.ST_END_OPEN: {"pass", "hand"},
+        S.ST_TARGET: {"target"}, S.ST_WINDOW: {"pass", "hand"},
+        S.ST_CHOOSE: {"swap"} if int(_f(row, "choice_kind")) == S.CH_SWAP else {"onto", "pass"},
     }.get(st, set())
     if field not in allowed_here:
         return _wrong_step(field, st, row)
-    if st == ST_SETUP_LEAD:
+    if st == S.ST_SETUP_LEAD:
         reasons = _lead_reasons(row, pool, p, i)
-    elif st == ST_TRIGGERS:
+    elif st == S.ST_TRIGGERS:
         n = int(_f(row, "trig_count"))
         if i >= n:
             reasons = [f"no triggered ability waits in place {i}: {n} wait (places 0..{n - 1})"]
@@ -631,29 +609,29 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
             if q != p:
                 reasons = [f"ability {i} is P{q}'s ('{_card(row, pool, q, inst)}'): you order only your own, and the "
                            f"turn player's abilities go first (HB-L5/L6)"]
-    elif st == ST_CHARGE:
+    elif st == S.ST_CHARGE:
         reasons = [_no_hand_card(row, p, i)]
-    elif st == ST_REFILL:
+    elif st == S.ST_REFILL:
         n = int(_f(row, "backup_count")[p])
         reasons = [f"you have no Back-Up {i + 1}: {n} Back-Up fighter{'s' * (n != 1)}"]
-    elif st == ST_TARGET:
+    elif st == S.ST_TARGET:
         reasons = [f"the opponent has no fighter in the {_pos_name(i)} place"]
-    elif st == ST_CHOOSE and field == "swap":
+    elif st == S.ST_CHOOSE and field == "swap":
         n = int(_f(row, "backup_count")[p])
         if i >= n:
             reasons = [f"you have no Back-Up {i + 1}: {n} Back-Up fighter{'s' * (n != 1)}"]
         elif _f(row, "rested")[p, _field_at(row, p, i + 1)]:
             reasons = [f"Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}' is rested: the effect "
                        f"swaps in a standing Back-Up"]
-    elif st == ST_CHOOSE and field == "pass":
+    elif st == S.ST_CHOOSE and field == "pass":
         reasons = ["an eligible evolve exists and the effect must use it: pass only says that nothing is eligible"]
-    elif st == ST_CHOOSE:
-        h, pos = divmod(i, FIELD_CAP)
+    elif st == S.ST_CHOOSE:
+        h, pos = divmod(i, S.FIELD_CAP)
         reasons = _onto_reasons(row, pool, p, h, pos, by_effect=True)
     elif field == "hand":
         reasons = _hand_reasons(row, pool, p, i, st)
     elif field == "onto":
-        h, pos = divmod(i, FIELD_CAP)
+        h, pos = divmod(i, S.FIELD_CAP)
         reasons = _onto_reasons(row, pool, p, h, pos, by_effect=False)
     elif field == "skill":
         reasons = _skill_reasons(row, pool, p, *divmod(i, 2))
