@@ -7,20 +7,20 @@ from __future__ import annotations
 
 from cardenvs.core.layout import Layout, fields
 
-from .state import AREA, HAND_CAP, STANDBY_CAP
+from . import state as S
 
 ACTIONS = Layout(
     "divinecross_actions",
     fields(
         ("pass", (), "end the Main Phase / end the Battle Phase without a skill / decline the extra setup draw"),
         ("extra_draw", (), "setup: draw the optional extra card after the opponent's redeal (DC-S6)"),
-        ("hand", (HAND_CAP,), "hand card i: setup: place this Unit face down as Main Unit; Main Phase: play it"),
-        ("charge", (AREA,), "charge the unit at position j (0 Main, 1..3 Standby) with the top card of the deck"),
-        ("retreat", (STANDBY_CAP,), "retreat the Main Unit, swapping it with Standby slot s"),
-        ("ex_power", (AREA,), "use the EX-Power of the unit at position j (once per game)"),
+        ("hand", (S.HAND_CAP,), "hand card i: setup: place this Unit face down as Main Unit; Main Phase: play it"),
+        ("charge", (S.AREA,), "charge the unit at position j (0 Main, 1..3 Standby) with the top card of the deck"),
+        ("retreat", (S.STANDBY_CAP,), "retreat the Main Unit, swapping it with Standby slot s"),
+        ("ex_power", (S.AREA,), "use the EX-Power of the unit at position j (once per game)"),
         ("skill", (2,), "Battle Phase: use skill k of the Main Unit"),
-        ("host", (AREA,), "attach the Assist being played to the unit at position j"),
-        ("promote", (STANDBY_CAP,), "after a Main Unit KO: move Standby slot s up to the Main Area"),
+        ("host", (S.AREA,), "attach the Assist being played to the unit at position j"),
+        ("promote", (S.STANDBY_CAP,), "after a Main Unit KO: move Standby slot s up to the Main Area"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size

@@ -5,95 +5,62 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.header import DRAW
-from cardenvs.core.turns import finish, set_decision, truncate  # noqa: F401  (re-exported to this game's modules)
-from cardenvs.core.zones import zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+from cardenvs.core.turns import finish
+from cardenvs.core.zones import zone_push, zone_remove
 
 from .cards import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
-from .state import (
-    ASSIST,
-    ASSIST_N,
-    BOOST,
-    DAMAGE,
-    DECK,
-    DECK_LIST,
-    DECK_N,
-    DECK_SIZE,
-    DECKOUT_DAMAGE,
-    DISCARD,
-    DISCARD_N,
-    DRAWN,
-    ENERGY,
-    ENERGY_N,
-    FACE_UP,
-    GUARD,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HOST,
-    KO,
-    KO_CAP,
-    KO_LIMIT,
-    KO_N,
-    MAIN,
-    POISONED,
-    PROMOTE,
-    STANDBY,
-    STANDBY_CAP,
-    STANDBY_N,
-    STUNNED,
-    TURN_PLAYER,
-)
+from . import state as S
 
 
 # ---------------------------------------------------------------------------------------------------- zones
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[DECK_LIST + p * DECK_SIZE + inst]
+    return row[S.DECK_LIST + p * S.DECK_SIZE + inst]
 
 
 @njit(cache=True)
 def main_of(row: np.ndarray, p: int) -> int:
-    return row[MAIN + p]
+    return row[S.MAIN + p]
 
 
 @njit(cache=True)
 def standby_at(row: np.ndarray, p: int, s: int) -> int:
-    return row[STANDBY + p * STANDBY_CAP + s]
+    return row[S.STANDBY + p * S.STANDBY_CAP + s]
 
 
 @njit(cache=True)
 def unit_at(row: np.ndarray, p: int, j: int) -> int:
     """Unit at position ``j`` (0 the Main Area, 1..3 the Standby slots), -1 if empty."""
     if j == 0:
-        return row[MAIN + p]
-    if j - 1 < row[STANDBY_N + p]:
-        return row[STANDBY + p * STANDBY_CAP + j - 1]
+        return row[S.MAIN + p]
+    if j - 1 < row[S.STANDBY_N + p]:
+        return row[S.STANDBY + p * S.STANDBY_CAP + j - 1]
     return -1
 
 
 @njit(cache=True)
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     """DC-U7: a discarded card goes face up into its owner's discard pile."""
-    k = p * DECK_SIZE + inst
-    row[FACE_UP + k] = 1
-    row[HOST + k] = -1
-    zone_push(row, DISCARD, DISCARD_N, DECK_SIZE, p, inst)
+    k = p * S.DECK_SIZE + inst
+    row[S.FACE_UP + k] = 1
+    row[S.HOST + k] = -1
+    zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
-    row[FACE_UP + p * DECK_SIZE + inst] = 0
-    row[DRAWN + p * DECK_SIZE + inst] = 1
+    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
+    row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[DECK_N + p]
+    n = row[S.DECK_N + p]
     if n == 0:
         return -1
-    return zone_remove(row, DECK, DECK_N, DECK_SIZE, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, n - 1)
 
 
 # ---------------------------------------------------------------------------------------------------- attachments
@@ -101,7 +68,7 @@ def pop_deck(row: np.ndarray, p: int) -> int:
 def count_attached(row: np.ndarray, zone: int, count: int, p: int, unit: int) -> int:
     n = 0
     for j in range(row[count + p]):
-        if row[HOST + p * DECK_SIZE + row[zone + p * DECK_SIZE + j]] == unit:
+        if row[S.HOST + p * S.DECK_SIZE + row[zone + p * S.DECK_SIZE + j]] == unit:
             n += 1
     return n
 
@@ -109,16 +76,16 @@ def count_attached(row: np.ndarray, zone: int, count: int, p: int, unit: int) ->
 @njit(cache=True)
 def energy_of(row: np.ndarray, p: int, unit: int) -> int:
     """DC-C3: each attached Energy card counts as 1 Energy."""
-    return count_attached(row, ENERGY, ENERGY_N, p, unit)
+    return count_attached(row, S.ENERGY, S.ENERGY_N, p, unit)
 
 
 @njit(cache=True)
 def assist_sum(row: np.ndarray, ctab: np.ndarray, p: int, unit: int, col: int) -> int:
     """Sum of a card-table column over the Assists attached to ``unit``."""
     total = 0
-    for j in range(row[ASSIST_N + p]):
-        inst = row[ASSIST + p * DECK_SIZE + j]
-        if row[HOST + p * DECK_SIZE + inst] == unit:
+    for j in range(row[S.ASSIST_N + p]):
+        inst = row[S.ASSIST + p * S.DECK_SIZE + j]
+        if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
             total += ctab[card_of(row, p, inst), col]
     return total
 
@@ -135,20 +102,20 @@ def retreat_cost(row: np.ndarray, ctab: np.ndarray, p: int, unit: int) -> int:
 
 @njit(cache=True)
 def attach(row: np.ndarray, zone: int, count: int, p: int, unit: int, inst: int) -> None:
-    row[HOST + p * DECK_SIZE + inst] = unit
-    row[FACE_UP + p * DECK_SIZE + inst] = 1
-    zone_push(row, zone, count, DECK_SIZE, p, inst)
+    row[S.HOST + p * S.DECK_SIZE + inst] = unit
+    row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
+    zone_push(row, zone, count, S.DECK_SIZE, p, inst)
 
 
 @njit(cache=True)
 def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
     """Discard up to ``n`` Energy from ``unit``, the most recently attached first; returns how many."""
     done = 0
-    j = row[ENERGY_N + p] - 1
+    j = row[S.ENERGY_N + p] - 1
     while j >= 0 and done < n:
-        inst = row[ENERGY + p * DECK_SIZE + j]
-        if row[HOST + p * DECK_SIZE + inst] == unit:
-            zone_remove(row, ENERGY, ENERGY_N, DECK_SIZE, p, j)
+        inst = row[S.ENERGY + p * S.DECK_SIZE + j]
+        if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
+            zone_remove(row, S.ENERGY, S.ENERGY_N, S.DECK_SIZE, p, j)
             to_discard(row, p, inst)
             done += 1
         j -= 1
@@ -158,12 +125,12 @@ def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
 @njit(cache=True)
 def discard_attached(row: np.ndarray, p: int, unit: int) -> None:
     """DC-O4: every Energy and Assist attached to ``unit`` goes to the discard pile."""
-    for zone, count in ((ENERGY, ENERGY_N), (ASSIST, ASSIST_N)):
+    for zone, count in ((S.ENERGY, S.ENERGY_N), (S.ASSIST, S.ASSIST_N)):
         j = row[count + p] - 1
         while j >= 0:
-            inst = row[zone + p * DECK_SIZE + j]
-            if row[HOST + p * DECK_SIZE + inst] == unit:
-                zone_remove(row, zone, count, DECK_SIZE, p, j)
+            inst = row[zone + p * S.DECK_SIZE + j]
+            if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
+                zone_remove(row, zone, count, S.DECK_SIZE, p, j)
                 to_discard(row, p, inst)
             j -= 1
 
@@ -173,13 +140,13 @@ def discard_attached(row: np.ndarray, p: int, unit: int) -> None:
 def deal(row: np.ndarray, p: int, unit: int, amount: int) -> None:
     """DC-U6: damage stays on a unit and adds up."""
     if unit >= 0 and amount > 0:
-        row[DAMAGE + p * DECK_SIZE + unit] += amount
+        row[S.DAMAGE + p * S.DECK_SIZE + unit] += amount
 
 
 @njit(cache=True)
 def deck_out(row: np.ndarray, p: int) -> None:
     """DC-T3: 100 damage to your own Main Unit for a card you cannot draw (none while no Main Unit is there)."""
-    deal(row, p, row[MAIN + p], DECKOUT_DAMAGE)
+    deal(row, p, row[S.MAIN + p], S.DECKOUT_DAMAGE)
 
 
 @njit(cache=True)
@@ -200,29 +167,29 @@ def charge_unit(row: np.ndarray, p: int, unit: int) -> None:
     if inst < 0:
         deck_out(row, p)
     else:
-        attach(row, ENERGY, ENERGY_N, p, unit, inst)
+        attach(row, S.ENERGY, S.ENERGY_N, p, unit, inst)
 
 
 @njit(cache=True)
 def clear_conditions(row: np.ndarray, p: int) -> None:
     """DC-N5: conditions belong to the Main Unit and end when it leaves the Main Area."""
-    row[STUNNED + p] = 0
-    row[POISONED + p] = 0
+    row[S.STUNNED + p] = 0
+    row[S.POISONED + p] = 0
 
 
 @njit(cache=True)
 def ko_unit(row: np.ndarray, p: int, unit: int) -> None:
     """DC-O3/O4: the unit goes face up into its owner's KO Zone; its attachments are discarded."""
     discard_attached(row, p, unit)
-    k = p * DECK_SIZE + unit
-    row[DAMAGE + k] = 0
-    row[BOOST + k] = 0
-    row[GUARD + k] = 0
-    row[FACE_UP + k] = 1
-    if row[KO_N + p] < KO_CAP:
-        zone_push(row, KO, KO_N, KO_CAP, p, unit)
+    k = p * S.DECK_SIZE + unit
+    row[S.DAMAGE + k] = 0
+    row[S.BOOST + k] = 0
+    row[S.GUARD + k] = 0
+    row[S.FACE_UP + k] = 1
+    if row[S.KO_N + p] < S.KO_CAP:
+        zone_push(row, S.KO, S.KO_N, S.KO_CAP, p, unit)
     else:  # never reached: the game ends at the third KO (kept for conservation)
-        zone_push(row, DISCARD, DISCARD_N, DECK_SIZE, p, unit)
+        zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, unit)
 
 
 @njit(cache=True)
@@ -232,33 +199,33 @@ def check_ko(row: np.ndarray, ctab: np.ndarray) -> None:
     Called after anything that can deal damage (DC-O2). Both players are checked at once, so two losing states
     reached by one action make a draw (DC-V3).
     """
-    tp = row[TURN_PLAYER]
+    tp = row[S.TURN_PLAYER]
     for side in range(2):
         p = tp if side == 0 else 1 - tp
-        m = row[MAIN + p]
-        if m >= 0 and row[DAMAGE + p * DECK_SIZE + m] >= unit_hp(row, ctab, p, m):
-            row[MAIN + p] = -1
+        m = row[S.MAIN + p]
+        if m >= 0 and row[S.DAMAGE + p * S.DECK_SIZE + m] >= unit_hp(row, ctab, p, m):
+            row[S.MAIN + p] = -1
             clear_conditions(row, p)
             ko_unit(row, p, m)
-            row[PROMOTE] |= 1 << p
+            row[S.PROMOTE] |= 1 << p
         s = 0
-        while s < row[STANDBY_N + p]:
+        while s < row[S.STANDBY_N + p]:
             u = standby_at(row, p, s)
-            if row[DAMAGE + p * DECK_SIZE + u] >= unit_hp(row, ctab, p, u):
-                zone_remove(row, STANDBY, STANDBY_N, STANDBY_CAP, p, s)
+            if row[S.DAMAGE + p * S.DECK_SIZE + u] >= unit_hp(row, ctab, p, u):
+                zone_remove(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, s)
                 ko_unit(row, p, u)
             else:
                 s += 1
-    lose0 = row[KO_N] >= KO_LIMIT or (row[MAIN] < 0 and row[STANDBY_N] == 0)
-    lose1 = row[KO_N + 1] >= KO_LIMIT or (row[MAIN + 1] < 0 and row[STANDBY_N + 1] == 0)
+    lose0 = row[S.KO_N] >= S.KO_LIMIT or (row[S.MAIN] < 0 and row[S.STANDBY_N] == 0)
+    lose1 = row[S.KO_N + 1] >= S.KO_LIMIT or (row[S.MAIN + 1] < 0 and row[S.STANDBY_N + 1] == 0)
     if lose0 or lose1:
-        row[PROMOTE] = 0
+        row[S.PROMOTE] = 0
         finish(row, DRAW if (lose0 and lose1) else (1 if lose0 else 0))
 
 
 @njit(cache=True)
 def promote(row: np.ndarray, p: int, s: int) -> None:
     """DC-O5/O6/R4: the chosen Standby Unit moves up into the empty Main Area (not a retreat)."""
-    u = zone_remove(row, STANDBY, STANDBY_N, STANDBY_CAP, p, s)
-    row[MAIN + p] = u
-    row[PROMOTE] &= ~(1 << p)
+    u = zone_remove(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, s)
+    row[S.MAIN + p] = u
+    row[S.PROMOTE] &= ~(1 << p)

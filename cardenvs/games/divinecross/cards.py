@@ -32,7 +32,7 @@ from cardenvs.core.cards import (
 from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import DECK_SIZE, MAX_COPIES, POOL_CAP
+from . import state as S
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -75,10 +75,12 @@ OPS: dict[str, OpSpec] = {
                     "this turn, the targets' skills deal +amount (damage step 2)"),
     "guard": OpSpec(OP_GUARD, {"amount": _AMOUNT, "target": _TARGET},
                     "until the start of the owner's next turn, the targets take -amount skill damage (step 3)"),
-    "dmg_up": OpSpec(OP_DMG_UP, {"amount": _SIGNED}, "passive: skills of this unit (or the host) deal +amount (step 2)"),
+    "dmg_up": OpSpec(OP_DMG_UP, {"amount": _SIGNED},
+                     "passive: skills of this unit (or the host) deal +amount (step 2)"),
     "dmg_down": OpSpec(OP_DMG_DOWN, {"amount": _SIGNED},
                        "passive: this unit (or the host) takes -amount skill damage (step 3)"),
-    "halve": OpSpec(OP_HALVE, {}, "passive: skill damage taken by this unit (or the host) is halved, rounded up to 100"),
+    "halve": OpSpec(OP_HALVE, {},
+                    "passive: skill damage taken by this unit (or the host) is halved, rounded up to 100"),
     "hp_up": OpSpec(OP_HP_UP, {"amount": _AMOUNT}, "passive (assist): the host has +amount HP"),
     "retreat_down": OpSpec(OP_RETREAT_DOWN, {"n": _N}, "passive (assist): the host's retreat cost is n lower"),
     "bonus_energy": OpSpec(OP_BONUS_ENERGY, {"amount": _AMOUNT},
@@ -160,7 +162,8 @@ def _check_card(path: str, card: dict) -> None:
             raise CardPoolError(path, name, "field 'hp': a unit needs hp > 0")
         _multiple_of_100(path, name, "field 'hp'", card["hp"])
         if not 1 <= len(card["skills"]) <= MAX_SKILLS:
-            raise CardPoolError(path, name, f"field 'skill': a unit has 1 to {MAX_SKILLS} skills, got {len(card['skills'])}")
+            raise CardPoolError(path, name,
+                                f"field 'skill': a unit has 1 to {MAX_SKILLS} skills, got {len(card['skills'])}")
     else:
         for key, empty in (("attribute", "none"), ("hp", 0), ("advantage", ()), ("retreat", 0)):
             if card[key] != empty:
@@ -295,8 +298,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:
                 raise CardPoolError(card["_path"], card["name"], f"name already used in {seen[card['name']]}")
             seen[card["name"]] = card["_path"]
             cards.append(card)
-            if len(cards) > POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
-                raise CardPoolError(card["_path"], card["name"], f"a pool holds at most {POOL_CAP} cards")
+            if len(cards) > S.POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
+                raise CardPoolError(card["_path"], card["name"], f"a pool holds at most {S.POOL_CAP} cards")
     pool = DivineCrossPool(paths=paths, cards=cards, tables=compile_pool(cards))
     pool.series = sorted({s for c in cards for s in c["series"]})
     return pool
@@ -304,8 +307,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:
 
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     """DC-D1..D4 (DC-D5, the card types, is enforced by the pool schema)."""
-    if len(deck) != DECK_SIZE:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {DECK_SIZE}", rule="DC-D1")
+    if len(deck) != S.DECK_SIZE:
+        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="DC-D1")
     common: set[str] | None = None
     for cid in dict.fromkeys(int(c) for c in deck.card_ids):
         series = set(pool.cards[cid]["series"])
@@ -314,7 +317,7 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
                                        f"({', '.join(sorted(common))}): a deck is built from one series",
                             card=pool.name(cid), rule="DC-D2")
         common = series if common is None else common & series
-    copy_limit(deck, pool, MAX_COPIES, rule="DC-D3")
+    copy_limit(deck, pool, S.MAX_COPIES, rule="DC-D3")
     ctab = pool.tables[0]
     if not any(ctab[int(c), C_TYPE] == TYPE_UNIT for c in deck.card_ids):
         raise DeckError(deck.path, "no Unit card: setup could never place a Main Unit", rule="DC-D4")

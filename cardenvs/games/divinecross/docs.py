@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from .actions import ACTIONS
 from .observe import OBS
-from .state import STATE
+from . import state as S
 
 
 def tables() -> str:
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
         f"### Observation ({OBS.size} floats)\n\n" + OBS.markdown(),
-        f"### State row ({STATE.size} int32)\n\n" + STATE.markdown(),
+        f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
     ])
 
 

@@ -59,7 +59,7 @@ from .cards import (
     TG_OWN_STANDBY,
     TG_SELF,
 )
-from .state import BOOST, DAMAGE, DECK_SIZE, GUARD, MAIN, POISONED, STANDBY_N, STUNNED
+from . import state as S
 
 MAX_HALVES = 3  # more halvings of one hit change nothing in practice (damage is in hundreds)
 
@@ -70,7 +70,7 @@ def target_units(row: np.ndarray, p: int, src: int, target: int, out: np.ndarray
     """Write (player, instance) pairs selected by ``target`` into ``out``; returns how many."""
     m = 0
     if target == TG_SELF:
-        u = src if src >= 0 else row[MAIN + p]
+        u = src if src >= 0 else row[S.MAIN + p]
         if u >= 0:
             out[0, 0] = p
             out[0, 1] = u
@@ -83,12 +83,12 @@ def target_units(row: np.ndarray, p: int, src: int, target: int, out: np.ndarray
             (not own) and (target == TG_OPP_MAIN or target == TG_OPP_ALL))
         want_standby = (own and (target == TG_OWN_STANDBY or target == TG_OWN_ALL)) or (
             (not own) and (target == TG_OPP_STANDBY or target == TG_OPP_ALL))
-        if want_main and row[MAIN + q] >= 0:
+        if want_main and row[S.MAIN + q] >= 0:
             out[m, 0] = q
-            out[m, 1] = row[MAIN + q]
+            out[m, 1] = row[S.MAIN + q]
             m += 1
         if want_standby:
-            for s in range(row[STANDBY_N + q]):
+            for s in range(row[S.STANDBY_N + q]):
                 out[m, 0] = q
                 out[m, 1] = standby_at(row, q, s)
                 m += 1
@@ -109,12 +109,12 @@ def resolve_op(row: np.ndarray, tables, p: int, src: int, op: int, amount: int, 
         return
     if op == OP_STUN or op == OP_POISON or op == OP_CURE:
         q = target_player(p, target)
-        if row[MAIN + q] < 0:
+        if row[S.MAIN + q] < 0:
             return
         if op == OP_STUN:
-            row[STUNNED + q] = 1
+            row[S.STUNNED + q] = 1
         elif op == OP_POISON:
-            row[POISONED + q] = 1
+            row[S.POISONED + q] = 1
         else:
             clear_conditions(row, q)
         return
@@ -123,20 +123,20 @@ def resolve_op(row: np.ndarray, tables, p: int, src: int, op: int, amount: int, 
     for j in range(m):
         q = units[j, 0]
         u = units[j, 1]
-        k = q * DECK_SIZE + u
+        k = q * S.DECK_SIZE + u
         if op == OP_DAMAGE:
             deal(row, q, u, amount)  # DC-A6: not skill damage, dealt as stated
         elif op == OP_HEAL:
-            row[DAMAGE + k] = max(0, row[DAMAGE + k] - amount)
+            row[S.DAMAGE + k] = max(0, row[S.DAMAGE + k] - amount)
         elif op == OP_CHARGE:
             for _ in range(n):
                 charge_unit(row, q, u)
         elif op == OP_STRIP_ENERGY:
             discard_energy(row, q, u, n)
         elif op == OP_BOOST:
-            row[BOOST + k] += amount
+            row[S.BOOST + k] += amount
         elif op == OP_GUARD:
-            row[GUARD + k] += amount
+            row[S.GUARD + k] += amount
 
 
 @njit(cache=True)
@@ -188,7 +188,7 @@ def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
     stab = tables[2]
     card = card_of(row, p, unit)
     q = 1 - p
-    target = row[MAIN + q]
+    target = row[S.MAIN + q]
     dmg = ctab[card, C_S0_DAMAGE + k]
     for e in range(MAX_SKILL_EFFECTS):
         op = stab[card, k, e, E_OP]
@@ -198,8 +198,8 @@ def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
         if op == OP_BONUS_ENERGY:
             dmg += amount * max(0, energy_of(row, p, unit) - ctab[card, C_S0_ENERGY + k])
         else:
-            damaged = target >= 0 and row[DAMAGE + q * DECK_SIZE + target] > 0
-            conditioned = row[STUNNED + q] != 0 or row[POISONED + q] != 0
+            damaged = target >= 0 and row[S.DAMAGE + q * S.DECK_SIZE + target] > 0
+            conditioned = row[S.STUNNED + q] != 0 or row[S.POISONED + q] != 0
             if (op == OP_BONUS_DAMAGED and damaged) or (op == OP_BONUS_CONDITION and conditioned):
                 dmg += amount
     return dmg
@@ -212,19 +212,19 @@ def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     (DC-A3), both ordered by the user, then x2 for an advantageous attribute, last (DC-A4). Never below 0 (DC-A7)."""
     ctab = tables[0]
     q = 1 - p
-    u = row[MAIN + p]
-    v = row[MAIN + q]
+    u = row[S.MAIN + p]
+    v = row[S.MAIN + q]
     if u < 0 or v < 0:
         return 0
     cu = card_of(row, p, u)
     cv = card_of(row, q, v)
     dmg = step1_damage(row, tables, p, u, k)
-    boost = row[BOOST + p * DECK_SIZE + u]
+    boost = row[S.BOOST + p * S.DECK_SIZE + u]
     plus = ctab[cu, C_DEAL_PLUS] + assist_sum(row, ctab, p, u, C_DEAL_PLUS) + max(boost, 0)
     minus = ctab[cu, C_DEAL_MINUS] + assist_sum(row, ctab, p, u, C_DEAL_MINUS) + max(-boost, 0)
     dmg = best_order(dmg, plus, minus, 0)
     plus = ctab[cv, C_TAKE_PLUS] + assist_sum(row, ctab, q, v, C_TAKE_PLUS)
-    minus = ctab[cv, C_TAKE_MINUS] + assist_sum(row, ctab, q, v, C_TAKE_MINUS) + row[GUARD + q * DECK_SIZE + v]
+    minus = ctab[cv, C_TAKE_MINUS] + assist_sum(row, ctab, q, v, C_TAKE_MINUS) + row[S.GUARD + q * S.DECK_SIZE + v]
     halves = ctab[cv, C_HALVE] + assist_sum(row, ctab, q, v, C_HALVE)
     dmg = best_order(dmg, plus, minus, halves)
     attr = ctab[cv, C_ATTR]
@@ -237,10 +237,10 @@ def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
 def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
     """DC-K3/U5: deal the skill's damage to the opponent's Main Unit, then resolve the rest of its ability.
     Returns the damage dealt. The KO check follows (the caller)."""
-    u = row[MAIN + p]
+    u = row[S.MAIN + p]
     card = card_of(row, p, u)
     dmg = skill_damage(row, tables, p, k)
-    deal(row, 1 - p, row[MAIN + 1 - p], dmg)
+    deal(row, 1 - p, row[S.MAIN + 1 - p], dmg)
     stab = tables[2]
     for e in range(MAX_SKILL_EFFECTS):
         op = stab[card, k, e, E_OP]
@@ -253,4 +253,4 @@ def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
 
 @njit(cache=True)
 def hp_left(row: np.ndarray, tables, q: int, unit: int) -> int:
-    return unit_hp(row, tables[0], q, unit) - row[DAMAGE + q * DECK_SIZE + unit]
+    return unit_hp(row, tables[0], q, unit) - row[S.DAMAGE + q * S.DECK_SIZE + unit]

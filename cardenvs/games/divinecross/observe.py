@@ -44,43 +44,7 @@ from .cards import (
 )
 from .effects import skill_damage
 from .rules import promoter
-from .state import (
-    AREA,
-    ASSIST,
-    ASSIST_N,
-    BOOST,
-    CHARGED,
-    DAMAGE,
-    DECK_N,
-    DECK_SIZE,
-    DISCARD,
-    DISCARD_N,
-    ENERGY,
-    ENERGY_N,
-    EVENT_PLAYED,
-    EX_USED,
-    EXTRA_LEFT,
-    FACE_UP,
-    FIRST_PLAYER,
-    GUARD,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    KO,
-    KO_CAP,
-    KO_N,
-    NUM_STEPS,
-    PENDING_CARD,
-    POISONED,
-    POOL_CAP,
-    PROMOTE,
-    REDEALS,
-    RETREATED,
-    STANDBY_N,
-    STEP,
-    STUNNED,
-    TURN_PLAYER,
-)
+from . import state as S
 
 CARD_FEATURES = (
     "present", "unit", "event", "action", "assist", "attr_none", "attr_red", "attr_green", "attr_blue",
@@ -105,14 +69,14 @@ N_COUNTS = len(COUNTS)
 OBS = Layout(
     "divinecross_obs",
     fields(
-        ("step", (NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
         ("context", (len(CONTEXT),), "flags and numbers: " + ", ".join(CONTEXT)),
         ("counts", (2, N_COUNTS), "per player (own, opp): " + ", ".join(COUNTS)),
-        ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
-        ("units", (2, AREA, F + D), "units (own, opp) at Main (0) and Standby 1..3: card features + "
+        ("hand", (S.HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
+        ("units", (2, S.AREA, F + D), "units (own, opp) at Main (0) and Standby 1..3: card features + "
                                     + ", ".join(UNIT_FEATURES)),
         ("pending", (F,), "the Assist being played (waiting for its host): card features"),
-        ("public_cards", (2, len(PILES), POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
+        ("public_cards", (2, len(PILES), S.POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
                                                      "attached Energy and Assists): how many cards of each card id"),
     ),
     dtype_scalar=np.float32,
@@ -156,21 +120,21 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
 @njit(cache=True)
 def write_unit(row: np.ndarray, tables, q: int, j: int, u: int, out: np.ndarray, at: int) -> None:
     ctab = tables[0]
-    k = q * DECK_SIZE + u
+    k = q * S.DECK_SIZE + u
     write_card(ctab, card_of(row, q, u), out, at)
     d = at + F
-    out[d] = row[DAMAGE + k] / 100.0
-    out[d + 1] = (unit_hp(row, ctab, q, u) - row[DAMAGE + k]) / 100.0
+    out[d] = row[S.DAMAGE + k] / 100.0
+    out[d + 1] = (unit_hp(row, ctab, q, u) - row[S.DAMAGE + k]) / 100.0
     out[d + 2] = energy_of(row, q, u)
-    out[d + 3] = count_attached(row, ASSIST, ASSIST_N, q, u)
-    out[d + 4] = row[BOOST + k] / 100.0
-    out[d + 5] = row[GUARD + k] / 100.0
+    out[d + 3] = count_attached(row, S.ASSIST, S.ASSIST_N, q, u)
+    out[d + 4] = row[S.BOOST + k] / 100.0
+    out[d + 5] = row[S.GUARD + k] / 100.0
     out[d + 6] = retreat_cost(row, ctab, q, u)
-    if j == 0 and row[PROMOTE] == 0:
+    if j == 0 and row[S.PROMOTE] == 0:
         out[d + 7] = skill_damage(row, tables, q, 0) / 100.0
         if ctab[card_of(row, q, u), C_N_SKILLS] > 1:
             out[d + 8] = skill_damage(row, tables, q, 1) / 100.0
-    out[d + 9] = row[FACE_UP + k]
+    out[d + 9] = row[S.FACE_UP + k]
     # assists add to the unit's effective modifiers: fold them into the card features
     out[at + 12] += assist_sum(row, ctab, q, u, C_HP_UP) / 100.0
     out[at + 20] += assist_sum(row, ctab, q, u, C_DEAL_PLUS) / 100.0
@@ -187,61 +151,61 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         return
     ctab = tables[0]
     o = 1 - p
-    tp = row[TURN_PLAYER]
-    out[O_STEP + row[STEP]] = 1.0
+    tp = row[S.TURN_PLAYER]
+    out[O_STEP + row[S.STEP]] = 1.0
     c = O_CONTEXT
     out[c] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
-    out[c + 1] = 1.0 if tp == p and row[FIRST_PLAYER] >= 0 else 0.0
-    out[c + 2] = 1.0 if row[FIRST_PLAYER] == p else 0.0
+    out[c + 1] = 1.0 if tp == p and row[S.FIRST_PLAYER] >= 0 else 0.0
+    out[c + 2] = 1.0 if row[S.FIRST_PLAYER] == p else 0.0
     out[c + 3] = 1.0 if row[H_TURN] == 1 else 0.0
-    out[c + 4] = row[CHARGED + p]
-    out[c + 5] = row[RETREATED + p]
-    out[c + 6] = row[EVENT_PLAYED + p]
-    out[c + 7] = row[EX_USED + p]
-    out[c + 8] = row[EX_USED + o]
-    out[c + 9] = row[STUNNED + p]
-    out[c + 10] = row[STUNNED + o]
-    out[c + 11] = row[POISONED + p]
-    out[c + 12] = row[POISONED + o]
+    out[c + 4] = row[S.CHARGED + p]
+    out[c + 5] = row[S.RETREATED + p]
+    out[c + 6] = row[S.EVENT_PLAYED + p]
+    out[c + 7] = row[S.EX_USED + p]
+    out[c + 8] = row[S.EX_USED + o]
+    out[c + 9] = row[S.STUNNED + p]
+    out[c + 10] = row[S.STUNNED + o]
+    out[c + 11] = row[S.POISONED + p]
+    out[c + 12] = row[S.POISONED + o]
     who = promoter(row)
     out[c + 13] = 1.0 if who == p else 0.0
     out[c + 14] = 1.0 if who == o else 0.0
     out[c + 15] = row[H_TURN] / 100.0
-    out[c + 16] = min(row[REDEALS + p], 20)
-    out[c + 17] = min(row[REDEALS + o], 20)
-    out[c + 18] = min(row[EXTRA_LEFT + p], 20)
-    out[c + 19] = min(row[EXTRA_LEFT + o], 20)
+    out[c + 16] = min(row[S.REDEALS + p], 20)
+    out[c + 17] = min(row[S.REDEALS + o], 20)
+    out[c + 18] = min(row[S.EXTRA_LEFT + p], 20)
+    out[c + 19] = min(row[S.EXTRA_LEFT + o], 20)
     for side in range(2):
         q = p if side == 0 else o
         base = O_COUNTS + side * N_COUNTS
-        out[base] = row[DECK_N + q] / 10.0
-        out[base + 1] = row[HAND_N + q] / 10.0
-        out[base + 2] = row[STANDBY_N + q]
-        out[base + 3] = row[KO_N + q]
-        out[base + 4] = row[DISCARD_N + q] / 10.0
-        out[base + 5] = row[ENERGY_N + q] / 10.0
-        pub = O_PUBLIC + side * len(PILES) * POOL_CAP  # DC-U7: every face-up card, counted by card id
-        for k in range(row[DISCARD_N + q]):
-            out[pub + card_of(row, q, row[DISCARD + q * DECK_SIZE + k])] += 1.0
-        for k in range(row[KO_N + q]):
-            out[pub + POOL_CAP + card_of(row, q, row[KO + q * KO_CAP + k])] += 1.0
-        for k in range(row[ENERGY_N + q]):
-            out[pub + 2 * POOL_CAP + card_of(row, q, row[ENERGY + q * DECK_SIZE + k])] += 1.0
-        for k in range(row[ASSIST_N + q]):
-            out[pub + 2 * POOL_CAP + card_of(row, q, row[ASSIST + q * DECK_SIZE + k])] += 1.0
-        for j in range(1 + row[STANDBY_N + q]):
+        out[base] = row[S.DECK_N + q] / 10.0
+        out[base + 1] = row[S.HAND_N + q] / 10.0
+        out[base + 2] = row[S.STANDBY_N + q]
+        out[base + 3] = row[S.KO_N + q]
+        out[base + 4] = row[S.DISCARD_N + q] / 10.0
+        out[base + 5] = row[S.ENERGY_N + q] / 10.0
+        pub = O_PUBLIC + side * len(PILES) * S.POOL_CAP  # DC-U7: every face-up card, counted by card id
+        for k in range(row[S.DISCARD_N + q]):
+            out[pub + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + k])] += 1.0
+        for k in range(row[S.KO_N + q]):
+            out[pub + S.POOL_CAP + card_of(row, q, row[S.KO + q * S.KO_CAP + k])] += 1.0
+        for k in range(row[S.ENERGY_N + q]):
+            out[pub + 2 * S.POOL_CAP + card_of(row, q, row[S.ENERGY + q * S.DECK_SIZE + k])] += 1.0
+        for k in range(row[S.ASSIST_N + q]):
+            out[pub + 2 * S.POOL_CAP + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1.0
+        for j in range(1 + row[S.STANDBY_N + q]):
             u = unit_at(row, q, j)
             if u < 0:
                 continue
-            at = O_UNITS + (side * AREA + j) * (F + D)
-            if q == p or row[FACE_UP + q * DECK_SIZE + u] != 0:
+            at = O_UNITS + (side * S.AREA + j) * (F + D)
+            if q == p or row[S.FACE_UP + q * S.DECK_SIZE + u] != 0:
                 write_unit(row, tables, q, j, u, out, at)
             else:
                 out[at] = 1.0  # the opponent's face-down Main Unit before the reveal: present, nothing else
-    for i in range(row[HAND_N + p]):
-        write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
-    if row[PENDING_CARD] >= 0:
-        write_card(ctab, card_of(row, tp, row[PENDING_CARD]), out, O_PENDING)
+    for i in range(row[S.HAND_N + p]):
+        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, O_HAND + i * F)
+    if row[S.PENDING_CARD] >= 0:
+        write_card(ctab, card_of(row, tp, row[S.PENDING_CARD]), out, O_PENDING)
 
 
 @njit(cache=True, nogil=True)

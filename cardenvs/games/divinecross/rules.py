@@ -23,6 +23,8 @@ from cardenvs.core.header import (
     NO_WINNER,
 )
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
+from cardenvs.core.turns import set_decision, truncate
+from cardenvs.core.zones import zone_push, zone_remove
 
 from .actions import (
     A_CHARGE,
@@ -48,13 +50,9 @@ from .board import (
     energy_of,
     promote,
     retreat_cost,
-    set_decision,
     standby_at,
     to_discard,
-    truncate,
     unit_at,
-    zone_push,
-    zone_remove,
 )
 from .cards import (
     C_HAS_EX,
@@ -68,68 +66,15 @@ from .cards import (
     TYPE_UNIT,
 )
 from .effects import fire, resolve_skill
-from .state import (
-    ASSIST,
-    ASSIST_N,
-    BOOST,
-    CHARGED,
-    DECISION_CAP,
-    DECK,
-    DECK_LIST,
-    DECK_N,
-    DECK_SIZE,
-    DISCARD,
-    END_STAGE,
-    ENERGY,
-    EVENT_PLAYED,
-    EX_USED,
-    EXTRA_LEFT,
-    EXTRA_PLAYER,
-    FACE_UP,
-    FIRST_PLAYER,
-    GUARD,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HOST,
-    KO,
-    KO_CAP,
-    LAST_DAMAGE,
-    MAIN,
-    OPENING_HAND,
-    PENDING_CARD,
-    PLAYED,
-    POISON_DAMAGE,
-    POISONED,
-    PROMOTE,
-    REDEAL_CAP,
-    REDEALS,
-    RETREATED,
-    SETUP_PLAYER,
-    ST_ASSIST_HOST,
-    ST_BATTLE,
-    ST_DRAW,
-    ST_END,
-    ST_EXTRA_DRAW,
-    ST_MAIN,
-    ST_SETUP_PLACE,
-    ST_START,
-    STANDBY,
-    STANDBY_CAP,
-    STANDBY_N,
-    STEP,
-    STUNNED,
-    TURN_CAP,
-    TURN_PLAYER,
-)
+from . import state as S
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # small queries
 @njit(cache=True)
 def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
-    for i in range(row[HAND_N + p]):
-        if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
+    for i in range(row[S.HAND_N + p]):
+        if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
             return True
     return False
 
@@ -137,8 +82,8 @@ def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def promoter(row: np.ndarray) -> int:
     """The player who must move a Standby Unit up now (the turn player first), or -1."""
-    bits = row[PROMOTE]
-    tp = row[TURN_PLAYER]
+    bits = row[S.PROMOTE]
+    tp = row[S.TURN_PLAYER]
     if bits & (1 << tp):
         return tp
     if bits & (1 << (1 - tp)):
@@ -149,15 +94,15 @@ def promoter(row: np.ndarray) -> int:
 @njit(cache=True)
 def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """DC-K1/K2/C4/N3: a skill of the Main Unit, with its Energy attached, not Stunned, not the first turn."""
-    u = row[MAIN + p]
-    if u < 0 or row[MAIN + 1 - p] < 0:
+    u = row[S.MAIN + p]
+    if u < 0 or row[S.MAIN + 1 - p] < 0:
         return False
     card = card_of(row, p, u)
     if k >= ctab[card, C_N_SKILLS]:
         return False
     if row[H_TURN] == 1:  # DC-K2: turn 1 is the first player's first turn
         return False
-    if row[STUNNED + p] != 0:
+    if row[S.STUNNED + p] != 0:
         return False
     return energy_of(row, p, u) >= ctab[card, C_S0_ENERGY + k]
 
@@ -167,9 +112,9 @@ def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
     kind = ctab[card_of(row, p, inst), C_TYPE]
     if kind == TYPE_UNIT:
-        return row[STANDBY_N + p] < STANDBY_CAP
+        return row[S.STANDBY_N + p] < S.STANDBY_CAP
     if kind == TYPE_EVENT:
-        return row[EVENT_PLAYED + p] == 0
+        return row[S.EVENT_PLAYED + p] == 0
     return True
 
 
@@ -182,39 +127,39 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         return 0
     ctab = tables[0]
-    st = row[STEP]
+    st = row[S.STEP]
     if promoter(row) >= 0:
         if promoter(row) == p:
-            for s in range(row[STANDBY_N + p]):
+            for s in range(row[S.STANDBY_N + p]):
                 out[A_PROMOTE + s] = 1
-    elif st == ST_SETUP_PLACE:
-        for i in range(row[HAND_N + p]):
-            if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
+    elif st == S.ST_SETUP_PLACE:
+        for i in range(row[S.HAND_N + p]):
+            if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
                 out[A_HAND + i] = 1
-    elif st == ST_EXTRA_DRAW:
+    elif st == S.ST_EXTRA_DRAW:
         out[A_PASS] = 1
         out[A_EXTRA_DRAW] = 1
-    elif st == ST_MAIN:
+    elif st == S.ST_MAIN:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
-            if card_playable(row, ctab, p, row[HAND + p * HAND_CAP + i]):
+        for i in range(row[S.HAND_N + p]):
+            if card_playable(row, ctab, p, row[S.HAND + p * S.HAND_CAP + i]):
                 out[A_HAND + i] = 1
-        n_units = 1 + row[STANDBY_N + p]
+        n_units = 1 + row[S.STANDBY_N + p]
         for j in range(n_units):
             u = unit_at(row, p, j)
-            if row[CHARGED + p] == 0:
+            if row[S.CHARGED + p] == 0:
                 out[A_CHARGE + j] = 1
-            if row[EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
+            if row[S.EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
                 out[A_EX + j] = 1
-        m = row[MAIN + p]
-        if row[RETREATED + p] == 0 and row[STUNNED + p] == 0 \
+        m = row[S.MAIN + p]
+        if row[S.RETREATED + p] == 0 and row[S.STUNNED + p] == 0 \
                 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):  # DC-R5: a Stunned Main Unit stays
-            for s in range(row[STANDBY_N + p]):
+            for s in range(row[S.STANDBY_N + p]):
                 out[A_RETREAT + s] = 1
-    elif st == ST_ASSIST_HOST:
-        for j in range(1 + row[STANDBY_N + p]):
+    elif st == S.ST_ASSIST_HOST:
+        for j in range(1 + row[S.STANDBY_N + p]):
             out[A_HOST + j] = 1
-    elif st == ST_BATTLE:
+    elif st == S.ST_BATTLE:
         out[A_PASS] = 1
         for k in range(2):
             if skill_usable(row, ctab, p, k):
@@ -229,8 +174,8 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 # transitions
 @njit(cache=True)
 def hand_index(row: np.ndarray, p: int, inst: int) -> int:
-    for i in range(row[HAND_N + p]):
-        if row[HAND + p * HAND_CAP + i] == inst:
+    for i in range(row[S.HAND_N + p]):
+        if row[S.HAND + p * S.HAND_CAP + i] == inst:
             return i
     return -1
 
@@ -239,21 +184,21 @@ def hand_index(row: np.ndarray, p: int, inst: int) -> int:
 def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     """DC-U4, DC-E1..E5: a Unit to an empty Standby slot; an Event/Action resolves; an Assist waits for its host."""
     ctab = tables[0]
-    inst = row[HAND + p * HAND_CAP + i]
+    inst = row[S.HAND + p * S.HAND_CAP + i]
     card = card_of(row, p, inst)
     kind = ctab[card, C_TYPE]
     if kind == TYPE_ASSIST:
-        row[PENDING_CARD] = inst
-        row[STEP] = ST_ASSIST_HOST
+        row[S.PENDING_CARD] = inst
+        row[S.STEP] = S.ST_ASSIST_HOST
         return
-    zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
-    row[PLAYED + p * DECK_SIZE + inst] = 1
+    zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+    row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
     if kind == TYPE_UNIT:
-        zone_push(row, STANDBY, STANDBY_N, STANDBY_CAP, p, inst)
-        row[FACE_UP + p * DECK_SIZE + inst] = 1
+        zone_push(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, inst)
+        row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
         return
     if kind == TYPE_EVENT:
-        row[EVENT_PLAYED + p] = 1
+        row[S.EVENT_PLAYED + p] = 1
     to_discard(row, p, inst)  # DC-E5: it resolves from the discard pile (no extra zone)
     fire(row, tables, p, card, -1, TR_PLAY)
     check_ko(row, ctab)
@@ -262,11 +207,11 @@ def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
 @njit(cache=True)
 def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
     """DC-R1..R3, DC-N5: pay the retreat cost in Energy, swap the Main Unit with Standby slot ``s``."""
-    m = row[MAIN + p]
+    m = row[S.MAIN + p]
     discard_energy(row, p, m, retreat_cost(row, ctab, p, m))
-    row[MAIN + p] = standby_at(row, p, s)
-    row[STANDBY + p * STANDBY_CAP + s] = m
-    row[RETREATED + p] = 1
+    row[S.MAIN + p] = standby_at(row, p, s)
+    row[S.STANDBY + p * S.STANDBY_CAP + s] = m
+    row[S.RETREATED + p] = 1
     clear_conditions(row, p)
 
 
@@ -274,65 +219,65 @@ def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     ctab = tables[0]
-    st = row[STEP]
+    st = row[S.STEP]
     if promoter(row) >= 0:
         promote(row, p, a - A_PROMOTE)
         return
-    if st == ST_SETUP_PLACE:  # DC-S4: face down until the reveal (DC-S8)
-        inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, a - A_HAND)
-        row[MAIN + p] = inst
-        row[FACE_UP + p * DECK_SIZE + inst] = 0
-        row[PLAYED + p * DECK_SIZE + inst] = 1
+    if st == S.ST_SETUP_PLACE:  # DC-S4: face down until the reveal (DC-S8)
+        inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND)
+        row[S.MAIN + p] = inst
+        row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
+        row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
         if p == 0:
-            row[SETUP_PLAYER] = 1
+            row[S.SETUP_PLAYER] = 1
         else:
-            row[STEP] = ST_START
-    elif st == ST_EXTRA_DRAW:  # DC-S6: one card per opponent redeal; pass declines the rest
+            row[S.STEP] = S.ST_START
+    elif st == S.ST_EXTRA_DRAW:  # DC-S6: one card per opponent redeal; pass declines the rest
         if a == A_EXTRA_DRAW:
             draw_cards(row, p, 1)
-            row[EXTRA_LEFT + p] -= 1
+            row[S.EXTRA_LEFT + p] -= 1
         else:
-            row[EXTRA_LEFT + p] = 0
-    elif st == ST_MAIN:
+            row[S.EXTRA_LEFT + p] = 0
+    elif st == S.ST_MAIN:
         if a == A_PASS:
-            row[STEP] = ST_BATTLE
+            row[S.STEP] = S.ST_BATTLE
         elif a < A_CHARGE:
             play_card(row, tables, p, a - A_HAND)
         elif a < A_RETREAT:  # DC-C1/C2
-            row[CHARGED + p] = 1
+            row[S.CHARGED + p] = 1
             charge_unit(row, p, unit_at(row, p, a - A_CHARGE))
             check_ko(row, ctab)
         elif a < A_EX:
             retreat(row, ctab, p, a - A_RETREAT)
         else:  # DC-K4/K5
             u = unit_at(row, p, a - A_EX)
-            row[EX_USED + p] = 1
+            row[S.EX_USED + p] = 1
             fire(row, tables, p, card_of(row, p, u), u, TR_EX)
             check_ko(row, ctab)
-    elif st == ST_ASSIST_HOST:  # DC-E4
-        inst = row[PENDING_CARD]
-        zone_remove(row, HAND, HAND_N, HAND_CAP, p, hand_index(row, p, inst))
-        row[PLAYED + p * DECK_SIZE + inst] = 1
-        attach(row, ASSIST, ASSIST_N, p, unit_at(row, p, a - A_HOST), inst)
-        row[PENDING_CARD] = -1
-        row[STEP] = ST_MAIN
-    elif st == ST_BATTLE:  # DC-T6/T7, DC-K1
+    elif st == S.ST_ASSIST_HOST:  # DC-E4
+        inst = row[S.PENDING_CARD]
+        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_index(row, p, inst))
+        row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
+        attach(row, S.ASSIST, S.ASSIST_N, p, unit_at(row, p, a - A_HOST), inst)
+        row[S.PENDING_CARD] = -1
+        row[S.STEP] = S.ST_MAIN
+    elif st == S.ST_BATTLE:  # DC-T6/T7, DC-K1
         if a != A_PASS:
-            row[LAST_DAMAGE] = resolve_skill(row, tables, p, a - A_SKILL)
+            row[S.LAST_DAMAGE] = resolve_skill(row, tables, p, a - A_SKILL)
             check_ko(row, ctab)
-        row[STEP] = ST_END
-        row[END_STAGE] = 0
+        row[S.STEP] = S.ST_END
+        row[S.END_STAGE] = 0
 
 
 @njit(cache=True)
 def redeal(row: np.ndarray, p: int) -> None:
     """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
-    while row[HAND_N + p] > 0:
-        inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, row[HAND_N + p] - 1)
-        zone_push(row, DECK, DECK_N, DECK_SIZE, p, inst)
-    shuffle_slice(row, DECK + p * DECK_SIZE, row[DECK_N + p])
-    draw_cards(row, p, OPENING_HAND)
-    row[REDEALS + p] += 1
+    while row[S.HAND_N + p] > 0:
+        inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, row[S.HAND_N + p] - 1)
+        zone_push(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, inst)
+    shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_N + p])
+    draw_cards(row, p, S.OPENING_HAND)
+    row[S.REDEALS + p] += 1
 
 
 @njit(cache=True)
@@ -346,11 +291,11 @@ def advance(row: np.ndarray, tables) -> None:
         if q >= 0:
             set_decision(row, q)
             return
-        st = row[STEP]
-        tp = row[TURN_PLAYER]
+        st = row[S.STEP]
+        tp = row[S.TURN_PLAYER]
         op = 1 - tp
-        if st == ST_SETUP_PLACE:
-            p = row[SETUP_PLAYER]
+        if st == S.ST_SETUP_PLACE:
+            p = row[S.SETUP_PLAYER]
             if p >= 0:  # DC-S4: always a decision (even with one Unit: the hand is hidden, so is its being forced)
                 set_decision(row, p)
                 return
@@ -359,71 +304,71 @@ def advance(row: np.ndarray, tables) -> None:
             lack0 = not has_unit_in_hand(row, ctab, 0)
             lack1 = not has_unit_in_hand(row, ctab, 1)
             if not lack0 and not lack1:
-                row[SETUP_PLAYER] = 0
-                row[STEP] = ST_EXTRA_DRAW
+                row[S.SETUP_PLAYER] = 0
+                row[S.STEP] = S.ST_EXTRA_DRAW
                 continue
-            if row[REDEALS] + row[REDEALS + 1] >= REDEAL_CAP:
+            if row[S.REDEALS] + row[S.REDEALS + 1] >= S.REDEAL_CAP:
                 truncate(row)
                 return
             for q in range(2):
                 if (lack0 if q == 0 else lack1):
                     redeal(row, q)
-                    row[EXTRA_LEFT + 1 - q] += 1
+                    row[S.EXTRA_LEFT + 1 - q] += 1
             continue
-        if st == ST_EXTRA_DRAW:  # DC-S6: player 0's offers, then player 1's (public: counts of public redeals)
+        if st == S.ST_EXTRA_DRAW:  # DC-S6: player 0's offers, then player 1's (public: counts of public redeals)
             q = -1
             for r in range(2):
-                if row[EXTRA_LEFT + r] > 0 and row[DECK_N + r] == 0:
-                    row[EXTRA_LEFT + r] = 0  # an empty deck offers nothing (its size is public)
-                if q < 0 and row[EXTRA_LEFT + r] > 0:
+                if row[S.EXTRA_LEFT + r] > 0 and row[S.DECK_N + r] == 0:
+                    row[S.EXTRA_LEFT + r] = 0  # an empty deck offers nothing (its size is public)
+                if q < 0 and row[S.EXTRA_LEFT + r] > 0:
                     q = r
             if q < 0:
-                row[STEP] = ST_SETUP_PLACE
+                row[S.STEP] = S.ST_SETUP_PLACE
                 continue
-            row[EXTRA_PLAYER] = q
+            row[S.EXTRA_PLAYER] = q
             set_decision(row, q)
             return
-        if st == ST_START:  # DC-S7/S8
+        if st == S.ST_START:  # DC-S7/S8
             first = rng_below(row, 2)
-            row[FIRST_PLAYER] = first
-            row[TURN_PLAYER] = first
+            row[S.FIRST_PLAYER] = first
+            row[S.TURN_PLAYER] = first
             for p in range(2):
-                row[FACE_UP + p * DECK_SIZE + row[MAIN + p]] = 1
+                row[S.FACE_UP + p * S.DECK_SIZE + row[S.MAIN + p]] = 1
             row[H_TURN] = 0
-            row[STEP] = ST_DRAW
+            row[S.STEP] = S.ST_DRAW
             continue
-        if st == ST_DRAW:  # DC-T1/T2
-            if row[H_TURN] >= TURN_CAP:
+        if st == S.ST_DRAW:  # DC-T1/T2
+            if row[H_TURN] >= S.TURN_CAP:
                 truncate(row)
                 return
             row[H_TURN] += 1
             for p in range(2):
-                row[CHARGED + p] = 0
-                row[RETREATED + p] = 0
-                row[EVENT_PLAYED + p] = 0
-            for k in range(DECK_SIZE):  # guards last until the start of their owner's next turn
-                row[GUARD + tp * DECK_SIZE + k] = 0
+                row[S.CHARGED + p] = 0
+                row[S.RETREATED + p] = 0
+                row[S.EVENT_PLAYED + p] = 0
+            for k in range(S.DECK_SIZE):  # guards last until the start of their owner's next turn
+                row[S.GUARD + tp * S.DECK_SIZE + k] = 0
             draw_cards(row, tp, 1)
             check_ko(row, ctab)
-            row[STEP] = ST_MAIN
+            row[S.STEP] = S.ST_MAIN
             continue
-        if st == ST_MAIN or st == ST_ASSIST_HOST or st == ST_BATTLE:
+        if st == S.ST_MAIN or st == S.ST_ASSIST_HOST or st == S.ST_BATTLE:
             set_decision(row, tp)
             return
-        if st == ST_END:  # DC-T8, DC-N1..N4
-            stage = row[END_STAGE]
-            row[END_STAGE] = stage + 1
+        if st == S.ST_END:  # DC-T8, DC-N1..N4
+            stage = row[S.END_STAGE]
+            row[S.END_STAGE] = stage + 1
             if stage == 0:
-                if row[POISONED + tp] != 0:
-                    deal(row, tp, row[MAIN + tp], POISON_DAMAGE)
+                if row[S.POISONED + tp] != 0:
+                    deal(row, tp, row[S.MAIN + tp], S.POISON_DAMAGE)
                     check_ko(row, ctab)
             elif stage == 1:
-                row[STUNNED + tp] = 0
+                row[S.STUNNED + tp] = 0
             else:
-                for k in range(2 * DECK_SIZE):
-                    row[BOOST + k] = 0
-                row[TURN_PLAYER] = op
-                row[STEP] = ST_DRAW
+                for k in range(2 * S.DECK_SIZE):
+                    row[S.BOOST + k] = 0
+                row[S.TURN_PLAYER] = op
+                row[S.STEP] = S.ST_DRAW
             continue
         return  # unknown step: leave the row as is (never reached)
 
@@ -437,11 +382,11 @@ def forced_in_public(row: np.ndarray, p: int) -> bool:
     otherwise the opponent would learn about the hand from *when* decisions appear."""
     if promoter(row) >= 0:
         return True
-    st = row[STEP]
-    if st == ST_SETUP_PLACE:
+    st = row[S.STEP]
+    if st == S.ST_SETUP_PLACE:
         return False
-    if st == ST_MAIN:
-        return row[HAND_N + p] == 0
+    if st == S.ST_MAIN:
+        return row[S.HAND_N + p] == 0
     return True
 
 
@@ -467,28 +412,29 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     row[:] = 0
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)
-    for start, size in ((DECK_LIST, 2 * DECK_SIZE), (DECK, 2 * DECK_SIZE), (HAND, 2 * HAND_CAP), (MAIN, 2),
-                        (STANDBY, 2 * STANDBY_CAP), (ENERGY, 2 * DECK_SIZE), (ASSIST, 2 * DECK_SIZE),
-                        (KO, 2 * KO_CAP), (DISCARD, 2 * DECK_SIZE), (HOST, 2 * DECK_SIZE)):
+    for start, size in ((S.DECK_LIST, 2 * S.DECK_SIZE), (S.DECK, 2 * S.DECK_SIZE), (S.HAND, 2 * S.HAND_CAP),
+                        (S.MAIN, 2), (S.STANDBY, 2 * S.STANDBY_CAP), (S.ENERGY, 2 * S.DECK_SIZE),
+                        (S.ASSIST, 2 * S.DECK_SIZE), (S.KO, 2 * S.KO_CAP), (S.DISCARD, 2 * S.DECK_SIZE),
+                        (S.HOST, 2 * S.DECK_SIZE)):
         for j in range(size):
             row[start + j] = -1
     for p in range(2):
         n = 0
-        for i in range(DECK_SIZE):
+        for i in range(S.DECK_SIZE):
             card = decks[p, i]
-            row[DECK_LIST + p * DECK_SIZE + i] = card
+            row[S.DECK_LIST + p * S.DECK_SIZE + i] = card
             if card >= 0:
-                row[DECK + p * DECK_SIZE + n] = i
+                row[S.DECK + p * S.DECK_SIZE + n] = i
                 n += 1
-        row[DECK_N + p] = n
-    row[FIRST_PLAYER] = -1
-    row[PENDING_CARD] = -1
+        row[S.DECK_N + p] = n
+    row[S.FIRST_PLAYER] = -1
+    row[S.PENDING_CARD] = -1
     for p in range(2):
-        shuffle_slice(row, DECK + p * DECK_SIZE, row[DECK_N + p])
-        draw_cards(row, p, OPENING_HAND)
-    row[STEP] = ST_SETUP_PLACE
-    row[SETUP_PLAYER] = -1  # the hands are checked first (DC-S5)
-    row[EXTRA_PLAYER] = -1
+        shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_N + p])
+        draw_cards(row, p, S.OPENING_HAND)
+    row[S.STEP] = S.ST_SETUP_PLACE
+    row[S.SETUP_PLAYER] = -1  # the hands are checked first (DC-S5)
+    row[S.EXTRA_PLAYER] = -1
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     settle(row, tables, mask)
 
@@ -503,7 +449,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
     return 0
 

@@ -13,23 +13,11 @@ from .actions import ACTIONS, NUM_ACTIONS, action_range
 from .board import energy_of, retreat_cost, unit_hp
 from .cards import C_HAS_EX, C_N_SKILLS, C_S0_ENERGY, C_TYPE, TYPE_EVENT, TYPE_UNIT, TYPES
 from .rules import card_playable, fill_mask, promoter, skill_usable
-from .state import (
-    DECK_SIZE,
-    ST_ASSIST_HOST,
-    ST_BATTLE,
-    ST_EXTRA_DRAW,
-    ST_MAIN,
-    ST_SETUP_PLACE,
-    STANDBY_CAP,
-    STATE,
-    STEP_NAMES,
-)
-
-_S = STATE
+from . import state as S
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
-    return _S.get(row, name)
+    return S.STATE.get(row, name)
 
 
 def _card_name(row: np.ndarray, pool: CardPool, p: int, inst: int) -> str:
@@ -60,11 +48,11 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     p = int(player)
     step = int(_f(row, "step"))
     if field == "pass":
-        if step == ST_EXTRA_DRAW:
+        if step == S.ST_EXTRA_DRAW:
             return "decline the extra draws"
-        if step == ST_BATTLE:
+        if step == S.ST_BATTLE:
             return "end the battle phase without a skill"
-        return "end the main phase" if step == ST_MAIN else "pass"
+        return "end the main phase" if step == S.ST_MAIN else "pass"
     if field == "extra_draw":
         left = int(_f(row, "extra_left")[p])
         return f"draw an extra card (opponent redealt; {left} on offer)"
@@ -73,7 +61,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         if i >= len(hand):
             return f"play hand card {i} (your hand holds {len(hand)})"
         name = _card_name(row, pool, p, hand[i])
-        if step == ST_SETUP_PLACE:
+        if step == S.ST_SETUP_PLACE:
             return f"place '{name}' face down as Main Unit (hand {i})"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         verb = {"unit": "put unit", "event": "play event", "action": "play action", "assist": "play assist"}
@@ -122,7 +110,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     lines = []
     status = int(row[H_STATUS])
     tp = int(_f(row, "turn_player"))
-    head = f"divinecross  turn {int(row[H_TURN])}  turn player P{tp}  step: {STEP_NAMES[int(_f(row, 'step'))]}"
+    head = f"divinecross  turn {int(row[H_TURN])}  turn player P{tp}  step: {S.STEP_NAMES[int(_f(row, 'step'))]}"
     if status == LIVE:
         head += f"  to act: P{int(row[H_TO_ACT])}"
     elif status == TRUNCATED:
@@ -238,24 +226,24 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
     """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.fill_mask``)."""
     ctab = pool.tables[0]
     st = int(_f(row, "step"))
-    step = f"the step now is '{STEP_NAMES[st]}'"
+    step = f"the step now is '{S.STEP_NAMES[st]}'"
     q = int(promoter(row))
     if q >= 0:
         if field != "promote":
             return [f"your Main Unit was KO'd: before anything else you must move a Standby Unit up to the Main Area "
                     f"(DC-O5); {field.replace('_', ' ')} is allowed {_WHEN[field]}"]
         return [_unit_missing(row, p, i + 1)]
-    allowed = {ST_SETUP_PLACE: ("hand",), ST_EXTRA_DRAW: ("pass", "extra_draw"),
-               ST_MAIN: ("pass", "hand", "charge", "retreat", "ex_power"), ST_ASSIST_HOST: ("host",),
-               ST_BATTLE: ("pass", "skill")}.get(st, ())
+    allowed = {S.ST_SETUP_PLACE: ("hand",), S.ST_EXTRA_DRAW: ("pass", "extra_draw"),
+               S.ST_MAIN: ("pass", "hand", "charge", "retreat", "ex_power"), S.ST_ASSIST_HOST: ("host",),
+               S.ST_BATTLE: ("pass", "skill")}.get(st, ())
     if field not in allowed:
         what = {"pass": "passing", "extra_draw": "the extra draw", "hand": "playing a hand card",
                 "charge": "charging", "retreat": "retreating", "ex_power": "EX-Power", "skill": "a skill",
                 "host": "attaching an Assist", "promote": "moving a Standby Unit up"}[field]
         extra = ""
-        if st == ST_SETUP_PLACE and field == "pass":
+        if st == S.ST_SETUP_PLACE and field == "pass":
             extra = "; every player must place a Unit as Main Unit (DC-S4)"
-        elif st == ST_ASSIST_HOST:
+        elif st == S.ST_ASSIST_HOST:
             extra = "; finish playing the Assist first: choose the Unit it attaches to"
         return [f"{what} is allowed {_WHEN[field]}; {step}{extra}"]
     out: list[str] = []
@@ -267,13 +255,13 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
         inst = hand[i]
         kind = int(ctab[deck_list[inst], C_TYPE])
         name = pool.name(int(deck_list[inst]))
-        if st == ST_SETUP_PLACE:
+        if st == S.ST_SETUP_PLACE:
             if kind != TYPE_UNIT:
                 out.append(f"'{name}' is {'an' if TYPES[kind][0] in 'aeiou' else 'a'} {TYPES[kind]} card: only a "
                            f"Unit can be placed face down as your Main Unit (DC-S4)")
         elif not card_playable(row, ctab, p, inst):
             if kind == TYPE_UNIT:
-                out.append(f"'{name}' is a Unit and your Standby Area is full ({STANDBY_CAP} Units, DC-U3)")
+                out.append(f"'{name}' is a Unit and your Standby Area is full ({S.STANDBY_CAP} Units, DC-U3)")
             elif kind == TYPE_EVENT:
                 out.append(f"'{name}' is an Event and you already played an Event this turn (one per turn, DC-E2)")
         return out
@@ -347,7 +335,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
         return "the game is over" + (" (truncated at the turn or decision cap)" if status == TRUNCATED else "")
     if int(row[H_TO_ACT]) != p:
         return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now "
-                f"(step '{STEP_NAMES[int(_f(row, 'step'))]}')")
+                f"(step '{S.STEP_NAMES[int(_f(row, 'step'))]}')")
     field, i = action_range(a)
     reasons = _reasons(row, pool, p, field, i)
     return "; ".join(reasons) if reasons else _NO_REASON
@@ -365,10 +353,10 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     position is known to anyone.
     """
     out = row.copy()
-    deck_list = _S.get(out, "deck_list")  # a view into out
-    face_up = _S.get(out, "face_up")
+    deck_list = S.STATE.get(out, "deck_list")  # a view into out
+    face_up = S.STATE.get(out, "face_up")
     ctab = pool.tables[0]
-    off = _S.offset("deck_list")
+    off = S.DECK_LIST
     pending = int(_f(out, "pending_card"))
     tp = int(_f(out, "turn_player"))
     for p in (0, 1):
@@ -379,22 +367,23 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
             if main >= 0 and not face_up[p, main]:
                 candidates = [i for i in hidden if ctab[deck_list[p, i], C_TYPE] == TYPE_UNIT] + [main]
                 pick = candidates[int(rng.integers(len(candidates)))]
-                a, b = off + p * DECK_SIZE + main, off + p * DECK_SIZE + pick
+                a, b = off + p * S.DECK_SIZE + main, off + p * S.DECK_SIZE + pick
                 out[a], out[b] = out[b], out[a]
         cards = np.array([deck_list[p, i] for i in hidden], dtype=np.int32)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
-            out[off + p * DECK_SIZE + i] = c
+            out[off + p * S.DECK_SIZE + i] = c
         hand = _zone(out, "hand", "hand_count", p)
-        if p != viewer and int(_f(out, "main")[p, 0]) < 0 and int(_f(out, "step")) in (ST_SETUP_PLACE, ST_EXTRA_DRAW) \
+        setup = int(_f(out, "step")) in (S.ST_SETUP_PLACE, S.ST_EXTRA_DRAW)
+        if p != viewer and int(_f(out, "main")[p, 0]) < 0 and setup \
                 and hand and not any(ctab[deck_list[p, h], C_TYPE] == TYPE_UNIT for h in hand):
             units = [i for i in hidden if i not in hand and ctab[deck_list[p, i], C_TYPE] == TYPE_UNIT]
             if units:  # keep a Unit in the opponent's hand: it was checked for one in public
                 h = hand[int(rng.integers(len(hand)))]
                 u = units[int(rng.integers(len(units)))]
-                a, b = off + p * DECK_SIZE + h, off + p * DECK_SIZE + u
+                a, b = off + p * S.DECK_SIZE + h, off + p * S.DECK_SIZE + u
                 out[a], out[b] = out[b], out[a]
         n = int(_f(out, "deck_count")[p])
-        start = _S.offset("deck") + p * DECK_SIZE
+        start = S.DECK + p * S.DECK_SIZE
         out[start:start + n] = rng.permutation(out[start:start + n])
     return out
