@@ -1,6 +1,6 @@
 """The ``cardenvs`` command line: deck evaluation by self-play, and deck files.
 
-    cardenvs eval levelneo                                  round robin of the starter decks, random pilots
+    cardenvs eval levelneo                                  round robin of the starter decks, strongest pilot available
     cardenvs eval levelneo --decks aggro my.toml --games 2000 --json out.json --report out/
     cardenvs eval levelneo --ci-width 0.04                  play in rounds until every interval is that narrow
     cardenvs eval levelneo --sprt aggro control --elo0 0 --elo1 20
@@ -124,9 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("game", help="game name (see 'cardenvs games')")
     ev.add_argument("--decks", nargs="+", metavar="DECK",
                     help="starter deck names or deck files (default: all starter decks of the game)")
-    ev.add_argument("--agent", "--agents", dest="agents", nargs="+", default=["random"], metavar="PILOT",
-                    help="pilots: random, heuristic or ppo:PATH; several pilots make every deck x pilot an entry "
-                         "(default: random)")
+    ev.add_argument("--agent", "--agents", dest="agents", nargs="+", default=None, metavar="PILOT",
+                    help="pilots: random, heuristic, ppo (the shipped policy) or ppo:PATH; several pilots make every "
+                         "deck x pilot an entry and add a pilot-agreement table (default: the strongest available: "
+                         "ppo where a policy ships for the game, else heuristic)")
     how = ev.add_mutually_exclusive_group()
     how.add_argument("--games", type=_even_games, default=None,
                      help="games per pairing, half in each seating (default: 200); the first round with --ci-width, "
@@ -181,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
     from . import play, viewer
 
     play.add_command(sub)
+    from . import cards_cli
+
+    cards_cli.add_command(sub)
     viewer.add_command(sub)
     sub.add_parser("train", add_help=False,
                    help="train a MaskablePPO policy by self-play: cardenvs train GAME [options] "
@@ -296,6 +300,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise BadArgumentError("--alpha and --beta must be below 0.5")
     if (args.ci_width or args.sprt) and args.max_games < 2:
         raise BadArgumentError(f"--max-games must be at least 2 (one game in each seating), got {args.max_games}")
+    from .core.agents import default_pilot, describe_pilot
+
+    chosen = not args.agents
+    if chosen:  # no --agents: the strongest pilot the install can run, named in the report's first line
+        args.agents = [default_pilot(spec.name)]
     _check_pilots(spec.name, args.agents)
     from .eval.tournament import make_entries
 
@@ -322,6 +331,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                                     ci_width=args.ci_width, max_games=args.max_games, chunk_size=args.chunk_size,
                                     backend=backend, progress=bar)
     summary = report.summarize(result, bootstrap=args.bootstrap, cards=not args.no_cards, sprt=sprt)
+    summary["pilot_notes"] = {p: ", ".join(x for x in (describe_pilot(spec.name, p),
+                                                       "default: the strongest available" if chosen else "") if x)
+                              for p in args.agents}
     if not args.quiet:
         report.print_summary(summary)
     json_path = args.json or (None if args.report else f"eval-{spec.name}.json")
