@@ -39,16 +39,17 @@ from cardenvs.games.levelneo.actions import (  # noqa: E402
     A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
-from cardenvs.games.levelneo.cards import C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER  # noqa: E402
+from cardenvs.games.levelneo.cards import (  # noqa: E402
+    C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER,
+)
 from cardenvs.games.levelneo.effects import compute_ap, one_candidate, one_side  # noqa: E402
 from cardenvs.games.levelneo.rules import apply_action, apply_choice, choice_fields, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
-    ATK_A, ATK_B, ATTACKED, BATTLE, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_N, LEVEL, LEVEL_CAP, LEVEL_N, LEVEL_ZONE,
-    MAIN,
-    CHOICE_P, DECK_N, ST_LEVEL_UP,
+    ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_COUNT, LEVEL,
+    LEVEL_CAP, LEVEL_COUNT, MAIN, MAX_LEVEL, ST_LEVEL_UP,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
-    STEP, SUB, SUPPORT_N, TARGET, TURN_PLAYER,
+    STEP, SUB, SUPPORT_COUNT, TARGET, TURN_PLAYER,
 )
 
 # value weights (AP units): a level is worth far more than a card, a battle outcome more than a level's AP bonus
@@ -63,7 +64,7 @@ MULLIGAN_COST = 4  # cards this expensive are put back at the mulligan
 
 @njit(cache=True)
 def _neo(row, p):
-    return level_of(row, p) >= LEVEL_CAP
+    return level_of(row, p) >= MAX_LEVEL
 
 
 @njit(cache=True)
@@ -87,11 +88,11 @@ def _value(row, tables, p):
     """A score of the public position for ``p`` (used to compare a position with and without an event/skill)."""
     q = 1 - p
     v = W_LEVEL * (level_of(row, p) - level_of(row, q))
-    v += W_CARD * (row[HAND_N + p] - row[HAND_N + q])
-    v += W_SUPPORT * (row[SUPPORT_N + p] - row[SUPPORT_N + q])
+    v += W_CARD * (row[HAND_COUNT + p] - row[HAND_COUNT + q])
+    v += W_SUPPORT * (row[SUPPORT_COUNT + p] - row[SUPPORT_COUNT + q])
     for side in range(2):
         sign = 1.0 if side == p else -1.0
-        for s in range(-1, row[SUPPORT_N + side]):
+        for s in range(-1, row[SUPPORT_COUNT + side]):
             inst = row[MAIN + side] if s < 0 else support_at(row, side, s)
             v += sign * W_FIELD_AP * compute_ap(row, tables, side, inst)
             if not is_rested(row, side, inst):
@@ -102,7 +103,7 @@ def _value(row, tables, p):
         main_defending = p != tp and row[TARGET] == row[MAIN + p]
         if m > 0:
             v += W_BATTLE
-        elif main_defending and (row[NO_LEVEL_DOWN + p] != 0 or row[LEVEL_N + p] == 0):
+        elif main_defending and (row[NO_LEVEL_DOWN + p] != 0 or row[LEVEL_COUNT + p] == 0):
             v -= 0.2 * W_BATTLE  # losing costs no level
         else:
             v -= W_BATTLE
@@ -117,7 +118,7 @@ def _choice_slot(row, tables):
     q = one_side(cp, target)
     best = -1
     best_ap = -1
-    for s in range(row[SUPPORT_N + q]):
+    for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if one_candidate(row, tables, cp, src, target, filt, eop, inst):
             ap = compute_ap(row, tables, q, inst)
@@ -131,7 +132,7 @@ def _simulate(row, tables):
     """Resolve the queued effects of a simulated action, making the heuristic's own support choices."""
     drain_effects(row, tables)
     for _ in range(8):
-        if row[CHOICE_P] < 0:
+        if row[CHOICE_PLAYER] < 0:
             return
         s = _choice_slot(row, tables)
         if s < 0:
@@ -166,7 +167,7 @@ def _best_use(row, tables, p, mask, scratch):
 def _best_support(row, tables, p, mask):
     best = -1
     best_ap = -1
-    for i in range(row[HAND_N + p]):
+    for i in range(row[HAND_COUNT + p]):
         a = A_HAND + i
         if mask[a] == 0:
             continue
@@ -183,7 +184,7 @@ def _best_support(row, tables, p, mask):
 def _best_cover_ap(row, tables, q, exclude):
     """Highest AP among q's Active supports (the ones that could cover)."""
     best = -1
-    for s in range(row[SUPPORT_N + q]):
+    for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if inst != exclude and not is_rested(row, q, inst):
             best = max(best, compute_ap(row, tables, q, inst))
@@ -196,7 +197,7 @@ def _partner_slot(row, tables, p, mask, base_ap, need, want):
     for goal in (want, need):
         best = -1
         best_ap = 1 << 30
-        for s in range(row[SUPPORT_N + p]):
+        for s in range(row[SUPPORT_COUNT + p]):
             if mask[A_PARTNER + s] == 0:
                 continue
             ap = compute_ap(row, tables, p, support_at(row, p, s))
@@ -210,7 +211,7 @@ def _partner_slot(row, tables, p, mask, base_ap, need, want):
 @njit(cache=True)
 def _best_partner_ap(row, tables, p, exclude):
     best = 0
-    for s in range(row[SUPPORT_N + p]):
+    for s in range(row[SUPPORT_COUNT + p]):
         inst = support_at(row, p, s)
         if inst != exclude and not is_rested(row, p, inst) and not _attacked(row, p, inst):
             best = max(best, compute_ap(row, tables, p, inst))
@@ -230,7 +231,7 @@ def _support_target(row, tables, p, atk_ap):
         return 0
     best = -1
     best_ap = -1
-    for s in range(row[SUPPORT_N + q]):
+    for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if is_rested(row, q, inst):
             ap = compute_ap(row, tables, q, inst)
@@ -257,11 +258,11 @@ def decide(row, tables, p, mask, scratch):
     tp = row[TURN_PLAYER]
     q = 1 - p
     ctab = tables[0]
-    if row[CHOICE_P] >= 0:
+    if row[CHOICE_PLAYER] >= 0:
         s = _choice_slot(row, tables)
         return A_EFFECT_TARGET + s if s >= 0 else -1
     if st == ST_LEVEL_UP:
-        return A_LEVEL_UP if row[DECK_N + p] >= 3 else A_PASS
+        return A_LEVEL_UP if row[DECK_COUNT + p] >= 3 else A_PASS
     if st == ST_ORDER:
         return A_GO_FIRST
     if st == ST_CHOOSE_MAIN:
@@ -275,7 +276,7 @@ def decide(row, tables, p, mask, scratch):
                     best, best_ap = a, ap
         return best
     if st == ST_MULLIGAN:
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             if mask[A_HAND + i] != 0:
                 card = card_of(row, p, row[HAND + p * HAND_CAP + i])
                 if ctab[card, C_TURN_COST] >= MULLIGAN_COST:
@@ -296,7 +297,7 @@ def decide(row, tables, p, mask, scratch):
                 return A_ATTACK
         best = -1
         best_key = -1
-        for s in range(row[SUPPORT_N + p]):
+        for s in range(row[SUPPORT_COUNT + p]):
             if mask[A_ATTACK + 1 + s] == 0:
                 continue
             inst = support_at(row, p, s)
@@ -323,7 +324,7 @@ def decide(row, tables, p, mask, scratch):
             qm = row[MAIN + q]
             if is_rested(row, q, qm):
                 need = compute_ap(row, tables, q, qm)
-            for s in range(row[SUPPORT_N + q]):
+            for s in range(row[SUPPORT_COUNT + q]):
                 inst = support_at(row, q, s)
                 if is_rested(row, q, inst):
                     need = min(need, compute_ap(row, tables, q, inst))
@@ -357,13 +358,13 @@ def decide(row, tables, p, mask, scratch):
         if compute_ap(row, tables, p, target) > atk:
             return A_PASS  # the target wins by itself
         is_main = target == row[MAIN + p]
-        if is_main and (row[LEVEL_N + p] == 0 or row[NO_LEVEL_DOWN + p] != 0):
+        if is_main and (row[LEVEL_COUNT + p] == 0 or row[NO_LEVEL_DOWN + p] != 0):
             return A_PASS  # nothing to lose
         winner = -1
         winner_ap = 1 << 30
         weakest = -1
         weakest_ap = 1 << 30
-        for s in range(row[SUPPORT_N + p]):
+        for s in range(row[SUPPORT_COUNT + p]):
             if mask[A_COVER + s] == 0:
                 continue
             ap = compute_ap(row, tables, p, support_at(row, p, s))
@@ -373,22 +374,22 @@ def decide(row, tables, p, mask, scratch):
                 weakest, weakest_ap = s, ap
         if winner >= 0:
             return A_COVER + winner
-        if is_main and weakest >= 0 and row[LEVEL_N + p] >= 1:
+        if is_main and weakest >= 0 and row[LEVEL_COUNT + p] >= 1:
             return A_COVER + weakest  # sacrifice a support rather than a level
         return A_PASS
     if st == ST_BURST:
         takes_part, m = _battle_margin(row, tables, p)
         if takes_part and m <= 0:
-            for k in range(row[LEVEL_N + p]):  # a known face-down card with Level Burst text: a sure burst
-                if mask[A_BURST_KNOWN + k] != 0 and ctab[card_of(row, p, row[LEVEL + p * LEVEL_ZONE + k]), C_HAS_BURST]:
+            for k in range(row[LEVEL_COUNT + p]):  # a known face-down card with Level Burst text: a sure burst
+                if mask[A_BURST_KNOWN + k] != 0 and ctab[card_of(row, p, row[LEVEL + p * LEVEL_CAP + k]), C_HAS_BURST]:
                     return A_BURST_KNOWN + k
             if mask[A_BURST] != 0:
                 return A_BURST
         return A_PASS
     if st == ST_LEVEL_DOWN:
-        for k in range(row[LEVEL_N + p]):
+        for k in range(row[LEVEL_COUNT + p]):
             if mask[A_LEVEL_DOWN + k] != 0:
-                inst = row[LEVEL + p * LEVEL_ZONE + k]
+                inst = row[LEVEL + p * LEVEL_CAP + k]
                 if row[FACE_UP + p * DECK_SIZE + inst] != 0:
                     return A_LEVEL_DOWN + k  # a revealed card has no burst left in it
         return A_LEVEL_DOWN
@@ -399,7 +400,7 @@ def decide(row, tables, p, mask, scratch):
     if st == ST_END:
         best = -1
         best_v = 1 << 30
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             if mask[A_HAND + i] != 0:
                 v = _card_keep_value(row, tables, p, row[HAND + p * HAND_CAP + i])
                 if v < best_v:

@@ -21,7 +21,8 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 SPEC = GameSpec(
     name="levelneo",
     version=1,
-    description="Level Neo: main character levels up by winning battles; Level Burst; reach Level Neo and win a battle.",
+    description="Level Neo: main character levels up by winning battles; Level Burst; reach Level Neo and win a "
+                "battle.",
     num_actions=NUM_ACTIONS,
     state_layout=STATE,
     obs_layout=OBS,

@@ -1,6 +1,7 @@
 """The flat levelneo action space, declared as a Layout so its table in RULES.md is generated from the code.
 
-Every decision uses one contiguous range; which ranges are legal depends on the pending step (see ``rules.fill_mask``).
+Every decision uses one contiguous range; which ranges are legal depends on the pending step (see ``rules.mask_row``).
+``ACTIONS.locate(a)`` is the (range name, index) of a flat action id.
 """
 from __future__ import annotations
 
@@ -21,28 +22,15 @@ ACTIONS = Layout(
         ("partner", (S.SUPPORT_CAP,), "combi partner: own support slot 0..3"),
         ("target", (1 + S.SUPPORT_CAP,), "attack target: opponent main (0) or support slot 1..4"),
         ("cover", (S.SUPPORT_CAP,), "cover with own support slot 0..3"),
-        ("level_down", (S.LEVEL_ZONE,), "discard level-zone card k when the main character levels down"),
+        ("level_down", (S.LEVEL_CAP,), "discard level-zone card k when the main character levels down"),
         ("combi_loss", (2,), "discard the attacker (0) or its combi partner (1) after a lost support combi"),
         ("choose_main", (S.DECK_SIZE,), "setup: card instance i of the deck list becomes the main character"),
         ("level_up", (), "level up after a won battle (LN-L2: the main *may* level up; pass declines)"),
         ("effect_target", (S.SUPPORT_CAP,), "the support slot 0..3 a one-support effect applies to (own or the "
                                           "opponent's, as the effect says)"),
-        ("burst_known", (S.LEVEL_ZONE,), "Level Burst revealing face-down level card k that its owner once held "
+        ("burst_known", (S.LEVEL_CAP,), "Level Burst revealing face-down level card k that its owner once held "
                                        "(a mulliganed card levelled from the bottom of the deck)"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size
-A_PASS, A_GO_FIRST, A_GO_SECOND, A_BURST = ACTIONS.offsets("pass", "go_first", "go_second", "burst")
-A_HAND, A_SKILL, A_ATTACK, A_PARTNER, A_TARGET, A_COVER, A_LEVEL_DOWN, A_COMBI_LOSS, A_CHOOSE_MAIN = ACTIONS.offsets(
-    "hand", "skill", "attack", "partner", "target", "cover", "level_down", "combi_loss", "choose_main"
-)
-A_LEVEL_UP, A_EFFECT_TARGET, A_BURST_KNOWN = ACTIONS.offsets("level_up", "effect_target", "burst_known")
-
-
-def action_range(action: int) -> tuple[str, int]:
-    """(field name, index inside the field) of a flat action id."""
-    for f in ACTIONS.fields:
-        start = ACTIONS.offset(f.name)
-        if start <= action < start + f.size:
-            return f.name, action - start
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+ACTIONS.export(globals(), "A_")  # A_PASS, A_HAND, A_HAND_END ...: decode an action by range, A_HAND <= a < A_HAND_END

@@ -18,7 +18,7 @@ def card_of(row: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True)
 def level_of(row: np.ndarray, p: int) -> int:
     """LN-L1: level = cards in the level zone + 1."""
-    return row[S.LEVEL_N + p] + 1
+    return row[S.LEVEL_COUNT + p] + 1
 
 
 @njit(cache=True)
@@ -46,25 +46,25 @@ def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1  # the discard pile is public
-    zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, inst)
+    zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_N + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
+    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
-    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_N + p]
+    n = row[S.DECK_COUNT + p]
     if n == 0:
         return -1
-    return zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, n - 1)
 
 
 @njit(cache=True)
@@ -77,35 +77,35 @@ def draw(row: np.ndarray, p: int) -> None:
 @njit(cache=True)
 def deck_to_bottom(row: np.ndarray, p: int, inst: int) -> None:
     base = S.DECK + p * S.DECK_SIZE
-    n = row[S.DECK_N + p]
+    n = row[S.DECK_COUNT + p]
     for j in range(n, 0, -1):
         row[base + j] = row[base + j - 1]
     row[base] = inst
-    row[S.DECK_N + p] = n + 1
+    row[S.DECK_COUNT + p] = n + 1
 
 
 @njit(cache=True)
 def level_up(row: np.ndarray, p: int) -> None:
     """LN-L2, LN-L6: top card of the deck face down into the level zone; nothing at level 5 or on an empty deck."""
-    if row[S.LEVEL_N + p] >= S.LEVEL_ZONE or row[S.DECK_N + p] == 0:
+    if row[S.LEVEL_COUNT + p] >= S.LEVEL_CAP or row[S.DECK_COUNT + p] == 0:
         return
     inst = pop_deck(row, p)
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
-    zone_push(row, S.LEVEL, S.LEVEL_N, S.LEVEL_ZONE, p, inst)
+    zone_push(row, S.LEVEL, S.LEVEL_COUNT, S.LEVEL_CAP, p, inst)
 
 
 @njit(cache=True)
 def level_down_at(row: np.ndarray, p: int, k: int) -> None:
     """LN-L3: the chosen level card goes to the discard pile."""
-    inst = zone_remove(row, S.LEVEL, S.LEVEL_N, S.LEVEL_ZONE, p, k)
+    inst = zone_remove(row, S.LEVEL, S.LEVEL_COUNT, S.LEVEL_CAP, p, k)
     to_discard(row, p, inst)
 
 
 @njit(cache=True)
 def discard_support(row: np.ndarray, p: int, inst: int) -> None:
-    k = zone_find(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, inst)
+    k = zone_find(row, S.SUPPORT, S.SUPPORT_COUNT, S.SUPPORT_CAP, p, inst)
     if k >= 0:
-        zone_remove(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, k)
+        zone_remove(row, S.SUPPORT, S.SUPPORT_COUNT, S.SUPPORT_CAP, p, k)
         to_discard(row, p, inst)
 
 
@@ -135,7 +135,7 @@ def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
     """LN-D4: colour cost is met when a character of that colour is on the owner's field."""
     if ctab[card_of(row, p, row[S.MAIN + p]), C_COLOR] == color:
         return True
-    for s in range(row[S.SUPPORT_N + p]):
+    for s in range(row[S.SUPPORT_COUNT + p]):
         if ctab[card_of(row, p, support_at(row, p, s)), C_COLOR] == color:
             return True
     return False
@@ -145,7 +145,7 @@ def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
 def has_trait(row: np.ndarray, ctab: np.ndarray, p: int, mask: int) -> bool:
     if ctab[card_of(row, p, row[S.MAIN + p]), C_TRAITS] & mask:
         return True
-    for s in range(row[S.SUPPORT_N + p]):
+    for s in range(row[S.SUPPORT_COUNT + p]):
         if ctab[card_of(row, p, support_at(row, p, s)), C_TRAITS] & mask:
             return True
     return False

@@ -1,16 +1,26 @@
 """Print the generated tables of RULES.md: ``python -m cardenvs.games.levelneo.docs``."""
 from __future__ import annotations
 
-from .actions import ACTIONS
-from .observe import OBS
+from . import obs_layout as L
 from . import state as S
+from .actions import ACTIONS
 
 
 def tables() -> str:
+    blocks = [("CARD", L.CARD, "one card's features (hand slots, `card` of a character or level slot)"),
+              ("CHAR", L.CHAR, "a character on the field (`main`, `supports`)"),
+              ("LEVEL_SLOT", L.LEVEL_SLOT, "one level-zone slot (`level`)"),
+              ("COUNT", L.COUNT, "one player's zone sizes (`counts`)"),
+              ("BATTLE_AP", L.BATTLE_AP, "the current battle (`battle_ap`)"),
+              ("CTX", L.CONTEXT, "context flags (`context`)")]
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
-        f"### Observation ({OBS.size} floats)\n\n" + OBS.markdown(),
+        f"### Observation ({L.OBS.size} floats)\n\n" + L.OBS.markdown(),
+        *[f"#### Observation block `{name}` ({block.size} floats; offsets `{name}_*` in `obs_layout.py`): {what}\n\n"
+          + block.markdown() for name, block, what in blocks],
         f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
+        f"#### State block: one `queue` entry ({S.QUEUE_ENTRY.size} int32; offsets `Q_*`)\n\n"
+        + S.QUEUE_ENTRY.markdown(),
     ])
 
 

@@ -95,7 +95,7 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
     ctab = tables[0]
     n = 0
     for owner in range(2):
-        for s in range(-1, row[S.SUPPORT_N + owner]):
+        for s in range(-1, row[S.SUPPORT_COUNT + owner]):
             c = row[S.MAIN + owner] if s < 0 else support_at(row, owner, s)
             if c < 0:  # no main character yet (setup)
                 continue
@@ -141,7 +141,7 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
     if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
         ap += S.AP_PER_LEVEL * level_of(row, q)
     for owner in range(2):
-        n = row[S.SUPPORT_N + owner]
+        n = row[S.SUPPORT_COUNT + owner]
         for s in range(-1, n):
             c = row[S.MAIN + owner] if s < 0 else support_at(row, owner, s)
             if c < 0:  # no main character yet (setup)
@@ -192,7 +192,7 @@ def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt:
     q = one_side(p, target)
     n = 0
     last = -1
-    for s in range(row[S.SUPPORT_N + q]):
+    for s in range(row[S.SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if one_candidate(row, tables, p, src, target, filt, op, inst):
             n += 1
@@ -212,7 +212,7 @@ def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     if target == TG_OWN_ONE or target == TG_OPP_ONE:
         return one_candidates(row, tables, p, src, target, eff[E_FILTER], op) != 0
     for q in range(2):
-        for s in range(-1, row[S.SUPPORT_N + q]):
+        for s in range(-1, row[S.SUPPORT_COUNT + q]):
             inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
             if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst):
                 return True
@@ -259,10 +259,10 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     if op == OP_OPP_DISCARD:
         q = 1 - p
         for _ in range(eff[E_N]):
-            n = row[S.HAND_N + q]
+            n = row[S.HAND_COUNT + q]
             if n == 0:
                 break
-            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, q, rng_below(row, n))
+            inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, q, rng_below(row, n))
             to_discard(row, q, inst)
         return False
     if op == OP_PREVENT_LEVEL_DOWN:
@@ -282,7 +282,7 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     chosen = np.empty(10, dtype=np.int64)
     m = 0
     for q in range(2):
-        for s in range(-1, row[S.SUPPORT_N + q]):
+        for s in range(-1, row[S.SUPPORT_COUNT + q]):
             inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
             if selects(row, tables, p, src, target, filt, q, inst):
                 chosen[m] = q * S.DECK_SIZE + inst

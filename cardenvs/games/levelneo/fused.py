@@ -14,7 +14,7 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
 
 from .actions import NUM_ACTIONS
 from .observe import observe_row
-from .rules import fill_mask, reset_row, step_row
+from .rules import mask_row, reset_row, step_row
 
 
 @njit(cache=True)
@@ -26,8 +26,8 @@ def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, acti
     errors[i] = 0
     ended[i] = 0
     if players[i] >= 0:
-        errors[i] = step_row(row, tables, players[i], actions[i], scratch)
-        stepped = errors[i] == 0
+        stepped = step_row(row, tables, players[i], actions[i], scratch)
+        errors[i] = 0 if stepped else 1
     if autoreset and row[H_STATUS] != LIVE:
         finals[i, :] = row
         ended[i] = 1
@@ -42,7 +42,7 @@ def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, acti
     elif stepped and viewer == row[H_TO_ACT]:
         mask[i, :] = scratch  # settle left the next decision's mask here
     else:
-        fill_mask(row, tables, viewer, mask[i])
+        mask_row(row, tables, viewer, mask[i])
 
 
 @njit(cache=True, nogil=True)

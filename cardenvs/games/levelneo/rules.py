@@ -1,6 +1,6 @@
 """levelneo rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+Flow: ``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: start of turn, judgement, end of turn...) to the next decision. A decision whose
 single legal action follows from public information (the only possible target, a burst nobody can make) is played
 automatically and does not count as an agent decision. Windows are different: whether a player could use something
@@ -21,7 +21,8 @@ from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
     A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
-    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_GO_SECOND,
+    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_HAND_END, A_BURST_KNOWN_END,
+    A_GO_SECOND,
 )
 from .board import (
     card_of, deck_to_bottom, discard_support, draw, is_rested, level_down_at, level_of, level_up, support_at,
@@ -36,71 +37,70 @@ from .effects import any_effect_can_act, apply_to, compute_ap, effect_active, fi
 from . import state as S
 from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
-RES_ATTACKER, RES_DEFENDER, RES_TIE = 1, 2, 3
-
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
 @njit(cache=True)
 def is_neo(row: np.ndarray, p: int) -> bool:
     """LN-L5: level 5 is Level Neo."""
-    return level_of(row, p) >= S.LEVEL_CAP
+    return level_of(row, p) >= S.MAX_LEVEL
 
 
 @njit(cache=True)
 def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
-    for j in range(row[S.USED_N + p]):
+    for j in range(row[S.USED_COUNT + p]):
         if row[S.USED_SKILLS + p * S.USED_CAP + j] == skill:
             return True
-    return row[S.USED_N + p] >= S.USED_CAP
+    return row[S.USED_COUNT + p] >= S.USED_CAP
 
 
 @njit(cache=True)
 def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
-    n = row[S.USED_N + p]
+    n = row[S.USED_COUNT + p]
     row[S.USED_SKILLS + p * S.USED_CAP + n] = skill
-    row[S.USED_N + p] = n + 1
+    row[S.USED_COUNT + p] = n + 1
 
 
 @njit(cache=True)
 def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     """Effects resolve in one place (``drain_effects``, run by ``advance`` before anything else), in the order
     they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
-    n = row[S.QUEUE_N]
+    n = row[S.QUEUE_COUNT]
     if n < S.QUEUE_CAP:
-        row[S.QUEUE + S.Q_W * n] = p
-        row[S.QUEUE + S.Q_W * n + 1] = inst
-        row[S.QUEUE + S.Q_W * n + 2] = trigger
-        row[S.QUEUE + S.Q_W * n + 3] = 0
-        row[S.QUEUE_N] = n + 1
+        at = S.QUEUE + S.QUEUE_ENTRY_SIZE * n
+        row[at + S.Q_PLAYER] = p
+        row[at + S.Q_INST] = inst
+        row[at + S.Q_TRIGGER] = trigger
+        row[at + S.Q_NEXT_EFFECT] = 0
+        row[S.QUEUE_COUNT] = n + 1
 
 
 @njit(cache=True)
 def drain_effects(row: np.ndarray, tables) -> None:
     """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
-    (``CHOICE_P`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
-    while row[S.QUEUE_N] > 0 and row[S.CHOICE_P] < 0:
-        p = row[S.QUEUE]
-        inst = row[S.QUEUE + 1]
-        e = fire(row, tables, p, inst, row[S.QUEUE + 2], row[S.QUEUE + 3])
+    (``CHOICE_PLAYER`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
+    while row[S.QUEUE_COUNT] > 0 and row[S.CHOICE_PLAYER] < 0:
+        p = row[S.QUEUE + S.Q_PLAYER]  # the head of the queue
+        inst = row[S.QUEUE + S.Q_INST]
+        e = fire(row, tables, p, inst, row[S.QUEUE + S.Q_TRIGGER], row[S.QUEUE + S.Q_NEXT_EFFECT])
         if e >= 0:
-            row[S.CHOICE_P] = p
+            row[S.CHOICE_PLAYER] = p
             row[S.CHOICE_INST] = inst
-            row[S.CHOICE_EFF] = e
-            row[S.QUEUE + 3] = e + 1
+            row[S.CHOICE_EFFECT] = e
+            row[S.QUEUE + S.Q_NEXT_EFFECT] = e + 1
             return
-        n = row[S.QUEUE_N] - 1
-        for k in range(S.Q_W * n):
-            row[S.QUEUE + k] = row[S.QUEUE + S.Q_W + k]
-        row[S.QUEUE_N] = n
+        n = row[S.QUEUE_COUNT] - 1
+        for k in range(S.QUEUE_ENTRY_SIZE * n):
+            row[S.QUEUE + k] = row[S.QUEUE + S.QUEUE_ENTRY_SIZE + k]
+        row[S.QUEUE_COUNT] = n
 
 
 @njit(cache=True)
 def choice_fields(row: np.ndarray, tables):
     """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
-    p = row[S.CHOICE_P]
+    p = row[S.CHOICE_PLAYER]
     src = row[S.CHOICE_INST]
-    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFF]]
+    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFFECT]]
     return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
 
 
@@ -108,10 +108,10 @@ def choice_fields(row: np.ndarray, tables):
 def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
     p, src, target, filt, op = choice_fields(row, tables)
-    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFF]]
+    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFFECT]]
     q = one_side(p, target)
     apply_to(row, tables, q, support_at(row, q, slot), op, eff[E_AMOUNT], eff[E_DURATION])
-    row[S.CHOICE_P] = -1
+    row[S.CHOICE_PLAYER] = -1
 
 
 @njit(cache=True)
@@ -178,11 +178,11 @@ def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     """LN-T3, issue 12 C.1: whether public information lets ``w`` act in the open window: a card in hand (it may be
     a usable event or, for the turn player in a main phase, a support: the opponent cannot tell) or a usable [Use]
     skill on the field. Only a player with neither is passed for; the decision never depends on hidden cards."""
-    if row[S.HAND_N + w] > 0:
+    if row[S.HAND_COUNT + w] > 0:
         return True
     if skill_usable(row, tables, w, row[S.MAIN + w]):
         return True
-    for s in range(row[S.SUPPORT_N + w]):
+    for s in range(row[S.SUPPORT_COUNT + w]):
         if skill_usable(row, tables, w, support_at(row, w, s)):
             return True
     return False
@@ -195,7 +195,7 @@ def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     card = card_of(row, p, inst)
     if ctab[card, C_TYPE] != TYPE_CHARACTER:
         return False
-    if row[S.SUPPORT_PLAYED] != 0 or row[S.SUPPORT_N + p] >= S.SUPPORT_CAP:
+    if row[S.SUPPORT_PLAYED] != 0 or row[S.SUPPORT_COUNT + p] >= S.SUPPORT_CAP:
         return False
     if row[S.MARKER + p] < ctab[card, C_TURN_COST]:
         return False
@@ -206,7 +206,7 @@ def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
 def any_resting(row: np.ndarray, q: int) -> bool:
     if is_rested(row, q, row[S.MAIN + q]):
         return True
-    for s in range(row[S.SUPPORT_N + q]):
+    for s in range(row[S.SUPPORT_COUNT + q]):
         if is_rested(row, q, support_at(row, q, s)):
             return True
     return False
@@ -231,8 +231,8 @@ def main_participates(row: np.ndarray, p: int) -> bool:
 
 @njit(cache=True)
 def has_face_down_level(row: np.ndarray, p: int) -> bool:
-    for j in range(row[S.LEVEL_N + p]):
-        if row[S.FACE_UP + p * S.DECK_SIZE + row[S.LEVEL + p * S.LEVEL_ZONE + j]] == 0:
+    for j in range(row[S.LEVEL_COUNT + p]):
+        if row[S.FACE_UP + p * S.DECK_SIZE + row[S.LEVEL + p * S.LEVEL_CAP + j]] == 0:
             return True
     return False
 
@@ -245,7 +245,7 @@ def can_burst(row: np.ndarray, p: int) -> bool:
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
 @njit(cache=True)
-def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
@@ -254,10 +254,10 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     tp = row[S.TURN_PLAYER]
     op = 1 - tp
     ctab = tables[0]
-    if row[S.CHOICE_P] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
+    if row[S.CHOICE_PLAYER] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
         cp, src, target, filt, eop = choice_fields(row, tables)
         q = one_side(cp, target)
-        for s in range(row[S.SUPPORT_N + q]):
+        for s in range(row[S.SUPPORT_COUNT + q]):
             if one_candidate(row, tables, cp, src, target, filt, eop, support_at(row, q, s)):
                 out[A_EFFECT_TARGET + s] = 1
     elif st == S.ST_ORDER:
@@ -277,18 +277,18 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 out[A_CHOOSE_MAIN + inst] = 1
     elif st == S.ST_MULLIGAN:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             out[A_HAND + i] = 1
     elif st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW:
         out[A_PASS] = 1
         main_turn = st == S.ST_MAIN and p == tp and row[S.SUB] == 0
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             inst = row[S.HAND + p * S.HAND_CAP + i]
             if event_usable(row, tables, p, inst) or (main_turn and support_playable(row, tables, p, inst)):
                 out[A_HAND + i] = 1
         if skill_usable(row, tables, p, row[S.MAIN + p]):
             out[A_SKILL] = 1
-        for s in range(row[S.SUPPORT_N + p]):
+        for s in range(row[S.SUPPORT_COUNT + p]):
             if skill_usable(row, tables, p, support_at(row, p, s)):
                 out[A_SKILL + 1 + s] = 1
     elif st == S.ST_ATTACK:
@@ -296,14 +296,14 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         if can_attack(row, p, row[S.MAIN + p]):
             out[A_ATTACK] = 1  # LN-A2: the opponent's main is always a legal target
         if any_resting(row, op):  # LN-A3/A6: a support needs a resting target
-            for s in range(row[S.SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_COUNT + p]):
                 if can_attack(row, p, support_at(row, p, s)):
                     out[A_ATTACK + 1 + s] = 1
     elif st == S.ST_PARTNER:
         out[A_PASS] = 1
         main_attacking = row[S.ATK_A] == row[S.MAIN + p]
         if not (main_attacking and is_neo(row, p)):  # LN-L5: no combi in Level Neo
-            for s in range(row[S.SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_COUNT + p]):
                 inst = support_at(row, p, s)
                 if inst != row[S.ATK_A] and can_attack(row, p, inst):
                     out[A_PARTNER + s] = 1
@@ -313,29 +313,29 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         else:
             if is_rested(row, op, row[S.MAIN + op]):
                 out[A_TARGET] = 1
-            for s in range(row[S.SUPPORT_N + op]):
+            for s in range(row[S.SUPPORT_COUNT + op]):
                 if is_rested(row, op, support_at(row, op, s)):
                     out[A_TARGET + 1 + s] = 1
     elif st == S.ST_COVER:
         out[A_PASS] = 1
         neo_main = row[S.ATK_A] == row[S.MAIN + tp] and is_neo(row, tp)
         if not neo_main:  # LN-C3
-            for s in range(row[S.SUPPORT_N + p]):
+            for s in range(row[S.SUPPORT_COUNT + p]):
                 inst = support_at(row, p, s)
                 if inst != row[S.TARGET] and not is_rested(row, p, inst):
                     out[A_COVER + s] = 1
     elif st == S.ST_BURST:
         out[A_PASS] = 1
         if can_burst(row, p):  # LN-B3: an unseen face-down card (any of them: nobody can tell them apart), or a
-            for j in range(row[S.LEVEL_N + p]):  # face-down card its owner once held (it knows that one)
-                inst = row[S.LEVEL + p * S.LEVEL_ZONE + j]
+            for j in range(row[S.LEVEL_COUNT + p]):  # face-down card its owner once held (it knows that one)
+                inst = row[S.LEVEL + p * S.LEVEL_CAP + j]
                 if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0:
                     if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:
                         out[A_BURST_KNOWN + j] = 1
                     else:
                         out[A_BURST] = 1
     elif st == S.ST_LEVEL_DOWN:
-        for k in range(row[S.LEVEL_N + p]):
+        for k in range(row[S.LEVEL_COUNT + p]):
             out[A_LEVEL_DOWN + k] = 1
     elif st == S.ST_COMBI_LOSS:
         out[A_COMBI_LOSS] = 1
@@ -344,7 +344,7 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         out[A_PASS] = 1
         out[A_LEVEL_UP] = 1
     elif st == S.ST_END:
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             out[A_HAND + i] = 1
     n = 0
     for a in range(NUM_ACTIONS):
@@ -380,7 +380,7 @@ def window_pass(row: np.ndarray) -> None:
             row[S.STEP] = S.ST_BATTLE_WINDOW
         else:
             row[S.STEP] = S.ST_END
-            row[S.END_STAGE] = 0
+            row[S.END_STAGE] = S.ES_SKILLS
     elif st == S.ST_BATTLE_WINDOW:
         row[S.STEP] = S.ST_ATTACK
     elif st == S.ST_DECL_WINDOW:
@@ -393,11 +393,11 @@ def window_pass(row: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def play_from_hand(row: np.ndarray, tables, p: int, i: int) -> None:
-    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+    inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
     row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
     card = card_of(row, p, inst)
     if tables[0][card, C_TYPE] == TYPE_CHARACTER:
-        zone_push(row, S.SUPPORT, S.SUPPORT_N, S.SUPPORT_CAP, p, inst)
+        zone_push(row, S.SUPPORT, S.SUPPORT_COUNT, S.SUPPORT_CAP, p, inst)
         row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
         row[S.SUPPORT_PLAYED] = 1
         queue_effects(row, p, inst, TR_ON_PLAY)
@@ -426,7 +426,7 @@ def declare(row: np.ndarray, tables, target: int) -> None:
     row[S.TARGET] = target
     row[S.ORIG_TARGET] = target
     row[S.COVERED] = 0
-    row[S.RESULT] = 0
+    row[S.RESULT] = S.RES_NONE
     row[S.BURST_FAILED] = 0
     row[S.BURST_FAILED + 1] = 0
     for inst in (row[S.ATK_A], row[S.ATK_B]):
@@ -445,8 +445,8 @@ def declare(row: np.ndarray, tables, target: int) -> None:
 def do_burst(row: np.ndarray, tables, p: int, k: int) -> None:
     """LN-B3..B6: reveal level card ``k`` (-1: the first face-down card its owner never saw; those came from the top
     of the deck unseen, so which one is revealed carries no choice); Level Burst text activates, else it fails."""
-    for j in range(row[S.LEVEL_N + p]):
-        inst = row[S.LEVEL + p * S.LEVEL_ZONE + j]
+    for j in range(row[S.LEVEL_COUNT + p]):
+        inst = row[S.LEVEL + p * S.LEVEL_CAP + j]
         if k >= 0 and j != k:
             continue
         if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0 and (k >= 0 or row[S.DRAWN + p * S.DECK_SIZE + inst] == 0):
@@ -497,7 +497,7 @@ def judge(row: np.ndarray, tables) -> None:
                 def_ap = ap
     atk_wins = atk_ap > def_ap
     def_wins = def_ap > atk_ap
-    row[S.RESULT] = RES_ATTACKER if atk_wins else (RES_DEFENDER if def_wins else RES_TIE)
+    row[S.RESULT] = S.RES_ATTACKER if atk_wins else (S.RES_DEFENDER if def_wins else S.RES_TIE)
     atk_main = a == row[S.MAIN + tp]
     def_main = t == row[S.MAIN + op]
     # LN-V1 / LN-J3: a Level Neo main character that wins a battle wins the game
@@ -507,9 +507,9 @@ def judge(row: np.ndarray, tables) -> None:
     if def_wins and def_main and is_neo(row, op):
         finish(row, op)
         return
-    row[S.PENDING_LD] = -1
+    row[S.PENDING_LEVEL_DOWN] = -1
     row[S.COMBI_CHOOSER] = -1
-    if atk_wins and atk_main and row[S.LEVEL_N + tp] < S.LEVEL_ZONE and row[S.DECK_N + tp] > 0:
+    if atk_wins and atk_main and row[S.LEVEL_COUNT + tp] < S.LEVEL_CAP and row[S.DECK_COUNT + tp] > 0:
         row[S.STEP] = S.ST_LEVEL_UP  # LN-J2, LN-L2: the winner chooses (also in a combi, also over a cover: LN-C2)
         return
     judge_rest(row, tables)
@@ -521,14 +521,14 @@ def judge_rest(row: np.ndarray, tables) -> None:
     tp = row[S.TURN_PLAYER]
     op = 1 - tp
     a, b, t = row[S.ATK_A], row[S.ATK_B], row[S.TARGET]
-    atk_wins = row[S.RESULT] == RES_ATTACKER
-    def_wins = row[S.RESULT] == RES_DEFENDER
+    atk_wins = row[S.RESULT] == S.RES_ATTACKER
+    def_wins = row[S.RESULT] == S.RES_DEFENDER
     atk_main = a == row[S.MAIN + tp]
     def_main = t == row[S.MAIN + op]
     if not def_wins:  # the defender lost (LN-J1: a tie is a loss for both)
         if def_main:
-            if row[S.NO_LEVEL_DOWN + op] == 0 and row[S.LEVEL_N + op] > 0:  # LN-J5, LN-L6
-                row[S.PENDING_LD] = op
+            if row[S.NO_LEVEL_DOWN + op] == 0 and row[S.LEVEL_COUNT + op] > 0:  # LN-J5, LN-L6
+                row[S.PENDING_LEVEL_DOWN] = op
         else:
             discard_support(row, op, t)  # LN-J6
     if not atk_wins:  # the attacker lost
@@ -553,7 +553,7 @@ def judge_rest(row: np.ndarray, tables) -> None:
             queue_effects(row, tp, b, TR_ON_WIN)
     if def_wins:
         queue_effects(row, op, t, TR_ON_WIN)
-    if row[S.PENDING_LD] >= 0:
+    if row[S.PENDING_LEVEL_DOWN] >= 0:
         row[S.STEP] = S.ST_LEVEL_DOWN
     elif row[S.COMBI_CHOOSER] >= 0:
         row[S.STEP] = S.ST_COMBI_LOSS
@@ -572,7 +572,7 @@ def end_battle(row: np.ndarray) -> None:
     row[S.BURST_FAILED] = 0
     row[S.BURST_FAILED + 1] = 0
     row[S.BURST_PASSES] = 0
-    row[S.PENDING_LD] = -1
+    row[S.PENDING_LEVEL_DOWN] = -1
     row[S.COMBI_CHOOSER] = -1
     row[S.STEP] = S.ST_BATTLE_WINDOW
     row[S.SUB] = 0
@@ -588,7 +588,7 @@ def end_of_turn_cleanup(row: np.ndarray) -> None:
         row[S.AP_BATTLE + k] = 0
         row[S.ATTACKED + k] = 0
     for p in range(2):
-        row[S.USED_N + p] = 0
+        row[S.USED_COUNT + p] = 0
         row[S.NO_LEVEL_DOWN + p] = 0
     row[S.SUPPORT_PLAYED] = 0
     row[S.TURN_PLAYER] = 1 - row[S.TURN_PLAYER]
@@ -612,7 +612,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     st = row[S.STEP]
     tp = row[S.TURN_PLAYER]
     op = 1 - tp
-    if row[S.CHOICE_P] >= 0:  # issue 12 item 14: the owner's choice of a support
+    if row[S.CHOICE_PLAYER] >= 0:  # issue 12 item 14: the owner's choice of a support
         apply_choice(row, tables, a - A_EFFECT_TARGET)
     elif st == S.ST_ORDER:  # LN-S1
         first = p if a == A_GO_FIRST else 1 - p
@@ -622,7 +622,8 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[S.STEP] = S.ST_CHOOSE_MAIN
     elif st == S.ST_CHOOSE_MAIN:  # LN-S2
         inst = a - A_CHOOSE_MAIN
-        zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, zone_find(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, inst))
+        k = zone_find(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, inst)
+        zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, k)
         row[S.MAIN + p] = inst
         row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
         row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
@@ -630,14 +631,14 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[S.SETUP_PLAYER] = 1 - p
         else:  # LN-S3: shuffle, draw 6
             for q in range(2):
-                shuffle_slice(row, S.DECK + q * S.DECK_SIZE, row[S.DECK_N + q])
-                for _ in range(S.OPENING_HAND):
+                shuffle_slice(row, S.DECK + q * S.DECK_SIZE, row[S.DECK_COUNT + q])
+                for _ in range(S.OPENING_HAND_SIZE):
                     draw(row, q)
             row[S.STEP] = S.ST_MULLIGAN
             row[S.SETUP_PLAYER] = row[S.FIRST_PLAYER]
     elif st == S.ST_MULLIGAN:  # LN-S4
         if a == A_PASS:
-            while row[S.HAND_N + p] < S.OPENING_HAND and row[S.DECK_N + p] > 0:
+            while row[S.HAND_COUNT + p] < S.OPENING_HAND_SIZE and row[S.DECK_COUNT + p] > 0:
                 draw(row, p)
             row[S.MULLIGAN_USED + p] = 1
             if p == row[S.FIRST_PLAYER]:
@@ -645,14 +646,14 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             else:
                 start_game(row)
         else:
-            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND)
+            inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND)
             deck_to_bottom(row, p, inst)
     elif st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW:
         if a == A_PASS:
             window_pass(row)
             return
         row[S.WINDOW_PASSES] = 0  # acting reopens the window for a player who passed
-        if a < A_SKILL:
+        if A_HAND <= a < A_HAND_END:
             play_from_hand(row, tables, p, a - A_HAND)
         else:
             s = a - A_SKILL
@@ -681,10 +682,10 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[S.SUB] = 0
         row[S.WINDOW_PASSES] = 0
     elif st == S.ST_BURST:
-        burst_choice(row, tables, p, a != A_PASS, a - A_BURST_KNOWN if a >= A_BURST_KNOWN else -1)
+        burst_choice(row, tables, p, a != A_PASS, a - A_BURST_KNOWN if A_BURST_KNOWN <= a < A_BURST_KNOWN_END else -1)
     elif st == S.ST_LEVEL_DOWN:  # LN-L3
         level_down_at(row, p, a - A_LEVEL_DOWN)
-        row[S.PENDING_LD] = -1
+        row[S.PENDING_LEVEL_DOWN] = -1
         row[S.STEP] = S.ST_COMBI_LOSS if row[S.COMBI_CHOOSER] >= 0 else S.ST_BATTLE_END
     elif st == S.ST_COMBI_LOSS:  # LN-J7
         discard_support(row, tp, row[S.ATK_A] if a == A_COMBI_LOSS else row[S.ATK_B])
@@ -695,7 +696,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             level_up(row, tp)
         judge_rest(row, tables)
     elif st == S.ST_END:  # LN-T7
-        to_discard(row, p, zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND))
+        to_discard(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
 
 
 @njit(cache=True)
@@ -704,16 +705,16 @@ def advance(row: np.ndarray, tables) -> None:
     while True:
         if row[H_STATUS] != LIVE:
             return
-        if row[S.CHOICE_P] >= 0:
-            set_decision(row, row[S.CHOICE_P])
+        if row[S.CHOICE_PLAYER] >= 0:
+            set_decision(row, row[S.CHOICE_PLAYER])
             return
-        if row[S.QUEUE_N] > 0:
+        if row[S.QUEUE_COUNT] > 0:
             drain_effects(row, tables)
             continue
         st = row[S.STEP]
         if st >= S.ST_TURN_START:  # LN-V2/V3: deck-out, checked once effects have resolved
-            out0 = row[S.DECK_N] == 0
-            out1 = row[S.DECK_N + 1] == 0
+            out0 = row[S.DECK_COUNT] == 0
+            out1 = row[S.DECK_COUNT + 1] == 0
             if out0 or out1:
                 finish(row, DRAW if (out0 and out1) else (1 if out0 else 0))
                 return
@@ -733,7 +734,7 @@ def advance(row: np.ndarray, tables) -> None:
             row[S.MARKER + tp] += 1
             draw(row, tp)
             row[S.RESTED + tp * S.DECK_SIZE + row[S.MAIN + tp]] = 0
-            for s in range(row[S.SUPPORT_N + tp]):
+            for s in range(row[S.SUPPORT_COUNT + tp]):
                 row[S.RESTED + tp * S.DECK_SIZE + support_at(row, tp, s)] = 0
             start_main_phase(row, 1)
             continue
@@ -757,7 +758,7 @@ def advance(row: np.ndarray, tables) -> None:
             judge(row, tables)
             continue
         if st == S.ST_LEVEL_DOWN:
-            set_decision(row, row[S.PENDING_LD])
+            set_decision(row, row[S.PENDING_LEVEL_DOWN])
             return
         if st == S.ST_COMBI_LOSS:
             set_decision(row, row[S.COMBI_CHOOSER])
@@ -770,20 +771,20 @@ def advance(row: np.ndarray, tables) -> None:
             continue
         if st == S.ST_END:
             stage = row[S.END_STAGE]
-            if stage == 0:  # LN-T7: end-of-turn skills of the turn player's characters
-                row[S.END_STAGE] = 1
+            if stage == S.ES_SKILLS:  # LN-T7: end-of-turn skills of the turn player's characters
+                row[S.END_STAGE] = S.ES_DISCARD_TURN_PLAYER
                 queue_effects(row, tp, row[S.MAIN + tp], TR_END_TURN)
                 s = 0
-                while s < row[S.SUPPORT_N + tp]:
+                while s < row[S.SUPPORT_COUNT + tp]:
                     queue_effects(row, tp, support_at(row, tp, s), TR_END_TURN)
                     s += 1
                 continue
-            if stage == 1 or stage == 2:
-                q = tp if stage == 1 else op
-                if row[S.HAND_N + q] > S.HAND_LIMIT:
+            if stage == S.ES_DISCARD_TURN_PLAYER or stage == S.ES_DISCARD_OPPONENT:
+                q = tp if stage == S.ES_DISCARD_TURN_PLAYER else op
+                if row[S.HAND_COUNT + q] > S.MAX_KEPT_HAND:
                     set_decision(row, q)
                     return
-                row[S.END_STAGE] = stage + 1
+                row[S.END_STAGE] = S.ES_DISCARD_OPPONENT if stage == S.ES_DISCARD_TURN_PLAYER else S.ES_CLEANUP
                 continue
             end_of_turn_cleanup(row)
             continue
@@ -798,9 +799,9 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         if row[H_STATUS] != LIVE:
             return
         p = row[H_TO_ACT]
-        if fill_mask(row, tables, p, mask) != 1:  # (the fused play reuses this mask)
+        if mask_row(row, tables, p, mask) != 1:  # (the fused play reuses this mask)
             return
-        if is_window(row[S.STEP]) and row[S.CHOICE_P] < 0:
+        if is_window(row[S.STEP]) and row[S.CHOICE_PLAYER] < 0:
             return  # a window offered by public information stays a decision even with "pass" alone (C.1)
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -816,11 +817,10 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     for p in range(2):
         for i in range(S.DECK_SIZE):
             row[S.DECK_LIST + p * S.DECK_SIZE + i] = -1
-    for start, size in ((S.DECK, 2 * S.DECK_SIZE), (S.HAND, 2 * S.HAND_CAP), (S.MAIN, 2),
-                        (S.SUPPORT, 2 * S.SUPPORT_CAP),
-                        (S.LEVEL, 2 * S.LEVEL_ZONE), (S.DISCARD, 2 * S.DECK_SIZE)):
-        for j in range(size):
-            row[start + j] = -1
+    for start, end in ((S.DECK, S.DECK_END), (S.HAND, S.HAND_END), (S.MAIN, S.MAIN_END), (S.SUPPORT, S.SUPPORT_END),
+                       (S.LEVEL, S.LEVEL_END), (S.DISCARD, S.DISCARD_END)):  # every zone empty
+        for k in range(start, end):
+            row[k] = -1
     for p in range(2):
         n = 0
         for i in range(S.DECK_SIZE):
@@ -829,8 +829,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
             if card >= 0:
                 row[S.DECK + p * S.DECK_SIZE + n] = i
                 n += 1
-        row[S.DECK_N + p] = n
-    for f in (S.ATK_A, S.ATK_B, S.TARGET, S.ORIG_TARGET, S.PENDING_LD, S.COMBI_CHOOSER, S.CHOICE_P):
+        row[S.DECK_COUNT + p] = n
+    for f in (S.ATK_A, S.ATK_B, S.TARGET, S.ORIG_TARGET, S.PENDING_LEVEL_DOWN, S.COMBI_CHOOSER, S.CHOICE_PLAYER):
         row[f] = -1
     row[S.RPS_WINNER] = rng_below(row, 2)  # LN-S1
     row[S.STEP] = S.ST_ORDER
@@ -838,18 +838,19 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 
 
 @njit(cache=True)
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
+    """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
+    it was illegal. ``mask`` is scratch; afterwards it holds the mask of the player to act next (see ``settle``)."""
     if a < 0 or a >= NUM_ACTIONS:
-        return 1
-    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
-        return 1
+        return False
+    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
+        return False
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
-    return 0
+    return True
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -867,14 +868,14 @@ def batch_step(states, tables, players, actions, errors):
         errors[i] = 0
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
 
 
 @njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
+            mask_row(states[i], tables, players[i], out[i])
         else:
             out[i, :] = 0
 

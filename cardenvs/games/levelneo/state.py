@@ -14,11 +14,11 @@ from cardenvs.core.layout import Layout, fields
 DECK_SIZE = 40  # LN-D1
 MAX_COPIES = 3  # LN-D2
 HAND_CAP = 16  # physical hand size; a draw into a full hand goes to the discard pile (never reached in practice)
-OPENING_HAND = 6  # LN-S3
-HAND_LIMIT = 6  # LN-T7: discard down to 6 at end of turn when holding 7 or more
+OPENING_HAND_SIZE = 6  # LN-S3
+MAX_KEPT_HAND = 6  # LN-T7: the most cards kept at end of turn (discard down to 6 when holding 7 or more)
 SUPPORT_CAP = 4  # LN-T10 (gap): support zone capacity
-LEVEL_CAP = 5  # LN-L5/L6: level 5 is Level Neo, the level zone holds at most 4 cards
-LEVEL_ZONE = LEVEL_CAP - 1
+MAX_LEVEL = 5  # LN-L5/L6: level 5 is Level Neo (the highest level)
+LEVEL_CAP = MAX_LEVEL - 1  # the level zone holds at most 4 cards (level = cards + 1)
 AP_PER_LEVEL = 500  # LN-L4
 USED_CAP = 16  # distinct Use skills one player can use in a turn (more is refused; never reached in practice)
 TURN_CAP = 80  # LN-V3: truncate (status 2) when turn 81 would start
@@ -54,13 +54,32 @@ STEP_NAMES = (
     "level burst", "battle judgement", "level down", "combi loss", "battle end", "end of turn", "level up",
 )
 
+#: one entry of ``queue`` (``QUEUE + k * QUEUE_ENTRY_SIZE + Q_*``): an effect source waiting to resolve
+QUEUE_ENTRY = Layout("levelneo_queue_entry", fields(
+    ("player", (), "owner of the effect source"),
+    ("inst", (), "the source's card instance"),
+    ("trigger", (), "TR_* trigger whose effects resolve"),
+    ("next_effect", (), "index of the first of its effects still to resolve (after a choice: the one after it)"),
+))
+QUEUE_ENTRY.export(globals(), "Q_")
+QUEUE_ENTRY_SIZE = QUEUE_ENTRY.size
+
+# ---- codes of the result and end_stage fields --------------------------------------------------------------------
+RES_NONE, RES_ATTACKER, RES_DEFENDER, RES_TIE = range(4)  # LN-J1: a tie is a loss for both
+(
+    ES_SKILLS,  # end-of-turn skills of the turn player's characters are queued
+    ES_DISCARD_TURN_PLAYER,  # the turn player discards down to MAX_KEPT_HAND
+    ES_DISCARD_OPPONENT,  # then the opponent
+    ES_CLEANUP,  # "until end of turn" effects end, the turn passes
+) = range(4)
+
 _STATE_FIELDS = fields(
     ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
     ("deck", (2, DECK_SIZE), "deck stack, instance ids, top = last entry", True),
     ("hand", (2, HAND_CAP), "hand, instance ids", True),
     ("main", (2, 1), "main character instance", True),
     ("support", (2, SUPPORT_CAP), "support zone, instance ids in slot order", True),
-    ("level", (2, LEVEL_ZONE), "level zone, instance ids (face-up flag in face_up)", True),
+    ("level", (2, LEVEL_CAP), "level zone, instance ids (face-up flag in face_up)", True),
     ("discard", (2, DECK_SIZE), "discard pile, instance ids in order", True),
     ("deck_count", (2,), "cards in each deck"),
     ("hand_count", (2,), "cards in each hand"),
@@ -98,11 +117,12 @@ _STATE_FIELDS = fields(
     ("burst_player", (), "player whose Level Burst choice is pending"),
     ("burst_failed", (2,), "1: this player's burst failed this battle (LN-B4)"),
     ("burst_passes", (), "consecutive passes in the burst alternation"),
-    ("result", (), "battle result: 1 attacker won, 2 defender won, 3 tie"),
+    ("result", (), "battle result (RES_*): 0 none yet, 1 attacker won, 2 defender won, 3 tie"),
     ("pending_level_down", (), "player who must choose a level card to discard, or -1"),
     ("combi_chooser", (), "player who chooses the discarded combi attacker, or -1"),
-    ("end_stage", (), "end-of-turn sub-step"),
-    ("queue", (QUEUE_CAP, 4), "effects waiting to resolve: (player, instance, trigger, first effect), first in first out"),
+    ("end_stage", (), "end-of-turn sub-step (ES_*)"),
+    ("queue", (QUEUE_CAP, QUEUE_ENTRY_SIZE), "effects waiting to resolve (entries: queue_entry below), first in first "
+                                             "out"),
     ("choice_player", (), "player choosing the support a one-support effect applies to, or -1"),
     ("choice_inst", (), "instance whose effect waits for that choice"),
     ("choice_effect", (), "index of that effect on its card"),
@@ -111,58 +131,5 @@ _STATE_FIELDS = fields(
 STATE = Layout("levelneo_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-_o = STATE.offset
-DECK_LIST = _o("deck_list")
-DECK = _o("deck")
-HAND = _o("hand")
-MAIN = _o("main")
-SUPPORT = _o("support")
-LEVEL = _o("level")
-DISCARD = _o("discard")
-DECK_N = _o("deck_count")
-HAND_N = _o("hand_count")
-SUPPORT_N = _o("support_count")
-LEVEL_N = _o("level_count")
-DISCARD_N = _o("discard_count")
-RESTED = _o("rested")
-FACE_UP = _o("face_up")
-ATTACKED = _o("attacked")
-AP_TURN = _o("ap_turn")
-AP_NEXT = _o("ap_next")
-AP_BATTLE = _o("ap_battle")
-DRAWN = _o("drawn")
-PLAYED = _o("played")
-MARKER = _o("marker")
-MULLIGAN_USED = _o("mulligan_used")
-USED_SKILLS = _o("used_skills")
-USED_N = _o("used_count")
-NO_LEVEL_DOWN = _o("no_level_down")
-STEP = _o("step")
-SUB = _o("sub")
-WINDOW_PASSES = _o("window_passes")
-MAIN_PHASE = _o("main_phase")
-TURN_PLAYER = _o("turn_player")
-FIRST_PLAYER = _o("first_player")
-RPS_WINNER = _o("rps_winner")
-SETUP_PLAYER = _o("setup_player")
-SUPPORT_PLAYED = _o("support_played")
-BATTLE = _o("battle")
-ATK_A = _o("atk_a")
-ATK_B = _o("atk_b")
-TARGET = _o("target")
-COVERED = _o("covered")
-ORIG_TARGET = _o("orig_target")
-BURST_PLAYER = _o("burst_player")
-BURST_FAILED = _o("burst_failed")
-BURST_PASSES = _o("burst_passes")
-RESULT = _o("result")
-PENDING_LD = _o("pending_level_down")
-COMBI_CHOOSER = _o("combi_chooser")
-END_STAGE = _o("end_stage")
-QUEUE = _o("queue")
-QUEUE_N = _o("queue_count")
-CHOICE_P = _o("choice_player")
-CHOICE_INST = _o("choice_inst")
-CHOICE_EFF = _o("choice_effect")
-Q_W = 4  # queue entry width
-del _o
+STATE.export(globals())  # every field's offset: DECK_LIST, HAND_COUNT, QUEUE ... and one past its end: HAND_END
+

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import action_range
+from .actions import ACTIONS
 from .cards import C_AP, C_MAIN_OK, E_COND, E_TARGET, E_TRIGGER, TG_OWN_ONE, TRIGGERS
 from . import state as S
 
@@ -30,13 +30,14 @@ def _zone(row: np.ndarray, name: str, count: str, p: int) -> list[int]:
 
 def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Human-readable text of ``action`` for ``player`` in the position ``row``."""
-    field, i = action_range(int(action))
+    field, i = ACTIONS.locate(int(action))
     p, o = int(player), 1 - int(player)
     step = int(_f(row, "step"))
     if field == "pass":
         return {
-            2: "keep this hand (mulligan done)", 6: "end the battle phase", 7: "no combi partner", 10: "no cover",
-            12: "decline the Level Burst", 18: "do not level up",
+            S.ST_MULLIGAN: "keep this hand (mulligan done)", S.ST_ATTACK: "end the battle phase",
+            S.ST_PARTNER: "no combi partner", S.ST_COVER: "no cover", S.ST_BURST: "decline the Level Burst",
+            S.ST_LEVEL_UP: "do not level up",
         }.get(step, "pass (nothing more in this window)")
     if field in ("go_first", "go_second"):
         return field.replace("_", " ")
@@ -48,9 +49,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "hand":
         hand = _zone(row, "hand", "hand_count", p)
         name = _card_name(row, pool, p, hand[i]) if i < len(hand) else "?"
-        if step == 2:
+        if step == S.ST_MULLIGAN:
             return f"mulligan '{name}' to the bottom (hand {i})"
-        if step == 17:
+        if step == S.ST_END:
             return f"discard '{name}' (hand {i})"
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         return f"play {'support' if kind == 'character' else 'event'} '{name}' (hand {i})"
@@ -121,7 +122,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         head += "  [truncated]"
     else:
         w = int(row[H_WINNER])
-        head += "  [draw]" if w == 2 else f"  [P{w} wins]"
+        head += "  [draw]" if w == DRAW else f"  [P{w} wins]"
     lines.append(head)
     for p in (0, 1):
         see_private = viewer is None or viewer == p
@@ -310,10 +311,13 @@ def _where(field: str) -> str:
     }[field]
 
 
-_FIELD_STEPS = {
-    "pass": (2, 4, 5, 6, 7, 9, 10, 11, 12, 18), "go_first": (0,), "go_second": (0,), "burst": (12,),
-    "burst_known": (12,), "hand": (2, 4, 5, 9, 11, 17), "skill": (4, 5, 9, 11), "attack": (6,), "partner": (7,),
-    "target": (8,), "cover": (10,), "level_down": (14,), "combi_loss": (15,), "choose_main": (1,), "level_up": (18,),
+_WINDOWS = (S.ST_MAIN, S.ST_BATTLE_WINDOW, S.ST_DECL_WINDOW, S.ST_COVER_WINDOW)
+_FIELD_STEPS = {  # the steps in which each action range can be legal (rules.mask_row)
+    "pass": (S.ST_MULLIGAN, *_WINDOWS, S.ST_ATTACK, S.ST_PARTNER, S.ST_COVER, S.ST_BURST, S.ST_LEVEL_UP),
+    "go_first": (S.ST_ORDER,), "go_second": (S.ST_ORDER,), "burst": (S.ST_BURST,), "burst_known": (S.ST_BURST,),
+    "hand": (S.ST_MULLIGAN, *_WINDOWS, S.ST_END), "skill": _WINDOWS, "attack": (S.ST_ATTACK,),
+    "partner": (S.ST_PARTNER,), "target": (S.ST_TARGET,), "cover": (S.ST_COVER,), "level_down": (S.ST_LEVEL_DOWN,),
+    "combi_loss": (S.ST_COMBI_LOSS,), "choose_main": (S.ST_CHOOSE_MAIN,), "level_up": (S.ST_LEVEL_UP,),
     "effect_target": (),
 }
 
@@ -353,7 +357,7 @@ def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e
         return "its cost is to rest this character, and it is already resting"
     if skill_used(row, p, int(eff[E_SKILL])):  # LN-K4
         if int(_f(row, "used_count")[p]) >= _f(row, "used_skills").shape[1]:
-            return "you already used as many different skills this turn as the game allows (16)"
+            return f"you already used as many different skills this turn as the game allows ({S.USED_CAP})"
         skills = getattr(pool, "skills", None)
         name = skills[int(eff[E_SKILL])] if skills else info["name"]
         return f"the skill '{name}' was already used this turn (each skill once per turn)"
@@ -380,7 +384,7 @@ FALLBACK = "not legal in this decision"
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` in ``row``, in levelneo's terms; "" when it is legal.
 
-    Legality is decided by the rules' own ``fill_mask``; the reason follows the same branches and reuses the same
+    Legality is decided by the rules' own ``mask_row``; the reason follows the same branches and reuses the same
     predicates (``support_playable``, ``skill_usable``'s checks, ``can_attack``, ``any_resting``, ``can_burst``...).
     Only ``player``'s own cards and public information are named (never the opponent's hand or face-down cards).
     """
@@ -397,7 +401,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
     tables = pool.tables
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    if R.fill_mask(row, tables, p, mask) and mask[a]:
+    if R.mask_row(row, tables, p, mask) and mask[a]:
         return ""
     status = int(row[H_STATUS])
     if status != LIVE:
@@ -405,7 +409,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if int(row[H_TO_ACT]) != p:
         step = S.STEP_NAMES[int(_f(row, 'step'))]
         return f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: {step})"
-    field, i = action_range(a)
+    field, i = ACTIONS.locate(a)
     st = int(_f(row, "step"))
     step = S.STEP_NAMES[st]
     tp = int(_f(row, "turn_player"))
@@ -447,7 +451,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
         card = int(_f(row, "deck_list")[p, inst])
         name = pool.name(card)
         if ctab[card, C_TYPE] == TYPE_CHARACTER:
-            main_turn = st == 4 and p == tp and int(_f(row, "sub")) == 0
+            main_turn = st == S.ST_MAIN and p == tp and int(_f(row, "sub")) == 0
             if not main_turn:
                 now = f"this is P{tp}'s turn, not yours" if p != tp else f"now it is the '{step}' window"
                 return (f"'{name}' is a character: supports are played only in your own main phase and {now}; "

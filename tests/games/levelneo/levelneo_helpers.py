@@ -1,4 +1,5 @@
-"""Position builders and readers for the levelneo scenario tests.
+"""Position builders and readers for the levelneo scenario tests (``field``, ``A``, ``legal``, ``is_legal`` are the
+shared :class:`cardenvs.scenario.Scenario` kit's; ``do`` adds passing through the windows on top of it).
 
 ``build(p0, p1, ...)`` returns a one-row :class:`BatchGame` whose row holds exactly the described position, stopped
 at a decision of the given step. A side is a dict:
@@ -12,17 +13,19 @@ at a decision of the given step. A side is a dict:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
-from cardenvs.games.levelneo.actions import ACTIONS, action_range
-from cardenvs.games.levelneo.observe import OBS, F
+from cardenvs.games.levelneo.obs_layout import CHAR_AP_NOW
+from cardenvs.games.levelneo.observe import OBS
 from cardenvs.games.levelneo.state import (
     DECK_SIZE, ST_BATTLE_WINDOW, ST_BURST, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW, ST_LEVEL_UP, ST_MAIN,
-    ST_PARTNER, STATE,
+    ST_PARTNER,
 )
+from cardenvs.scenario import Scenario
+
+kit = Scenario(SPEC)
+field, A, legal, is_legal = kit.field, kit.A, kit.legal, kit.is_legal
 
 WINDOWS = (ST_MAIN, ST_BATTLE_WINDOW, ST_DECL_WINDOW, ST_COVER_WINDOW)
 
@@ -31,16 +34,6 @@ FILLER = "Dynamo Mech"  # vanilla character without Level Burst text
 
 _ZONES = ("deck", "hand", "main", "support", "level", "discard")
 _MINUS_ONE = ("atk_a", "atk_b", "target", "orig_target", "pending_level_down", "combi_chooser", "choice_player")
-
-
-def field(g: BatchGame, name: str) -> np.ndarray:
-    """A writable view of a state field of row 0."""
-    return STATE.get(g.states[0], name)
-
-
-def A(name: str, index: int = 0) -> int:
-    """Flat action id of ``index`` in the action field ``name``."""
-    return ACTIONS.offset(name) + index
 
 
 def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, sub: int = 0, turn: int = 5,
@@ -117,7 +110,7 @@ def do(g: BatchGame, name: str, index: int = 0, player: int | None = None, skip:
         if step_name(g) not in WINDOWS or not is_legal(g, "pass"):
             break
         g.step([A("pass")])
-    return g.step([A(name, index)], players=None if player is None else [player])
+    return kit.do(g, name, index, player)
 
 
 def judge(g: BatchGame, level_up: bool = True):
@@ -136,17 +129,6 @@ def judge(g: BatchGame, level_up: bool = True):
             continue
         return r
     raise AssertionError("the battle did not end")
-
-
-def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
-    """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
-    p = int(g.to_act[0]) if player is None else player
-    mask = g.legal_mask([p])[0]
-    return [action_range(int(a)) for a in np.flatnonzero(mask)]
-
-
-def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
-    return (name, index) in legal(g, player)
 
 
 def zone_names(g: BatchGame, p: int, zone: str) -> list[str]:
@@ -173,8 +155,8 @@ def ap(g: BatchGame, p: int, where: str | int = "main") -> float:
     """Current AP of player ``p``'s main (``"main"``) or support slot ``where`` (0-based), from p's observation."""
     obs = g.observe([p])[0]
     if where == "main":
-        return float(OBS.get(obs, "main")[0, F]) * 1000
-    return float(OBS.get(obs, "supports")[0, where, F]) * 1000
+        return float(OBS.get(obs, "main")[0, CHAR_AP_NOW]) * 1000
+    return float(OBS.get(obs, "supports")[0, where, CHAR_AP_NOW]) * 1000
 
 
 def pass_until(g: BatchGame, target_step: int, limit: int = 20) -> None:

@@ -2,7 +2,7 @@
 
 Scenario tests build a position where an action is illegal for one known reason (rule IDs in the test names) and
 check that the explanation names that reason; the sweep checks over random-play states that the explanation is ""
-exactly for the legal actions (the rules' ``fill_mask`` decides) and never the catch-all; the legend test scans
+exactly for the legal actions (the rules' ``mask_row`` decides) and never the catch-all; the legend test scans
 renders for every bracketed mark.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, LIVE, TERMINATED
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.state import (
-    ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COVER, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_PARTNER,
+    ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COVER, ST_LEVEL_DOWN, ST_MULLIGAN, ST_PARTNER,
     ST_TARGET, STEP_NAMES,
 )
 from cardenvs.games.levelneo.text import FALLBACK, LEGEND, explain_illegal

@@ -116,13 +116,13 @@ def test_observed_ap_equals_the_rules_ap() -> None:
     observed AP must equal the rules' own compute_ap (LN-K1, LN-L4) in states from random play."""
     from cardenvs.games.levelneo.board import support_at
     from cardenvs.games.levelneo.effects import compute_ap
-    from cardenvs.games.levelneo.observe import CHAR_FEATURES, F
-    from cardenvs.games.levelneo.state import DECK_SIZE, FACE_UP, MAIN, SUPPORT_CAP, SUPPORT_N
+    from cardenvs.games.levelneo.obs_layout import CHAR, CHAR_AP_NOW
+    from cardenvs.games.levelneo.state import DECK_SIZE, FACE_UP, MAIN, SUPPORT_CAP, SUPPORT_COUNT
 
     g = BatchGame(SPEC, 64, decks=("machine", "burst"), seed=5, autoreset=True, parallel=False)
     rng = np.random.default_rng(2)
-    width = F + len(CHAR_FEATURES)
-    ap_col = F + CHAR_FEATURES.index("ap_now/1000")
+    width = CHAR.size
+    ap_col = CHAR_AP_NOW
     checked = 0
     for _ in range(300):
         players = g.to_act.copy()
@@ -131,7 +131,7 @@ def test_observed_ap_equals_the_rules_ap() -> None:
             row, p = g.states[i], int(players[i])
             for side, q in enumerate((p, 1 - p)):
                 insts = [(OBS.offset("supports") + (side * SUPPORT_CAP + s) * width, support_at(row, q, s))
-                         for s in range(row[SUPPORT_N + q])]
+                         for s in range(row[SUPPORT_COUNT + q])]
                 main = int(row[MAIN + q])
                 if main >= 0 and (q == p or row[FACE_UP + q * DECK_SIZE + main] != 0):
                     insts.append((OBS.offset("main") + side * width, main))

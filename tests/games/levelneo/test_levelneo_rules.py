@@ -681,7 +681,8 @@ def test_LN_B3_a_face_down_card_its_owner_held_is_a_separate_burst_choice() -> N
     assert own[0, 2] == 1 and own[1, 2] == 0  # the known card's features are shown to its owner only
     assert OBS.get(g.observe([1])[0], "level")[1][0, 2] == 0
     do(g, "burst")  # the unseen card, although it lies second
-    assert field(g, "face_up")[0, inst_of(g, 0, "level", 1)] == 1 and field(g, "face_up")[0, inst_of(g, 0, "level", 0)] == 0
+    face_up = field(g, "face_up")[0]
+    assert face_up[inst_of(g, 0, "level", 1)] == 1 and face_up[inst_of(g, 0, "level", 0)] == 0
     assert field(g, "burst_failed")[0] == 0  # Phoenix Ember has Level Burst text
 
 

@@ -1,0 +1,124 @@
+"""The levelneo observation layout: the observation row and the blocks repeated inside it (declared once).
+
+Every block is a float32 :class:`Layout` exported with its prefix (``CARD_COLOR``, ``CHAR_AP_NOW``, ``CTX_BATTLE``,
+``O_HAND``): the kernels in ``observe.py`` read them as ``L.CARD_COLOR`` (``from . import obs_layout as L``), so a
+reordered or resized field moves every use with it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.layout import Layout, fields
+
+from . import state as S
+from .cards import COLORS, MAX_POOL, TYPES
+
+NUM_TRAIT_BITS = 8  # the first 8 traits of the pool get a feature bit each
+_F32 = np.float32
+
+#: one card described by its features (hand slots, characters on the field, face-up level cards)
+CARD = Layout("levelneo_card", fields(
+    ("present", (), "1: a card the viewer may see is here"),
+    ("type", (len(TYPES),), "one-hot: " + ", ".join(TYPES)),
+    ("color", (len(COLORS),), "one-hot: " + ", ".join(COLORS)),
+    ("turn_cost", (), "turn cost"),
+    ("ap", (), "printed AP / 1000"),
+    ("traits", (NUM_TRAIT_BITS,), f"1 per trait among the pool's first {NUM_TRAIT_BITS} traits"),
+    ("has_use", (), "has a [Use] skill"),
+    ("has_cont", (), "has a [Cont] skill"),
+    ("has_start", (), "has a [Start] skill"),
+    ("has_burst", (), "has Level Burst text"),
+    ("main_capable", (), "may be chosen as main character (turn cost 1 character)"),
+), _F32)
+CARD.export(globals(), "CARD_")
+CARD_SIZE = CARD.size
+#: a character on the field: its card, then its state in play
+CHAR = Layout("levelneo_character", fields(
+    ("card", (CARD.size,), "card features (CARD block)"),
+    ("ap_now", (), "current AP / 1000 (modifiers, [Cont] skills, the turn player's main's level bonus)"),
+    ("rested", (), "1 while Rest"),
+    ("attacked", (), "attacked this turn"),
+    ("attacking", (), "attacker or combi partner in the current battle"),
+    ("defending", (), "the current battle's defender (after cover: the covering support)"),
+    ("declared_target", (), "the target declared before any cover"),
+    ("face_up", (), "face up"),
+), _F32)
+CHAR.export(globals(), "CHAR_")
+CHAR_SIZE = CHAR.size
+#: one level-zone slot
+LEVEL_SLOT = Layout("levelneo_level_slot", fields(
+    ("present", (), "a level card is here"),
+    ("face_up", (), "revealed by a Level Burst"),
+    ("card", (CARD.size,), "card features if face up (or, own zone, a face-down card the viewer once held)"),
+), _F32)
+LEVEL_SLOT.export(globals(), "LEVEL_SLOT_")
+LEVEL_SLOT_SIZE = LEVEL_SLOT.size
+#: one player's zone sizes
+COUNT = Layout("levelneo_counts", fields(
+    ("deck", (), "deck / 10"), ("hand", (), "hand"), ("supports", (), "supports"),
+    ("face_down_level", (), "face-down level cards"), ("discard", (), "discard / 10"),
+), _F32)
+COUNT.export(globals(), "COUNT_")
+COUNT_SIZE = COUNT.size
+#: the current battle's two sides
+BATTLE_AP = Layout("levelneo_battle_ap", fields(
+    ("attacker", (), "attacking side AP / 1000 (combi APs added)"), ("defender", (), "defending side AP / 1000"),
+), _F32)
+BATTLE_AP.export(globals(), "BATTLE_AP_")
+#: context flags (0/1 unless said)
+CONTEXT = Layout("levelneo_context", fields(
+    ("my_decision", (), "the viewer decides now"),
+    ("my_turn", (), "the viewer is the turn player"),
+    ("first_turn", (), "turn 1"),
+    ("main_phase_2", (), "the second main phase"),
+    ("window_opponent_stage", (), "the open window's initiative is the opponent of the turn player"),
+    ("support_played", (), "the turn player played a support this main phase"),
+    ("battle", (), "a battle is declared"),
+    ("covered", (), "the defender covered"),
+    ("combi", (), "the attack is a combi"),
+    ("own_neo", (), "own main is Level Neo"),
+    ("opp_neo", (), "the opponent's main is Level Neo"),
+    ("burst_failed_own", (), "own burst failed this battle"),
+    ("burst_failed_opp", (), "the opponent's burst failed this battle"),
+    ("no_level_down_own", (), "own main cannot level down this battle"),
+    ("no_level_down_opp", (), "the opponent's main cannot level down this battle"),
+    ("mulligan_used_own", (), "own mulligan decision made"),
+    ("mulligan_used_opp", (), "the opponent's mulligan decision made"),
+    ("window_one_pass", (), "one player passed in the open window"),
+    ("choice_own", (), "a one-support effect waits for the viewer's choice"),
+    ("choice_opp", (), "a one-support effect waits for the opponent's choice"),
+    ("choice_on_opp_supports", (), "that effect applies to its owner's opponent's supports"),
+    ("choice_rest", (), "that effect rests"),
+    ("choice_activate", (), "that effect activates"),
+    ("choice_ap_up", (), "that effect raises AP"),
+    ("choice_ap_down", (), "that effect lowers AP"),
+), _F32)
+CONTEXT.export(globals(), "CTX_")
+
+
+def _names(block: Layout) -> str:
+    return ", ".join(f.name for f in block.fields)
+
+
+OBS = Layout(
+    "levelneo_obs",
+    fields(
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("context", (CONTEXT.size,), "flags: " + _names(CONTEXT)),
+        ("markers", (2,), "turn markers / 10 (own, opp)"),
+        ("levels", (2,), "main character levels 1..5 (own, opp)"),
+        ("counts", (2, COUNT.size), "per player (own, opp): " + _names(COUNT)),
+        ("battle_ap", (BATTLE_AP.size,), "current battle: " + _names(BATTLE_AP)),
+        ("hand", (S.HAND_CAP, CARD.size), "own hand, card features: " + _names(CARD)),
+        ("main", (2, CHAR.size), "main characters (own, opp): card features + " + _names(CHAR)[len("card, "):]),
+        ("supports", (2, S.SUPPORT_CAP, CHAR.size), "support slots (own, opp): card features + character state"),
+        ("level", (2, S.LEVEL_CAP, LEVEL_SLOT.size), "level zones (own, opp): present, face_up, card features if "
+                                                     "face up (or, own zone, a face-down card the viewer once held)"),
+        ("discard", (2, MAX_POOL), "discard piles (own, opp), public: copies of each card id (pool order)"),
+        ("used_skills", (2, MAX_POOL), "skills used this turn (own, opp), public (LN-K4): 1 per skill id (pool "
+                                       "order of first use)"),
+    ),
+    dtype_scalar=np.float32,
+)
+OBS_SIZE = OBS.size
+OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ...
