@@ -29,6 +29,7 @@ CARD = Layout("levelneo_card", fields(
     ("has_start", (), "has a [Start] skill"),
     ("has_burst", (), "has Level Burst text"),
     ("main_capable", (), "may be chosen as main character (turn cost 1 character)"),
+    ("card_id", (), "the card's identity: its pool index + 1 (0: no card, or a card the viewer cannot see)"),
 ), _F32)
 CARD.export(globals(), "CARD_")
 CARD_SIZE = CARD.size
@@ -122,3 +123,14 @@ OBS = Layout(
 )
 OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ...
+
+#: every flat observation index holding a card id (``GameSpec.obs_card_ids``): own hand slots, both mains, both
+#: support zones, both level zones (pool index + 1; 0 for an empty slot or a card the viewer cannot see)
+OBS_CARD_IDS = tuple(
+    [OBS.offset("hand") + i * CARD_SIZE + CARD.offset("card_id") for i in range(S.HAND_CAP)]
+    + [OBS.offset("main") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id") for k in range(2)]
+    + [OBS.offset("supports") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id")
+       for k in range(2 * S.SUPPORT_CAP)]
+    + [OBS.offset("level") + k * LEVEL_SLOT_SIZE + LEVEL_SLOT.offset("card") + CARD.offset("card_id")
+       for k in range(2 * S.LEVEL_CAP)]
+)

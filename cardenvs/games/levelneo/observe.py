@@ -44,6 +44,7 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     out[at + L.CARD_HAS_START] = ctab[card, C_HAS_START]
     out[at + L.CARD_HAS_BURST] = ctab[card, C_HAS_BURST]
     out[at + L.CARD_MAIN_CAPABLE] = ctab[card, C_MAIN_OK]
+    out[at + L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity, for policies that embed card ids
 
 
 @njit(cache=True)
