@@ -64,6 +64,29 @@ def default_pilot(game: Any) -> str:
     return "random"
 
 
+def describe_pilot(game: Any, kind: str) -> str:
+    """One phrase saying what a pilot is, for reports: where a policy comes from and how long it trained."""
+    game_name = game if isinstance(game, str) else game.name
+    if kind == "random":
+        return "uniformly random legal actions"
+    if kind == "heuristic":
+        return "rule-based heuristic"
+    if kind == "ppo" or kind.startswith("ppo:"):
+        from .policy import read_npz, shipped_path
+
+        path = shipped_path(game_name) if kind == "ppo" else kind[4:]
+        if path is None or not str(path).endswith(".npz"):
+            return "MaskablePPO model" if path else ""
+        try:
+            meta = read_npz(path)[0]
+        except BadArgumentError:
+            return ""
+        where = "shipped policy" if kind == "ppo" else "policy"
+        return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
+                f"commit {str(meta.get('commit') or '?')[:10]}")
+    return ""
+
+
 def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
     """A saved MaskablePPO model wrapped as a batched agent."""
     from .policy import load as _load
@@ -71,4 +94,4 @@ def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
     return _load(path, game=game, seed=seed)
 
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "load", "masked_uniform"]
+__all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "describe_pilot", "load", "masked_uniform"]

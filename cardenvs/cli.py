@@ -290,7 +290,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise BadArgumentError(f"--bootstrap must be 0 or more, got {args.bootstrap}")
     if args.sprt and (args.decks or args.ci_width):
         raise BadArgumentError("--sprt A B takes its two decks itself; drop --decks / --ci-width")
-    if args.sprt and len(args.agents) != 1:
+    if args.sprt and args.agents and len(args.agents) != 1:
         raise BadArgumentError("--sprt uses one pilot; pass a single --agent")
     if args.address and args.backend != "ray":
         raise BadArgumentError("--address needs --backend ray")

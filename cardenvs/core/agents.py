@@ -43,3 +43,18 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, **kwargs: Any) -> 
         return kind
     return agent_factory()(game, kind, seed=seed, **kwargs)
 
+
+
+def default_pilot(game: Any) -> str:
+    """The strongest pilot the install can run for ``game`` (the shipped policy, else the heuristic, else random),
+    as the registered factory's package decides (``default_pilot`` beside it); "random" when it has no opinion."""
+    module = importlib.import_module(DEFAULT_FACTORY.split(":")[0]) if _factory is None else None
+    chooser = getattr(module, "default_pilot", None) if module is not None else None
+    return chooser(game) if chooser is not None else "random"
+
+
+def describe_pilot(game: Any, kind: str) -> str:
+    """One phrase saying what a pilot is ("shipped policy, 3,000,000 steps, ...", "rule-based heuristic"), or ""."""
+    module = importlib.import_module(DEFAULT_FACTORY.split(":")[0]) if _factory is None else None
+    describe = getattr(module, "describe_pilot", None) if module is not None else None
+    return describe(game, kind) if describe is not None else ""

@@ -42,6 +42,9 @@ def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = Tru
         "truncated": int(result.tally.results[..., 3].sum()),
         "mean_turns": float(result.tally.turns.mean()) if result.games else None,
     }
+    agreement = pilot_agreement(result, bootstrap)
+    if agreement is not None:
+        out["pilot_agreement"] = agreement
     if cards:
         out["cards"] = card_stats(result)
         out["cards_by_deck"] = card_stats(result, by_deck=True)
@@ -50,6 +53,115 @@ def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = Tru
     out["run"] = {"seconds": round(result.elapsed, 3), "games_per_second": round(result.games / max(result.elapsed, 1e-9), 1),
                   "backend": result.backend}
     return _clean(out)
+
+
+def pilot_line(summary: dict) -> str:
+    """"pilot: heuristic (rule-based ...)": who played the decks, first thing a reader sees."""
+    pilots = summary.get("config", {}).get("pilots") or sorted({e["pilot"] for e in summary.get("entries", [])})
+    notes = summary.get("pilot_notes") or {}
+    text = ", ".join(f"{p} ({notes[p]})" if notes.get(p) else p for p in pilots)
+    return ("pilots: " if len(pilots) > 1 else "pilot: ") + text
+
+
+# ----- pilot agreement ----------------------------------------------------------------------------------------------
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's tau-b between two score lists (ties handled as in scipy.stats.kendalltau); None when either list
+    is constant or shorter than 2."""
+    x_, y_ = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    i, j = np.triu_indices(len(x_), k=1)
+    dx, dy = np.sign(x_[i] - x_[j]), np.sign(y_[i] - y_[j])
+    n0 = len(i)
+    tx, ty = int((dx == 0).sum()), int((dy == 0).sum())
+    denom = math.sqrt((n0 - tx) * (n0 - ty))
+    if denom == 0:
+        return None
+    return float((dx * dy).sum() / denom)
+
+
+def pilot_agreement(result: TournamentResult, bootstrap: int = 1000) -> dict | None:
+    """With several pilots: each pilot's deck ranking from the games where both decks had that pilot, Kendall's tau
+    between every two pilots' rankings, and the deck pairings whose scores under two pilots disagree beyond their
+    95% intervals (the intervals do not overlap). None with a single pilot."""
+    from . import stats
+
+    pilots = list(dict.fromkeys(e.pilot for e in result.entries))
+    if len(pilots) < 2:
+        return None
+    def deck_of(e: Any) -> str:  # entries are labelled "deck@pilot" when there are several pilots
+        return e.label[: -len(e.pilot) - 1] if e.label.endswith(f"@{e.pilot}") else e.label
+
+    decks = list(dict.fromkeys(deck_of(e) for e in result.entries))
+    index = {(deck_of(e), e.pilot): k for k, e in enumerate(result.entries)}
+    res = result.tally.results
+    rankings: dict[str, list[dict]] = {}
+    elo: dict[str, list[float]] = {}
+    scores: dict[str, dict] = {}
+    for p in pilots:
+        idx = [index[(d, p)] for d in decks if (d, p) in index]
+        names = [d for d in decks if (d, p) in index]
+        sub = res[np.ix_(idx, idx)]
+        if len(idx) < 2 or sub.sum() == 0:
+            continue
+        ratings = stats.rate(sub, names, bootstrap=bootstrap, seed=result.seed)
+        rankings[p] = ratings.rows()
+        by_name = {r["label"]: r["elo"] for r in rankings[p]}
+        elo[p] = [by_name.get(d, float("nan")) for d in decks]
+        pts, n = stats.pair_scores(sub)
+        sc, lo, hi = stats.wilson(pts, n)
+        scores[p] = {(names[a], names[b]): (float(sc[a, b]), float(lo[a, b]), float(hi[a, b]), int(n[a, b]))
+                     for a in range(len(names)) for b in range(len(names)) if a < b}
+    rated = [p for p in pilots if p in rankings]
+    taus = []
+    for a in range(len(rated)):
+        for b in range(a + 1, len(rated)):
+            pa, pb = rated[a], rated[b]
+            keep = [k for k in range(len(decks)) if not (math.isnan(elo[pa][k]) or math.isnan(elo[pb][k]))]
+            taus.append({"a": pa, "b": pb, "decks": len(keep),
+                         "tau": kendall_tau([elo[pa][k] for k in keep], [elo[pb][k] for k in keep])})
+    pairings = []
+    for x in range(len(decks)):
+        for y in range(x + 1, len(decks)):
+            key = (decks[x], decks[y])
+            row: dict[str, Any] = {"a": decks[x], "b": decks[y], "by_pilot": {}, "disagree": []}
+            for p in rated:
+                if key in scores[p]:
+                    sc, lo, hi, n = scores[p][key]
+                    row["by_pilot"][p] = {"a_score": sc, "ci": [lo, hi], "games": n}
+            got = list(row["by_pilot"].items())
+            for i in range(len(got)):
+                for j in range(i + 1, len(got)):
+                    (pi, ri), (pj, rj) = got[i], got[j]
+                    if ri["games"] and rj["games"] and (ri["ci"][1] < rj["ci"][0] or rj["ci"][1] < ri["ci"][0]):
+                        row["disagree"].append([pi, pj])
+            pairings.append(row)
+    return {"pilots": rated, "decks": decks, "rankings": rankings, "elo": elo, "kendall_tau": taus,
+            "pairings": pairings, "disagreements": sum(1 for r in pairings if r["disagree"])}
+
+
+def _agreement_lines(ag: dict) -> tuple[list[str], list[list[Any]], list[str], list[list[Any]], list[str]]:
+    """(ranking header, ranking rows, pairing header, pairing rows, tau lines) shared by the terminal and HTML."""
+    pilots = ag["pilots"]
+    depth = max((len(ag["rankings"][p]) for p in pilots), default=0)
+    rank_head = ["rank"] + [f"{p}: deck (Elo)" for p in pilots]
+    rank_rows = []
+    for r in range(depth):
+        row: list[Any] = [r + 1]
+        for p in pilots:
+            rows = ag["rankings"][p]
+            row.append(f"{rows[r]['label']} ({rows[r]['elo']:+.0f})" if r < len(rows) else "")
+        rank_rows.append(row)
+    pair_head = ["a", "b"] + [f"a score % ({p})" for p in pilots] + ["disagree?"]
+    pair_rows = []
+    for pr in ag["pairings"]:
+        cells: list[Any] = [pr["a"], pr["b"]]
+        for p in pilots:
+            v = pr["by_pilot"].get(p)
+            cells.append("-" if v is None else f"{_pct(v['a_score'])} [{_pct(v['ci'][0])}, {_pct(v['ci'][1])}]")
+        cells.append("; ".join(f"{a} vs {b}" for a, b in pr["disagree"]) if pr["disagree"] else "")
+        pair_rows.append(cells)
+    taus = [f"Kendall's tau {t['a']} vs {t['b']}: " + ("n/a" if t["tau"] is None else f"{t['tau']:+.2f}")
+            + f" over {t['decks']} decks" for t in ag["kendall_tau"]]
+    return rank_head, rank_rows, pair_head, pair_rows, taus
 
 
 def _clean(x: Any) -> Any:
@@ -137,6 +249,7 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
     from rich.table import Table
 
     console = console or Console()
+    console.print(f"[bold]{summary['game']}[/bold]: {pilot_line(summary)}")
     m = summary["matrix"]
     labels = m["labels"]
     table = Table(title=f"{summary['game']}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",
@@ -162,6 +275,29 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
         ci_text = "-" if ci[0] is None else f"[{ci[0]:+.0f}, {ci[1]:+.0f}]"
         rt.add_row(str(r["rank"]), r["label"], f"{r['elo']:+.0f}", ci_text)
     console.print(rt)
+
+    if summary.get("pilot_agreement"):
+        ag = summary["pilot_agreement"]
+        rank_head, rank_rows, pair_head, pair_rows, taus = _agreement_lines(ag)
+        at = Table(title="Pilot agreement: each pilot's deck ranking (games where both decks had that pilot)",
+                   box=box.SIMPLE_HEAD)
+        for col in rank_head:
+            at.add_column(col, justify="right" if col == "rank" else "left")
+        for row in rank_rows:
+            at.add_row(*[str(v) for v in row])
+        console.print(at)
+        pt = Table(title="Pairings by pilot, % [95% Wilson]; 'disagree' = intervals do not overlap", box=box.SIMPLE_HEAD)
+        for col in pair_head:
+            pt.add_column(col, justify="left" if col in ("a", "b", "disagree?") else "center")
+        for row in pair_rows:
+            style = "bold red" if row[-1] else None
+            pt.add_row(*[str(v) for v in row], style=style)
+        console.print(pt)
+        for line in taus:
+            console.print(line)
+        n_bad = ag["disagreements"]
+        console.print(f"{n_bad} of {len(ag['pairings'])} pairings disagree beyond their intervals"
+                      + (": the ranking depends on who pilots the decks" if n_bad else ""))
 
     fp = summary["first_player"]
     console.print(f"{fp['who'].capitalize()} score: {_pct(fp['score'])}% [{_pct(fp['ci'][0])}, {_pct(fp['ci'][1])}] "
@@ -348,7 +484,8 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
         "th{background:#f3f3f3}td:first-child{text-align:left}img{max-width:100%}</style></head><body>",
         f"<h1>Deck evaluation: {e(summary['game'])}</h1>",
-        f"<p>{summary['games']} games, seed {summary['seed']}, pilots {e(', '.join(summary['config'].get('pilots', [])))}, "
+        f"<p><b>{e(pilot_line(summary))}</b></p>",
+        f"<p>{summary['games']} games, seed {summary['seed']}, "
         f"every pairing in both seats with common random numbers. Scores count draws as half a win; intervals are 95%.</p>",
     ]
     if "sprt" in summary:
@@ -359,6 +496,15 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     parts.append(_html_table(["rank", "deck", "Elo", "95% interval"],
                              [[r["rank"], r["label"], f"{r['elo']:+.1f}", _ci(r["ci"], "{:+.1f}")] for r in summary["ratings"]["rows"]]))
     parts.append(f"<img alt='ratings' src='data:image/png;base64,{img['ratings']}'>")
+    if summary.get("pilot_agreement"):
+        ag = summary["pilot_agreement"]
+        rank_head, rank_rows, pair_head, pair_rows, taus = _agreement_lines(ag)
+        parts.append("<h2>Pilot agreement</h2><p>Each pilot's deck ranking from the games where both decks had that "
+                     "pilot; a pairing is flagged when its 95% intervals under two pilots do not overlap.</p>")
+        parts.append(_html_table(rank_head, rank_rows))
+        parts.append("<p>" + "<br>".join(e(t) for t in taus) + f"<br><b>{ag['disagreements']} of "
+                     f"{len(ag['pairings'])} pairings disagree beyond their intervals.</b></p>")
+        parts.append(_html_table(pair_head, pair_rows))
     parts.append("<h2>Pairings</h2>")
     parts.append(f"<img alt='heatmap' src='data:image/png;base64,{img['heatmap']}'>")
     parts.append(_html_table(["a", "b", "games", "a wins", "b wins", "draws", "truncated", "a score %", "95% interval"],
