@@ -40,11 +40,14 @@ def pairings(n_entries: int) -> list[tuple[int, int]]:
 
 
 def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tuple[int, int]], chunk_size: int,
-               first_chunk: int = 0, crn: bool = True) -> list[Chunk]:
+               first_chunk: int = 0, crn: bool = True, pair_keys: Sequence[int] | None = None) -> list[Chunk]:
     """Games ``k in [k0, k1)`` of each pairing ``p`` in ``ranges``, both seatings, cut into fixed-size chunks.
 
     The order (pairing, k, seating) and the cut points depend only on the arguments, so every backend plays the
-    same chunks; chunk ``c`` seeds its pilots from ``(seed, c)``.
+    same chunks; chunk ``c`` seeds its pilots from ``(seed, c)``. A game's seed never depends on where its pairing
+    sits in the schedule: with CRN it is keyed by ``k`` alone, without CRN by the pairing, who sits in seat 0 and
+    ``k`` (``pair_keys[p]``: :func:`pairing_key` of the two entries; default: ``p``), so a gauntlet replays exactly
+    the games of the same pairings in a round robin, whichever entry of a pairing is listed first.
     """
     seat0, seat1, ids, seeds = [], [], [], []
     for p in sorted(ranges):
@@ -59,7 +62,8 @@ def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tu
         ids.append((np.int64(p) << 40) | (k << 1) | swapped)
         # CRN: game k has one seed in both seatings and in every pairing (so A-vs-C and B-vs-C share C's luck);
         # without CRN the pairing and the seating are part of the key
-        seeds.append(derive_seeds(seed, 0x5EED, k) if crn else derive_seeds(seed, 0x5EED, p * 2 + swapped, k))
+        key, flip = (p, 0) if pair_keys is None else (int(pair_keys[p]) >> 1, int(pair_keys[p]) & 1)
+        seeds.append(derive_seeds(seed, 0x5EED, k) if crn else derive_seeds(seed, 0x5EED, key, swapped ^ flip, k))
     if not ids:
         return []
     s0, s1, gid, sd = (np.concatenate(x) for x in (seat0, seat1, ids, seeds))
@@ -120,9 +124,12 @@ class TournamentResult:
     def labels(self) -> list[str]:
         return [e.label for e in self.entries]
 
+    #: the pairings played (entry indices), when not every pair (a gauntlet); None: the full round robin
+    schedule: list | None = None
+
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        return pairings(len(self.entries))
+        return [tuple(p) for p in self.schedule] if self.schedule is not None else pairings(len(self.entries))
 
     @property
     def games(self) -> int:
@@ -178,8 +185,11 @@ def run_tournament(
     crn: bool = True,
     entries: Sequence[Entry] | None = None,
     progress: Any = None,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ) -> TournamentResult:
-    """A round robin of every entry (deck x pilot) against every other, each game played in both seatings.
+    """A round robin of every entry (deck x pilot) against every other, each game played in both seatings; with
+    ``pairs`` (entry index pairs) only those pairings (a gauntlet: :mod:`cardenvs.eval.gauntlet`), each played
+    exactly as in the round robin of the same entries and seed.
 
     ``games`` is the number of games per pairing, an even number (half with each seating). With ``ci_width``
     the tournament plays in rounds until every pairing's 95% Wilson interval is at most that wide (or a pairing
@@ -200,7 +210,12 @@ def run_tournament(
         raise BadArgumentError(f"chunk size must be at least 2, got {chunk_size}")
     entries = list(entries) if entries is not None else make_entries(spec, decks, pilots)
     pool = spec.load_pool(None)
-    pairs = pairings(len(entries))
+    schedule = None if pairs is None else [(int(a), int(b)) for a, b in pairs]
+    if schedule is not None and (not schedule or any(not (0 <= a < len(entries) and 0 <= b < len(entries)) or a == b
+                                                     for a, b in schedule)):
+        raise BadArgumentError(f"pairs must be pairs of two different entry indices below {len(entries)}")
+    pairs = schedule if schedule is not None else pairings(len(entries))
+    keys = [pairing_key(entries[a], entries[b]) for a, b in pairs]
     back = make_backend(backend) if isinstance(backend, str) else backend
     per_pair = games // 2  # paired games (k) per pairing
     if ci_width is not None:  # max_games caps every pairing, its first round included
@@ -218,7 +233,7 @@ def run_tournament(
             ranges = {p: (done_k[p], target[p]) for p in target if target[p] > done_k[p]}
             if not ranges:
                 break
-            chunks = plan_round(seed, pairs, ranges, chunk_size, next_chunk, crn)
+            chunks = plan_round(seed, pairs, ranges, chunk_size, next_chunk, crn, keys)
             if progress is not None:
                 progress.set_total(tally.games + sum(len(c) for c in chunks))
             for part in back.run(spec.name, entries, chunks, advance):
@@ -235,7 +250,19 @@ def run_tournament(
     config = {"games_per_pairing": per_pair * 2, "ci_width": ci_width, "max_games": max_games, "chunk_size": chunk_size,
               "crn": crn, "pilots": sorted({e.pilot for e in entries})}
     return TournamentResult(spec.name, seed, entries, [pool.name(i) for i in range(len(pool))], tally, rounds,
-                            time.perf_counter() - start, getattr(back, "name", "custom"), "first_player" in names, config)
+                            time.perf_counter() - start, getattr(back, "name", "custom"), "first_player" in names, config,
+                            schedule)
+
+
+def pairing_key(a: Entry, b: Entry) -> int:
+    """The per-pairing part of a game seed without common random numbers, from what the two entries are (their
+    decks' cards and their pilots), not from where they sit in a list: ``key << 1 | flip``, where ``key`` (62 bits)
+    is the same for (a, b) and (b, a) and ``flip`` says whether the pair is listed in the other order."""
+    import hashlib
+
+    ids = [np.sort(np.asarray(e.deck.card_ids, dtype=np.int64)).tobytes() + b"|" + e.pilot.encode() for e in (a, b)]
+    h = hashlib.sha256(b";".join(sorted(ids)))
+    return ((int.from_bytes(h.digest()[:8], "little") >> 2) << 1) | int(ids[0] > ids[1])
 
 
 def _next_targets(results: np.ndarray, pairs: Sequence[tuple[int, int]], done_k: dict[int, int], width: float,
