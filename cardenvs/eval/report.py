@@ -249,7 +249,7 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
     from rich.table import Table
 
     console = console or Console()
-    console.print(f"[bold]{summary['game']}[/bold]: {pilot_line(summary)}")
+    console.print(f"[bold]{summary['game']}[/bold]: {pilot_line(summary)}", soft_wrap=True)  # one line, greppable
     m = summary["matrix"]
     labels = m["labels"]
     table = Table(title=f"{summary['game']}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",

@@ -180,3 +180,20 @@ def test_ppo_by_name_without_a_shipped_policy_says_how_to_train_one(tmp_path: Pa
     from cardenvs.agents import default_pilot
 
     assert default_pilot(GAME) == "heuristic"
+
+
+def test_eval_defaults_to_the_strongest_pilot_and_names_it(exported: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    """`cardenvs eval GAME` with no --agents: the shipped policy where one ships, else the heuristic; first line."""
+    from cardenvs.cli import main
+
+    argv = ["eval", GAME, "--games", "2", "--bootstrap", "0", "--no-cards", "--json", str(tmp_path / "r.json")]
+    monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(exported.parent))
+    assert main(argv) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{GAME}: pilot: ppo (shipped policy") and "default: the strongest available" in first
+    monkeypatch.setattr(policy_mod, "policy_dirs", lambda: [tmp_path])
+    assert main(argv) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{GAME}: pilot: heuristic (rule-based heuristic, default")
+    assert main(argv + ["--agents", "random"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{GAME}: pilot: random (uniformly random legal actions)"
