@@ -30,7 +30,7 @@ from .base import StateHeuristic
 
 from cardenvs.games.divinecross.actions import (
     A_CHARGE,
-    A_EX,
+    A_EX_POWER,
     A_EXTRA_DRAW,
     A_HAND,
     A_HOST,
@@ -53,12 +53,12 @@ from cardenvs.games.divinecross.effects import hp_left, skill_damage
 from cardenvs.games.divinecross.rules import apply_action, promoter, skill_usable
 from cardenvs.games.divinecross.state import (
     CHARGED,
-    DECK_N,
-    ENERGY_N,
+    DECK_COUNT,
+    ENERGY_COUNT,
     HAND,
     HAND_CAP,
-    HAND_N,
-    KO_N,
+    HAND_COUNT,
+    KO_COUNT,
     MAIN,
     POISONED,
     RETREATED,
@@ -67,7 +67,7 @@ from cardenvs.games.divinecross.state import (
     ST_EXTRA_DRAW,
     ST_MAIN,
     ST_SETUP_PLACE,
-    STANDBY_N,
+    STANDBY_COUNT,
     STEP,
     STUNNED,
 )
@@ -88,9 +88,9 @@ SWAP_GAIN = 150.0  # a retreat to a better attacker must gain this much over att
 @njit(cache=True)
 def _side_value(row, tables, q):
     """What player q has on the board (the higher the better for q)."""
-    v = -W_KO * row[KO_N + q] + W_UNIT * row[STANDBY_N + q] + W_CARD * row[HAND_N + q]
-    v += W_ENERGY * row[ENERGY_N + q]
-    for j in range(1 + row[STANDBY_N + q]):
+    v = -W_KO * row[KO_COUNT + q] + W_UNIT * row[STANDBY_COUNT + q] + W_CARD * row[HAND_COUNT + q]
+    v += W_ENERGY * row[ENERGY_COUNT + q]
+    for j in range(1 + row[STANDBY_COUNT + q]):
         u = unit_at(row, q, j)
         if u < 0:
             continue
@@ -168,7 +168,7 @@ def decide(row, tables, p, mask, scratch):
     q = 1 - p
     if promoter(row) == p:
         best, best_v = -1, -1e9
-        for s in range(row[STANDBY_N + p]):
+        for s in range(row[STANDBY_COUNT + p]):
             if mask[A_PROMOTE + s] != 0:
                 u = standby_at(row, p, s)
                 v = hp_left(row, tables, p, u) + 100.0 * energy_of(row, p, u)
@@ -178,7 +178,7 @@ def decide(row, tables, p, mask, scratch):
     st = row[STEP]
     if st == ST_SETUP_PLACE:
         best, best_v = -1, -1e9
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             if mask[A_HAND + i] != 0:
                 v = _unit_score(row, tables, p, row[HAND + p * HAND_CAP + i])
                 if v > best_v:
@@ -201,7 +201,7 @@ def decide(row, tables, p, mask, scratch):
         return -1
     # 1. fill the Standby Area
     best, best_v = -1, -1e9
-    for i in range(row[HAND_N + p]):
+    for i in range(row[HAND_COUNT + p]):
         if mask[A_HAND + i] != 0:
             inst = row[HAND + p * HAND_CAP + i]
             if ctab[card_of(row, p, inst), C_TYPE] == TYPE_UNIT:
@@ -211,13 +211,13 @@ def decide(row, tables, p, mask, scratch):
     if best >= 0:
         return best
     # 2. charge once (never from an empty deck: that only hurts)
-    if row[CHARGED + p] == 0 and row[DECK_N + p] > 0:
+    if row[CHARGED + p] == 0 and row[DECK_COUNT + p] > 0:
         m = row[MAIN + p]
         main_card = card_of(row, p, m)
         if energy_of(row, p, m) < _max_need(ctab, main_card) and mask[A_CHARGE] != 0:
             return A_CHARGE
         best, best_gap = -1, 0
-        for j in range(1, 1 + row[STANDBY_N + p]):
+        for j in range(1, 1 + row[STANDBY_COUNT + p]):
             u = unit_at(row, p, j)
             gap = _max_need(ctab, card_of(row, p, u)) - energy_of(row, p, u)
             if gap > best_gap and mask[A_CHARGE + j] != 0:
@@ -229,7 +229,7 @@ def decide(row, tables, p, mask, scratch):
     # 3. the card or EX-Power that gains most
     base = _value(row, tables, p)
     best, best_gain = -1, MIN_GAIN
-    for i in range(row[HAND_N + p]):
+    for i in range(row[HAND_COUNT + p]):
         a = A_HAND + i
         if mask[a] == 0:
             continue
@@ -242,7 +242,7 @@ def decide(row, tables, p, mask, scratch):
         if gain > best_gain:
             best, best_gain = a, gain
     for j in range(4):
-        a = A_EX + j
+        a = A_EX_POWER + j
         if mask[a] != 0:
             gain = _simulate(row, tables, p, a, scratch) - base
             if gain > max(best_gain, EX_GAIN):
@@ -263,7 +263,7 @@ def decide(row, tables, p, mask, scratch):
                 can_finish = True
         if threat >= left and not can_finish:
             best, best_left = -1, left
-            for s in range(row[STANDBY_N + p]):
+            for s in range(row[STANDBY_COUNT + p]):
                 if mask[A_RETREAT + s] != 0:
                     u = standby_at(row, p, s)
                     ul = hp_left(row, tables, p, u)
@@ -276,7 +276,7 @@ def decide(row, tables, p, mask, scratch):
         stay = _attack_value(row, tables, p, scratch)
         moved = np.empty_like(row)
         best, best_v = -1, stay + SWAP_GAIN
-        for s in range(row[STANDBY_N + p]):
+        for s in range(row[STANDBY_COUNT + p]):
             if mask[A_RETREAT + s] != 0:
                 moved[:] = row
                 apply_action(moved, tables, p, A_RETREAT + s)

@@ -31,9 +31,9 @@ def standby_at(row: np.ndarray, p: int, s: int) -> int:
 @njit(cache=True)
 def unit_at(row: np.ndarray, p: int, j: int) -> int:
     """Unit at position ``j`` (0 the Main Area, 1..3 the Standby slots), -1 if empty."""
-    if j == 0:
+    if j == S.POS_MAIN:
         return row[S.MAIN + p]
-    if j - 1 < row[S.STANDBY_N + p]:
+    if j - 1 < row[S.STANDBY_COUNT + p]:
         return row[S.STANDBY + p * S.STANDBY_CAP + j - 1]
     return -1
 
@@ -44,12 +44,12 @@ def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     k = p * S.DECK_SIZE + inst
     row[S.FACE_UP + k] = 1
     row[S.HOST + k] = -1
-    zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, inst)
+    zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
     row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
@@ -57,10 +57,10 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_N + p]
+    n = row[S.DECK_COUNT + p]
     if n == 0:
         return -1
-    return zone_remove(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, n - 1)
 
 
 # ---------------------------------------------------------------------------------------------------- attachments
@@ -76,14 +76,14 @@ def count_attached(row: np.ndarray, zone: int, count: int, p: int, unit: int) ->
 @njit(cache=True)
 def energy_of(row: np.ndarray, p: int, unit: int) -> int:
     """DC-C3: each attached Energy card counts as 1 Energy."""
-    return count_attached(row, S.ENERGY, S.ENERGY_N, p, unit)
+    return count_attached(row, S.ENERGY, S.ENERGY_COUNT, p, unit)
 
 
 @njit(cache=True)
 def assist_sum(row: np.ndarray, ctab: np.ndarray, p: int, unit: int, col: int) -> int:
     """Sum of a card-table column over the Assists attached to ``unit``."""
     total = 0
-    for j in range(row[S.ASSIST_N + p]):
+    for j in range(row[S.ASSIST_COUNT + p]):
         inst = row[S.ASSIST + p * S.DECK_SIZE + j]
         if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
             total += ctab[card_of(row, p, inst), col]
@@ -111,11 +111,11 @@ def attach(row: np.ndarray, zone: int, count: int, p: int, unit: int, inst: int)
 def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
     """Discard up to ``n`` Energy from ``unit``, the most recently attached first; returns how many."""
     done = 0
-    j = row[S.ENERGY_N + p] - 1
+    j = row[S.ENERGY_COUNT + p] - 1
     while j >= 0 and done < n:
         inst = row[S.ENERGY + p * S.DECK_SIZE + j]
         if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
-            zone_remove(row, S.ENERGY, S.ENERGY_N, S.DECK_SIZE, p, j)
+            zone_remove(row, S.ENERGY, S.ENERGY_COUNT, S.DECK_SIZE, p, j)
             to_discard(row, p, inst)
             done += 1
         j -= 1
@@ -125,7 +125,7 @@ def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
 @njit(cache=True)
 def discard_attached(row: np.ndarray, p: int, unit: int) -> None:
     """DC-O4: every Energy and Assist attached to ``unit`` goes to the discard pile."""
-    for zone, count in ((S.ENERGY, S.ENERGY_N), (S.ASSIST, S.ASSIST_N)):
+    for zone, count in ((S.ENERGY, S.ENERGY_COUNT), (S.ASSIST, S.ASSIST_COUNT)):
         j = row[count + p] - 1
         while j >= 0:
             inst = row[zone + p * S.DECK_SIZE + j]
@@ -167,7 +167,7 @@ def charge_unit(row: np.ndarray, p: int, unit: int) -> None:
     if inst < 0:
         deck_out(row, p)
     else:
-        attach(row, S.ENERGY, S.ENERGY_N, p, unit, inst)
+        attach(row, S.ENERGY, S.ENERGY_COUNT, p, unit, inst)
 
 
 @njit(cache=True)
@@ -186,10 +186,10 @@ def ko_unit(row: np.ndarray, p: int, unit: int) -> None:
     row[S.BOOST + k] = 0
     row[S.GUARD + k] = 0
     row[S.FACE_UP + k] = 1
-    if row[S.KO_N + p] < S.KO_CAP:
-        zone_push(row, S.KO, S.KO_N, S.KO_CAP, p, unit)
+    if row[S.KO_COUNT + p] < S.KO_CAP:
+        zone_push(row, S.KO, S.KO_COUNT, S.KO_CAP, p, unit)
     else:  # never reached: the game ends at the third KO (kept for conservation)
-        zone_push(row, S.DISCARD, S.DISCARD_N, S.DECK_SIZE, p, unit)
+        zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, unit)
 
 
 @njit(cache=True)
@@ -209,15 +209,15 @@ def check_ko(row: np.ndarray, ctab: np.ndarray) -> None:
             ko_unit(row, p, m)
             row[S.PROMOTE] |= 1 << p
         s = 0
-        while s < row[S.STANDBY_N + p]:
+        while s < row[S.STANDBY_COUNT + p]:
             u = standby_at(row, p, s)
             if row[S.DAMAGE + p * S.DECK_SIZE + u] >= unit_hp(row, ctab, p, u):
-                zone_remove(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, s)
+                zone_remove(row, S.STANDBY, S.STANDBY_COUNT, S.STANDBY_CAP, p, s)
                 ko_unit(row, p, u)
             else:
                 s += 1
-    lose0 = row[S.KO_N] >= S.KO_LIMIT or (row[S.MAIN] < 0 and row[S.STANDBY_N] == 0)
-    lose1 = row[S.KO_N + 1] >= S.KO_LIMIT or (row[S.MAIN + 1] < 0 and row[S.STANDBY_N + 1] == 0)
+    lose0 = row[S.KO_COUNT] >= S.KO_LIMIT or (row[S.MAIN] < 0 and row[S.STANDBY_COUNT] == 0)
+    lose1 = row[S.KO_COUNT + 1] >= S.KO_LIMIT or (row[S.MAIN + 1] < 0 and row[S.STANDBY_COUNT + 1] == 0)
     if lose0 or lose1:
         row[S.PROMOTE] = 0
         finish(row, DRAW if (lose0 and lose1) else (1 if lose0 else 0))
@@ -226,6 +226,6 @@ def check_ko(row: np.ndarray, ctab: np.ndarray) -> None:
 @njit(cache=True)
 def promote(row: np.ndarray, p: int, s: int) -> None:
     """DC-O5/O6/R4: the chosen Standby Unit moves up into the empty Main Area (not a retreat)."""
-    u = zone_remove(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, s)
+    u = zone_remove(row, S.STANDBY, S.STANDBY_COUNT, S.STANDBY_CAP, p, s)
     row[S.MAIN + p] = u
     row[S.PROMOTE] &= ~(1 << p)

@@ -88,7 +88,7 @@ def target_units(row: np.ndarray, p: int, src: int, target: int, out: np.ndarray
             out[m, 1] = row[S.MAIN + q]
             m += 1
         if want_standby:
-            for s in range(row[S.STANDBY_N + q]):
+            for s in range(row[S.STANDBY_COUNT + q]):
                 out[m, 0] = q
                 out[m, 1] = standby_at(row, q, s)
                 m += 1

@@ -1,6 +1,6 @@
 """divinecross rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+Flow: ``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: setup redeals, the start of the game, the Draw Phase, the End Phase) to the next
 decision; a decision with a single legal action is played automatically (and does not count as an agent decision)
 only when public information makes it single (``forced_in_public``): whether a hidden hand leaves one option must
@@ -28,13 +28,17 @@ from cardenvs.core.zones import zone_push, zone_remove
 
 from .actions import (
     A_CHARGE,
-    A_EX,
+    A_CHARGE_END,
+    A_EX_POWER,
+    A_EX_POWER_END,
     A_EXTRA_DRAW,
     A_HAND,
+    A_HAND_END,
     A_HOST,
     A_PASS,
     A_PROMOTE,
     A_RETREAT,
+    A_RETREAT_END,
     A_SKILL,
     NUM_ACTIONS,
 )
@@ -73,7 +77,7 @@ from . import state as S
 # small queries
 @njit(cache=True)
 def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
-    for i in range(row[S.HAND_N + p]):
+    for i in range(row[S.HAND_COUNT + p]):
         if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
             return True
     return False
@@ -112,7 +116,7 @@ def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
     kind = ctab[card_of(row, p, inst), C_TYPE]
     if kind == TYPE_UNIT:
-        return row[S.STANDBY_N + p] < S.STANDBY_CAP
+        return row[S.STANDBY_COUNT + p] < S.STANDBY_CAP
     if kind == TYPE_EVENT:
         return row[S.EVENT_PLAYED + p] == 0
     return True
@@ -121,7 +125,7 @@ def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
 @njit(cache=True)
-def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
@@ -130,10 +134,10 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     st = row[S.STEP]
     if promoter(row) >= 0:
         if promoter(row) == p:
-            for s in range(row[S.STANDBY_N + p]):
+            for s in range(row[S.STANDBY_COUNT + p]):
                 out[A_PROMOTE + s] = 1
     elif st == S.ST_SETUP_PLACE:
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
                 out[A_HAND + i] = 1
     elif st == S.ST_EXTRA_DRAW:
@@ -141,23 +145,23 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         out[A_EXTRA_DRAW] = 1
     elif st == S.ST_MAIN:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             if card_playable(row, ctab, p, row[S.HAND + p * S.HAND_CAP + i]):
                 out[A_HAND + i] = 1
-        n_units = 1 + row[S.STANDBY_N + p]
+        n_units = 1 + row[S.STANDBY_COUNT + p]
         for j in range(n_units):
             u = unit_at(row, p, j)
             if row[S.CHARGED + p] == 0:
                 out[A_CHARGE + j] = 1
             if row[S.EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
-                out[A_EX + j] = 1
+                out[A_EX_POWER + j] = 1
         m = row[S.MAIN + p]
         if row[S.RETREATED + p] == 0 and row[S.STUNNED + p] == 0 \
                 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):  # DC-R5: a Stunned Main Unit stays
-            for s in range(row[S.STANDBY_N + p]):
+            for s in range(row[S.STANDBY_COUNT + p]):
                 out[A_RETREAT + s] = 1
     elif st == S.ST_ASSIST_HOST:
-        for j in range(1 + row[S.STANDBY_N + p]):
+        for j in range(1 + row[S.STANDBY_COUNT + p]):
             out[A_HOST + j] = 1
     elif st == S.ST_BATTLE:
         out[A_PASS] = 1
@@ -174,7 +178,7 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 # transitions
 @njit(cache=True)
 def hand_index(row: np.ndarray, p: int, inst: int) -> int:
-    for i in range(row[S.HAND_N + p]):
+    for i in range(row[S.HAND_COUNT + p]):
         if row[S.HAND + p * S.HAND_CAP + i] == inst:
             return i
     return -1
@@ -191,10 +195,10 @@ def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
         row[S.PENDING_CARD] = inst
         row[S.STEP] = S.ST_ASSIST_HOST
         return
-    zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+    zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
     row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
     if kind == TYPE_UNIT:
-        zone_push(row, S.STANDBY, S.STANDBY_N, S.STANDBY_CAP, p, inst)
+        zone_push(row, S.STANDBY, S.STANDBY_COUNT, S.STANDBY_CAP, p, inst)
         row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
         return
     if kind == TYPE_EVENT:
@@ -224,7 +228,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         promote(row, p, a - A_PROMOTE)
         return
     if st == S.ST_SETUP_PLACE:  # DC-S4: face down until the reveal (DC-S8)
-        inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND)
+        inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND)
         row[S.MAIN + p] = inst
         row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
         row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
@@ -241,24 +245,24 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     elif st == S.ST_MAIN:
         if a == A_PASS:
             row[S.STEP] = S.ST_BATTLE
-        elif a < A_CHARGE:
+        elif A_HAND <= a < A_HAND_END:
             play_card(row, tables, p, a - A_HAND)
-        elif a < A_RETREAT:  # DC-C1/C2
+        elif A_CHARGE <= a < A_CHARGE_END:  # DC-C1/C2
             row[S.CHARGED + p] = 1
             charge_unit(row, p, unit_at(row, p, a - A_CHARGE))
             check_ko(row, ctab)
-        elif a < A_EX:
+        elif A_RETREAT <= a < A_RETREAT_END:
             retreat(row, ctab, p, a - A_RETREAT)
-        else:  # DC-K4/K5
-            u = unit_at(row, p, a - A_EX)
+        elif A_EX_POWER <= a < A_EX_POWER_END:  # DC-K4/K5
+            u = unit_at(row, p, a - A_EX_POWER)
             row[S.EX_USED + p] = 1
             fire(row, tables, p, card_of(row, p, u), u, TR_EX)
             check_ko(row, ctab)
     elif st == S.ST_ASSIST_HOST:  # DC-E4
         inst = row[S.PENDING_CARD]
-        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_index(row, p, inst))
+        zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_index(row, p, inst))
         row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
-        attach(row, S.ASSIST, S.ASSIST_N, p, unit_at(row, p, a - A_HOST), inst)
+        attach(row, S.ASSIST, S.ASSIST_COUNT, p, unit_at(row, p, a - A_HOST), inst)
         row[S.PENDING_CARD] = -1
         row[S.STEP] = S.ST_MAIN
     elif st == S.ST_BATTLE:  # DC-T6/T7, DC-K1
@@ -266,17 +270,17 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[S.LAST_DAMAGE] = resolve_skill(row, tables, p, a - A_SKILL)
             check_ko(row, ctab)
         row[S.STEP] = S.ST_END
-        row[S.END_STAGE] = 0
+        row[S.END_STAGE] = S.ES_POISON
 
 
 @njit(cache=True)
 def redeal(row: np.ndarray, p: int) -> None:
     """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
-    while row[S.HAND_N + p] > 0:
-        inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, row[S.HAND_N + p] - 1)
-        zone_push(row, S.DECK, S.DECK_N, S.DECK_SIZE, p, inst)
-    shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_N + p])
-    draw_cards(row, p, S.OPENING_HAND)
+    while row[S.HAND_COUNT + p] > 0:
+        inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, row[S.HAND_COUNT + p] - 1)
+        zone_push(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, inst)
+    shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_COUNT + p])
+    draw_cards(row, p, S.OPENING_HAND_SIZE)
     row[S.REDEALS + p] += 1
 
 
@@ -318,7 +322,7 @@ def advance(row: np.ndarray, tables) -> None:
         if st == S.ST_EXTRA_DRAW:  # DC-S6: player 0's offers, then player 1's (public: counts of public redeals)
             q = -1
             for r in range(2):
-                if row[S.EXTRA_LEFT + r] > 0 and row[S.DECK_N + r] == 0:
+                if row[S.EXTRA_LEFT + r] > 0 and row[S.DECK_COUNT + r] == 0:
                     row[S.EXTRA_LEFT + r] = 0  # an empty deck offers nothing (its size is public)
                 if q < 0 and row[S.EXTRA_LEFT + r] > 0:
                     q = r
@@ -358,15 +362,15 @@ def advance(row: np.ndarray, tables) -> None:
         if st == S.ST_END:  # DC-T8, DC-N1..N4
             stage = row[S.END_STAGE]
             row[S.END_STAGE] = stage + 1
-            if stage == 0:
+            if stage == S.ES_POISON:
                 if row[S.POISONED + tp] != 0:
                     deal(row, tp, row[S.MAIN + tp], S.POISON_DAMAGE)
                     check_ko(row, ctab)
-            elif stage == 1:
+            elif stage == S.ES_STUN:
                 row[S.STUNNED + tp] = 0
-            else:
-                for k in range(2 * S.DECK_SIZE):
-                    row[S.BOOST + k] = 0
+            else:  # ES_PASS_TURN
+                for k in range(S.BOOST, S.BOOST_END):
+                    row[k] = 0
                 row[S.TURN_PLAYER] = op
                 row[S.STEP] = S.ST_DRAW
             continue
@@ -386,7 +390,7 @@ def forced_in_public(row: np.ndarray, p: int) -> bool:
     if st == S.ST_SETUP_PLACE:
         return False
     if st == S.ST_MAIN:
-        return row[S.HAND_N + p] == 0
+        return row[S.HAND_COUNT + p] == 0
     return True
 
 
@@ -398,7 +402,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         if row[H_STATUS] != LIVE:
             return
         p = row[H_TO_ACT]
-        if fill_mask(row, tables, p, mask) != 1 or not forced_in_public(row, p):
+        if mask_row(row, tables, p, mask) != 1 or not forced_in_public(row, p):
             return
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -412,12 +416,12 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     row[:] = 0
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)
-    for start, size in ((S.DECK_LIST, 2 * S.DECK_SIZE), (S.DECK, 2 * S.DECK_SIZE), (S.HAND, 2 * S.HAND_CAP),
-                        (S.MAIN, 2), (S.STANDBY, 2 * S.STANDBY_CAP), (S.ENERGY, 2 * S.DECK_SIZE),
-                        (S.ASSIST, 2 * S.DECK_SIZE), (S.KO, 2 * S.KO_CAP), (S.DISCARD, 2 * S.DECK_SIZE),
-                        (S.HOST, 2 * S.DECK_SIZE)):
-        for j in range(size):
-            row[start + j] = -1
+    for start, end in ((S.DECK_LIST, S.DECK_LIST_END), (S.DECK, S.DECK_END), (S.HAND, S.HAND_END),
+                       (S.MAIN, S.MAIN_END), (S.STANDBY, S.STANDBY_END), (S.ENERGY, S.ENERGY_END),
+                       (S.ASSIST, S.ASSIST_END), (S.KO, S.KO_END), (S.DISCARD, S.DISCARD_END),
+                       (S.HOST, S.HOST_END)):
+        for j in range(start, end):
+            row[j] = -1
     for p in range(2):
         n = 0
         for i in range(S.DECK_SIZE):
@@ -426,12 +430,12 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
             if card >= 0:
                 row[S.DECK + p * S.DECK_SIZE + n] = i
                 n += 1
-        row[S.DECK_N + p] = n
+        row[S.DECK_COUNT + p] = n
     row[S.FIRST_PLAYER] = -1
     row[S.PENDING_CARD] = -1
     for p in range(2):
-        shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_N + p])
-        draw_cards(row, p, S.OPENING_HAND)
+        shuffle_slice(row, S.DECK + p * S.DECK_SIZE, row[S.DECK_COUNT + p])
+        draw_cards(row, p, S.OPENING_HAND_SIZE)
     row[S.STEP] = S.ST_SETUP_PLACE
     row[S.SETUP_PLAYER] = -1  # the hands are checked first (DC-S5)
     row[S.EXTRA_PLAYER] = -1
@@ -440,18 +444,18 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 
 
 @njit(cache=True)
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
+    """Apply action ``a`` of player ``p``: True when it was legal and applied, False (row untouched) when illegal."""
     if a < 0 or a >= NUM_ACTIONS:
-        return 1
-    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
-        return 1
+        return False
+    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
+        return False
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
-    return 0
+    return True
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -469,13 +473,13 @@ def batch_step(states, tables, players, actions, errors):
         errors[i] = 0  # issue 18: a skipped row never keeps a stale error
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
 
 
 @njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
+            mask_row(states[i], tables, players[i], out[i])
         else:
             out[i, :] = 0

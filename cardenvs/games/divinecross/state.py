@@ -16,9 +16,10 @@ DECK_SIZE = 30  # DC-D1
 MAX_COPIES = 2  # DC-D3
 POOL_CAP = 64  # card ids the observation's public pile counts cover (the loader rejects larger pools)
 HAND_CAP = DECK_SIZE  # DC-T9: no hand limit; a hand can hold the whole deck
-OPENING_HAND = 5  # DC-S3
+OPENING_HAND_SIZE = 5  # DC-S3
 STANDBY_CAP = 3  # DC-U3
-AREA = 1 + STANDBY_CAP  # unit positions: 0 = Main Area, 1..3 = Standby slots
+AREA_SIZE = 1 + STANDBY_CAP  # unit positions: 0 = Main Area, 1..3 = Standby slots
+POS_MAIN = 0  # the unit position of the Main Area (Standby slot s is position s + 1)
 KO_LIMIT = 3  # DC-V1: the third card in your KO Zone loses
 KO_CAP = 8  # physical KO zone size: at most 2 + 4 cards can be there when the loss is checked
 DECKOUT_DAMAGE = 100  # DC-T3
@@ -43,6 +44,9 @@ STEP_NAMES = (
     "setup: place main unit", "setup: extra draw", "start of game", "draw phase", "main phase",
     "choose assist host", "battle phase", "end phase",
 )
+# End Phase stages (``end_stage``), run in this order by rules.advance: DC-N4 poison, DC-N2 stun wears off, then
+# the turn passes (temporary modifiers cleared)
+ES_POISON, ES_STUN, ES_PASS_TURN = range(3)
 
 _STATE_FIELDS = fields(
     ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
@@ -89,45 +93,4 @@ _STATE_FIELDS = fields(
 STATE = Layout("divinecross_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-_o = STATE.offset
-DECK_LIST = _o("deck_list")
-DECK = _o("deck")
-HAND = _o("hand")
-MAIN = _o("main")
-STANDBY = _o("standby")
-ENERGY = _o("energy")
-ASSIST = _o("assist")
-KO = _o("ko")
-DISCARD = _o("discard")
-DECK_N = _o("deck_count")
-HAND_N = _o("hand_count")
-STANDBY_N = _o("standby_count")
-ENERGY_N = _o("energy_count")
-ASSIST_N = _o("assist_count")
-KO_N = _o("ko_count")
-DISCARD_N = _o("discard_count")
-HOST = _o("host")
-DAMAGE = _o("damage")
-BOOST = _o("boost")
-GUARD = _o("guard")
-FACE_UP = _o("face_up")
-DRAWN = _o("drawn")
-PLAYED = _o("played")
-STUNNED = _o("stunned")
-POISONED = _o("poisoned")
-CHARGED = _o("charged")
-RETREATED = _o("retreated")
-EVENT_PLAYED = _o("event_played")
-EX_USED = _o("ex_used")
-REDEALS = _o("redeals")
-PROMOTE = _o("promote")
-STEP = _o("step")
-TURN_PLAYER = _o("turn_player")
-FIRST_PLAYER = _o("first_player")
-SETUP_PLAYER = _o("setup_player")
-EXTRA_PLAYER = _o("extra_player")
-EXTRA_LEFT = _o("extra_left")
-PENDING_CARD = _o("pending_card")
-END_STAGE = _o("end_stage")
-LAST_DAMAGE = _o("last_damage")
-del _o
+STATE.export(globals())  # every field's offset is its name upper-cased (hand_count -> HAND_COUNT, HAND_COUNT_END)

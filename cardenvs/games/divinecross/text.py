@@ -7,12 +7,12 @@ import textwrap
 import numpy as np
 
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import ACTIONS, NUM_ACTIONS, action_range
+from .actions import ACTIONS, NUM_ACTIONS
 from .board import energy_of, retreat_cost, unit_hp
 from .cards import C_HAS_EX, C_N_SKILLS, C_S0_ENERGY, C_TYPE, TYPE_EVENT, TYPE_UNIT, TYPES
-from .rules import card_playable, fill_mask, promoter, skill_usable
+from .rules import card_playable, mask_row, promoter, skill_usable
 from . import state as S
 
 
@@ -32,19 +32,19 @@ def _zone(row: np.ndarray, name: str, count: str, p: int) -> list[int]:
 
 
 def _unit_at(row: np.ndarray, p: int, j: int) -> int:
-    if j == 0:
+    if j == S.POS_MAIN:
         return int(_f(row, "main")[p, 0])
     standby = _zone(row, "standby", "standby_count", p)
     return standby[j - 1] if j - 1 < len(standby) else -1
 
 
 def _where(j: int) -> str:
-    return "main" if j == 0 else f"standby {j}"
+    return "main" if j == S.POS_MAIN else f"standby {j}"
 
 
 def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Human-readable text of ``action`` for ``player`` in the position ``row``."""
-    field, i = action_range(int(action))
+    field, i = ACTIONS.locate(int(action))
     p = int(player)
     step = int(_f(row, "step"))
     if field == "pass":
@@ -117,7 +117,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         head += "  [truncated]"
     else:
         w = int(row[H_WINNER])
-        head += "  [draw]" if w == 2 else f"  [P{w} wins]"
+        head += "  [draw]" if w == DRAW else f"  [P{w} wins]"
     lines.append(head)
     for p in (0, 1):
         see_private = viewer is None or viewer == p
@@ -212,7 +212,7 @@ _NO_REASON = "not legal in this decision"  # the sweep test checks it never show
 
 def _unit_missing(row: np.ndarray, p: int, j: int) -> str:
     n = len(_zone(row, "standby", "standby_count", p))
-    if j == 0:
+    if j == S.POS_MAIN:
         return "you have no Main Unit now"
     return f"there is no Unit in standby slot {j}: you have {n} Standby Unit{'s' if n != 1 else ''}"
 
@@ -223,7 +223,7 @@ def _hand_missing(row: np.ndarray, p: int, i: int) -> str:
 
 
 def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
-    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.fill_mask``)."""
+    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.mask_row``)."""
     ctab = pool.tables[0]
     st = int(_f(row, "step"))
     step = f"the step now is '{S.STEP_NAMES[st]}'"
@@ -320,14 +320,14 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
 
-    The mask of ``rules.fill_mask`` decides legality; the reasons read the same predicates (``card_playable``,
+    The mask of ``rules.mask_row`` decides legality; the reasons read the same predicates (``card_playable``,
     ``skill_usable``, ``retreat_cost``, ``energy_of``, ``promoter``) and only what ``player`` can see: their own
     hand and Units and public information (the opponent's hand and deck are never read)."""
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    fill_mask(row, pool.tables, p, mask)
+    mask_row(row, pool.tables, p, mask)
     if mask[a]:
         return ""
     status = int(row[H_STATUS])
@@ -336,7 +336,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if int(row[H_TO_ACT]) != p:
         return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now "
                 f"(step '{S.STEP_NAMES[int(_f(row, 'step'))]}')")
-    field, i = action_range(a)
+    field, i = ACTIONS.locate(a)
     reasons = _reasons(row, pool, p, field, i)
     return "; ".join(reasons) if reasons else _NO_REASON
 

@@ -26,7 +26,7 @@ from cardenvs.core.header import (
     LIVE,
 )
 from cardenvs.games.divinecross import SPEC
-from cardenvs.games.divinecross.actions import ACTIONS, action_range
+from cardenvs.games.divinecross.actions import ACTIONS
 from cardenvs.games.divinecross.state import DECK_SIZE, ST_MAIN, STATE
 
 POOL = SPEC.load_pool(None)
@@ -131,7 +131,7 @@ def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
     """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
     p = int(g.to_act[0]) if player is None else player
     mask = g.legal_mask([p])[0]
-    return [action_range(int(a)) for a in np.flatnonzero(mask)]
+    return [ACTIONS.locate(int(a)) for a in np.flatnonzero(mask)]
 
 
 def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:

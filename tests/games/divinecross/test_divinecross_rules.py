@@ -37,11 +37,9 @@ from cardenvs.core.header import (
     TRUNCATED,
 )
 from cardenvs.games.divinecross import SPEC
-from cardenvs.games.divinecross.observe import OBS, F
+from cardenvs.games.divinecross.observe import OBS
 from cardenvs.games.divinecross.state import (
     ST_BATTLE,
-    ST_DRAW,
-    ST_END,
     ST_EXTRA_DRAW,
     ST_MAIN,
     ST_SETUP_PLACE,
