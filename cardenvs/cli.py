@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=_int, default=0, help="tournament seed; game and pilot seeds derive from it (default: %(default)s)")
     ev.add_argument("--sprt", nargs=2, metavar=("A", "B"),
                     help="sequential test of deck A against deck B instead of a round robin")
+    ev.add_argument("--field", nargs="*", metavar="DECK", default=None,
+                    help="gauntlet: play only the --decks against these decks (no DECK: the game's starter decks), "
+                         "both seatings, common random numbers; the report adds each deck's score against the field")
     ev.add_argument("--elo0", type=_float, default=0.0, help="SPRT H0: A is at most this much stronger, in Elo (default: %(default)s)")
     ev.add_argument("--elo1", type=_float, default=20.0, help="SPRT H1: A is at least this much stronger, in Elo (default: %(default)s)")
     ev.add_argument("--alpha", type=_fraction, default=0.05, help="SPRT false-positive rate (default: %(default)s)")
@@ -298,6 +301,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise BadArgumentError(f"--elo1 must be greater than --elo0 (got {args.elo0:g} and {args.elo1:g})")
     if args.sprt and not (args.alpha < 0.5 and args.beta < 0.5):
         raise BadArgumentError("--alpha and --beta must be below 0.5")
+    if args.field is not None and (args.sprt or not args.decks):
+        raise BadArgumentError("--field plays the --decks against a field: pass --decks DECK... (and no --sprt)")
     if (args.ci_width or args.sprt) and args.max_games < 2:
         raise BadArgumentError(f"--max-games must be at least 2 (one game in each seating), got {args.max_games}")
     from .core.agents import default_pilot, describe_pilot
@@ -309,7 +314,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from .eval.tournament import make_entries
 
     # load every deck before any game (and before the progress bar), so a bad file is reported at once, alone
-    entries = make_entries(spec, args.sprt or args.decks, args.agents)
+    gauntlet = None
+    if args.field is not None:  # the gauntlet: the --decks against the field only
+        from .eval.gauntlet import gauntlet_entries
+
+        entries, gauntlet = gauntlet_entries(spec, args.decks, args.field, args.agents)
+    else:
+        entries = make_entries(spec, args.sprt or args.decks, args.agents)
     if args.save_replays and args.backend != "local":
         raise BadArgumentError("--save-replays needs the local backend (the games' decisions stay in this process)")
     if args.save_replays:
@@ -329,13 +340,25 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         else:
             result = run_tournament(spec, entries=entries, games=args.games or 200, seed=args.seed,
                                     ci_width=args.ci_width, max_games=args.max_games, chunk_size=args.chunk_size,
-                                    backend=backend, progress=bar)
+                                    backend=backend, progress=bar, pairs=gauntlet)
+    if gauntlet is not None:
+        from .eval.gauntlet import mark_gauntlet
+
+        mark_gauntlet(result, len(args.decks) * len(args.agents))
     summary = report.summarize(result, bootstrap=args.bootstrap, cards=not args.no_cards, sprt=sprt)
+    if gauntlet is not None:
+        from .eval.gauntlet import gauntlet_stats
+
+        summary["gauntlet"] = gauntlet_stats(result)
     summary["pilot_notes"] = {p: ", ".join(x for x in (describe_pilot(spec.name, p),
                                                        "default: the strongest available" if chosen else "") if x)
                               for p in args.agents}
     if not args.quiet:
         report.print_summary(summary)
+        if gauntlet is not None:
+            from .eval.gauntlet import format_gauntlet
+
+            print(format_gauntlet(summary["gauntlet"]))
     json_path = args.json or (None if args.report else f"eval-{spec.name}.json")
     if json_path:
         report.write_json(summary, json_path)

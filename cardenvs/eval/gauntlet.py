@@ -26,28 +26,27 @@ def gauntlet_entries(game: str | GameSpec, decks: Sequence[str | Path | Deck],
                      field: Sequence[str | Path | Deck] | None = None,
                      pilots: Sequence[str] = ("random",)) -> tuple[list[Entry], list[tuple[int, int]]]:
     """Entries (the new decks first, then the field; default field: the game's starter decks) and the pairings
-    (every new entry against every field entry, the new one first). A field deck that is also one of the new decks
-    (same cards) is left out of the field."""
+    (every new entry against every field entry, the new one first). A field deck with the same cards as one of the
+    new decks is left out of the field (a deck is not tested against itself)."""
     spec = get_spec(game)
     if not decks:
         raise BadArgumentError("a gauntlet needs at least one deck to test (--decks)")
-    field = list(field) if field else spec.starter_decks()
-    entries = make_entries(spec, list(decks) + list(field), pilots) if len(decks) + len(field) >= 2 else []
-    if not entries:
-        raise BadArgumentError("a gauntlet needs a field of at least one deck")
-    n_new = len(decks) * len(pilots)
-    mine, rest = entries[:n_new], entries[n_new:]
-    new_keys = {_key(e) for e in mine}
-    rest = [e for e in rest if _key(e) not in new_keys]
-    if not rest:
+    pool = spec.load_pool(None)
+    load = lambda d: d if isinstance(d, Deck) else spec.load_deck(d, pool)  # noqa: E731
+    mine = [load(d) for d in decks]  # every deck is loaded (and checked) before any game
+    field_decks = [load(d) for d in (list(field) if field else spec.starter_decks())]
+    new_keys = {_key(d) for d in mine}
+    field_decks = [d for d in field_decks if _key(d) not in new_keys]
+    if not field_decks:
         raise BadArgumentError("the field is empty once the decks under test are left out of it")
-    entries = mine + rest
-    pairs = [(i, n_new + j) for i in range(n_new) for j in range(len(rest))]
+    entries = make_entries(spec, mine + field_decks, pilots)
+    n_new = len(mine) * len(pilots)
+    pairs = [(i, j) for i in range(n_new) for j in range(n_new, len(entries))]
     return entries, pairs
 
 
-def _key(e: Entry) -> tuple:
-    return tuple(sorted(e.deck.card_ids.tolist())), e.pilot
+def _key(deck: Deck) -> tuple:
+    return tuple(sorted(int(c) for c in deck.card_ids))
 
 
 def run_gauntlet(game: str | GameSpec, decks: Sequence[str | Path | Deck] | None = None,
@@ -67,9 +66,13 @@ def run_gauntlet(game: str | GameSpec, decks: Sequence[str | Path | Deck] | None
         if not n_new or n_new >= len(entries):
             raise BadArgumentError("n_new must leave at least one field entry")
         pairs = [(i, j) for i in range(n_new) for j in range(n_new, len(entries))]
-    result = run_tournament(spec, entries=entries, pairs=pairs, **kwargs)
-    result.config.update({"mode": "gauntlet", "new": [e.label for e in entries[:n_new]],
-                          "field": [e.label for e in entries[n_new:]]})
+    return mark_gauntlet(run_tournament(spec, entries=entries, pairs=pairs, **kwargs), n_new)
+
+
+def mark_gauntlet(result: TournamentResult, n_new: int) -> TournamentResult:
+    """Record in ``result.config`` that it is a gauntlet: its first ``n_new`` entries are the decks under test."""
+    result.config.update({"mode": "gauntlet", "new": [e.label for e in result.entries[:n_new]],
+                          "field": [e.label for e in result.entries[n_new:]]})
     return result
 
 
