@@ -13,8 +13,6 @@ at a decision of the given step. A side is a dict:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import (
     H_NEEDS,
@@ -26,8 +24,8 @@ from cardenvs.core.header import (
     LIVE,
 )
 from cardenvs.games.divinecross import SPEC
-from cardenvs.games.divinecross.actions import ACTIONS
-from cardenvs.games.divinecross.state import DECK_SIZE, ST_MAIN, STATE
+from cardenvs.games.divinecross.state import DECK_SIZE, ST_MAIN
+from cardenvs.scenario import Scenario
 
 POOL = SPEC.load_pool(None)
 FILLER = "Field Ration"  # an action card: harmless in a deck
@@ -36,15 +34,8 @@ ENERGY_CARD = "Treasure Map"
 _ZONES = ("deck", "hand", "main", "standby", "energy", "assist", "ko", "discard")
 _FLAGS = ("stunned", "poisoned", "charged", "retreated", "event_played", "ex_used")
 
-
-def field(g: BatchGame, name: str) -> np.ndarray:
-    """A writable view of a state field of row 0."""
-    return STATE.get(g.states[0], name)
-
-
-def A(name: str, index: int = 0) -> int:
-    """Flat action id of ``index`` in the action field ``name``."""
-    return ACTIONS.offset(name) + index
+kit = Scenario(SPEC)  # field (writable state field of row 0), A (flat action id), do, legal, is_legal
+field, A, do, legal, is_legal = kit.field, kit.A, kit.do, kit.legal, kit.is_legal
 
 
 def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, turn: int = 5, first_player: int = 0,
@@ -120,22 +111,6 @@ def _place(g: BatchGame, p: int, side: dict) -> None:
     put("deck", "deck_count", deck, False)
     assert len(cards) <= DECK_SIZE
     field(g, "deck_list")[p, : len(cards)] = [POOL.by_name[c] for c in cards]
-
-
-def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
-    """Play one action (raises IllegalActionError when it is not legal)."""
-    return g.step([A(name, index)], players=None if player is None else [player])
-
-
-def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
-    """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
-    p = int(g.to_act[0]) if player is None else player
-    mask = g.legal_mask([p])[0]
-    return [ACTIONS.locate(int(a)) for a in np.flatnonzero(mask)]
-
-
-def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
-    return (name, index) in legal(g, player)
 
 
 def names(g: BatchGame, p: int, zone: str) -> list[str]:
