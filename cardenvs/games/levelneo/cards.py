@@ -3,8 +3,8 @@
 A card is ``name, type (character|event), color, turn_cost, ap, traits`` plus ``effects``: a list of
 ``{trigger, condition, ..., op, <op args>}`` tables. The pool compiles to two int32 tables the kernels read:
 
-* ``cards[n, C_COLS]``: one row per card (columns ``C_*``);
-* ``effects[n, MAX_EFFECTS, E_COLS]``: each card's effects in file order (columns ``E_*``; unused rows have
+* ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
+* ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
   ``E_TRIGGER = -1``).
 
 Adding a card that uses existing triggers, conditions, targets and ops needs no code change.
@@ -99,13 +99,13 @@ MAX_EFFECTS = 4
 MAX_TRAITS = 30
 MAX_POOL = 128  # cards (and skills) in a pool: the observation counts discard piles per card id, used skills per id
 # card table columns
+NUM_CARD_COLUMNS = 12
 (C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
- C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(12)
-C_COLS = 12
+ C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(NUM_CARD_COLUMNS)
 # effect table columns
+NUM_EFFECT_COLUMNS = 14
 (E_TRIGGER, E_COND, E_COND_TRAIT, E_LEVEL, E_PHASE, E_TURN, E_COST_REST, E_SKILL, E_OP, E_AMOUNT, E_TARGET,
- E_DURATION, E_FILTER, E_N) = range(14)
-E_COLS = 14
+ E_DURATION, E_FILTER, E_N) = range(NUM_EFFECT_COLUMNS)
 START_TRIGGERS = (TR_ON_PLAY, TR_ON_ATTACK, TR_ON_WIN, TR_END_TURN)
 
 
@@ -166,12 +166,13 @@ def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, 
         if not value:
             return 0
         if value not in traits:
+            known = ", ".join(traits)
             raise CardPoolError(card["_path"], card["name"],
-                                f"effect {index + 1} ({op}) key {key!r}: unknown trait {value!r} (known: {', '.join(traits)})")
+                                f"effect {index + 1} ({op}) key {key!r}: unknown trait {value!r} (known: {known})")
         return 1 << traits.index(value)
 
-    ctab = np.zeros((len(cards), C_COLS), dtype=np.int32)
-    etab = np.full((len(cards), MAX_EFFECTS, E_COLS), -1, dtype=np.int32)
+    ctab = np.zeros((len(cards), NUM_CARD_COLUMNS), dtype=np.int32)
+    etab = np.full((len(cards), MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
     for cid, card in enumerate(cards):
         row = ctab[cid]
         row[C_TYPE] = TYPES.index(card["type"])

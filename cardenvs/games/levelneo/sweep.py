@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import H_DECISIONS, H_STATUS, H_TURN, H_WINNER, TRUNCATED
+from cardenvs.core.header import DRAW, H_DECISIONS, H_STATUS, H_TURN, H_WINNER, TRUNCATED
 
 from . import SPEC
 
@@ -47,7 +47,7 @@ def sweep(pilots: tuple[str, str], games: int, seed: int = 2026) -> dict:
     st = g.states
     return {
         "pilots": pilots, "games": games, "truncated": int((st[:, H_STATUS] == TRUNCATED).sum()),
-        "a_wins": int((st[:, H_WINNER] == seat_a).sum()), "draws": int((st[:, H_WINNER] == 2).sum()),
+        "a_wins": int((st[:, H_WINNER] == seat_a).sum()), "draws": int((st[:, H_WINNER] == DRAW).sum()),
         "decisions_mean": decisions / games, "decisions_max": int(st[:, H_DECISIONS].max()),
         "turn_mean": float(st[:, H_TURN].mean()), "turn_max": int(st[:, H_TURN].max()), "seconds": time.time() - start,
     }
