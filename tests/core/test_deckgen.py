@@ -98,3 +98,13 @@ def test_random_deck_from_a_named_start_and_zero_swaps_is_that_deck():
     name = spec.starter_decks()[0]
     deck = G.random_deck(spec, np.random.default_rng(0), pool, start=name, swaps=0)
     assert G.deck_key(deck) == G.deck_key(spec.load_deck(name, pool))
+
+
+def test_random_decks_play_to_the_end(game):
+    """Random decks are playable by the batch core: a few games between two of them end (win, draw or the cap)."""
+    from cardenvs.eval import run_tournament
+
+    spec, pool = game
+    a, b = G.random_decks(spec, 2, seed=4, pool=pool)
+    result = run_tournament(spec, [a, b], games=4, seed=1)
+    assert result.games == 4 and result.tally.results.sum() == 4
