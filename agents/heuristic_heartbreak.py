@@ -32,14 +32,19 @@ from .base import StateHeuristic
 
 from cardenvs.games.heartbreak.actions import (
     A_CHOOSE_LEAD,
+    A_CHOOSE_LEAD_END,
     A_HAND,
+    A_HAND_END,
     A_ONTO,
     A_ORDER,
+    A_ORDER_END,
     A_PASS,
     A_REFILL,
     A_SKILL,
+    A_SKILL_END,
     A_SWAP,
     A_TARGET,
+    A_TARGET_END,
     NUM_ACTIONS,
 )
 from cardenvs.games.heartbreak.board import card_of, field_at, hp_of
@@ -60,20 +65,21 @@ from cardenvs.games.heartbreak.rules import apply_action
 from cardenvs.games.heartbreak.state import (
     BACKUP,
     BACKUP_CAP,
-    BACKUP_N,
+    BACKUP_COUNT,
     CH_SWAP,
     CHOICE_KIND,
     CHOICE_PLAYER,
-    CHARGE_N,
+    CHARGE_COUNT,
     DAMAGE,
-    DECK_N,
+    DECK_COUNT,
     FACE_UP,
+    FIELD_CAP,
     HAND,
     HAND_CAP,
-    HAND_N,
+    HAND_COUNT,
     HEART,
     HEART_CAP,
-    HEART_N,
+    HEART_COUNT,
     LOST,
     MAX_DECK,
     RESTED,
@@ -89,7 +95,7 @@ from cardenvs.games.heartbreak.state import (
     ST_TARGET,
     ST_TRIGGERS,
     ST_WINDOW,
-    STACK_N,
+    STACK_COUNT,
     STEP,
 )
 
@@ -110,8 +116,8 @@ W_DECK_LOW = 12.0
 @njit(cache=True)
 def _side_value(row, tables, q):
     ctab = tables[0]
-    v = W_HEART * row[HEART_N + q] + W_HAND * row[HAND_N + q] + W_CHARGE * row[CHARGE_N + q]
-    for j in range(row[HEART_N + q]):
+    v = W_HEART * row[HEART_COUNT + q] + W_HAND * row[HAND_COUNT + q] + W_CHARGE * row[CHARGE_COUNT + q]
+    for j in range(row[HEART_COUNT + q]):
         if row[FACE_UP + q * D + row[HEART + q * HEART_CAP + j]] == 0:
             v += W_FACE_DOWN
     for pos in range(4):
@@ -124,8 +130,8 @@ def _side_value(row, tables, q):
         v += 0.3 * (ctab[card, C_ARMOR] + ctab[card, C_WARD] + ctab[card, C_COUNTER])
         if pos == 0:
             v += 15.0  # a Lead keeps the empty-field heartbreak away
-    if row[DECK_N + q] < DECK_LOW:  # drawing into deck-out loses the game
-        v -= W_DECK_LOW * (DECK_LOW - row[DECK_N + q])
+    if row[DECK_COUNT + q] < DECK_LOW:  # drawing into deck-out loses the game
+        v -= W_DECK_LOW * (DECK_LOW - row[DECK_COUNT + q])
     if row[LOST + q] != 0:
         v -= W_LOST
     return v
@@ -151,7 +157,7 @@ def _quick_choice(row, tables):
     best = -1
     best_key = -1e9
     if row[CHOICE_KIND] == CH_SWAP:
-        for j in range(row[BACKUP_N + q]):
+        for j in range(row[BACKUP_COUNT + q]):
             b = row[BACKUP + q * BACKUP_CAP + j]
             if row[RESTED + q * D + b] == 0:
                 key = hp_of(row, ctab, q, b) - row[DAMAGE + q * D + b]
@@ -159,13 +165,13 @@ def _quick_choice(row, tables):
                     best, best_key = A_SWAP + j, key
         return best
     best = A_PASS
-    for i in range(row[HAND_N + q]):
+    for i in range(row[HAND_COUNT + q]):
         card = card_of(row, q, row[HAND + q * HAND_CAP + i])
         for pos in range(4):
             if can_evolve_with(row, ctab, q, field_at(row, q, pos), card):
                 key = 10.0 * ctab[card, C_LEVEL] - pos
                 if key > best_key:
-                    best, best_key = A_ONTO + 4 * i + pos, key
+                    best, best_key = A_ONTO + FIELD_CAP * i + pos, key
     return best
 
 
@@ -173,7 +179,7 @@ def _quick_choice(row, tables):
 def _settle(scratch, tables):
     """Resolve the whole stack of the copy (answers ignored; effect choices by ``_quick_choice``)."""
     guard = 0
-    while scratch[STACK_N] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 16:
+    while scratch[STACK_COUNT] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 16:
         if scratch[STEP] == ST_CHOOSE:
             a = _quick_choice(scratch, tables)
             if a < 0:
@@ -224,11 +230,11 @@ def _best_fighter_move(row, tables, p, mask):
     ctab = tables[0]
     best = -1
     best_key = -1.0
-    for i in range(row[HAND_N + p]):
+    for i in range(row[HAND_COUNT + p]):
         card = card_of(row, p, row[HAND + p * HAND_CAP + i])
         t = ctab[card, C_TYPE]
         for pos in range(4):
-            a = A_ONTO + 4 * i + pos
+            a = A_ONTO + FIELD_CAP * i + pos
             if mask[a] != 0:
                 key = 300.0 + 10 * ctab[card, C_LEVEL] if t == TYPE_FIGHTER else 100.0 - pos
                 if key > best_key:
@@ -249,7 +255,7 @@ def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, ma
     for a in range(lo, hi):
         if mask[a] == 0:
             continue
-        if skip_fighters and a < A_ONTO:
+        if skip_fighters and A_HAND <= a < A_HAND_END:
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
             if ctab[card, C_TYPE] == TYPE_FIGHTER:
                 continue
@@ -267,23 +273,23 @@ def decide(row, tables, p, mask, scratch):
     if st == ST_SETUP_LEAD:
         best = -1
         best_hp = -1
-        for a in range(A_CHOOSE_LEAD, A_CHOOSE_LEAD + D):
+        for a in range(A_CHOOSE_LEAD, A_CHOOSE_LEAD_END):
             if mask[a] != 0:
                 hp = ctab[card_of(row, p, a - A_CHOOSE_LEAD), C_HP]
                 if hp > best_hp:
                     best, best_hp = a, hp
         return best
     if st == ST_TRIGGERS:
-        for a in range(A_ORDER, A_ORDER + 8):
+        for a in range(A_ORDER, A_ORDER_END):
             if mask[a] != 0:
                 return a
         return -1
     if st == ST_CHARGE:
-        if row[HAND_N + p] == 0 or (row[DECK_N + p] <= DECK_LOW + 4 and row[CHARGE_N + p] >= 3):
+        if row[HAND_COUNT + p] == 0 or (row[DECK_COUNT + p] <= DECK_LOW + 4 and row[CHARGE_COUNT + p] >= 3):
             return A_PASS  # the charge draws: near the end of the deck, keep it for the draw steps
         best = -1
         best_v = 1e9
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             v = _keep_value(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]))
             if v < best_v:
                 best, best_v = A_HAND + i, v
@@ -291,7 +297,7 @@ def decide(row, tables, p, mask, scratch):
     if st == ST_REFILL:
         best = -1
         best_left = -1
-        for j in range(row[BACKUP_N + p]):
+        for j in range(row[BACKUP_COUNT + p]):
             if mask[A_REFILL + j] != 0:
                 inst = field_at(row, p, 1 + j)
                 left = hp_of(row, ctab, p, inst) - row[DAMAGE + p * D + inst]
@@ -302,10 +308,10 @@ def decide(row, tables, p, mask, scratch):
         a = _best_fighter_move(row, tables, p, mask)
         if a >= 0:
             return a
-        a = _best_by_simulation(row, tables, p, mask, scratch, A_HAND, A_ONTO, True, GAIN_CARD)
+        a = _best_by_simulation(row, tables, p, mask, scratch, A_HAND, A_HAND_END, True, GAIN_CARD)
         if a >= 0:
             return a
-        a = _best_by_simulation(row, tables, p, mask, scratch, A_SKILL, A_SWAP, False, 1.0)
+        a = _best_by_simulation(row, tables, p, mask, scratch, A_SKILL, A_SKILL_END, False, 1.0)
         if a >= 0:
             return a
         lead = field_at(row, p, 0)
@@ -313,7 +319,7 @@ def decide(row, tables, p, mask, scratch):
             left = hp_of(row, ctab, p, lead) - row[DAMAGE + p * D + lead]
             best = -1
             best_left = left + 20
-            for j in range(row[BACKUP_N + p]):
+            for j in range(row[BACKUP_COUNT + p]):
                 if mask[A_SWAP + j] != 0:
                     b = field_at(row, p, 1 + j)
                     bl = hp_of(row, ctab, p, b) - row[DAMAGE + p * D + b]
@@ -339,7 +345,7 @@ def decide(row, tables, p, mask, scratch):
             if mask[a] == 0 or a == A_PASS:
                 continue
             margin = 0.0
-            if a < A_ONTO:
+            if A_HAND <= a < A_HAND_END:
                 card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
                 margin = GAIN_CARD if ctab[card, C_TYPE] != TYPE_CLIMAX else 1.0
             gain = _simulate(row, tables, p, a, scratch) - base - margin
@@ -349,7 +355,7 @@ def decide(row, tables, p, mask, scratch):
     if st == ST_TARGET:
         best = -1
         best_v = -1e9
-        for a in range(A_TARGET, A_TARGET + 4):
+        for a in range(A_TARGET, A_TARGET_END):
             if mask[a] != 0:
                 v = _simulate(row, tables, p, a, scratch)
                 if v > best_v:
@@ -359,7 +365,7 @@ def decide(row, tables, p, mask, scratch):
         base = _resolve_value(row, tables, p, scratch)
         best = A_PASS
         best_gain = GAIN_CARD
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             a = A_HAND + i
             if mask[a] == 0:
                 continue

@@ -1,6 +1,7 @@
 """The flat heartbreak action space, declared as a Layout so its table in RULES.md is generated from the code.
 
-Every decision uses one contiguous range; which ranges are legal depends on the pending step (``rules.fill_mask``).
+Every decision uses one contiguous range; which ranges are legal depends on the pending step (``rules.mask_row``).
+Decode a flat id by its range (``A_ONTO <= a < A_ONTO_END``) or with ``ACTIONS.locate``, never by declaration order.
 Field positions: 0 is the Lead, 1..3 the Back-Up slots.
 """
 from __future__ import annotations
@@ -25,15 +26,4 @@ ACTIONS = Layout(
     ),
 )
 NUM_ACTIONS = ACTIONS.size
-A_PASS, A_CHOOSE_LEAD, A_HAND, A_ONTO, A_SKILL, A_SWAP, A_ACT, A_TARGET, A_ORDER, A_REFILL = ACTIONS.offsets(
-    "pass", "choose_lead", "hand", "onto", "skill", "swap", "act", "target", "order", "refill"
-)
-
-
-def action_range(action: int) -> tuple[str, int]:
-    """(field name, index inside the field) of a flat action id."""
-    for f in ACTIONS.fields:
-        start = ACTIONS.offset(f.name)
-        if start <= action < start + f.size:
-            return f.name, action - start
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+ACTIONS.export(globals(), "A_")  # A_<FIELD> the first flat id of a range, A_<FIELD>_END one past its last

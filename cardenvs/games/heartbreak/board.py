@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+from cardenvs.core.zones import zone_push, zone_remove
 
 from .cards import (
     C_ARMOR,
@@ -24,6 +24,7 @@ from .cards import (
 from . import state as S
 
 D = S.MAX_DECK
+MIN_REDUCED_HP = 10  # fighters print at least 10 HP, so an HP reduction (Baneful) stops at 10
 
 
 @njit(cache=True)
@@ -56,26 +57,26 @@ def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
     row[S.FACE_UP + p * D + inst] = 1  # the discard pile is public
-    zone_push(row, S.DISCARD, S.DISCARD_N, D, p, inst)
+    zone_push(row, S.DISCARD, S.DISCARD_COUNT, D, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_N + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
+    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
     row[S.FACE_UP + p * D + inst] = 0
-    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.DRAWN + p * D + inst] = 1
 
 
 @njit(cache=True)
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_N + p]
+    n = row[S.DECK_COUNT + p]
     if n == 0:
         return -1
-    return zone_remove(row, S.DECK, S.DECK_N, D, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_COUNT, D, p, n - 1)
 
 
 @njit(cache=True)
@@ -90,15 +91,15 @@ def draw(row: np.ndarray, p: int) -> None:
 def charge_card(row: np.ndarray, p: int, inst: int) -> None:
     """HB-C1: into the charge zone, face down (HB-C8: the opponent sees the count only)."""
     row[S.FACE_UP + p * D + inst] = 0
-    zone_push(row, S.CHARGE, S.CHARGE_N, D, p, inst)
+    zone_push(row, S.CHARGE, S.CHARGE_COUNT, D, p, inst)
 
 
 @njit(cache=True)
 def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
-    if row[S.HEART_N + p] >= S.HEART_CAP:
+    if row[S.HEART_COUNT + p] >= S.HEART_CAP:
         return False
     row[S.FACE_UP + p * D + inst] = 0
-    zone_push(row, S.HEART, S.HEART_N, S.HEART_CAP, p, inst)
+    zone_push(row, S.HEART, S.HEART_COUNT, S.HEART_CAP, p, inst)
     return True
 
 
@@ -118,14 +119,14 @@ def field_at(row: np.ndarray, p: int, pos: int) -> int:
     """Field position ``pos``: 0 the Lead, 1..3 Back-Up slots; -1 when empty."""
     if pos == 0:
         return row[S.LEAD + p]
-    if pos - 1 < row[S.BACKUP_N + p]:
+    if pos - 1 < row[S.BACKUP_COUNT + p]:
         return row[S.BACKUP + p * S.BACKUP_CAP + pos - 1]
     return -1
 
 
 @njit(cache=True)
 def field_count(row: np.ndarray, p: int) -> int:
-    return (1 if row[S.LEAD + p] >= 0 else 0) + row[S.BACKUP_N + p]
+    return (1 if row[S.LEAD + p] >= 0 else 0) + row[S.BACKUP_COUNT + p]
 
 
 @njit(cache=True)
@@ -135,7 +136,7 @@ def field_pos(row: np.ndarray, p: int, inst: int) -> int:
         return -1
     if row[S.LEAD + p] == inst:
         return 0
-    for s in range(row[S.BACKUP_N + p]):
+    for s in range(row[S.BACKUP_COUNT + p]):
         if row[S.BACKUP + p * S.BACKUP_CAP + s] == inst:
             return 1 + s
     return -1
@@ -150,7 +151,7 @@ def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
 @njit(cache=True)
 def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """The face-up item card in ``inst``'s stock (HB-I13: at most one), or -1."""
-    for j in range(row[S.STOCK_N + p]):
+    for j in range(row[S.STOCK_COUNT + p]):
         s = row[S.STOCK + p * S.STOCK_CAP + j]
         if row[S.STOCK_HOST + p * D + s] == inst and row[S.FACE_UP + p * D + s] != 0 \
                 and ctab[card_of(row, p, s), C_TYPE] == TYPE_ITEM:
@@ -161,7 +162,7 @@ def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True)
 def stock_size(row: np.ndarray, p: int, inst: int) -> int:
     n = 0
-    for j in range(row[S.STOCK_N + p]):
+    for j in range(row[S.STOCK_COUNT + p]):
         if row[S.STOCK_HOST + p * D + row[S.STOCK + p * S.STOCK_CAP + j]] == inst:
             n += 1
     return n
@@ -253,8 +254,8 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     if row[S.LEAD + p] == inst:
         down += baneful_total(row, ctab, 1 - p)
     hp = base + up - down
-    if down > 0 and hp < 10:
-        hp = 10  # fighters print at least 10 HP, so a reduction stops at 10
+    if down > 0 and hp < MIN_REDUCED_HP:
+        hp = MIN_REDUCED_HP
     return hp
 
 
@@ -268,7 +269,7 @@ def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 @njit(cache=True)
 def face_down_heart(row: np.ndarray, p: int) -> int:
     """Index in the heart stack of the top-most face-down card (HB-H8), or -1."""
-    for j in range(row[S.HEART_N + p] - 1, -1, -1):
+    for j in range(row[S.HEART_COUNT + p] - 1, -1, -1):
         if row[S.FACE_UP + p * D + row[S.HEART + p * S.HEART_CAP + j]] == 0:
             return j
     return -1
@@ -288,11 +289,11 @@ def overdrive(row: np.ndarray, p: int) -> bool:
 def break_heart(row: np.ndarray, p: int) -> None:
     """One break (HB-H2..H4, H6): the top heart card goes to hand (face down) or the discard pile (face up); a
     break on an empty heart marks p as lost."""
-    n = row[S.HEART_N + p]
+    n = row[S.HEART_COUNT + p]
     if n == 0:
         row[S.LOST + p] = 1
         return
-    inst = zone_remove(row, S.HEART, S.HEART_N, S.HEART_CAP, p, n - 1)
+    inst = zone_remove(row, S.HEART, S.HEART_COUNT, S.HEART_CAP, p, n - 1)
     if row[S.FACE_UP + p * D + inst] != 0:
         to_discard(row, p, inst)
     else:
@@ -302,7 +303,7 @@ def break_heart(row: np.ndarray, p: int) -> None:
 @njit(cache=True)
 def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
     """HB-C4: a cost is paid in full or not at all."""
-    if row[S.CHARGE_N + p] < cost:
+    if row[S.CHARGE_COUNT + p] < cost:
         return False
     return od == 0 or face_down_heart(row, p) >= 0
 
@@ -311,6 +312,6 @@ def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
 def pay(row: np.ndarray, p: int, cost: int, od: int) -> None:
     """HB-C2/C3: Discharge N (the oldest charged cards; which ones cannot matter, see RULES.md), then Overdrive."""
     for _ in range(cost):
-        to_discard(row, p, zone_remove(row, S.CHARGE, S.CHARGE_N, D, p, 0))
+        to_discard(row, p, zone_remove(row, S.CHARGE, S.CHARGE_COUNT, D, p, 0))
     if od != 0:
         overdrive(row, p)

@@ -133,6 +133,8 @@ MAX_ALLIANCES = 6
  C_N_SKILLS, C_SK_COST, C_SK_OD, C_SK_COST2, C_SK_OD2, C_HAS_CALL, C_HAS_START, C_HAS_END, C_LEAD_OK,
  C_NEGATE) = range(33)
 C_COLS = 33
+NUM_ACT_COLS = C_ACT_COST2 - C_ACT_COST  # card-table columns per action: cost, damage, overdrive
+NUM_SK_COLS = C_SK_COST2 - C_SK_COST  # card-table columns per skill: cost, overdrive
 (E_TRIGGER, E_INDEX, E_COND, E_OP, E_AMOUNT, E_TARGET, E_STAT, E_N, E_SIDE) = range(9)
 E_COLS = 9
 
@@ -288,13 +290,13 @@ def compile_pool(cards: list[dict], alliances: list[str]) -> tuple[np.ndarray, n
             row[C_NAME_ID] = names.index(fname)
         row[C_N_ACTIONS] = len(card["actions"])
         for k, act in enumerate(card["actions"]):
-            row[C_ACT_COST + 3 * k] = act["cost"]
-            row[C_ACT_DMG + 3 * k] = act["damage"]
-            row[C_ACT_OD + 3 * k] = int(act["overdrive"])
+            row[C_ACT_COST + NUM_ACT_COLS * k] = act["cost"]
+            row[C_ACT_DMG + NUM_ACT_COLS * k] = act["damage"]
+            row[C_ACT_OD + NUM_ACT_COLS * k] = int(act["overdrive"])
         row[C_N_SKILLS] = len(card["skills"])
         for k, sk in enumerate(card["skills"]):
-            row[C_SK_COST + 2 * k] = sk["cost"]
-            row[C_SK_OD + 2 * k] = int(sk["overdrive"])
+            row[C_SK_COST + NUM_SK_COLS * k] = sk["cost"]
+            row[C_SK_OD + NUM_SK_COLS * k] = int(sk["overdrive"])
         row[C_LEAD_OK] = int(card["type"] == "fighter" and card["cost"] == 0 and card["condition"] == "none")
         for i, e in enumerate(card["effects"]):
             trig = TRIGGERS.index(e["trigger"])

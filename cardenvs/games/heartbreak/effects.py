@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.header import H_TURN
+from cardenvs.core.zones import zone_find, zone_push, zone_remove
 
 from .board import (
     armor_of,
@@ -32,11 +33,9 @@ from .board import (
     strike_of,
     to_discard,
     ward_of,
-    zone_find,
-    zone_push,
-    zone_remove,
 )
 from .cards import (
+    NUM_ACT_COLS,
     C_ACT_DMG,
     C_LEVEL,
     C_NAME_ID,
@@ -109,7 +108,7 @@ def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
     if cond == CO_IS_LEAD:
         return src >= 0 and row[S.LEAD + p] == src
     if cond == CO_LOW_HEART:
-        return row[S.HEART_N + p] <= LOW_HEART
+        return row[S.HEART_COUNT + p] <= LOW_HEART
     return False
 
 
@@ -135,7 +134,7 @@ def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int,
         out[m] = q * D + row[S.LEAD + q]
         m += 1
     if backups:
-        for s in range(row[S.BACKUP_N + q]):
+        for s in range(row[S.BACKUP_COUNT + q]):
             out[m] = q * D + backup_at(row, q, s)
             m += 1
     return m
@@ -154,15 +153,15 @@ def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
     """HB-I1/I6/I8/I10/I14: the hand card goes on top of the fighter at ``pos``; the base and its whole stock go
     under it as its stock; the evolution starts with no damage, standing, not having acted; it is not a call."""
     base = field_at(row, p, pos)
-    evo = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_idx)
-    for j in range(row[S.STOCK_N + p]):
+    evo = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_idx)
+    for j in range(row[S.STOCK_COUNT + p]):
         s = row[S.STOCK + p * S.STOCK_CAP + j]
         if row[S.STOCK_HOST + p * D + s] == base:
             row[S.STOCK_HOST + p * D + s] = evo
     clear_instance(row, p, base)
     row[S.STOCK_HOST + p * D + base] = evo
     row[S.FACE_UP + p * D + base] = 1
-    zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, p, base)
+    zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, p, base)
     if pos == 0:
         row[S.LEAD + p] = evo
     else:
@@ -183,7 +182,7 @@ def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_ca
         return False
     if ctab[evo_card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
         return False
-    return row[S.STOCK_N + p] < S.STOCK_CAP
+    return row[S.STOCK_COUNT + p] < S.STOCK_CAP
 
 
 @njit(cache=True)
@@ -195,7 +194,7 @@ def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
     if lead >= 0:
         row[S.BACKUP + p * S.BACKUP_CAP + slot] = lead
     else:
-        zone_remove(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, p, slot)
+        zone_remove(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, p, slot)
 
 
 @njit(cache=True)
@@ -224,13 +223,13 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         return
     if op == OP_ADD_HEART:
         for _ in range(eff[E_N]):
-            if row[S.DECK_N + p] == 0 or row[S.HEART_N + p] >= S.HEART_CAP:
+            if row[S.DECK_COUNT + p] == 0 or row[S.HEART_COUNT + p] >= S.HEART_CAP:
                 break
             heart_push(row, p, pop_deck(row, p))
         return
     if op == OP_NEGATE:
         if stack_pos >= 1:
-            row[S.STACK + (stack_pos - 1) * S.STACK_COLS + S.SK_CANCEL] = 1
+            row[S.STACK + (stack_pos - 1) * S.NUM_STACK_COLS + S.SK_CANCEL] = 1
         return
     if op == OP_SWAP_LEAD or op == OP_EVOLVE:  # the player's choice, made at ST_CHOOSE (see choice_needed)
         v = row[S.CHOICE_VALUE]
@@ -241,7 +240,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         if op == OP_SWAP_LEAD:
             swap_lead_with(row, p, v)
         else:
-            evolve_fighter(row, p, v % 4, v // 4)
+            evolve_fighter(row, p, v % S.FIELD_CAP, v // S.FIELD_CAP)
         return
     chosen = np.empty(8, dtype=np.int64)
     m = collect_targets(row, p, src, eff[E_TARGET], t_inst, chosen)
@@ -250,12 +249,12 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
             q = chosen[0] // D
             host = chosen[0] % D
             for _ in range(eff[E_N]):
-                if row[S.STOCK_N + q] >= S.STOCK_CAP or row[S.DECK_N + q] == 0:
+                if row[S.STOCK_COUNT + q] >= S.STOCK_CAP or row[S.DECK_COUNT + q] == 0:
                     break
                 inst = pop_deck(row, q)
                 row[S.FACE_UP + q * D + inst] = 0  # HB-I15: face down, private to its owner, inactive
                 row[S.STOCK_HOST + q * D + inst] = host
-                zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, q, inst)
+                zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, q, inst)
         return
     amount = eff[E_AMOUNT]
     for j in range(m):
@@ -293,7 +292,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
 @njit(cache=True)
 def standing_backups(row: np.ndarray, p: int) -> int:
     n = 0
-    for s in range(row[S.BACKUP_N + p]):
+    for s in range(row[S.BACKUP_COUNT + p]):
         if row[S.RESTED + p * D + backup_at(row, p, s)] == 0:
             n += 1
     return n
@@ -306,7 +305,7 @@ def choice_needed(row: np.ndarray, p: int, op: int) -> bool:
     never depends on its hidden hand: with no eligible pair it answers ``pass``)."""
     if op == OP_SWAP_LEAD:
         return standing_backups(row, p) > 0
-    return row[S.HAND_N + p] > 0 and (row[S.LEAD + p] >= 0 or row[S.BACKUP_N + p] > 0)
+    return row[S.HAND_COUNT + p] > 0 and (row[S.LEAD + p] >= 0 or row[S.BACKUP_COUNT + p] > 0)
 
 
 @njit(cache=True)
@@ -351,7 +350,7 @@ def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: in
     if field_pos(row, p, inst) < 0:
         return
     card = card_of(row, p, inst)
-    dmg = ctab[card, C_ACT_DMG + 3 * k]
+    dmg = ctab[card, C_ACT_DMG + NUM_ACT_COLS * k]
     o = 1 - p
     hit = dmg > 0 and field_pos(row, o, t_inst) >= 0
     survived = False
@@ -374,12 +373,12 @@ def check_kos(row: np.ndarray, tables) -> None:
     owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
     ctab = tables[0]
     tp = row[S.TURN_PLAYER]
-    victims = np.empty(8, dtype=np.int64)
+    victims = np.empty(2 * S.FIELD_CAP, dtype=np.int64)
     for _ in range(4):
         m = 0
         for side in range(2):
             q = tp if side == 0 else 1 - tp
-            for pos in range(4):
+            for pos in range(S.FIELD_CAP):
                 inst = field_at(row, q, pos)
                 if inst >= 0 and is_ko(row, ctab, q, inst):
                     victims[m] = q * D + inst
@@ -394,13 +393,13 @@ def check_kos(row: np.ndarray, tables) -> None:
             if row[S.LEAD + q] == inst:
                 row[S.LEAD + q] = -1
             else:
-                s = zone_find(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, q, inst)
-                zone_remove(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, q, s)
+                s = zone_find(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, q, inst)
+                zone_remove(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, q, s)
             j2 = 0
-            while j2 < row[S.STOCK_N + q]:
+            while j2 < row[S.STOCK_COUNT + q]:
                 s_inst = row[S.STOCK + q * S.STOCK_CAP + j2]
                 if row[S.STOCK_HOST + q * D + s_inst] == inst:
-                    zone_remove(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, q, j2)
+                    zone_remove(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, q, j2)
                     to_discard(row, q, s_inst)
                 else:
                     j2 += 1
@@ -416,7 +415,7 @@ def check_kos(row: np.ndarray, tables) -> None:
 @njit(cache=True)
 def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
     for q in range(2):
-        for pos in range(4):
+        for pos in range(S.FIELD_CAP):
             inst = field_at(row, q, pos)
             if inst >= 0 and is_ko(row, ctab, q, inst):
                 return True
@@ -427,8 +426,8 @@ def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
 def resolve_top(row: np.ndarray, tables) -> None:
     """Carry out the top stack entry (HB-R7: last in, first out), then pop it and run the KO check. An entry whose
     effect needs its player's choice stays on top, paused (``row[STEP] == ST_CHOOSE``); the next call resumes it."""
-    n = row[S.STACK_N] - 1
-    base = S.STACK + n * S.STACK_COLS
+    n = row[S.STACK_COUNT] - 1
+    base = S.STACK + n * S.NUM_STACK_COLS
     kind = row[base + S.SK_KIND]
     p = row[base + S.SK_PLAYER]
     inst = row[base + S.SK_INST]
@@ -454,37 +453,37 @@ def resolve_top(row: np.ndarray, tables) -> None:
             return
     row[S.RESUME_EFFECT] = 0
     row[S.CHOICE_KIND] = 0
-    row[S.STACK_N] = n
-    for c in range(S.STACK_COLS):
+    row[S.STACK_COUNT] = n
+    for c in range(S.NUM_STACK_COLS):
         row[base + c] = -1
     if kind == S.K_ACTION and not cancelled:
         action_damage(row, tables, p, inst, index, target)
     if kind == S.K_CARD:
-        j = zone_find(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, inst)
+        j = zone_find(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, inst)
         if j >= 0:
-            zone_remove(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, j)
+            zone_remove(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, j)
             to_discard(row, p, inst)  # HB-M3 / HB-X4: after its effect
     check_kos(row, tables)
 
 
 @njit(cache=True)
 def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target: int) -> None:
-    n = row[S.STACK_N]
-    base = S.STACK + n * S.STACK_COLS
+    n = row[S.STACK_COUNT]
+    base = S.STACK + n * S.NUM_STACK_COLS
     row[base + S.SK_KIND] = kind
     row[base + S.SK_PLAYER] = p
     row[base + S.SK_INST] = inst
     row[base + S.SK_INDEX] = index
     row[base + S.SK_TARGET] = target
     row[base + S.SK_CANCEL] = 0
-    row[S.STACK_N] = n + 1
+    row[S.STACK_COUNT] = n + 1
 
 
 @njit(cache=True)
 def hand_card_to_resolving(row: np.ndarray, p: int, hand_idx: int) -> int:
-    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, hand_idx)
+    inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_idx)
     row[S.FACE_UP + p * D + inst] = 1
     row[S.PLAYED + p * D + inst] = 1
-    zone_push(row, S.RESOLVING, S.RESOLVING_N, S.RESOLVING_CAP, p, inst)
+    zone_push(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, inst)
     return inst
 

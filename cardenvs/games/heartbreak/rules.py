@@ -2,8 +2,8 @@
 
 Flow: ``step_row`` hands the action to ``drive``, which checks it against ``fill_mask``, applies it
 (``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of
-turn, stack resolution) to the next decision. A decision with exactly one legal action is played by the kernel (not counted) only when that is
-public: the legal set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a
+turn, stack resolution) to the next decision. A decision with exactly one legal action is played by the kernel
+(not counted) only when that is public: the legal set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a
 decision never tells the other player anything about hidden cards. A response window with a non-empty hand is
 always a decision, even when the hand holds no playable Turbo (it then offers only ``pass``).
 
@@ -30,16 +30,21 @@ from cardenvs.core.header import (
 )
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
+from cardenvs.core.zones import zone_find, zone_push, zone_remove
 
 from .actions import (
     A_ACT,
+    A_ACT_END,
     A_CHOOSE_LEAD,
     A_HAND,
+    A_HAND_END,
     A_ONTO,
+    A_ONTO_END,
     A_ORDER,
     A_PASS,
     A_REFILL,
     A_SKILL,
+    A_SKILL_END,
     A_SWAP,
     A_TARGET,
     NUM_ACTIONS,
@@ -57,11 +62,10 @@ from .board import (
     item_of,
     pay,
     pop_deck,
-    zone_find,
-    zone_push,
-    zone_remove,
 )
 from .cards import (
+    NUM_ACT_COLS,
+    NUM_SK_COLS,
     C_ACT_COST,
     C_ACT_DMG,
     C_ACT_OD,
@@ -130,14 +134,14 @@ def settle_losses(row: np.ndarray) -> bool:
 @njit(cache=True)
 def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
     """HB-F6/F9, C3/C4: a fighter with a free field place, its Discharge paid and its call condition met."""
-    if ctab[card, C_TYPE] != TYPE_FIGHTER or field_count(row, p) >= 4:
+    if ctab[card, C_TYPE] != TYPE_FIGHTER or field_count(row, p) >= S.FIELD_CAP:
         return False
     if not can_pay(row, p, ctab[card, C_COST], 0):
         return False
     cond = ctab[card, C_COND]
     if cond == CC_ALLY and field_count(row, p) == 0:
         return False
-    return not (cond == CC_LOW_HEART and row[S.HEART_N + p] > LOW_HEART)
+    return not (cond == CC_LOW_HEART and row[S.HEART_COUNT + p] > LOW_HEART)
 
 
 @njit(cache=True)
@@ -152,7 +156,7 @@ def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool,
     if ctab[card, C_TURBO] == 0:
         return main
     if ctab[card, C_NEGATE] != 0:
-        return window and row[S.STACK_N] < S.STACK_CAP and negatable_top(row, ctab)
+        return window and row[S.STACK_COUNT] < S.STACK_CAP and negatable_top(row, ctab)
     st = row[S.STEP]
     return window or main or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN
 
@@ -161,10 +165,10 @@ def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool,
 def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
     """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
     card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
-    n = row[S.STACK_N]
+    n = row[S.STACK_COUNT]
     if n == 0:
         return False
-    b = S.STACK + (n - 1) * S.STACK_COLS
+    b = S.STACK + (n - 1) * S.NUM_STACK_COLS
     if row[b + S.SK_CANCEL] != 0:
         return False
     kind = row[b + S.SK_KIND]
@@ -188,7 +192,7 @@ def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> b
             return False  # HB-I4: on the field since before this turn began
         return can_evolve_with(row, ctab, p, base, card) and can_pay(row, p, ctab[card, C_COST], 0)
     if kind == TYPE_ITEM:
-        if item_of(row, ctab, p, base) >= 0 or row[S.STOCK_N + p] >= S.STOCK_CAP:
+        if item_of(row, ctab, p, base) >= 0 or row[S.STOCK_COUNT + p] >= S.STOCK_CAP:
             return False
         return can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
     return False
@@ -205,7 +209,7 @@ def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> boo
         return False
     if row[S.SKILLS_USED + p * D + inst] & (1 << k):
         return False
-    return can_pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
+    return can_pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
 
 
 @njit(cache=True)
@@ -229,9 +233,9 @@ def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     card = card_of(row, p, lead)
     if k >= ctab[card, C_N_ACTIONS]:
         return False
-    if not can_pay(row, p, ctab[card, C_ACT_COST + 3 * k], ctab[card, C_ACT_OD + 3 * k]):
+    if not can_pay(row, p, ctab[card, C_ACT_COST + NUM_ACT_COLS * k], ctab[card, C_ACT_OD + NUM_ACT_COLS * k]):
         return False
-    return ctab[card, C_ACT_DMG + 3 * k] == 0 or attack_targets(row, ctab, p) > 0
+    return ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] == 0 or attack_targets(row, ctab, p) > 0
 
 
 @njit(cache=True)
@@ -248,7 +252,7 @@ def auto_ok(row: np.ndarray, p: int) -> bool:
     if st == S.ST_CHARGE or st == S.ST_MAIN or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_WINDOW \
             or st == S.ST_START_OPEN or st == S.ST_END_OPEN \
             or (st == S.ST_CHOOSE and row[S.CHOICE_KIND] == S.CH_EVOLVE):
-        return row[S.HAND_N + p] == 0
+        return row[S.HAND_COUNT + p] == 0
     return True
 
 
@@ -256,8 +260,8 @@ def auto_ok(row: np.ndarray, p: int) -> bool:
 def trigger_decider(row: np.ndarray) -> int:
     """HB-L5/L6: the turn player's waiting abilities first, then the opponent's."""
     tp = row[S.TURN_PLAYER]
-    for j in range(row[S.TRIG_N]):
-        if row[S.TRIG + 2 * j] == tp:
+    for j in range(row[S.TRIG_COUNT]):
+        if row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_PLAYER] == tp:
             return tp
     return 1 - tp
 
@@ -272,7 +276,7 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:
         base = S.DECK + p * D
-        for j in range(row[S.DECK_N + p]):
+        for j in range(row[S.DECK_COUNT + p]):
             inst = row[base + j]
             card = card_of(row, p, inst)
             if ctab[card, C_LEAD_OK] == 0:
@@ -285,43 +289,43 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             if first:
                 out[A_CHOOSE_LEAD + inst] = 1
     elif st == S.ST_TRIGGERS:
-        for j in range(row[S.TRIG_N]):
-            if row[S.TRIG + 2 * j] == p:
+        for j in range(row[S.TRIG_COUNT]):
+            if row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_PLAYER] == p:
                 out[A_ORDER + j] = 1
     elif st == S.ST_CHARGE:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             out[A_HAND + i] = 1
     elif st == S.ST_REFILL:
-        for j in range(row[S.BACKUP_N + p]):
+        for j in range(row[S.BACKUP_COUNT + p]):
             out[A_REFILL + j] = 1
     elif st == S.ST_MAIN:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if call_ok(row, ctab, p, card) or support_ok(row, ctab, p, card, True, False):
                 out[A_HAND + i] = 1
-            for pos in range(4):
+            for pos in range(S.FIELD_CAP):
                 if onto_ok(row, ctab, p, card, pos):
-                    out[A_ONTO + 4 * i + pos] = 1
-        for pos in range(4):
+                    out[A_ONTO + S.FIELD_CAP * i + pos] = 1
+        for pos in range(S.FIELD_CAP):
             for k in range(S.MAX_SKILLS):
                 if skill_ok(row, ctab, p, pos, k):
                     out[A_SKILL + S.MAX_SKILLS * pos + k] = 1
         if row[S.SWAP_USED] == 0 and row[S.LEAD + p] >= 0:
-            for j in range(row[S.BACKUP_N + p]):
+            for j in range(row[S.BACKUP_COUNT + p]):
                 out[A_SWAP + j] = 1
     elif st == S.ST_CHOOSE:
         if row[S.CHOICE_KIND] == S.CH_SWAP:
-            for j in range(row[S.BACKUP_N + p]):
+            for j in range(row[S.BACKUP_COUNT + p]):
                 if row[S.RESTED + p * D + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
                     out[A_SWAP + j] = 1
         else:
-            for i in range(row[S.HAND_N + p]):
+            for i in range(row[S.HAND_COUNT + p]):
                 card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
-                for pos in range(4):
+                for pos in range(S.FIELD_CAP):
                     if can_evolve_with(row, ctab, p, field_at(row, p, pos), card):
-                        out[A_ONTO + 4 * i + pos] = 1
+                        out[A_ONTO + S.FIELD_CAP * i + pos] = 1
             out[A_PASS] = 1
             for a in range(A_ONTO, A_SKILL):
                 if out[a] != 0:
@@ -333,7 +337,7 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             for k in range(S.MAX_ACTIONS):
                 if act_ok(row, ctab, p, k):
                     out[A_ACT + k] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if support_ok(row, ctab, p, card, False, False) \
                     or st == S.ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[S.CLIMAX_USED] == 0 \
@@ -341,12 +345,12 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 out[A_HAND + i] = 1
     elif st == S.ST_TARGET:
         o = 1 - p
-        for pos in range(4):
+        for pos in range(S.FIELD_CAP):
             if field_at(row, o, pos) >= 0:
                 out[A_TARGET + pos] = 1
     elif st == S.ST_WINDOW:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if support_ok(row, ctab, p, card, False, True):
                 out[A_HAND + i] = 1
@@ -394,14 +398,14 @@ def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> N
     n = 0
     for side in range(2):
         q = tp if side == 0 else 1 - tp
-        for pos in range(4):
+        for pos in range(S.FIELD_CAP):
             inst = field_at(row, q, pos)
             if (inst >= 0 and ctab[card_of(row, q, inst), col] != 0 and has_trigger(row, tables, q, inst, trigger)
                     and n < S.TRIG_CAP):
-                row[S.TRIG + 2 * n] = q
-                row[S.TRIG + 2 * n + 1] = inst
+                row[S.TRIG + n * S.NUM_TRIG_COLS + S.TQ_PLAYER] = q
+                row[S.TRIG + n * S.NUM_TRIG_COLS + S.TQ_INST] = inst
                 n += 1
-    row[S.TRIG_N] = n
+    row[S.TRIG_COUNT] = n
     row[S.TRIG_KIND] = trigger
     row[S.TRIG_NEXT] = next_step
     row[S.STEP] = S.ST_TRIGGERS
@@ -410,15 +414,15 @@ def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> N
 @njit(cache=True)
 def take_trigger(row: np.ndarray, j: int) -> None:
     """The chosen waiting ability triggers: on the stack, and a window for the other player (HB-R2, R9)."""
-    q = row[S.TRIG + 2 * j]
-    inst = row[S.TRIG + 2 * j + 1]
-    n = row[S.TRIG_N]
+    q = row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_PLAYER]
+    inst = row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_INST]
+    n = row[S.TRIG_COUNT]
     for k in range(j, n - 1):
-        row[S.TRIG + 2 * k] = row[S.TRIG + 2 * (k + 1)]
-        row[S.TRIG + 2 * k + 1] = row[S.TRIG + 2 * (k + 1) + 1]
-    row[S.TRIG + 2 * (n - 1)] = -1
-    row[S.TRIG + 2 * (n - 1) + 1] = -1
-    row[S.TRIG_N] = n - 1
+        row[S.TRIG + k * S.NUM_TRIG_COLS + S.TQ_PLAYER] = row[S.TRIG + (k + 1) * S.NUM_TRIG_COLS + S.TQ_PLAYER]
+        row[S.TRIG + k * S.NUM_TRIG_COLS + S.TQ_INST] = row[S.TRIG + (k + 1) * S.NUM_TRIG_COLS + S.TQ_INST]
+    row[S.TRIG + (n - 1) * S.NUM_TRIG_COLS + S.TQ_PLAYER] = -1
+    row[S.TRIG + (n - 1) * S.NUM_TRIG_COLS + S.TQ_INST] = -1
+    row[S.TRIG_COUNT] = n - 1
     if not active_on_field(row, q, inst):
         return  # it left the field (or was silenced) while waiting: nothing triggers
     push_entry(row, S.K_TRIGGER, q, inst, row[S.TRIG_KIND], -1)
@@ -429,14 +433,14 @@ def take_trigger(row: np.ndarray, j: int) -> None:
 def start_game(row: np.ndarray, tables) -> None:
     """HB-S2..S6: shuffle, random first player, 5 cards to hand, 5 to the heart, Leads revealed (a call)."""
     for q in range(2):
-        shuffle_slice(row, S.DECK + q * D, row[S.DECK_N + q])
+        shuffle_slice(row, S.DECK + q * D, row[S.DECK_COUNT + q])
     row[S.FIRST_PLAYER] = rng_below(row, 2)
     first = row[S.FIRST_PLAYER]  # read back as int32: the raw draw is unsigned
     row[S.TURN_PLAYER] = first
     for q in range(2):
-        for _ in range(S.OPENING_HAND):
+        for _ in range(S.OPENING_HAND_SIZE):
             draw(row, q)
-        for _ in range(S.HEART_START):
+        for _ in range(S.START_HEART_SIZE):
             inst = pop_deck(row, q)
             if inst >= 0:
                 heart_push(row, q, inst)
@@ -452,10 +456,10 @@ def start_game(row: np.ndarray, tables) -> None:
         q = first if side == 0 else 1 - first
         lead = row[S.LEAD + q]
         if ctab[card_of(row, q, lead), C_HAS_CALL] != 0:
-            row[S.TRIG + 2 * n] = q
-            row[S.TRIG + 2 * n + 1] = lead
+            row[S.TRIG + n * S.NUM_TRIG_COLS + S.TQ_PLAYER] = q
+            row[S.TRIG + n * S.NUM_TRIG_COLS + S.TQ_INST] = lead
             n += 1
-    row[S.TRIG_N] = n
+    row[S.TRIG_COUNT] = n
     row[S.TRIG_KIND] = TR_CALL
     row[S.TRIG_NEXT] = S.ST_START
     row[S.STEP] = S.ST_TRIGGERS
@@ -478,8 +482,8 @@ def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None
     card = card_of(row, p, lead)
     row[S.RESTED + p * D + lead] = 1
     row[S.ACTED + p * D + lead] += 1
-    pay(row, p, ctab[card, C_ACT_COST + 3 * k], ctab[card, C_ACT_OD + 3 * k])
-    push_entry(row, S.K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + 3 * k] > 0 else -1)
+    pay(row, p, ctab[card, C_ACT_COST + NUM_ACT_COLS * k], ctab[card, C_ACT_OD + NUM_ACT_COLS * k])
+    push_entry(row, S.K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] > 0 else -1)
     open_window(row, p, S.ST_ACTION)
 
 
@@ -510,7 +514,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:  # HB-S1
         inst = a - A_CHOOSE_LEAD
-        zone_remove(row, S.DECK, S.DECK_N, D, p, zone_find(row, S.DECK, S.DECK_N, D, p, inst))
+        zone_remove(row, S.DECK, S.DECK_COUNT, D, p, zone_find(row, S.DECK, S.DECK_COUNT, D, p, inst))
         row[S.LEAD + p] = inst
         row[S.FACE_UP + p * D + inst] = 0
         row[S.PLAYED + p * D + inst] = 1
@@ -522,7 +526,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         take_trigger(row, a - A_ORDER)
     elif st == S.ST_CHARGE:  # HB-P3, C1
         if a != A_PASS:
-            charge_card(row, p, zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, a - A_HAND))
+            charge_card(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
             draw(row, p)
         row[S.STEP] = S.ST_RISE
     elif st == S.ST_REFILL:  # HB-P5/P6: not a call, not the swap; the fighter keeps its state
@@ -548,17 +552,17 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     elif st == S.ST_MAIN:
         if a == A_PASS:  # HB-M7; HB-T2: the first player's first turn has no action phase
             change_phase(row, S.ST_CLIMAX if row[H_TURN] == 1 else S.ST_ACTION_START)
-        elif a < A_ONTO:
+        elif A_HAND <= a < A_HAND_END:
             i = a - A_HAND
             inst = row[S.HAND + p * S.HAND_CAP + i]
             card = card_of(row, p, inst)
             if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-F6..F8, F11: call
                 pay(row, p, ctab[card, C_COST], 0)
-                zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+                zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
                 if row[S.LEAD + p] < 0:
                     row[S.LEAD + p] = inst
                 else:
-                    zone_push(row, S.BACKUP, S.BACKUP_N, S.BACKUP_CAP, p, inst)
+                    zone_push(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, p, inst)
                 row[S.FACE_UP + p * D + inst] = 1
                 row[S.RESTED + p * D + inst] = 0
                 row[S.SINCE_TURN + p * D + inst] = row[H_TURN]
@@ -568,9 +572,9 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             else:  # HB-M3: a support card
                 pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
                 play_card(row, p, i, S.ST_MAIN)
-        elif a < A_SKILL:
-            i = (a - A_ONTO) // 4
-            pos = (a - A_ONTO) % 4
+        elif A_ONTO <= a < A_ONTO_END:
+            i = (a - A_ONTO) // S.FIELD_CAP
+            pos = (a - A_ONTO) % S.FIELD_CAP
             inst = row[S.HAND + p * S.HAND_CAP + i]
             card = card_of(row, p, inst)
             if ctab[card, C_TYPE] == TYPE_FIGHTER:  # HB-I1, I9: pay the evolution's cost
@@ -578,19 +582,19 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
                 evolve_fighter(row, p, pos, i)
             else:  # HB-I12: equip
                 pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-                zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+                zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
                 row[S.FACE_UP + p * D + inst] = 1
                 row[S.STOCK_HOST + p * D + inst] = field_at(row, p, pos)
                 row[S.PLAYED + p * D + inst] = 1
-                zone_push(row, S.STOCK, S.STOCK_N, S.STOCK_CAP, p, inst)
+                zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, p, inst)
             push_entry(row, S.K_PLAYED, p, inst, 0, -1)
             open_window(row, p, S.ST_MAIN)
-        elif a < A_SWAP:  # HB-L1/L2: skills
+        elif A_SKILL <= a < A_SKILL_END:  # HB-L1/L2: skills
             pos = (a - A_SKILL) // S.MAX_SKILLS
             k = (a - A_SKILL) % S.MAX_SKILLS
             inst = field_at(row, p, pos)
             card = card_of(row, p, inst)
-            pay(row, p, ctab[card, C_SK_COST + 2 * k], ctab[card, C_SK_OD + 2 * k])
+            pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
             row[S.SKILLS_USED + p * D + inst] |= 1 << k
             push_entry(row, S.K_SKILL, p, inst, k, -1)
             open_window(row, p, S.ST_MAIN)
@@ -600,11 +604,11 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     elif st == S.ST_ACTION:
         if a == A_PASS:  # HB-A11/A12
             change_phase(row, S.ST_CLIMAX)
-        elif a >= A_ACT and a < A_TARGET:
+        elif A_ACT <= a < A_ACT_END:
             k = a - A_ACT
             card = card_of(row, p, row[S.LEAD + p])
             o = 1 - p
-            if ctab[card, C_ACT_DMG + 3 * k] > 0 and has_bypass(row, ctab, p, row[S.LEAD + p]) \
+            if ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] > 0 and has_bypass(row, ctab, p, row[S.LEAD + p]) \
                     and field_count(row, o) > 1:
                 row[S.PENDING_ACTION] = k
                 row[S.STEP] = S.ST_TARGET
@@ -664,7 +668,7 @@ def advance(row: np.ndarray, tables) -> None:
             set_decision(row, row[S.SETUP_PLAYER])
             return
         if st == S.ST_START:
-            if row[S.DECK_N + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
+            if row[S.DECK_COUNT + tp] == 0:  # HB-V2/V3: checked before the start-phase triggers
                 row[S.LOST + tp] = 1
                 continue
             if row[H_TURN] >= S.TURN_CAP:  # HB-V6: the turn cap ends the game as a draw
@@ -673,7 +677,7 @@ def advance(row: np.ndarray, tables) -> None:
             row[H_TURN] += 1
             st = S.ST_END  # HB-P1: collect the start-of-turn abilities below (one call site)
         if st == S.ST_TRIGGERS:
-            if row[S.TRIG_N] == 0:
+            if row[S.TRIG_COUNT] == 0:
                 row[S.STEP] = row[S.TRIG_NEXT]
                 continue
             set_decision(row, trigger_decider(row))
@@ -683,14 +687,14 @@ def advance(row: np.ndarray, tables) -> None:
             row[S.STEP] = S.ST_CHARGE
             continue
         if st == S.ST_RISE:  # HB-P4
-            for pos in range(4):
+            for pos in range(S.FIELD_CAP):
                 inst = field_at(row, tp, pos)
                 if inst >= 0:
                     row[S.RESTED + tp * D + inst] = 0
             row[S.STEP] = S.ST_REFILL
             continue
         if st == S.ST_REFILL:
-            if row[S.LEAD + tp] < 0 and row[S.BACKUP_N + tp] > 0:
+            if row[S.LEAD + tp] < 0 and row[S.BACKUP_COUNT + tp] > 0:
                 set_decision(row, tp)
                 return
             row[S.STEP] = S.ST_START_OPEN
@@ -709,14 +713,15 @@ def advance(row: np.ndarray, tables) -> None:
             collect_triggers(row, tables, TR_START if start else TR_END, S.ST_DRAW if start else S.ST_END_OPEN)
             continue
         if st == S.ST_CLEANUP:
-            if row[S.DECK_N + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
+            if row[S.DECK_COUNT + tp] == 0:  # HB-V2/V3: checked after the end-phase triggers
                 row[S.LOST + tp] = 1
                 continue
             end_of_turn_cleanup(row)
             continue
         if st == S.ST_WINDOW:
             if row[S.WIN_STAGE] == S.WIN_RESOLVING:
-                while row[S.STACK_N] > 0 and row[S.LOST] == 0 and row[S.LOST + 1] == 0 and row[S.STEP] == S.ST_WINDOW:
+                while row[S.STACK_COUNT] > 0 and row[S.LOST] == 0 and row[S.LOST + 1] == 0 \
+                        and row[S.STEP] == S.ST_WINDOW:
                     resolve_top(row, tables)
                 if row[S.LOST] != 0 or row[S.LOST + 1] != 0 or row[S.STEP] != S.ST_WINDOW:
                     continue
@@ -776,9 +781,9 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
     for k in range(2 * D):
         row[S.DECK_LIST + k] = -1
         row[S.STOCK_HOST + k] = -1
-    for j in range(S.STACK_CAP * S.STACK_COLS):
+    for j in range(S.STACK_CAP * S.NUM_STACK_COLS):
         row[S.STACK + j] = -1
-    for j in range(2 * S.TRIG_CAP):
+    for j in range(S.TRIG_CAP * S.NUM_TRIG_COLS):
         row[S.TRIG + j] = -1
     for p in range(2):
         n = 0
@@ -788,7 +793,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
             if card >= 0:
                 row[S.DECK + p * D + n] = i
                 n += 1
-        row[S.DECK_N + p] = n
+        row[S.DECK_COUNT + p] = n
     row[S.PENDING_ACTION] = -1
     row[S.STEP] = S.ST_SETUP_LEAD
     row[S.SETUP_PLAYER] = 0

@@ -14,8 +14,8 @@ from cardenvs.core.layout import Layout, fields
 MIN_DECK = 50  # HB-D1
 MAX_DECK = 60  # HB-D9 (stated rule): the rulebook gives no maximum; this game's decks hold 50..60 cards
 MAX_COPIES = 4  # HB-D2
-OPENING_HAND = 5  # HB-S4
-HEART_START = 5  # HB-S5 / HB-H1
+OPENING_HAND_SIZE = 5  # HB-S4
+START_HEART_SIZE = 5  # HB-S5 / HB-H1
 HAND_CAP = MAX_DECK  # HB-E3: no hand limit: every card of the deck fits (the engine never discards from a full hand)
 HEART_CAP = 10  # HB-H11 (stated rule): a heart holds at most 10 cards (5 at setup; add_heart effects stop there)
 BACKUP_CAP = 3  # HB-F4: 1 Lead + 3 Back-Up
@@ -23,7 +23,7 @@ FIELD_CAP = 1 + BACKUP_CAP
 STOCK_CAP = MAX_DECK  # stock cards of one player over all fighters: every card of the deck fits (no engine limit)
 RESOLVING_CAP = 4  # support / climax cards of one player on the response stack
 STACK_CAP = 4  # the play + the opponent's Turbo + the turn player's answer (HB-R6), one spare
-STACK_COLS = 6
+NUM_STACK_COLS = 6
 TRIG_CAP = 8  # simultaneous triggered abilities waiting for an order (4 fighters per player)
 MAX_SKILLS = 2
 MAX_ACTIONS = 2
@@ -63,7 +63,10 @@ STEP_NAMES = (
 K_PHASE, K_CARD, K_CALL, K_PLAYED, K_SKILL, K_ACTION, K_TRIGGER = range(7)
 KIND_NAMES = ("phase change", "card", "call", "card play", "skill", "action", "trigger")
 # stack entry columns
-SK_KIND, SK_PLAYER, SK_INST, SK_INDEX, SK_TARGET, SK_CANCEL = range(STACK_COLS)
+SK_KIND, SK_PLAYER, SK_INST, SK_INDEX, SK_TARGET, SK_CANCEL = range(NUM_STACK_COLS)
+# waiting trigger columns
+NUM_TRIG_COLS = 2
+TQ_PLAYER, TQ_INST = range(NUM_TRIG_COLS)
 
 _D = MAX_DECK
 _STATE_FIELDS = fields(
@@ -112,9 +115,9 @@ _STATE_FIELDS = fields(
     ("ret_step", (), "step to return to when the response window closes and the stack resolves"),
     ("win_actor", (), "player whose play opened the response window"),
     ("win_stage", (), "Turbos played in this window (the responder alternates, the actor's opponent first); 9 resolving"),
-    ("stack", (STACK_CAP, STACK_COLS), "response stack (kind, player, instance, index, target, cancelled)"),
+    ("stack", (STACK_CAP, NUM_STACK_COLS), "response stack (kind, player, instance, index, target, cancelled)"),
     ("stack_count", (), "entries on the stack"),
-    ("trig", (TRIG_CAP, 2), "triggered abilities waiting: (player, instance)"),
+    ("trig", (TRIG_CAP, NUM_TRIG_COLS), "triggered abilities waiting: (player, instance)"),
     ("trig_count", (), "entries in trig"),
     ("trig_kind", (), "trigger of the waiting abilities (TR_* in cards.py)"),
     ("trig_next", (), "step after the waiting abilities have resolved"),
@@ -127,64 +130,7 @@ _STATE_FIELDS = fields(
 STATE = Layout("heartbreak_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-_o = STATE.offset
-DECK_LIST = _o("deck_list")
-DECK = _o("deck")
-HAND = _o("hand")
-HEART = _o("heart")
-CHARGE = _o("charge")
-DISCARD = _o("discard")
-LEAD = _o("lead")
-BACKUP = _o("backup")
-STOCK = _o("stock")
-RESOLVING = _o("resolving")
-DECK_N = _o("deck_count")
-HAND_N = _o("hand_count")
-HEART_N = _o("heart_count")
-CHARGE_N = _o("charge_count")
-DISCARD_N = _o("discard_count")
-BACKUP_N = _o("backup_count")
-STOCK_N = _o("stock_count")
-RESOLVING_N = _o("resolving_count")
-DAMAGE = _o("damage")
-RESTED = _o("rested")
-FACE_UP = _o("face_up")
-SINCE_TURN = _o("since_turn")
-ACTED = _o("acted")
-SKILLS_USED = _o("skills_used")
-STOCK_HOST = _o("stock_host")
-MOD_ARMOR = _o("mod_armor")
-MOD_WARD = _o("mod_ward")
-MOD_COUNTER = _o("mod_counter")
-MOD_HP = _o("mod_hp")
-MOD_ATTACK = _o("mod_attack")
-MOD_STRIKE = _o("mod_strike")
-MOD_BYPASS = _o("mod_bypass")
-SILENCED = _o("silenced")
-DRAWN = _o("drawn")
-PLAYED = _o("played")
-STEP = _o("step")
-TURN_PLAYER = _o("turn_player")
-FIRST_PLAYER = _o("first_player")
-SETUP_PLAYER = _o("setup_player")
-SWAP_USED = _o("swap_used")
-CLIMAX_USED = _o("climax_used")
-PENDING_ACTION = _o("pending_action")
-RET_STEP = _o("ret_step")
-WIN_ACTOR = _o("win_actor")
-WIN_STAGE = _o("win_stage")
-STACK = _o("stack")
-STACK_N = _o("stack_count")
-TRIG = _o("trig")
-TRIG_N = _o("trig_count")
-TRIG_KIND = _o("trig_kind")
-TRIG_NEXT = _o("trig_next")
-LOST = _o("lost")
-CHOICE_KIND = _o("choice_kind")
-CHOICE_PLAYER = _o("choice_player")
-CHOICE_VALUE = _o("choice_value")
-RESUME_EFFECT = _o("resume_effect")
-del _o
+STATE.export(globals())  # every field's offset is its name upper-cased (hand_count -> HAND_COUNT), + FIELD_END
 CH_SWAP, CH_EVOLVE = 1, 2
 WIN_RESOLVING = 9  # win_stage once the window has closed and the stack is resolving
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import action_range
+from .actions import A_ONTO, A_PASS, A_SKILL, ACTIONS
 from .cards import (
+    NUM_ACT_COLS,
+    NUM_SK_COLS,
     C_ACT_COST,
     C_ACT_DMG,
     C_ACT_OD,
@@ -65,7 +67,7 @@ def _pos_name(pos: int) -> str:
 
 def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Human-readable text of ``action`` for ``player`` in the position ``row``."""
-    field, i = action_range(int(action))
+    field, i = ACTIONS.locate(int(action))
     p, o = int(player), 1 - int(player)
     step = int(_f(row, "step"))
     hand = _zone(row, "hand", "hand_count", p)
@@ -152,7 +154,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         head += "  [truncated]"
     else:
         w = int(row[H_WINNER])
-        head += "  [draw]" if w == 2 else f"  [P{w} wins]"
+        head += "  [draw]" if w == DRAW else f"  [P{w} wins]"
     lines.append(head)
     face_up = _f(row, "face_up")
     for p in (0, 1):
@@ -248,6 +250,13 @@ def card_summary(pool: CardPool, card_id: int) -> str:
 
 # ----------------------------------------------------------------------------------------------------------------
 # the board legend and why an action is illegal (issue 16: ``cardenvs play``'s ``legend`` and ``why N``)
+
+
+def _ids(name: str) -> str:
+    """'first-last' flat ids of the action range ``name``."""
+    return f"{ACTIONS.offset(name)}-{ACTIONS.offset(name) + ACTIONS[name].size - 1}"
+
+
 LEGEND = """\
 heartbreak board, line by line:
   head: 'turn N' (the turn counter), 'turn player P0/P1' (whose turn it is), 'step: NAME' (the pending step, below),
@@ -286,10 +295,15 @@ heartbreak board, line by line:
         damage, [Dual Strike]/[Tri Strike] attacks 2/3 times, [Bypass] may attack a Back-Up, [Turbo] may be played
         at open moments of your turn and in response windows; Discharge N: pay N charged cards; Overdrive: flip
         your top-most face-down heart card face up (needs one).
-  action ids: pass 0; choose_lead 1-60 (deck card i); hand 61-120 (hand slot i); onto 121-360 (hand slot i onto
-        field place f: 121 + 4*i + f, f 0 = Lead, 1..3 = Back-Up); skill 361-368 (361 + 2*f + k); swap 369-371
-        (Back-Up 1..3); act 372-373 (the Lead's action 1/2); target 374-377 (the opponent's Lead, Back-Up 1..3);
-        order 378-385 (waiting ability k); refill 386-388 (Back-Up 1..3). 'why N' says why N is not legal now."""
+""" + f"""\
+  action ids: pass {A_PASS}; choose_lead {_ids('choose_lead')} (deck card i); hand {_ids('hand')} (hand slot i); \
+onto {_ids('onto')} (hand slot i onto
+        field place f: {A_ONTO} + {S.FIELD_CAP}*i + f, f 0 = Lead, 1..3 = Back-Up); skill {_ids('skill')} \
+({A_SKILL} + {S.MAX_SKILLS}*f + k); swap {_ids('swap')}
+        (Back-Up 1..3); act {_ids('act')} (the Lead's action 1/2); target {_ids('target')} (the opponent's Lead, \
+Back-Up 1..3);
+        order {_ids('order')} (waiting ability k); refill {_ids('refill')} (Back-Up 1..3). 'why N' says why N is \
+not legal now."""
 
 NO_REASON = "not legal in this step (no finer reason known)"
 _PLACES = "Lead, Back-Up 1, Back-Up 2, Back-Up 3"
@@ -518,7 +532,8 @@ def _skill_reasons(row: np.ndarray, pool: CardPool, p: int, pos: int, k: int) ->
         out.append(f"{where} '{info['name']}' is silenced until the end of the turn: its skills are inactive (HB-L4)")
     if int(_f(row, "skills_used")[p, inst]) & (1 << k):
         out.append(f"'{sk}' was already used this turn (once per turn per skill, HB-L2)")
-    return out + _cost_reasons(row, p, int(ctab[card, C_SK_COST + 2 * k]), int(ctab[card, C_SK_OD + 2 * k]),
+    col = NUM_SK_COLS * k
+    return out + _cost_reasons(row, p, int(ctab[card, C_SK_COST + col]), int(ctab[card, C_SK_OD + col]),
                                f"the skill '{sk}'")
 
 
@@ -538,9 +553,9 @@ def _act_reasons(row: np.ndarray, pool: CardPool, p: int, k: int) -> list[str]:
     if _f(row, "rested")[p, lead]:
         out.append(f"your Lead '{info['name']}' is rested (it has acted, or was rested): a rested Lead cannot act "
                    f"until it rises in your next start phase (HB-A5)")
-    out += _cost_reasons(row, p, int(ctab[card, C_ACT_COST + 3 * k]), int(ctab[card, C_ACT_OD + 3 * k]),
-                         f"'{act}'")
-    if ctab[card, C_ACT_DMG + 3 * k]:
+    col = NUM_ACT_COLS * k
+    out += _cost_reasons(row, p, int(ctab[card, C_ACT_COST + col]), int(ctab[card, C_ACT_OD + col]), f"'{act}'")
+    if ctab[card, C_ACT_DMG + col]:
         o = 1 - p
         bypass = _keyword(row, ctab, p, lead, C_BYPASS, "mod_bypass") > 0
         if (_field_count(row, o) if bypass else int(_f(row, "lead")[o, 0]) >= 0) == 0:
@@ -585,7 +600,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if int(row[H_TO_ACT]) != p:
         return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: "
                 f"{S.STEP_NAMES[int(_f(row, 'step'))]})")
-    field, i = action_range(a)
+    field, i = ACTIONS.locate(a)
     st = int(_f(row, "step"))
     reasons: list[str] = []
     allowed_here = {

@@ -12,8 +12,6 @@ at a decision of the given step. A side is a dict:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import (
     H_NEEDS,
@@ -25,16 +23,17 @@ from cardenvs.core.header import (
     LIVE,
 )
 from cardenvs.games.heartbreak import SPEC
-from cardenvs.games.heartbreak.actions import ACTIONS, action_range
 from cardenvs.games.heartbreak.state import (
+    FIELD_CAP,
     MAX_DECK,
+    MAX_SKILLS,
     ST_END_OPEN,
     ST_MAIN,
     ST_START_OPEN,
     ST_WINDOW,
-    STATE,
     ZONE_NAMES,
 )
+from cardenvs.scenario import Scenario
 
 POOL = SPEC.load_pool(None)
 FILLER = "Wandering Sellsword"  # vanilla Lv1 fighter, 40 HP, a 20-damage attack
@@ -42,22 +41,18 @@ FILLER = "Wandering Sellsword"  # vanilla Lv1 fighter, 40 HP, a 20-damage attack
 _MINUS_ONE = ("pending_action", "stack", "trig", "stock_host")
 
 
-def field(g: BatchGame, name: str) -> np.ndarray:
-    """A writable view of a state field of row 0."""
-    return STATE.get(g.states[0], name)
-
-
-def A(name: str, index: int = 0) -> int:
-    """Flat action id of ``index`` in the action field ``name``."""
-    return ACTIONS.offset(name) + index
+kit = Scenario(SPEC)
+field, A, do, legal, is_legal = kit.field, kit.A, kit.do, kit.legal, kit.is_legal
 
 
 def onto(hand_index: int, pos: int) -> int:
-    return hand_index * 4 + pos
+    """Index inside the ``onto`` range: hand card ``hand_index`` onto own field position ``pos``."""
+    return hand_index * FIELD_CAP + pos
 
 
 def skill(pos: int, k: int = 0) -> int:
-    return pos * 2 + k
+    """Index inside the ``skill`` range: skill ``k`` of the own fighter at field position ``pos``."""
+    return pos * MAX_SKILLS + k
 
 
 def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, turn: int = 5, to_act: int | None = None,
@@ -144,21 +139,6 @@ def _place(g: BatchGame, p: int, side: dict, turn: int) -> None:
     put("deck", "deck_count", deck, False)
     assert len(cards) <= MAX_DECK, len(cards)
     field(g, "deck_list")[p, : len(cards)] = [POOL.by_name[c] for c in cards]
-
-
-def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
-    """Play one action (raises IllegalActionError when it is not legal)."""
-    return g.step([A(name, index)], players=None if player is None else [player])
-
-
-def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
-    p = int(g.to_act[0]) if player is None else player
-    mask = g.legal_mask([p])[0]
-    return [action_range(int(a)) for a in np.flatnonzero(mask)]
-
-
-def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
-    return (name, index) in legal(g, player)
 
 
 def zone_names(g: BatchGame, p: int, zone: str) -> list[str]:

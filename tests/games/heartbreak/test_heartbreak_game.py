@@ -6,10 +6,11 @@ from pathlib import Path
 import numpy as np
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import LIVE
+from cardenvs.core.header import H_DECISIONS, LIVE
 from cardenvs.games import heartbreak
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.docs import tables
+from cardenvs.games.heartbreak.state import ST_WINDOW
 from cardenvs.testing import check_game
 
 
@@ -32,7 +33,7 @@ def test_random_play_every_starter_pairing_ends_with_turbo_windows_used() -> Non
             break
         mask = g.legal_mask()
         assert (mask[live].sum(axis=1) > 0).all()
-        windows += int((SPEC.state_layout.get(g.states, "step")[live] == 14).sum())
+        windows += int((SPEC.state_layout.get(g.states, "step")[live] == ST_WINDOW).sum())
         g.step((rng.random(mask.shape) * mask).argmax(axis=1))
     assert (g.status != LIVE).all()
     assert windows > 0  # Turbo answers really are decisions in random play
@@ -42,7 +43,7 @@ def test_text_helpers_describe_actions_and_board() -> None:
     g = BatchGame(SPEC, 1, decks=("grove", "tide"), seed=4)
     rng = np.random.default_rng(1)
     texts = set()
-    while g.status[0] == LIVE and g.states[0, 4] < 80:
+    while g.status[0] == LIVE and g.states[0, H_DECISIONS] < 80:
         mask = g.legal_mask()[0]
         for a in np.flatnonzero(mask):
             texts.add(g.action_name(int(a)).split(" ")[0])

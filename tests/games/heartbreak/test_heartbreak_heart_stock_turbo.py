@@ -188,9 +188,10 @@ def test_HB_I12_I13_I16_items_equip_into_stock_one_per_fighter_and_work_face_up(
     assert int(field(g, "stock_host")[0, field(g, "stock")[0, 0]]) == inst_at(g, 0, 0)
     assert not is_legal(g, "onto", onto(0, 0))  # HB-I13: one item per fighter
     obs = OBS.get(g.observe([0])[0], "field")[0, 0]
-    from cardenvs.games.heartbreak.observe import F
+    from cardenvs.games.heartbreak.obs_layout import FIGHTER_ARMOR_NOW, FIGHTER_HP_NOW
 
-    assert round(obs[F] * 100) == 60 and round(obs[F + 8] * 10) == 10  # HB-I16: +20 HP and Armor 10 from the item
+    # HB-I16: +20 HP and Armor 10 from the item
+    assert round(obs[FIGHTER_HP_NOW] * 100) == 60 and round(obs[FIGHTER_ARMOR_NOW] * 10) == 10
 
 
 def test_HB_I15_face_down_stock_is_private_and_inactive() -> None:

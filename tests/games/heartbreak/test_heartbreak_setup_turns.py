@@ -24,6 +24,7 @@ from heartbreak_helpers import (
 )
 
 from cardenvs.core.batch import BatchGame
+from cardenvs.core.header import H_TURN
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.observe import OBS
 from cardenvs.games.heartbreak.state import (
@@ -115,7 +116,7 @@ def test_HB_T1_T2_phases_in_order_and_first_turn_skips_the_action_phase() -> Non
     assert step_of(g) == ST_CLIMAX  # HB-T2: no action phase on the first player's first turn
     do(g, "pass")
     pass_window(g)
-    assert int(field(g, "turn_player")) == 1 and int(g.states[0, 5]) == 2  # HB-T1: players alternate
+    assert int(field(g, "turn_player")) == 1 and int(g.states[0, H_TURN]) == 2  # HB-T1: players alternate
     assert step_of(g) == ST_CHARGE  # start phase: draw, then the charge step
     do(g, "pass")
     assert step_of(g) == ST_START_OPEN  # the start phase's open Turbo moment (HB-R3)
@@ -129,7 +130,7 @@ def test_HB_T1_T2_phases_in_order_and_first_turn_skips_the_action_phase() -> Non
     assert step_of(g) == ST_CLIMAX
     do(g, "pass")
     pass_window(g)
-    assert int(field(g, "turn_player")) == 0 and int(g.states[0, 5]) == 3
+    assert int(field(g, "turn_player")) == 0 and int(g.states[0, H_TURN]) == 3
 
 
 # ---------------------------------------------------------------------------------------------------- start phase

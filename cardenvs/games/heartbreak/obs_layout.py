@@ -1,0 +1,115 @@
+"""The heartbreak observation layout (table in RULES.md) and the float32 blocks it repeats per card, fighter, entry.
+
+Kernels (observe.py) read every position by its generated name: ``L.O_<FIELD>`` for an observation field,
+``L.<BLOCK>_<FIELD>`` inside a block (``out[at + L.CARD_HP]``), never a hand-counted offset.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.layout import Layout, fields
+
+from . import state as S
+from .cards import MAX_ALLIANCES, TYPES
+
+D = S.MAX_DECK
+
+
+def _block(name: str, *specs) -> Layout:
+    """A float32 block repeated per card / fighter / entry; its fields' docs name the encoding (scale, one-hot)."""
+    return Layout(name, fields(*specs), np.float32)
+
+
+def _names(block: Layout) -> str:
+    return ", ".join(f"{f.name} ({f.doc})" if f.doc else f.name for f in block.fields)
+
+
+#: one card described by its printed features (``CARD_<FIELD>`` offsets inside the block)
+CARD = _block(
+    "heartbreak_card",
+    ("present", ()), ("type", (len(TYPES),), "one-hot " + ", ".join(TYPES)), ("level", ()),
+    ("hp", (), "/100"), ("cost", ()), ("overdrive_cost", ()), ("armor", (), "/10"), ("ward", (), "/10"),
+    ("counter", (), "/10"), ("baneful", (), "/10"), ("strike", ()), ("bypass", ()), ("attack", (), "/10"),
+    ("turbo", ()), ("negate", ()), ("skills", ()), ("has_call", ()), ("has_start", ()), ("has_end", ()),
+    ("action1_damage", (), "/100"), ("action1_cost", ()), ("action2_damage", (), "/100"), ("action2_cost", ()),
+    ("lead_capable", ()), ("alliance", (MAX_ALLIANCES,), "one-hot"),
+)
+CARD.export(globals(), "CARD_")
+#: a fighter on the field: its card, its state now, the equipped item's card
+FIGHTER = _block(
+    "heartbreak_fighter",
+    ("card", (CARD.size,), "card features"), ("hp_now", (), "/100"), ("damage", (), "/100"),
+    ("hp_left", (), "/100"), ("rested", ()), ("acted", ()), ("skill_used", (S.MAX_SKILLS,), "per skill"),
+    ("silenced", ()), ("armor_now", (), "/10"), ("ward_now", (), "/10"), ("counter_now", (), "/10"),
+    ("strike_now", ()), ("bypass_now", ()), ("attack_bonus", (), "/10"), ("stock", ()), ("stock_face_down", ()),
+    ("may_evolve", ()), ("has_item", ()), ("item", (CARD.size,), "the equipped item's card features"),
+)
+FIGHTER.export(globals(), "FIGHTER_")
+#: one heart card (the features only while face up)
+HEART_SLOT = _block("heartbreak_heart_slot", ("present", ()), ("face_up", ()), ("card", (CARD.size,), "if face up"))
+HEART_SLOT.export(globals(), "HEART_SLOT_")
+#: one response-stack entry
+STACK_ENTRY = _block(
+    "heartbreak_stack_entry",
+    ("present", ()), ("kind", (len(S.KIND_NAMES),), "one-hot " + ", ".join(S.KIND_NAMES)), ("mine", ()),
+    ("cancelled", ()), ("index", ()), ("target", (S.FIELD_CAP,), "the target's field position, one-hot"),
+    ("card", (CARD.size,), "source card features"),
+)
+STACK_ENTRY.export(globals(), "STACK_ENTRY_")
+#: one waiting triggered ability
+TRIGGER = _block("heartbreak_trigger", ("present", ()), ("mine", ()), ("card", (CARD.size,), "card features"))
+TRIGGER.export(globals(), "TRIGGER_")
+#: context flags
+CONTEXT = _block(
+    "heartbreak_context",
+    ("my_decision", ()), ("my_turn", ()), ("first_turn", ()), ("swap_used", ()), ("climax_used", ()),
+    ("window_answer_stage", ()), ("window_mine", ()), ("trig_call", ()), ("trig_start", ()), ("trig_end", ()),
+    ("turn", (), "/100"), ("bypass_target_pending", ()), ("choice_swap", ()), ("choice_evolve", ()),
+    ("choice_mine", ()),
+)
+CONTEXT.export(globals(), "CTX_")
+#: per player counts
+COUNTS = _block(
+    "heartbreak_counts",
+    ("deck", (), "/10"), ("hand", ()), ("heart", ()), ("heart_face_down", ()), ("charge", ()),
+    ("discard", (), "/10"), ("backup", ()), ("stock", ()), ("on_stack", ()),
+)
+COUNTS.export(globals(), "COUNT_")
+#: setup: one offered Lead (a deck instance)
+LEAD_OPTION = _block(
+    "heartbreak_lead_option",
+    ("offered", ()), ("level", ()), ("hp", (), "/100"), ("armor", (), "/10"), ("ward", (), "/10"),
+    ("counter", (), "/10"), ("strike", ()), ("bypass", ()), ("action1_damage", (), "/100"),
+)
+LEAD_OPTION.export(globals(), "LEAD_OPT_")
+PUBLIC_PILES = ("discard pile (KO'd fighters, used cards, discharged and broken face-up cards)",
+                "face-up stock (evolution bases and items)", "face-up heart cards")
+NUM_PILES = len(PUBLIC_PILES)
+PILE_DISCARD, PILE_STOCK, PILE_HEART = range(NUM_PILES)
+# block sizes as plain ints (the kernels cannot read a Layout object)
+CARD_SIZE, FIGHTER_SIZE, HEART_SLOT_SIZE = CARD.size, FIGHTER.size, HEART_SLOT.size
+STACK_ENTRY_SIZE, TRIGGER_SIZE, COUNTS_SIZE, LEAD_OPTION_SIZE = (STACK_ENTRY.size, TRIGGER.size, COUNTS.size,
+                                                                 LEAD_OPTION.size)
+
+OBS = Layout(
+    "heartbreak_obs",
+    fields(
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("context", (CONTEXT.size,), "flags: " + _names(CONTEXT)),
+        ("counts", (2, COUNTS.size), "per player (own, opp): " + _names(COUNTS)),
+        ("hand", (S.HAND_CAP, CARD.size), "own hand, card features: " + _names(CARD)),
+        ("field", (2, S.FIELD_CAP, FIGHTER.size), ("fighters (own, opp) at positions Lead, Back-Up 1..3: "
+                                                    + _names(FIGHTER))),
+        ("heart", (2, S.HEART_CAP, HEART_SLOT.size), "heart stacks (own, opp), bottom first: " + _names(HEART_SLOT)),
+        ("stack", (S.STACK_CAP, STACK_ENTRY.size), "response stack, bottom first: " + _names(STACK_ENTRY)),
+        ("triggers", (S.TRIG_CAP, TRIGGER.size), "waiting triggered abilities: " + _names(TRIGGER)),
+        ("lead_options", (D, LEAD_OPTION.size), ("setup, while choosing the own Lead: for each deck instance i "
+                                                 "(the choose_lead action i): " + _names(LEAD_OPTION))),
+        ("public_cards", (2, len(PUBLIC_PILES), S.POOL_CAP),
+         ("per player (own, opp), every public card counted by card id (the pool's order): "
+          + "; ".join(PUBLIC_PILES))),
+    ),
+    dtype_scalar=np.float32,
+)
+OBS_SIZE = OBS.size
+OBS.export(globals(), "O_")
