@@ -368,6 +368,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         report.write_csv(summary, args.csv)
     if args.report:
         out = report.write_report(summary, args.report)
+        if gauntlet is not None:
+            from .eval.gauntlet import add_to_report
+
+            add_to_report(out, summary["gauntlet"])
         if not args.quiet:
             print(f"report: {out}")
     if args.save_replays:

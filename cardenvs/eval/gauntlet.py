@@ -120,3 +120,36 @@ def format_gauntlet(rows: list[dict]) -> str:
                      f"({r['wins']} W / {r['losses']} L / {r['draws']} D): {r['verdict']}; "
                      f"best vs {r['best']}, worst vs {r['worst']}")
     return "\n".join(lines)
+
+
+def gauntlet_html(rows: list[dict]) -> str:
+    """The gauntlet section of an HTML report (``<h2 id='gauntlet'>``): one row per deck under test, then its score
+    against each field deck."""
+    import html
+
+    e = html.escape
+    head = "<tr>" + "".join(f"<th>{h}</th>" for h in ("deck", "games", "W", "L", "D", "score %", "95% interval",
+                                                      "verdict", "per field deck (score %, games)")) + "</tr>"
+    body = []
+    for r in rows:
+        per = ", ".join(f"{e(f['deck'])} {100 * f['score']:.1f} ({f['games']})" for f in r["field"] if f["games"])
+        body.append("<tr>" + "".join(f"<td>{x}</td>" for x in (
+            e(r["deck"]), r["games"], r["wins"], r["losses"], r["draws"], f"{100 * r['score']:.1f}",
+            f"[{100 * r['ci'][0]:.1f}, {100 * r['ci'][1]:.1f}]", e(r["verdict"]), per)) + "</tr>")
+    return ("<h2 id='gauntlet'>Gauntlet</h2><p>Each deck under test against the whole field (every field deck, both "
+            "seatings, common random numbers; draws and truncations count half). The pairings below are the same "
+            "games a round robin with this seed plays.</p><table>" + head + "".join(body) + "</table>")
+
+
+def add_to_report(report_html: str | Path, rows: list[dict]) -> None:
+    """Put :func:`gauntlet_html` into a written ``report.html`` before its Ratings section (once: a report that
+    already has a gauntlet section is left as it is)."""
+    path = Path(report_html)
+    text = path.read_text(encoding="utf-8")
+    if "id='gauntlet'" in text:
+        return
+    marker = "<h2>Ratings</h2>"
+    section = gauntlet_html(rows)
+    text = text.replace(marker, section + "\n" + marker, 1) if marker in text else \
+        text.replace("</body>", section + "</body>", 1)
+    path.write_text(text, encoding="utf-8")

@@ -99,3 +99,13 @@ def test_cli_gauntlet_writes_the_gauntlet_to_json(capsys, spec, tmp_path) -> Non
     code = main(["eval", "levelneo", "--field", "burst"])
     _, err = capsys.readouterr()
     assert code == 2 and "--field" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_gauntlet_report_has_a_gauntlet_section(capsys, spec, tmp_path) -> None:
+    code = main(["eval", "levelneo", "--decks", "weak", "--field", "burst", "--agent", "random", "--games", "4",
+                 "--bootstrap", "10", "--no-cards", "--report", str(tmp_path / "rep"), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert page.count("id='gauntlet'") == 1 and page.index("id='gauntlet'") < page.index("<h2>Ratings</h2>")
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    assert data["gauntlet"][0]["games"] == 4
