@@ -18,6 +18,7 @@ CARD = Layout(
     "divinecross_card",
     fields(
         ("present", (), "1 when the slot holds a card (a face-down card: present and nothing else)"),
+        ("card_id", (), "the card's pool index + 1 (0: no card, or a card the viewer cannot see)"),
         ("type", (len(TYPES),), "one-hot card type: " + ", ".join(TYPES)),
         ("attr", (len(ATTRIBUTES),), "one-hot attribute: " + ", ".join(ATTRIBUTES)),
         ("adv", (len(ATTRIBUTES) - 1,), "advantage against: " + ", ".join(ATTRIBUTES[ATTR_RED:])),
@@ -98,7 +99,7 @@ OBS = Layout(
         ("counts", (2, COUNT_SIZE), "per player (own, opp): " + _names(COUNTS)),
         ("hand", (S.HAND_CAP, CARD_SIZE), "own hand, card features: " + _names(CARD)),
         ("units", (2, S.AREA_SIZE, SLOT_SIZE), "units (own, opp) at Main (0) and Standby 1..3: card features + "
-                                          + _names(UNIT)),
+                                               + _names(UNIT)),
         ("pending", (CARD_SIZE,), "the Assist being played (waiting for its host): card features"),
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
                                                      "attached Energy and Assists): how many cards of each card id"),
@@ -107,3 +108,12 @@ OBS = Layout(
 )
 OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")
+
+#: every flat observation index that holds a card id (``SPEC.obs_card_ids``): the hand slots, the unit positions of
+#: both players and the pending Assist
+_ID = CARD.offset("card_id")
+CARD_ID_INDICES = tuple(
+    [OBS.offset("hand") + i * CARD_SIZE + _ID for i in range(S.HAND_CAP)]
+    + [OBS.offset("units") + k * SLOT_SIZE + _ID for k in range(2 * S.AREA_SIZE)]
+    + [OBS.offset("pending") + _ID]
+)

@@ -57,6 +57,7 @@ OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read th
 @njit(cache=True)
 def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     out[at + L.CARD_PRESENT] = 1.0
+    out[at + L.CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
     out[at + L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
     out[at + L.CARD_ATTR + ctab[card, C_ATTR]] = 1.0
     adv = ctab[card, C_ADV]

@@ -87,7 +87,7 @@ _STATE_FIELDS = fields(
     ("setup_player", (), "player whose setup placement is pending (-1 while the hands are being checked)"),
     ("extra_player", (), "player offered the extra draw after the opponent's redeal"),
     ("pending_card", (), "hand instance of the Assist waiting for its host, else -1"),
-    ("end_stage", (), "End Phase sub-step"),
+    ("end_stage", (), "End Phase stage (ES_* in state.py)"),
     ("last_damage", (), "damage dealt by the last skill (for the text view and tests)"),
 )
 STATE = Layout("divinecross_state", HEADER + _STATE_FIELDS)

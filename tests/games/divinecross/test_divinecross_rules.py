@@ -37,8 +37,12 @@ from cardenvs.core.header import (
     TRUNCATED,
 )
 from cardenvs.games.divinecross import SPEC
+from cardenvs.games.divinecross import obs_layout as L
+from cardenvs.games.divinecross.cards import TYPE_UNIT
 from cardenvs.games.divinecross.observe import OBS
 from cardenvs.games.divinecross.state import (
+    AREA_SIZE,
+    ST_ASSIST_HOST,
     ST_BATTLE,
     ST_EXTRA_DRAW,
     ST_MAIN,
@@ -93,8 +97,9 @@ def test_DC_S4_main_unit_chosen_from_hand_face_down_and_hidden() -> None:
     do(g, "hand", options[-1])
     assert unit_name(g, 0) == chosen and field(g, "face_up")[0, unit(g, 0)] == 0
     seen = OBS.get(g.observe([1])[0], "units")[1, 0]
-    assert seen[0] == 1 and seen[1:].sum() == 0  # the opponent sees a face-down card only
-    assert OBS.get(g.observe([0])[0], "units")[0, 0, 1] == 1  # its owner sees the card
+    assert seen[L.CARD_PRESENT] == 1 and seen.sum() == 1  # the opponent sees a face-down card only (card_id 0)
+    own = OBS.get(g.observe([0])[0], "units")[0, 0]
+    assert own[L.CARD_TYPE + TYPE_UNIT] == 1 and own[L.CARD_CARD_ID] == POOL.by_name[chosen] + 1  # its owner sees it
 
 
 def _first_seed(deck0, deck1, want) -> BatchGame:
@@ -277,15 +282,15 @@ def test_DC_U1_U2_area_is_one_main_plus_standby_in_the_observation() -> None:
     g = build(side("Kiln Warden", standby=["Cinderpaw Cub", "Pyre Drake"], energy={0: 2}, hand=["Ashfang Raider"]),
               side(), step=ST_MAIN)
     units = OBS.get(g.observe([0])[0], "units")
-    assert [units[0, j, 12] * 100 for j in range(4)] == [900, 600, 900, 0]
-    assert units[1, 0, 12] * 100 == 400 and units[1, 1:, 0].sum() == 0  # the opponent: a Main Unit only
+    assert [units[0, j, L.CARD_HP] * 100 for j in range(4)] == [900, 600, 900, 0]
+    assert units[1, 0, L.CARD_HP] * 100 == 400 and units[1, 1:, L.CARD_PRESENT].sum() == 0  # the opponent: a Main Unit only
     do(g, "hand", 0)
     assert unit_name(g, 0) == "Kiln Warden" and names(g, 0, "standby")[-1] == "Ashfang Raider"
     do(g, "retreat", 1)
     assert unit_name(g, 0) == "Pyre Drake" and sorted(names(g, 0, "standby")) == sorted(
         ["Cinderpaw Cub", "Kiln Warden", "Ashfang Raider"])
     units = OBS.get(g.observe([0])[0], "units")
-    assert [units[0, j, 12] * 100 for j in range(4)] == [900, 600, 900, 600]
+    assert [units[0, j, L.CARD_HP] * 100 for j in range(4)] == [900, 600, 900, 600]
 
 
 def test_DC_U3_U4_standby_holds_three_units_placed_from_hand_for_free() -> None:
@@ -821,3 +826,47 @@ def test_which_energy_card_pays_a_retreat_cannot_matter() -> None:
         mask = np.ones(x.shape[0], dtype=bool)
         mask[OBS.slice("public_cards")] = False  # the identities of the discarded / attached cards are all that differs
         assert np.array_equal(x[mask], y[mask])
+
+
+def _card_id_slot(g: BatchGame, viewer: int, index: int) -> int:
+    """Pool index + 1 of the card the observation slot holding ``index`` describes to ``viewer`` (0: none/hidden),
+    read from the state (not from the observation)."""
+    name, pos = OBS.locate(index)
+    if name == "pending":
+        inst, owner = int(field(g, "pending_card")), int(field(g, "turn_player"))
+    elif name == "hand":
+        i = pos // L.CARD_SIZE
+        owner = viewer
+        inst = int(field(g, "hand")[viewer, i]) if i < int(field(g, "hand_count")[viewer]) else -1
+    else:
+        assert name == "units", name
+        side, j = divmod(pos // L.SLOT_SIZE, AREA_SIZE)
+        owner = viewer if side == 0 else 1 - viewer
+        inst = unit(g, owner, j) if j == 0 or j <= int(field(g, "standby_count")[owner]) else -1
+        if inst >= 0 and owner != viewer and field(g, "face_up")[owner, inst] == 0:
+            inst = -1
+    return 0 if inst < 0 else int(field(g, "deck_list")[owner, inst]) + 1
+
+
+def test_issue14_every_observed_card_carries_its_identity_and_hidden_cards_none() -> None:
+    """Issue 14 item 2: every index of ``SPEC.obs_card_ids`` reads the card's pool index + 1 (hand slots, both
+    players' Units, the Assist being played) and 0 for an empty slot or a card the viewer cannot see: the opponent's
+    hand never shows, nor the opponent's face-down Main Unit."""
+    g = build(side("Kiln Warden", standby=["Cinderpaw Cub", "Pyre Drake"], hand=["Iron Buckler", "Firestorm"]),
+              side("Reef Titan", standby=["Pearl Sprite"], hand=["Riptide", "Coral Aegis", "Abyss Jelly"]),
+              step=ST_ASSIST_HOST)
+    field(g, "pending_card")[...] = field(g, "hand")[0, 0]  # Iron Buckler waits for its host
+    ids = np.array(SPEC.obs_card_ids)
+    assert len(ids) == len(set(ids.tolist())) and len(ids) > 0
+    for viewer in (0, 1):
+        obs = g.observe([viewer])[0]
+        expected = [_card_id_slot(g, viewer, int(i)) for i in ids]
+        assert obs[ids].tolist() == expected
+        assert sum(e > 0 for e in expected) == (8, 9)[viewer]  # own hand, own Units, opponent's Units, pending
+    opp_hand = {POOL.by_name[n] + 1 for n in ("Riptide", "Coral Aegis", "Abyss Jelly")}
+    assert not opp_hand & set(g.observe([0])[0][ids].tolist())  # the opponent's hand never shows
+    assert g.observe([0])[0][ids].tolist().count(POOL.by_name["Pearl Sprite"] + 1) == 1  # its face-up Units do
+    field(g, "face_up")[1, unit(g, 1)] = 0  # the opponent's Main Unit face down (as before the reveal)
+    units = OBS.get(g.observe([0])[0], "units")
+    assert units[1, 0, L.CARD_CARD_ID] == 0 and units[1, 0, L.CARD_PRESENT] == 1
+    assert OBS.get(g.observe([1])[0], "units")[0, 0, L.CARD_CARD_ID] == POOL.by_name["Reef Titan"] + 1
