@@ -3,10 +3,12 @@
 A config is a plain nested dict with four tables:
 
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` are ours)
-``[train]``      ``total_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks``
+``[train]``      ``total_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
+                 ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
-``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``
+``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``,
+                 ``holdout_pairs`` (random deck pairs never used in training, evaluated too)
 """
 from __future__ import annotations
 
@@ -45,7 +47,10 @@ DEFAULTS: dict[str, Any] = {
         "checkpoint_every": 250_000,
         "numba_threads": 1,  # one thread: the batch kernels are tiny per call and threads only contend
         "torch_threads": 1,  # the MLP is small; a second thread gains little and contends on shared machines
-        "decks": None,  # None: the game's default pair; or ["deck_a", "deck_b"]
+        "decks": None,  # None: the game's default pair; ["deck_a", "deck_b"]; or "mixed" (train/decks.py)
+        "random_deck_share": 0.5,  # with decks = "mixed": share of seats given a random legal deck
+        "deck_bank": 256,  # with decks = "mixed": random legal decks made at the start from the seed
+        "export_dtype": "float16",  # weights of the exported policy.npz (float16 halves the file; see agents.policy)
         "learner_seat": "random",
     },
     "opponents": {
@@ -60,6 +65,7 @@ DEFAULTS: dict[str, Any] = {
         "games": 400,
         "opponents": ["random", "heuristic"],
         "seed": 12345,
+        "holdout_pairs": 0,  # > 0: also evaluate on this many random deck pairs that training never used
     },
 }
 

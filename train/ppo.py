@@ -5,7 +5,8 @@ episode's opponent from random, the game's heuristic and a league of frozen earl
 :mod:`train.league`), following the schedule in the config (:mod:`train.config`). Every ``eval.every`` steps the
 current policy plays seat-swapped games against random and heuristic on the batch core (:mod:`train.evaluate`);
 win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. Checkpoints go to ``<out>/checkpoints/``, the final
-model to ``<out>/final.zip``, throughput and the env's share of wall time to ``<out>/summary.json``.
+model to ``<out>/final.zip`` and its shipped-policy file (numpy only, :mod:`cardenvs.agents.policy`) to
+``<out>/policy.npz``, throughput and the env's share of wall time to ``<out>/summary.json``.
 ``--resume path.zip`` continues a run (steps, league pool and schedule position included).
 """
 from __future__ import annotations
@@ -141,8 +142,23 @@ class Trainer:
                               [p for p in state.get("league", []) if Path(p).exists()])
         self.mix = OpponentMix.from_config(ocfg, seed=self.seed, pool=pool)
         decks = tcfg.get("decks")
+        self.mixed_decks = decks == "mixed"
         base = cardenvs.make_vec(self.game, int(tcfg["num_envs"]), opponent=self.mix, seed=self.seed,
-                                 decks=tuple(decks) if decks else None, learner_seat=tcfg.get("learner_seat", "random"))
+                                 decks=None if self.mixed_decks or not decks else tuple(decks),
+                                 learner_seat=tcfg.get("learner_seat", "random"))
+        self.deck_sampler = None
+        if self.mixed_decks:  # each episode's decks: starter decks and random legal decks (train/decks.py)
+            from .decks import DeckSampler
+
+            self.deck_sampler = DeckSampler(self.game, self.seed, random_share=float(tcfg["random_deck_share"]),
+                                            bank_size=int(tcfg["deck_bank"]))
+            self.deck_sampler.attach(base.seated.game)
+        self.holdout = []
+        if int(ecfg.get("holdout_pairs", 0)) > 0:  # random deck pairs training never used
+            from .decks import holdout_pairs
+
+            self.holdout = holdout_pairs(self.game, int(ecfg["holdout_pairs"]), self.seed,
+                                         exclude=self.deck_sampler.bank if self.deck_sampler else ())
         if state.get("episodes_started"):
             # continue the episode numbering so a resumed run does not replay the same opponent draws and seeds
             base.seated.episodes_started = int(state["episodes_started"])
@@ -204,14 +220,27 @@ class Trainer:
         learner = PolicyAgent(self.model, name="learner")
         row: dict[str, Any] = {"step": n, "wall_s": round(time.perf_counter() - self.t_start + self.eval_seconds, 2)}
         decks = self.cfg["train"].get("decks")
+        decks = None if decks == "mixed" or not decks else tuple(decks)
         for opp in ecfg["opponents"]:
+            if self.holdout:  # the same number of games again, spread over the held-out random deck pairs
+                per = max(2, int(ecfg["games"]) // len(self.holdout))
+                parts = [play_match(self.game, learner, opp, games=per, seed=int(ecfg["seed"]) + k, decks=pair)
+                         for k, pair in enumerate(self.holdout)]
+                from .evaluate import wilson
+
+                won, played = sum(r.wins for r in parts), sum(r.games for r in parts)
+                row[f"unseen_win_{opp}"] = round(won / max(played, 1), 4)
+                row[f"unseen_lo_{opp}"], row[f"unseen_hi_{opp}"] = (round(v, 4) for v in wilson(won, played))
+                self.model.logger.record(f"eval/unseen_win_rate_vs_{opp}", won / max(played, 1))
             res = play_match(self.game, learner, opp, games=int(ecfg["games"]), seed=int(ecfg["seed"]),
-                             decks=tuple(decks) if decks else None)
+                             decks=decks)
             lo, hi = res.ci
             row[f"win_{opp}"] = round(res.win_rate, 4)
             row[f"lo_{opp}"] = round(lo, 4)
             row[f"hi_{opp}"] = round(hi, 4)
             row[f"score_{opp}"] = round(res.score, 4)
+            for seat, (w_, d_, l_) in res.by_seat.items():  # a policy that only wins from one seat is not done
+                row[f"win_{opp}_seat{seat}"] = round(w_ / max(w_ + d_ + l_, 1), 4)
             self.model.logger.record(f"eval/win_rate_vs_{opp}", res.win_rate)
             self.model.logger.record(f"eval/win_rate_vs_{opp}_ci_low", lo)
             self.model.logger.record(f"eval/score_vs_{opp}", res.score)
@@ -223,6 +252,7 @@ class Trainer:
             self.next_eval += self.eval_every
         if self.verbose:
             text = "  ".join(f"vs {o}: {row[f'win_{o}']:.3f} [{row[f'lo_{o}']:.3f}, {row[f'hi_{o}']:.3f}]"
+                             + (f" unseen {row[f'unseen_win_{o}']:.3f}" if f"unseen_win_{o}" in row else "")
                              for o in ecfg["opponents"])
             _print(f"[eval] step {n:>10,}  {text}  ({row['eval_s']:.1f}s)")
         return row
@@ -234,6 +264,17 @@ class Trainer:
                  "next_seed": int(seated.next_seed), "config": self.cfg}
         (self.out / "run_state.json").write_text(json.dumps(state, indent=1, default=str))
         Path(str(model_path).removesuffix(".zip") + ".json").write_text(json.dumps(state, indent=1, default=str))
+
+    def export(self, path: Path) -> Path:
+        """The shipped-policy file (numpy forward pass, no torch needed) of the current model, with the config,
+        seed, steps, commit and the last evaluation in its metadata."""
+        from cardenvs.agents.policy import export
+
+        return export(self.model, path, self.game, config=self.cfg, seed=self.seed,
+                      steps=int(self.model.num_timesteps), weights_dtype=str(self.cfg["train"]["export_dtype"]),
+                      extra={"last_eval": self.eval_rows[-1] if self.eval_rows else None,
+                             "decks": "starter + random legal decks" if self.mixed_decks else
+                             (self.cfg["train"].get("decks") or "default pair")})
 
     # -- the run --
     def run(self) -> dict:
@@ -250,6 +291,7 @@ class Trainer:
         self._save_run_state(final)
         if not self.eval_rows or self.eval_rows[-1]["step"] != n:
             self.evaluate(n)
+        exported = self.export(self.out / "policy.npz")
         wall = time.perf_counter() - wall0
         env_s = self.timed.env_seconds - env0
         summary = {
@@ -260,7 +302,9 @@ class Trainer:
             "env_s": round(env_s, 1), "env_share": round(env_s / max(wall, 1e-9), 3),
             "env_share_excluding_eval": round(env_s / max(wall - self.eval_seconds, 1e-9), 3),
             "opponent_episodes": dict(self.mix.counts), "league": list(self.mix.pool.paths),
-            "final_model": str(final), "last_eval": self.eval_rows[-1] if self.eval_rows else None,
+            "final_model": str(final), "policy": str(exported),
+            "last_eval": self.eval_rows[-1] if self.eval_rows else None,
+            "decks_drawn": dict(self.deck_sampler.drawn) if self.deck_sampler else None,
         }
         (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
         if self.verbose:
@@ -345,6 +389,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
                     help="stop training after this much wall time (the final model is still saved and evaluated)")
+    ap.add_argument("--export", help="also write the shipped-policy .npz here (e.g. policies/<game>.npz); the run "
+                                     "folder always gets policy.npz")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("-q", "--quiet", action="store_true")
     return ap.parse_args(argv)
@@ -374,7 +420,16 @@ def main(argv: Sequence[str] | None = None) -> dict:
     bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
     trainer = Trainer(game, cfg, out, resume=args.resume, progress=bar, verbose=0 if args.quiet else 1,
                       max_minutes=args.max_minutes)
-    return trainer.run()
+    summary = trainer.run()
+    if args.export:
+        import shutil
+
+        Path(args.export).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(summary["policy"], args.export)
+        summary["exported"] = str(args.export)
+        if not args.quiet:
+            _print(f"[export] {args.export}")
+    return summary
 
 
 def _cli(argv: Sequence[str] | None = None) -> int:

@@ -110,6 +110,20 @@ def test_numpy_forward_pass_equals_the_torch_policy(saved_model: Path, exported:
     assert np.array_equal(agent.act(obs, masks), np.asarray(torch_actions))
 
 
+def test_float16_weights_stay_close_to_the_torch_policy(saved_model: Path, tmp_path: Path) -> None:
+    import torch
+
+    obs, masks = _recorded_observations(8, 8)
+    model = policy_mod.load_model(saved_model)
+    with torch.no_grad():
+        want = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool)).distribution.probs
+    half = policy_mod.export(saved_model, tmp_path / "half.npz", GAME, weights_dtype="float16")
+    full = policy_mod.export(saved_model, tmp_path / "full.npz", GAME)
+    assert half.stat().st_size < 0.7 * full.stat().st_size
+    got = policy_mod.load_npz(half, game=GAME).probs(obs, masks)
+    np.testing.assert_allclose(got, want.numpy(), atol=5e-3)
+
+
 def test_export_records_the_metadata(exported: Path) -> None:
     meta, hidden, _ = policy_mod.read_npz(exported)
     spec = cardenvs.get_game(GAME)
