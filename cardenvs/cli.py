@@ -4,6 +4,8 @@
     cardenvs eval levelneo --decks aggro my.toml --games 2000 --json out.json --report out/
     cardenvs eval levelneo --ci-width 0.04                  play in rounds until every interval is that narrow
     cardenvs eval levelneo --sprt aggro control --elo0 0 --elo1 20
+    cardenvs eval levelneo --decks mine.toml --field         gauntlet: mine.toml against the starter decks only
+    cardenvs cards levelneo --search beast                  the card pool as a table (--json for scripts)
     cardenvs decks list levelneo
     cardenvs decks validate my.toml --game levelneo
     cardenvs games
