@@ -200,3 +200,49 @@ def run(argv: Sequence[str]) -> int:  # pragma: no cover - convenience for pytho
     from .cli import main as cli_main
 
     return cli_main(["cards", *argv])
+
+
+# ----- cardenvs decks random ----------------------------------------------------------------------------------------
+def add_decks_random(dsub: Any) -> None:
+    """``cardenvs decks random``: added to the ``decks`` actions."""
+    p = dsub.add_parser(
+        "random", help="random legal decks of a game (a starter after many random legal one-card moves)",
+        description="Write N random legal decks of GAME: each is a starter deck (drawn at random, or --start) after "
+                    "many random one-card moves (swaps, and adds/removals where the deck size may vary), each kept "
+                    "only if the game's deck-building rules accept it. The same --seed gives the same decks.")
+    p.add_argument("game", help="game name (see 'cardenvs games')")
+    p.add_argument("-n", "--number", type=int, default=1, help="how many decks (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    p.add_argument("--start", metavar="DECK", help="start from this deck (starter name or file) instead of a random "
+                                                   "starter")
+    p.add_argument("--moves", type=int, default=None, help="random moves per deck (default: 2 per card, at least 20)")
+    p.add_argument("--out", metavar="DIR", help="write random-SEED-I.toml files into DIR (default: print the deck "
+                                                 "files to stdout)")
+    p.set_defaults(func=main_decks_random)
+
+
+def main_decks_random(args: Any) -> int:
+    from .core import deckgen
+    from .core.errors import BadArgumentError
+    from .core.registry import get_game
+
+    spec = get_game(args.game)
+    if not 1 <= args.number <= 100_000:
+        raise BadArgumentError(f"-n must be between 1 and 100000, got {args.number}")
+    if args.moves is not None and args.moves < 0:
+        raise BadArgumentError(f"--moves must be 0 or more, got {args.moves}")
+    pool = spec.load_pool(None)
+    start = spec.load_deck(args.start, pool) if args.start else None
+    decks = deckgen.random_decks(spec, args.number, seed=args.seed, pool=pool, start=start, swaps=args.moves)
+    folder = Path(args.out) if args.out else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for i, deck in enumerate(decks):
+        if folder is None:
+            from .core.decks import deck_toml
+
+            sys.stdout.write(("\n" if i else "") + deck_toml(deck, pool))
+        else:
+            path = deckgen.write_deck(deck, pool, folder / f"random-{args.seed}-{i}.toml")
+            print(f"{path}  ({len(deck)} cards)")
+    return 0

@@ -183,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
     va.set_defaults(func=_cmd_decks_validate)
 
+    from . import cards_cli
+
+    cards_cli.add_decks_random(dsub)
     sub.add_parser("games", help="list the registered games").set_defaults(func=_cmd_games)
     from . import play, viewer
 

@@ -74,3 +74,24 @@ def test_a_custom_pool_file_is_listed(capsys):
     code, out, err = _run(capsys, ["cards", "levelneo", "--pool", str(spec.card_pool_path), "--json"])
     assert code == 0, err
     assert len(json.loads(out)) == len(spec.load_pool(None))
+
+
+def test_decks_random_writes_legal_reproducible_deck_files(capsys, tmp_path):
+    spec = get_game("heartbreak")
+    pool = spec.load_pool(None)
+    code = main(["decks", "random", "heartbreak", "-n", "3", "--seed", "5", "--out", str(tmp_path / "a")])
+    assert code == 0, capsys.readouterr().err
+    code = main(["decks", "random", "heartbreak", "-n", "3", "--seed", "5", "--out", str(tmp_path / "b")])
+    assert code == 0
+    files = sorted((tmp_path / "a").glob("*.toml"))
+    assert [f.name for f in files] == [f"random-5-{i}.toml" for i in range(3)]
+    for f in files:
+        spec.load_deck(f, pool)  # legal under the game's own rules
+        assert f.read_text() == (tmp_path / "b" / f.name).read_text()
+    assert len({f.read_text().split("[cards]")[1] for f in files}) == 3
+    capsys.readouterr()
+    code = main(["decks", "random", "levelneo", "--start", "aggro", "--moves", "0"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.count("[cards]") == 1
+    code = main(["decks", "random", "levelneo", "-n", "0"])
+    assert code == 2 and "-n" in capsys.readouterr().err
