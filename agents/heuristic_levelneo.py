@@ -36,7 +36,7 @@ from .base import StateHeuristic
 
 from cardenvs.games.levelneo.actions import (  # noqa: E402
     A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
-    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS,
+    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_HAND_END, A_SKILL_END,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
 from cardenvs.games.levelneo.cards import (  # noqa: E402
@@ -147,10 +147,11 @@ def _best_use(row, tables, p, mask, scratch):
     base = _value(row, tables, p)
     best = A_PASS
     best_gain = 50.0  # a small margin: do not spend cards on rounding noise
-    for a in range(A_HAND, A_SKILL + 5):
-        if mask[a] == 0:
+    for a in range(NUM_ACTIONS):  # hand cards (events) and [Use] skills, in action order
+        from_hand = A_HAND <= a < A_HAND_END
+        if mask[a] == 0 or not (from_hand or A_SKILL <= a < A_SKILL_END):
             continue
-        if a < A_SKILL:
+        if from_hand:
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
             if tables[0][card, C_TYPE] == TYPE_CHARACTER:
                 continue  # supports are chosen by _best_support
