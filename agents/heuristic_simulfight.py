@@ -31,15 +31,12 @@ from cardenvs.core.header import H_STATUS, LIVE
 
 from .base import state_inputs
 
-from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_PLAY, A_USE, NUM_ACTIONS  # noqa: E402
-from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402
-from cardenvs.games.simulfight.rules import apply_action, mask_row  # noqa: E402
-from cardenvs.games.simulfight.state import (  # noqa: E402
-    GOLD_PER_ROUND, MAX_DECK, O_DECK_LIST, O_HAND, O_HAND_COUNT, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT,
-    O_PHASE, O_PLAY, O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER,
-    O_SNAP_PROTECTED, O_SNAP_STUNNED, O_STUNNED, O_SUB, O_UHEALTH, PH_DEFEND, RES_GOLD, RES_SHIELDS, RES_SWORDS,
-    SNAP_PLAYER_COLS, SP_HEALTH, SUB_MAIN,
+from cardenvs.games.simulfight import state as S  # noqa: E402
+from cardenvs.games.simulfight.actions import (  # noqa: E402
+    A_ALLY, A_DONE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, NUM_ACTIONS,
 )
+from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402
+from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
 # score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
 # the kernels (``HeuristicAgent(weights=...)``)
@@ -66,42 +63,43 @@ DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4
 def _score(row, cards, p, w, uval):
     """The position from ``p``'s side, reading only what ``p`` may see (see the module docstring)."""
     q = 1 - p
-    defend = row[O_PHASE] == PH_DEFEND
-    v = float(row[O_HEALTH + p])
-    v -= w[11] * float(row[O_SNAP_PLAYER + q * SNAP_PLAYER_COLS + SP_HEALTH] - row[O_IN_PLAYER_DAMAGE + q])
-    for j in range(row[O_PLAY_COUNT + p]):
-        inst = row[O_PLAY + p * MAX_DECK + j]
-        at = p * MAX_DECK + inst
-        h = row[O_UHEALTH + at]
+    defend = row[S.PHASE] == S.PH_DEFEND
+    v = float(row[S.HEALTH + p])
+    v -= w[11] * float(row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_HEALTH] - row[S.IN_PLAYER_DAMAGE + q])
+    for j in range(row[S.PLAY_COUNT + p]):
+        inst = row[S.PLAY + p * S.MAX_DECK + j]
+        at = p * S.MAX_DECK + inst
+        h = row[S.UNIT_HEALTH + at]
         if h <= 0:
             continue
-        gold = uval[row[O_DECK_LIST + at]]
+        gold = uval[row[S.DECK_LIST + at]]
         v += w[0] * gold + w[1] * h
-        if defend and row[O_PROTECTED + at] != 0:
+        if defend and row[S.PROTECTED + at] != 0:
             v += w[8] * gold
-        if row[O_STUNNED + at] != 0:
+        if row[S.STUNNED + at] != 0:
             v -= 0.2 * gold
-    for j in range(row[O_SNAP_PLAY_COUNT + q]):
-        inst = row[O_SNAP_PLAY + q * MAX_DECK + j]
-        at = q * MAX_DECK + inst
-        h = row[O_SNAP_HEALTH + at]
-        if row[O_SNAP_PROTECTED + at] == 0:
-            h -= row[O_IN_DAMAGE + at]  # this player's planned damage on it
-        gold = uval[row[O_DECK_LIST + at]]
+    for j in range(row[S.SNAP_PLAY_COUNT + q]):
+        inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
+        at = q * S.MAX_DECK + inst
+        h = row[S.SNAP_HEALTH + at]
+        if row[S.SNAP_PROTECTED + at] == 0:
+            h -= row[S.IN_DAMAGE + at]  # this player's planned damage on it
+        gold = uval[row[S.DECK_LIST + at]]
         if h <= 0:
             continue  # it dies at the end of the phase
         v -= w[0] * gold + w[1] * h
-        if defend and row[O_IN_STUN + at] != 0 and row[O_SNAP_STUNNED + at] == 0:
+        if defend and row[S.IN_STUN + at] != 0 and row[S.SNAP_STUNNED + at] == 0:
             v += w[9] * gold
-    v += w[2] * row[O_RES + p * 3 + RES_GOLD] + w[4] * row[O_RES + p * 3 + RES_SHIELDS]
+    res = S.RESOURCES + p * S.NUM_RESOURCES
+    v += w[2] * row[res + S.RES_GOLD] + w[4] * row[res + S.RES_SHIELDS]
     if defend:
-        v += w[3] * row[O_RES + p * 3 + RES_SWORDS]
-    for r in range(3):
-        v += w[5 + r] * row[O_NEXT + p * 3 + r]
-        v -= w[5 + r] * row[O_IN_NEXT + q * 3 + r]  # my plan's next-round changes to the opponent
+        v += w[3] * row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SWORDS]
+    for r in range(S.NUM_RESOURCES):
+        v += w[5 + r] * row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r]
+        v -= w[5 + r] * row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r]  # my plan's next-round changes to the opponent
     if defend:
-        v -= w[3] * row[O_IN_RES + q * 3 + RES_SWORDS]
-    v -= w[2] * row[O_IN_RES + q * 3 + RES_GOLD]
+        v -= w[3] * row[S.IN_RESOURCES + q * S.NUM_RESOURCES + S.RES_SWORDS]
+    v -= w[2] * row[S.IN_RESOURCES + q * S.NUM_RESOURCES + S.RES_GOLD]
     return v
 
 
@@ -109,12 +107,12 @@ def _score(row, cards, p, w, uval):
 def _settle(row, cards, effects, p, scratch, mask, w, uval):
     """Answer the pending target/payer sub-decisions of ``row`` greedily (in place)."""
     for _ in range(8):
-        if row[O_SUB + p] == SUB_MAIN:
+        if row[S.SUB + p] == S.SUB_MAIN:
             return
-        mask_row(row, cards, effects, p, mask)
+        write_mask(row, cards, effects, p, mask)
         best = -1
         best_v = -1e18
-        for a in range(A_ALLY, NUM_ACTIONS):
+        for a in range(A_ALLY, A_FOE_END):  # the ally and foe ranges (sub-decisions)
             if mask[a] == 0:
                 continue
             scratch[:] = row
@@ -130,10 +128,10 @@ def _settle(row, cards, effects, p, scratch, mask, w, uval):
 @njit(cache=True)
 def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
     """The heuristic's action for ``p`` (``mask`` is p's legal mask; s1, s2, m2 are scratch buffers)."""
-    if row[O_SUB + p] != SUB_MAIN:
+    if row[S.SUB + p] != S.SUB_MAIN:
         best = -1
         best_v = -1e18
-        for a in range(A_ALLY, NUM_ACTIONS):
+        for a in range(A_ALLY, A_FOE_END):  # the ally and foe ranges (sub-decisions)
             if mask[a] == 0:
                 continue
             s1[:] = row
@@ -146,7 +144,7 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
     # uses (mandatory while payable: choose the order)
     best = -1
     best_v = -1e18
-    for a in range(A_USE, A_ALLY):
+    for a in range(A_USE, A_USE_END):
         if mask[a] == 0:
             continue
         s1[:] = row
@@ -159,20 +157,20 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
         return best
     # plays: best score gain per gold
     base = _score(row, cards, p, w, uval)
-    gold_now = row[O_RES + p * 3 + RES_GOLD]
-    income = GOLD_PER_ROUND + row[O_NEXT + p * 3 + RES_GOLD]
+    gold_now = row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD]
+    income = S.GOLD_PER_ROUND + row[S.NEXT_ROUND + p * S.NUM_RESOURCES + S.RES_GOLD]
     # the card worth saving for: in hand, too dear now, affordable next round if nothing is spent; its gain per gold
     # is what playing it would gain had we the gold, less the value of the gold it costs
     save_cost = 0
     save_rate = -1e18
     if w[13] > 0:
-        for j in range(row[O_HAND_COUNT + p]):
-            inst = row[O_HAND + p * MAX_DECK + j]
-            cost = cards[row[O_DECK_LIST + p * MAX_DECK + inst], C_GOLD]
+        for j in range(row[S.HAND_COUNT + p]):
+            inst = row[S.HAND + p * S.MAX_DECK + j]
+            cost = cards[row[S.DECK_LIST + p * S.MAX_DECK + inst], C_GOLD]
             if cost <= gold_now or cost > gold_now + income:
                 continue
             s1[:] = row
-            s1[O_RES + p * 3 + RES_GOLD] = cost
+            s1[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] = cost
             apply_action(s1, cards, effects, p, A_PLAY + inst)
             _settle(s1, cards, effects, p, s2, m2, w, uval)
             rate = (_score(s1, cards, p, w, uval) - base - w[2] * (cost - gold_now)) / cost
@@ -181,14 +179,14 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
         if save_rate <= w[10]:
             save_cost = 0  # nothing worth saving for
     best_rate = -1e18
-    for a in range(A_PLAY, A_USE):
+    for a in range(A_PLAY, A_PLAY_END):
         if mask[a] == 0:
             continue
         s1[:] = row
         apply_action(s1, cards, effects, p, a)
         _settle(s1, cards, effects, p, s2, m2, w, uval)
         gain = _score(s1, cards, p, w, uval) - base
-        price = cards[row[O_DECK_LIST + p * MAX_DECK + (a - A_PLAY)], C_GOLD]
+        price = cards[row[S.DECK_LIST + p * S.MAX_DECK + (a - A_PLAY)], C_GOLD]
         gold = max(1, price)
         if save_cost > 0 and gold_now - price + income < save_cost and gain / gold < w[13] * save_rate:
             continue  # it would keep the better card out of reach next round
@@ -228,14 +226,15 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
     from cardenvs.games.simulfight.cards import (
         C_COST, C_COST_AMOUNT, C_N, COST_GOLD, COST_UNIT_HEALTH, E_AMOUNT, E_OP, E_RESOURCE, E_TARGET, E_WHEN,
         OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN, TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_FOE, TG_OPPONENT,
-        TG_OTHER_ALLIES, TG_YOU,
+        TG_OTHER_ALLIES, TG_YOU, WHEN_NEXT,
     )
 
     out = np.zeros(cards.shape[0], dtype=np.float64)
     for c in range(cards.shape[0]):
         total = 0.0
-        for t in (1, 2):  # DEFEND and ATTACK abilities repeat every round; PLAY ones are valued by the look-ahead
-            n = int(cards[c, C_N + 3 * t])
+        # DEFEND and ATTACK abilities repeat every round; PLAY ones are valued by the look-ahead
+        for t in (S.TR_DEFEND, S.TR_ATTACK):
+            n = int(cards[c, C_N + t])
             if n == 0:
                 continue
             y = 0.0
@@ -253,8 +252,8 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
                 elif op == OP_GAIN:
                     sign = 1.0 if tg == TG_YOU else -1.0
                     res, when = int(effects[c, t, k, E_RESOURCE]), int(effects[c, t, k, E_WHEN])
-                    y += sign * amt * (0.5 if res != 1 else 0.15) * (0.8 if when == 1 else 1.0)
-            kind, amount = int(cards[c, C_COST + 3 * t]), int(cards[c, C_COST_AMOUNT + 3 * t])
+                    y += sign * amt * (0.5 if res != S.RES_SHIELDS else 0.15) * (0.8 if when == WHEN_NEXT else 1.0)
+            kind, amount = int(cards[c, C_COST + t]), int(cards[c, C_COST_AMOUNT + t])
             y -= amount * (0.5 if kind in (COST_GOLD, COST_UNIT_HEALTH) else 0.2)
             total += max(y, 0.0)
         out[c] = rounds * total + 0.5 * cards[c, C_GOLD]

@@ -15,9 +15,10 @@ from typing import Any
 
 from cardenvs.core.spec import GameSpec, Kernels
 
-from .actions import NUM_ACTIONS, action_name, render
+from .actions import ACTIONS, NUM_ACTIONS, action_name, render
 from .cards import FULL_DECK, PACKAGE_DIR, load_deck, load_pool
 from .fused import batch_play
+from .obs_layout import OBS_CARD_IDS
 from .observe import OBS, batch_observe, hide
 from .rules import batch_mask, batch_reset, batch_step
 from .state import MAX_DECK, ROUND_CAP, STATE
@@ -41,6 +42,8 @@ SPEC = GameSpec(
     render=render,
     hide=hide,
     default_decks=(FULL_DECK, FULL_DECK),
+    action_layout=ACTIONS,
+    obs_card_ids=OBS_CARD_IDS,
     noop_action=0,
     legend=LEGEND,
     explain_illegal=explain_illegal,

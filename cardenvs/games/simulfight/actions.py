@@ -25,30 +25,29 @@ from cardenvs.core.header import H_STATUS, H_TURN, H_WINNER, LIVE
 from cardenvs.core.layout import Field, Layout
 
 from .cards import RESOURCES, TRIGGERS
-from .state import MAX_DECK, PHASE_NAMES, STATE, SUB_MAIN, SUB_NAMES, SUB_PAYER
-
-A_DONE = 0
-A_PLAY = 1
-A_USE = A_PLAY + MAX_DECK
-A_ALLY = A_USE + MAX_DECK
-A_FOE = A_ALLY + MAX_DECK
-NUM_ACTIONS = A_FOE + MAX_DECK
+from . import state as S
 
 ACTIONS = Layout(
     "simulfight_actions",
     [
         Field("done", (), "end this phase's plan; legal only when no mandatory DEFEND/ATTACK ability can be paid"),
-        Field("play", (MAX_DECK,), "Defend phase: play the hand card with this instance id, paying its gold"),
-        Field("use", (MAX_DECK,), "use the phase's ability of the unit in play with this instance id"),
-        Field("ally", (MAX_DECK,), "sub-decision: this ally pays the pending health cost, or is the effect's target"),
-        Field("foe", (MAX_DECK,), "sub-decision: this Foe (in play at the phase start) is the effect's target"),
+        Field("play", (S.MAX_DECK,), "Defend phase: play the hand card with this instance id, paying its gold"),
+        Field("use", (S.MAX_DECK,), "use the phase's ability of the unit in play with this instance id"),
+        Field("ally", (S.MAX_DECK,), "sub-decision: this ally pays the pending health cost, or is the effect's target"),
+        Field("foe", (S.MAX_DECK,), "sub-decision: this Foe (in play at the phase start) is the effect's target"),
     ],
 )
-assert ACTIONS.size == NUM_ACTIONS
+ACTIONS.export(globals(), "A_")  # A_DONE, A_PLAY, A_USE, A_ALLY, A_FOE, each with its _END: decode by range
+NUM_ACTIONS = ACTIONS.size
+
+
+def phase_trigger(phase: int) -> int:
+    """The trigger (TR_DEFEND / TR_ATTACK) whose abilities units use in ``phase`` (PH_DEFEND / PH_ATTACK)."""
+    return S.TR_DEFEND + phase - S.PH_DEFEND
 
 
 def _get(row: np.ndarray, name: str) -> np.ndarray:
-    return STATE.get(np.asarray(row), name)
+    return S.STATE.get(np.asarray(row), name)
 
 
 def ability_text(pool: Any, card_id: int, trigger: int) -> str:
@@ -82,25 +81,22 @@ def card_text(pool: Any, card_id: int) -> str:
 def action_name(row: np.ndarray, pool: Any, player: int, action: int) -> str:
     """What ``action`` means for ``player`` in ``row`` (meaningful whether or not it is legal)."""
     deck_list = _get(row, "deck_list")
-    if action == A_DONE:
-        return "done (end plan)"
-    if not 0 < action < NUM_ACTIONS:
+    if not 0 <= action < NUM_ACTIONS:
         return f"action {action} (out of range)"
-    if action < A_USE:
-        inst = action - A_PLAY
+    kind, inst = ACTIONS.locate(action)
+    if kind == "done":
+        return "done (end plan)"
+    if kind == "play":
         cid = int(deck_list[player, inst])
         return f"play #{inst} {pool.name(cid)}" + (f" ({pool.cards[cid]['gold']} gold)" if cid >= 0 else "")
-    if action < A_ALLY:
-        inst = action - A_USE
+    if kind == "use":
         cid = int(deck_list[player, inst])
-        trig = 1 + int(_get(row, "phase"))
+        trig = phase_trigger(int(_get(row, "phase")))
         text = ability_text(pool, cid, trig) if cid >= 0 else ""
         return f"use #{inst} {pool.name(cid)}" + (f" ({text})" if text else "")
-    if action < A_FOE:
-        inst = action - A_ALLY
-        role = "pays" if int(_get(row, "sub")[player]) == SUB_PAYER else "target"
+    if kind == "ally":
+        role = "pays" if int(_get(row, "sub")[player]) == S.SUB_PAYER else "target"
         return f"ally #{inst} {pool.name(int(deck_list[player, inst]))} {role}"
-    inst = action - A_FOE
     return f"foe #{inst} {pool.name(int(deck_list[1 - player, inst]))} target"
 
 
@@ -126,7 +122,7 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
     row = np.asarray(row)
     public = viewer is not None and viewer < 0
     status, rnd = int(row[H_STATUS]), int(row[H_TURN])
-    phase = PHASE_NAMES[int(_get(row, "phase"))]
+    phase = S.PHASE_NAMES[int(_get(row, "phase"))]
     lines = [f"simulfight round {rnd}, {phase} phase" + ("" if status == LIVE else
              f" -- game over: {['', 'finished', 'truncated'][status]}, winner {int(row[H_WINNER])}")]
     deck_list = _get(row, "deck_list")
@@ -135,8 +131,9 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
     for side in order:
         hidden = public or (viewer is not None and side != viewer)
         if hidden:
-            health, gold, shields, swords, hand_n = (int(v) for v in snap[side, :5])
-            nxt = snap[side, 5:8]
+            health, hand_n = int(snap[side, S.SP_HEALTH]), int(snap[side, S.SP_HAND])
+            gold, shields, swords = (int(v) for v in snap[side, S.SP_RESOURCES:S.SP_RESOURCES_END])
+            nxt = snap[side, S.SP_NEXT_ROUND:S.SP_NEXT_ROUND_END]
         else:
             health = int(_get(row, "health")[side])
             gold, shields, swords = (int(v) for v in _get(row, "resources")[side])
@@ -160,9 +157,9 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
             if out:
                 lines.append("  planned against the opponent: " + out)
             sub = int(_get(row, "sub")[side])
-            if sub != SUB_MAIN:
+            if sub != S.SUB_MAIN:
                 inst = int(_get(row, "cur_inst")[side])
-                lines.append(f"  pending: {SUB_NAMES[sub]} for #{inst} {pool.name(int(deck_list[side, inst]))}")
+                lines.append(f"  pending: {S.SUB_NAMES[sub]} for #{inst} {pool.name(int(deck_list[side, inst]))}")
     return "\n".join(lines)
 
 

@@ -5,9 +5,12 @@ Every card is a unit: ``name, gold (cost to play), health (printed starting heal
 form that card's one ability of that kind (PLAY / DEFEND / ATTACK), resolved in file order; the ability's cost is
 written on its first entry. The pool compiles to two int32 tables the kernels read:
 
-* ``cards[n, C_COLS]``: gold, printed health, and per trigger the number of entries and the cost (columns ``C_*``);
-* ``effects[n, 3, MAX_ENTRIES, E_COLS]``: each ability's entries in order (columns ``E_*``);
-* ``features[n, F_STATIC]`` (float32): the static card features of the observation (:func:`card_features`, copied by observe.py).
+* ``cards[n, CARD_TABLE_SIZE]``: gold, printed health, and per trigger the number of entries and the cost (the
+  ``CARD_TABLE`` layout, columns ``C_*``);
+* ``effects[n, NUM_TRIGGERS, MAX_ENTRIES, ENTRY_SIZE]``: each ability's entries in order (the ``ENTRY`` layout,
+  columns ``E_*``);
+* ``features[n, CARD_STATIC_END]`` (float32): the static card features of the observation's CARD block
+  (:func:`card_features`, copied by observe.py).
 
 Adding a card built from the existing conditions, targets and ops needs no code change.
 """
@@ -21,8 +24,9 @@ import numpy as np
 from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool, read_toml
 from cardenvs.core.decks import Deck, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
+from cardenvs.core.layout import Layout, fields
 
-from .state import MAX_DECK
+from . import state as S
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -83,12 +87,33 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
 }
 
 MAX_ENTRIES = 3  # entries (effects) per ability
-# card table columns: gold, health, then for trigger t: entries, cost kind, cost amount at C_N + 3 * t ...
-C_GOLD, C_HEALTH, C_N, C_COST, C_COST_AMOUNT = 0, 1, 2, 3, 4
-C_COLS = 2 + 3 * 3
-# effect table columns
-E_COND, E_THRESHOLD, E_OP, E_TARGET, E_AMOUNT, E_RESOURCE, E_WHEN = range(7)
-E_COLS = 7
+NUM_TRIGGERS = len(TRIGGERS)
+NUM_TARGETS = len(TARGETS)
+NUM_OPS = len(OPS)
+
+# card table columns (C_*): gold, printed health, then per trigger t (TR_*): entries, cost kind, cost amount at
+# C_N + t, C_COST + t, C_COST_AMOUNT + t
+CARD_TABLE = Layout("simulfight_card_table", fields(
+    ("gold", (), "gold to play it"),
+    ("health", (), "printed health"),
+    ("n", (NUM_TRIGGERS,), "per trigger: entries of its ability (0: no ability)"),
+    ("cost", (NUM_TRIGGERS,), "per trigger: COST_* of its ability"),
+    ("cost_amount", (NUM_TRIGGERS,), "per trigger: the cost amount"),
+))
+CARD_TABLE.export(globals(), "C_")  # C_GOLD, C_HEALTH, C_N, C_COST, C_COST_AMOUNT (+ _END)
+CARD_TABLE_SIZE = CARD_TABLE.size
+# effect table columns (E_*): one effect entry
+ENTRY = Layout("simulfight_entry", fields(
+    ("cond", (), "CO_* condition or filter"),
+    ("threshold", (), "the number the condition compares with"),
+    ("op", (), "OP_*"),
+    ("target", (), "TG_*"),
+    ("amount", (), "how much"),
+    ("resource", (), "RES_* of a gain"),
+    ("when", (), "WHEN_* of a gain"),
+))
+ENTRY.export(globals(), "E_")  # E_COND, E_THRESHOLD, E_OP, E_TARGET, E_AMOUNT, E_RESOURCE, E_WHEN (+ _END)
+ENTRY_SIZE = ENTRY.size
 
 
 def _check_card_rules(path: str, card: dict) -> None:
@@ -127,52 +152,87 @@ def _check_card_rules(path: str, card: dict) -> None:
 
 
 def compile_tables(cards: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """The int32 tables the kernels read (see the module docstring)."""
+    """The int32 tables the kernels read (see the module docstring), written through the layouts' field names."""
     n = len(cards)
-    table = np.zeros((n, C_COLS), dtype=np.int32)
-    effects = np.zeros((n, 3, MAX_ENTRIES, E_COLS), dtype=np.int32)
+    table = np.zeros((n, CARD_TABLE_SIZE), dtype=np.int32)
+    effects = np.zeros((n, NUM_TRIGGERS, MAX_ENTRIES, ENTRY_SIZE), dtype=np.int32)
+    rec = CARD_TABLE.records(table)  # views: writing them writes the tables
+    ent = ENTRY.records(effects)
     for cid, card in enumerate(cards):
-        table[cid, C_GOLD] = card["gold"]
-        table[cid, C_HEALTH] = card["health"]
+        rec["gold"][cid] = card["gold"]
+        rec["health"][cid] = card["health"]
         for effect in card["effects"]:
             t = TRIGGERS.index(effect["trigger"])
-            k = table[cid, C_N + 3 * t]
+            k = rec["n"][cid, t]
             if k == 0:
-                table[cid, C_COST + 3 * t] = COSTS.index(effect["cost"])
-                table[cid, C_COST_AMOUNT + 3 * t] = effect["cost_amount"]
-            effects[cid, t, k] = (
-                CONDITIONS.index(effect["condition"]),
-                effect["threshold"],
-                effect["opcode"],
-                TARGETS.index(effect["target"]),
-                effect.get("amount", 0) or 0,
-                RESOURCES.index(effect["resource"]) if "resource" in effect else 0,
-                WHENS.index(effect["when"]) if "when" in effect else WHEN_NOW,
-            )
-            table[cid, C_N + 3 * t] = k + 1
+                rec["cost"][cid, t] = COSTS.index(effect["cost"])
+                rec["cost_amount"][cid, t] = effect["cost_amount"]
+            e = ent[cid, t, k]
+            e["cond"] = CONDITIONS.index(effect["condition"])
+            e["threshold"] = effect["threshold"]
+            e["op"] = effect["opcode"]
+            e["target"] = TARGETS.index(effect["target"])
+            e["amount"] = effect.get("amount", 0) or 0
+            e["resource"] = RESOURCES.index(effect["resource"]) if "resource" in effect else 0
+            e["when"] = WHENS.index(effect["when"]) if "when" in effect else WHEN_NOW
+            rec["n"][cid, t] = k + 1
     return table, effects
 
 
-#: the static part of a card instance's observation features, computed once per pool (observe.py copies it)
-F_STATIC = 22  # present, card id/10, gold/5, health/5, then per trigger: has it, cost kind one-hot (4), cost/5
+# ---- the observation's per-instance block (observe.py): static card features first, then the instance's state ----
+#: one ability's static features inside the CARD block, per trigger
+ABILITY = Layout("simulfight_ability_features", fields(
+    ("has", (), "1 if the card has an ability of this trigger"),
+    ("cost_kind", (len(COSTS) - 1,), "cost kind one-hot: shields, swords, gold, unit health (COST_* - 1)"),
+    ("cost", (), "cost amount/5"),
+), np.float32)
+ABILITY.export(globals(), "ABILITY_")  # ABILITY_HAS, ABILITY_COST_KIND, ABILITY_COST (+ _END)
+#: one card instance in the observation (``my_cards`` / ``opp_cards`` rows); the fields up to ``CARD_STATIC_END`` are
+#: the card's static features, the same for every instance of a card: :func:`card_features` computes them once per
+#: pool (``tables[2]``) and observe.py copies them
+CARD = Layout("simulfight_card", fields(
+    ("present", (), "1: the deck list has a card at this instance"),
+    ("id", (), "card identity: pool index + 1 (0: no card); SPEC.obs_card_ids lists these entries"),
+    ("gold", (), "gold/5"),
+    ("printed_health", (), "printed health/5"),
+    ("abilities", (NUM_TRIGGERS, ABILITY.size), "per trigger (play, defend, attack): the ABILITY block"),
+    ("in_deck", (), "zone one-hot: deck"),
+    ("in_hand", (), "zone one-hot: hand"),
+    ("in_play", (), "zone one-hot: in play"),
+    ("in_discard", (), "zone one-hot: discard pile"),
+    ("hidden", (), "1: an opponent's card in hand or deck (which of the two is hidden)"),
+    ("health", (), "current health/5 while in play"),
+    ("protected", (), "Protected"),
+    ("stunned", (), "Stunned"),
+    ("used", (), "used its ability this phase (own side)"),
+    ("resolving", (), "its ability is being resolved (own side)"),
+    ("planned_damage", (), "damage my plan queued on it/5 (opponent side)"),
+    ("planned_stun", (), "my plan Stuns it (opponent side)"),
+), np.float32)
+CARD.export(globals(), "CARD_")  # CARD_PRESENT, CARD_ID, ..., CARD_PLANNED_STUN (+ _END)
+CARD_SIZE = CARD.size
+CARD_STATIC_END = CARD.slice("abilities").stop  # the static features: present .. abilities
 
 
 def card_features(cards: np.ndarray) -> np.ndarray:
-    """float32 [n, F_STATIC]: the static per-card part of the instance features (a table the kernel copies)."""
-    out = np.zeros((cards.shape[0], F_STATIC), dtype=np.float32)
-    out[:, 0] = 1.0
-    out[:, 1] = np.arange(cards.shape[0]) / 10.0
-    out[:, 2] = cards[:, C_GOLD] / 5.0
-    out[:, 3] = cards[:, C_HEALTH] / 5.0
-    for t in range(3):
-        base = 4 + 6 * t
-        has = cards[:, C_N + 3 * t] > 0
-        out[:, base] = has
-        kind = cards[:, C_COST + 3 * t]
-        for k in range(1, 5):
-            out[:, base + k] = has & (kind == k)
-        out[:, base + 5] = cards[:, C_COST_AMOUNT + 3 * t] / 5.0
-    return out
+    """float32 [n, CARD_STATIC_END]: the static per-card part of the CARD block (a table the kernel copies)."""
+    n = cards.shape[0]
+    block = np.zeros((n, CARD.size), dtype=np.float32)
+    out = CARD.records(block)
+    table = CARD_TABLE.records(cards)
+    out["present"] = 1.0
+    out["id"] = np.arange(n) + 1.0
+    out["gold"] = table["gold"] / 5.0
+    out["printed_health"] = table["health"] / 5.0
+    has, kind, cost = (ABILITY.slice(f) for f in ("has", "cost_kind", "cost"))
+    for t in range(NUM_TRIGGERS):
+        ability = out["abilities"][:, t]  # [n, ABILITY.size]
+        present = table["n"][:, t] > 0
+        ability[:, has] = present[:, None]
+        for k in range(COST_SHIELDS, COST_UNIT_HEALTH + 1):  # one-hot over the costs other than none
+            ability[:, kind.start + k - COST_SHIELDS] = present & (table["cost"][:, t] == k)
+        ability[:, cost] = (table["cost_amount"][:, t] / 5.0)[:, None]
+    return np.ascontiguousarray(block[:, :CARD_STATIC_END])
 
 
 def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
@@ -194,8 +254,8 @@ def deck_rules(deck: Deck, pool: CardPool) -> None:
     """A deck has 1 to MAX_DECK cards; copies are free (the rules use one of each; custom decks are for evaluation)."""
     if len(deck) < 1:
         raise DeckError(deck.path, "a deck needs at least 1 card", rule="SF-S1")
-    if len(deck) > MAX_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, at most {MAX_DECK} allowed", rule="SF-S1 (deck size cap)")
+    if len(deck) > S.MAX_DECK:
+        raise DeckError(deck.path, f"{len(deck)} cards, at most {S.MAX_DECK} allowed", rule="SF-S1 (deck size cap)")
 
 
 def full_deck(pool: CardPool) -> Deck:

@@ -4,10 +4,11 @@
 """
 from __future__ import annotations
 
+from . import obs_layout as L
+from . import state as S
 from .actions import ACTIONS, card_text
-from .cards import load_pool
+from .cards import ABILITY, CARD, CARD_TABLE, ENTRY, load_pool
 from .observe import OBS
-from .state import STATE
 
 
 def tables() -> str:
@@ -17,7 +18,15 @@ def tables() -> str:
         f"### Actions ({ACTIONS.size}; `offset` = first action id of the range, index = card instance)\n\n"
         + ACTIONS.markdown(),
         f"### Observation (float32, {OBS.size} values)\n\n" + OBS.markdown(),
-        f"### State row (int32, {STATE.size} values)\n\n" + STATE.markdown(),
+        "#### Observation blocks (offsets inside one block)\n\n"
+        + "\n\n".join(f"{name} ({layout.size} values)\n\n" + layout.markdown() for name, layout in (
+            ("`me`, `opp`: PLAYER", L.PLAYER), ("`planned`: PLANNED", L.PLANNED), ("`pending`: PENDING", L.PENDING),
+            ("`my_cards`, `opp_cards`, per instance: CARD", CARD), ("`abilities` of CARD, per trigger: ABILITY",
+                                                                     ABILITY))),
+        f"### State row (int32, {S.STATE.size} values)\n\n" + S.STATE.markdown(),
+        f"`snap_player`, per player: PLAYER_SNAPSHOT ({S.PLAYER_SNAPSHOT.size} values)\n\n" + S.PLAYER_SNAPSHOT.markdown(),
+        "### Card tables (int32; `cards[id]`: CARD_TABLE, `effects[id, trigger, k]`: ENTRY)\n\n"
+        + CARD_TABLE.markdown() + "\n\n" + ENTRY.markdown(),
         f"### Card pool ({len(pool)} units; id = instance in the full deck)\n\n| id | card |\n|---:|---|\n" + cards,
     ])
 

@@ -18,47 +18,42 @@ from .cards import (
     E_OP, E_RESOURCE, E_TARGET, E_THRESHOLD, E_WHEN, OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN,
     TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_ALLY, TG_ONE_FOE, TG_OPPONENT, TG_OTHER_ALLIES, TG_SELF, TG_YOU, WHEN_NOW,
 )
-from .state import (
-    NB_BOOL, NB_ENTRY, NB_INT, NB_PAIR, NB_ROW,
-    MAX_DECK, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_NEXT, O_PLAY,
-    O_PLAY_COUNT, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER,
-    O_SNAP_PROTECTED, O_STUNNED, O_UHEALTH, SNAP_PLAYER_COLS, SP_HEALTH,
-)
+from . import state as S
 
 
-@njit(NB_INT(NB_ROW, NB_INT, NB_INT), cache=True)
+@njit(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
 def foe_view_health(row: np.ndarray, p: int, inst: int) -> int:
     """Health of Foe ``inst`` as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued on it
     (a Foe Protected at the phase start stays Protected to the round end, so that damage will not land)."""
-    at = (1 - p) * MAX_DECK + inst
-    health = row[O_SNAP_HEALTH + at]
-    if row[O_SNAP_PROTECTED + at] == 0:
-        health -= row[O_IN_DAMAGE + at]
+    at = (1 - p) * S.MAX_DECK + inst
+    health = row[S.SNAP_HEALTH + at]
+    if row[S.SNAP_PROTECTED + at] == 0:
+        health -= row[S.IN_DAMAGE + at]
     return health
 
 
-@njit(NB_INT(NB_ROW, NB_INT), cache=True)
+@njit(S.NB_INT(S.NB_ROW, S.NB_INT), cache=True)
 def opponent_view_health(row: np.ndarray, p: int) -> int:
     """The opponent's health as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued."""
     q = 1 - p
-    return row[O_SNAP_PLAYER + q * SNAP_PLAYER_COLS + SP_HEALTH] - row[O_IN_PLAYER_DAMAGE + q]
+    return row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_HEALTH] - row[S.IN_PLAYER_DAMAGE + q]
 
 
-@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def entry_condition_holds(row: np.ndarray, p: int, cond: int, threshold: int) -> bool:
     """Conditions on the players or unit counts (filters on unit health are handled per target)."""
     if cond == CO_YOU_HEALTH_LE:
-        return row[O_HEALTH + p] <= threshold
+        return row[S.HEALTH + p] <= threshold
     if cond == CO_OPP_HEALTH_LE:  # the opponent at the phase start, less the damage this plan has queued
         return opponent_view_health(row, p) <= threshold
     if cond == CO_ALLIES_GE:
-        return row[O_PLAY_COUNT + p] >= threshold
+        return row[S.PLAY_COUNT + p] >= threshold
     if cond == CO_FOES_GE:
-        return row[O_SNAP_PLAY_COUNT + (1 - p)] >= threshold
+        return row[S.SNAP_PLAY_COUNT + (1 - p)] >= threshold
     return True
 
 
-@njit(NB_BOOL(NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def passes_filter(health: int, cond: int, threshold: int) -> bool:
     if cond == CO_HEALTH_LE:
         return health <= threshold
@@ -67,33 +62,33 @@ def passes_filter(health: int, cond: int, threshold: int) -> bool:
     return True
 
 
-@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> bool:
     """May the one-unit target of an entry be instance ``inst`` (an Ally for one_ally, a Foe for one_foe)?"""
     if target == TG_ONE_ALLY:
-        for j in range(row[O_PLAY_COUNT + p]):
-            if row[O_PLAY + p * MAX_DECK + j] == inst:
-                return passes_filter(row[O_UHEALTH + p * MAX_DECK + inst], cond, threshold)
+        for j in range(row[S.PLAY_COUNT + p]):
+            if row[S.PLAY + p * S.MAX_DECK + j] == inst:
+                return passes_filter(row[S.UNIT_HEALTH + p * S.MAX_DECK + inst], cond, threshold)
         return False
     foe = 1 - p
-    for j in range(row[O_SNAP_PLAY_COUNT + foe]):
-        if row[O_SNAP_PLAY + foe * MAX_DECK + j] == inst:
+    for j in range(row[S.SNAP_PLAY_COUNT + foe]):
+        if row[S.SNAP_PLAY + foe * S.MAX_DECK + j] == inst:
             return passes_filter(foe_view_health(row, p, inst), cond, threshold)
     return False
 
 
-@njit(NB_PAIR(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold: int) -> tuple[int, int]:
     """How many units an one_ally / one_foe entry may pick, and the first of them (-1 if none)."""
     count = 0
     first = -1
     ally = target == TG_ONE_ALLY
     side = p if ally else 1 - p
-    zone = O_PLAY if ally else O_SNAP_PLAY
-    n = row[O_PLAY_COUNT + p] if ally else row[O_SNAP_PLAY_COUNT + 1 - p]
+    zone = S.PLAY if ally else S.SNAP_PLAY
+    n = row[S.PLAY_COUNT + p] if ally else row[S.SNAP_PLAY_COUNT + 1 - p]
     for j in range(n):
-        inst = row[zone + side * MAX_DECK + j]
-        health = row[O_UHEALTH + p * MAX_DECK + inst] if ally else foe_view_health(row, p, inst)
+        inst = row[zone + side * S.MAX_DECK + j]
+        health = row[S.UNIT_HEALTH + p * S.MAX_DECK + inst] if ally else foe_view_health(row, p, inst)
         if passes_filter(health, cond, threshold):
             if count == 0:
                 first = inst
@@ -101,57 +96,58 @@ def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold:
     return count, first
 
 
-@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def affect_own_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
     """An effect on one of ``p``'s units, at once. Units at 0 or less neither gain nor lose (SF-C5)."""
-    at = p * MAX_DECK + inst
-    health = row[O_UHEALTH + at]
+    at = p * S.MAX_DECK + inst
+    health = row[S.UNIT_HEALTH + at]
     if op == OP_DAMAGE:
-        if health > 0 and row[O_PROTECTED + at] == 0:  # SF-C6
-            row[O_UHEALTH + at] = health - amount
+        if health > 0 and row[S.PROTECTED + at] == 0:  # SF-C6
+            row[S.UNIT_HEALTH + at] = health - amount
     elif op == OP_HEAL:
         if health > 0:
-            row[O_UHEALTH + at] = health + amount
+            row[S.UNIT_HEALTH + at] = health + amount
     elif op == OP_PROTECT:
-        row[O_PROTECTED + at] = 1
+        row[S.PROTECTED + at] = 1
     elif op == OP_STUN:
-        row[O_STUNNED + at] = 1
+        row[S.STUNNED + at] = 1
 
 
-@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def affect_foe_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
     """An effect on a Foe: recorded on the foe side, lands at phase end (only damage and stun reach Foes)."""
-    at = (1 - p) * MAX_DECK + inst
+    at = (1 - p) * S.MAX_DECK + inst
     if op == OP_DAMAGE:
-        row[O_IN_DAMAGE + at] += amount
+        row[S.IN_DAMAGE + at] += amount
     elif op == OP_STUN:
-        row[O_IN_STUN + at] = 1
+        row[S.IN_STUN + at] = 1
 
 
-@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def affect_player(row: np.ndarray, p: int, who: int, op: int, amount: int, resource: int, when: int) -> None:
     """``who`` is p (at once) or the opponent (recorded, lands at phase end). Player health may go negative."""
     if who == p:
         if op == OP_DAMAGE:
-            row[O_HEALTH + p] -= amount
+            row[S.HEALTH + p] -= amount
         elif op == OP_HEAL:
-            row[O_HEALTH + p] += amount
+            row[S.HEALTH + p] += amount
         elif op == OP_GAIN:
             if when == WHEN_NOW:
-                row[O_RES + p * 3 + resource] = max(0, row[O_RES + p * 3 + resource] + amount)
+                at = S.RESOURCES + p * S.NUM_RESOURCES + resource
+                row[at] = max(0, row[at] + amount)
             else:
-                row[O_NEXT + p * 3 + resource] += amount
+                row[S.NEXT_ROUND + p * S.NUM_RESOURCES + resource] += amount
         return
     if op == OP_DAMAGE:
-        row[O_IN_PLAYER_DAMAGE + who] += amount
+        row[S.IN_PLAYER_DAMAGE + who] += amount
     elif op == OP_GAIN:
         if when == WHEN_NOW:
-            row[O_IN_RES + who * 3 + resource] += amount
+            row[S.IN_RESOURCES + who * S.NUM_RESOURCES + resource] += amount
         else:
-            row[O_IN_NEXT + who * 3 + resource] += amount
+            row[S.IN_NEXT_ROUND + who * S.NUM_RESOURCES + resource] += amount
 
 
-@njit(void(NB_ROW, NB_ENTRY, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_ENTRY, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def apply_entry(row: np.ndarray, entry: np.ndarray, p: int, source: int, chosen: int) -> None:
     """Apply one effect entry of ``p``'s unit ``source``; ``chosen`` is the picked unit of a one_* target.
 
@@ -163,23 +159,23 @@ def apply_entry(row: np.ndarray, entry: np.ndarray, p: int, source: int, chosen:
     target = entry[E_TARGET]
     amount = entry[E_AMOUNT]
     if target == TG_SELF:
-        if passes_filter(row[O_UHEALTH + p * MAX_DECK + source], cond, threshold):
+        if passes_filter(row[S.UNIT_HEALTH + p * S.MAX_DECK + source], cond, threshold):
             affect_own_unit(row, p, source, op, amount)
     elif target == TG_ONE_ALLY:
         affect_own_unit(row, p, chosen, op, amount)
     elif target == TG_ONE_FOE:
         affect_foe_unit(row, p, chosen, op, amount)
     elif target == TG_ALL_ALLIES or target == TG_OTHER_ALLIES:
-        for j in range(row[O_PLAY_COUNT + p]):
-            inst = row[O_PLAY + p * MAX_DECK + j]
+        for j in range(row[S.PLAY_COUNT + p]):
+            inst = row[S.PLAY + p * S.MAX_DECK + j]
             if target == TG_OTHER_ALLIES and inst == source:
                 continue
-            if passes_filter(row[O_UHEALTH + p * MAX_DECK + inst], cond, threshold):
+            if passes_filter(row[S.UNIT_HEALTH + p * S.MAX_DECK + inst], cond, threshold):
                 affect_own_unit(row, p, inst, op, amount)
     elif target == TG_ALL_FOES:  # the Foes in play at the start of the phase, as this plan sees them
         foe = 1 - p
-        for j in range(row[O_SNAP_PLAY_COUNT + foe]):
-            inst = row[O_SNAP_PLAY + foe * MAX_DECK + j]
+        for j in range(row[S.SNAP_PLAY_COUNT + foe]):
+            inst = row[S.SNAP_PLAY + foe * S.MAX_DECK + j]
             if passes_filter(foe_view_health(row, p, inst), cond, threshold):
                 affect_foe_unit(row, p, inst, op, amount)
     elif target == TG_YOU:

@@ -16,22 +16,20 @@ from .rules import mask_row, reset_row, step_row
 @njit(cache=True)
 def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
              viewers, with_obs, obs, mask, i):
-    cards = tables[0]
-    effects = tables[1]
     row = states[i]
     errors[i] = 0
     ended[i] = 0
-    if players[i] >= 0 and not step_row(row, cards, effects, players[i], actions[i]):
-        errors[i] = 1
+    if players[i] >= 0:
+        errors[i] = 0 if step_row(row, tables, players[i], actions[i], mask[i]) else 1
     if autoreset and row[H_STATUS] != LIVE:
         finals[i, :] = row
         ended[i] = 1
         seeds[i] += seed_stride
-        reset_row(row, cards, decks[i], seeds[i])
+        reset_row(row, tables, decks[i], seeds[i])
     viewer = viewers[i] if viewers[i] >= 0 else row[H_TO_ACT]
     if with_obs:
-        observe_row(row, cards, effects, tables[2], viewer, obs[i])
-    mask_row(row, cards, effects, viewer, mask[i])
+        observe_row(row, tables, viewer, obs[i])
+    mask_row(row, tables, viewer, mask[i])
 
 
 @njit(cache=True, nogil=True)

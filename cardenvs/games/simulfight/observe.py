@@ -14,165 +14,128 @@ import numpy as np
 from numba import njit, types as _nt, void
 
 from cardenvs.core.header import H_TURN
-from cardenvs.core.layout import Layout, fields
 
-from .cards import C_COST_AMOUNT, E_AMOUNT, E_OP, E_TARGET, F_STATIC
-from .state import (
-    NB_CARDS, NB_EFFECTS, NB_INT, NB_ROW,
-    LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, O_CUR_ENTRY, O_CUR_INST, O_CUR_TRIGGER,
-    O_DECK_COUNT, O_DECK_LIST, O_DISCARD_COUNT, O_HAND_COUNT, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT,
-    O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_LOC, O_NEXT, O_PHASE, O_PLAN_OPEN, O_PLAY_COUNT, O_PROTECTED,
-    O_RES, O_SNAP_HEALTH, O_SNAP_PLAY, O_SNAP_PLAY_COUNT, O_SNAP_PLAYER, O_SNAP_PROTECTED, O_SNAP_STUNNED,
-    O_STUNNED, O_SUB, O_UHEALTH, O_USED, SNAP_PLAYER_COLS, SP_GOLD, SP_HAND, SP_HEALTH, SP_NEXT_GOLD, SP_SHIELDS,
-    SP_SWORDS, STATE, SUB_MAIN,
+from . import obs_layout as L
+from . import state as S
+from .cards import (
+    C_COST_AMOUNT, CARD_HEALTH, CARD_HIDDEN, CARD_IN_DECK, CARD_IN_DISCARD, CARD_IN_HAND, CARD_IN_PLAY,
+    CARD_PLANNED_DAMAGE, CARD_PLANNED_STUN, CARD_PROTECTED, CARD_RESOLVING, CARD_SIZE, CARD_STATIC_END, CARD_STUNNED,
+    CARD_USED, E_AMOUNT, E_OP, E_TARGET,
 )
+from .obs_layout import OBS, OBS_SIZE
 
-# per-instance feature columns: static card features first (precomputed per card), then the instance's state
-(F_LOC_DECK, F_LOC_HAND, F_LOC_PLAY, F_LOC_DISCARD, F_HIDDEN, F_HEALTH, F_PROTECTED, F_STUNNED, F_USED,
- F_RESOLVING, F_PLANNED_DAMAGE, F_PLANNED_STUN) = range(F_STATIC, F_STATIC + 12)
-F_COLS = F_STATIC + 12
-PLAYER_COLS = 11  # health/10, gold/5, shields/5, swords/5, hand/5, deck/10, discard/10, next gold/shields/swords/5, units/5
-PENDING_COLS = 3 + 5 + 1 + 8 + 1  # trigger, op, amount/5, target kind, cost amount/5
+__all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "batch_observe", "hide"]
 
-OBS = Layout(
-    "simulfight_obs",
-    fields(
-        ("phase", (2,), "one-hot: Defend, Attack"),
-        ("round", (), "round number / 10"),
-        ("plan_open", (), "1 while my plan for this phase is open"),
-        ("decision", (3,), "one-hot of my pending decision: plan step, choose the paying ally, choose a target"),
-        ("me", (PLAYER_COLS,), "me (live): health/10, gold/5, shields/5, swords/5, hand/5, deck/10, discard/10, "
-                               "next-round gold, shields, swords /5, units in play/5"),
-        ("opp", (PLAYER_COLS,), "the opponent at the phase start, same columns"),
-        ("planned", (7,), "my plan against the opponent so far: player damage/10, gold, shields, swords now /5, "
-                          "gold, shields, swords next round /5"),
-        ("pending", (PENDING_COLS,), "the ability I am resolving (zeros in the plan step): trigger one-hot (3), "
-                                     "op of the current effect one-hot (5), its amount/5, its target kind one-hot "
-                                     "(8), the ability's cost amount/5"),
-        ("my_cards", (MAX_DECK, F_COLS), "per instance of my deck: static card features (present, id/10, gold/5, "
-                                         "health/5, per trigger has-ability, cost kind one-hot, cost/5), zone one-hot "
-                                         "(deck, hand, play, discard), hidden=0, health/5, Protected, Stunned, used "
-                                         "this phase, being resolved, 0, 0"),
-        ("opp_cards", (MAX_DECK, F_COLS), "per instance of the opponent's deck, at the phase start: static "
-                                          "features, zone (play, discard; deck and hand both show as hidden=1), "
-                                          "health/5, Protected, Stunned, 0, 0, my planned damage/5, my planned Stun"),
-    ),
-    dtype_scalar=np.float32,
-)
-OBS_SIZE = OBS.size
-(OB_PHASE, OB_ROUND, OB_PLAN_OPEN, OB_DECISION, OB_ME, OB_OPP, OB_PLANNED, OB_PENDING, OB_MY_CARDS,
- OB_OPP_CARDS) = OBS.offsets("phase", "round", "plan_open", "decision", "me", "opp", "planned", "pending",
-                            "my_cards", "opp_cards")
-
-
-@njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, _nt.float32[:, ::1], NB_INT, _nt.float32[::1]), cache=True)
-def observe_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
-                out: np.ndarray) -> None:
+@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
+def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
+              out: np.ndarray) -> None:
+    """``observe_row`` on the unpacked tables (the explicitly typed kernel)."""
     out[:] = 0.0
     if p < 0 or p > 1:
         return
     q = 1 - p
-    out[OB_PHASE + row[O_PHASE]] = 1.0
-    out[OB_ROUND] = row[H_TURN] / 10.0
-    own_open = row[O_PLAN_OPEN + p] != 0
-    out[OB_PLAN_OPEN] = 1.0 if own_open else 0.0
+    out[L.O_PHASE + row[S.PHASE]] = 1.0
+    out[L.O_ROUND] = row[H_TURN] / 10.0
+    own_open = row[S.PLAN_OPEN + p] != 0
+    out[L.O_PLAN_OPEN] = 1.0 if own_open else 0.0
     if own_open:
-        out[OB_DECISION + row[O_SUB + p]] = 1.0
+        out[L.O_DECISION + row[S.SUB + p]] = 1.0
     # players: me live, the opponent from the snapshot (deck and discard do not change during plans)
-    me = OB_ME
-    out[me] = row[O_HEALTH + p] / 10.0
-    for r in range(3):
-        out[me + 1 + r] = row[O_RES + p * 3 + r] / 5.0
-        out[me + 7 + r] = row[O_NEXT + p * 3 + r] / 5.0
-    out[me + 4] = row[O_HAND_COUNT + p] / 5.0
-    out[me + 5] = row[O_DECK_COUNT + p] / 10.0
-    out[me + 6] = row[O_DISCARD_COUNT + p] / 10.0
-    out[me + 10] = row[O_PLAY_COUNT + p] / 5.0
-    op = OB_OPP
-    snap = O_SNAP_PLAYER + q * SNAP_PLAYER_COLS
-    out[op] = row[snap + SP_HEALTH] / 10.0
-    out[op + 1] = row[snap + SP_GOLD] / 5.0
-    out[op + 2] = row[snap + SP_SHIELDS] / 5.0
-    out[op + 3] = row[snap + SP_SWORDS] / 5.0
-    out[op + 4] = row[snap + SP_HAND] / 5.0
-    out[op + 5] = row[O_DECK_COUNT + q] / 10.0
-    out[op + 6] = row[O_DISCARD_COUNT + q] / 10.0
-    for r in range(3):
-        out[op + 7 + r] = row[snap + SP_NEXT_GOLD + r] / 5.0
-    out[op + 10] = row[O_SNAP_PLAY_COUNT + q] / 5.0
+    me = L.O_ME
+    out[me + L.PLAYER_HEALTH] = row[S.HEALTH + p] / 10.0
+    for r in range(S.NUM_RESOURCES):
+        out[me + L.PLAYER_RESOURCES + r] = row[S.RESOURCES + p * S.NUM_RESOURCES + r] / 5.0
+        out[me + L.PLAYER_NEXT_ROUND + r] = row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r] / 5.0
+    out[me + L.PLAYER_HAND] = row[S.HAND_COUNT + p] / 5.0
+    out[me + L.PLAYER_DECK] = row[S.DECK_COUNT + p] / 10.0
+    out[me + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + p] / 10.0
+    out[me + L.PLAYER_UNITS] = row[S.PLAY_COUNT + p] / 5.0
+    op = L.O_OPP
+    snap = S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE
+    out[op + L.PLAYER_HEALTH] = row[snap + S.SP_HEALTH] / 10.0
+    for r in range(S.NUM_RESOURCES):
+        out[op + L.PLAYER_RESOURCES + r] = row[snap + S.SP_RESOURCES + r] / 5.0
+        out[op + L.PLAYER_NEXT_ROUND + r] = row[snap + S.SP_NEXT_ROUND + r] / 5.0
+    out[op + L.PLAYER_HAND] = row[snap + S.SP_HAND] / 5.0
+    out[op + L.PLAYER_DECK] = row[S.DECK_COUNT + q] / 10.0
+    out[op + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
+    out[op + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + q] / 5.0
     # my plan against the opponent (stored on the opponent's in_* fields)
-    out[OB_PLANNED] = row[O_IN_PLAYER_DAMAGE + q] / 10.0
-    for r in range(3):
-        out[OB_PLANNED + 1 + r] = row[O_IN_RES + q * 3 + r] / 5.0
-        out[OB_PLANNED + 4 + r] = row[O_IN_NEXT + q * 3 + r] / 5.0
+    out[L.O_PLANNED + L.PLANNED_DAMAGE] = row[S.IN_PLAYER_DAMAGE + q] / 10.0
+    for r in range(S.NUM_RESOURCES):
+        out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r] / 5.0
+        out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r] / 5.0
     # the ability I am resolving
-    if own_open and row[O_SUB + p] != SUB_MAIN:
-        inst = row[O_CUR_INST + p]
-        card = row[O_DECK_LIST + p * MAX_DECK + inst]
-        t = row[O_CUR_TRIGGER + p]
-        k = min(row[O_CUR_ENTRY + p], effects.shape[2] - 1)
-        out[OB_PENDING + t] = 1.0
-        out[OB_PENDING + 3 + effects[card, t, k, E_OP]] = 1.0
-        out[OB_PENDING + 8] = effects[card, t, k, E_AMOUNT] / 5.0
-        out[OB_PENDING + 9 + effects[card, t, k, E_TARGET]] = 1.0
-        out[OB_PENDING + 17] = cards[card, C_COST_AMOUNT + 3 * t] / 5.0
+    if own_open and row[S.SUB + p] != S.SUB_MAIN:
+        inst = row[S.CUR_INST + p]
+        card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
+        t = row[S.CUR_TRIGGER + p]
+        k = min(row[S.CUR_ENTRY + p], effects.shape[2] - 1)
+        out[L.O_PENDING + L.PENDING_TRIGGER + t] = 1.0
+        out[L.O_PENDING + L.PENDING_OP + effects[card, t, k, E_OP]] = 1.0
+        out[L.O_PENDING + L.PENDING_AMOUNT] = effects[card, t, k, E_AMOUNT] / 5.0
+        out[L.O_PENDING + L.PENDING_TARGET + effects[card, t, k, E_TARGET]] = 1.0
+        out[L.O_PENDING + L.PENDING_COST] = cards[card, C_COST_AMOUNT + t] / 5.0
     # my instances
-    for inst in range(MAX_DECK):
-        card = row[O_DECK_LIST + p * MAX_DECK + inst]
+    for inst in range(S.MAX_DECK):
+        card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
         if card < 0:
             continue
-        base = OB_MY_CARDS + inst * F_COLS
-        for f in range(F_STATIC):
+        base = L.O_MY_CARDS + inst * CARD_SIZE
+        for f in range(CARD_STATIC_END):
             out[base + f] = features[card, f]
-        at = p * MAX_DECK + inst
-        loc = row[O_LOC + at]
-        if loc == LOC_DECK:
-            out[base + F_LOC_DECK] = 1.0
-        elif loc == LOC_HAND:
-            out[base + F_LOC_HAND] = 1.0
-        elif loc == LOC_PLAY:
-            out[base + F_LOC_PLAY] = 1.0
-            out[base + F_HEALTH] = row[O_UHEALTH + at] / 5.0
-            out[base + F_PROTECTED] = row[O_PROTECTED + at]
-            out[base + F_STUNNED] = row[O_STUNNED + at]
-            out[base + F_USED] = row[O_USED + at]
-        elif loc == LOC_DISCARD:
-            out[base + F_LOC_DISCARD] = 1.0
-    if own_open and row[O_SUB + p] != SUB_MAIN:
-        out[OB_MY_CARDS + row[O_CUR_INST + p] * F_COLS + F_RESOLVING] = 1.0
+        at = p * S.MAX_DECK + inst
+        loc = row[S.LOC + at]
+        if loc == S.LOC_DECK:
+            out[base + CARD_IN_DECK] = 1.0
+        elif loc == S.LOC_HAND:
+            out[base + CARD_IN_HAND] = 1.0
+        elif loc == S.LOC_PLAY:
+            out[base + CARD_IN_PLAY] = 1.0
+            out[base + CARD_HEALTH] = row[S.UNIT_HEALTH + at] / 5.0
+            out[base + CARD_PROTECTED] = row[S.PROTECTED + at]
+            out[base + CARD_STUNNED] = row[S.STUNNED + at]
+            out[base + CARD_USED] = row[S.USED + at]
+        elif loc == S.LOC_DISCARD:
+            out[base + CARD_IN_DISCARD] = 1.0
+    if own_open and row[S.SUB + p] != S.SUB_MAIN:
+        out[L.O_MY_CARDS + row[S.CUR_INST + p] * CARD_SIZE + CARD_RESOLVING] = 1.0
     # the opponent's instances: discard is public, units as at the phase start, the rest (deck or hand) hidden
-    for inst in range(MAX_DECK):
-        card = row[O_DECK_LIST + q * MAX_DECK + inst]
+    for inst in range(S.MAX_DECK):
+        card = row[S.DECK_LIST + q * S.MAX_DECK + inst]
         if card < 0:
             continue
-        base = OB_OPP_CARDS + inst * F_COLS
-        for f in range(F_STATIC):
+        base = L.O_OPP_CARDS + inst * CARD_SIZE
+        for f in range(CARD_STATIC_END):
             out[base + f] = features[card, f]
-        at = q * MAX_DECK + inst
-        if row[O_LOC + at] == LOC_DISCARD:
-            out[base + F_LOC_DISCARD] = 1.0
+        at = q * S.MAX_DECK + inst
+        if row[S.LOC + at] == S.LOC_DISCARD:
+            out[base + CARD_IN_DISCARD] = 1.0
         else:
-            out[base + F_HIDDEN] = 1.0
-        out[base + F_PLANNED_DAMAGE] = row[O_IN_DAMAGE + at] / 5.0
-        out[base + F_PLANNED_STUN] = row[O_IN_STUN + at]
-    for j in range(row[O_SNAP_PLAY_COUNT + q]):
-        inst = row[O_SNAP_PLAY + q * MAX_DECK + j]
-        at = q * MAX_DECK + inst
-        base = OB_OPP_CARDS + inst * F_COLS
-        out[base + F_HIDDEN] = 0.0
-        out[base + F_LOC_PLAY] = 1.0
-        out[base + F_HEALTH] = row[O_SNAP_HEALTH + at] / 5.0
-        out[base + F_PROTECTED] = row[O_SNAP_PROTECTED + at]
-        out[base + F_STUNNED] = row[O_SNAP_STUNNED + at]
+            out[base + CARD_HIDDEN] = 1.0
+        out[base + CARD_PLANNED_DAMAGE] = row[S.IN_DAMAGE + at] / 5.0
+        out[base + CARD_PLANNED_STUN] = row[S.IN_STUN + at]
+    for j in range(row[S.SNAP_PLAY_COUNT + q]):
+        inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
+        at = q * S.MAX_DECK + inst
+        base = L.O_OPP_CARDS + inst * CARD_SIZE
+        out[base + CARD_HIDDEN] = 0.0
+        out[base + CARD_IN_PLAY] = 1.0
+        out[base + CARD_HEALTH] = row[S.SNAP_HEALTH + at] / 5.0
+        out[base + CARD_PROTECTED] = row[S.SNAP_PROTECTED + at]
+        out[base + CARD_STUNNED] = row[S.SNAP_STUNNED + at]
+
+
+@njit(cache=True)
+def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
+    """Write player ``p``'s observation of ``row`` into ``out`` (zeros for ``p`` outside 0..1)."""
+    write_obs(row, tables[0], tables[1], tables[2], p, out)
 
 
 @njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
-    cards = tables[0]
-    effects = tables[1]
-    features = tables[2]
     for i in range(states.shape[0]):
-        observe_row(states[i], cards, effects, features, players[i], out[i])
+        observe_row(states[i], tables, players[i], out[i])
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
@@ -186,27 +149,27 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = Non
     """
     out = np.array(row, dtype=np.int32, copy=True)
     opp = 1 - viewer
-    hand = STATE.get(out, "hand")
-    deck = STATE.get(out, "deck")
-    hand_n = int(STATE.get(out, "hand_count")[opp])
-    deck_n = int(STATE.get(out, "deck_count")[opp])
+    hand = S.STATE.get(out, "hand")
+    deck = S.STATE.get(out, "deck")
+    hand_n = int(S.STATE.get(out, "hand_count")[opp])
+    deck_n = int(S.STATE.get(out, "deck_count")[opp])
     hidden = np.concatenate([hand[opp, :hand_n], deck[opp, :deck_n]])
     rng.shuffle(hidden)
     new_hand, new_deck = hidden[:hand_n], hidden[hand_n:]
-    loc = STATE.get(out, "loc")
-    drawn = STATE.get(out, "drawn")
-    loc[opp, new_hand] = LOC_HAND
-    loc[opp, new_deck] = LOC_DECK
+    loc = S.STATE.get(out, "loc")
+    drawn = S.STATE.get(out, "drawn")
+    loc[opp, new_hand] = S.LOC_HAND
+    loc[opp, new_deck] = S.LOC_DECK
     drawn[opp, new_hand] = 1
     hand[opp, :hand_n] = new_hand
     deck[opp, :deck_n] = new_deck
-    own_n = int(STATE.get(out, "deck_count")[viewer])
+    own_n = int(S.STATE.get(out, "deck_count")[viewer])
     own = deck[viewer, :own_n].copy()
     rng.shuffle(own)
     deck[viewer, :own_n] = own
     # write the edited fields back (STATE.get returns reshaped views of the copy)
-    out[STATE.slice("hand")] = hand.reshape(-1)
-    out[STATE.slice("deck")] = deck.reshape(-1)
-    out[STATE.slice("loc")] = loc.reshape(-1)
-    out[STATE.slice("drawn")] = drawn.reshape(-1)
+    out[S.STATE.slice("hand")] = hand.reshape(-1)
+    out[S.STATE.slice("deck")] = deck.reshape(-1)
+    out[S.STATE.slice("loc")] = loc.reshape(-1)
+    out[S.STATE.slice("drawn")] = drawn.reshape(-1)
     return out

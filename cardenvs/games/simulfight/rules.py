@@ -27,43 +27,35 @@ from cardenvs.core.header import (
 )
 from cardenvs.core.rng import rng_seed, shuffle_slice
 
-from .actions import A_ALLY, A_DONE, A_FOE, A_PLAY, A_USE, NUM_ACTIONS
+from .actions import (
+    A_ALLY, A_ALLY_END, A_DONE, A_DONE_END, A_FOE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, NUM_ACTIONS,
+)
 from .cards import (
     C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, C_N, COST_GOLD, COST_NONE, COST_SHIELDS, COST_SWORDS,
     COST_UNIT_HEALTH, E_COND, E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TG_ONE_FOE,
 )
 from .effects import apply_entry, count_candidates, entry_condition_holds, is_candidate
-from .state import (
-    NB_BOOL, NB_CARDS, NB_EFFECTS, NB_INT, NB_PAIR, NB_ROW,
-    DRAW_PER_ROUND, GOLD_PER_ROUND, LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, O_CUR_ENTRY, O_CUR_INST,
-    O_CUR_TRIGGER, O_DECK, O_DECK_COUNT, O_DECK_LIST, O_DECK_SIZE, O_DISCARD, O_DISCARD_COUNT, O_DRAWN, O_HAND,
-    O_HAND_COUNT, O_HEALTH, O_IN_DAMAGE, O_IN_NEXT, O_IN_PLAYER_DAMAGE, O_IN_RES, O_IN_STUN, O_LOC, O_NEXT,
-    O_PHASE, O_PLAN_OPEN, O_PLAY, O_PLAY_COUNT, O_PLAYED, O_PROTECTED, O_RES, O_SNAP_HEALTH, O_SNAP_PLAY,
-    O_SNAP_PLAY_COUNT, O_SNAP_PLAYER, O_SNAP_PROTECTED, O_SNAP_STUNNED, O_STUNNED, O_SUB, O_UHEALTH, O_USED,
-    PH_ATTACK, PH_DEFEND, RES_GOLD, RES_SHIELDS, RES_SWORDS, ROUND_CAP, SNAP_PLAYER_COLS, SP_GOLD, SP_HAND,
-    SP_HEALTH, SP_NEXT_GOLD, SP_SHIELDS, SP_SWORDS, START_GOLD, START_HEALTH, SUB_MAIN, SUB_PAYER, SUB_TARGET,
-    TR_PLAY,
-)
+from . import state as S
 
 
 # ---- small helpers ------------------------------------------------------------------------------------------------
-@njit(NB_INT(NB_ROW, NB_INT, NB_INT), cache=True)
+@njit(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[O_DECK_LIST + p * MAX_DECK + inst]
+    return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
 
-@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def zone_push(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> None:
     n = row[count + p]
-    row[zone + p * MAX_DECK + n] = inst
+    row[zone + p * S.MAX_DECK + n] = inst
     row[count + p] = n + 1
 
 
-@njit(void(NB_ROW, NB_INT, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def zone_remove(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> None:
     """Remove ``inst`` keeping the zone's order and compactness."""
     n = row[count + p]
-    base = zone + p * MAX_DECK
+    base = zone + p * S.MAX_DECK
     k = 0
     for j in range(n):
         v = row[base + j]
@@ -75,44 +67,44 @@ def zone_remove(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> No
     row[count + p] = k
 
 
-@njit(void(NB_ROW, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT), cache=True)
 def draw_card(row: np.ndarray, p: int) -> None:
     """Draw the top card; an empty deck first takes the shuffled discard pile (SF-E3); nothing left, no draw."""
-    if row[O_DECK_COUNT + p] == 0:
-        n = row[O_DISCARD_COUNT + p]
+    if row[S.DECK_COUNT + p] == 0:
+        n = row[S.DISCARD_COUNT + p]
         if n == 0:
             return
         for j in range(n):
-            inst = row[O_DISCARD + p * MAX_DECK + j]
-            row[O_DECK + p * MAX_DECK + j] = inst
-            row[O_DISCARD + p * MAX_DECK + j] = -1
-            row[O_LOC + p * MAX_DECK + inst] = LOC_DECK
-        row[O_DECK_COUNT + p] = n
-        row[O_DISCARD_COUNT + p] = 0
-        shuffle_slice(row, O_DECK + p * MAX_DECK, n)
-    n = row[O_DECK_COUNT + p] - 1
-    inst = row[O_DECK + p * MAX_DECK + n]
-    row[O_DECK + p * MAX_DECK + n] = -1
-    row[O_DECK_COUNT + p] = n
-    zone_push(row, O_HAND, O_HAND_COUNT, p, inst)
-    row[O_LOC + p * MAX_DECK + inst] = LOC_HAND
-    row[O_DRAWN + p * MAX_DECK + inst] = 1
+            inst = row[S.DISCARD + p * S.MAX_DECK + j]
+            row[S.DECK + p * S.MAX_DECK + j] = inst
+            row[S.DISCARD + p * S.MAX_DECK + j] = -1
+            row[S.LOC + p * S.MAX_DECK + inst] = S.LOC_DECK
+        row[S.DECK_COUNT + p] = n
+        row[S.DISCARD_COUNT + p] = 0
+        shuffle_slice(row, S.DECK + p * S.MAX_DECK, n)
+    n = row[S.DECK_COUNT + p] - 1
+    inst = row[S.DECK + p * S.MAX_DECK + n]
+    row[S.DECK + p * S.MAX_DECK + n] = -1
+    row[S.DECK_COUNT + p] = n
+    zone_push(row, S.HAND, S.HAND_COUNT, p, inst)
+    row[S.LOC + p * S.MAX_DECK + inst] = S.LOC_HAND
+    row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 # ---- costs and abilities --------------------------------------------------------------------------------------------
-@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def can_pay_with(row: np.ndarray, p: int, payer: int, amount: int) -> bool:
     """May ally ``payer`` pay a health cost of ``amount``? It needs that much health and must be able to lose it."""
-    at = p * MAX_DECK + payer
-    return row[O_LOC + at] == LOC_PLAY and row[O_UHEALTH + at] >= amount and row[O_PROTECTED + at] == 0
+    at = p * S.MAX_DECK + payer
+    return row[S.LOC + at] == S.LOC_PLAY and row[S.UNIT_HEALTH + at] >= amount and row[S.PROTECTED + at] == 0
 
 
-@njit(NB_PAIR(NB_ROW, NB_INT, NB_INT), cache=True)
+@njit(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
 def count_payers(row: np.ndarray, p: int, amount: int) -> tuple[int, int]:
     count = 0
     first = -1
-    for j in range(row[O_PLAY_COUNT + p]):
-        inst = row[O_PLAY + p * MAX_DECK + j]
+    for j in range(row[S.PLAY_COUNT + p]):
+        inst = row[S.PLAY + p * S.MAX_DECK + j]
         if can_pay_with(row, p, inst, amount):
             if count == 0:
                 first = inst
@@ -120,71 +112,71 @@ def count_payers(row: np.ndarray, p: int, amount: int) -> tuple[int, int]:
     return count, first
 
 
-@njit(NB_BOOL(NB_ROW, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def can_pay(row: np.ndarray, p: int, kind: int, amount: int) -> bool:
     if kind == COST_NONE:
         return True
     if kind == COST_SHIELDS:
-        return row[O_RES + p * 3 + RES_SHIELDS] >= amount
+        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SHIELDS] >= amount
     if kind == COST_SWORDS:
-        return row[O_RES + p * 3 + RES_SWORDS] >= amount
+        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SWORDS] >= amount
     if kind == COST_GOLD:
-        return row[O_RES + p * 3 + RES_GOLD] >= amount
+        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= amount
     return count_payers(row, p, amount)[0] > 0
 
 
-@njit(NB_INT(NB_ROW), cache=True)
+@njit(S.NB_INT(S.NB_ROW), cache=True)
 def phase_trigger(row: np.ndarray) -> int:
-    return 1 + row[O_PHASE]  # TR_DEFEND in Defend, TR_ATTACK in Attack
+    return S.TR_DEFEND + row[S.PHASE] - S.PH_DEFEND  # TR_DEFEND in Defend, TR_ATTACK in Attack
 
 
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT), cache=True)
 def can_use(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
     """Unit ``inst`` can use this phase's ability now: in play, not used yet, alive, not Stunned, cost payable.
 
     A unit that lost all its health or was Stunned earlier in the round uses nothing more (SF-C7, SF-C8).
     """
-    at = p * MAX_DECK + inst
-    if row[O_LOC + at] != LOC_PLAY or row[O_USED + at] != 0:
+    at = p * S.MAX_DECK + inst
+    if row[S.LOC + at] != S.LOC_PLAY or row[S.USED + at] != 0:
         return False
-    if row[O_UHEALTH + at] <= 0 or row[O_STUNNED + at] != 0:
+    if row[S.UNIT_HEALTH + at] <= 0 or row[S.STUNNED + at] != 0:
         return False
-    card = row[O_DECK_LIST + at]
+    card = row[S.DECK_LIST + at]
     t = phase_trigger(row)
-    if cards[card, C_N + 3 * t] == 0:
+    if cards[card, C_N + t] == 0:
         return False
-    return can_pay(row, p, cards[card, C_COST + 3 * t], cards[card, C_COST_AMOUNT + 3 * t])
+    return can_pay(row, p, cards[card, C_COST + t], cards[card, C_COST_AMOUNT + t])
 
 
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT), cache=True)
 def can_play(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
-    at = p * MAX_DECK + inst
-    if row[O_PHASE] != PH_DEFEND or row[O_LOC + at] != LOC_HAND:
+    at = p * S.MAX_DECK + inst
+    if row[S.PHASE] != S.PH_DEFEND or row[S.LOC + at] != S.LOC_HAND:
         return False
-    return row[O_RES + p * 3 + RES_GOLD] >= cards[row[O_DECK_LIST + at], C_GOLD]
+    return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= cards[row[S.DECK_LIST + at], C_GOLD]
 
 
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
 def any_mandatory(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
-    for j in range(row[O_PLAY_COUNT + p]):
-        if can_use(row, cards, p, row[O_PLAY + p * MAX_DECK + j]):
+    for j in range(row[S.PLAY_COUNT + p]):
+        if can_use(row, cards, p, row[S.PLAY + p * S.MAX_DECK + j]):
             return True
     return False
 
 
-@njit(NB_INT(NB_ROW, NB_CARDS, NB_INT), cache=True)
+@njit(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
 def cheapest_unseen(row: np.ndarray, cards: np.ndarray, p: int) -> int:
     """The lowest gold cost among ``p``'s cards in hand or deck: what the opponent knows about p's hand is that it is
     drawn from these (the deck list, units in play and the discard pile are public), so this number is public."""
     best = 1 << 30
-    for inst in range(row[O_DECK_SIZE + p]):
-        loc = row[O_LOC + p * MAX_DECK + inst]
-        if loc == LOC_HAND or loc == LOC_DECK:
-            best = min(best, cards[row[O_DECK_LIST + p * MAX_DECK + inst], C_GOLD])
+    for inst in range(row[S.DECK_SIZE + p]):
+        loc = row[S.LOC + p * S.MAX_DECK + inst]
+        if loc == S.LOC_HAND or loc == S.LOC_DECK:
+            best = min(best, cards[row[S.DECK_LIST + p * S.MAX_DECK + inst], C_GOLD])
     return best
 
 
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
 def has_choice(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     """May ``p``'s plan still hold a decision (else it closes by itself)? Decided from what the other player may know
     (decision timing must not leak ``p``'s hand): a usable DEFEND/ATTACK ability (own units and resources), or, in
@@ -192,113 +184,112 @@ def has_choice(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     hand stays open (``done`` is a real decision) even when none of them is affordable; RULES.md, "Decision timing"."""
     if any_mandatory(row, cards, p):
         return True
-    if row[O_PHASE] == PH_DEFEND and row[O_HAND_COUNT + p] > 0:
-        return row[O_RES + p * 3 + RES_GOLD] >= cheapest_unseen(row, cards, p)
+    if row[S.PHASE] == S.PH_DEFEND and row[S.HAND_COUNT + p] > 0:
+        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= cheapest_unseen(row, cards, p)
     return False
 
 
-@njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT), cache=True)
 def continue_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int) -> None:
     """Resolve the current ability's entries in order until one needs a target choice or all are done."""
-    inst = row[O_CUR_INST + p]
-    t = row[O_CUR_TRIGGER + p]
+    inst = row[S.CUR_INST + p]
+    t = row[S.CUR_TRIGGER + p]
     card = card_of(row, p, inst)
-    n = cards[card, C_N + 3 * t]
-    while row[O_CUR_ENTRY + p] < n:
-        entry = effects[card, t, row[O_CUR_ENTRY + p]]
+    n = cards[card, C_N + t]
+    while row[S.CUR_ENTRY + p] < n:
+        entry = effects[card, t, row[S.CUR_ENTRY + p]]
         if not entry_condition_holds(row, p, entry[E_COND], entry[E_THRESHOLD]):
-            row[O_CUR_ENTRY + p] += 1  # SF-C3: the cost is paid even if the entry then does nothing
+            row[S.CUR_ENTRY + p] += 1  # SF-C3: the cost is paid even if the entry then does nothing
             continue
         target = entry[E_TARGET]
         if target == TG_ONE_ALLY or target == TG_ONE_FOE:
             count, first = count_candidates(row, p, target, entry[E_COND], entry[E_THRESHOLD])
             if count >= 2:
-                row[O_SUB + p] = SUB_TARGET
+                row[S.SUB + p] = S.SUB_TARGET
                 return
             if count == 1:
                 apply_entry(row, entry, p, inst, first)
         else:
             apply_entry(row, entry, p, inst, -1)
-        row[O_CUR_ENTRY + p] += 1
-    row[O_SUB + p] = SUB_MAIN
-    row[O_CUR_INST + p] = -1
+        row[S.CUR_ENTRY + p] += 1
+    row[S.SUB + p] = S.SUB_MAIN
+    row[S.CUR_INST + p] = -1
 
 
-@njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
 def start_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, inst: int, t: int) -> None:
-    row[O_CUR_INST + p] = inst
-    row[O_CUR_TRIGGER + p] = t
-    row[O_CUR_ENTRY + p] = 0
+    row[S.CUR_INST + p] = inst
+    row[S.CUR_TRIGGER + p] = t
+    row[S.CUR_ENTRY + p] = 0
     card = card_of(row, p, inst)
-    kind = cards[card, C_COST + 3 * t]
-    amount = cards[card, C_COST_AMOUNT + 3 * t]
+    kind = cards[card, C_COST + t]
+    amount = cards[card, C_COST_AMOUNT + t]
     if kind == COST_SHIELDS:
-        row[O_RES + p * 3 + RES_SHIELDS] -= amount
+        row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SHIELDS] -= amount
     elif kind == COST_SWORDS:
-        row[O_RES + p * 3 + RES_SWORDS] -= amount
+        row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SWORDS] -= amount
     elif kind == COST_GOLD:
-        row[O_RES + p * 3 + RES_GOLD] -= amount
+        row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] -= amount
     elif kind == COST_UNIT_HEALTH:
         count, first = count_payers(row, p, amount)
         if count >= 2:
-            row[O_SUB + p] = SUB_PAYER
+            row[S.SUB + p] = S.SUB_PAYER
             return
-        row[O_UHEALTH + p * MAX_DECK + first] -= amount
+        row[S.UNIT_HEALTH + p * S.MAX_DECK + first] -= amount
     continue_ability(row, cards, effects, p)
 
 
 # ---- phases and rounds ---------------------------------------------------------------------------------------------
-@njit(void(NB_ROW, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_INT), cache=True)
 def begin_phase(row: np.ndarray, phase: int) -> None:
     """Open both plans and snapshot both sides as they stand now (what the other player may read and see)."""
-    row[O_PHASE] = phase
+    row[S.PHASE] = phase
     for p in range(2):
-        for j in range(MAX_DECK):
-            at = p * MAX_DECK + j
-            row[O_USED + at] = 0
-            row[O_SNAP_PLAY + at] = row[O_PLAY + at]
-            row[O_SNAP_HEALTH + at] = row[O_UHEALTH + at]
-            row[O_SNAP_PROTECTED + at] = row[O_PROTECTED + at]
-            row[O_SNAP_STUNNED + at] = row[O_STUNNED + at]
-        row[O_SNAP_PLAY_COUNT + p] = row[O_PLAY_COUNT + p]
-        snap = O_SNAP_PLAYER + p * SNAP_PLAYER_COLS
-        row[snap + SP_HEALTH] = row[O_HEALTH + p]
-        row[snap + SP_GOLD] = row[O_RES + p * 3 + RES_GOLD]
-        row[snap + SP_SHIELDS] = row[O_RES + p * 3 + RES_SHIELDS]
-        row[snap + SP_SWORDS] = row[O_RES + p * 3 + RES_SWORDS]
-        row[snap + SP_HAND] = row[O_HAND_COUNT + p]
-        for r in range(3):
-            row[snap + SP_NEXT_GOLD + r] = row[O_NEXT + p * 3 + r]
-        row[O_PLAN_OPEN + p] = 1
-        row[O_SUB + p] = SUB_MAIN
-        row[O_CUR_INST + p] = -1
+        for j in range(S.MAX_DECK):
+            at = p * S.MAX_DECK + j
+            row[S.USED + at] = 0
+            row[S.SNAP_PLAY + at] = row[S.PLAY + at]
+            row[S.SNAP_HEALTH + at] = row[S.UNIT_HEALTH + at]
+            row[S.SNAP_PROTECTED + at] = row[S.PROTECTED + at]
+            row[S.SNAP_STUNNED + at] = row[S.STUNNED + at]
+        row[S.SNAP_PLAY_COUNT + p] = row[S.PLAY_COUNT + p]
+        snap = S.SNAP_PLAYER + p * S.PLAYER_SNAPSHOT_SIZE
+        row[snap + S.SP_HEALTH] = row[S.HEALTH + p]
+        row[snap + S.SP_HAND] = row[S.HAND_COUNT + p]
+        for r in range(S.NUM_RESOURCES):
+            row[snap + S.SP_RESOURCES + r] = row[S.RESOURCES + p * S.NUM_RESOURCES + r]
+            row[snap + S.SP_NEXT_ROUND + r] = row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r]
+        row[S.PLAN_OPEN + p] = 1
+        row[S.SUB + p] = S.SUB_MAIN
+        row[S.CUR_INST + p] = -1
 
 
-@njit(void(NB_ROW), cache=True)
+@njit(void(S.NB_ROW), cache=True)
 def start_round(row: np.ndarray) -> None:
     """Start phase: Protected/Stunned expire, draw 2, +2 gold, shields = swords = round, then next-round changes."""
     rnd = row[H_TURN] + 1
-    if rnd > ROUND_CAP:  # SF-E4
+    if rnd > S.ROUND_CAP:  # SF-E4
         row[H_STATUS] = TRUNCATED
         row[H_WINNER] = NO_WINNER
         return
     row[H_TURN] = rnd
     for p in range(2):
-        for j in range(MAX_DECK):
-            row[O_PROTECTED + p * MAX_DECK + j] = 0
-            row[O_STUNNED + p * MAX_DECK + j] = 0
-        for _ in range(DRAW_PER_ROUND):
+        for j in range(S.MAX_DECK):
+            row[S.PROTECTED + p * S.MAX_DECK + j] = 0
+            row[S.STUNNED + p * S.MAX_DECK + j] = 0
+        for _ in range(S.DRAW_PER_ROUND):
             draw_card(row, p)
-        res = O_RES + p * 3
-        nxt = O_NEXT + p * 3
-        row[res + RES_GOLD] = max(0, row[res + RES_GOLD] + GOLD_PER_ROUND + row[nxt + RES_GOLD])  # SF-R6 carry over
-        row[res + RES_SHIELDS] = max(0, rnd + row[nxt + RES_SHIELDS])  # SF-R4, SF-R5, SF-R6: unused ones vanish
-        row[res + RES_SWORDS] = max(0, rnd + row[nxt + RES_SWORDS])
-        for r in range(3):
+        res = S.RESOURCES + p * S.NUM_RESOURCES
+        nxt = S.NEXT_ROUND + p * S.NUM_RESOURCES
+        # SF-R6: gold carries over
+        row[res + S.RES_GOLD] = max(0, row[res + S.RES_GOLD] + S.GOLD_PER_ROUND + row[nxt + S.RES_GOLD])
+        row[res + S.RES_SHIELDS] = max(0, rnd + row[nxt + S.RES_SHIELDS])  # SF-R4, SF-R5, SF-R6: unused ones vanish
+        row[res + S.RES_SWORDS] = max(0, rnd + row[nxt + S.RES_SWORDS])
+        for r in range(S.NUM_RESOURCES):
             row[nxt + r] = 0
 
 
-@njit(void(NB_ROW), cache=True)
+@njit(void(S.NB_ROW), cache=True)
 def resolve_phase(row: np.ndarray) -> None:
     """Both plans are done: land what each did to the other side, discard units at 0 or less, check the end.
 
@@ -307,64 +298,68 @@ def resolve_phase(row: np.ndarray) -> None:
     changes are all sums, so their order within the phase cannot matter (SF-E5).
     """
     for s in range(2):
-        for j in range(row[O_PLAY_COUNT + s]):
-            inst = row[O_PLAY + s * MAX_DECK + j]
-            at = s * MAX_DECK + inst
-            if row[O_IN_STUN + at] != 0:
-                row[O_STUNNED + at] = 1
-            damage = row[O_IN_DAMAGE + at]
-            if damage > 0 and row[O_PROTECTED + at] == 0 and row[O_UHEALTH + at] > 0:
-                row[O_UHEALTH + at] -= damage
-        for j in range(MAX_DECK):
-            row[O_IN_DAMAGE + s * MAX_DECK + j] = 0
-            row[O_IN_STUN + s * MAX_DECK + j] = 0
-        row[O_HEALTH + s] -= row[O_IN_PLAYER_DAMAGE + s]
-        row[O_IN_PLAYER_DAMAGE + s] = 0
-        for r in range(3):
-            row[O_RES + s * 3 + r] = max(0, row[O_RES + s * 3 + r] + row[O_IN_RES + s * 3 + r])
-            row[O_NEXT + s * 3 + r] += row[O_IN_NEXT + s * 3 + r]
-            row[O_IN_RES + s * 3 + r] = 0
-            row[O_IN_NEXT + s * 3 + r] = 0
+        for j in range(row[S.PLAY_COUNT + s]):
+            inst = row[S.PLAY + s * S.MAX_DECK + j]
+            at = s * S.MAX_DECK + inst
+            if row[S.IN_STUN + at] != 0:
+                row[S.STUNNED + at] = 1
+            damage = row[S.IN_DAMAGE + at]
+            if damage > 0 and row[S.PROTECTED + at] == 0 and row[S.UNIT_HEALTH + at] > 0:
+                row[S.UNIT_HEALTH + at] -= damage
+        for j in range(S.MAX_DECK):
+            row[S.IN_DAMAGE + s * S.MAX_DECK + j] = 0
+            row[S.IN_STUN + s * S.MAX_DECK + j] = 0
+        row[S.HEALTH + s] -= row[S.IN_PLAYER_DAMAGE + s]
+        row[S.IN_PLAYER_DAMAGE + s] = 0
+        for r in range(S.NUM_RESOURCES):
+            at = s * S.NUM_RESOURCES + r
+            row[S.RESOURCES + at] = max(0, row[S.RESOURCES + at] + row[S.IN_RESOURCES + at])
+            row[S.NEXT_ROUND + at] += row[S.IN_NEXT_ROUND + at]
+            row[S.IN_RESOURCES + at] = 0
+            row[S.IN_NEXT_ROUND + at] = 0
     for s in range(2):  # SF-E1: discard units at 0 or less, keeping the others' order
-        n = row[O_PLAY_COUNT + s]
-        base = O_PLAY + s * MAX_DECK
+        n = row[S.PLAY_COUNT + s]
+        base = S.PLAY + s * S.MAX_DECK
         k = 0
         for j in range(n):
             inst = row[base + j]
-            at = s * MAX_DECK + inst
-            if row[O_UHEALTH + at] > 0:
+            at = s * S.MAX_DECK + inst
+            if row[S.UNIT_HEALTH + at] > 0:
                 row[base + k] = inst
                 k += 1
             else:
-                zone_push(row, O_DISCARD, O_DISCARD_COUNT, s, inst)
-                row[O_LOC + at] = LOC_DISCARD  # its health is reset when it is played again
-                row[O_PROTECTED + at] = 0
-                row[O_STUNNED + at] = 0
+                zone_push(row, S.DISCARD, S.DISCARD_COUNT, s, inst)
+                row[S.LOC + at] = S.LOC_DISCARD  # its health is reset when it is played again
+                row[S.PROTECTED + at] = 0
+                row[S.STUNNED + at] = 0
         for j in range(k, n):
             row[base + j] = -1
-        row[O_PLAY_COUNT + s] = k
-    h0 = row[O_HEALTH]
-    h1 = row[O_HEALTH + 1]
+        row[S.PLAY_COUNT + s] = k
+    h0 = row[S.HEALTH]
+    h1 = row[S.HEALTH + 1]
     if h0 <= 0 or h1 <= 0:  # SF-E2
         row[H_STATUS] = TERMINATED
         row[H_WINNER] = 0 if h0 > h1 else (1 if h1 > h0 else DRAW)
 
 
-@njit(void(NB_ROW, NB_CARDS), cache=True)
-def advance(row: np.ndarray, cards: np.ndarray) -> None:
-    """Close plans with nothing to decide, resolve finished phases, run Start phases, until a decision or the end."""
+@njit(cache=True)
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
+    """Run every forced step up to the next decision or the end: close plans with nothing to decide, resolve finished
+    phases, run Start phases. ``mask`` is the contract's scratch and unused here: a plan closes from public
+    information (``has_choice``), never because a single action is legal."""
+    cards = tables[0]
     while True:
         if row[H_STATUS] != LIVE:
             row[H_TO_ACT] = -1
             row[H_NEEDS] = 0
-            row[O_PLAN_OPEN] = 0
-            row[O_PLAN_OPEN + 1] = 0
+            row[S.PLAN_OPEN] = 0
+            row[S.PLAN_OPEN + 1] = 0
             return
         for p in range(2):
-            if row[O_PLAN_OPEN + p] != 0 and row[O_SUB + p] == SUB_MAIN and not has_choice(row, cards, p):
-                row[O_PLAN_OPEN + p] = 0
-        open0 = row[O_PLAN_OPEN]
-        open1 = row[O_PLAN_OPEN + 1]
+            if row[S.PLAN_OPEN + p] != 0 and row[S.SUB + p] == S.SUB_MAIN and not has_choice(row, cards, p):
+                row[S.PLAN_OPEN + p] = 0
+        open0 = row[S.PLAN_OPEN]
+        open1 = row[S.PLAN_OPEN + 1]
         if open0 != 0 or open1 != 0:
             row[H_NEEDS] = (1 if open0 != 0 else 0) | (2 if open1 != 0 else 0)
             row[H_TO_ACT] = 0 if open0 != 0 else 1  # the AEC order: player_0's plan first
@@ -372,195 +367,210 @@ def advance(row: np.ndarray, cards: np.ndarray) -> None:
         resolve_phase(row)
         if row[H_STATUS] != LIVE:
             continue
-        if row[O_PHASE] == PH_DEFEND:
-            begin_phase(row, PH_ATTACK)
+        if row[S.PHASE] == S.PH_DEFEND:
+            begin_phase(row, S.PH_ATTACK)
         else:
             start_round(row)
             if row[H_STATUS] == LIVE:
-                begin_phase(row, PH_DEFEND)
+                begin_phase(row, S.PH_DEFEND)
 
 
 # ---- decisions ------------------------------------------------------------------------------------------------------
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT, NB_INT), cache=True)
+@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT), cache=True)
 def action_legal(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> bool:
-    if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[O_PLAN_OPEN + p] == 0 or a < 0 or a >= NUM_ACTIONS:
+    if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[S.PLAN_OPEN + p] == 0 or a < 0 or a >= NUM_ACTIONS:
         return False
-    sub = row[O_SUB + p]
-    if sub == SUB_MAIN:
-        if a == A_DONE:
+    sub = row[S.SUB + p]
+    if sub == S.SUB_MAIN:
+        if A_DONE <= a < A_DONE_END:
             return not any_mandatory(row, cards, p)
-        if a < A_USE:
+        if A_PLAY <= a < A_PLAY_END:
             return can_play(row, cards, p, a - A_PLAY)
-        if a < A_ALLY:
+        if A_USE <= a < A_USE_END:
             return can_use(row, cards, p, a - A_USE)
         return False
-    inst = row[O_CUR_INST + p]
+    inst = row[S.CUR_INST + p]
     card = card_of(row, p, inst)
-    t = row[O_CUR_TRIGGER + p]
-    if sub == SUB_PAYER:
-        if a < A_ALLY or a >= A_FOE:
+    t = row[S.CUR_TRIGGER + p]
+    if sub == S.SUB_PAYER:
+        if not A_ALLY <= a < A_ALLY_END:
             return False
-        return can_pay_with(row, p, a - A_ALLY, cards[card, C_COST_AMOUNT + 3 * t])
-    entry = effects[card, t, row[O_CUR_ENTRY + p]]
+        return can_pay_with(row, p, a - A_ALLY, cards[card, C_COST_AMOUNT + t])
+    entry = effects[card, t, row[S.CUR_ENTRY + p]]
     target = entry[E_TARGET]
     if target == TG_ONE_ALLY:
-        return A_ALLY <= a < A_FOE and is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], a - A_ALLY)
-    return A_FOE <= a < NUM_ACTIONS and is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], a - A_FOE)
+        return A_ALLY <= a < A_ALLY_END and is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], a - A_ALLY)
+    return A_FOE <= a < A_FOE_END and is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], a - A_FOE)
 
 
-@njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT, NB_INT), cache=True)
+@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT), cache=True)
 def apply_action(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> None:
     """Apply a legal decision of player ``p`` (checked by the caller)."""
-    sub = row[O_SUB + p]
-    if sub == SUB_MAIN:
-        if a == A_DONE:
-            row[O_PLAN_OPEN + p] = 0
-        elif a < A_USE:
+    sub = row[S.SUB + p]
+    if sub == S.SUB_MAIN:
+        if A_DONE <= a < A_DONE_END:
+            row[S.PLAN_OPEN + p] = 0
+        elif A_PLAY <= a < A_PLAY_END:
             inst = a - A_PLAY
-            at = p * MAX_DECK + inst
-            card = row[O_DECK_LIST + at]
-            row[O_RES + p * 3 + RES_GOLD] -= cards[card, C_GOLD]
-            zone_remove(row, O_HAND, O_HAND_COUNT, p, inst)
-            zone_push(row, O_PLAY, O_PLAY_COUNT, p, inst)
-            row[O_LOC + at] = LOC_PLAY
-            row[O_UHEALTH + at] = cards[card, C_HEALTH]
-            row[O_PROTECTED + at] = 0
-            row[O_STUNNED + at] = 0
-            row[O_USED + at] = 0
-            row[O_PLAYED + at] = 1
-            if cards[card, C_N + 3 * TR_PLAY] > 0:  # SF-D2
-                start_ability(row, cards, effects, p, inst, TR_PLAY)
-        else:
+            at = p * S.MAX_DECK + inst
+            card = row[S.DECK_LIST + at]
+            row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] -= cards[card, C_GOLD]
+            zone_remove(row, S.HAND, S.HAND_COUNT, p, inst)
+            zone_push(row, S.PLAY, S.PLAY_COUNT, p, inst)
+            row[S.LOC + at] = S.LOC_PLAY
+            row[S.UNIT_HEALTH + at] = cards[card, C_HEALTH]
+            row[S.PROTECTED + at] = 0
+            row[S.STUNNED + at] = 0
+            row[S.USED + at] = 0
+            row[S.PLAYED + at] = 1
+            if cards[card, C_N + S.TR_PLAY] > 0:  # SF-D2
+                start_ability(row, cards, effects, p, inst, S.TR_PLAY)
+        else:  # A_USE <= a < A_USE_END (the only other legal range in the plan step)
             inst = a - A_USE
-            row[O_USED + p * MAX_DECK + inst] = 1
+            row[S.USED + p * S.MAX_DECK + inst] = 1
             start_ability(row, cards, effects, p, inst, phase_trigger(row))
         return
-    inst = row[O_CUR_INST + p]
-    if sub == SUB_PAYER:
-        t = row[O_CUR_TRIGGER + p]
-        row[O_UHEALTH + p * MAX_DECK + a - A_ALLY] -= cards[card_of(row, p, inst), C_COST_AMOUNT + 3 * t]
+    inst = row[S.CUR_INST + p]
+    if sub == S.SUB_PAYER:
+        t = row[S.CUR_TRIGGER + p]
+        row[S.UNIT_HEALTH + p * S.MAX_DECK + a - A_ALLY] -= cards[card_of(row, p, inst), C_COST_AMOUNT + t]
     else:
-        entry = effects[card_of(row, p, inst), row[O_CUR_TRIGGER + p], row[O_CUR_ENTRY + p]]
-        chosen = a - A_ALLY if a < A_FOE else a - A_FOE
+        entry = effects[card_of(row, p, inst), row[S.CUR_TRIGGER + p], row[S.CUR_ENTRY + p]]
+        chosen = a - A_ALLY if A_ALLY <= a < A_ALLY_END else a - A_FOE
         apply_entry(row, entry, p, inst, chosen)
-        row[O_CUR_ENTRY + p] += 1
-    row[O_SUB + p] = SUB_MAIN
+        row[S.CUR_ENTRY + p] += 1
+    row[S.SUB + p] = S.SUB_MAIN
     continue_ability(row, cards, effects, p)
 
 
-@njit(NB_BOOL(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT, NB_INT), cache=True)
-def step_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> bool:
-    """Apply one decision and advance; False (row untouched) when it is not legal."""
+@njit(cache=True)
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
+    """Apply one decision and settle: True when it was legal and applied, False (row untouched) when it was not.
+    ``mask`` is scratch (unused, see ``settle``)."""
+    cards = tables[0]
+    effects = tables[1]
     if not action_legal(row, cards, effects, p, a):
         return False
     apply_action(row, cards, effects, p, a)
     row[H_DECISIONS] += 1
-    advance(row, cards)
+    settle(row, tables, mask)
     return True
 
 
-@njit(void(NB_ROW, NB_CARDS, NB_EFFECTS, NB_INT, _nt.int8[::1]), cache=True)
-def mask_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray) -> None:
+@njit(S.NB_INT(_nt.int8[::1]), cache=True)
+def count_legal(mask: np.ndarray) -> int:
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            n += 1
+    return n
+
+
+@njit(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, _nt.int8[::1]), cache=True)
+def write_mask(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray) -> int:
+    """``mask_row`` on the unpacked tables (the explicitly typed kernel; the heuristic calls it too)."""
     out[:] = 0
-    if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[O_PLAN_OPEN + p] == 0:
-        return
-    sub = row[O_SUB + p]
-    if sub == SUB_MAIN:
+    if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[S.PLAN_OPEN + p] == 0:
+        return 0
+    sub = row[S.SUB + p]
+    if sub == S.SUB_MAIN:
         mandatory = False
-        for j in range(row[O_PLAY_COUNT + p]):
-            inst = row[O_PLAY + p * MAX_DECK + j]
+        for j in range(row[S.PLAY_COUNT + p]):
+            inst = row[S.PLAY + p * S.MAX_DECK + j]
             if can_use(row, cards, p, inst):
                 out[A_USE + inst] = 1
                 mandatory = True
         if not mandatory:
             out[A_DONE] = 1
-        if row[O_PHASE] == PH_DEFEND:
-            for j in range(row[O_HAND_COUNT + p]):
-                inst = row[O_HAND + p * MAX_DECK + j]
+        if row[S.PHASE] == S.PH_DEFEND:
+            for j in range(row[S.HAND_COUNT + p]):
+                inst = row[S.HAND + p * S.MAX_DECK + j]
                 if can_play(row, cards, p, inst):
                     out[A_PLAY + inst] = 1
-        return
-    inst = row[O_CUR_INST + p]
+        return count_legal(out)
+    inst = row[S.CUR_INST + p]
     card = card_of(row, p, inst)
-    t = row[O_CUR_TRIGGER + p]
-    if sub == SUB_PAYER:
-        amount = cards[card, C_COST_AMOUNT + 3 * t]
-        for j in range(row[O_PLAY_COUNT + p]):
-            ally = row[O_PLAY + p * MAX_DECK + j]
+    t = row[S.CUR_TRIGGER + p]
+    if sub == S.SUB_PAYER:
+        amount = cards[card, C_COST_AMOUNT + t]
+        for j in range(row[S.PLAY_COUNT + p]):
+            ally = row[S.PLAY + p * S.MAX_DECK + j]
             if can_pay_with(row, p, ally, amount):
                 out[A_ALLY + ally] = 1
-        return
-    entry = effects[card, t, row[O_CUR_ENTRY + p]]
+        return count_legal(out)
+    entry = effects[card, t, row[S.CUR_ENTRY + p]]
     target = entry[E_TARGET]
     if target == TG_ONE_ALLY:
-        for j in range(row[O_PLAY_COUNT + p]):
-            ally = row[O_PLAY + p * MAX_DECK + j]
+        for j in range(row[S.PLAY_COUNT + p]):
+            ally = row[S.PLAY + p * S.MAX_DECK + j]
             if is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], ally):
                 out[A_ALLY + ally] = 1
     else:
         foe = 1 - p
-        for j in range(row[O_SNAP_PLAY_COUNT + foe]):
-            unit = row[O_SNAP_PLAY + foe * MAX_DECK + j]
+        for j in range(row[S.SNAP_PLAY_COUNT + foe]):
+            unit = row[S.SNAP_PLAY + foe * S.MAX_DECK + j]
             if is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], unit):
                 out[A_FOE + unit] = 1
+    return count_legal(out)
 
 
-@njit(void(NB_ROW, NB_CARDS, NB_CARDS, NB_INT), cache=True)
-def reset_row(row: np.ndarray, cards: np.ndarray, deck_ids: np.ndarray, seed: np.int64) -> None:
+@njit(cache=True)
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    return write_mask(row, tables[0], tables[1], p, out)
+
+
+@njit(cache=True)
+def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """SF-S1, SF-S2: shuffled decks, 2 gold and 20 health each, then round 1 begins."""
     row[:] = 0
     rng_seed(row, seed)
     row[H_STATUS] = LIVE
     row[H_WINNER] = NO_WINNER
     for p in range(2):
-        for j in range(MAX_DECK):
-            at = p * MAX_DECK + j
-            row[O_DECK_LIST + at] = deck_ids[p, j]
-            row[O_DECK + at] = -1
-            row[O_HAND + at] = -1
-            row[O_PLAY + at] = -1
-            row[O_DISCARD + at] = -1
-            row[O_SNAP_PLAY + at] = -1
+        for j in range(S.MAX_DECK):
+            at = p * S.MAX_DECK + j
+            row[S.DECK_LIST + at] = decks[p, j]
+            row[S.DECK + at] = -1
+            row[S.HAND + at] = -1
+            row[S.PLAY + at] = -1
+            row[S.DISCARD + at] = -1
+            row[S.SNAP_PLAY + at] = -1
         size = 0
-        for j in range(MAX_DECK):
-            if deck_ids[p, j] >= 0:
-                row[O_DECK + p * MAX_DECK + size] = size
-                row[O_LOC + p * MAX_DECK + size] = LOC_DECK
+        for j in range(S.MAX_DECK):
+            if decks[p, j] >= 0:
+                row[S.DECK + p * S.MAX_DECK + size] = size
+                row[S.LOC + p * S.MAX_DECK + size] = S.LOC_DECK
                 size += 1
-        row[O_DECK_SIZE + p] = size
-        row[O_DECK_COUNT + p] = size
-        shuffle_slice(row, O_DECK + p * MAX_DECK, size)
-        row[O_HEALTH + p] = START_HEALTH
-        row[O_RES + p * 3 + RES_GOLD] = START_GOLD
-        row[O_CUR_INST + p] = -1
+        row[S.DECK_SIZE + p] = size
+        row[S.DECK_COUNT + p] = size
+        shuffle_slice(row, S.DECK + p * S.MAX_DECK, size)
+        row[S.HEALTH + p] = S.START_HEALTH
+        row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] = S.START_GOLD
+        row[S.CUR_INST + p] = -1
     start_round(row)
-    begin_phase(row, PH_DEFEND)
-    advance(row, cards)
+    begin_phase(row, S.PH_DEFEND)
+    settle(row, tables, np.empty(NUM_ACTIONS, dtype=np.int8))
 
 
-# ---- the core contract's batch kernels --------------------------------------------------------------------------------
+# ---- the core contract's batch kernels ---------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def batch_reset(states, tables, decks, seeds, rows):
-    cards = tables[0]
     for i in range(states.shape[0]):
         if rows[i]:
-            reset_row(states[i], cards, decks[i], seeds[i])
+            reset_row(states[i], tables, decks[i], seeds[i])
 
 
 @njit(cache=True, nogil=True)
 def batch_step(states, tables, players, actions, errors):
-    cards = tables[0]
-    effects = tables[1]
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     for i in range(states.shape[0]):
         errors[i] = 0
         if players[i] >= 0:
-            if not step_row(states[i], cards, effects, players[i], actions[i]):
-                errors[i] = 1
+            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
 
 
 @njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
-    cards = tables[0]
-    effects = tables[1]
     for i in range(states.shape[0]):
-        mask_row(states[i], cards, effects, players[i], out[i])
+        mask_row(states[i], tables, players[i], out[i])

@@ -9,8 +9,9 @@ Simultaneity: during a phase each player edits only their own side; everything t
 the ``in_*`` accumulators *of that other side* and lands when both plans are done. Conditions on the other side read
 the ``snap_*`` fields, copied at the start of the phase; observations show the opponent only through them.
 
-Numba caches the kernels per source file: after editing this file, delete ``__pycache__`` beside it (the offsets
-below are frozen into the compiled kernels of rules.py, effects.py and observe.py).
+Kernel modules read this module through its namespace (``from . import state as S``; ``row[S.HAND + p * S.MAX_DECK
++ i]``). The offsets are frozen into the compiled kernels; the on-disk cache is keyed on this file too
+(cardenvs/core/numba_cache.py), so editing it recompiles them.
 """
 from __future__ import annotations
 
@@ -38,13 +39,21 @@ LOC_NAMES = ("-", "deck", "hand", "in play", "discard")
 # ---- triggers (the three kinds of abilities) ----------------------------------------------------------------------
 TR_PLAY, TR_DEFEND, TR_ATTACK = 0, 1, 2
 
-# ---- resources (index into the (2, 3) resource fields) ------------------------------------------------------------
+# ---- resources (index into the resource fields) ------------------------------------------------------------------
 RES_GOLD, RES_SHIELDS, RES_SWORDS = 0, 1, 2
 RESOURCE_NAMES = ("gold", "shields", "swords")
 
-# snapshot of a player's public counters at phase start (columns of snap_player)
-(SP_HEALTH, SP_GOLD, SP_SHIELDS, SP_SWORDS, SP_HAND, SP_NEXT_GOLD, SP_NEXT_SHIELDS, SP_NEXT_SWORDS) = range(8)
-SNAP_PLAYER_COLS = 8
+NUM_RESOURCES = len(RESOURCE_NAMES)  # columns of the (2, NUM_RESOURCES) resource fields
+
+# snapshot of a player's public counters at phase start: one PLAYER_SNAPSHOT block per player in ``snap_player``
+PLAYER_SNAPSHOT = Layout("simulfight_snap_player", fields(
+    ("health", (), "health"),
+    ("resources", (NUM_RESOURCES,), "gold, shields, swords (RES_*)"),
+    ("hand", (), "cards in hand"),
+    ("next_round", (NUM_RESOURCES,), "gold, shields, swords gained (or lost) at the next round start"),
+))
+PLAYER_SNAPSHOT.export(globals(), "SP_")  # SP_HEALTH, SP_RESOURCES, SP_HAND, SP_NEXT_ROUND (+ _END)
+PLAYER_SNAPSHOT_SIZE = PLAYER_SNAPSHOT.size
 
 _STATE_FIELDS = fields(
     ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
@@ -65,8 +74,9 @@ _STATE_FIELDS = fields(
     ("drawn", (2, MAX_DECK), "per instance: reached the hand at least once (card statistics)"),
     ("played", (2, MAX_DECK), "per instance: played at least once (card statistics)"),
     ("health", (2,), "each player's health"),
-    ("resources", (2, 3), "each player's gold, shields, swords"),
-    ("next_round", (2, 3), "gold, shields, swords each player gains (or loses, < 0) at the next round start"),
+    ("resources", (2, NUM_RESOURCES), "each player's gold, shields, swords"),
+    ("next_round", (2, NUM_RESOURCES),
+     "gold, shields, swords each player gains (or loses, < 0) at the next round start"),
     ("phase", (), "PH_DEFEND or PH_ATTACK"),
     ("plan_open", (2,), "1 while the player's plan for this phase is still being built"),
     ("sub", (2,), "each player's pending sub-decision: SUB_MAIN, SUB_PAYER, SUB_TARGET"),
@@ -78,30 +88,22 @@ _STATE_FIELDS = fields(
     ("snap_health", (2, MAX_DECK), "per instance: phase-start health"),
     ("snap_protected", (2, MAX_DECK), "per instance: phase-start Protected"),
     ("snap_stunned", (2, MAX_DECK), "per instance: phase-start Stunned"),
-    ("snap_player", (2, SNAP_PLAYER_COLS), "phase-start health, gold, shields, swords, hand size, next-round gains"),
+    ("snap_player", (2, PLAYER_SNAPSHOT_SIZE),
+     "phase-start health, gold, shields, swords, hand size, next-round gains"),
     ("in_damage", (2, MAX_DECK), "per instance: damage the other player's plan will deal to it at phase end"),
     ("in_stun", (2, MAX_DECK), "per instance: 1 if the other player's plan Stuns it at phase end"),
     ("in_player_damage", (2,), "damage the other player's plan deals to this player at phase end"),
-    ("in_resources", (2, 3), "gold, shields, swords change the other player's plan makes now (lands at phase end)"),
-    ("in_next_round", (2, 3), "gold, shields, swords change the other player's plan makes for the next round"),
+    ("in_resources", (2, NUM_RESOURCES),
+     "gold, shields, swords change the other player's plan makes now (lands at phase end)"),
+    ("in_next_round", (2, NUM_RESOURCES),
+     "gold, shields, swords change the other player's plan makes for the next round"),
 )
 
 STATE = Layout("simulfight_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-(
-    O_DECK_LIST, O_DECK, O_HAND, O_PLAY, O_DISCARD, O_DECK_COUNT, O_HAND_COUNT, O_PLAY_COUNT, O_DISCARD_COUNT,
-    O_DECK_SIZE, O_LOC, O_UHEALTH, O_PROTECTED, O_STUNNED, O_USED, O_DRAWN, O_PLAYED, O_HEALTH, O_RES, O_NEXT,
-    O_PHASE, O_PLAN_OPEN, O_SUB, O_CUR_INST, O_CUR_TRIGGER, O_CUR_ENTRY, O_SNAP_PLAY, O_SNAP_PLAY_COUNT,
-    O_SNAP_HEALTH, O_SNAP_PROTECTED, O_SNAP_STUNNED, O_SNAP_PLAYER, O_IN_DAMAGE, O_IN_STUN, O_IN_PLAYER_DAMAGE,
-    O_IN_RES, O_IN_NEXT,
-) = STATE.offsets(
-    "deck_list", "deck", "hand", "play", "discard", "deck_count", "hand_count", "play_count", "discard_count",
-    "deck_size", "loc", "unit_health", "protected", "stunned", "used", "drawn", "played", "health", "resources",
-    "next_round", "phase", "plan_open", "sub", "cur_inst", "cur_trigger", "cur_entry", "snap_play",
-    "snap_play_count", "snap_health", "snap_protected", "snap_stunned", "snap_player", "in_damage", "in_stun",
-    "in_player_damage", "in_resources", "in_next_round",
-)
+# every field's offset is its name upper-cased (``S.HAND``, ``S.UNIT_HEALTH``), ``S.HAND_END`` one past its end
+STATE.export(globals())
 
 # ---- Numba signatures of the kernels' helpers -------------------------------------------------------------------
 # Declaring them once keeps Numba from compiling a copy of a helper per mix of int32 (read from the row) and int64

@@ -19,16 +19,17 @@ import numpy as np
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE
 
-from .actions import A_ALLY, A_DONE, A_FOE, A_PLAY, A_USE, NUM_ACTIONS, ability_text
+from .actions import (
+    A_ALLY, A_ALLY_END, A_DONE, A_FOE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, ACTIONS, NUM_ACTIONS,
+    ability_text, phase_trigger,
+)
 from .cards import (
     C_COST, C_COST_AMOUNT, C_GOLD, C_N, CO_HEALTH_LE, COST_GOLD, COST_NONE, COST_SHIELDS, COST_SWORDS,
     CONDITIONS, E_COND, E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TRIGGERS,
 )
 from .effects import foe_view_health, is_candidate
 from .rules import action_legal, can_pay, can_pay_with, can_play, can_use
-from .state import (
-    LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, PH_DEFEND, PHASE_NAMES, STATE, SUB_MAIN, SUB_PAYER,
-)
+from . import state as S
 
 __all__ = ["LEGEND", "explain_illegal", "NO_REASON"]
 
@@ -70,34 +71,27 @@ Player line "player_0 (you): health H, gold G, shields S, swords W; deck D, hand
 Foe: a unit the other player had in play at the start of this phase (units they play during the phase are not
   Foes until the next phase). Card text: "DEFEND: 1 shields -> protect self" = the ability, its cost, its effect;
   "[health_le 2]" = only units with 2 health or less, "[you_health_le 10]" = only while you have 10 or less, etc.
-Action ids (for "why N"): {A_DONE} done (end this phase's plan); {A_PLAY}-{A_USE - 1} play #0-#39 (Defend only);
-  {A_USE}-{A_ALLY - 1} use #0-#39 (the phase's ability of a unit in play); {A_ALLY}-{A_FOE - 1} ally #0-#39 (the unit
-  that pays a health cost, or the target); {A_FOE}-{NUM_ACTIONS - 1} foe #0-#39 (the target). DEFEND/ATTACK abilities
+Action ids (for "why N"): {A_DONE} done (end this phase's plan); {A_PLAY}-{A_PLAY_END - 1} play #0-#39 (Defend only);
+  {A_USE}-{A_USE_END - 1} use #0-#39 (the phase's ability of a unit in play); {A_ALLY}-{A_ALLY_END - 1} ally #0-#39 (the unit
+  that pays a health cost, or the target); {A_FOE}-{A_FOE_END - 1} foe #0-#39 (the target). DEFEND/ATTACK abilities
   are mandatory: "done" is legal only when none of your units can use and pay one."""
 
 NO_REASON = "not legal in this decision"  # the sweep test checks every refusal gets a real reason instead
 
-_RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_USE - 1}", "use": f"{A_USE}-{A_ALLY - 1}",
-           "ally": f"{A_ALLY}-{A_FOE - 1}", "foe": f"{A_FOE}-{NUM_ACTIONS - 1}"}
-_ZONE = {LOC_DECK: "in your deck", LOC_HAND: "in your hand", LOC_PLAY: "in play", LOC_DISCARD: "in your discard pile"}
+_RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_PLAY_END - 1}", "use": f"{A_USE}-{A_USE_END - 1}",
+           "ally": f"{A_ALLY}-{A_ALLY_END - 1}", "foe": f"{A_FOE}-{A_FOE_END - 1}"}
+_ZONE = {S.LOC_DECK: "in your deck", S.LOC_HAND: "in your hand", S.LOC_PLAY: "in play",
+         S.LOC_DISCARD: "in your discard pile"}
 _COST_WORD = {COST_SHIELDS: "shields", COST_SWORDS: "swords", COST_GOLD: "gold"}
-_RES_INDEX = {COST_GOLD: 0, COST_SHIELDS: 1, COST_SWORDS: 2}
+_RES_INDEX = {COST_GOLD: S.RES_GOLD, COST_SHIELDS: S.RES_SHIELDS, COST_SWORDS: S.RES_SWORDS}
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
-    return STATE.get(row, name)
+    return S.STATE.get(row, name)
 
 
 def _kind(action: int) -> tuple[str, int]:
-    if action == A_DONE:
-        return "done", 0
-    if action < A_USE:
-        return "play", action - A_PLAY
-    if action < A_ALLY:
-        return "use", action - A_USE
-    if action < A_FOE:
-        return "ally", action - A_ALLY
-    return "foe", action - A_FOE
+    return ACTIONS.locate(action)  # (range name, index inside the range)
 
 
 def _unit(row: np.ndarray, pool: Any, side: int, inst: int) -> str:
@@ -134,8 +128,8 @@ def _payers(row: np.ndarray, pool: Any, p: int, amount: int) -> str:
 
 def _cost_reason(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, inst: int, trig: int) -> str:
     card = int(_f(row, "deck_list")[p, inst])
-    kind = int(cards[card, C_COST + 3 * trig])
-    amount = int(cards[card, C_COST_AMOUNT + 3 * trig])
+    kind = int(cards[card, C_COST + trig])
+    amount = int(cards[card, C_COST_AMOUNT + trig])
     if kind == COST_NONE or can_pay(row, p, kind, amount):
         return ""
     if kind in _COST_WORD:
@@ -147,9 +141,9 @@ def _cost_reason(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, inst: in
 
 def _main_step(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, kind: str, i: int, phase: str) -> list[str]:
     if kind == "done":
-        must = [_ability_name(row, pool, p, int(u), 1 + int(_f(row, "phase")))
+        must = [_ability_name(row, pool, p, int(u), phase_trigger(int(_f(row, "phase"))))
                 for u in _f(row, "play")[p] if u >= 0 and can_use(row, cards, p, int(u))]
-        rule = "SF-D4" if int(_f(row, "phase")) == PH_DEFEND else "SF-A1"
+        rule = "SF-D4" if int(_f(row, "phase")) == S.PH_DEFEND else "SF-A1"
         return [f"{phase.upper()} abilities are mandatory: you can still use and pay " + ", ".join(must)
                 + f"; use {'it' if len(must) == 1 else 'them'} first (in any order), then 'done' ({rule})"]
     if kind in ("ally", "foe"):
@@ -164,26 +158,27 @@ def _main_step(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, kind: str,
     loc = int(_f(row, "loc")[p, i])
     at = _ZONE.get(loc, "not in any zone")
     if kind == "play":
-        if int(_f(row, "phase")) != PH_DEFEND:
+        if int(_f(row, "phase")) != S.PH_DEFEND:
             return [f"cards are played only in the Defend phase (SF-D1); this is the {phase} phase: here you use "
                     f"ATTACK abilities of your units in play"]
-        if loc != LOC_HAND:
+        if loc != S.LOC_HAND:
             return [f"{name} is not in your hand: it is {at}"]
         cost = int(cards[int(_f(row, 'deck_list')[p, i]), C_GOLD])
-        have = int(_f(row, "resources")[p, 0])
+        have = int(_f(row, "resources")[p, S.RES_GOLD])
         if not can_play(row, cards, p, i):
             return [f"{name} costs {cost} gold and you have {have} (SF-D1)"]
         return []
     # use
-    trig = 1 + int(_f(row, "phase"))
+    trig = phase_trigger(int(_f(row, "phase")))
     reasons = []
-    if loc != LOC_PLAY:
+    if loc != S.LOC_PLAY:
         reasons.append(f"{name} is not in play: it is {at}; only units in play use abilities")
         return reasons
     card = int(_f(row, "deck_list")[p, i])
-    if int(cards[card, C_N + 3 * trig]) == 0:
-        other = [t for t in (1, 2) if t != trig and int(cards[card, C_N + 3 * t])]
-        note = f" (its {TRIGGERS[other[0]].upper()} ability is used in the {PHASE_NAMES[other[0] - 1]} phase)" if other else ""
+    if int(cards[card, C_N + trig]) == 0:
+        other = [t for t in (S.TR_DEFEND, S.TR_ATTACK) if t != trig and int(cards[card, C_N + t])]
+        when = S.PHASE_NAMES[other[0] - S.TR_DEFEND + S.PH_DEFEND] if other else ""
+        note = f" (its {TRIGGERS[other[0]].upper()} ability is used in the {when} phase)" if other else ""
         reasons.append(f"{name} has no {TRIGGERS[trig].upper()} ability, the kind used in the {phase} phase{note}")
         return reasons
     if int(_f(row, "used")[p, i]):
@@ -206,8 +201,8 @@ def _sub_step(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, pool: Any
     trig = int(_f(row, "cur_trigger")[p])
     card = int(_f(row, "deck_list")[p, src])
     ability = _ability_name(row, pool, p, src, trig)
-    if sub == SUB_PAYER:
-        amount = int(cards[card, C_COST_AMOUNT + 3 * trig])
+    if sub == S.SUB_PAYER:
+        amount = int(cards[card, C_COST_AMOUNT + trig])
         if kind != "ally":
             return [f"you are choosing which of your units pays the {amount} health that {ability} costs: only an "
                     f"'ally N' action ({_RANGES['ally']}) answers now; finish this choice first"]
@@ -216,7 +211,7 @@ def _sub_step(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, pool: Any
             return [missing]
         name = _unit(row, pool, p, i)
         loc = int(_f(row, "loc")[p, i])
-        if loc != LOC_PLAY:
+        if loc != S.LOC_PLAY:
             return [f"{name} is not in play (it is {_ZONE.get(loc, 'not in any zone')}): only a unit in play can pay "
                     f"the {amount} health"]
         if int(_f(row, "protected")[p, i]):
@@ -239,7 +234,7 @@ def _sub_step(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, pool: Any
     name = _unit(row, pool, side, i)
     if want == "ally":
         loc = int(_f(row, "loc")[p, i])
-        if loc != LOC_PLAY:
+        if loc != S.LOC_PLAY:
             return [f"{name} is not in play (it is {_ZONE.get(loc, 'not in any zone')}): the target must be one of "
                     f"your units in play"]
         health = int(_f(row, "unit_health")[p, i])
@@ -277,13 +272,13 @@ def explain_illegal(row: np.ndarray, pool: Any, player: int, action: int) -> str
     status = int(row[H_STATUS])
     if status != LIVE:
         return "the game is over" + (" (truncated at the round cap)" if int(row[H_WINNER]) < 0 else "")
-    phase = PHASE_NAMES[int(_f(row, "phase"))]
+    phase = S.PHASE_NAMES[int(_f(row, "phase"))]
     if not int(_f(row, "plan_open")[p]):
-        after = "Attack phase" if int(_f(row, "phase")) == PH_DEFEND else "next round's Defend phase"
+        after = "Attack phase" if int(_f(row, "phase")) == S.PH_DEFEND else "next round's Defend phase"
         return (f"your {phase} plan is done (you chose 'done', or it closed by itself with nothing left to decide); "
                 f"you plan again in the {after}, once both plans of this phase are done")
     kind, i = _kind(a)
-    if int(_f(row, "sub")[p]) == SUB_MAIN:
+    if int(_f(row, "sub")[p]) == S.SUB_MAIN:
         reasons = _main_step(row, cards, pool, p, kind, i, phase)
     else:
         reasons = _sub_step(row, cards, effects, pool, p, kind, i)

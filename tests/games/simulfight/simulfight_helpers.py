@@ -8,7 +8,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN
 from cardenvs.games.simulfight import SPEC
 from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_FOE, A_PLAY, A_USE
-from cardenvs.games.simulfight.rules import advance, begin_phase
+from cardenvs.games.simulfight.rules import begin_phase, settle
 from cardenvs.games.simulfight.state import (
     LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, PH_ATTACK, PH_DEFEND, STATE,
 )
@@ -91,7 +91,7 @@ class Game:
         for p, side in enumerate((p0 or {}, p1 or {})):
             self._side(p, side)
         begin_phase(row, phase)
-        advance(row, self.pool.tables[0])
+        settle(row, self.pool.tables, np.zeros(SPEC.num_actions, np.int8))
         return self
 
     def _side(self, p: int, side: dict) -> None:

@@ -12,24 +12,24 @@ from cardenvs.games.simulfight.rules import mask_row, step_row
 from cardenvs.games.simulfight.state import STATE
 
 POOL = SPEC.load_pool(None)
-CARDS, EFFECTS, FEATURES = POOL.tables
+TABLES = POOL.tables
 
 
 # the per-row kernels the batch wrappers loop over (no thread start-up per call)
 def _mask(row: np.ndarray, p: int) -> np.ndarray:
     out = np.zeros(SPEC.num_actions, np.int8)
-    mask_row(row, CARDS, EFFECTS, p, out)
+    assert mask_row(row, TABLES, p, out) == int(out.sum())
     return out
 
 
 def _obs(row: np.ndarray, p: int) -> np.ndarray:
     out = np.zeros(SPEC.obs_dim, np.float32)
-    observe_row(row, CARDS, EFFECTS, FEATURES, p, out)
+    observe_row(row, TABLES, p, out)
     return out
 
 
 def _act(row: np.ndarray, p: int, a: int) -> None:
-    assert step_row(row, CARDS, EFFECTS, p, a), f"illegal action {a} for player {p}"
+    assert step_row(row, TABLES, p, a, np.zeros(SPEC.num_actions, np.int8)), f"illegal action {a} for player {p}"
 
 
 def _random_action(row: np.ndarray, p: int, rng: np.random.Generator) -> int:
@@ -256,7 +256,7 @@ def test_mask_and_step_agree_on_every_action() -> None:
             mask = _mask(row, p)
             for a in range(SPEC.num_actions):
                 work = row.copy()
-                ok = step_row(work, CARDS, EFFECTS, p, a)
+                ok = step_row(work, TABLES, p, a, np.zeros(SPEC.num_actions, np.int8))
                 assert ok == bool(mask[a]), f"player {p} action {a}: mask {mask[a]}, step {ok}"
                 if not ok:
                     np.testing.assert_array_equal(work, row)
