@@ -101,7 +101,7 @@ class DeckRules:
 
     def problem(self, card_ids: Iterable[int]) -> str | None:
         """None when the deck of these card ids is legal, else the game's error message."""
-        key = tuple(sorted(int(c) for c in card_ids))
+        key = deck_key(card_ids)
         if key in self._cache:
             return self._cache[key]
         if any(c < 0 or c >= len(self.pool) for c in key):
@@ -141,7 +141,10 @@ def deck_rules(game: Any, pool: CardPool) -> DeckRules:
 def deck_key(deck: Deck | Iterable[int]) -> tuple[int, ...]:
     """The deck's cards as a sorted tuple of card ids: equal for two decks with the same cards in any order."""
     ids = deck.card_ids if isinstance(deck, Deck) else deck
-    return tuple(sorted(int(c) for c in np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids).ravel()))
+    if isinstance(ids, tuple) and all(type(c) is int for c in ids):  # the moves' own keys: already plain ints
+        return tuple(sorted(ids))
+    return tuple(np.sort(np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids, dtype=np.int64).ravel())
+                 .tolist())
 
 
 def deck_counts(deck: Deck, pool: CardPool) -> dict[str, int]:
