@@ -8,6 +8,8 @@
     cardenvs cards levelneo --search beast                  the card pool as a table (--json for scripts)
     cardenvs decks list levelneo
     cardenvs decks validate my.toml --game levelneo
+    cardenvs decks optimize levelneo --start my.toml --budget 15m --out best.toml   deck search against the field
+    cardenvs balance levelneo --decks 200             per-card balance report (too strong / never worth playing)
     cardenvs games
     cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
@@ -186,6 +188,10 @@ def build_parser() -> argparse.ArgumentParser:
     from . import cards_cli
 
     cards_cli.add_decks_random(dsub)
+    from .eval import balance, optimize
+
+    optimize.add_command(dsub)
+    balance.add_command(sub)
     sub.add_parser("games", help="list the registered games").set_defaults(func=_cmd_games)
     from . import play, viewer
 

@@ -303,7 +303,7 @@ def optimize_deck(
     per_cand_cap = max(1, max_candidate_games // (2 * nf))
     stop_reason = "budget spent"
     if progress is not None and budget_games is not None:
-        progress.set_total(budget_games)
+        progress.set_total(budget_games + 2 * 2 * nf * confirm_pairs)
 
     def out_of_budget(next_games: int) -> bool:
         if budget_games is not None and games + next_games > budget_games:
@@ -385,6 +385,8 @@ def optimize_deck(
                          description=f"deck search from {start_deck.name}: {len(steps)} accepted swaps, seed {seed}, "
                                      f"pilot {pilot}, {games} games")
     confirm = None
+    if progress is not None:  # the search stops short of its budget: the bar ends where the games do
+        progress.set_total(games + 2 * 2 * nf * confirm_pairs)
     if confirm_pairs:
         entries = field_entries + [Entry("start", start_deck, agent), Entry("best", best, agent)]
         chunk = plan_chunk(seed, chunk_index, [nf, nf + 1], list(range(nf)), 0, confirm_pairs, key=0xC0FF)
@@ -498,3 +500,71 @@ def _json_default(x: Any) -> Any:
     if isinstance(x, np.ndarray):
         return x.tolist()
     return str(x)
+
+
+# ----- command line ------------------------------------------------------------------------------------------------
+def add_command(dsub: Any) -> None:
+    """``cardenvs decks optimize``: added to the ``decks`` actions by :mod:`cardenvs.cli`."""
+    p = dsub.add_parser(
+        "optimize", help="search for a better deck: hill climbing over legal one-card swaps, raced against the field",
+        description="Start from a deck and repeatedly try legal one-card swaps, racing each batch of candidates "
+                    "against the current best deck on the same games against the field (common random numbers, a "
+                    "sequential test per candidate); keep a swap when the test says it is better. Writes the best deck "
+                    "as a deck file and a report (JSON and text): the score against the field at each accepted step "
+                    "with 95%% intervals, the cards added and removed. The same --seed and a game --budget give the "
+                    "same search.")
+    p.add_argument("game", help="game name (see 'cardenvs games')")
+    p.add_argument("--start", required=True, metavar="DECK", help="the deck to improve (starter name or deck file)")
+    p.add_argument("--field", nargs="+", metavar="DECK", help="the decks to beat (default: the game's starter decks)")
+    p.add_argument("--budget", default="20000",
+                   help="games (20000) or time (90s, 15m, 2h) the search may spend (default: %(default)s games)")
+    p.add_argument("--pilot", default="heuristic", help="who plays every deck: heuristic, random, ppo or ppo:PATH "
+                                                       "(default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    p.add_argument("--out", metavar="FILE", help="best deck file (default: GAME-optimized.toml); the report goes "
+                                                 "beside it as FILE.search.json / .txt unless --report")
+    p.add_argument("--report", metavar="BASE", help="report path without extension (writes BASE.json, BASE.txt)")
+    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
+    p.add_argument("--candidates", type=int, default=16, help="swaps raced together (default: %(default)s)")
+    p.add_argument("--round-pairs", type=int, default=8,
+                   help="games per field deck and seat per race round (default: %(default)s)")
+    p.add_argument("--elo1", type=float, default=30.0,
+                   help="a swap is kept when the test says it is this much better (paired Elo; default %(default)s)")
+    p.add_argument("--resize", action="store_true",
+                   help="also try adding or removing one card where the deck size may change")
+    p.add_argument("--confirm", type=int, default=100, metavar="PAIRS",
+                   help="after the search, replay start and best deck on fresh seeds, PAIRS games per field deck and "
+                        "seat (0: skip; default %(default)s)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
+    p.set_defaults(func=main_optimize)
+
+
+def main_optimize(args: Any) -> int:
+    from rich.console import Console
+
+    from cardenvs.core.registry import get_game
+    from cardenvs.core.deckgen import load_game_pool
+
+    from .report import RichProgress
+
+    spec = get_game(args.game)
+    budget_games, budget_seconds = parse_budget(args.budget)
+    if args.candidates < 1 or args.round_pairs < 1 or args.confirm < 0:
+        raise BadArgumentError("--candidates and --round-pairs must be positive, --confirm 0 or more")
+    if args.pilot != "random":
+        from cardenvs.core.agents import make_agent
+
+        make_agent(spec.name, args.pilot)  # an unknown pilot is reported before any game
+    pool = load_game_pool(spec, args.pool)
+    start = spec.load_deck(args.start, pool)
+    fields = load_decks(spec, pool, args.field)
+    with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:
+        result = optimize_deck(spec, start, fields, args.pilot, budget_games, budget_seconds, args.seed, pool,
+                               candidates=args.candidates, round_pairs=args.round_pairs, elo1=args.elo1,
+                               resize=args.resize, confirm_pairs=args.confirm, progress=bar)
+    out = args.out or f"{spec.name}-optimized.toml"
+    paths = write_optimize_report(result, out, args.report)
+    if not args.quiet:
+        print(format_optimize(result))
+        print(f"\nbest deck: {paths[0]}\nreport: {paths[1]}, {paths[2]}")
+    return 0

@@ -1,0 +1,341 @@
+"""Card balance report (issue 17): which card is too strong, which is never worth playing.
+
+``balance_report(game, n_decks, pilot, seed)`` draws ``n_decks`` random legal decks (:func:`cardenvs.core.deckgen.
+random_decks`: a starter deck after many random legal moves), has each play ``opponents`` others (deck ``i`` against
+decks ``i+1 .. i+opponents``, modulo ``n_decks``) ``pairs`` times in both seats with competent pilots, and reads the
+per-instance drawn/played flags the engine keeps in every state (:mod:`cardenvs.eval.cards_stats`). Per card:
+
+* ``iwd``: win rate when drawn minus win rate when not drawn (games of decks that hold the card), with Newcombe's
+  95% interval; ``gih_wr``, ``gns_wr``, ``drawn_rate``, ``played_rate``, ``decks`` (random decks holding it);
+* ``inclusion_random``: the share of the random decks holding it, and, given deck search reports
+  (``cardenvs decks optimize`` JSON), ``inclusion_strong``: the share of the searched (strong) decks holding it;
+* ``flag``: ``too strong`` when the whole interval lies above the field's range, ``never worth playing`` when it
+  lies below. The field's range is the Tukey fence of the cards' point estimates (first quartile - 1.5 IQR, third
+  quartile + 1.5 IQR), so a card is flagged only when it is an outlier among this pool's cards *and* its interval
+  says so. Win rate when drawn is biased the same way for every card (longer games draw more cards), which is why
+  the flags compare cards with each other rather than with zero.
+
+With ``z`` = 1.96 a card whose true effect sits just at the fence is flagged 2.5% of the time; cards inside the
+range much less. Raise ``z`` (e.g. a Bonferroni z for the pool size) for fewer false flags.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from cardenvs.core.batch import get_spec
+from cardenvs.core.cards import CardPool
+from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.spec import GameSpec
+
+from . import stats
+from .cards_stats import card_table
+from .matches import Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
+from .optimize import bind_pool, pool_pilot
+
+__all__ = ["balance_report", "BalanceResult", "format_balance", "write_balance", "field_range"]
+
+FLAG_STRONG, FLAG_WEAK = "too strong", "never worth playing"
+
+
+@dataclass
+class BalanceResult:
+    game: str
+    seed: int
+    pilot: str
+    n_decks: int
+    games: int
+    elapsed: float
+    rows: list[dict]
+    fence: tuple[float, float]
+    config: dict
+    strong_reports: list[str] = field(default_factory=list)
+
+    @property
+    def flagged(self) -> dict[str, str]:
+        return {r["card"]: r["flag"] for r in self.rows if r["flag"]}
+
+    def to_dict(self) -> dict:
+        return {"kind": "cardenvs balance", "game": self.game, "seed": self.seed, "pilot": self.pilot,
+                "decks": self.n_decks, "games": self.games, "seconds": self.elapsed, "field_range": list(self.fence),
+                "flagged": self.flagged, "cards": self.rows, "config": self.config,
+                "strong_reports": self.strong_reports}
+
+
+def field_range(values: Sequence[float], k: float = 1.5) -> tuple[float, float]:
+    """Tukey's fences of ``values`` (nan ignored): (Q1 - k IQR, Q3 + k IQR)."""
+    v = np.asarray([x for x in values if x == x], dtype=np.float64)
+    if v.size == 0:
+        return (float("-inf"), float("inf"))
+    q1, q3 = np.percentile(v, [25, 75])
+    return float(q1 - k * (q3 - q1)), float(q3 + k * (q3 - q1))
+
+
+def _strong_inclusion(reports: Sequence[str | Path | dict], names: Sequence[str]) -> tuple[np.ndarray, int]:
+    """Share of the searched decks (best deck of each optimize report) holding each card."""
+    counts = np.zeros(len(names))
+    index = {n: i for i, n in enumerate(names)}
+    n = 0
+    for rep in reports:
+        data = rep if isinstance(rep, dict) else json.loads(Path(rep).read_text(encoding="utf-8"))
+        if "best" not in data:
+            raise BadArgumentError(f"{rep}: not a deck search report (no 'best' deck)")
+        n += 1
+        for card in data["best"]:
+            if card in index:
+                counts[index[card]] += 1
+    return (counts / n if n else np.full(len(names), np.nan)), n
+
+
+def balance_report(
+    game: str | GameSpec,
+    n_decks: int = 200,
+    pilot: str = "heuristic",
+    seed: int = 0,
+    pool: CardPool | Sequence[str | Path] | None = None,
+    opponents: int = 4,
+    pairs: int = 4,
+    strong_reports: Sequence[str | Path | dict] = (),
+    z: float = stats.Z95,
+    fence_k: float = 1.5,
+    min_games: int = 20,
+    chunk_size: int = 4096,
+    backend: Any = None,
+    progress: Any = None,
+) -> BalanceResult:
+    """Per-card balance statistics from random legal decks (see the module docstring)."""
+    from cardenvs.core.deckgen import load_game_pool, random_decks
+
+    spec = get_spec(game)
+    pool = load_game_pool(spec, pool)
+    for name, v in (("decks", n_decks), ("opponents", opponents), ("pairs", pairs)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise BadArgumentError(f"--{name} must be a positive integer, got {v!r}")
+    if n_decks < 2:
+        raise BadArgumentError("--decks must be at least 2")
+    opponents = min(opponents, n_decks - 1)
+    decks = random_decks(spec, n_decks, seed, pool=pool)
+    agent = pool_pilot(spec, pilot, pool, seed)
+    entries = [Entry(f"random-{i}", d, agent) for i, d in enumerate(decks)]
+    bspec = bind_pool(spec, pool)
+    i, j, k, sw = np.meshgrid(np.arange(n_decks, dtype=np.int64), np.arange(1, opponents + 1, dtype=np.int64),
+                              np.arange(pairs, dtype=np.int64), np.array([0, 1], np.int64), indexing="ij")
+    i, j, k, sw = (x.ravel() for x in (i, j, k, sw))
+    opp = (i + j) % n_decks
+    seat0 = np.where(sw == 0, i, opp).astype(np.int32)
+    seat1 = np.where(sw == 0, opp, i).astype(np.int32)
+    ids = (i << 40) | (j << 24) | (k << 1) | sw
+    seeds = derive_seeds(seed, 0xBA1A, i, j, k)
+    chunks = [Chunk(c, seat0[s:s + chunk_size], seat1[s:s + chunk_size], seeds[s:s + chunk_size],
+                    ids[s:s + chunk_size], derive_seed(seed, 0xBA1B, c))
+              for c, s in enumerate(range(0, ids.size, chunk_size))]
+    if progress is not None:
+        progress.set_total(int(ids.size))
+    advance = progress.advance if progress is not None else None
+    t0 = time.perf_counter()
+    tally = Tally.empty(n_decks, len(pool))
+    if backend is None:
+        for ch in chunks:
+            tally = tally.merge(play_chunk(bspec, entries, ch, advance))
+    else:
+        for part in backend.run(bspec, entries, chunks, advance):
+            tally = tally.merge(part)
+    elapsed = time.perf_counter() - t0
+    names = [pool.name(c) for c in range(len(pool))]
+    rows = card_table(tally.cards, names, min_games=min_games)
+    # recompute the intervals at the requested z (card_table uses 95%)
+    total = tally.cards.sum(axis=0)
+    for r in rows:
+        c = r["card_id"]
+        d, lo, hi = stats.newcombe_diff(total[c, 3] / 2.0, total[c, 2], total[c, 5] / 2.0, total[c, 4], z=z)
+        r["iwd_ci"] = [lo, hi]
+    holding = np.array([[np.count_nonzero(d.card_ids == c) > 0 for c in range(len(pool))] for d in decks])
+    incl_random = holding.mean(axis=0)
+    incl_strong, n_strong = _strong_inclusion(strong_reports, names)
+    lo_f, hi_f = field_range([r["iwd"] for r in rows], fence_k)
+    out = []
+    for r in rows:
+        c = r["card_id"]
+        lo, hi = r["iwd_ci"]
+        flag = FLAG_STRONG if lo > hi_f else FLAG_WEAK if hi < lo_f else ""
+        out.append({"card": r["card"], "card_id": c, "decks": int(holding[:, c].sum()), "games": r["gp_games"],
+                    "drawn_rate": r["drawn_rate"], "played_rate": r["played_rate"], "gih_wr": r["gih_wr"],
+                    "gns_wr": r["gns_wr"], "iwd": r["iwd"], "iwd_ci": [lo, hi],
+                    "inclusion_random": float(incl_random[c]),
+                    "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]), "flag": flag})
+    config = {"opponents": opponents, "pairs": pairs, "z": z, "fence_k": fence_k, "min_games": min_games,
+              "pool": [str(p) for p in pool.paths], "strong_decks": n_strong}
+    return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, (lo_f, hi_f), config,
+                         [str(r) for r in strong_reports if not isinstance(r, dict)])
+
+
+# ----- output ------------------------------------------------------------------------------------------------------
+def _p(x: Any) -> str:
+    return "-" if x is None or x != x else f"{100 * x:.1f}"
+
+
+def format_balance(result: BalanceResult, top: int | None = None) -> str:
+    lo_f, hi_f = result.fence
+    lines = [f"balance: {result.game}, {result.n_decks} random legal decks, pilot {result.pilot}, seed {result.seed}, "
+             f"{result.games} games in {result.elapsed:.1f} s",
+             f"field range of win rate when drawn - not drawn (Tukey fences): {100 * lo_f:+.1f} .. {100 * hi_f:+.1f} pts",
+             "", f"{'card':<28} {'decks':>5} {'drawn%':>6} {'played%':>7} {'GIH WR':>6} {'GNS WR':>6} "
+                 f"{'IWD pts [95%]':>22} {'incl rnd':>8} {'incl strong':>11}  flag"]
+    rows = result.rows if top is None else result.rows[:top]
+    for r in rows:
+        ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
+        lines.append(f"{r['card'][:28]:<28} {r['decks']:>5} {_p(r['drawn_rate']):>6} {_p(r['played_rate']):>7} "
+                     f"{_p(r['gih_wr']):>6} {_p(r['gns_wr']):>6} {ci:>22} {_p(r['inclusion_random']):>8} "
+                     f"{_p(r['inclusion_strong']):>11}  {r['flag']}")
+    flagged = result.flagged
+    lines += ["", "flagged: " + (", ".join(f"{c} ({f})" for c, f in flagged.items()) or "none")]
+    return "\n".join(lines)
+
+
+def write_balance(result: BalanceResult, folder: str | Path, plot: bool = True) -> list[Path]:
+    """balance.json, balance.csv, balance.txt and (with matplotlib) balance.png and balance.html in ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    js = folder / "balance.json"
+    js.write_text(json.dumps(result.to_dict(), indent=1, default=float) + "\n", encoding="utf-8")
+    paths.append(js)
+    cs = folder / "balance.csv"
+    cols = ["card", "decks", "games", "drawn_rate", "played_rate", "gih_wr", "gns_wr", "iwd", "iwd_lo", "iwd_hi",
+            "inclusion_random", "inclusion_strong", "flag"]
+    with cs.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(cols)
+        for r in result.rows:
+            w.writerow([r["card"], r["decks"], r["games"], r["drawn_rate"], r["played_rate"], r["gih_wr"], r["gns_wr"],
+                        r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
+                        "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"]])
+    paths.append(cs)
+    txt = folder / "balance.txt"
+    txt.write_text(format_balance(result) + "\n", encoding="utf-8")
+    paths.append(txt)
+    if plot:
+        png = plot_balance(result, folder / "balance.png")
+        if png is not None:
+            paths.append(png)
+            paths.append(_write_html(result, folder / "balance.html", png.name))
+    return paths
+
+
+def plot_balance(result: BalanceResult, path: Path) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    rows = sorted(result.rows, key=lambda r: r["iwd"])
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.22 * n + 1)))
+    y = np.arange(n)
+    x = np.array([100 * r["iwd"] for r in rows])
+    lo = np.array([100 * r["iwd_ci"][0] for r in rows])
+    hi = np.array([100 * r["iwd_ci"][1] for r in rows])
+    colors = ["#c0392b" if r["flag"] == FLAG_STRONG else "#2e86c1" if r["flag"] == FLAG_WEAK else "#555555"
+              for r in rows]
+    ax.axvspan(100 * result.fence[0], 100 * result.fence[1], color="#eeeeee", label="field range (Tukey fences)")
+    ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="none", ecolor=colors, elinewidth=1)
+    ax.scatter(x, y, c=colors, s=14, zorder=3)
+    ax.set_yticks(y)
+    ax.set_yticklabels([r["card"] + (f"  [{r['flag']}]" if r["flag"] else "") for r in rows], fontsize=7)
+    ax.set_xlabel("win rate when drawn - when not drawn (points, 95% interval)")
+    ax.set_title(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games)", fontsize=9)
+    ax.legend(loc="lower right", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
+    import html
+
+    head = ["card", "decks", "drawn %", "played %", "GIH WR", "GNS WR", "IWD pts [95%]", "incl. random", "incl. strong",
+            "flag"]
+    body = []
+    for r in result.rows:
+        ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
+        cells = [r["card"], r["decks"], _p(r["drawn_rate"]), _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]),
+                 ci, _p(r["inclusion_random"]), _p(r["inclusion_strong"]), r["flag"]]
+        style = ' style="background:#fde2e2"' if r["flag"] == FLAG_STRONG else \
+            ' style="background:#e2ecfd"' if r["flag"] == FLAG_WEAK else ""
+        body.append(f"<tr{style}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{result.game} card balance</title>"
+            "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:right}td:first-child{text-align:left}"
+            "</style></head><body>"
+            f"<h1>{html.escape(result.game)}: card balance</h1><p>{result.n_decks} random legal decks, pilot "
+            f"{html.escape(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
+            f"cards' win rate when drawn - not drawn): {100 * result.fence[0]:+.1f} .. {100 * result.fence[1]:+.1f} "
+            f"points. Flagged: {html.escape(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
+            f"</p><img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
+            + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+# ----- command line ------------------------------------------------------------------------------------------------
+def add_command(sub: Any) -> None:
+    """``cardenvs balance``: added by :mod:`cardenvs.cli`."""
+    p = sub.add_parser(
+        "balance", help="card balance report: per-card win rate when drawn vs not, flags for outliers",
+        description="Random legal decks played by competent pilots: for every card, the win rate when drawn minus "
+                    "when not drawn with a 95%% interval, how often random and searched (--strong) decks hold it, and "
+                    "a flag when the whole interval lies outside the field's range (Tukey fences of the cards' "
+                    "estimates): too strong, or never worth playing. Writes a table, CSV, JSON, a plot and an HTML "
+                    "page.")
+    p.add_argument("game", help="game name (see 'cardenvs games')")
+    p.add_argument("--decks", type=int, default=200, help="random legal decks (default: %(default)s)")
+    p.add_argument("--pilot", default="heuristic", help="pilot of every deck (default: %(default)s)")
+    p.add_argument("--opponents", type=int, default=4, help="opponents per deck (default: %(default)s)")
+    p.add_argument("--pairs", type=int, default=4, help="games per opponent and seat (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
+    p.add_argument("--strong", nargs="+", metavar="REPORT", default=(),
+                   help="deck search reports (cardenvs decks optimize ... JSON): their best decks give the inclusion "
+                        "rate in strong decks")
+    p.add_argument("--z", type=float, default=stats.Z95, help="interval z (default 1.96: 95%%)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: balance-GAME)")
+    p.add_argument("--no-plot", action="store_true", help="skip the matplotlib plot and HTML page")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
+    p.set_defaults(func=main_balance)
+
+
+def main_balance(args: Any) -> int:
+    from rich.console import Console
+
+    from cardenvs.core.registry import get_game
+
+    from .report import RichProgress
+
+    spec = get_game(args.game)
+    if not (math.isfinite(args.z) and args.z > 0):
+        raise BadArgumentError(f"--z must be a positive number, got {args.z}")
+    for p in args.strong:
+        if not Path(p).is_file():
+            raise BadArgumentError(f"--strong: no such report file: {p}")
+    if args.pilot != "random":
+        from cardenvs.core.agents import make_agent
+
+        make_agent(spec.name, args.pilot)
+    pool = [Path(p) for p in args.pool] if args.pool else None
+    with RichProgress(f"{spec.name} balance", console=Console(stderr=True), disable=args.quiet) as bar:
+        result = balance_report(spec, args.decks, args.pilot, args.seed, pool, opponents=args.opponents,
+                                pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar)
+    paths = write_balance(result, args.out or f"balance-{spec.name}", plot=not args.no_plot)
+    if not args.quiet:
+        print(format_balance(result))
+        print("\nwritten: " + ", ".join(str(p) for p in paths))
+    return 0

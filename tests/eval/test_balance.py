@@ -1,0 +1,65 @@
+"""Balance report (issue 17, cardenvs.eval.balance) against synthetic ground truth: the skewed simulfight pool in
+tests/eval/data has one deliberately overpowered card ("Titan of Testing") and one never worth playing ("Dud
+Scarecrow"); random legal decks with heuristic pilots must flag both, each the right way, and few other cards."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import cardenvs
+
+GAME = "simulfight"
+POOL = Path(__file__).parent / "data" / "simulfight_skewed_pool.toml"
+STRONG, USELESS = "Titan of Testing", "Dud Scarecrow"
+
+
+@pytest.fixture(scope="module")
+def spec():
+    if GAME not in cardenvs.available_games():
+        pytest.skip(f"{GAME} is not importable in this checkout")
+    return cardenvs.get_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def result(spec):
+    from cardenvs.eval.balance import balance_report
+
+    search = {"best": {STRONG: 2, "Siege Ram": 1}}  # a deck search report's best deck, as JSON gives it
+    return balance_report(spec, 300, "heuristic", seed=1, pool=[POOL], opponents=4, pairs=4, strong_reports=[search])
+
+
+def test_balance_flags_the_strong_and_the_useless_card(result):
+    flagged = result.flagged
+    assert flagged.get(STRONG) == "too strong", flagged
+    assert flagged.get(USELESS) == "never worth playing", flagged
+    others = set(flagged) - {STRONG, USELESS}
+    assert len(others) <= 2, flagged  # 36 ordinary cards; the fences and 95% intervals allow a few real outliers
+    rows = {r["card"]: r for r in result.rows}
+    assert rows[STRONG]["iwd_ci"][0] > result.fence[1] and rows[USELESS]["iwd_ci"][1] < result.fence[0]
+    assert rows[STRONG]["inclusion_strong"] == 1.0 and rows[USELESS]["inclusion_strong"] == 0.0
+    assert 0 < rows[STRONG]["inclusion_random"] < 1
+    assert result.games == 300 * 4 * 4 * 2
+
+
+def test_balance_outputs(result, tmp_path):
+    from cardenvs.eval.balance import format_balance, write_balance
+
+    paths = write_balance(result, tmp_path, plot=True)
+    names = {p.name for p in paths}
+    assert {"balance.json", "balance.csv", "balance.txt"} <= names
+    data = json.loads((tmp_path / "balance.json").read_text())
+    assert data["flagged"][STRONG] == "too strong"
+    csv_lines = (tmp_path / "balance.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("card,") and len(csv_lines) == 1 + len(result.rows)
+    if "balance.png" in names:
+        assert "balance.png" in (tmp_path / "balance.html").read_text()
+    assert "never worth playing" in format_balance(result)
+
+
+def test_field_range_is_tukeys_fence():
+    from cardenvs.eval.balance import field_range
+
+    lo, hi = field_range([0.0, 1.0, 2.0, 3.0, 4.0, float("nan")])
+    assert (lo, hi) == (1.0 - 1.5 * 2.0, 3.0 + 1.5 * 2.0)
