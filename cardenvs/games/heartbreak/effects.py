@@ -233,8 +233,8 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         return
     if op == OP_SWAP_LEAD or op == OP_EVOLVE:  # the player's choice, made at ST_CHOOSE (see choice_needed)
         v = row[S.CHOICE_VALUE]
-        row[S.CHOICE_VALUE] = -1
-        row[S.CHOICE_KIND] = 0
+        row[S.CHOICE_VALUE] = S.CHOICE_NONE
+        row[S.CHOICE_KIND] = S.CH_NONE
         if v < 0:
             return  # nothing eligible
         if op == OP_SWAP_LEAD:
@@ -242,7 +242,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         else:
             evolve_fighter(row, p, v % S.FIELD_CAP, v // S.FIELD_CAP)
         return
-    chosen = np.empty(8, dtype=np.int64)
+    chosen = np.empty(2 * S.FIELD_CAP, dtype=np.int64)
     m = collect_targets(row, p, src, eff[E_TARGET], t_inst, chosen)
     if op == OP_STOCK_TOP:
         if m > 0:
@@ -324,12 +324,12 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
         if not condition_holds(row, p, src, eff[E_COND]):
             continue
         op = eff[E_OP]
-        if (op == OP_SWAP_LEAD or op == OP_EVOLVE) and row[S.CHOICE_KIND] == 0:
+        if (op == OP_SWAP_LEAD or op == OP_EVOLVE) and row[S.CHOICE_KIND] == S.CH_NONE:
             if not choice_needed(row, p, op):
                 continue  # nothing to choose from: the effect does nothing
             row[S.CHOICE_KIND] = S.CH_SWAP if op == OP_SWAP_LEAD else S.CH_EVOLVE
             row[S.CHOICE_PLAYER] = p
-            row[S.CHOICE_VALUE] = -1
+            row[S.CHOICE_VALUE] = S.CHOICE_NONE
             row[S.STEP] = S.ST_CHOOSE
             return e
         apply_op(row, tables, p, src, eff, t_inst, stack_pos)
@@ -452,7 +452,7 @@ def resolve_top(row: np.ndarray, tables) -> None:
             row[S.RESUME_EFFECT] = paused
             return
     row[S.RESUME_EFFECT] = 0
-    row[S.CHOICE_KIND] = 0
+    row[S.CHOICE_KIND] = S.CH_NONE
     row[S.STACK_COUNT] = n
     for c in range(S.NUM_STACK_COLS):
         row[base + c] = -1

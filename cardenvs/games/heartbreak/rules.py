@@ -1,11 +1,13 @@
 """heartbreak rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` hands the action to ``drive``, which checks it against ``fill_mask``, applies it
-(``apply_action``), then runs ``advance`` (every forced step: start phase, draw, rise, empty-field checks, end of
-turn, stack resolution) to the next decision. A decision with exactly one legal action is played by the kernel
-(not counted) only when that is public: the legal set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a
-decision never tells the other player anything about hidden cards. A response window with a non-empty hand is
-always a decision, even when the hand holds no playable Turbo (it then offers only ``pass``).
+Row contract (every game): ``reset_row``, ``step_row`` (True when the action was legal and applied), ``mask_row``
+(writes the mask, returns the number of legal actions), ``observe_row`` (observe.py) and ``settle``. Flow:
+``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs ``advance``
+(every forced step: start phase, draw, rise, empty-field checks, end of turn, stack resolution) to the next decision.
+A decision with exactly one legal action is played by ``settle`` (not counted) only when that is public: the legal
+set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a decision never tells
+the other player anything about hidden cards. A response window with a non-empty hand is always a decision, even
+when the hand holds no playable Turbo (it then offers only ``pass``).
 
 Response windows (HB-R*): every card play, skill or action declaration, triggered ability and phase change of a
 player pushes an entry on the stack and opens a window. The players answer alternately, the actor's opponent first,
@@ -267,7 +269,7 @@ def trigger_decider(row: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
@@ -547,7 +549,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         if row[S.CHOICE_KIND] == S.CH_SWAP:
             row[S.CHOICE_VALUE] = a - A_SWAP
         else:
-            row[S.CHOICE_VALUE] = a - A_ONTO if a != A_PASS else -2
+            row[S.CHOICE_VALUE] = a - A_ONTO if a != A_PASS else S.CHOICE_NOTHING
         row[S.STEP] = S.ST_WINDOW
     elif st == S.ST_MAIN:
         if a == A_PASS:  # HB-M7; HB-T2: the first player's first turn has no action phase
@@ -739,35 +741,20 @@ def advance(row: np.ndarray, tables) -> None:
 
 
 @njit(cache=True)
-def drive(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply the agent's action ``a`` of player ``p`` (``p < 0``: none, just advance), then advance and auto-play
-    every decision with exactly one legal action. Returns 1 (row untouched) when the agent's action is illegal.
-
-    One loop with a single call site each of ``fill_mask``, ``apply_action`` and ``advance``: they are the largest
-    kernels, and every extra call site costs compile time."""
-    agent = p >= 0
-    if not agent:
-        advance(row, tables)
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
+    """Run every forced step up to the next decision or the end of the game; a decision with exactly one legal
+    action is played here (not counted) when that is public (``auto_ok``). ``mask`` is scratch space."""
     while True:
-        if not agent:
-            if row[H_STATUS] != LIVE:
-                return 0
-            p = row[H_TO_ACT]
-        n = fill_mask(row, tables, p, mask)
-        if agent:
-            if n == 0 or a < 0 or a >= NUM_ACTIONS or mask[a] == 0:
-                return 1
-            row[H_DECISIONS] += 1
-            agent = False
-        else:
-            if n != 1 or not auto_ok(row, p):
-                return 0
-            for b in range(NUM_ACTIONS):
-                if mask[b] != 0:
-                    a = b
-                    break
-        apply_action(row, tables, p, a)
         advance(row, tables)
+        if row[H_STATUS] != LIVE:
+            return
+        p = row[H_TO_ACT]
+        if mask_row(row, tables, p, mask) != 1 or not auto_ok(row, p):
+            return
+        for b in range(NUM_ACTIONS):
+            if mask[b] != 0:
+                apply_action(row, tables, p, b)
+                break
 
 
 @njit(cache=True)
@@ -797,19 +784,21 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
     row[S.PENDING_ACTION] = -1
     row[S.STEP] = S.ST_SETUP_LEAD
     row[S.SETUP_PLAYER] = 0
-    drive(row, tables, -1, -1, mask)
+    settle(row, tables, mask)
 
 
 @njit(cache=True)
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
-    if a < 0 or a >= NUM_ACTIONS:
-        return 1
-    if drive(row, tables, p, a, mask) != 0:
-        return 1
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
+    """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
+    it was illegal. ``mask`` is scratch space."""
+    if a < 0 or a >= NUM_ACTIONS or mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
+        return False
+    row[H_DECISIONS] += 1
+    apply_action(row, tables, p, a)
+    settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
-    return 0
+    return True
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -828,13 +817,13 @@ def batch_step(states, tables, players, actions, errors):
     for i in range(states.shape[0]):
         errors[i] = 0  # the contract: every row not in error reads 0, skipped rows too (no stale error)
         if players[i] >= 0:
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
 
 
 @njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
+            mask_row(states[i], tables, players[i], out[i])
         else:
             out[i, :] = 0

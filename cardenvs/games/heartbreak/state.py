@@ -131,7 +131,8 @@ STATE = Layout("heartbreak_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
 STATE.export(globals())  # every field's offset is its name upper-cased (hand_count -> HAND_COUNT), + FIELD_END
-CH_SWAP, CH_EVOLVE = 1, 2
+CH_NONE, CH_SWAP, CH_EVOLVE = 0, 1, 2  # choice_kind: no effect choice pending / which Back-Up / what onto what
+CHOICE_NONE, CHOICE_NOTHING = -1, -2  # choice_value: no choice made yet / nothing eligible (the player passed)
 WIN_RESOLVING = 9  # win_stage once the window has closed and the stack is resolving
 
 #: zone fields and their widths, in the order reset_row clears them

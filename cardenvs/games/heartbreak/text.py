@@ -411,7 +411,7 @@ def _evolve_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, base: in
 
 def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, st: int) -> list[str]:
     """A hand card in the main phase, the open moments of the own turn or a response window (``rules.call_ok``,
-    ``rules.support_ok`` and the climax test of ``rules.fill_mask``)."""
+    ``rules.support_ok`` and the climax test of ``rules.mask_row``)."""
     got = _hand_card(row, pool, p, i)
     if got is None:
         return [_no_hand_card(row, p, i)]
@@ -580,7 +580,7 @@ def _wrong_step(field: str, st: int, row: np.ndarray) -> str:
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` in ``row``, in heartbreak's terms; "" if it is legal.
 
-    The verdict comes from the game's mask kernel (``rules.fill_mask``), the reasons from the same predicates
+    The verdict comes from the game's mask kernel (``rules.mask_row``), the reasons from the same predicates
     (``call_ok``, ``support_ok``, ``onto_ok``, ``skill_ok``, ``act_ok``, ``can_pay``, ``can_evolve_with``,
     ``negatable_top``) read in Python. Only what ``player`` can see is read: their own hand, deck list at setup,
     charge count, field and heart flags, and public zones (the stack, the opponent's face-up field)."""
