@@ -1,6 +1,6 @@
 """The levelneo observation layout: the observation row and the blocks repeated inside it (declared once).
 
-Every block is a float32 :class:`Layout` exported with its prefix (``CARD_COLOR``, ``CHAR_AP_NOW``, ``CTX_BATTLE``,
+Every block is a float32 :class:`Layout` exported with its prefix (``CARD_COLOR``, ``CHAR_AP_NOW``, ``CONTEXT_BATTLE``,
 ``O_HAND``): the kernels in ``observe.py`` read them as ``L.CARD_COLOR`` (``from . import obs_layout as L``), so a
 reordered or resized field moves every use with it.
 """
@@ -94,7 +94,7 @@ CONTEXT = Layout("levelneo_context", fields(
     ("choice_ap_up", (), "that effect raises AP"),
     ("choice_ap_down", (), "that effect lowers AP"),
 ), _F32)
-CONTEXT.export(globals(), "CTX_")
+CONTEXT.export(globals(), "CONTEXT_")
 
 
 def _names(block: Layout) -> str:

@@ -76,34 +76,34 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     n_sources = active_conts(row, tables, sources)
     out[L.O_STEP + row[S.STEP]] = 1.0
     c = L.O_CONTEXT
-    out[c + L.CTX_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
-    out[c + L.CTX_MY_TURN] = 1.0 if tp == p else 0.0
-    out[c + L.CTX_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
-    out[c + L.CTX_MAIN_PHASE_2] = 1.0 if row[S.MAIN_PHASE] == 2 else 0.0
-    out[c + L.CTX_WINDOW_OPPONENT_STAGE] = row[S.SUB]
-    out[c + L.CTX_SUPPORT_PLAYED] = row[S.SUPPORT_PLAYED]
-    out[c + L.CTX_BATTLE] = row[S.BATTLE]
-    out[c + L.CTX_COVERED] = row[S.COVERED]
-    out[c + L.CTX_COMBI] = 1.0 if row[S.BATTLE] != 0 and row[S.ATK_B] >= 0 else 0.0
-    out[c + L.CTX_OWN_NEO] = 1.0 if level_of(row, p) >= S.MAX_LEVEL else 0.0
-    out[c + L.CTX_OPP_NEO] = 1.0 if level_of(row, o) >= S.MAX_LEVEL else 0.0
-    out[c + L.CTX_BURST_FAILED_OWN] = row[S.BURST_FAILED + p]
-    out[c + L.CTX_BURST_FAILED_OPP] = row[S.BURST_FAILED + o]
-    out[c + L.CTX_NO_LEVEL_DOWN_OWN] = row[S.NO_LEVEL_DOWN + p]
-    out[c + L.CTX_NO_LEVEL_DOWN_OPP] = row[S.NO_LEVEL_DOWN + o]
-    out[c + L.CTX_MULLIGAN_USED_OWN] = row[S.MULLIGAN_USED + p]
-    out[c + L.CTX_MULLIGAN_USED_OPP] = row[S.MULLIGAN_USED + o]
-    out[c + L.CTX_WINDOW_ONE_PASS] = row[S.WINDOW_PASSES]
+    out[c + L.CONTEXT_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
+    out[c + L.CONTEXT_MY_TURN] = 1.0 if tp == p else 0.0
+    out[c + L.CONTEXT_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
+    out[c + L.CONTEXT_MAIN_PHASE_2] = 1.0 if row[S.MAIN_PHASE] == 2 else 0.0
+    out[c + L.CONTEXT_WINDOW_OPPONENT_STAGE] = row[S.SUB]
+    out[c + L.CONTEXT_SUPPORT_PLAYED] = row[S.SUPPORT_PLAYED]
+    out[c + L.CONTEXT_BATTLE] = row[S.BATTLE]
+    out[c + L.CONTEXT_COVERED] = row[S.COVERED]
+    out[c + L.CONTEXT_COMBI] = 1.0 if row[S.BATTLE] != 0 and row[S.ATK_B] >= 0 else 0.0
+    out[c + L.CONTEXT_OWN_NEO] = 1.0 if level_of(row, p) >= S.MAX_LEVEL else 0.0
+    out[c + L.CONTEXT_OPP_NEO] = 1.0 if level_of(row, o) >= S.MAX_LEVEL else 0.0
+    out[c + L.CONTEXT_BURST_FAILED_OWN] = row[S.BURST_FAILED + p]
+    out[c + L.CONTEXT_BURST_FAILED_OPP] = row[S.BURST_FAILED + o]
+    out[c + L.CONTEXT_NO_LEVEL_DOWN_OWN] = row[S.NO_LEVEL_DOWN + p]
+    out[c + L.CONTEXT_NO_LEVEL_DOWN_OPP] = row[S.NO_LEVEL_DOWN + o]
+    out[c + L.CONTEXT_MULLIGAN_USED_OWN] = row[S.MULLIGAN_USED + p]
+    out[c + L.CONTEXT_MULLIGAN_USED_OPP] = row[S.MULLIGAN_USED + o]
+    out[c + L.CONTEXT_WINDOW_ONE_PASS] = row[S.WINDOW_PASSES]
     cp = row[S.CHOICE_PLAYER]
     if cp >= 0:
-        out[c + (L.CTX_CHOICE_OWN if cp == p else L.CTX_CHOICE_OPP)] = 1.0
+        out[c + (L.CONTEXT_CHOICE_OWN if cp == p else L.CONTEXT_CHOICE_OPP)] = 1.0
         eff = tables[1][card_of(row, cp, row[S.CHOICE_INST]), row[S.CHOICE_EFFECT]]
-        out[c + L.CTX_CHOICE_ON_OPP_SUPPORTS] = 1.0 if eff[E_TARGET] == TG_OPP_ONE else 0.0
+        out[c + L.CONTEXT_CHOICE_ON_OPP_SUPPORTS] = 1.0 if eff[E_TARGET] == TG_OPP_ONE else 0.0
         eop = eff[E_OP]
-        out[c + L.CTX_CHOICE_REST] = 1.0 if eop == OP_REST else 0.0
-        out[c + L.CTX_CHOICE_ACTIVATE] = 1.0 if eop == OP_ACTIVATE else 0.0
-        out[c + L.CTX_CHOICE_AP_UP] = 1.0 if eop == OP_AP_UP else 0.0
-        out[c + L.CTX_CHOICE_AP_DOWN] = 1.0 if eop == OP_AP_DOWN else 0.0
+        out[c + L.CONTEXT_CHOICE_REST] = 1.0 if eop == OP_REST else 0.0
+        out[c + L.CONTEXT_CHOICE_ACTIVATE] = 1.0 if eop == OP_ACTIVATE else 0.0
+        out[c + L.CONTEXT_CHOICE_AP_UP] = 1.0 if eop == OP_AP_UP else 0.0
+        out[c + L.CONTEXT_CHOICE_AP_DOWN] = 1.0 if eop == OP_AP_DOWN else 0.0
     for side in range(2):
         q = p if side == 0 else o
         out[L.O_MARKERS + side] = row[S.MARKER + q] / 10.0

@@ -68,10 +68,10 @@ def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     n = row[S.QUEUE_COUNT]
     if n < S.QUEUE_CAP:
         at = S.QUEUE + S.QUEUE_ENTRY_SIZE * n
-        row[at + S.Q_PLAYER] = p
-        row[at + S.Q_INST] = inst
-        row[at + S.Q_TRIGGER] = trigger
-        row[at + S.Q_NEXT_EFFECT] = 0
+        row[at + S.QUEUE_ENTRY_PLAYER] = p
+        row[at + S.QUEUE_ENTRY_INST] = inst
+        row[at + S.QUEUE_ENTRY_TRIGGER] = trigger
+        row[at + S.QUEUE_ENTRY_NEXT_EFFECT] = 0
         row[S.QUEUE_COUNT] = n + 1
 
 
@@ -80,14 +80,14 @@ def drain_effects(row: np.ndarray, tables) -> None:
     """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
     (``CHOICE_PLAYER`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
     while row[S.QUEUE_COUNT] > 0 and row[S.CHOICE_PLAYER] < 0:
-        p = row[S.QUEUE + S.Q_PLAYER]  # the head of the queue
-        inst = row[S.QUEUE + S.Q_INST]
-        e = fire(row, tables, p, inst, row[S.QUEUE + S.Q_TRIGGER], row[S.QUEUE + S.Q_NEXT_EFFECT])
+        p = row[S.QUEUE + S.QUEUE_ENTRY_PLAYER]  # the head of the queue
+        inst = row[S.QUEUE + S.QUEUE_ENTRY_INST]
+        e = fire(row, tables, p, inst, row[S.QUEUE + S.QUEUE_ENTRY_TRIGGER], row[S.QUEUE + S.QUEUE_ENTRY_NEXT_EFFECT])
         if e >= 0:
             row[S.CHOICE_PLAYER] = p
             row[S.CHOICE_INST] = inst
             row[S.CHOICE_EFFECT] = e
-            row[S.QUEUE + S.Q_NEXT_EFFECT] = e + 1
+            row[S.QUEUE + S.QUEUE_ENTRY_NEXT_EFFECT] = e + 1
             return
         n = row[S.QUEUE_COUNT] - 1
         for k in range(S.QUEUE_ENTRY_SIZE * n):

@@ -54,14 +54,14 @@ STEP_NAMES = (
     "level burst", "battle judgement", "level down", "combi loss", "battle end", "end of turn", "level up",
 )
 
-#: one entry of ``queue`` (``QUEUE + k * QUEUE_ENTRY_SIZE + Q_*``): an effect source waiting to resolve
+#: one entry of ``queue`` (``QUEUE + k * QUEUE_ENTRY_SIZE + QUEUE_ENTRY_*``): an effect source waiting to resolve
 QUEUE_ENTRY = Layout("levelneo_queue_entry", fields(
     ("player", (), "owner of the effect source"),
     ("inst", (), "the source's card instance"),
     ("trigger", (), "TR_* trigger whose effects resolve"),
     ("next_effect", (), "index of the first of its effects still to resolve (after a choice: the one after it)"),
 ))
-QUEUE_ENTRY.export(globals(), "Q_")
+QUEUE_ENTRY.export(globals(), "QUEUE_ENTRY_")
 QUEUE_ENTRY_SIZE = QUEUE_ENTRY.size
 
 # ---- codes of the result and end_stage fields --------------------------------------------------------------------
