@@ -321,6 +321,9 @@ def main_balance(args: Any) -> int:
     from .report import RichProgress
 
     spec = get_game(args.game)
+    if args.decks < 2 or args.opponents < 1 or args.pairs < 1:
+        raise BadArgumentError(f"--decks must be at least 2 and --opponents, --pairs positive (got {args.decks}, "
+                               f"{args.opponents}, {args.pairs})")
     if not (math.isfinite(args.z) and args.z > 0):
         raise BadArgumentError(f"--z must be a positive number, got {args.z}")
     for p in args.strong:

@@ -4,6 +4,7 @@ Scarecrow"). Started from the aggro starter deck with the Dud in place of a card
 with the Titan and without the Dud within its game budget; the same seed must give the same search."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,32 @@ def test_budget_parsing():
     for bad in ("", "0", "-5m", "fast"):
         with pytest.raises(BadArgumentError):
             parse_budget(bad)
+
+
+def test_cli_writes_the_best_deck_and_the_report(spec, tmp_path, capsys):
+    from cardenvs.cli import main
+
+    out = tmp_path / "best.toml"
+    code = main(["decks", "optimize", GAME, "--start", "aggro", "--field", "guard", "--pool", str(POOL),
+                 "--budget", "600", "--seed", "2", "--candidates", "4", "--round-pairs", "4", "--confirm", "4",
+                 "--out", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    pool = spec.load_pool([POOL])
+    spec.load_deck(out, pool)  # a legal deck file of the game
+    report = json.loads((tmp_path / "best.search.json").read_text())
+    assert report["games"] <= 600 and report["confirm"]["games_per_deck"] == 8 and report["field"] == ["guard"]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["decks", "optimize", GAME, "--start", "nosuchdeck"], "nosuchdeck"),
+    (["decks", "optimize", GAME, "--start", "aggro", "--budget", "soon"], "--budget"),
+    (["decks", "optimize", GAME], "--start"),
+    (["balance", GAME, "--strong", "missing-report.json"], "missing-report.json"),
+    (["balance", GAME, "--decks", "1"], "--decks"),
+])
+def test_cli_errors_are_one_line(spec, capsys, argv, needle):
+    from cardenvs.cli import main
+
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
