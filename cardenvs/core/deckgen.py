@@ -116,7 +116,7 @@ class DeckRules:
                 result = None
             except DeckError as exc:
                 result = str(exc)
-        if len(self._cache) > 200_000:
+        if len(self._cache) > 20_000:  # a relics key is ~700 bytes: at most ~15 MB
             self._cache.clear()
         self._cache[key] = result
         return result
