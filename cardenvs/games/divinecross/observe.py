@@ -1,8 +1,9 @@
-"""divinecross observation: one float32 row per player view, declared as a Layout (table in RULES.md).
+"""divinecross observation kernels: one float32 row per player view (layout and blocks in ``obs_layout.py``).
 
 "own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
 contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both discard piles,
-KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``. Numbers are scaled to roughly [0, 30]:
+KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``; every card slot carries its
+``card_id`` (pool index + 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]:
 damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
 """
 from __future__ import annotations

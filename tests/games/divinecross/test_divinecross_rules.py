@@ -283,7 +283,8 @@ def test_DC_U1_U2_area_is_one_main_plus_standby_in_the_observation() -> None:
               side(), step=ST_MAIN)
     units = OBS.get(g.observe([0])[0], "units")
     assert [units[0, j, L.CARD_HP] * 100 for j in range(4)] == [900, 600, 900, 0]
-    assert units[1, 0, L.CARD_HP] * 100 == 400 and units[1, 1:, L.CARD_PRESENT].sum() == 0  # the opponent: a Main Unit only
+    assert units[1, 0, L.CARD_HP] * 100 == 400
+    assert units[1, 1:, L.CARD_PRESENT].sum() == 0  # the opponent: a Main Unit only
     do(g, "hand", 0)
     assert unit_name(g, 0) == "Kiln Warden" and names(g, 0, "standby")[-1] == "Ashfang Raider"
     do(g, "retreat", 1)
