@@ -25,6 +25,7 @@ from .cards import (
 from .obs_layout import OBS, OBS_SIZE
 
 __all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "batch_observe", "hide"]
+OBS.export(globals(), "O_")  # O_ME, O_MY_CARDS ... here too (the kernels below read them as L.O_ME ...)
 
 @njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
 def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,

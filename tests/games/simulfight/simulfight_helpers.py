@@ -1,4 +1,9 @@
-"""Helpers for simulfight scenario tests (imported by the test modules beside it): build a position by editing a reset row, then act by card name."""
+"""Helpers for simulfight scenario tests (imported by the test modules beside it): build a position by editing a reset
+row, then act by card name.
+
+The generic part comes from :class:`cardenvs.scenario.Scenario` (``field``, ``A``, ``legal``, ``is_legal``: named
+state fields and named action ranges); the :class:`Game` wrapper below adds what is simulfight's own: positions built
+from card names (full decks, so instance i is card i) and actions named by card."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,14 +12,14 @@ import numpy as np
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN
 from cardenvs.games.simulfight import SPEC
-from cardenvs.games.simulfight.actions import A_ALLY, A_DONE, A_FOE, A_PLAY, A_USE
 from cardenvs.games.simulfight.rules import begin_phase, settle
-from cardenvs.games.simulfight.state import (
-    LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, PH_ATTACK, PH_DEFEND, STATE,
-)
+from cardenvs.games.simulfight.state import LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_PLAY, MAX_DECK, PH_ATTACK, PH_DEFEND
+from cardenvs.scenario import Scenario
 
-__all__ = ["Game", "PH_ATTACK", "PH_DEFEND", "DONE"]
-DONE = A_DONE
+__all__ = ["Game", "PH_ATTACK", "PH_DEFEND", "DONE", "kit", "field", "A", "legal", "is_legal"]
+kit = Scenario(SPEC)
+field, A, legal, is_legal = kit.field, kit.A, kit.legal, kit.is_legal
+DONE = A("done")
 
 
 class Game:
@@ -30,10 +35,11 @@ class Game:
         return self.g.states[0]
 
     def get(self, name: str) -> np.ndarray:
-        return STATE.get(self.row, name)
+        """A writable view of the state field ``name``."""
+        return field(self.g, name)
 
     def set(self, name: str, value: Any) -> None:
-        self.row[STATE.slice(name)] = np.asarray(value, dtype=np.int32).reshape(-1)
+        field(self.g, name)[...] = np.asarray(value, dtype=np.int32)
 
     def inst(self, card: str) -> int:
         return self.pool.by_name[card]
@@ -142,24 +148,25 @@ class Game:
         self.g.step(np.array([action], np.int32), players=np.array([p], np.int32))
 
     def play(self, p: int, card: str) -> None:
-        self.step(p, A_PLAY + self.inst(card))
+        self.step(p, self.A("play", card))
 
     def use(self, p: int, card: str) -> None:
-        self.step(p, A_USE + self.inst(card))
+        self.step(p, self.A("use", card))
 
     def ally(self, p: int, card: str) -> None:
-        self.step(p, A_ALLY + self.inst(card))
+        self.step(p, self.A("ally", card))
 
     def foe(self, p: int, card: str) -> None:
-        self.step(p, A_FOE + self.inst(card))
+        self.step(p, self.A("foe", card))
 
     def done(self, p: int) -> None:
-        self.step(p, A_DONE)
+        self.step(p, DONE)
 
     def finish(self, p: int) -> None:
         """Close ``p``'s plan: 'done' if open and legal (fails the test if a mandatory ability is pending)."""
         if self.needs & (1 << p):
             self.done(p)
 
-    def A(self, kind: str, card: str) -> int:
-        return {"play": A_PLAY, "use": A_USE, "ally": A_ALLY, "foe": A_FOE}[kind] + self.inst(card)
+    def A(self, kind: str, card: str) -> int:  # noqa: N802 (the action range names, as in RULES.md)
+        """Flat id of the action range ``kind`` (play, use, ally, foe) for ``card``'s instance."""
+        return A(kind, self.inst(card))
