@@ -7,29 +7,31 @@ from __future__ import annotations
 
 from cardenvs.core.layout import Layout, fields
 
-from .state import HAND_CAP, LINEUP, LOCATIONS, PARTY, POOL_CAP, RES_CAP, SIDE_CAP
+from . import state as S
 
 ACTIONS = Layout(
     "relics_actions",
     fields(
         ("pass", (), ("Pass (draw 1) / send the drawn character to the reserves / decline a Jump / done keeping or "
                      "discarding")),
-        ("fight", (PARTY, PARTY), "Fight: own slot a attacks opposing slot t (a * 6 + t)"),
-        ("throw", (PARTY, PARTY), "Throw: own slot a throws at opposing slot t (then pick the equipment to discard)"),
-        ("move", (PARTY, PARTY), "Move: own slot a to empty own slot b (a * 6 + b)"),
-        ("hand", (HAND_CAP,), "hand card i: Cast/Use it, Reinforce with it (equipment), or discard it when asked"),
-        ("reserve", (RES_CAP,), "reserve character j: Reinforce with it; in the Relic phase: discard it (trim)"),
-        ("relic", (2 * SIDE_CAP,), "Reinforce with a sideboard relic: k < 5 own location cards, k >= 5 the opponent's"),
-        ("ability", (PARTY,), "use the act ability of the character on own slot s"),
+        ("fight", (S.PARTY, S.PARTY), "Fight: own slot a attacks opposing slot t (a * 6 + t)"),
+        ("throw", (S.PARTY, S.PARTY),
+         "Throw: own slot a throws at opposing slot t (then pick the equipment to discard)"),
+        ("move", (S.PARTY, S.PARTY), "Move: own slot a to empty own slot b (a * 6 + b)"),
+        ("hand", (S.HAND_CAP,), "hand card i: Cast/Use it, Reinforce with it (equipment), or discard it when asked"),
+        ("reserve", (S.RES_CAP,), "reserve character j: Reinforce with it; in the Relic phase: discard it (trim)"),
+        ("relic", (2 * S.SIDE_CAP,),
+         "Reinforce with a sideboard relic: k < 5 own location cards, k >= 5 the opponent's"),
+        ("ability", (S.PARTY,), "use the act ability of the character on own slot s"),
         ("leader_ability", (), "use the act ability of the leader card"),
         ("recruit", (), "Recruit: discard 3 cards, draw a character into the reserves"),
         ("appoint", (), "Appoint: discard 3 cards, move the leader card to another character"),
         ("retreat", (), "Retreat: all characters back to the reserves, lose the battle"),
-        ("slot", (PARTY,), "choose own grid slot s (placement, host, caster, target, new leader, keep)"),
-        ("target", (PARTY,), "choose opposing grid slot t (effect target, Jump target)"),
-        ("location", (2 * LOCATIONS,), "choose the location: k < 5 own pile entry k, k >= 5 opponent's entry k - 5"),
-        ("pick", (LINEUP,), "choose drawn character j as the leader"),
-        ("pile", (POOL_CAP,), "take back a card with card id k (pool order) from the pile (raise, reclaim, exhume)"),
+        ("slot", (S.PARTY,), "choose own grid slot s (placement, host, caster, target, new leader, keep)"),
+        ("target", (S.PARTY,), "choose opposing grid slot t (effect target, Jump target)"),
+        ("location", (2 * S.LOCATIONS,), "choose the location: k < 5 own pile entry k, k >= 5 opponent's entry k - 5"),
+        ("pick", (S.LINEUP,), "choose drawn character j as the leader"),
+        ("pile", (S.POOL_CAP,), "take back a card with card id k (pool order) from the pile (raise, reclaim, exhume)"),
     ),
 )
 NUM_ACTIONS = ACTIONS.size

@@ -44,94 +44,53 @@ from .cards import (
     TG_SELF,
     TR_CONT,
 )
-from .state import (
-    ATT_MOD,
-    ATTACHED,
-    BATTLEFIELD,
-    BATTLEFIELD_N,
-    CHAR_DECK,
-    CHAR_DECK_N,
-    CHAR_DECK_SIZE,
-    CONTROLLER,
-    DECK_LIST,
-    DEF_MOD,
-    DISCARD,
-    DISCARD_N,
-    DOOM,
-    DOOM_N,
-    DOWN,
-    DRAWN,
-    FACE_DOWN,
-    GEAR,
-    GEAR_N,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HOST,
-    ITEM_DECK,
-    ITEM_DECK_N,
-    ITEM_DECK_SIZE,
-    KNOWN,
-    LEADER,
-    LEADER_CARD,
-    MAX_DECK,
-    PARTY,
-    PARTY_N,
-    PARTY_Z,
-    POS,
-    RES_CAP,
-    RESERVES,
-    RESERVES_N,
-    ROW,
-    WON,
-    WON_N,
-)
+from . import state as S
 
 TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2
 
 
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[DECK_LIST + p * MAX_DECK + inst]
+    return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
 
 # ---------------------------------------------------------------------------------------------------- piles and draws
 @njit(cache=True, inline="always")
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, DISCARD, DISCARD_N, MAX_DECK, p, inst)
+    zone_push(row, S.DISCARD, S.DISCARD_N, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True, inline="always")
 def to_doom(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, DOOM, DOOM_N, MAX_DECK, p, inst)
+    zone_push(row, S.DOOM, S.DOOM_N, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[HAND_N + p] >= HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
+    if row[S.HAND_N + p] >= S.HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
         to_discard(row, p, inst)
         return
-    zone_push(row, HAND, HAND_N, HAND_CAP, p, inst)
-    row[DRAWN + p * MAX_DECK + inst] = 1
+    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
 def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
-    if row[RESERVES_N + p] >= RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
+    if row[S.RESERVES_N + p] >= S.RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
         to_discard(row, p, inst)
         return
-    zone_push(row, RESERVES, RESERVES_N, RES_CAP, p, inst)
-    row[DRAWN + p * MAX_DECK + inst] = 1
+    zone_push(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, inst)
+    row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
 def draw_item(row: np.ndarray, p: int) -> bool:
     """RL-Z1, RL-V4: the top card of the item deck into the hand; nothing on an empty deck."""
-    n = row[ITEM_DECK_N + p]
+    n = row[S.ITEM_DECK_N + p]
     if n == 0:
         return False
-    inst = zone_remove(row, ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE, p, n - 1)
-    row[KNOWN + p * MAX_DECK + inst] = 0  # a face-down draw: only its owner knows it
+    inst = zone_remove(row, S.ITEM_DECK, S.ITEM_DECK_N, S.ITEM_DECK_SIZE, p, n - 1)
+    row[S.KNOWN + p * S.MAX_DECK + inst] = 0  # a face-down draw: only its owner knows it
     add_to_hand(row, p, inst)
     return True
 
@@ -139,24 +98,24 @@ def draw_item(row: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def pop_character(row: np.ndarray, p: int) -> int:
     """RL-Z3: the top card of the character deck (-1 when empty)."""
-    n = row[CHAR_DECK_N + p]
+    n = row[S.CHAR_DECK_N + p]
     if n == 0:
         return -1
-    inst = zone_remove(row, CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE, p, n - 1)
-    row[DRAWN + p * MAX_DECK + inst] = 1
-    row[KNOWN + p * MAX_DECK + inst] = 0
+    inst = zone_remove(row, S.CHAR_DECK, S.CHAR_DECK_N, S.CHAR_DECK_SIZE, p, n - 1)
+    row[S.DRAWN + p * S.MAX_DECK + inst] = 1
+    row[S.KNOWN + p * S.MAX_DECK + inst] = 0
     return inst
 
 
 @njit(cache=True, inline="always")
 def mark_known(row: np.ndarray, p: int, inst: int) -> None:
     """The card went from a public zone (play, discard, doom pile) to a hidden one: the opponent knows what it is."""
-    row[KNOWN + p * MAX_DECK + inst] = 1
+    row[S.KNOWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
 def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
-    inst = zone_remove(row, HAND, HAND_N, HAND_CAP, p, i)
+    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
     to_discard(row, p, inst)
     return inst
 
@@ -165,24 +124,24 @@ def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
 @njit(cache=True)
 def at_slot(row: np.ndarray, p: int, slot: int) -> int:
     """The party instance standing on grid slot ``slot`` (0-2 front, 3-5 back), or -1."""
-    for j in range(row[PARTY_N + p]):
-        inst = row[PARTY_Z + p * PARTY + j]
-        if row[POS + p * MAX_DECK + inst] == slot:
+    for j in range(row[S.PARTY_N + p]):
+        inst = row[S.PARTY_Z + p * S.PARTY + j]
+        if row[S.POS + p * S.MAX_DECK + inst] == slot:
             return inst
     return -1
 
 
 @njit(cache=True, inline="always")
 def slot_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[POS + p * MAX_DECK + inst]
+    return row[S.POS + p * S.MAX_DECK + inst]
 
 
 @njit(cache=True, inline="always")
 def row_count(row: np.ndarray, p: int, back: int) -> int:
     n = 0
-    for j in range(row[PARTY_N + p]):
-        inst = row[PARTY_Z + p * PARTY + j]
-        if row[POS + p * MAX_DECK + inst] // ROW == back:
+    for j in range(row[S.PARTY_N + p]):
+        inst = row[S.PARTY_Z + p * S.PARTY + j]
+        if row[S.POS + p * S.MAX_DECK + inst] // S.ROW == back:
             n += 1
     return n
 
@@ -190,7 +149,7 @@ def row_count(row: np.ndarray, p: int, back: int) -> int:
 @njit(cache=True, inline="always")
 def depth(row: np.ndarray, p: int, inst: int) -> int:
     """RL-P3: rows between a character and the middle of the table; an empty front row collapses (gap)."""
-    if slot_of(row, p, inst) < ROW:
+    if slot_of(row, p, inst) < S.ROW:
         return 0
     return 1 if row_count(row, p, 0) > 0 else 0
 
@@ -203,12 +162,12 @@ def distance(row: np.ndarray, p: int, a: int, q: int, t: int) -> int:
 
 @njit(cache=True, inline="always")
 def is_down(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[DOWN + p * MAX_DECK + inst] != 0
+    return row[S.DOWN + p * S.MAX_DECK + inst] != 0
 
 
 @njit(cache=True, inline="always")
 def is_leader(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[LEADER + p] == inst and inst >= 0
+    return row[S.LEADER + p] == inst and inst >= 0
 
 
 # ---------------------------------------------------------------------------------------------------- location, leader
@@ -216,17 +175,17 @@ def is_leader(row: np.ndarray, p: int, inst: int) -> bool:
 def battlefield_card(row: np.ndarray) -> int:
     """The card id of the current location, or -1."""
     for q in range(2):
-        if row[BATTLEFIELD_N + q] > 0:
-            return card_of(row, q, row[BATTLEFIELD + q])
+        if row[S.BATTLEFIELD_N + q] > 0:
+            return card_of(row, q, row[S.BATTLEFIELD + q])
     return -1
 
 
 @njit(cache=True)
 def qualifies(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     """RL-L2: the leader's class or one of its descriptors matches what the location names."""
-    leader = row[LEADER + p]
+    leader = row[S.LEADER + p]
     loc = battlefield_card(row)
-    if leader < 0 or loc < 0 or row[FACE_DOWN + p * MAX_DECK + leader] != 0:
+    if leader < 0 or loc < 0 or row[S.FACE_DOWN + p * S.MAX_DECK + leader] != 0:
         return False
     card = card_of(row, p, leader)
     if (ctab[loc, C_QUAL_CLASS] >> ctab[card, C_CLASS]) & 1:
@@ -238,16 +197,16 @@ def qualifies(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
 @njit(cache=True, inline="always")
 def attachment_card(row: np.ndarray, p: int, inst: int) -> int:
     """Card id of the equipment or relic on character ``inst`` of ``p``, or -1."""
-    code = row[ATTACHED + p * MAX_DECK + inst]
+    code = row[S.ATTACHED + p * S.MAX_DECK + inst]
     if code < 0:
         return -1
-    return card_of(row, code // MAX_DECK, code % MAX_DECK)
+    return card_of(row, code // S.MAX_DECK, code % S.MAX_DECK)
 
 
 @njit(cache=True, inline="always")
 def attach(row: np.ndarray, p: int, char: int, owner: int, inst: int) -> None:
-    row[ATTACHED + p * MAX_DECK + char] = owner * MAX_DECK + inst
-    row[HOST + owner * MAX_DECK + inst] = char
+    row[S.ATTACHED + p * S.MAX_DECK + char] = owner * S.MAX_DECK + inst
+    row[S.HOST + owner * S.MAX_DECK + inst] = char
 
 
 @njit(cache=True)
@@ -270,32 +229,32 @@ def meets_requirements(row: np.ndarray, ctab: np.ndarray, p: int, char: int, equ
 def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
     """A character leaves the party for ``dest``; its equipment shares its fate or is discarded (RL-E6), its relic
     goes back to its controller's sideboard (RL-E5), the leader card stays unattached (RL-L3)."""
-    k = p * MAX_DECK + inst
-    code = row[ATTACHED + k]
+    k = p * S.MAX_DECK + inst
+    code = row[S.ATTACHED + k]
     if code >= 0:
-        owner = code // MAX_DECK
-        a = code % MAX_DECK
-        row[HOST + owner * MAX_DECK + a] = -1
-        if row[DECK_LIST + owner * MAX_DECK + a] >= 0 and owner == p and zone_find(row, GEAR, GEAR_N, PARTY, p, a) >= 0:
-            zone_remove(row, GEAR, GEAR_N, PARTY, p, zone_find(row, GEAR, GEAR_N, PARTY, p, a))
+        owner = code // S.MAX_DECK
+        a = code % S.MAX_DECK
+        row[S.HOST + owner * S.MAX_DECK + a] = -1
+        if row[S.DECK_LIST + owner * S.MAX_DECK + a] >= 0 and owner == p and zone_find(row, S.GEAR, S.GEAR_N, S.PARTY, p, a) >= 0:
+            zone_remove(row, S.GEAR, S.GEAR_N, S.PARTY, p, zone_find(row, S.GEAR, S.GEAR_N, S.PARTY, p, a))
             if dest == TO_DOOM:
                 to_doom(row, p, a)
             else:
                 to_discard(row, p, a)
-    row[ATTACHED + k] = -1
-    row[POS + k] = -1
-    row[DOWN + k] = 0
-    row[FACE_DOWN + k] = 0
-    row[ATT_MOD + k] = 0
-    row[DEF_MOD + k] = 0
-    if row[LEADER + p] == inst:
-        row[LEADER + p] = -1
-    zone_remove(row, PARTY_Z, PARTY_N, PARTY, p, zone_find(row, PARTY_Z, PARTY_N, PARTY, p, inst))
+    row[S.ATTACHED + k] = -1
+    row[S.POS + k] = -1
+    row[S.DOWN + k] = 0
+    row[S.FACE_DOWN + k] = 0
+    row[S.ATT_MOD + k] = 0
+    row[S.DEF_MOD + k] = 0
+    if row[S.LEADER + p] == inst:
+        row[S.LEADER + p] = -1
+    zone_remove(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, zone_find(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, inst))
     if dest == TO_DOOM:
         to_doom(row, p, inst)
     elif dest == TO_RESERVES:
         add_to_reserves(row, p, inst)
-        row[KNOWN + k] = 1  # it was face up in play (Retreat, kept after a battle)
+        row[S.KNOWN + k] = 1  # it was face up in play (Retreat, kept after a battle)
     else:
         to_discard(row, p, inst)
 
@@ -303,14 +262,14 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
 @njit(cache=True)
 def enter_party(row: np.ndarray, p: int, inst: int, slot: int, face_down: bool) -> None:
     """RL-U7: characters enter play Up."""
-    k = p * MAX_DECK + inst
-    zone_push(row, PARTY_Z, PARTY_N, PARTY, p, inst)
-    row[POS + k] = slot
-    row[DOWN + k] = 0
-    row[FACE_DOWN + k] = 1 if face_down else 0
-    row[ATT_MOD + k] = 0
-    row[DEF_MOD + k] = 0
-    row[ATTACHED + k] = -1
+    k = p * S.MAX_DECK + inst
+    zone_push(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, inst)
+    row[S.POS + k] = slot
+    row[S.DOWN + k] = 0
+    row[S.FACE_DOWN + k] = 1 if face_down else 0
+    row[S.ATT_MOD + k] = 0
+    row[S.DEF_MOD + k] = 0
+    row[S.ATTACHED + k] = -1
 
 
 # ---------------------------------------------------------------------------------------------------- relics
@@ -319,8 +278,8 @@ def relic_count(row: np.ndarray, p: int) -> int:
     """RL-E4: relics ``p`` controls, in the sideboard or in play."""
     n = 0
     for q in range(2):
-        for j in range(row[WON_N + q]):
-            if row[CONTROLLER + q * MAX_DECK + row[WON + q * 5 + j]] == p:
+        for j in range(row[S.WON_N + q]):
+            if row[S.CONTROLLER + q * S.MAX_DECK + row[S.WON + q * 5 + j]] == p:
                 n += 1
     return n
 
@@ -331,12 +290,12 @@ def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
     owner * MAX_DECK + inst when that card is a relic ``p`` controls, else -1."""
     q = p if k < 5 else 1 - p
     j = k if k < 5 else k - 5
-    if j >= row[WON_N + q]:
+    if j >= row[S.WON_N + q]:
         return -1
-    inst = row[WON + q * 5 + j]
-    if row[CONTROLLER + q * MAX_DECK + inst] != p:
+    inst = row[S.WON + q * 5 + j]
+    if row[S.CONTROLLER + q * S.MAX_DECK + inst] != p:
         return -1
-    return q * MAX_DECK + inst
+    return q * S.MAX_DECK + inst
 
 
 # ---------------------------------------------------------------------------------------------------- stats
@@ -344,9 +303,9 @@ def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
 def _cont_bonus(row: np.ndarray, tables, q: int, inst: int, column: int) -> int:
     """Sum of cont boosts (E_ATT or E_DEF) that apply to character ``inst`` of ``q`` (see ``cont_bonuses``)."""
     every = np.zeros(2, dtype=np.int32)
-    single = np.zeros(2 * MAX_DECK, dtype=np.int32)
+    single = np.zeros(2 * S.MAX_DECK, dtype=np.int32)
     cont_bonuses(row, tables, column, every, single)
-    return every[q] + single[q * MAX_DECK + inst]
+    return every[q] + single[q * S.MAX_DECK + inst]
 
 
 @njit(cache=True, inline="always")
@@ -376,9 +335,9 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
     every[:] = 0
     single[:] = 0
     for owner in range(2):
-        for j in range(row[PARTY_N + owner]):
-            src = row[PARTY_Z + owner * PARTY + j]
-            if row[FACE_DOWN + owner * MAX_DECK + src] != 0:
+        for j in range(row[S.PARTY_N + owner]):
+            src = row[S.PARTY_Z + owner * S.PARTY + j]
+            if row[S.FACE_DOWN + owner * S.MAX_DECK + src] != 0:
                 continue
             card = card_of(row, owner, src)
             if ctab[card, C_HAS_CONT] == 0:
@@ -386,24 +345,24 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
             for e in range(MAX_EFFECTS):
                 if etab[card, e, E_TRIGGER] != TR_CONT or etab[card, e, E_OP] != OP_BOOST:
                     continue
-                if etab[card, e, E_LEADER] != 0 and row[LEADER + owner] != src:
+                if etab[card, e, E_LEADER] != 0 and row[S.LEADER + owner] != src:
                     continue  # RL-K13
                 tg = etab[card, e, E_TARGET]
                 if tg == TG_SELF:
-                    single[owner * MAX_DECK + src] += etab[card, e, column]
+                    single[owner * S.MAX_DECK + src] += etab[card, e, column]
                 elif tg == TG_OWN_ALL:
                     every[owner] += etab[card, e, column]
                 elif tg == TG_OPP_ALL:
                     every[1 - owner] += etab[card, e, column]
-        lc = card_of(row, owner, row[LEADER_CARD + owner])
+        lc = card_of(row, owner, row[S.LEADER_CARD + owner])
         if ctab[lc, C_HAS_CONT] != 0 and qualifies(row, ctab, owner):
             for e in range(MAX_EFFECTS):
                 if etab[lc, e, E_TRIGGER] != TR_CONT:
                     continue
                 tg = etab[lc, e, E_TARGET]
                 if tg == TG_SELF:
-                    if row[LEADER + owner] >= 0:
-                        single[owner * MAX_DECK + row[LEADER + owner]] += etab[lc, e, column]
+                    if row[S.LEADER + owner] >= 0:
+                        single[owner * S.MAX_DECK + row[S.LEADER + owner]] += etab[lc, e, column]
                 elif tg == TG_OWN_ALL:
                     every[owner] += etab[lc, e, column]
                 elif tg == TG_OPP_ALL:
@@ -414,11 +373,11 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
 def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, cont: int) -> int:
     """RL-E7: ATT (``att``) or DEF of character ``inst`` of ``q``: printed value, attachment, modifiers and its [Cont]
     bonus ``cont``, at least 0."""
-    k = q * MAX_DECK + inst
+    k = q * S.MAX_DECK + inst
     if att:
-        v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True) + row[ATT_MOD + k]
+        v = ctab[card_of(row, q, inst), C_ATT] + _attachment_bonus(row, ctab, q, inst, True) + row[S.ATT_MOD + k]
     else:
-        v = ctab[card_of(row, q, inst), C_DEF] + _attachment_bonus(row, ctab, q, inst, False) + row[DEF_MOD + k]
+        v = ctab[card_of(row, q, inst), C_DEF] + _attachment_bonus(row, ctab, q, inst, False) + row[S.DEF_MOD + k]
     return max(v + cont, 0)
 
 

@@ -27,15 +27,7 @@ from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
 from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
-from .state import (
-    CHAR_DECK_SIZE,
-    COMMON_COPIES,
-    ITEM_DECK_SIZE,
-    LEADER_CARDS,
-    LOCATIONS,
-    POOL_CAP,
-    RARE_COPIES,
-)
+from . import state as S
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
@@ -310,8 +302,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     for i, n in enumerate(names):
         if n in names[:i]:
             raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
-    if len(cards) > POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
-        raise CardPoolError(cards[-1]["_path"], cards[-1]["name"], f"a pool holds at most {POOL_CAP} cards")
+    if len(cards) > S.POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
+        raise CardPoolError(cards[-1]["_path"], cards[-1]["name"], f"a pool holds at most {S.POOL_CAP} cards")
     ctab, etab, classes, descriptors = compile_pool(cards)
     pool = RelicsPool(paths=paths, cards=cards, tables=(ctab, etab))
     pool.classes = classes
@@ -324,18 +316,18 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     ctab = pool.tables[0]
     kinds = ctab[deck.card_ids, C_TYPE] if len(deck) else np.zeros(0, np.int32)
     wanted = (
-        ("characters", (T_CHARACTER,), CHAR_DECK_SIZE, "RL-D6"),
-        ("item-deck cards (equipment, items, spells)", ITEM_DECK_TYPES, ITEM_DECK_SIZE, "RL-D6"),
-        ("location/relic cards", (T_LOCATION,), LOCATIONS, "RL-D2"),
-        ("leader cards", (T_LEADER,), LEADER_CARDS, "RL-D2"),
+        ("characters", (T_CHARACTER,), S.CHAR_DECK_SIZE, "RL-D6"),
+        ("item-deck cards (equipment, items, spells)", ITEM_DECK_TYPES, S.ITEM_DECK_SIZE, "RL-D6"),
+        ("location/relic cards", (T_LOCATION,), S.LOCATIONS, "RL-D2"),
+        ("leader cards", (T_LEADER,), S.LEADER_CARDS, "RL-D2"),
     )
     for label, types, size, rule in wanted:
         n = int(np.isin(kinds, types).sum())
         if n != size:
             raise DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule)
     rare = ctab[deck.card_ids, C_RARITY] == 1
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, RARE_COPIES, rule="RL-D5")
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, COMMON_COPIES, rule="RL-D4")
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.RARE_COPIES, rule="RL-D5")
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.COMMON_COPIES, rule="RL-D4")
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

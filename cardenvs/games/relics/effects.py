@@ -60,35 +60,7 @@ from .cards import (
     TG_OWN_ONE,
     TG_SELF,
 )
-from .state import (
-    ATT_MOD,
-    DEF_MOD,
-    DISCARD,
-    DISCARD_N,
-    DOOM,
-    DOOM_N,
-    DOWN,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    MAX_DECK,
-    PARTY,
-    PARTY_N,
-    PARTY_Z,
-    PEND_CARD,
-    PEND_CASTER,
-    PEND_KIND,
-    PEND_LEFT,
-    PEND_NEXT,
-    PEND_PLAYER,
-    PEND_SRC,
-    PEND_TARGET,
-    PK_PILE,
-    RECRUIT_LIMIT,
-    RESERVES_N,
-    ST_PILE,
-    STEP,
-)
+from . import state as S
 
 
 @njit(cache=True)
@@ -97,12 +69,12 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
     while the reserves have room; reclaim: an item-deck card of the discard pile; exhume: any card of the doom pile),
     of card id ``cid`` (any when negative), never the instance ``exclude`` (the card being resolved); -1 if none.
     Copies of one card are alike, so which copy is taken cannot matter."""
-    if op == OP_RAISE and row[RESERVES_N + p] >= RECRUIT_LIMIT:
+    if op == OP_RAISE and row[S.RESERVES_N + p] >= S.RECRUIT_LIMIT:
         return -1
-    zone = DOOM if op == OP_EXHUME else DISCARD
-    count = DOOM_N if op == OP_EXHUME else DISCARD_N
+    zone = S.DOOM if op == OP_EXHUME else S.DISCARD
+    count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
     for j in range(row[count + p] - 1, -1, -1):
-        inst = row[zone + p * MAX_DECK + j]
+        inst = row[zone + p * S.MAX_DECK + j]
         card = card_of(row, p, inst)
         if inst == exclude or (cid >= 0 and card != cid):
             continue
@@ -117,9 +89,9 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
 @njit(cache=True)
 def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> None:
     """RL-Z5/Z6: the card at index ``j`` of the pile comes back: a character to the reserves, others to the hand."""
-    zone = DOOM if op == OP_EXHUME else DISCARD
-    count = DOOM_N if op == OP_EXHUME else DISCARD_N
-    inst = zone_remove(row, zone, count, MAX_DECK, p, j)
+    zone = S.DOOM if op == OP_EXHUME else S.DISCARD
+    count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
+    inst = zone_remove(row, zone, count, S.MAX_DECK, p, j)
     mark_known(row, p, inst)  # it came from a face-up pile
     if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
         add_to_reserves(row, p, inst)
@@ -142,7 +114,7 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
         return
     if op == OP_RECRUIT:
         for _ in range(n):
-            if row[RESERVES_N + p] >= RECRUIT_LIMIT:
+            if row[S.RESERVES_N + p] >= S.RECRUIT_LIMIT:
                 break
             inst = pop_character(row, p)
             if inst < 0:
@@ -152,68 +124,68 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
     if op == OP_RAISE or op == OP_RECLAIM or op == OP_EXHUME:
         # a take-back: the player picks each card (ST_PILE); the caller resumes once it is done (pend_next)
         if pile_candidate(row, ctab, p, op, -1, -1) >= 0:
-            row[STEP] = ST_PILE
-            row[PEND_KIND] = PK_PILE
-            row[PEND_PLAYER] = p
-            row[PEND_SRC] = op
-            row[PEND_CARD] = -1
-            row[PEND_CASTER] = -1
-            row[PEND_TARGET] = -1
-            row[PEND_LEFT] = n
-            row[PEND_NEXT] = -1
+            row[S.STEP] = S.ST_PILE
+            row[S.PEND_KIND] = S.PK_PILE
+            row[S.PEND_PLAYER] = p
+            row[S.PEND_SRC] = op
+            row[S.PEND_CARD] = -1
+            row[S.PEND_CASTER] = -1
+            row[S.PEND_TARGET] = -1
+            row[S.PEND_LEFT] = n
+            row[S.PEND_NEXT] = -1
         return
     if op == OP_OPP_DISCARD:
         for _ in range(n):
-            m = row[HAND_N + q]
+            m = row[S.HAND_N + q]
             if m == 0:
                 break
-            inst = zone_remove(row, HAND, HAND_N, HAND_CAP, q, rng_below(row, m))
+            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, q, rng_below(row, m))
             to_discard(row, q, inst)
         return
     # character ops: collect (side, instance) first
     tg = eff[E_TARGET]
-    chosen = np.empty(2 * PARTY, dtype=np.int64)
+    chosen = np.empty(2 * S.PARTY, dtype=np.int64)
     m = 0
     if tg == TG_SELF:
         if src >= 0:
-            chosen[0] = p * MAX_DECK + src
+            chosen[0] = p * S.MAX_DECK + src
             m = 1
     elif tg == TG_OWN_ONE:
         if target >= 0:
-            chosen[0] = p * MAX_DECK + target
+            chosen[0] = p * S.MAX_DECK + target
             m = 1
     elif tg == TG_OPP_ONE:
         if target >= 0 and not immune(row, ctab, p, q, target, school):
-            chosen[0] = q * MAX_DECK + target
+            chosen[0] = q * S.MAX_DECK + target
             m = 1
     elif tg == TG_OWN_ALL or tg == TG_OPP_ALL:
         side = p if tg == TG_OWN_ALL else q
-        for j in range(row[PARTY_N + side]):
-            inst = row[PARTY_Z + side * PARTY + j]
+        for j in range(row[S.PARTY_N + side]):
+            inst = row[S.PARTY_Z + side * S.PARTY + j]
             if not immune(row, ctab, p, side, inst, school):
-                chosen[m] = side * MAX_DECK + inst
+                chosen[m] = side * S.MAX_DECK + inst
                 m += 1
     elif tg == TG_NONE:
         return
     if op == OP_STRIKE:  # read every DEF before anyone leaves play
         for j in range(m):
-            side = chosen[j] // MAX_DECK
-            inst = chosen[j] % MAX_DECK
+            side = chosen[j] // S.MAX_DECK
+            inst = chosen[j] % S.MAX_DECK
             if def_of(row, tables, side, inst) > eff[E_POWER]:
                 chosen[j] = -1
         for j in range(m):
             if chosen[j] >= 0:
-                leave_play(row, chosen[j] // MAX_DECK, chosen[j] % MAX_DECK, TO_DISCARD)
+                leave_play(row, chosen[j] // S.MAX_DECK, chosen[j] % S.MAX_DECK, TO_DISCARD)
         return
     for j in range(m):
         k = chosen[j]
         if op == OP_UP:
-            row[DOWN + k] = 0
+            row[S.DOWN + k] = 0
         elif op == OP_DOWN:
-            row[DOWN + k] = 1
+            row[S.DOWN + k] = 1
         elif op == OP_BOOST:
-            row[ATT_MOD + k] += eff[E_ATT]
-            row[DEF_MOD + k] += eff[E_DEF]
+            row[S.ATT_MOD + k] += eff[E_ATT]
+            row[S.DEF_MOD + k] += eff[E_DEF]
 
 
 @njit(cache=True)

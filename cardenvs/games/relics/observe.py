@@ -59,60 +59,7 @@ from .cards import (
     T_LOCATION,
 )
 from .rules import ability_usable, pending_is_hidden
-from .state import (
-    BATTLE_TURNS,
-    CHAR_DECK_N,
-    CONTROLLER,
-    DISCARD,
-    DISCARD_N,
-    DOOM,
-    DOOM_N,
-    DOWN,
-    FACE_DOWN,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HOST,
-    ITEM_DECK_N,
-    KEPT,
-    LEAD,
-    LEADER,
-    LEADER_CARD,
-    LEADER_SHOWN,
-    LINEUP,
-    LINEUP_N,
-    LINEUP_Z,
-    LOC_PILE,
-    LOC_PILE_N,
-    LOCATIONS,
-    MAX_DECK,
-    NUM_PENDING,
-    NUM_STEPS,
-    PARTY,
-    PARTY_N,
-    PARTY_Z,
-    PASSES,
-    PEND_CARD,
-    PEND_CASTER,
-    PEND_KIND,
-    PEND_LEFT,
-    PEND_PLAYER,
-    PEND_SRC,
-    PK_RELIC,
-    POOL_CAP,
-    POS,
-    RES_CAP,
-    RESERVES,
-    RESERVES_N,
-    ROUND,
-    SIDE_CAP,
-    SRC_LEADER,
-    ST_BATTLE,
-    STEAL_OWED,
-    STEP,
-    WON,
-    WON_N,
-)
+from . import state as S
 
 CARD_FEATURES = (
     "present", "character", "equipment", "item", "spell", "location", "leader", "rare", "att/10", "def/10",
@@ -131,7 +78,7 @@ SLOT_FEATURES = (
     "has_black", "has_white", "has_summon", "has_ranged", "has_steal", "has_counter", "has_jump", "has_throw",
     "has_villain", "has_attachment", "attachment_is_relic", "attachment_att/10", "attachment_def/10", "ability_ready",
 )
-S = len(SLOT_FEATURES)
+NUM_SLOT_FEATURES = len(SLOT_FEATURES)
 CONTEXT = (
     "my_decision", "i_am_1P", "passes", "round/10", "battle/10", "relics_own", "relics_opp", "leader_qualifies_own",
     "leader_qualifies_opp", "char_deck_own/10", "char_deck_opp/10", "item_deck_own/10", "item_deck_opp/10",
@@ -144,20 +91,21 @@ PILES = ("discard", "doom", "relics")  # public by the rules: both discard and d
 OBS = Layout(
     "relics_obs",
     fields(
-        ("step", (NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
         ("context", (len(CONTEXT),), "numbers: " + ", ".join(CONTEXT)),
-        ("pending", (NUM_PENDING,), "one-hot pending action kind (PK_* in state.py) when it is mine"),
+        ("pending", (S.NUM_PENDING,), "one-hot pending action kind (PK_* in state.py) when it is mine"),
         ("pending_card", (F,), "card features of my pending card / ability source"),
-        ("pending_caster", (PARTY,), "one-hot grid slot of my pending caster / thrower"),
+        ("pending_caster", (S.PARTY,), "one-hot grid slot of my pending caster / thrower"),
         ("battlefield", (F,), "card features of the current location (with its relic side)"),
         ("leader_cards", (2, F), "leader cards (own, opp)"),
-        ("location_pile", (2 * LOCATIONS, F), "location pile: own entries 0-4, opponent's 5-9 (action order)"),
-        ("grid", (2, PARTY, F + S), "grid slots 0-5 (own, opp): card features + " + ", ".join(SLOT_FEATURES)),
-        ("hand", (HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
-        ("lineup", (LINEUP, F), "own drawn characters waiting to be placed"),
-        ("reserves", (RES_CAP, F), "own reserves"),
-        ("sideboard", (2 * SIDE_CAP, F + 1), "relics I control, in relic-action order: card features + in_play"),
-        ("public_cards", (2, len(PILES), POOL_CAP), "public cards counted by card id (pool order), per player (own, "
+        ("location_pile", (2 * S.LOCATIONS, F), "location pile: own entries 0-4, opponent's 5-9 (action order)"),
+        ("grid", (2, S.PARTY, F + NUM_SLOT_FEATURES),
+         "grid slots 0-5 (own, opp): card features + " + ", ".join(SLOT_FEATURES)),
+        ("hand", (S.HAND_CAP, F), "own hand, card features: " + ", ".join(CARD_FEATURES)),
+        ("lineup", (S.LINEUP, F), "own drawn characters waiting to be placed"),
+        ("reserves", (S.RES_CAP, F), "own reserves"),
+        ("sideboard", (2 * S.SIDE_CAP, F + 1), "relics I control, in relic-action order: card features + in_play"),
+        ("public_cards", (2, len(PILES), S.POOL_CAP), "public cards counted by card id (pool order), per player (own, "
                                                      "opp) and pile: discard pile, doom pile, relics it controls "
                                                      "(location card id; in the sideboard or in play)"),
     ),
@@ -214,16 +162,16 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
                conts: np.ndarray) -> None:
     """One party slot; ``conts`` holds the row's [Cont] boosts (ATT every / single, then DEF, see ``cont_bonuses``)."""
     ctab = tables[0]
-    k = q * MAX_DECK + inst
+    k = q * S.MAX_DECK + inst
     d = at + F
-    if q != viewer and row[FACE_DOWN + k] != 0:
+    if q != viewer and row[S.FACE_DOWN + k] != 0:
         out[at] = 1.0  # an opposing face-down character: present, nothing else
         out[d] = 1.0
         return
     write_card(ctab, card_of(row, q, inst), out, at)
-    out[d] = row[FACE_DOWN + k]
-    out[d + 1] = row[DOWN + k]
-    out[d + 2] = 1.0 if row[LEADER + q] == inst else 0.0
+    out[d] = row[S.FACE_DOWN + k]
+    out[d + 1] = row[S.DOWN + k]
+    out[d + 2] = 1.0 if row[S.LEADER + q] == inst else 0.0
     out[d + 3] = stat_given(row, ctab, q, inst, True, conts[0, q] + conts[1, k]) / 10.0
     out[d + 4] = stat_given(row, ctab, q, inst, False, conts[2, q] + conts[3, k]) / 10.0
     _bits(out, d + 5, skills_of(row, ctab, q, inst), NUM_SKILLS)
@@ -234,7 +182,7 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
         out[d + 15] = 1.0 if relic else 0.0
         out[d + 16] = (ctab[a, C_RELIC_ATT] if relic else ctab[a, C_ATT]) / 10.0
         out[d + 17] = (ctab[a, C_RELIC_DEF] if relic else ctab[a, C_DEF]) / 10.0
-    if row[FACE_DOWN + k] == 0 and ability_usable(row, tables, q, inst):
+    if row[S.FACE_DOWN + k] == 0 and ability_usable(row, tables, q, inst):
         out[d + 18] = 1.0
 
 
@@ -248,13 +196,13 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     c = O_CONTEXT
     mine = row[H_STATUS] == LIVE and row[H_TO_ACT] == p
     if not mine and pending_is_hidden(row):  # the opponent's sub-step would tell what kind of card it plays
-        out[O_STEP + ST_BATTLE] = 1.0
+        out[O_STEP + S.ST_BATTLE] = 1.0
     else:
-        out[O_STEP + row[STEP]] = 1.0
+        out[O_STEP + row[S.STEP]] = 1.0
     out[c] = 1.0 if mine else 0.0
-    out[c + 1] = 1.0 if row[LEAD] == p else 0.0
-    out[c + 2] = row[PASSES]
-    out[c + 3] = row[ROUND] / 10.0
+    out[c + 1] = 1.0 if row[S.LEAD] == p else 0.0
+    out[c + 2] = row[S.PASSES]
+    out[c + 3] = row[S.ROUND] / 10.0
     out[c + 4] = row[H_TURN] / 10.0
     out[c + 5] = relic_count(row, p)
     out[c + 6] = relic_count(row, o)
@@ -262,73 +210,73 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + 8] = 1.0 if qualifies(row, ctab, o) else 0.0
     for side in range(2):
         q = p if side == 0 else o
-        out[c + 9 + side] = row[CHAR_DECK_N + q] / 10.0
-        out[c + 11 + side] = row[ITEM_DECK_N + q] / 10.0
-        out[c + 13 + side] = row[HAND_N + q]
-        out[c + 15 + side] = row[RESERVES_N + q]
-        out[c + 17 + side] = row[PARTY_N + q]
-        out[c + 19 + side] = row[DISCARD_N + q] / 10.0
-        out[c + 21 + side] = row[DOOM_N + q] / 10.0
-        out[c + 23 + side] = row[LINEUP_N + q]
-    mine_pending = row[PEND_PLAYER] == p
-    out[c + 25] = row[PEND_LEFT] if mine_pending else 0.0
-    out[c + 26] = row[STEAL_OWED + p]
-    out[c + 27] = row[KEPT] if row[KEPT] < 10 else 3
-    out[c + 28] = (row[LOC_PILE_N] + row[LOC_PILE_N + 1]) / 10.0
-    out[c + 29] = row[BATTLE_TURNS] / 10.0
+        out[c + 9 + side] = row[S.CHAR_DECK_N + q] / 10.0
+        out[c + 11 + side] = row[S.ITEM_DECK_N + q] / 10.0
+        out[c + 13 + side] = row[S.HAND_N + q]
+        out[c + 15 + side] = row[S.RESERVES_N + q]
+        out[c + 17 + side] = row[S.PARTY_N + q]
+        out[c + 19 + side] = row[S.DISCARD_N + q] / 10.0
+        out[c + 21 + side] = row[S.DOOM_N + q] / 10.0
+        out[c + 23 + side] = row[S.LINEUP_N + q]
+    mine_pending = row[S.PEND_PLAYER] == p
+    out[c + 25] = row[S.PEND_LEFT] if mine_pending else 0.0
+    out[c + 26] = row[S.STEAL_OWED + p]
+    out[c + 27] = row[S.KEPT] if row[S.KEPT] < 10 else 3
+    out[c + 28] = (row[S.LOC_PILE_N] + row[S.LOC_PILE_N + 1]) / 10.0
+    out[c + 29] = row[S.BATTLE_TURNS] / 10.0
     if mine_pending:
-        out[O_PENDING + row[PEND_KIND]] = 1.0
-        if row[PEND_SRC] == SRC_LEADER:
-            write_card(ctab, card_of(row, p, row[LEADER_CARD + p]), out, O_PENDING_CARD)
-        elif row[PEND_KIND] == PK_RELIC:  # a relic: owner * MAX_DECK + instance
-            code = row[PEND_CARD]
-            write_card(ctab, card_of(row, code // MAX_DECK, code % MAX_DECK), out, O_PENDING_CARD)
-        elif row[PEND_CARD] >= 0:
-            write_card(ctab, card_of(row, p, row[PEND_CARD]), out, O_PENDING_CARD)
-        caster = row[PEND_CASTER]
-        if caster >= 0 and row[POS + p * MAX_DECK + caster] >= 0:
-            out[O_PENDING_CASTER + row[POS + p * MAX_DECK + caster]] = 1.0
+        out[O_PENDING + row[S.PEND_KIND]] = 1.0
+        if row[S.PEND_SRC] == S.SRC_LEADER:
+            write_card(ctab, card_of(row, p, row[S.LEADER_CARD + p]), out, O_PENDING_CARD)
+        elif row[S.PEND_KIND] == S.PK_RELIC:  # a relic: owner * MAX_DECK + instance
+            code = row[S.PEND_CARD]
+            write_card(ctab, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK), out, O_PENDING_CARD)
+        elif row[S.PEND_CARD] >= 0:
+            write_card(ctab, card_of(row, p, row[S.PEND_CARD]), out, O_PENDING_CARD)
+        caster = row[S.PEND_CASTER]
+        if caster >= 0 and row[S.POS + p * S.MAX_DECK + caster] >= 0:
+            out[O_PENDING_CASTER + row[S.POS + p * S.MAX_DECK + caster]] = 1.0
     loc = battlefield_card(row)
     if loc >= 0:
         write_card(ctab, loc, out, O_BATTLEFIELD)
     # [Cont] boosts in force, once per row: rows 0/1 ATT for every character of a side / one character, 2/3 DEF
-    conts = np.zeros((4, 2 * MAX_DECK), dtype=np.int32)
-    if row[PARTY_N] + row[PARTY_N + 1] > 0:
+    conts = np.zeros((4, 2 * S.MAX_DECK), dtype=np.int32)
+    if row[S.PARTY_N] + row[S.PARTY_N + 1] > 0:
         cont_bonuses(row, tables, E_ATT, conts[0], conts[1])
         cont_bonuses(row, tables, E_DEF, conts[2], conts[3])
     for side in range(2):
         q = p if side == 0 else o
-        if q == p or row[LEADER_SHOWN + q] != 0:  # the opponent's leader card is seen once attached (RL-G4)
-            write_card(ctab, card_of(row, q, row[LEADER_CARD + q]), out, O_LEADER_CARDS + side * F)
-        pub = O_PUBLIC + side * len(PILES) * POOL_CAP
-        for j in range(row[DISCARD_N + q]):
-            out[pub + card_of(row, q, row[DISCARD + q * MAX_DECK + j])] += 1.0
-        for j in range(row[DOOM_N + q]):
-            out[pub + POOL_CAP + card_of(row, q, row[DOOM + q * MAX_DECK + j])] += 1.0
+        if q == p or row[S.LEADER_SHOWN + q] != 0:  # the opponent's leader card is seen once attached (RL-G4)
+            write_card(ctab, card_of(row, q, row[S.LEADER_CARD + q]), out, O_LEADER_CARDS + side * F)
+        pub = O_PUBLIC + side * len(PILES) * S.POOL_CAP
+        for j in range(row[S.DISCARD_N + q]):
+            out[pub + card_of(row, q, row[S.DISCARD + q * S.MAX_DECK + j])] += 1.0
+        for j in range(row[S.DOOM_N + q]):
+            out[pub + S.POOL_CAP + card_of(row, q, row[S.DOOM + q * S.MAX_DECK + j])] += 1.0
         for owner in range(2):
-            for j in range(row[WON_N + owner]):
-                inst = row[WON + owner * SIDE_CAP + j]
-                if row[CONTROLLER + owner * MAX_DECK + inst] == q:
-                    out[pub + 2 * POOL_CAP + card_of(row, owner, inst)] += 1.0
-        for j in range(row[LOC_PILE_N + q]):
-            write_card(ctab, card_of(row, q, row[LOC_PILE + q * LOCATIONS + j]), out,
-                       O_PILE + (side * LOCATIONS + j) * F)
-        for j in range(row[PARTY_N + q]):
-            inst = row[PARTY_Z + q * PARTY + j]
-            slot = row[POS + q * MAX_DECK + inst]
-            write_slot(row, tables, q, inst, p, out, O_GRID + (side * PARTY + slot) * (F + S), conts)
-    for i in range(row[HAND_N + p]):
-        write_card(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]), out, O_HAND + i * F)
-    for j in range(row[LINEUP_N + p]):
-        write_card(ctab, card_of(row, p, row[LINEUP_Z + p * LINEUP + j]), out, O_LINEUP + j * F)
-    for j in range(row[RESERVES_N + p]):
-        write_card(ctab, card_of(row, p, row[RESERVES + p * RES_CAP + j]), out, O_RESERVES + j * F)
-    for k in range(2 * SIDE_CAP):
+            for j in range(row[S.WON_N + owner]):
+                inst = row[S.WON + owner * S.SIDE_CAP + j]
+                if row[S.CONTROLLER + owner * S.MAX_DECK + inst] == q:
+                    out[pub + 2 * S.POOL_CAP + card_of(row, owner, inst)] += 1.0
+        for j in range(row[S.LOC_PILE_N + q]):
+            write_card(ctab, card_of(row, q, row[S.LOC_PILE + q * S.LOCATIONS + j]), out,
+                       O_PILE + (side * S.LOCATIONS + j) * F)
+        for j in range(row[S.PARTY_N + q]):
+            inst = row[S.PARTY_Z + q * S.PARTY + j]
+            slot = row[S.POS + q * S.MAX_DECK + inst]
+            write_slot(row, tables, q, inst, p, out, O_GRID + (side * S.PARTY + slot) * (F + NUM_SLOT_FEATURES), conts)
+    for i in range(row[S.HAND_N + p]):
+        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, O_HAND + i * F)
+    for j in range(row[S.LINEUP_N + p]):
+        write_card(ctab, card_of(row, p, row[S.LINEUP_Z + p * S.LINEUP + j]), out, O_LINEUP + j * F)
+    for j in range(row[S.RESERVES_N + p]):
+        write_card(ctab, card_of(row, p, row[S.RESERVES + p * S.RES_CAP + j]), out, O_RESERVES + j * F)
+    for k in range(2 * S.SIDE_CAP):
         code = sideboard_entry(row, p, k)
         if code >= 0:
             at = O_SIDEBOARD + k * (F + 1)
-            write_card(ctab, card_of(row, code // MAX_DECK, code % MAX_DECK), out, at)
-            out[at + F] = 1.0 if row[HOST + code] >= 0 else 0.0
+            write_card(ctab, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK), out, at)
+            out[at + F] = 1.0 if row[S.HOST + code] >= 0 else 0.0
 
 
 @njit(cache=True, nogil=True)

@@ -117,117 +117,7 @@ from .cards import (
     TR_LOCATION,
 )
 from .effects import fire, pile_candidate, take_back
-from .state import (
-    ACTOR,
-    APPOINT_COST,
-    ATT_MOD,
-    ATTACHED,
-    BATTLE_CAP,
-    BATTLE_TURN_CAP,
-    BATTLE_TURNS,
-    BATTLE_WINNER,
-    BATTLEFIELD,
-    BATTLEFIELD_N,
-    CHAR_DECK,
-    CHAR_DECK_N,
-    CHAR_DECK_SIZE,
-    CONTROLLER,
-    DECISION_CAP,
-    DECK_LIST,
-    DEF_MOD,
-    DISCARD,
-    DISCARD_N,
-    DOOM,
-    DOOM_N,
-    DOWN,
-    FACE_DOWN,
-    FIRST_PLAYER,
-    GEAR,
-    GEAR_N,
-    HAND,
-    HAND_CAP,
-    HAND_N,
-    HOST,
-    ITEM_DECK,
-    ITEM_DECK_N,
-    ITEM_DECK_SIZE,
-    JUMPER,
-    KEPT,
-    LAST_EVENT,
-    LEAD,
-    LEADER,
-    LEADER_CARD,
-    LEADER_SHOWN,
-    LINEUP,
-    LINEUP_N,
-    LINEUP_Z,
-    LOC_PILE,
-    LOC_PILE_N,
-    LOCATIONS,
-    MAX_DECK,
-    NEXT_LOCATION_DONE,
-    NEXT_LOCATION_OTHER,
-    OPENING_HAND,
-    PARTY,
-    PARTY_N,
-    PARTY_Z,
-    PASSES,
-    PEND_CARD,
-    PEND_CASTER,
-    PEND_KIND,
-    PEND_LEFT,
-    PEND_NEXT,
-    PEND_PLAYER,
-    PEND_SRC,
-    PEND_TARGET,
-    PK_APPOINT,
-    PK_CASTER,
-    PK_EQUIP,
-    PK_NONE,
-    PK_OPP_TARGET,
-    PK_OWN_TARGET,
-    PK_PILE,
-    PK_RECRUIT,
-    PK_REINFORCE,
-    PK_RELIC,
-    PK_STEAL,
-    PK_THROW,
-    PLAYED,
-    POS,
-    RECRUIT_COST,
-    RECRUIT_LIMIT,
-    RELICS_TO_WIN,
-    RES_CAP,
-    RESERVE_TARGET,
-    RESERVES,
-    RESERVES_N,
-    RETREATED,
-    ROUND,
-    ROUND_CAP,
-    SETUP_PLAYER,
-    SRC_ABILITY,
-    SRC_CARD,
-    SRC_LEADER,
-    ST_BATTLE,
-    ST_DISCARD,
-    ST_HAND,
-    ST_JUMP,
-    ST_KEEP,
-    ST_LEADER,
-    ST_LEADER_SLOT,
-    ST_LOCATION,
-    ST_OVER,
-    ST_PILE,
-    ST_PLACE,
-    ST_SLOT,
-    ST_TARGET,
-    ST_TRIM,
-    STEAL_OWED,
-    STEP,
-    WON,
-    WON_N,
-    ZONES,
-)
+from . import state as S
 
 MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2
 # last_event codes (render only)
@@ -250,7 +140,7 @@ def finish_relics(row: np.ndarray, winner: int) -> None:
     row[H_WINNER] = winner
     row[H_TO_ACT] = -1
     row[H_NEEDS] = 0
-    row[STEP] = ST_OVER
+    row[S.STEP] = S.ST_OVER
 
 
 @njit(cache=True, inline="always")
@@ -260,19 +150,19 @@ def truncate_relics(row: np.ndarray) -> None:
     row[H_WINNER] = NO_WINNER
     row[H_TO_ACT] = -1
     row[H_NEEDS] = 0
-    row[STEP] = ST_OVER
+    row[S.STEP] = S.ST_OVER
 
 
 @njit(cache=True, inline="always")
 def clear_pending(row: np.ndarray) -> None:
-    row[PEND_KIND] = PK_NONE
-    row[PEND_PLAYER] = -1
-    row[PEND_SRC] = SRC_CARD
-    row[PEND_CARD] = -1
-    row[PEND_CASTER] = -1
-    row[PEND_TARGET] = -1
-    row[PEND_LEFT] = 0
-    row[PEND_NEXT] = -1
+    row[S.PEND_KIND] = S.PK_NONE
+    row[S.PEND_PLAYER] = -1
+    row[S.PEND_SRC] = S.SRC_CARD
+    row[S.PEND_CARD] = -1
+    row[S.PEND_CASTER] = -1
+    row[S.PEND_TARGET] = -1
+    row[S.PEND_LEFT] = 0
+    row[S.PEND_NEXT] = -1
 
 
 @njit(cache=True, inline="always")
@@ -289,23 +179,23 @@ def school_skill(school: int) -> int:
 @njit(cache=True, inline="always")
 def pending_card_id(row: np.ndarray) -> int:
     """Card id whose effects the pending Cast / ability resolves."""
-    p = row[PEND_PLAYER]
-    if row[PEND_SRC] == SRC_LEADER:
-        return card_of(row, p, row[LEADER_CARD + p])
-    return card_of(row, p, row[PEND_CARD])
+    p = row[S.PEND_PLAYER]
+    if row[S.PEND_SRC] == S.SRC_LEADER:
+        return card_of(row, p, row[S.LEADER_CARD + p])
+    return card_of(row, p, row[S.PEND_CARD])
 
 
 @njit(cache=True, inline="always")
 def pending_school(row: np.ndarray, tables) -> int:
-    if row[PEND_SRC] != SRC_CARD:
+    if row[S.PEND_SRC] != S.SRC_CARD:
         return SC_NONE
     return tables[0][pending_card_id(row), C_SCHOOL]
 
 
 @njit(cache=True, inline="always")
 def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
-    for i in range(row[HAND_N + p]):
-        if ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
+    for i in range(row[S.HAND_N + p]):
+        if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
             return True
     return False
 
@@ -313,9 +203,9 @@ def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> bool:
     """A character of ``p`` without an attachment (RL-E2) that suits the equipment (-1: any, for relics)."""
-    for j in range(row[PARTY_N + p]):
-        c = row[PARTY_Z + p * PARTY + j]
-        if row[ATTACHED + p * MAX_DECK + c] >= 0:
+    for j in range(row[S.PARTY_N + p]):
+        c = row[S.PARTY_Z + p * S.PARTY + j]
+        if row[S.ATTACHED + p * S.MAX_DECK + c] >= 0:
             continue
         if equip_card < 0 or meets_requirements(row, ctab, p, c, equip_card):
             return True
@@ -336,11 +226,11 @@ def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -
 def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> bool:
     one = ctab[card, C_ONE_TARGET]
     if one == ONE_OWN:
-        return row[PARTY_N + p] > 0
+        return row[S.PARTY_N + p] > 0
     if one == ONE_OPP:
         q = 1 - p
-        for j in range(row[PARTY_N + q]):
-            if not immune(row, ctab, p, q, row[PARTY_Z + q * PARTY + j], school):
+        for j in range(row[S.PARTY_N + q]):
+            if not immune(row, ctab, p, q, row[S.PARTY_Z + q * S.PARTY + j], school):
                 return True
         return False
     return True
@@ -350,7 +240,7 @@ def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int
 def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
     """RL-A3 / RL-A5: a spell or item that can be paid and aimed, or equipment with a suitable host."""
     ctab = tables[0]
-    card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+    card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
     kind = ctab[card, C_TYPE]
     if kind == T_EQUIPMENT:
         return free_host(row, ctab, p, card)
@@ -360,8 +250,8 @@ def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
         return False
     if ctab[card, C_NEEDS_CASTER] == 0:
         return True
-    for j in range(row[PARTY_N + p]):
-        if valid_caster(row, ctab, p, card, row[PARTY_Z + p * PARTY + j]):
+    for j in range(row[S.PARTY_N + p]):
+        if valid_caster(row, ctab, p, card, row[S.PARTY_Z + p * S.PARTY + j]):
             return True
     return False
 
@@ -373,7 +263,7 @@ def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
     card = card_of(row, p, c)
     if ctab[card, C_ACT] < 0 or is_down(row, p, c):
         return False
-    if ctab[card, C_ACT_LEADER] != 0 and row[LEADER + p] != c:
+    if ctab[card, C_ACT_LEADER] != 0 and row[S.LEADER + p] != c:
         return False
     return has_target(row, ctab, p, card, SC_NONE)
 
@@ -382,8 +272,8 @@ def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
 def leader_ability_usable(row: np.ndarray, tables, p: int) -> bool:
     """RL-D13 / RL-L2: the leader card's act ability, while the leader qualifies for the location; downs the leader."""
     ctab = tables[0]
-    lc = card_of(row, p, row[LEADER_CARD + p])
-    leader = row[LEADER + p]
+    lc = card_of(row, p, row[S.LEADER_CARD + p])
+    leader = row[S.LEADER + p]
     if ctab[lc, C_ACT] < 0 or leader < 0 or is_down(row, p, leader):
         return False
     if not qualifies(row, ctab, p):
@@ -407,123 +297,123 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         return 0
     ctab = tables[0]
-    st = row[STEP]
+    st = row[S.STEP]
     q = 1 - p
-    if st == ST_LOCATION:
-        for j in range(row[LOC_PILE_N + p]):
+    if st == S.ST_LOCATION:
+        for j in range(row[S.LOC_PILE_N + p]):
             out[A_LOCATION + j] = 1
-        for j in range(row[LOC_PILE_N + q]):
-            out[A_LOCATION + LOCATIONS + j] = 1
-    elif st == ST_LEADER:
-        for j in range(row[LINEUP_N + p]):
+        for j in range(row[S.LOC_PILE_N + q]):
+            out[A_LOCATION + S.LOCATIONS + j] = 1
+    elif st == S.ST_LEADER:
+        for j in range(row[S.LINEUP_N + p]):
             out[A_PICK + j] = 1
-    elif st == ST_LEADER_SLOT or st == ST_PLACE:
-        if st == ST_PLACE:
+    elif st == S.ST_LEADER_SLOT or st == S.ST_PLACE:
+        if st == S.ST_PLACE:
             out[A_PASS] = 1
-        for s in range(PARTY):
+        for s in range(S.PARTY):
             if at_slot(row, p, s) < 0:
                 out[A_SLOT + s] = 1
-    elif st == ST_TRIM:
-        for j in range(row[RESERVES_N + p]):
+    elif st == S.ST_TRIM:
+        for j in range(row[S.RESERVES_N + p]):
             out[A_RESERVE + j] = 1
-    elif st == ST_BATTLE:
+    elif st == S.ST_BATTLE:
         out[A_PASS] = 1
         out[A_RETREAT] = 1
         equipment = has_equipment_in_hand(row, ctab, p)
-        for a in range(PARTY):
+        for a in range(S.PARTY):
             att = at_slot(row, p, a)
             if att < 0:
                 continue
             up = not is_down(row, p, att)
             sk = skills_of(row, ctab, p, att)
-            for t in range(PARTY):
+            for t in range(S.PARTY):
                 tgt = at_slot(row, q, t)
                 if tgt < 0:
                     continue
                 if up and can_reach(row, ctab, p, att, q, tgt, (sk & SK_RANGED) != 0):
-                    out[A_FIGHT + a * PARTY + t] = 1
+                    out[A_FIGHT + a * S.PARTY + t] = 1
                 if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
-                    out[A_THROW + a * PARTY + t] = 1  # RL-K11/K12: an attack: the thrower must be Up and goes Down
+                    out[A_THROW + a * S.PARTY + t] = 1  # RL-K11/K12: an attack: the thrower must be Up and goes Down
             if up:
-                for b in range(PARTY):
+                for b in range(S.PARTY):
                     if at_slot(row, p, b) < 0:
-                        out[A_MOVE + a * PARTY + b] = 1
+                        out[A_MOVE + a * S.PARTY + b] = 1
             if ability_usable(row, tables, p, att):
                 out[A_ABILITY + a] = 1
         if leader_ability_usable(row, tables, p):
             out[A_LEADER_ABILITY] = 1
-        for i in range(row[HAND_N + p]):
+        for i in range(row[S.HAND_N + p]):
             if hand_playable(row, tables, p, i):
                 out[A_HAND + i] = 1
-        if row[PARTY_N + p] < PARTY:  # RL-A5: characters only while the party has fewer than 6
-            for j in range(row[RESERVES_N + p]):
+        if row[S.PARTY_N + p] < S.PARTY:  # RL-A5: characters only while the party has fewer than 6
+            for j in range(row[S.RESERVES_N + p]):
                 out[A_RESERVE + j] = 1
         if free_host(row, ctab, p, -1):
-            for k in range(2 * LOCATIONS):
+            for k in range(2 * S.LOCATIONS):
                 code = sideboard_entry(row, p, k)
-                if code >= 0 and row[HOST + code] < 0:
+                if code >= 0 and row[S.HOST + code] < 0:
                     out[A_RELIC + k] = 1
-        if row[HAND_N + p] >= RECRUIT_COST and row[CHAR_DECK_N + p] > 0 and row[RESERVES_N + p] < RECRUIT_LIMIT:
+        if row[S.HAND_N + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_N + p] > 0 and row[S.RESERVES_N + p] < S.RECRUIT_LIMIT:
             out[A_RECRUIT] = 1
-        if row[HAND_N + p] >= APPOINT_COST:
-            for j in range(row[PARTY_N + p]):
-                if row[PARTY_Z + p * PARTY + j] != row[LEADER + p]:
+        if row[S.HAND_N + p] >= S.APPOINT_COST:
+            for j in range(row[S.PARTY_N + p]):
+                if row[S.PARTY_Z + p * S.PARTY + j] != row[S.LEADER + p]:
                     out[A_APPOINT] = 1
                     break
-    elif st == ST_SLOT:
-        kind = row[PEND_KIND]
-        for s in range(PARTY):
+    elif st == S.ST_SLOT:
+        kind = row[S.PEND_KIND]
+        for s in range(S.PARTY):
             c = at_slot(row, p, s)
             ok = False
-            if kind == PK_REINFORCE:
+            if kind == S.PK_REINFORCE:
                 ok = c < 0
             elif c < 0:
                 ok = False
-            elif kind == PK_EQUIP:
-                ok = row[ATTACHED + p * MAX_DECK + c] < 0 and meets_requirements(
-                    row, ctab, p, c, card_of(row, p, row[PEND_CARD]))
-            elif kind == PK_RELIC:
-                ok = row[ATTACHED + p * MAX_DECK + c] < 0
-            elif kind == PK_CASTER:
+            elif kind == S.PK_EQUIP:
+                ok = row[S.ATTACHED + p * S.MAX_DECK + c] < 0 and meets_requirements(
+                    row, ctab, p, c, card_of(row, p, row[S.PEND_CARD]))
+            elif kind == S.PK_RELIC:
+                ok = row[S.ATTACHED + p * S.MAX_DECK + c] < 0
+            elif kind == S.PK_CASTER:
                 ok = valid_caster(row, ctab, p, pending_card_id(row), c)
-            elif kind == PK_OWN_TARGET:
+            elif kind == S.PK_OWN_TARGET:
                 ok = True
-            elif kind == PK_APPOINT:
-                ok = c != row[LEADER + p]
+            elif kind == S.PK_APPOINT:
+                ok = c != row[S.LEADER + p]
             if ok:
                 out[A_SLOT + s] = 1
-    elif st == ST_TARGET:
+    elif st == S.ST_TARGET:
         school = pending_school(row, tables)
-        for t in range(PARTY):
+        for t in range(S.PARTY):
             c = at_slot(row, q, t)
             if c >= 0 and not immune(row, ctab, p, q, c, school):
                 out[A_TARGET + t] = 1
-    elif st == ST_DISCARD:
-        throw = row[PEND_KIND] == PK_THROW
-        for i in range(row[HAND_N + p]):
-            if not throw or ctab[card_of(row, p, row[HAND + p * HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
+    elif st == S.ST_DISCARD:
+        throw = row[S.PEND_KIND] == S.PK_THROW
+        for i in range(row[S.HAND_N + p]):
+            if not throw or ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
                 out[A_HAND + i] = 1
-    elif st == ST_JUMP:
+    elif st == S.ST_JUMP:
         out[A_PASS] = 1
-        for t in range(PARTY):
+        for t in range(S.PARTY):
             if at_slot(row, q, t) >= 0:
                 out[A_TARGET + t] = 1  # RL-K9: any opposing character, whatever the rows
-    elif st == ST_KEEP:
+    elif st == S.ST_KEEP:
         out[A_PASS] = 1
-        for s in range(PARTY):
+        for s in range(S.PARTY):
             if at_slot(row, p, s) >= 0:
                 out[A_SLOT + s] = 1
-    elif st == ST_HAND:
+    elif st == S.ST_HAND:
         out[A_PASS] = 1
-        for i in range(row[HAND_N + p]):
+        for i in range(row[S.HAND_N + p]):
             out[A_HAND + i] = 1
-    elif st == ST_PILE:  # RL-Z5/Z6: any card the take-back may pick, by card id (copies are alike)
-        op = row[PEND_SRC]
-        zone = DOOM if op == OP_EXHUME else DISCARD
-        count = DOOM_N if op == OP_EXHUME else DISCARD_N
+    elif st == S.ST_PILE:  # RL-Z5/Z6: any card the take-back may pick, by card id (copies are alike)
+        op = row[S.PEND_SRC]
+        zone = S.DOOM if op == OP_EXHUME else S.DISCARD
+        count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
         for j in range(row[count + p]):
-            cid = card_of(row, p, row[zone + p * MAX_DECK + j])
-            if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[PEND_TARGET], cid) >= 0:
+            cid = card_of(row, p, row[zone + p * S.MAX_DECK + j])
+            if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid) >= 0:
                 out[A_PILE + cid] = 1
     n = 0
     for a in range(NUM_ACTIONS):
@@ -537,11 +427,11 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 def up_all(row: np.ndarray) -> None:
     """RL-G10 / RL-U4 / RL-U6: every character goes Up; modifiers "until the next Up" end."""
     for p in range(2):
-        for j in range(row[PARTY_N + p]):
-            k = p * MAX_DECK + row[PARTY_Z + p * PARTY + j]
-            row[DOWN + k] = 0
-            row[ATT_MOD + k] = 0
-            row[DEF_MOD + k] = 0
+        for j in range(row[S.PARTY_N + p]):
+            k = p * S.MAX_DECK + row[S.PARTY_Z + p * S.PARTY + j]
+            row[S.DOWN + k] = 0
+            row[S.ATT_MOD + k] = 0
+            row[S.DEF_MOD + k] = 0
 
 
 @njit(cache=True)
@@ -563,12 +453,12 @@ def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, 
     if hit:
         leave_play(row, q, tgt, TO_DOOM if mode == MODE_THROW else TO_DISCARD)
         if (a_skills & SK_STEAL) != 0:
-            row[STEAL_OWED + q] += 1
+            row[S.STEAL_OWED + q] += 1
     if back:
         leave_play(row, p, att, TO_DISCARD)
         if (d_skills & SK_STEAL) != 0:
-            row[STEAL_OWED + p] += 1
-    row[LAST_EVENT] = EV_BOTH if (hit and back) else (EV_HIT if hit else (EV_COUNTERED if back else EV_MISS))
+            row[S.STEAL_OWED + p] += 1
+    row[S.LAST_EVENT] = EV_BOTH if (hit and back) else (EV_HIT if hit else (EV_COUNTERED if back else EV_MISS))
     if hit and not back and ctab[a_card, C_HAS_DEFEAT] != 0:
         fire(row, tables, p, a_card, TR_DEFEAT, att, -1, SC_NONE)
     if back and not hit and ctab[d_card, C_HAS_DEFEAT] != 0:
@@ -579,17 +469,17 @@ def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, 
 def end_action(row: np.ndarray, p: int) -> None:
     """RL-G9: after an action the other player acts; a pass streak is broken."""
     clear_pending(row)
-    row[JUMPER] = -1
-    row[PASSES] = 0
-    row[ACTOR] = 1 - p
-    row[STEP] = ST_BATTLE
+    row[S.JUMPER] = -1
+    row[S.PASSES] = 0
+    row[S.ACTOR] = 1 - p
+    row[S.STEP] = S.ST_BATTLE
 
 
 @njit(cache=True, inline="always")
 def finish_action(row: np.ndarray, p: int) -> None:
     """End ``p``'s battle action, unless a take-back choice (ST_PILE) is pending: it ends the action when done."""
-    if row[STEP] == ST_PILE:
-        row[PEND_NEXT] = p
+    if row[S.STEP] == S.ST_PILE:
+        row[S.PEND_NEXT] = p
     else:
         end_action(row, p)
 
@@ -598,22 +488,22 @@ def finish_action(row: np.ndarray, p: int) -> None:
 def resolve_pending(row: np.ndarray, tables, p: int) -> None:
     """Pay the cost and resolve a Cast/Use or an ability (RL-A3, RL-M1..M3, RL-U1)."""
     ctab = tables[0]
-    src = row[PEND_SRC]
-    caster = row[PEND_CASTER]
-    target = row[PEND_TARGET]
+    src = row[S.PEND_SRC]
+    caster = row[S.PEND_CASTER]
+    target = row[S.PEND_TARGET]
     card = pending_card_id(row)
-    if src == SRC_CARD:
+    if src == S.SRC_CARD:
         if ctab[card, C_COST_DOWN] != 0 and caster >= 0:
-            row[DOWN + p * MAX_DECK + caster] = 1
-        inst = row[PEND_CARD]
-        zone_remove(row, HAND, HAND_N, HAND_CAP, p, zone_find(row, HAND, HAND_N, HAND_CAP, p, inst))
-        row[PLAYED + p * MAX_DECK + inst] = 1
+            row[S.DOWN + p * S.MAX_DECK + caster] = 1
+        inst = row[S.PEND_CARD]
+        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst))
+        row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         fire(row, tables, p, card, TR_CAST, caster, target, ctab[card, C_SCHOOL])
         to_discard(row, p, inst)  # RL-M1: used once, discarded after it resolved (it cannot take itself back)
-        if row[STEP] == ST_PILE:
-            row[PEND_TARGET] = inst  # ... nor be chosen by its own take-back
+        if row[S.STEP] == S.ST_PILE:
+            row[S.PEND_TARGET] = inst  # ... nor be chosen by its own take-back
     else:
-        row[DOWN + p * MAX_DECK + caster] = 1
+        row[S.DOWN + p * S.MAX_DECK + caster] = 1
         fire(row, tables, p, card, TR_ACT, caster, target, SC_NONE)
     finish_action(row, p)
 
@@ -622,11 +512,11 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
 def go_target(row: np.ndarray, tables, p: int) -> None:
     one = tables[0][pending_card_id(row), C_ONE_TARGET]
     if one == ONE_OWN:
-        row[PEND_KIND] = PK_OWN_TARGET
-        row[STEP] = ST_SLOT
+        row[S.PEND_KIND] = S.PK_OWN_TARGET
+        row[S.STEP] = S.ST_SLOT
     elif one == ONE_OPP:
-        row[PEND_KIND] = PK_OPP_TARGET
-        row[STEP] = ST_TARGET
+        row[S.PEND_KIND] = S.PK_OPP_TARGET
+        row[S.STEP] = S.ST_TARGET
     else:
         resolve_pending(row, tables, p)
 
@@ -634,91 +524,91 @@ def go_target(row: np.ndarray, tables, p: int) -> None:
 @njit(cache=True, inline="always")
 def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
     clear_pending(row)
-    row[PEND_KIND] = kind
-    row[PEND_PLAYER] = p
-    row[STEP] = step
+    row[S.PEND_KIND] = kind
+    row[S.PEND_PLAYER] = p
+    row[S.STEP] = step
 
 
 @njit(cache=True)
 def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
     ctab = tables[0]
     q = 1 - p
-    row[BATTLE_TURNS] += 1  # RL-G13: every action or pass of the battle phase counts toward BATTLE_TURN_CAP
+    row[S.BATTLE_TURNS] += 1  # RL-G13: every action or pass of the battle phase counts toward BATTLE_TURN_CAP
     if a == A_PASS:  # RL-A9
         draw_item(row, p)
-        row[PASSES] += 1
-        if row[PASSES] >= 2:  # RL-G10
+        row[S.PASSES] += 1
+        if row[S.PASSES] >= 2:  # RL-G10
             up_all(row)
-            row[LAST_EVENT] = EV_UP
-            row[PASSES] = 0
-            row[ROUND] += 1
-            row[ACTOR] = row[LEAD]
-            if row[ROUND] > ROUND_CAP:  # RL-G13 (gap): the battle ends as a draw
-                row[BATTLE_WINNER] = 2
+            row[S.LAST_EVENT] = EV_UP
+            row[S.PASSES] = 0
+            row[S.ROUND] += 1
+            row[S.ACTOR] = row[S.LEAD]
+            if row[S.ROUND] > S.ROUND_CAP:  # RL-G13 (gap): the battle ends as a draw
+                row[S.BATTLE_WINNER] = 2
         else:
-            row[ACTOR] = q
+            row[S.ACTOR] = q
         return
     if a < A_THROW:  # Fight
         k = a - A_FIGHT
-        att = at_slot(row, p, k // PARTY)
-        tgt = at_slot(row, q, k % PARTY)
-        row[DOWN + p * MAX_DECK + att] = 1
+        att = at_slot(row, p, k // S.PARTY)
+        tgt = at_slot(row, q, k % S.PARTY)
+        row[S.DOWN + p * S.MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, q, tgt, MODE_FIGHT)
         finish_action(row, p)
     elif a < A_MOVE:  # Throw: pick the equipment to discard next
         k = a - A_THROW
-        start_pending(row, p, PK_THROW, ST_DISCARD)
-        row[PEND_CASTER] = at_slot(row, p, k // PARTY)
-        row[PEND_TARGET] = at_slot(row, q, k % PARTY)
+        start_pending(row, p, S.PK_THROW, S.ST_DISCARD)
+        row[S.PEND_CASTER] = at_slot(row, p, k // S.PARTY)
+        row[S.PEND_TARGET] = at_slot(row, q, k % S.PARTY)
     elif a < A_HAND:  # Move (RL-A4)
         k = a - A_MOVE
-        c = at_slot(row, p, k // PARTY)
-        row[DOWN + p * MAX_DECK + c] = 1
-        row[POS + p * MAX_DECK + c] = k % PARTY
+        c = at_slot(row, p, k // S.PARTY)
+        row[S.DOWN + p * S.MAX_DECK + c] = 1
+        row[S.POS + p * S.MAX_DECK + c] = k % S.PARTY
         end_action(row, p)
     elif a < A_RESERVE:
-        inst = row[HAND + p * HAND_CAP + (a - A_HAND)]
+        inst = row[S.HAND + p * S.HAND_CAP + (a - A_HAND)]
         card = card_of(row, p, inst)
         if ctab[card, C_TYPE] == T_EQUIPMENT:  # RL-A5 / RL-E1
-            start_pending(row, p, PK_EQUIP, ST_SLOT)
-            row[PEND_CARD] = inst
+            start_pending(row, p, S.PK_EQUIP, S.ST_SLOT)
+            row[S.PEND_CARD] = inst
         else:  # RL-A3
-            start_pending(row, p, PK_CASTER, ST_SLOT)
-            row[PEND_SRC] = SRC_CARD
-            row[PEND_CARD] = inst
+            start_pending(row, p, S.PK_CASTER, S.ST_SLOT)
+            row[S.PEND_SRC] = S.SRC_CARD
+            row[S.PEND_CARD] = inst
             if ctab[card, C_NEEDS_CASTER] == 0:
                 go_target(row, tables, p)
     elif a < A_RELIC:  # RL-A5: a reserve character
-        start_pending(row, p, PK_REINFORCE, ST_SLOT)
-        row[PEND_CARD] = row[RESERVES + p * RES_CAP + (a - A_RESERVE)]
+        start_pending(row, p, S.PK_REINFORCE, S.ST_SLOT)
+        row[S.PEND_CARD] = row[S.RESERVES + p * S.RES_CAP + (a - A_RESERVE)]
     elif a < A_ABILITY:  # RL-A5 / RL-E3: a relic from the sideboard
-        start_pending(row, p, PK_RELIC, ST_SLOT)
-        row[PEND_CARD] = sideboard_entry(row, p, a - A_RELIC)
+        start_pending(row, p, S.PK_RELIC, S.ST_SLOT)
+        row[S.PEND_CARD] = sideboard_entry(row, p, a - A_RELIC)
     elif a < A_LEADER_ABILITY:
         c = at_slot(row, p, a - A_ABILITY)
-        start_pending(row, p, PK_CASTER, ST_SLOT)
-        row[PEND_SRC] = SRC_ABILITY
-        row[PEND_CARD] = c
-        row[PEND_CASTER] = c
+        start_pending(row, p, S.PK_CASTER, S.ST_SLOT)
+        row[S.PEND_SRC] = S.SRC_ABILITY
+        row[S.PEND_CARD] = c
+        row[S.PEND_CASTER] = c
         go_target(row, tables, p)
     elif a == A_LEADER_ABILITY:
-        start_pending(row, p, PK_CASTER, ST_SLOT)
-        row[PEND_SRC] = SRC_LEADER
-        row[PEND_CARD] = row[LEADER_CARD + p]
-        row[PEND_CASTER] = row[LEADER + p]
+        start_pending(row, p, S.PK_CASTER, S.ST_SLOT)
+        row[S.PEND_SRC] = S.SRC_LEADER
+        row[S.PEND_CARD] = row[S.LEADER_CARD + p]
+        row[S.PEND_CASTER] = row[S.LEADER + p]
         go_target(row, tables, p)
     elif a == A_RECRUIT:  # RL-A6
-        start_pending(row, p, PK_RECRUIT, ST_DISCARD)
-        row[PEND_LEFT] = RECRUIT_COST
+        start_pending(row, p, S.PK_RECRUIT, S.ST_DISCARD)
+        row[S.PEND_LEFT] = S.RECRUIT_COST
     elif a == A_APPOINT:  # RL-A7
-        start_pending(row, p, PK_APPOINT, ST_DISCARD)
-        row[PEND_LEFT] = APPOINT_COST
+        start_pending(row, p, S.PK_APPOINT, S.ST_DISCARD)
+        row[S.PEND_LEFT] = S.APPOINT_COST
     elif a == A_RETREAT:  # RL-A8 / RL-B3
-        while row[PARTY_N + p] > 0:
-            leave_play(row, p, row[PARTY_Z + p * PARTY], TO_RESERVES)
-        row[RETREATED] = 1
-        row[BATTLE_WINNER] = q
-        row[LAST_EVENT] = EV_RETREAT
+        while row[S.PARTY_N + p] > 0:
+            leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_RESERVES)
+        row[S.RETREATED] = 1
+        row[S.BATTLE_WINNER] = q
+        row[S.LAST_EVENT] = EV_RETREAT
         end_action(row, p)
 
 
@@ -726,9 +616,9 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
 def offer_jump(row: np.ndarray, p: int, c: int) -> None:
     """RL-K9: character ``c`` may Jump now, as part of the Reinforce that brought it (or its Jump) into play."""
     clear_pending(row)
-    row[PEND_PLAYER] = p
-    row[JUMPER] = c
-    row[STEP] = ST_JUMP
+    row[S.PEND_PLAYER] = p
+    row[S.JUMPER] = c
+    row[S.STEP] = S.ST_JUMP
 
 
 @njit(cache=True)
@@ -737,7 +627,7 @@ def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
     Reinforce attaches it to an Up character and the opponent has someone to hit, that character may Jump at once."""
     ctab = tables[0]
     sk = ctab[card, C_RELIC_SKILLS] if ctab[card, C_TYPE] == T_LOCATION else ctab[card, C_SKILLS]
-    if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[PARTY_N + 1 - p] > 0:
+    if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[S.PARTY_N + 1 - p] > 0:
         offer_jump(row, p, c)
     else:
         end_action(row, p)
@@ -745,67 +635,67 @@ def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
 
 @njit(cache=True)
 def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
-    kind = row[PEND_KIND]
+    kind = row[S.PEND_KIND]
     c = at_slot(row, p, s)
-    if kind == PK_EQUIP:  # RL-E1: attached while it stays
-        inst = row[PEND_CARD]
-        zone_remove(row, HAND, HAND_N, HAND_CAP, p, zone_find(row, HAND, HAND_N, HAND_CAP, p, inst))
-        zone_push(row, GEAR, GEAR_N, PARTY, p, inst)
+    if kind == S.PK_EQUIP:  # RL-E1: attached while it stays
+        inst = row[S.PEND_CARD]
+        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst))
+        zone_push(row, S.GEAR, S.GEAR_N, S.PARTY, p, inst)
         attach(row, p, c, p, inst)
-        row[PLAYED + p * MAX_DECK + inst] = 1
+        row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         granted_jump(row, tables, p, c, card_of(row, p, inst))
-    elif kind == PK_RELIC:  # RL-E3: the relic stays in its owner's won zone, attached by link
-        code = row[PEND_CARD]
-        attach(row, p, c, code // MAX_DECK, code % MAX_DECK)
-        granted_jump(row, tables, p, c, card_of(row, code // MAX_DECK, code % MAX_DECK))
-    elif kind == PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
-        inst = row[PEND_CARD]
-        zone_remove(row, RESERVES, RESERVES_N, RES_CAP, p, zone_find(row, RESERVES, RESERVES_N, RES_CAP, p, inst))
+    elif kind == S.PK_RELIC:  # RL-E3: the relic stays in its owner's won zone, attached by link
+        code = row[S.PEND_CARD]
+        attach(row, p, c, code // S.MAX_DECK, code % S.MAX_DECK)
+        granted_jump(row, tables, p, c, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK))
+    elif kind == S.PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
+        inst = row[S.PEND_CARD]
+        zone_remove(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, zone_find(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, inst))
         enter_party(row, p, inst, s, False)
-        row[PLAYED + p * MAX_DECK + inst] = 1
+        row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         card = card_of(row, p, inst)
         if tables[0][card, C_HAS_ENTER] != 0:
             fire(row, tables, p, card, TR_ENTER, inst, -1, SC_NONE)
-        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[PARTY_N + 1 - p] > 0 and at_slot(row, p, s) == inst:
+        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[S.PARTY_N + 1 - p] > 0 and at_slot(row, p, s) == inst:
             offer_jump(row, p, inst)  # RL-K9: the Jump is part of this Reinforce
         else:
             end_action(row, p)
-    elif kind == PK_CASTER:
-        row[PEND_CASTER] = c
+    elif kind == S.PK_CASTER:
+        row[S.PEND_CASTER] = c
         go_target(row, tables, p)
-    elif kind == PK_OWN_TARGET:
-        row[PEND_TARGET] = c
+    elif kind == S.PK_OWN_TARGET:
+        row[S.PEND_TARGET] = c
         resolve_pending(row, tables, p)
-    elif kind == PK_APPOINT:  # RL-A7 / RL-L1
-        row[LEADER + p] = c
+    elif kind == S.PK_APPOINT:  # RL-A7 / RL-L1
+        row[S.LEADER + p] = c
         end_action(row, p)
 
 
 @njit(cache=True)
 def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
-    kind = row[PEND_KIND]
+    kind = row[S.PEND_KIND]
     discard_from_hand(row, p, i)
-    if kind == PK_STEAL:  # RL-K6: back to the alternation where it was
-        row[STEAL_OWED + p] -= 1
+    if kind == S.PK_STEAL:  # RL-K6: back to the alternation where it was
+        row[S.STEAL_OWED + p] -= 1
         clear_pending(row)
-        row[STEP] = ST_BATTLE
-    elif kind == PK_THROW:  # RL-K11/K12: the thrower goes Down like any attacker
-        att = row[PEND_CASTER]
-        tgt = row[PEND_TARGET]
-        row[DOWN + p * MAX_DECK + att] = 1
+        row[S.STEP] = S.ST_BATTLE
+    elif kind == S.PK_THROW:  # RL-K11/K12: the thrower goes Down like any attacker
+        att = row[S.PEND_CASTER]
+        tgt = row[S.PEND_TARGET]
+        row[S.DOWN + p * S.MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, 1 - p, tgt, MODE_THROW)
         finish_action(row, p)
     else:
-        row[PEND_LEFT] -= 1
-        if row[PEND_LEFT] > 0:
+        row[S.PEND_LEFT] -= 1
+        if row[S.PEND_LEFT] > 0:
             return
-        if kind == PK_RECRUIT:  # RL-A6: after the battle starts the reserves have no size limit
+        if kind == S.PK_RECRUIT:  # RL-A6: after the battle starts the reserves have no size limit
             inst = pop_character(row, p)
             if inst >= 0:
                 add_to_reserves(row, p, inst)
             end_action(row, p)
         else:
-            row[STEP] = ST_SLOT  # Appoint: now the new leader
+            row[S.STEP] = S.ST_SLOT  # Appoint: now the new leader
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -813,66 +703,66 @@ def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
 @njit(cache=True)
 def begin_battle(row: np.ndarray) -> None:
     """RL-G1/G12: a new battle; RL-V3 and RL-V5 checks."""
-    if row[H_TURN] >= BATTLE_CAP:
+    if row[H_TURN] >= S.BATTLE_CAP:
         truncate_relics(row)
         return
     row[H_TURN] += 1
-    out0 = row[CHAR_DECK_N] == 0
-    out1 = row[CHAR_DECK_N + 1] == 0
+    out0 = row[S.CHAR_DECK_N] == 0
+    out1 = row[S.CHAR_DECK_N + 1] == 0
     if out0 or out1:  # RL-V3 (gap): no character deck left to draw a party from
         finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
         return
-    row[STEP] = ST_LOCATION
-    row[ROUND] = 0
-    row[BATTLE_TURNS] = 0
-    row[PASSES] = 0
-    row[BATTLE_WINNER] = -1
-    row[RETREATED] = 0
-    row[KEPT] = 0
-    row[ACTOR] = row[LEAD]
-    row[SETUP_PLAYER] = row[LEAD]
-    row[STEAL_OWED] = 0
-    row[STEAL_OWED + 1] = 0
-    row[JUMPER] = -1
+    row[S.STEP] = S.ST_LOCATION
+    row[S.ROUND] = 0
+    row[S.BATTLE_TURNS] = 0
+    row[S.PASSES] = 0
+    row[S.BATTLE_WINNER] = -1
+    row[S.RETREATED] = 0
+    row[S.KEPT] = 0
+    row[S.ACTOR] = row[S.LEAD]
+    row[S.SETUP_PLAYER] = row[S.LEAD]
+    row[S.STEAL_OWED] = 0
+    row[S.STEAL_OWED + 1] = 0
+    row[S.JUMPER] = -1
     clear_pending(row)
 
 
 @njit(cache=True, inline="always")
 def choose_location(row: np.ndarray, p: int, k: int) -> None:
     """RL-G2 then RL-G3: the location goes to the battlefield; both draw 6 characters."""
-    owner = p if k < LOCATIONS else 1 - p
-    j = k if k < LOCATIONS else k - LOCATIONS
-    inst = zone_remove(row, LOC_PILE, LOC_PILE_N, LOCATIONS, owner, j)
-    zone_push(row, BATTLEFIELD, BATTLEFIELD_N, 1, owner, inst)
+    owner = p if k < S.LOCATIONS else 1 - p
+    j = k if k < S.LOCATIONS else k - S.LOCATIONS
+    inst = zone_remove(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, owner, j)
+    zone_push(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, owner, inst)
     for q in range(2):
-        for _ in range(LINEUP):
+        for _ in range(S.LINEUP):
             c = pop_character(row, q)
             if c < 0:
                 break
-            zone_push(row, LINEUP_Z, LINEUP_N, LINEUP, q, c)
-    row[SETUP_PLAYER] = row[LEAD]
-    row[STEP] = ST_LEADER
+            zone_push(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, q, c)
+    row[S.SETUP_PLAYER] = row[S.LEAD]
+    row[S.STEP] = S.ST_LEADER
 
 
 @njit(cache=True, inline="always")
 def reveal(row: np.ndarray, tables) -> None:
     """RL-G6 reveal and draws, RL-G8 reserves filled to 3 (then trimmed by their owners; the location effect,
     RL-G7, goes off after the trim: ``location_effect``)."""
-    lead = row[LEAD]
+    lead = row[S.LEAD]
     for k in range(2):
         p = lead if k == 0 else 1 - lead
-        for j in range(row[PARTY_N + p]):
-            row[FACE_DOWN + p * MAX_DECK + row[PARTY_Z + p * PARTY + j]] = 0
-        for _ in range(2 * (PARTY - row[PARTY_N + p])):
+        for j in range(row[S.PARTY_N + p]):
+            row[S.FACE_DOWN + p * S.MAX_DECK + row[S.PARTY_Z + p * S.PARTY + j]] = 0
+        for _ in range(2 * (S.PARTY - row[S.PARTY_N + p])):
             draw_item(row, p)
     for p in range(2):
-        while row[RESERVES_N + p] < RESERVE_TARGET:
+        while row[S.RESERVES_N + p] < S.RESERVE_TARGET:
             c = pop_character(row, p)
             if c < 0:
                 break
             add_to_reserves(row, p, c)
-    row[SETUP_PLAYER] = lead
-    row[STEP] = ST_TRIM
+    row[S.SETUP_PLAYER] = lead
+    row[S.STEP] = S.ST_TRIM
 
 
 @njit(cache=True)
@@ -883,166 +773,166 @@ def location_effect(row: np.ndarray, tables, k0: int) -> None:
     at part ``k0``; a take-back choice (ST_PILE) pauses it, and its end resumes here. Then the battle phase."""
     loc = -1
     for q in range(2):
-        if row[BATTLEFIELD_N + q] > 0:
-            loc = card_of(row, q, row[BATTLEFIELD + q])
-    lead = row[LEAD]
+        if row[S.BATTLEFIELD_N + q] > 0:
+            loc = card_of(row, q, row[S.BATTLEFIELD + q])
+    lead = row[S.LEAD]
     for k in range(k0, 2):
         if loc < 0:
             break
         p = lead if k == 0 else 1 - lead
         fire(row, tables, p, loc, TR_LOCATION, -1, -1, SC_NONE)
-        if row[STEP] == ST_PILE:
-            row[PEND_NEXT] = NEXT_LOCATION_OTHER if k == 0 else NEXT_LOCATION_DONE
+        if row[S.STEP] == S.ST_PILE:
+            row[S.PEND_NEXT] = S.NEXT_LOCATION_OTHER if k == 0 else S.NEXT_LOCATION_DONE
             return
-    row[STEP] = ST_BATTLE  # RL-G9: the battle phase starts with 1P
-    row[ACTOR] = lead
-    row[PASSES] = 0
-    row[ROUND] = 1
+    row[S.STEP] = S.ST_BATTLE  # RL-G9: the battle phase starts with 1P
+    row[S.ACTOR] = lead
+    row[S.PASSES] = 0
+    row[S.ROUND] = 1
 
 
 @njit(cache=True)
 def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
     """RL-Z5/Z6: take back a card of id ``cid``; when the take-back is done, resume what it interrupted."""
     ctab = tables[0]
-    op = row[PEND_SRC]
-    take_back(row, ctab, p, op, pile_candidate(row, ctab, p, op, row[PEND_TARGET], cid))
-    row[PEND_LEFT] -= 1
-    if row[PEND_LEFT] > 0 and pile_candidate(row, ctab, p, op, row[PEND_TARGET], -1) >= 0:
+    op = row[S.PEND_SRC]
+    take_back(row, ctab, p, op, pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid))
+    row[S.PEND_LEFT] -= 1
+    if row[S.PEND_LEFT] > 0 and pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], -1) >= 0:
         return
-    nxt = row[PEND_NEXT]
+    nxt = row[S.PEND_NEXT]
     clear_pending(row)
-    row[STEP] = ST_BATTLE  # the take-back is over (location_effect reads STEP to see whether another one starts)
+    row[S.STEP] = S.ST_BATTLE  # the take-back is over (location_effect reads STEP to see whether another one starts)
     if nxt >= 0:
         end_action(row, nxt)
     else:
-        location_effect(row, tables, 1 if nxt == NEXT_LOCATION_OTHER else 2)
+        location_effect(row, tables, 1 if nxt == S.NEXT_LOCATION_OTHER else 2)
 
 
 @njit(cache=True)
 def location_back(row: np.ndarray) -> None:
     for q in range(2):
-        if row[BATTLEFIELD_N + q] > 0:
-            inst = zone_remove(row, BATTLEFIELD, BATTLEFIELD_N, 1, q, 0)
-            zone_push(row, LOC_PILE, LOC_PILE_N, LOCATIONS, q, inst)
+        if row[S.BATTLEFIELD_N + q] > 0:
+            inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, q, 0)
+            zone_push(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, q, inst)
 
 
 @njit(cache=True, inline="always")
 def start_resolution(row: np.ndarray, tables) -> None:
     """RL-B1..B5, RL-K14, RL-V1: who gets the relic; then the winner keeps characters (RL-B6)."""
     ctab = tables[0]
-    w = row[BATTLE_WINNER]
+    w = row[S.BATTLE_WINNER]
     clear_pending(row)
-    row[STEAL_OWED] = 0
-    row[STEAL_OWED + 1] = 0
-    row[JUMPER] = -1
+    row[S.STEAL_OWED] = 0
+    row[S.STEAL_OWED + 1] = 0
+    row[S.JUMPER] = -1
     if w == 0 or w == 1:
-        villains = row[PARTY_N + w] > 0
-        for j in range(row[PARTY_N + w]):
-            if (skills_of(row, ctab, w, row[PARTY_Z + w * PARTY + j]) & SK_VILLAIN) == 0:
+        villains = row[S.PARTY_N + w] > 0
+        for j in range(row[S.PARTY_N + w]):
+            if (skills_of(row, ctab, w, row[S.PARTY_Z + w * S.PARTY + j]) & SK_VILLAIN) == 0:
                 villains = False
         if villains:  # RL-K14 (gap)
             location_back(row)
         else:  # RL-B5: the winner takes the location card; its relic goes to the winner's sideboard
             for q in range(2):
-                if row[BATTLEFIELD_N + q] > 0:
-                    inst = zone_remove(row, BATTLEFIELD, BATTLEFIELD_N, 1, q, 0)
-                    zone_push(row, WON, WON_N, LOCATIONS, q, inst)
-                    row[CONTROLLER + q * MAX_DECK + inst] = w
-                    row[HOST + q * MAX_DECK + inst] = -1
-            if relic_count(row, w) >= RELICS_TO_WIN:  # RL-V1
+                if row[S.BATTLEFIELD_N + q] > 0:
+                    inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, q, 0)
+                    zone_push(row, S.WON, S.WON_N, S.LOCATIONS, q, inst)
+                    row[S.CONTROLLER + q * S.MAX_DECK + inst] = w
+                    row[S.HOST + q * S.MAX_DECK + inst] = -1
+            if relic_count(row, w) >= S.RELICS_TO_WIN:  # RL-V1
                 finish_relics(row, w)
                 return
-        row[KEPT] = 0
-        row[SETUP_PLAYER] = w
-        row[STEP] = ST_KEEP
+        row[S.KEPT] = 0
+        row[S.SETUP_PLAYER] = w
+        row[S.STEP] = S.ST_KEEP
     else:  # RL-B2 / RL-B9: a draw, the location goes back; nobody keeps characters
         location_back(row)
         for p in range(2):
-            while row[PARTY_N + p] > 0:
-                leave_play(row, p, row[PARTY_Z + p * PARTY], TO_DISCARD)
-        row[SETUP_PLAYER] = row[LEAD]
-        row[STEP] = ST_HAND
+            while row[S.PARTY_N + p] > 0:
+                leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_DISCARD)
+        row[S.SETUP_PLAYER] = row[S.LEAD]
+        row[S.STEP] = S.ST_HAND
 
 
 @njit(cache=True, inline="always")
 def end_battle(row: np.ndarray) -> None:
     """RL-B8 discard piles to the doom pile; RL-E6 relics still attached go back; RL-G12 roles swap."""
     for p in range(2):
-        while row[PARTY_N + p] > 0:  # never reached: parties are empty after the keep step
-            leave_play(row, p, row[PARTY_Z + p * PARTY], TO_DISCARD)
-        for j in range(row[DISCARD_N + p]):  # in order: the doom pile keeps the discard pile's order
-            to_doom(row, p, row[DISCARD + p * MAX_DECK + j])
-            row[DISCARD + p * MAX_DECK + j] = -1
-        row[DISCARD_N + p] = 0
-        row[LEADER + p] = -1
-    row[LEAD] = 1 - row[LEAD]
+        while row[S.PARTY_N + p] > 0:  # never reached: parties are empty after the keep step
+            leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_DISCARD)
+        for j in range(row[S.DISCARD_N + p]):  # in order: the doom pile keeps the discard pile's order
+            to_doom(row, p, row[S.DISCARD + p * S.MAX_DECK + j])
+            row[S.DISCARD + p * S.MAX_DECK + j] = -1
+        row[S.DISCARD_N + p] = 0
+        row[S.LEADER + p] = -1
+    row[S.LEAD] = 1 - row[S.LEAD]
     begin_battle(row)
 
 
 @njit(cache=True)
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
-    st = row[STEP]
-    if st == ST_LOCATION:
+    st = row[S.STEP]
+    if st == S.ST_LOCATION:
         choose_location(row, p, a - A_LOCATION)
-    elif st == ST_LEADER:  # RL-G4
-        row[PEND_CARD] = row[LINEUP_Z + p * LINEUP + (a - A_PICK)]
-        row[STEP] = ST_LEADER_SLOT
-    elif st == ST_LEADER_SLOT:
-        inst = row[PEND_CARD]
-        zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, p, zone_find(row, LINEUP_Z, LINEUP_N, LINEUP, p, inst))
+    elif st == S.ST_LEADER:  # RL-G4
+        row[S.PEND_CARD] = row[S.LINEUP_Z + p * S.LINEUP + (a - A_PICK)]
+        row[S.STEP] = S.ST_LEADER_SLOT
+    elif st == S.ST_LEADER_SLOT:
+        inst = row[S.PEND_CARD]
+        zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, zone_find(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, inst))
         enter_party(row, p, inst, a - A_SLOT, False)  # RL-G4 (gap): the leader is face up
-        row[LEADER + p] = inst
-        row[LEADER_SHOWN + p] = 1  # the leader card is seen from now on
-        row[PLAYED + p * MAX_DECK + inst] = 1
-        row[PEND_CARD] = -1
-        if p == row[LEAD]:
-            row[SETUP_PLAYER] = 1 - p
-            row[STEP] = ST_LEADER
+        row[S.LEADER + p] = inst
+        row[S.LEADER_SHOWN + p] = 1  # the leader card is seen from now on
+        row[S.PLAYED + p * S.MAX_DECK + inst] = 1
+        row[S.PEND_CARD] = -1
+        if p == row[S.LEAD]:
+            row[S.SETUP_PLAYER] = 1 - p
+            row[S.STEP] = S.ST_LEADER
         else:
-            row[SETUP_PLAYER] = row[LEAD]
-            row[STEP] = ST_PLACE
-    elif st == ST_PLACE:  # RL-G5: the next drawn character, face down on a slot or to the reserves
-        inst = zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, p, 0)
+            row[S.SETUP_PLAYER] = row[S.LEAD]
+            row[S.STEP] = S.ST_PLACE
+    elif st == S.ST_PLACE:  # RL-G5: the next drawn character, face down on a slot or to the reserves
+        inst = zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, 0)
         if a == A_PASS:
             add_to_reserves(row, p, inst)
         else:
             enter_party(row, p, inst, a - A_SLOT, True)
-            row[PLAYED + p * MAX_DECK + inst] = 1
-    elif st == ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go
-        inst = zone_remove(row, RESERVES, RESERVES_N, RES_CAP, p, a - A_RESERVE)
+            row[S.PLAYED + p * S.MAX_DECK + inst] = 1
+    elif st == S.ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go
+        inst = zone_remove(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, a - A_RESERVE)
         to_discard(row, p, inst)
-    elif st == ST_BATTLE:
+    elif st == S.ST_BATTLE:
         battle_action(row, tables, p, a)
-    elif st == ST_SLOT:
+    elif st == S.ST_SLOT:
         slot_choice(row, tables, p, a - A_SLOT)
-    elif st == ST_TARGET:
-        row[PEND_TARGET] = at_slot(row, 1 - p, a - A_TARGET)
+    elif st == S.ST_TARGET:
+        row[S.PEND_TARGET] = at_slot(row, 1 - p, a - A_TARGET)
         resolve_pending(row, tables, p)
-    elif st == ST_DISCARD:
+    elif st == S.ST_DISCARD:
         discard_choice(row, tables, p, a - A_HAND)
-    elif st == ST_JUMP:
-        jumper = row[JUMPER]
+    elif st == S.ST_JUMP:
+        jumper = row[S.JUMPER]
         if a != A_PASS:  # RL-K9/K10: printed ATT, anywhere, no counter
-            row[DOWN + p * MAX_DECK + jumper] = 1
+            row[S.DOWN + p * S.MAX_DECK + jumper] = 1
             resolve_attack(row, tables, p, jumper, 1 - p, at_slot(row, 1 - p, a - A_TARGET), MODE_JUMP)
         finish_action(row, p)
-    elif st == ST_PILE:
+    elif st == S.ST_PILE:
         pile_choice(row, tables, p, a - A_PILE)
-    elif st == ST_KEEP:  # RL-B6
+    elif st == S.ST_KEEP:  # RL-B6
         if a == A_PASS:
-            row[KEPT] = 99
+            row[S.KEPT] = 99
         else:
             leave_play(row, p, at_slot(row, p, a - A_SLOT), TO_RESERVES)
-            row[KEPT] += 1
-    elif st == ST_HAND:  # RL-B7
+            row[S.KEPT] += 1
+    elif st == S.ST_HAND:  # RL-B7
         if a != A_PASS:
             discard_from_hand(row, p, a - A_HAND)
         else:
-            while row[HAND_N + p] < OPENING_HAND and draw_item(row, p):
+            while row[S.HAND_N + p] < S.OPENING_HAND and draw_item(row, p):
                 pass
-            if p == row[LEAD]:
-                row[SETUP_PLAYER] = 1 - p
+            if p == row[S.LEAD]:
+                row[S.SETUP_PLAYER] = 1 - p
             else:
                 end_battle(row)
 
@@ -1054,84 +944,84 @@ def advance(row: np.ndarray, tables) -> None:
         if row[H_STATUS] != LIVE:
             return
         # RL-V2: a player with no card in hand and none in the item deck loses (checked before every decision)
-        out0 = row[HAND_N] == 0 and row[ITEM_DECK_N] == 0
-        out1 = row[HAND_N + 1] == 0 and row[ITEM_DECK_N + 1] == 0
+        out0 = row[S.HAND_N] == 0 and row[S.ITEM_DECK_N] == 0
+        out1 = row[S.HAND_N + 1] == 0 and row[S.ITEM_DECK_N + 1] == 0
         if out0 or out1:
             finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
             return
-        st = row[STEP]
-        lead = row[LEAD]
-        sp = row[SETUP_PLAYER]
-        if st == ST_LOCATION:
+        st = row[S.STEP]
+        lead = row[S.LEAD]
+        sp = row[S.SETUP_PLAYER]
+        if st == S.ST_LOCATION:
             set_relics_decision(row, lead)
             return
-        if st == ST_LEADER or st == ST_LEADER_SLOT:
-            if row[LINEUP_N + sp] == 0 and st == ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
-                row[STEP] = ST_PLACE
+        if st == S.ST_LEADER or st == S.ST_LEADER_SLOT:
+            if row[S.LINEUP_N + sp] == 0 and st == S.ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
+                row[S.STEP] = S.ST_PLACE
                 continue
             set_relics_decision(row, sp)
             return
-        if st == ST_PLACE:
-            if row[LINEUP_N + sp] > 0 and row[PARTY_N + sp] < PARTY:
+        if st == S.ST_PLACE:
+            if row[S.LINEUP_N + sp] > 0 and row[S.PARTY_N + sp] < S.PARTY:
                 set_relics_decision(row, sp)
                 return
-            while row[LINEUP_N + sp] > 0:  # RL-G5: the rest go to the reserves
-                add_to_reserves(row, sp, zone_remove(row, LINEUP_Z, LINEUP_N, LINEUP, sp, 0))
+            while row[S.LINEUP_N + sp] > 0:  # RL-G5: the rest go to the reserves
+                add_to_reserves(row, sp, zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, sp, 0))
             if sp == lead:
-                row[SETUP_PLAYER] = 1 - lead
+                row[S.SETUP_PLAYER] = 1 - lead
             else:
                 reveal(row, tables)
             continue
-        if st == ST_TRIM:
-            if row[RESERVES_N + sp] > RESERVE_TARGET:
+        if st == S.ST_TRIM:
+            if row[S.RESERVES_N + sp] > S.RESERVE_TARGET:
                 set_relics_decision(row, sp)
                 return
             if sp == lead:
-                row[SETUP_PLAYER] = 1 - lead
+                row[S.SETUP_PLAYER] = 1 - lead
                 continue
             location_effect(row, tables, 0)  # RL-G7, then the battle phase (RL-G9)
             continue
-        if st == ST_BATTLE:
+        if st == S.ST_BATTLE:
             owed = -1
             for k in range(2):
-                x = row[ACTOR] if k == 0 else 1 - row[ACTOR]
-                if row[STEAL_OWED + x] > 0:
-                    if row[HAND_N + x] == 0:
-                        row[STEAL_OWED + x] = 0
+                x = row[S.ACTOR] if k == 0 else 1 - row[S.ACTOR]
+                if row[S.STEAL_OWED + x] > 0:
+                    if row[S.HAND_N + x] == 0:
+                        row[S.STEAL_OWED + x] = 0
                     elif owed < 0:
                         owed = x
             if owed >= 0:  # RL-K6: the victim picks the card
-                start_pending(row, owed, PK_STEAL, ST_DISCARD)
+                start_pending(row, owed, S.PK_STEAL, S.ST_DISCARD)
                 set_relics_decision(row, owed)
                 return
-            if row[BATTLE_WINNER] < 0:
-                gone0 = row[PARTY_N] == 0
-                gone1 = row[PARTY_N + 1] == 0
+            if row[S.BATTLE_WINNER] < 0:
+                gone0 = row[S.PARTY_N] == 0
+                gone1 = row[S.PARTY_N + 1] == 0
                 if gone0 and gone1:  # RL-B2
-                    row[BATTLE_WINNER] = 2
+                    row[S.BATTLE_WINNER] = 2
                 elif gone0 or gone1:  # RL-B1 / RL-B4
-                    row[BATTLE_WINNER] = 1 if gone0 else 0
-                elif row[BATTLE_TURNS] >= BATTLE_TURN_CAP:  # RL-G13 (gap): the battle ends as a draw
-                    row[BATTLE_WINNER] = 2
-            if row[BATTLE_WINNER] >= 0:
+                    row[S.BATTLE_WINNER] = 1 if gone0 else 0
+                elif row[S.BATTLE_TURNS] >= S.BATTLE_TURN_CAP:  # RL-G13 (gap): the battle ends as a draw
+                    row[S.BATTLE_WINNER] = 2
+            if row[S.BATTLE_WINNER] >= 0:
                 start_resolution(row, tables)
                 continue
-            set_relics_decision(row, row[ACTOR])
+            set_relics_decision(row, row[S.ACTOR])
             return
-        if st == ST_SLOT or st == ST_TARGET or st == ST_DISCARD or st == ST_JUMP or st == ST_PILE:
-            set_relics_decision(row, row[PEND_PLAYER])
+        if st == S.ST_SLOT or st == S.ST_TARGET or st == S.ST_DISCARD or st == S.ST_JUMP or st == S.ST_PILE:
+            set_relics_decision(row, row[S.PEND_PLAYER])
             return
-        if st == ST_KEEP:
-            w = row[BATTLE_WINNER]
-            if row[KEPT] < RESERVE_TARGET and row[PARTY_N + w] > 0:
+        if st == S.ST_KEEP:
+            w = row[S.BATTLE_WINNER]
+            if row[S.KEPT] < S.RESERVE_TARGET and row[S.PARTY_N + w] > 0:
                 set_relics_decision(row, w)
                 return
-            while row[PARTY_N + w] > 0:  # RL-B6: the rest are discarded
-                leave_play(row, w, row[PARTY_Z + w * PARTY], TO_DISCARD)
-            row[SETUP_PLAYER] = lead
-            row[STEP] = ST_HAND
+            while row[S.PARTY_N + w] > 0:  # RL-B6: the rest are discarded
+                leave_play(row, w, row[S.PARTY_Z + w * S.PARTY], TO_DISCARD)
+            row[S.SETUP_PLAYER] = lead
+            row[S.STEP] = S.ST_HAND
             continue
-        if st == ST_HAND:
+        if st == S.ST_HAND:
             set_relics_decision(row, sp)
             return
         return  # ST_OVER
@@ -1143,13 +1033,13 @@ def pending_is_hidden(row: np.ndarray) -> bool:
     attached (its caster, target or host) or the equipment chosen for a Throw. Whether such a decision has one or
     several legal actions depends on that hidden card, so it is never auto-played and the opponent's observation
     shows it as the battle step (no timing or step leak)."""
-    kind = row[PEND_KIND]
-    if row[STEP] != ST_SLOT and row[STEP] != ST_TARGET and row[STEP] != ST_DISCARD:
+    kind = row[S.PEND_KIND]
+    if row[S.STEP] != S.ST_SLOT and row[S.STEP] != S.ST_TARGET and row[S.STEP] != S.ST_DISCARD:
         return False
-    if kind == PK_THROW:
+    if kind == S.PK_THROW:
         return True
-    return row[PEND_SRC] == SRC_CARD and (kind == PK_EQUIP or kind == PK_CASTER or kind == PK_OWN_TARGET
-                                          or kind == PK_OPP_TARGET)
+    return row[S.PEND_SRC] == S.SRC_CARD and (kind == S.PK_EQUIP or kind == S.PK_CASTER or kind == S.PK_OWN_TARGET
+                                          or kind == S.PK_OPP_TARGET)
 
 
 @njit(cache=True, inline="always")
@@ -1177,40 +1067,40 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     row[:] = 0
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)
-    for z in range(len(ZONES)):
-        start, _count, width = ZONES[z]
+    for z in range(len(S.ZONES)):
+        start, _count, width = S.ZONES[z]
         for j in range(2 * width):
             row[start + j] = -1
-    for k in range(2 * MAX_DECK):
-        row[DECK_LIST + k] = -1
-        row[POS + k] = -1
-        row[ATTACHED + k] = -1
-        row[HOST + k] = -1
-        row[CONTROLLER + k] = -1
+    for k in range(2 * S.MAX_DECK):
+        row[S.DECK_LIST + k] = -1
+        row[S.POS + k] = -1
+        row[S.ATTACHED + k] = -1
+        row[S.HOST + k] = -1
+        row[S.CONTROLLER + k] = -1
     for p in range(2):
-        for i in range(MAX_DECK):
+        for i in range(S.MAX_DECK):
             card = decks[p, i]
-            row[DECK_LIST + p * MAX_DECK + i] = card
+            row[S.DECK_LIST + p * S.MAX_DECK + i] = card
             if card < 0:
                 continue
             kind = ctab[card, C_TYPE]
             if kind == T_CHARACTER:
-                zone_push(row, CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE, p, i)
+                zone_push(row, S.CHAR_DECK, S.CHAR_DECK_N, S.CHAR_DECK_SIZE, p, i)
             elif kind == T_LOCATION:
-                zone_push(row, LOC_PILE, LOC_PILE_N, LOCATIONS, p, i)
+                zone_push(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, p, i)
             elif kind == T_LEADER:
-                row[LEADER_CARD + p] = i
+                row[S.LEADER_CARD + p] = i
             else:
-                zone_push(row, ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE, p, i)
-        shuffle_slice(row, CHAR_DECK + p * CHAR_DECK_SIZE, row[CHAR_DECK_N + p])
-        shuffle_slice(row, ITEM_DECK + p * ITEM_DECK_SIZE, row[ITEM_DECK_N + p])
-        for _ in range(OPENING_HAND):
+                zone_push(row, S.ITEM_DECK, S.ITEM_DECK_N, S.ITEM_DECK_SIZE, p, i)
+        shuffle_slice(row, S.CHAR_DECK + p * S.CHAR_DECK_SIZE, row[S.CHAR_DECK_N + p])
+        shuffle_slice(row, S.ITEM_DECK + p * S.ITEM_DECK_SIZE, row[S.ITEM_DECK_N + p])
+        for _ in range(S.OPENING_HAND):
             draw_item(row, p)
-        row[LEADER + p] = -1
-    row[LEAD] = rng_below(row, 2)  # RL-S4 (gap): the first 1P is random
-    row[FIRST_PLAYER] = row[LEAD]
+        row[S.LEADER + p] = -1
+    row[S.LEAD] = rng_below(row, 2)  # RL-S4 (gap): the first 1P is random
+    row[S.FIRST_PLAYER] = row[S.LEAD]
     row[H_TURN] = 0
-    row[LAST_EVENT] = EV_NONE
+    row[S.LAST_EVENT] = EV_NONE
     begin_battle(row)
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     settle(row, tables, mask)
@@ -1226,7 +1116,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= DECISION_CAP:
+    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate_relics(row)
     return 0
 

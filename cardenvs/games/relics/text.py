@@ -47,37 +47,9 @@ from .rules import (
     school_skill,
     valid_caster,
 )
-from .state import (
-    APPOINT_COST,
-    LOCATIONS,
-    MAX_DECK,
-    PARTY,
-    PK_APPOINT,
-    PK_CASTER,
-    PK_EQUIP,
-    PK_REINFORCE,
-    PK_RELIC,
-    PK_THROW,
-    RECRUIT_COST,
-    RECRUIT_LIMIT,
-    ST_BATTLE,
-    ST_DISCARD,
-    ST_HAND,
-    ST_JUMP,
-    ST_KEEP,
-    ST_LEADER,
-    ST_LEADER_SLOT,
-    ST_LOCATION,
-    ST_PILE,
-    ST_PLACE,
-    ST_SLOT,
-    ST_TARGET,
-    ST_TRIM,
-    STATE,
-    STEP_NAMES,
-)
+from . import state as S
 
-_S = STATE
+_S = S.STATE
 EVENTS = ("", "the attack fell short", "defeated the target", "was countered", "both were defeated",
           "retreated", "everything went Up")
 
@@ -116,8 +88,8 @@ def _occupant(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
 
 
 def _sideboard(row: np.ndarray, p: int, k: int) -> tuple[int, int]:
-    q = p if k < LOCATIONS else 1 - p
-    j = k if k < LOCATIONS else k - LOCATIONS
+    q = p if k < S.LOCATIONS else 1 - p
+    j = k if k < S.LOCATIONS else k - S.LOCATIONS
     won = _zone(row, "won", q)
     if j >= len(won) or _f(row, "controller")[q, won[j]] != p:
         return -1, -1
@@ -133,17 +105,17 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     """Human-readable text of ``action`` for ``player`` in the position ``row``."""
     field, i = action_range(int(action))
     p, o = int(player), 1 - int(player)
-    step = STEP_NAMES[int(_f(row, "step"))]
+    step = S.STEP_NAMES[int(_f(row, "step"))]
     if field == "pass":
         return {"place characters": "send the drawn character to the reserves", "jump": "do not Jump",
                 "keep characters": "keep no more characters", "resolution discard": "done discarding, draw to 3",
                 }.get(step, "Pass (draw 1)")
     if field in ("fight", "throw"):
-        a, t = divmod(i, PARTY)
+        a, t = divmod(i, S.PARTY)
         verb = "Fight" if field == "fight" else "Throw"
         return f"{verb}: {_occupant(row, pool, p, a)} -> {_occupant(row, pool, o, t)}"
     if field == "move":
-        a, b = divmod(i, PARTY)
+        a, b = divmod(i, S.PARTY)
         inst = _at_slot(row, p, a)
         who = _name(row, pool, p, inst) if inst >= 0 else "(nobody)"
         return f"Move {who} from {_slot_text(p, a)} to {_slot_text(p, b)}"
@@ -175,9 +147,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "target":
         return f"choose opposing {_slot_text(o, i)} ({_name(row, pool, o, _at_slot(row, o, i))})"
     if field == "location":
-        q = p if i < LOCATIONS else o
+        q = p if i < S.LOCATIONS else o
         pile = _zone(row, "loc_pile", q)
-        j = i if i < LOCATIONS else i - LOCATIONS
+        j = i if i < S.LOCATIONS else i - S.LOCATIONS
         return f"battle at '{_name(row, pool, q, pile[j]) if j < len(pile) else '?'}'"
     if field == "pile":
         name = pool.cards[i]["name"] if i < len(pool.cards) else "?"
@@ -202,7 +174,7 @@ def _char_text(row: np.ndarray, pool: CardPool, p: int, inst: int, show: bool) -
     text = f"{info['name']} {att}/{dfn}"
     code = int(_f(row, "attached")[p, inst])
     if code >= 0:
-        a = int(_f(row, "deck_list")[code // MAX_DECK, code % MAX_DECK])
+        a = int(_f(row, "deck_list")[code // S.MAX_DECK, code % S.MAX_DECK])
         text += f" +{_relic_name(pool, a) if ctab[a, C_TYPE] == T_LOCATION else pool.name(a)}"
     flags = "v" if _f(row, "down")[p, inst] else "^"
     if int(_f(row, "leader")[p]) == inst:
@@ -218,8 +190,8 @@ def _public_step(row: np.ndarray, viewer: int | None) -> str:
     st = int(_f(row, "step"))
     if (viewer is not None and int(row[H_STATUS]) == LIVE and int(row[H_TO_ACT]) != viewer
             and pending_is_hidden(np.ascontiguousarray(row))):
-        st = ST_BATTLE
-    return STEP_NAMES[st]
+        st = S.ST_BATTLE
+    return S.STEP_NAMES[st]
 
 
 def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
@@ -357,23 +329,23 @@ _WHAT = {"pass": "passing", "fight": "a Fight", "throw": "a Throw", "move": "a M
          "retreat": "Retreat", "slot": "choosing one of your slots", "target": "choosing an opposing character",
          "location": "choosing the location", "pick": "choosing a leader", "pile": "taking back a card"}
 _ALLOWED = {
-    ST_LOCATION: ("location",), ST_LEADER: ("pick",), ST_LEADER_SLOT: ("slot",), ST_PLACE: ("pass", "slot"),
-    ST_TRIM: ("reserve",),
-    ST_BATTLE: ("pass", "fight", "throw", "move", "hand", "reserve", "relic", "ability", "leader_ability",
+    S.ST_LOCATION: ("location",), S.ST_LEADER: ("pick",), S.ST_LEADER_SLOT: ("slot",), S.ST_PLACE: ("pass", "slot"),
+    S.ST_TRIM: ("reserve",),
+    S.ST_BATTLE: ("pass", "fight", "throw", "move", "hand", "reserve", "relic", "ability", "leader_ability",
                 "recruit", "appoint", "retreat"),
-    ST_SLOT: ("slot",), ST_TARGET: ("target",), ST_DISCARD: ("hand",), ST_JUMP: ("pass", "target"),
-    ST_KEEP: ("pass", "slot"), ST_HAND: ("pass", "hand"), ST_PILE: ("pile",),
+    S.ST_SLOT: ("slot",), S.ST_TARGET: ("target",), S.ST_DISCARD: ("hand",), S.ST_JUMP: ("pass", "target"),
+    S.ST_KEEP: ("pass", "slot"), S.ST_HAND: ("pass", "hand"), S.ST_PILE: ("pile",),
 }
 _NOW = {
-    ST_LOCATION: "choose the battle's location", ST_LEADER: "choose your leader among the drawn characters",
-    ST_LEADER_SLOT: "put your leader on an empty slot",
-    ST_PLACE: "put the next drawn character on an empty slot, or pass to send it to the reserves",
-    ST_TRIM: "discard reserve characters until 3 are left", ST_BATTLE: "take a battle action or pass",
-    ST_SLOT: "choose one of your slots for the action you started",
-    ST_TARGET: "choose an opposing character for the action you started", ST_DISCARD: "discard a card from hand",
-    ST_JUMP: "Jump-attack an opposing character with the character you just reinforced, or pass",
-    ST_KEEP: "choose characters to keep in the reserves, or pass", ST_HAND: "discard cards from hand, or pass",
-    ST_PILE: "choose the card to take back",
+    S.ST_LOCATION: "choose the battle's location", S.ST_LEADER: "choose your leader among the drawn characters",
+    S.ST_LEADER_SLOT: "put your leader on an empty slot",
+    S.ST_PLACE: "put the next drawn character on an empty slot, or pass to send it to the reserves",
+    S.ST_TRIM: "discard reserve characters until 3 are left", S.ST_BATTLE: "take a battle action or pass",
+    S.ST_SLOT: "choose one of your slots for the action you started",
+    S.ST_TARGET: "choose an opposing character for the action you started", S.ST_DISCARD: "discard a card from hand",
+    S.ST_JUMP: "Jump-attack an opposing character with the character you just reinforced, or pass",
+    S.ST_KEEP: "choose characters to keep in the reserves, or pass", S.ST_HAND: "discard cards from hand, or pass",
+    S.ST_PILE: "choose the card to take back",
 }
 _NO_REASON = "not legal in this decision"  # the sweep test checks it never shows: every refusal has its reason
 
@@ -470,7 +442,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
     q = 1 - p
     out: list[str] = []
     if field in ("fight", "throw"):
-        a, t = divmod(i, PARTY)
+        a, t = divmod(i, S.PARTY)
         att, tgt = _at_slot(row, p, a), _at_slot(row, q, t)
         if att < 0:
             out.append(f"you have no character on {_slot_text(p, a)}")
@@ -497,7 +469,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
                 out.append(f"{_who(row, pool, q, t)} is {_plural(d, 'row')} away from {_who(row, pool, p, a)}: {how}")
         return out
     if field == "move":
-        a, b = divmod(i, PARTY)
+        a, b = divmod(i, S.PARTY)
         c = _at_slot(row, p, a)
         if c < 0:
             out.append(f"you have no character on {_slot_text(p, a)}")
@@ -514,16 +486,16 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
         if i >= len(res):
             return [f"there is no reserve character {i}: your reserves hold {_plural(len(res), 'character')} "
                     f"(numbered from 0)"]
-        return [f"your party is full ({PARTY} characters): Reinforce with a character only while it has fewer "
+        return [f"your party is full ({S.PARTY} characters): Reinforce with a character only while it has fewer "
                 f"(RL-A5)"]
     if field == "relic":
         code = int(sideboard_entry(_c(row), p, i))
         if code < 0:
-            return [f"there is no relic {i} you control: entries 0-{LOCATIONS - 1} are your own won locations, "
-                    f"{LOCATIONS}-{2 * LOCATIONS - 1} the opponent's whose relic you control; you control "
+            return [f"there is no relic {i} you control: entries 0-{S.LOCATIONS - 1} are your own won locations, "
+                    f"{S.LOCATIONS}-{2 * S.LOCATIONS - 1} the opponent's whose relic you control; you control "
                     f"{_plural(len(_relics_of(row, p)), 'relic')}"]
-        relic = _relic_name(pool, int(_f(row, "deck_list")[code // MAX_DECK, code % MAX_DECK]))
-        if int(_f(row, "host")[code // MAX_DECK, code % MAX_DECK]) >= 0:
+        relic = _relic_name(pool, int(_f(row, "deck_list")[code // S.MAX_DECK, code % S.MAX_DECK]))
+        if int(_f(row, "host")[code // S.MAX_DECK, code % S.MAX_DECK]) >= 0:
             out.append(f"the relic '{relic}' is already in play, attached to a character")
         if not free_host(_c(row), ctab, p, -1):
             out.append(f"the relic '{relic}' needs a character of yours without an attachment (one each, RL-E2)"
@@ -565,18 +537,18 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
         return out
     if field == "recruit":
         n = int(_f(row, "hand_count")[p])
-        if n < RECRUIT_COST:
-            out.append(f"Recruit costs {RECRUIT_COST} cards from hand and you hold {n} (RL-A6)")
+        if n < S.RECRUIT_COST:
+            out.append(f"Recruit costs {S.RECRUIT_COST} cards from hand and you hold {n} (RL-A6)")
         if int(_f(row, "char_deck_count")[p]) == 0:
             out.append("your character deck is empty: there is no character to draw (RL-A6)")
-        if int(_f(row, "reserves_count")[p]) >= RECRUIT_LIMIT:
+        if int(_f(row, "reserves_count")[p]) >= S.RECRUIT_LIMIT:
             out.append(f"your reserves hold {int(_f(row, 'reserves_count')[p])} characters: Recruit needs fewer "
-                       f"than {RECRUIT_LIMIT}")
+                       f"than {S.RECRUIT_LIMIT}")
         return out
     if field == "appoint":
         n = int(_f(row, "hand_count")[p])
-        if n < APPOINT_COST:
-            out.append(f"Appoint costs {APPOINT_COST} cards from hand and you hold {n} (RL-A7)")
+        if n < S.APPOINT_COST:
+            out.append(f"Appoint costs {S.APPOINT_COST} cards from hand and you hold {n} (RL-A7)")
         leader = int(_f(row, "leader")[p])
         if not [c for c in _zone(row, "party", p) if c != leader]:
             out.append("you have no character in play other than your leader to move the leader card to (RL-A7)")
@@ -585,7 +557,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
 
 
 def _relics_of(row: np.ndarray, p: int) -> list[int]:
-    return [k for k in range(2 * LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
+    return [k for k in range(2 * S.LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
 
 
 def _location_line(row: np.ndarray, pool: CardPool) -> str:
@@ -602,25 +574,25 @@ def _slot_reasons(row: np.ndarray, pool: CardPool, p: int, s: int) -> list[str]:
     ctab = pool.tables[0]
     kind = int(_f(row, "pend_kind"))
     c = _at_slot(row, p, s)
-    if kind == PK_REINFORCE:
+    if kind == S.PK_REINFORCE:
         return [f"{_slot_text(p, s)} is taken by {_who(row, pool, p, s)}: the reinforcing character needs an empty "
                 f"slot"]
     if c < 0:
         return [f"you have no character on {_slot_text(p, s)}: choose one of your characters"]
     who = _who(row, pool, p, s)
-    if kind in (PK_EQUIP, PK_RELIC):
+    if kind in (S.PK_EQUIP, S.PK_RELIC):
         out = []
         if int(_f(row, "attached")[p, c]) >= 0:
             out.append(f"{who} already carries an attachment (one each, RL-E2)")
-        if kind == PK_EQUIP:
+        if kind == S.PK_EQUIP:
             card = int(_f(row, "deck_list")[p, int(_f(row, "pend_card"))])
             if not meets_requirements(_c(row), ctab, p, c, card):
                 out.append(f"{who} does not meet the requirements of '{pool.name(card)}' ({_requires(pool, card)}, "
                            f"RL-E1)")
         return out
-    if kind == PK_CASTER:
+    if kind == S.PK_CASTER:
         return _caster_reasons(row, pool, p, int(pending_card_id(_c(row))), c)
-    if kind == PK_APPOINT:
+    if kind == S.PK_APPOINT:
         return [f"{who} is already your leader: Appoint moves the leader card to another character (RL-A7)"]
     return []
 
@@ -633,8 +605,8 @@ def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str
     if cid >= len(pool.cards):
         return [f"there is no card id {cid}: the pool has {len(pool.cards)} cards"]
     name = pool.cards[cid]["name"]
-    if op == OP_RAISE and int(_f(row, "reserves_count")[p]) >= RECRUIT_LIMIT:
-        return [f"raise puts a character into your reserves and they hold {RECRUIT_LIMIT} or more"]
+    if op == OP_RAISE and int(_f(row, "reserves_count")[p]) >= S.RECRUIT_LIMIT:
+        return [f"raise puts a character into your reserves and they hold {S.RECRUIT_LIMIT} or more"]
     insts = [i for i in _zone(row, "doom" if op == OP_EXHUME else "discard", p)
              if int(_f(row, "deck_list")[p, i]) == cid]
     if not insts:
@@ -658,30 +630,30 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
     q = 1 - p
     if field not in _ALLOWED.get(st, ()):
         extra = ""
-        if field == "pass" and st in (ST_LEADER, ST_LEADER_SLOT, ST_LOCATION, ST_TRIM, ST_SLOT, ST_TARGET,
-                                      ST_DISCARD, ST_PILE):
+        if field == "pass" and st in (S.ST_LEADER, S.ST_LEADER_SLOT, S.ST_LOCATION, S.ST_TRIM, S.ST_SLOT, S.ST_TARGET,
+                                      S.ST_DISCARD, S.ST_PILE):
             extra = "; this choice cannot be declined"
-        return [f"{_WHAT[field]} is allowed {_WHEN[field]}; the step now is '{STEP_NAMES[st]}': {_NOW[st]}{extra}"]
-    if st == ST_BATTLE:
+        return [f"{_WHAT[field]} is allowed {_WHEN[field]}; the step now is '{S.STEP_NAMES[st]}': {_NOW[st]}{extra}"]
+    if st == S.ST_BATTLE:
         return _battle_reasons(row, pool, p, field, i)
-    if st == ST_LOCATION:
+    if st == S.ST_LOCATION:
         mine, theirs = len(_zone(row, "loc_pile", p)), len(_zone(row, "loc_pile", q))
-        if i < LOCATIONS:
+        if i < S.LOCATIONS:
             return [f"there is no location {i} of yours in the pile: you have {mine} left (entries 0-{mine - 1}), "
-                    f"the opponent {theirs} (entries {LOCATIONS}-{LOCATIONS + theirs - 1})"]
-        return [f"there is no opposing location {i - LOCATIONS} in the pile: the opponent has {theirs} left "
-                f"(entries {LOCATIONS}-{LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
-    if st == ST_LEADER:
+                    f"the opponent {theirs} (entries {S.LOCATIONS}-{S.LOCATIONS + theirs - 1})"]
+        return [f"there is no opposing location {i - S.LOCATIONS} in the pile: the opponent has {theirs} left "
+                f"(entries {S.LOCATIONS}-{S.LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
+    if st == S.ST_LEADER:
         n = len(_zone(row, "lineup", p))
         return [f"there is no drawn character {i}: you drew {n} (numbered from 0)"]
-    if st in (ST_LEADER_SLOT, ST_PLACE):
+    if st in (S.ST_LEADER_SLOT, S.ST_PLACE):
         return [f"{_slot_text(p, i)} is taken by {_who(row, pool, p, i)}: choose an empty slot"]
-    if st == ST_TRIM:
+    if st == S.ST_TRIM:
         n = len(_zone(row, "reserves", p))
         return [f"there is no reserve character {i}: your reserves hold {n} (numbered from 0)"]
-    if st == ST_SLOT:
+    if st == S.ST_SLOT:
         return _slot_reasons(row, pool, p, i)
-    if st in (ST_TARGET, ST_JUMP):
+    if st in (S.ST_TARGET, S.ST_JUMP):
         c = _at_slot(row, q, i)
         if c < 0:
             return [f"the opponent has no character on {_slot_text(q, i)}"]
@@ -690,19 +662,19 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
             return [f"{_who(row, pool, q, i)} is an Up {SCHOOLS[school].capitalize()} character: it ignores your "
                     f"{SCHOOLS[school]} magic (RL-K1/K2)"]
         return []
-    if st == ST_DISCARD:
+    if st == S.ST_DISCARD:
         hand = _zone(row, "hand", p)
         if i >= len(hand):
             return [_hand_missing(len(hand), i)]
-        if int(_f(row, "pend_kind")) == PK_THROW:
+        if int(_f(row, "pend_kind")) == S.PK_THROW:
             card = int(_f(row, "deck_list")[p, hand[i]])
             return [f"'{pool.name(card)}' is not equipment: a Throw discards an equipment card (RL-K11)"]
         return []
-    if st == ST_KEEP:
+    if st == S.ST_KEEP:
         return [f"you have no character on {_slot_text(p, i)} to keep"]
-    if st == ST_HAND:
+    if st == S.ST_HAND:
         return [_hand_missing(len(_zone(row, "hand", p)), i)]
-    if st == ST_PILE:
+    if st == S.ST_PILE:
         return _pile_reasons(row, pool, p, i)
     return []
 
@@ -765,11 +737,11 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         cards = np.array([deck_list[p, i] for i in hidden], dtype=np.int32)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
-            out[off + p * MAX_DECK + i] = c
+            out[off + p * S.MAX_DECK + i] = c
     if not _S.get(out, "leader_shown")[opp]:
         leaders = np.flatnonzero(pool.tables[0][:, C_TYPE] == TYPES.index("leader"))
         inst = int(_S.get(out, "leader_card")[opp, 0])
-        out[off + opp * MAX_DECK + inst] = int(rng.choice(leaders))
+        out[off + opp * S.MAX_DECK + inst] = int(rng.choice(leaders))
     return out
 
 

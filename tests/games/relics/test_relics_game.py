@@ -152,7 +152,7 @@ def test_observed_stats_equal_the_rules_stats() -> None:
     play, including states where a [Cont] boost applies."""
     from cardenvs.games.relics.board import _cont_bonus, att_of, cont_bonuses, def_of
     from cardenvs.games.relics.cards import E_ATT, E_DEF
-    from cardenvs.games.relics.observe import F, O_GRID, S
+    from cardenvs.games.relics.observe import F, O_GRID, NUM_SLOT_FEATURES as S
     from cardenvs.games.relics.state import FACE_DOWN, MAX_DECK, PARTY, PARTY_N, PARTY_Z, POS
 
     names = SPEC.starter_decks()
