@@ -109,3 +109,15 @@ def test_cli_gauntlet_report_has_a_gauntlet_section(capsys, spec, tmp_path) -> N
     assert page.count("id='gauntlet'") == 1 and page.index("id='gauntlet'") < page.index("<h2>Ratings</h2>")
     data = json.loads((tmp_path / "rep" / "results.json").read_text())
     assert data["gauntlet"][0]["games"] == 4
+
+
+def test_gauntlet_on_ray_equals_local(spec) -> None:
+    pytest.importorskip("ray", reason="ray is not installed (pip install 'cardenvs[ray]'); CI installs it")
+    from cardenvs.eval import make_backend
+
+    local = run_gauntlet(spec, ["weak"], ["burst", "control"], games=20, seed=4, chunk_size=15)
+    remote = run_gauntlet(spec, ["weak"], ["burst", "control"], games=20, seed=4, chunk_size=15,
+                          backend=make_backend("ray", workers=2))
+    assert remote.backend == "ray" and remote.games == local.games == 40
+    for f in ("results", "first", "cards", "game_ids", "outcomes", "turns"):
+        assert np.array_equal(getattr(local.tally, f), getattr(remote.tally, f)), f
