@@ -10,17 +10,21 @@ from .actions import ACTIONS
 from .cards import C_AP, C_MAIN_OK, E_COND, E_TARGET, E_TRIGGER, TG_OWN_ONE, TRIGGERS
 from . import state as S
 
-_S = S.STATE
-
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
-    return _S.get(row, name)
+    return S.STATE.get(row, name)
 
 
 def _card_name(row: np.ndarray, pool: CardPool, p: int, inst: int) -> str:
     if inst < 0:
         return "-"
     return pool.name(int(_f(row, "deck_list")[p, inst]))
+
+
+def _entry(row: np.ndarray, name: str, count: str, p: int, i: int) -> int:
+    """Instance in slot ``i`` of player ``p``'s zone ``name``, -1 when the slot is empty."""
+    zone = _zone(row, name, count, p)
+    return zone[i] if 0 <= i < len(zone) else -1
 
 
 def _zone(row: np.ndarray, name: str, count: str, p: int) -> list[int]:
@@ -44,7 +48,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "burst":
         return "Level Burst (reveal a face-down level card)"
     if field == "burst_known":
-        inst = (_zone(row, "level", "level_count", p) + [-1] * 5)[i]
+        inst = _entry(row, "level", "level_count", p, i)
         return f"Level Burst revealing level card {i} ('{_card_name(row, pool, p, inst)}', once in hand)"
     if field == "hand":
         hand = _zone(row, "hand", "hand_count", p)
@@ -56,22 +60,22 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         kind = pool.cards[pool.by_name[name]]["type"] if name in pool.by_name else "card"
         return f"play {'support' if kind == 'character' else 'event'} '{name}' (hand {i})"
     if field == "skill":
-        inst = int(_f(row, "main")[p, 0]) if i == 0 else (_zone(row, "support", "support_count", p) + [-1] * 5)[i - 1]
+        inst = int(_f(row, "main")[p, 0]) if i == 0 else _entry(row, "support", "support_count", p, i - 1)
         return f"use skill of '{_card_name(row, pool, p, inst)}' ({'main' if i == 0 else f'support {i}'})"
     if field == "attack":
-        inst = int(_f(row, "main")[p, 0]) if i == 0 else (_zone(row, "support", "support_count", p) + [-1] * 5)[i - 1]
+        inst = int(_f(row, "main")[p, 0]) if i == 0 else _entry(row, "support", "support_count", p, i - 1)
         return f"attack with {'main' if i == 0 else f'support {i}'} '{_card_name(row, pool, p, inst)}'"
     if field == "partner":
-        inst = (_zone(row, "support", "support_count", p) + [-1] * 5)[i]
+        inst = _entry(row, "support", "support_count", p, i)
         return f"combi with support {i + 1} '{_card_name(row, pool, p, inst)}'"
     if field == "target":
-        inst = int(_f(row, "main")[o, 0]) if i == 0 else (_zone(row, "support", "support_count", o) + [-1] * 5)[i - 1]
+        inst = int(_f(row, "main")[o, 0]) if i == 0 else _entry(row, "support", "support_count", o, i - 1)
         return f"-> opponent {'main' if i == 0 else f'support {i}'} '{_card_name(row, pool, o, inst)}'"
     if field == "cover":
-        inst = (_zone(row, "support", "support_count", p) + [-1] * 5)[i]
+        inst = _entry(row, "support", "support_count", p, i)
         return f"cover with support {i + 1} '{_card_name(row, pool, p, inst)}'"
     if field == "level_down":
-        inst = (_zone(row, "level", "level_count", p) + [-1] * 5)[i]
+        inst = _entry(row, "level", "level_count", p, i)
         shown = _card_name(row, pool, p, inst) if inst >= 0 and _f(row, "face_up")[p, inst] else "face-down card"
         return f"level down: discard level card {i} ({shown})"
     if field == "combi_loss":
@@ -89,7 +93,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         if owner >= 0:
             eff = pool.tables[1][int(_f(row, "deck_list")[owner, src]), int(_f(row, "choice_effect"))]
             q = owner if int(eff[E_TARGET]) == TG_OWN_ONE else 1 - owner
-        inst = (_zone(row, "support", "support_count", q) + [-1] * 5)[i]
+        inst = _entry(row, "support", "support_count", q, i)
         whose = "own" if q == p else "opponent's"
         return f"effect target: {whose} support {i + 1} '{_card_name(row, pool, q, inst)}'"
     return f"action {action}"
@@ -168,15 +172,15 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
       where they are: it knows them (issue 12 item 18). ``drawn`` marks a card that reached its owner's hand.
     """
     out = row.copy()
-    deck_list = _S.get(out, "deck_list")  # a view into out
-    face_up = _S.get(out, "face_up")
-    drawn = _S.get(out, "drawn")
+    deck_list = S.STATE.get(out, "deck_list")  # a view into out
+    face_up = S.STATE.get(out, "face_up")
+    drawn = S.STATE.get(out, "drawn")
     ctab = pool.tables[0]
-    off = _S.offset("deck_list")
-    size = deck_list.shape[1]
+    off = S.DECK_LIST
+    size = S.DECK_SIZE
     for p in (0, 1):
-        deck_at = _S.offset("deck") + p * size
-        level_at = _S.offset("level") + p * (_S.get(out, "level").shape[1])
+        deck_at = S.DECK + p * S.DECK_SIZE
+        level_at = S.LEVEL + p * S.LEVEL_CAP
         if p == viewer:
             slots = [deck_at + j for j in range(int(_f(out, "deck_count")[p])) if not drawn[p, out[deck_at + j]]]
             slots += [level_at + j for j in range(int(_f(out, "level_count")[p]))
