@@ -130,6 +130,27 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
     return batch.play_out(decide, max_steps=MAX_DECISIONS)
 
 
+def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs: int = 20, seed: int = 0,
+                train_seed: int = 0, deck_bank: int = 256) -> MatchResult:
+    """``games`` seat-swapped games spread evenly over ``pairs`` random legal deck pairs that a deck-general run with
+    ``train_seed`` (and ``deck_bank`` random decks) never used; counts summed over the pairs."""
+    from .decks import deck_bank as make_bank, holdout_pairs
+
+    bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
+    held = holdout_pairs(game, pairs, train_seed, exclude=bank)
+    per = max(2, int(games) // max(len(held), 1))
+    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    for k, pair in enumerate(held):
+        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
+        total.wins += r.wins
+        total.draws += r.draws
+        total.losses += r.losses
+        total.truncated += r.truncated
+        total.decisions += r.decisions
+        total.by_seat = {s: tuple(a + b for a, b in zip(total.by_seat[s], r.by_seat[s])) for s in (0, 1)}
+    return total
+
+
 def main(argv: Any = None) -> MatchResult:
     """``python -m cardenvs.train.evaluate GAME AGENT_A AGENT_B [--games 2000] [--seed 0] [--decks a b] [--json out.json]``"""
     import argparse
@@ -145,12 +166,22 @@ def main(argv: Any = None) -> MatchResult:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--decks", nargs=2, help="seat 0's and seat 1's deck (default: the game's default pair)")
+    ap.add_argument("--unseen-pairs", type=int, default=0, dest="unseen_pairs", metavar="N",
+                    help="instead of one deck pair: the games spread over N random legal deck pairs that a deck-general "
+                         "run with --train-seed never trained on (train/decks.py holdout_pairs)")
+    ap.add_argument("--train-seed", type=int, default=0, dest="train_seed",
+                    help="the training run's seed (its deck bank is excluded from the unseen pairs; default 0)")
+    ap.add_argument("--deck-bank", type=int, default=256, dest="deck_bank", help="the training run's deck_bank")
     ap.add_argument("--json", help="write the counts and interval to this file")
     args = ap.parse_args(argv)
     numba.set_num_threads(1)  # tiny kernels per call: one thread is fastest on small machines
     t = time.perf_counter()
-    res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
-                     decks=tuple(args.decks) if args.decks else None)
+    if args.unseen_pairs > 0:
+        res = play_unseen(args.game, args.a, args.b, games=args.games, pairs=args.unseen_pairs, seed=args.seed,
+                          train_seed=args.train_seed, deck_bank=args.deck_bank)
+    else:
+        res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
+                         decks=tuple(args.decks) if args.decks else None)
     wall = time.perf_counter() - t
     print(f"{args.game}: {args.a} vs {args.b}: {res.summary()}  [{wall:.1f}s]")
     for seat, (w, d, l_) in sorted(res.by_seat.items()):
@@ -161,7 +192,7 @@ def main(argv: Any = None) -> MatchResult:
     return res
 
 
-__all__ = ["MatchResult", "play_match", "wilson", "main"]
+__all__ = ["MatchResult", "play_match", "play_unseen", "wilson", "main"]
 
 
 if __name__ == "__main__":

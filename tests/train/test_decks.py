@@ -113,3 +113,12 @@ def test_every_game_ships_a_deck_general_config(game: str) -> None:
     assert default_config_path(game) is not None
     cfg = load_config(game)
     assert cfg["train"]["decks"] == "mixed" and cfg["eval"]["holdout_pairs"] >= 20
+
+
+def test_play_unseen_spreads_games_over_held_out_pairs() -> None:
+    from cardenvs.train.evaluate import play_unseen
+
+    res = play_unseen(GAME, "heuristic", "random", games=24, pairs=3, seed=0, deck_bank=8)
+    assert res.games == 24
+    assert sum(res.by_seat[0]) == sum(res.by_seat[1]) == 12
+    assert res.wins > res.losses
