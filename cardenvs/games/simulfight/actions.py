@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.core.header import H_STATUS, H_TURN, H_WINNER, LIVE
+from cardenvs.core.header import H_STATUS, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from cardenvs.core.layout import Field, Layout
 
 from .cards import RESOURCES, TRIGGERS
@@ -39,6 +39,9 @@ ACTIONS = Layout(
 )
 ACTIONS.export(globals(), "A_")  # A_DONE, A_PLAY, A_USE, A_ALLY, A_FOE, each with its _END: decode by range
 NUM_ACTIONS = ACTIONS.size
+
+
+_ENDINGS = {TERMINATED: "finished", TRUNCATED: "truncated"}  # by H_STATUS
 
 
 def phase_trigger(phase: int) -> int:
@@ -124,7 +127,7 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
     status, rnd = int(row[H_STATUS]), int(row[H_TURN])
     phase = S.PHASE_NAMES[int(_get(row, "phase"))]
     lines = [f"simulfight round {rnd}, {phase} phase" + ("" if status == LIVE else
-             f" -- game over: {['', 'finished', 'truncated'][status]}, winner {int(row[H_WINNER])}")]
+             f" -- game over: {_ENDINGS[status]}, winner {int(row[H_WINNER])}")]
     deck_list = _get(row, "deck_list")
     snap = _get(row, "snap_player")
     order = (0, 1) if viewer is None or public else (viewer, 1 - viewer)

@@ -43,10 +43,11 @@ PENDING.export(globals(), "PENDING_")
 OBS = Layout(
     "simulfight_obs",
     fields(
-        ("phase", (2,), "one-hot: Defend, Attack"),
+        ("phase", (len(S.PHASE_NAMES),), "one-hot: Defend, Attack (PH_*)"),
         ("round", (), "round number / 10"),
         ("plan_open", (), "1 while my plan for this phase is open"),
-        ("decision", (3,), "one-hot of my pending decision: plan step, choose the paying ally, choose a target"),
+        ("decision", (len(S.SUB_NAMES),), "one-hot of my pending decision (SUB_*): plan step, choose the paying ally, "
+                                          "choose a target"),
         ("me", (PLAYER.size,), "me (live): health/10, gold/5, shields/5, swords/5, hand/5, deck/10, discard/10, "
                                "next-round gold, shields, swords /5, units in play/5 (the PLAYER block)"),
         ("opp", (PLAYER.size,), "the opponent at the phase start, same columns"),

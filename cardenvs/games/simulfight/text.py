@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.core.header import H_STATUS, H_WINNER, LIVE
+from cardenvs.core.header import H_STATUS, LIVE, TRUNCATED
 
 from .actions import (
     A_ALLY, A_ALLY_END, A_DONE, A_FOE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, ACTIONS, NUM_ACTIONS,
@@ -271,7 +271,7 @@ def explain_illegal(row: np.ndarray, pool: Any, player: int, action: int) -> str
         return ""
     status = int(row[H_STATUS])
     if status != LIVE:
-        return "the game is over" + (" (truncated at the round cap)" if int(row[H_WINNER]) < 0 else "")
+        return "the game is over" + (" (truncated at the round cap)" if status == TRUNCATED else "")
     phase = S.PHASE_NAMES[int(_f(row, "phase"))]
     if not int(_f(row, "plan_open")[p]):
         after = "Attack phase" if int(_f(row, "phase")) == S.PH_DEFEND else "next round's Defend phase"
