@@ -164,8 +164,9 @@ def deck_from_ids(card_ids: Iterable[int], pool: CardPool, name: str = "generate
         if problem is not None:
             raise DeckError(path or name, f"not a legal deck: {problem}")
         checked = deck_digest(ids, pool.fingerprint)
-    return Deck(name=name, path=path or f"<{name}>", card_ids=ids, description=description,
-                pool_key=pool.fingerprint, checked=checked)
+    label = path or name.replace("/", "-").replace("\\", "-")  # tournaments label a deck by its path's stem
+    return Deck(name=name, path=label, card_ids=ids, description=description, pool_key=pool.fingerprint,
+                checked=checked)
 
 
 def deck_from_names(cards: Mapping[str, int] | Iterable[str], pool: CardPool, name: str = "generated",
