@@ -81,21 +81,21 @@ from cardenvs.games.relics.cards import (
     T_EQUIPMENT,
     TR_CAST,
 )
-from cardenvs.games.relics.rules import pending_card_id
+from cardenvs.games.relics.rules import MODE_FIGHT, MODE_JUMP, MODE_THROW, pending_card_id
 from cardenvs.games.relics.state import (
     HAND,
     HAND_CAP,
-    HAND_N,
+    HAND_COUNT,
     JUMPER,
+    LINEUP_SIZE,
+    LINEUP_COUNT,
     LINEUP,
-    LINEUP_N,
-    LINEUP_Z,
     LOC_PILE,
-    LOCATIONS,
-    PARTY,
-    PARTY_N,
+    NUM_LOCATIONS,
+    PARTY_SIZE,
+    PARTY_COUNT,
     POOL_CAP,
-    PARTY_Z,
+    PARTY,
     PEND_CARD,
     PEND_KIND,
     PEND_SRC,
@@ -104,7 +104,8 @@ from cardenvs.games.relics.state import (
     PK_REINFORCE,
     RES_CAP,
     RESERVES,
-    RESERVES_N,
+    RESERVES_COUNT,
+    ROW_SIZE,
     SRC_CARD,
     ST_BATTLE,
     ST_DISCARD,
@@ -137,24 +138,24 @@ def _card_worth(ctab, card):
 
 @njit(cache=True)
 def _attack_value(row, tables, p, att, q, tgt, mode):
-    """Gain of an attack (mode 0 Fight, 1 Jump, 2 Throw) by reading the same numbers the rules use."""
+    """Gain of an attack (``mode``: MODE_FIGHT, MODE_JUMP or MODE_THROW) by reading the same numbers the rules use."""
     ctab = tables[0]
-    a_sk = skills_of(row, ctab, p, att)
     d_sk = skills_of(row, ctab, q, tgt)
-    power = att_of(row, tables, p, att) if mode == 0 else printed_att(row, ctab, p, att)
-    ranged = mode == 2 or (mode == 0 and distance(row, p, att, q, tgt) >= 2)  # RL-K5: Ranged reach used
+    power = att_of(row, tables, p, att) if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
+    # RL-K5: Ranged reach used
+    ranged = mode == MODE_THROW or (mode == MODE_FIGHT and distance(row, p, att, q, tgt) >= 2)
     hit = power >= def_of(row, tables, q, tgt)
     back = False
-    if mode != 1 and (d_sk & SK_COUNTER) != 0 and (not ranged or (d_sk & SK_RANGED) != 0):
+    if mode != MODE_JUMP and (d_sk & SK_COUNTER) != 0 and (not ranged or (d_sk & SK_RANGED) != 0):
         back = att_of(row, tables, q, tgt) >= def_of(row, tables, p, att)
     v = 0.0
     if hit:
         v += _worth(row, tables, q, tgt)
-        if row[PARTY_N + q] == 1:
+        if row[PARTY_COUNT + q] == 1:
             v += LAST_ONE_BONUS
     if back:
         v -= _worth(row, tables, p, att)
-        if row[PARTY_N + p] == 1:
+        if row[PARTY_COUNT + p] == 1:
             v -= 2 * LAST_ONE_BONUS
     if not hit:
         return -1.0
@@ -166,21 +167,21 @@ def _best_attack(row, tables, p, mask):
     q = 1 - p
     best = -1
     best_v = 0.5
-    for a in range(PARTY):
+    for a in range(PARTY_SIZE):
         att = at_slot(row, p, a)
         if att < 0:
             continue
-        for t in range(PARTY):
+        for t in range(PARTY_SIZE):
             tgt = at_slot(row, q, t)
             if tgt < 0:
                 continue
-            k = a * PARTY + t
+            k = a * PARTY_SIZE + t
             if mask[A_FIGHT + k] != 0:
-                v = _attack_value(row, tables, p, att, q, tgt, 0)
+                v = _attack_value(row, tables, p, att, q, tgt, MODE_FIGHT)
                 if v > best_v:
                     best, best_v = A_FIGHT + k, v
             if mask[A_THROW + k] != 0:
-                v = _attack_value(row, tables, p, att, q, tgt, 2) - 2.0  # costs an equipment card
+                v = _attack_value(row, tables, p, att, q, tgt, MODE_THROW) - 2.0  # costs an equipment card
                 if v > best_v:
                     best, best_v = A_THROW + k, v
     return best
@@ -196,19 +197,19 @@ def _card_helps(row, tables, p, card):
     if ops & (1 << OP_STRIKE):
         for e in range(MAX_EFFECTS):
             if etab[card, e, E_TRIGGER] == TR_CAST and etab[card, e, E_OP] == OP_STRIKE:
-                for j in range(row[PARTY_N + q]):
-                    inst = row[PARTY_Z + q * PARTY + j]
+                for j in range(row[PARTY_COUNT + q]):
+                    inst = row[PARTY + q * PARTY_SIZE + j]
                     if def_of(row, tables, q, inst) <= etab[card, e, E_POWER]:
                         return True
         return False
     if ops & (1 << OP_UP):
-        for j in range(row[PARTY_N + p]):
-            if is_down(row, p, row[PARTY_Z + p * PARTY + j]):
+        for j in range(row[PARTY_COUNT + p]):
+            if is_down(row, p, row[PARTY + p * PARTY_SIZE + j]):
                 return True
         return False
     if ops & (1 << OP_DOWN):
-        for j in range(row[PARTY_N + q]):
-            if not is_down(row, q, row[PARTY_Z + q * PARTY + j]):
+        for j in range(row[PARTY_COUNT + q]):
+            if not is_down(row, q, row[PARTY + q * PARTY_SIZE + j]):
                 return True
         return False
     return (ops & ((1 << OP_BOOST) | (1 << OP_DRAW) | (1 << OP_RECRUIT) | (1 << OP_RAISE) | (1 << OP_RECLAIM)
@@ -220,7 +221,7 @@ def _strongest_slot(row, tables, p, mask, base, want_down):
     """Legal own slot (action ``base + s``) with the strongest character (a Down one first when asked)."""
     best = -1
     best_v = -1e9
-    for s in range(PARTY):
+    for s in range(PARTY_SIZE):
         if mask[base + s] == 0:
             continue
         c = at_slot(row, p, s)
@@ -236,8 +237,8 @@ def _strongest_slot(row, tables, p, mask, base, want_down):
 
 @njit(cache=True)
 def _free_slot(row, p, mask, base, back_first):
-    for k in range(PARTY):
-        s = (k + 3) % PARTY if back_first else k
+    for k in range(PARTY_SIZE):
+        s = (k + ROW_SIZE) % PARTY_SIZE if back_first else k
         if mask[base + s] != 0:
             return base + s
     return -1
@@ -248,7 +249,7 @@ def _weakest_hand(row, tables, p, mask):
     ctab = tables[0]
     best = -1
     best_v = 1e9
-    for i in range(row[HAND_N + p]):
+    for i in range(row[HAND_COUNT + p]):
         if mask[A_HAND + i] == 0:
             continue
         card = card_of(row, p, row[HAND + p * HAND_CAP + i])
@@ -274,11 +275,11 @@ def decide(row, tables, p, mask):
     if st == ST_LOCATION:
         best = -1
         best_v = -1.0
-        for k in range(2 * LOCATIONS):
+        for k in range(2 * NUM_LOCATIONS):
             if mask[A_LOCATION + k] == 0:
                 continue
-            owner = p if k < LOCATIONS else q
-            card = card_of(row, owner, row[LOC_PILE + owner * LOCATIONS + (k % LOCATIONS)])
+            owner = p if k < NUM_LOCATIONS else q
+            card = card_of(row, owner, row[LOC_PILE + owner * NUM_LOCATIONS + (k % NUM_LOCATIONS)])
             v = float(ctab[card, C_RELIC_ATT] + ctab[card, C_RELIC_DEF])
             if v > best_v:
                 best, best_v = A_LOCATION + k, v
@@ -286,22 +287,22 @@ def decide(row, tables, p, mask):
     if st == ST_LEADER:
         best = -1
         best_v = -1.0
-        for j in range(row[LINEUP_N + p]):
-            v = _card_worth(ctab, card_of(row, p, row[LINEUP_Z + p * LINEUP + j]))
+        for j in range(row[LINEUP_COUNT + p]):
+            v = _card_worth(ctab, card_of(row, p, row[LINEUP + p * LINEUP_SIZE + j]))
             if mask[A_PICK + j] != 0 and v > best_v:
                 best, best_v = A_PICK + j, v
         return best
     if st == ST_LEADER_SLOT:
         return _free_slot(row, p, mask, A_SLOT, True)
     if st == ST_PLACE:
-        card = card_of(row, p, row[LINEUP_Z + p * LINEUP])
+        card = card_of(row, p, row[LINEUP + p * LINEUP_SIZE])
         back = (ctab[card, C_SKILLS] & (SK_RANGED | SK_BLACK | SK_WHITE | SK_SUMMON)) != 0
         a = _free_slot(row, p, mask, A_SLOT, back)
         return a if a >= 0 else A_PASS
     if st == ST_TRIM:
         best = -1
         best_v = 1e9
-        for j in range(row[RESERVES_N + p]):
+        for j in range(row[RESERVES_COUNT + p]):
             v = _card_worth(ctab, card_of(row, p, row[RESERVES + p * RES_CAP + j]))
             if mask[A_RESERVE + j] != 0 and v < best_v:
                 best, best_v = A_RESERVE + j, v
@@ -312,17 +313,17 @@ def decide(row, tables, p, mask):
             return a
         best = -1
         best_v = -1.0
-        for j in range(row[RESERVES_N + p]):
+        for j in range(row[RESERVES_COUNT + p]):
             if mask[A_RESERVE + j] != 0:
                 v = _card_worth(ctab, card_of(row, p, row[RESERVES + p * RES_CAP + j]))
                 if v > best_v:
                     best, best_v = A_RESERVE + j, v
         if best >= 0:
             return best
-        for k in range(2 * LOCATIONS):
+        for k in range(2 * NUM_LOCATIONS):
             if mask[A_RELIC + k] != 0:
                 return A_RELIC + k
-        for i in range(row[HAND_N + p]):
+        for i in range(row[HAND_COUNT + p]):
             if mask[A_HAND + i] != 0:
                 card = card_of(row, p, row[HAND + p * HAND_CAP + i])
                 if ctab[card, C_TYPE] == T_EQUIPMENT or _card_helps(row, tables, p, card):
@@ -339,7 +340,7 @@ def decide(row, tables, p, mask):
             # the weakest legal caster: keep strong characters for fights
             best = -1
             best_v = 1e9
-            for s in range(PARTY):
+            for s in range(PARTY_SIZE):
                 c = at_slot(row, p, s)
                 if mask[A_SLOT + s] != 0 and c >= 0 and _worth(row, tables, p, c) < best_v:
                     best, best_v = A_SLOT + s, _worth(row, tables, p, c)
@@ -354,7 +355,7 @@ def decide(row, tables, p, mask):
                 power = etab[card, e, E_POWER]
         best = -1
         best_v = -1e9
-        for t in range(PARTY):
+        for t in range(PARTY_SIZE):
             if mask[A_TARGET + t] == 0:
                 continue
             c = at_slot(row, q, t)
@@ -368,9 +369,9 @@ def decide(row, tables, p, mask):
         jumper = row[JUMPER]
         best = A_PASS
         best_v = 0.5
-        for t in range(PARTY):
+        for t in range(PARTY_SIZE):
             if mask[A_TARGET + t] != 0:
-                v = _attack_value(row, tables, p, jumper, q, at_slot(row, q, t), 1)
+                v = _attack_value(row, tables, p, jumper, q, at_slot(row, q, t), MODE_JUMP)
                 if v > best_v:
                     best, best_v = A_TARGET + t, v
         return best

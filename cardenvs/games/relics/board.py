@@ -57,39 +57,39 @@ def card_of(row: np.ndarray, p: int, inst: int) -> int:
 # ---------------------------------------------------------------------------------------------------- piles and draws
 @njit(cache=True, inline="always")
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, S.DISCARD, S.DISCARD_N, S.MAX_DECK, p, inst)
+    zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True, inline="always")
 def to_doom(row: np.ndarray, p: int, inst: int) -> None:
-    zone_push(row, S.DOOM, S.DOOM_N, S.MAX_DECK, p, inst)
+    zone_push(row, S.DOOM, S.DOOM_COUNT, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True)
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_N + p] >= S.HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
+    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
         to_discard(row, p, inst)
         return
-    zone_push(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst)
+    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
 def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.RESERVES_N + p] >= S.RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
+    if row[S.RESERVES_COUNT + p] >= S.RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
         to_discard(row, p, inst)
         return
-    zone_push(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, inst)
+    zone_push(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, inst)
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
 def draw_item(row: np.ndarray, p: int) -> bool:
     """RL-Z1, RL-V4: the top card of the item deck into the hand; nothing on an empty deck."""
-    n = row[S.ITEM_DECK_N + p]
+    n = row[S.ITEM_DECK_COUNT + p]
     if n == 0:
         return False
-    inst = zone_remove(row, S.ITEM_DECK, S.ITEM_DECK_N, S.ITEM_DECK_SIZE, p, n - 1)
+    inst = zone_remove(row, S.ITEM_DECK, S.ITEM_DECK_COUNT, S.ITEM_DECK_SIZE, p, n - 1)
     row[S.KNOWN + p * S.MAX_DECK + inst] = 0  # a face-down draw: only its owner knows it
     add_to_hand(row, p, inst)
     return True
@@ -98,10 +98,10 @@ def draw_item(row: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def pop_character(row: np.ndarray, p: int) -> int:
     """RL-Z3: the top card of the character deck (-1 when empty)."""
-    n = row[S.CHAR_DECK_N + p]
+    n = row[S.CHAR_DECK_COUNT + p]
     if n == 0:
         return -1
-    inst = zone_remove(row, S.CHAR_DECK, S.CHAR_DECK_N, S.CHAR_DECK_SIZE, p, n - 1)
+    inst = zone_remove(row, S.CHAR_DECK, S.CHAR_DECK_COUNT, S.CHAR_DECK_SIZE, p, n - 1)
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
     row[S.KNOWN + p * S.MAX_DECK + inst] = 0
     return inst
@@ -115,7 +115,7 @@ def mark_known(row: np.ndarray, p: int, inst: int) -> None:
 
 @njit(cache=True)
 def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
-    inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, i)
+    inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
     to_discard(row, p, inst)
     return inst
 
@@ -124,8 +124,8 @@ def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
 @njit(cache=True)
 def at_slot(row: np.ndarray, p: int, slot: int) -> int:
     """The party instance standing on grid slot ``slot`` (0-2 front, 3-5 back), or -1."""
-    for j in range(row[S.PARTY_N + p]):
-        inst = row[S.PARTY_Z + p * S.PARTY + j]
+    for j in range(row[S.PARTY_COUNT + p]):
+        inst = row[S.PARTY + p * S.PARTY_SIZE + j]
         if row[S.POS + p * S.MAX_DECK + inst] == slot:
             return inst
     return -1
@@ -139,9 +139,9 @@ def slot_of(row: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True, inline="always")
 def row_count(row: np.ndarray, p: int, back: int) -> int:
     n = 0
-    for j in range(row[S.PARTY_N + p]):
-        inst = row[S.PARTY_Z + p * S.PARTY + j]
-        if row[S.POS + p * S.MAX_DECK + inst] // S.ROW == back:
+    for j in range(row[S.PARTY_COUNT + p]):
+        inst = row[S.PARTY + p * S.PARTY_SIZE + j]
+        if row[S.POS + p * S.MAX_DECK + inst] // S.ROW_SIZE == back:
             n += 1
     return n
 
@@ -149,7 +149,7 @@ def row_count(row: np.ndarray, p: int, back: int) -> int:
 @njit(cache=True, inline="always")
 def depth(row: np.ndarray, p: int, inst: int) -> int:
     """RL-P3: rows between a character and the middle of the table; an empty front row collapses (gap)."""
-    if slot_of(row, p, inst) < S.ROW:
+    if slot_of(row, p, inst) < S.ROW_SIZE:
         return 0
     return 1 if row_count(row, p, 0) > 0 else 0
 
@@ -175,7 +175,7 @@ def is_leader(row: np.ndarray, p: int, inst: int) -> bool:
 def battlefield_card(row: np.ndarray) -> int:
     """The card id of the current location, or -1."""
     for q in range(2):
-        if row[S.BATTLEFIELD_N + q] > 0:
+        if row[S.BATTLEFIELD_COUNT + q] > 0:
             return card_of(row, q, row[S.BATTLEFIELD + q])
     return -1
 
@@ -235,8 +235,10 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
         owner = code // S.MAX_DECK
         a = code % S.MAX_DECK
         row[S.HOST + owner * S.MAX_DECK + a] = -1
-        if row[S.DECK_LIST + owner * S.MAX_DECK + a] >= 0 and owner == p and zone_find(row, S.GEAR, S.GEAR_N, S.PARTY, p, a) >= 0:
-            zone_remove(row, S.GEAR, S.GEAR_N, S.PARTY, p, zone_find(row, S.GEAR, S.GEAR_N, S.PARTY, p, a))
+        if (row[S.DECK_LIST + owner * S.MAX_DECK + a] >= 0 and owner == p
+                and zone_find(row, S.GEAR, S.GEAR_COUNT, S.PARTY_SIZE, p, a) >= 0):
+            zone_remove(row, S.GEAR, S.GEAR_COUNT, S.PARTY_SIZE, p,
+                        zone_find(row, S.GEAR, S.GEAR_COUNT, S.PARTY_SIZE, p, a))
             if dest == TO_DOOM:
                 to_doom(row, p, a)
             else:
@@ -249,7 +251,8 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
     row[S.DEF_MOD + k] = 0
     if row[S.LEADER + p] == inst:
         row[S.LEADER + p] = -1
-    zone_remove(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, zone_find(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, inst))
+    zone_remove(row, S.PARTY, S.PARTY_COUNT, S.PARTY_SIZE, p,
+                zone_find(row, S.PARTY, S.PARTY_COUNT, S.PARTY_SIZE, p, inst))
     if dest == TO_DOOM:
         to_doom(row, p, inst)
     elif dest == TO_RESERVES:
@@ -263,7 +266,7 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
 def enter_party(row: np.ndarray, p: int, inst: int, slot: int, face_down: bool) -> None:
     """RL-U7: characters enter play Up."""
     k = p * S.MAX_DECK + inst
-    zone_push(row, S.PARTY_Z, S.PARTY_N, S.PARTY, p, inst)
+    zone_push(row, S.PARTY, S.PARTY_COUNT, S.PARTY_SIZE, p, inst)
     row[S.POS + k] = slot
     row[S.DOWN + k] = 0
     row[S.FACE_DOWN + k] = 1 if face_down else 0
@@ -278,8 +281,8 @@ def relic_count(row: np.ndarray, p: int) -> int:
     """RL-E4: relics ``p`` controls, in the sideboard or in play."""
     n = 0
     for q in range(2):
-        for j in range(row[S.WON_N + q]):
-            if row[S.CONTROLLER + q * S.MAX_DECK + row[S.WON + q * 5 + j]] == p:
+        for j in range(row[S.WON_COUNT + q]):
+            if row[S.CONTROLLER + q * S.MAX_DECK + row[S.WON + q * S.SIDE_CAP + j]] == p:
                 n += 1
     return n
 
@@ -288,11 +291,11 @@ def relic_count(row: np.ndarray, p: int) -> int:
 def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
     """Relic listing of ``p``: k < 5 its own won zone entry k, k >= 5 the opponent's entry k - 5; returns
     owner * MAX_DECK + inst when that card is a relic ``p`` controls, else -1."""
-    q = p if k < 5 else 1 - p
-    j = k if k < 5 else k - 5
-    if j >= row[S.WON_N + q]:
+    q = p if k < S.SIDE_CAP else 1 - p
+    j = k if k < S.SIDE_CAP else k - S.SIDE_CAP
+    if j >= row[S.WON_COUNT + q]:
         return -1
-    inst = row[S.WON + q * 5 + j]
+    inst = row[S.WON + q * S.SIDE_CAP + j]
     if row[S.CONTROLLER + q * S.MAX_DECK + inst] != p:
         return -1
     return q * S.MAX_DECK + inst
@@ -335,8 +338,8 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
     every[:] = 0
     single[:] = 0
     for owner in range(2):
-        for j in range(row[S.PARTY_N + owner]):
-            src = row[S.PARTY_Z + owner * S.PARTY + j]
+        for j in range(row[S.PARTY_COUNT + owner]):
+            src = row[S.PARTY + owner * S.PARTY_SIZE + j]
             if row[S.FACE_DOWN + owner * S.MAX_DECK + src] != 0:
                 continue
             card = card_of(row, owner, src)

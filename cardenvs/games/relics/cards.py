@@ -318,8 +318,8 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     wanted = (
         ("characters", (T_CHARACTER,), S.CHAR_DECK_SIZE, "RL-D6"),
         ("item-deck cards (equipment, items, spells)", ITEM_DECK_TYPES, S.ITEM_DECK_SIZE, "RL-D6"),
-        ("location/relic cards", (T_LOCATION,), S.LOCATIONS, "RL-D2"),
-        ("leader cards", (T_LEADER,), S.LEADER_CARDS, "RL-D2"),
+        ("location/relic cards", (T_LOCATION,), S.NUM_LOCATIONS, "RL-D2"),
+        ("leader cards", (T_LEADER,), S.NUM_LEADER_CARDS, "RL-D2"),
     )
     for label, types, size, rule in wanted:
         n = int(np.isin(kinds, types).sum())

@@ -69,10 +69,10 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
     while the reserves have room; reclaim: an item-deck card of the discard pile; exhume: any card of the doom pile),
     of card id ``cid`` (any when negative), never the instance ``exclude`` (the card being resolved); -1 if none.
     Copies of one card are alike, so which copy is taken cannot matter."""
-    if op == OP_RAISE and row[S.RESERVES_N + p] >= S.RECRUIT_LIMIT:
+    if op == OP_RAISE and row[S.RESERVES_COUNT + p] >= S.RECRUIT_LIMIT:
         return -1
     zone = S.DOOM if op == OP_EXHUME else S.DISCARD
-    count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
+    count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
     for j in range(row[count + p] - 1, -1, -1):
         inst = row[zone + p * S.MAX_DECK + j]
         card = card_of(row, p, inst)
@@ -90,7 +90,7 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
 def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> None:
     """RL-Z5/Z6: the card at index ``j`` of the pile comes back: a character to the reserves, others to the hand."""
     zone = S.DOOM if op == OP_EXHUME else S.DISCARD
-    count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
+    count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
     inst = zone_remove(row, zone, count, S.MAX_DECK, p, j)
     mark_known(row, p, inst)  # it came from a face-up pile
     if ctab[card_of(row, p, inst), C_TYPE] == T_CHARACTER:
@@ -114,7 +114,7 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
         return
     if op == OP_RECRUIT:
         for _ in range(n):
-            if row[S.RESERVES_N + p] >= S.RECRUIT_LIMIT:
+            if row[S.RESERVES_COUNT + p] >= S.RECRUIT_LIMIT:
                 break
             inst = pop_character(row, p)
             if inst < 0:
@@ -136,15 +136,15 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
         return
     if op == OP_OPP_DISCARD:
         for _ in range(n):
-            m = row[S.HAND_N + q]
+            m = row[S.HAND_COUNT + q]
             if m == 0:
                 break
-            inst = zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, q, rng_below(row, m))
+            inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, q, rng_below(row, m))
             to_discard(row, q, inst)
         return
     # character ops: collect (side, instance) first
     tg = eff[E_TARGET]
-    chosen = np.empty(2 * S.PARTY, dtype=np.int64)
+    chosen = np.empty(2 * S.PARTY_SIZE, dtype=np.int64)
     m = 0
     if tg == TG_SELF:
         if src >= 0:
@@ -160,8 +160,8 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
             m = 1
     elif tg == TG_OWN_ALL or tg == TG_OPP_ALL:
         side = p if tg == TG_OWN_ALL else q
-        for j in range(row[S.PARTY_N + side]):
-            inst = row[S.PARTY_Z + side * S.PARTY + j]
+        for j in range(row[S.PARTY_COUNT + side]):
+            inst = row[S.PARTY + side * S.PARTY_SIZE + j]
             if not immune(row, ctab, p, side, inst, school):
                 chosen[m] = side * S.MAX_DECK + inst
                 m += 1

@@ -1,6 +1,6 @@
 """relics rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` checks the action against ``fill_mask``, applies it (``apply_action``), then ``settle`` runs
+Flow: ``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: draws, the reveal, the location effect, Up, the battle end, Resolution) to the next
 decision, auto-playing decisions that have exactly one legal action (they do not count as agent decisions).
 Compound actions (Cast: card, then caster, then target; Recruit: three discards) are consecutive decisions of the
@@ -28,6 +28,13 @@ from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 
 from .actions import (
     A_ABILITY,
+    A_ABILITY_END,
+    A_FIGHT_END,
+    A_HAND_END,
+    A_MOVE_END,
+    A_RELIC_END,
+    A_RESERVE_END,
+    A_THROW_END,
     A_APPOINT,
     A_FIGHT,
     A_HAND,
@@ -194,7 +201,7 @@ def pending_school(row: np.ndarray, tables) -> int:
 
 @njit(cache=True, inline="always")
 def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
-    for i in range(row[S.HAND_N + p]):
+    for i in range(row[S.HAND_COUNT + p]):
         if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
             return True
     return False
@@ -203,8 +210,8 @@ def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> bool:
     """A character of ``p`` without an attachment (RL-E2) that suits the equipment (-1: any, for relics)."""
-    for j in range(row[S.PARTY_N + p]):
-        c = row[S.PARTY_Z + p * S.PARTY + j]
+    for j in range(row[S.PARTY_COUNT + p]):
+        c = row[S.PARTY + p * S.PARTY_SIZE + j]
         if row[S.ATTACHED + p * S.MAX_DECK + c] >= 0:
             continue
         if equip_card < 0 or meets_requirements(row, ctab, p, c, equip_card):
@@ -226,11 +233,11 @@ def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -
 def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> bool:
     one = ctab[card, C_ONE_TARGET]
     if one == ONE_OWN:
-        return row[S.PARTY_N + p] > 0
+        return row[S.PARTY_COUNT + p] > 0
     if one == ONE_OPP:
         q = 1 - p
-        for j in range(row[S.PARTY_N + q]):
-            if not immune(row, ctab, p, q, row[S.PARTY_Z + q * S.PARTY + j], school):
+        for j in range(row[S.PARTY_COUNT + q]):
+            if not immune(row, ctab, p, q, row[S.PARTY + q * S.PARTY_SIZE + j], school):
                 return True
         return False
     return True
@@ -250,8 +257,8 @@ def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
         return False
     if ctab[card, C_NEEDS_CASTER] == 0:
         return True
-    for j in range(row[S.PARTY_N + p]):
-        if valid_caster(row, ctab, p, card, row[S.PARTY_Z + p * S.PARTY + j]):
+    for j in range(row[S.PARTY_COUNT + p]):
+        if valid_caster(row, ctab, p, card, row[S.PARTY + p * S.PARTY_SIZE + j]):
             return True
     return False
 
@@ -291,7 +298,7 @@ def can_reach(row: np.ndarray, ctab: np.ndarray, p: int, att: int, q: int, tgt: 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
 @njit(cache=True)
-def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
@@ -300,69 +307,71 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     st = row[S.STEP]
     q = 1 - p
     if st == S.ST_LOCATION:
-        for j in range(row[S.LOC_PILE_N + p]):
+        for j in range(row[S.LOC_PILE_COUNT + p]):
             out[A_LOCATION + j] = 1
-        for j in range(row[S.LOC_PILE_N + q]):
-            out[A_LOCATION + S.LOCATIONS + j] = 1
+        for j in range(row[S.LOC_PILE_COUNT + q]):
+            out[A_LOCATION + S.NUM_LOCATIONS + j] = 1
     elif st == S.ST_LEADER:
-        for j in range(row[S.LINEUP_N + p]):
+        for j in range(row[S.LINEUP_COUNT + p]):
             out[A_PICK + j] = 1
     elif st == S.ST_LEADER_SLOT or st == S.ST_PLACE:
         if st == S.ST_PLACE:
             out[A_PASS] = 1
-        for s in range(S.PARTY):
+        for s in range(S.PARTY_SIZE):
             if at_slot(row, p, s) < 0:
                 out[A_SLOT + s] = 1
     elif st == S.ST_TRIM:
-        for j in range(row[S.RESERVES_N + p]):
+        for j in range(row[S.RESERVES_COUNT + p]):
             out[A_RESERVE + j] = 1
     elif st == S.ST_BATTLE:
         out[A_PASS] = 1
         out[A_RETREAT] = 1
         equipment = has_equipment_in_hand(row, ctab, p)
-        for a in range(S.PARTY):
+        for a in range(S.PARTY_SIZE):
             att = at_slot(row, p, a)
             if att < 0:
                 continue
             up = not is_down(row, p, att)
             sk = skills_of(row, ctab, p, att)
-            for t in range(S.PARTY):
+            for t in range(S.PARTY_SIZE):
                 tgt = at_slot(row, q, t)
                 if tgt < 0:
                     continue
                 if up and can_reach(row, ctab, p, att, q, tgt, (sk & SK_RANGED) != 0):
-                    out[A_FIGHT + a * S.PARTY + t] = 1
+                    out[A_FIGHT + a * S.PARTY_SIZE + t] = 1
                 if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
-                    out[A_THROW + a * S.PARTY + t] = 1  # RL-K11/K12: an attack: the thrower must be Up and goes Down
+                    # RL-K11/K12: an attack: the thrower must be Up and goes Down
+                    out[A_THROW + a * S.PARTY_SIZE + t] = 1
             if up:
-                for b in range(S.PARTY):
+                for b in range(S.PARTY_SIZE):
                     if at_slot(row, p, b) < 0:
-                        out[A_MOVE + a * S.PARTY + b] = 1
+                        out[A_MOVE + a * S.PARTY_SIZE + b] = 1
             if ability_usable(row, tables, p, att):
                 out[A_ABILITY + a] = 1
         if leader_ability_usable(row, tables, p):
             out[A_LEADER_ABILITY] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             if hand_playable(row, tables, p, i):
                 out[A_HAND + i] = 1
-        if row[S.PARTY_N + p] < S.PARTY:  # RL-A5: characters only while the party has fewer than 6
-            for j in range(row[S.RESERVES_N + p]):
+        if row[S.PARTY_COUNT + p] < S.PARTY_SIZE:  # RL-A5: characters only while the party has fewer than 6
+            for j in range(row[S.RESERVES_COUNT + p]):
                 out[A_RESERVE + j] = 1
         if free_host(row, ctab, p, -1):
-            for k in range(2 * S.LOCATIONS):
+            for k in range(2 * S.NUM_LOCATIONS):
                 code = sideboard_entry(row, p, k)
                 if code >= 0 and row[S.HOST + code] < 0:
                     out[A_RELIC + k] = 1
-        if row[S.HAND_N + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_N + p] > 0 and row[S.RESERVES_N + p] < S.RECRUIT_LIMIT:
+        if (row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0
+                and row[S.RESERVES_COUNT + p] < S.RECRUIT_LIMIT):
             out[A_RECRUIT] = 1
-        if row[S.HAND_N + p] >= S.APPOINT_COST:
-            for j in range(row[S.PARTY_N + p]):
-                if row[S.PARTY_Z + p * S.PARTY + j] != row[S.LEADER + p]:
+        if row[S.HAND_COUNT + p] >= S.APPOINT_COST:
+            for j in range(row[S.PARTY_COUNT + p]):
+                if row[S.PARTY + p * S.PARTY_SIZE + j] != row[S.LEADER + p]:
                     out[A_APPOINT] = 1
                     break
     elif st == S.ST_SLOT:
         kind = row[S.PEND_KIND]
-        for s in range(S.PARTY):
+        for s in range(S.PARTY_SIZE):
             c = at_slot(row, p, s)
             ok = False
             if kind == S.PK_REINFORCE:
@@ -384,33 +393,33 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 out[A_SLOT + s] = 1
     elif st == S.ST_TARGET:
         school = pending_school(row, tables)
-        for t in range(S.PARTY):
+        for t in range(S.PARTY_SIZE):
             c = at_slot(row, q, t)
             if c >= 0 and not immune(row, ctab, p, q, c, school):
                 out[A_TARGET + t] = 1
     elif st == S.ST_DISCARD:
         throw = row[S.PEND_KIND] == S.PK_THROW
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             if not throw or ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
                 out[A_HAND + i] = 1
     elif st == S.ST_JUMP:
         out[A_PASS] = 1
-        for t in range(S.PARTY):
+        for t in range(S.PARTY_SIZE):
             if at_slot(row, q, t) >= 0:
                 out[A_TARGET + t] = 1  # RL-K9: any opposing character, whatever the rows
     elif st == S.ST_KEEP:
         out[A_PASS] = 1
-        for s in range(S.PARTY):
+        for s in range(S.PARTY_SIZE):
             if at_slot(row, p, s) >= 0:
                 out[A_SLOT + s] = 1
     elif st == S.ST_HAND:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_N + p]):
+        for i in range(row[S.HAND_COUNT + p]):
             out[A_HAND + i] = 1
     elif st == S.ST_PILE:  # RL-Z5/Z6: any card the take-back may pick, by card id (copies are alike)
         op = row[S.PEND_SRC]
         zone = S.DOOM if op == OP_EXHUME else S.DISCARD
-        count = S.DOOM_N if op == OP_EXHUME else S.DISCARD_N
+        count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
         for j in range(row[count + p]):
             cid = card_of(row, p, row[zone + p * S.MAX_DECK + j])
             if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid) >= 0:
@@ -427,8 +436,8 @@ def fill_mask(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 def up_all(row: np.ndarray) -> None:
     """RL-G10 / RL-U4 / RL-U6: every character goes Up; modifiers "until the next Up" end."""
     for p in range(2):
-        for j in range(row[S.PARTY_N + p]):
-            k = p * S.MAX_DECK + row[S.PARTY_Z + p * S.PARTY + j]
+        for j in range(row[S.PARTY_COUNT + p]):
+            k = p * S.MAX_DECK + row[S.PARTY + p * S.PARTY_SIZE + j]
             row[S.DOWN + k] = 0
             row[S.ATT_MOD + k] = 0
             row[S.DEF_MOD + k] = 0
@@ -496,7 +505,7 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
         if ctab[card, C_COST_DOWN] != 0 and caster >= 0:
             row[S.DOWN + p * S.MAX_DECK + caster] = 1
         inst = row[S.PEND_CARD]
-        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst))
+        zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst))
         row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         fire(row, tables, p, card, TR_CAST, caster, target, ctab[card, C_SCHOOL])
         to_discard(row, p, inst)  # RL-M1: used once, discarded after it resolved (it cannot take itself back)
@@ -544,29 +553,29 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[S.ROUND] += 1
             row[S.ACTOR] = row[S.LEAD]
             if row[S.ROUND] > S.ROUND_CAP:  # RL-G13 (gap): the battle ends as a draw
-                row[S.BATTLE_WINNER] = 2
+                row[S.BATTLE_WINNER] = S.BATTLE_DRAW
         else:
             row[S.ACTOR] = q
         return
-    if a < A_THROW:  # Fight
+    if A_FIGHT <= a < A_FIGHT_END:  # Fight
         k = a - A_FIGHT
-        att = at_slot(row, p, k // S.PARTY)
-        tgt = at_slot(row, q, k % S.PARTY)
+        att = at_slot(row, p, k // S.PARTY_SIZE)
+        tgt = at_slot(row, q, k % S.PARTY_SIZE)
         row[S.DOWN + p * S.MAX_DECK + att] = 1
         resolve_attack(row, tables, p, att, q, tgt, MODE_FIGHT)
         finish_action(row, p)
-    elif a < A_MOVE:  # Throw: pick the equipment to discard next
+    elif A_THROW <= a < A_THROW_END:  # Throw: pick the equipment to discard next
         k = a - A_THROW
         start_pending(row, p, S.PK_THROW, S.ST_DISCARD)
-        row[S.PEND_CASTER] = at_slot(row, p, k // S.PARTY)
-        row[S.PEND_TARGET] = at_slot(row, q, k % S.PARTY)
-    elif a < A_HAND:  # Move (RL-A4)
+        row[S.PEND_CASTER] = at_slot(row, p, k // S.PARTY_SIZE)
+        row[S.PEND_TARGET] = at_slot(row, q, k % S.PARTY_SIZE)
+    elif A_MOVE <= a < A_MOVE_END:  # Move (RL-A4)
         k = a - A_MOVE
-        c = at_slot(row, p, k // S.PARTY)
+        c = at_slot(row, p, k // S.PARTY_SIZE)
         row[S.DOWN + p * S.MAX_DECK + c] = 1
-        row[S.POS + p * S.MAX_DECK + c] = k % S.PARTY
+        row[S.POS + p * S.MAX_DECK + c] = k % S.PARTY_SIZE
         end_action(row, p)
-    elif a < A_RESERVE:
+    elif A_HAND <= a < A_HAND_END:
         inst = row[S.HAND + p * S.HAND_CAP + (a - A_HAND)]
         card = card_of(row, p, inst)
         if ctab[card, C_TYPE] == T_EQUIPMENT:  # RL-A5 / RL-E1
@@ -578,13 +587,13 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[S.PEND_CARD] = inst
             if ctab[card, C_NEEDS_CASTER] == 0:
                 go_target(row, tables, p)
-    elif a < A_RELIC:  # RL-A5: a reserve character
+    elif A_RESERVE <= a < A_RESERVE_END:  # RL-A5: a reserve character
         start_pending(row, p, S.PK_REINFORCE, S.ST_SLOT)
         row[S.PEND_CARD] = row[S.RESERVES + p * S.RES_CAP + (a - A_RESERVE)]
-    elif a < A_ABILITY:  # RL-A5 / RL-E3: a relic from the sideboard
+    elif A_RELIC <= a < A_RELIC_END:  # RL-A5 / RL-E3: a relic from the sideboard
         start_pending(row, p, S.PK_RELIC, S.ST_SLOT)
         row[S.PEND_CARD] = sideboard_entry(row, p, a - A_RELIC)
-    elif a < A_LEADER_ABILITY:
+    elif A_ABILITY <= a < A_ABILITY_END:
         c = at_slot(row, p, a - A_ABILITY)
         start_pending(row, p, S.PK_CASTER, S.ST_SLOT)
         row[S.PEND_SRC] = S.SRC_ABILITY
@@ -604,8 +613,8 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
         start_pending(row, p, S.PK_APPOINT, S.ST_DISCARD)
         row[S.PEND_LEFT] = S.APPOINT_COST
     elif a == A_RETREAT:  # RL-A8 / RL-B3
-        while row[S.PARTY_N + p] > 0:
-            leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_RESERVES)
+        while row[S.PARTY_COUNT + p] > 0:
+            leave_play(row, p, row[S.PARTY + p * S.PARTY_SIZE], TO_RESERVES)
         row[S.RETREATED] = 1
         row[S.BATTLE_WINNER] = q
         row[S.LAST_EVENT] = EV_RETREAT
@@ -627,7 +636,7 @@ def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
     Reinforce attaches it to an Up character and the opponent has someone to hit, that character may Jump at once."""
     ctab = tables[0]
     sk = ctab[card, C_RELIC_SKILLS] if ctab[card, C_TYPE] == T_LOCATION else ctab[card, C_SKILLS]
-    if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[S.PARTY_N + 1 - p] > 0:
+    if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[S.PARTY_COUNT + 1 - p] > 0:
         offer_jump(row, p, c)
     else:
         end_action(row, p)
@@ -639,8 +648,8 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
     c = at_slot(row, p, s)
     if kind == S.PK_EQUIP:  # RL-E1: attached while it stays
         inst = row[S.PEND_CARD]
-        zone_remove(row, S.HAND, S.HAND_N, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_N, S.HAND_CAP, p, inst))
-        zone_push(row, S.GEAR, S.GEAR_N, S.PARTY, p, inst)
+        zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, zone_find(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst))
+        zone_push(row, S.GEAR, S.GEAR_COUNT, S.PARTY_SIZE, p, inst)
         attach(row, p, c, p, inst)
         row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         granted_jump(row, tables, p, c, card_of(row, p, inst))
@@ -650,13 +659,14 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         granted_jump(row, tables, p, c, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK))
     elif kind == S.PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
         inst = row[S.PEND_CARD]
-        zone_remove(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, zone_find(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, inst))
+        zone_remove(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p,
+                    zone_find(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, inst))
         enter_party(row, p, inst, s, False)
         row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         card = card_of(row, p, inst)
         if tables[0][card, C_HAS_ENTER] != 0:
             fire(row, tables, p, card, TR_ENTER, inst, -1, SC_NONE)
-        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[S.PARTY_N + 1 - p] > 0 and at_slot(row, p, s) == inst:
+        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[S.PARTY_COUNT + 1 - p] > 0 and at_slot(row, p, s) == inst:
             offer_jump(row, p, inst)  # RL-K9: the Jump is part of this Reinforce
         else:
             end_action(row, p)
@@ -707,8 +717,8 @@ def begin_battle(row: np.ndarray) -> None:
         truncate_relics(row)
         return
     row[H_TURN] += 1
-    out0 = row[S.CHAR_DECK_N] == 0
-    out1 = row[S.CHAR_DECK_N + 1] == 0
+    out0 = row[S.CHAR_DECK_COUNT] == 0
+    out1 = row[S.CHAR_DECK_COUNT + 1] == 0
     if out0 or out1:  # RL-V3 (gap): no character deck left to draw a party from
         finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
         return
@@ -730,16 +740,16 @@ def begin_battle(row: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def choose_location(row: np.ndarray, p: int, k: int) -> None:
     """RL-G2 then RL-G3: the location goes to the battlefield; both draw 6 characters."""
-    owner = p if k < S.LOCATIONS else 1 - p
-    j = k if k < S.LOCATIONS else k - S.LOCATIONS
-    inst = zone_remove(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, owner, j)
-    zone_push(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, owner, inst)
+    owner = p if k < S.NUM_LOCATIONS else 1 - p
+    j = k if k < S.NUM_LOCATIONS else k - S.NUM_LOCATIONS
+    inst = zone_remove(row, S.LOC_PILE, S.LOC_PILE_COUNT, S.NUM_LOCATIONS, owner, j)
+    zone_push(row, S.BATTLEFIELD, S.BATTLEFIELD_COUNT, 1, owner, inst)
     for q in range(2):
-        for _ in range(S.LINEUP):
+        for _ in range(S.LINEUP_SIZE):
             c = pop_character(row, q)
             if c < 0:
                 break
-            zone_push(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, q, c)
+            zone_push(row, S.LINEUP, S.LINEUP_COUNT, S.LINEUP_SIZE, q, c)
     row[S.SETUP_PLAYER] = row[S.LEAD]
     row[S.STEP] = S.ST_LEADER
 
@@ -751,12 +761,12 @@ def reveal(row: np.ndarray, tables) -> None:
     lead = row[S.LEAD]
     for k in range(2):
         p = lead if k == 0 else 1 - lead
-        for j in range(row[S.PARTY_N + p]):
-            row[S.FACE_DOWN + p * S.MAX_DECK + row[S.PARTY_Z + p * S.PARTY + j]] = 0
-        for _ in range(2 * (S.PARTY - row[S.PARTY_N + p])):
+        for j in range(row[S.PARTY_COUNT + p]):
+            row[S.FACE_DOWN + p * S.MAX_DECK + row[S.PARTY + p * S.PARTY_SIZE + j]] = 0
+        for _ in range(2 * (S.PARTY_SIZE - row[S.PARTY_COUNT + p])):
             draw_item(row, p)
     for p in range(2):
-        while row[S.RESERVES_N + p] < S.RESERVE_TARGET:
+        while row[S.RESERVES_COUNT + p] < S.RESERVE_TARGET:
             c = pop_character(row, p)
             if c < 0:
                 break
@@ -773,7 +783,7 @@ def location_effect(row: np.ndarray, tables, k0: int) -> None:
     at part ``k0``; a take-back choice (ST_PILE) pauses it, and its end resumes here. Then the battle phase."""
     loc = -1
     for q in range(2):
-        if row[S.BATTLEFIELD_N + q] > 0:
+        if row[S.BATTLEFIELD_COUNT + q] > 0:
             loc = card_of(row, q, row[S.BATTLEFIELD + q])
     lead = row[S.LEAD]
     for k in range(k0, 2):
@@ -811,9 +821,9 @@ def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
 @njit(cache=True)
 def location_back(row: np.ndarray) -> None:
     for q in range(2):
-        if row[S.BATTLEFIELD_N + q] > 0:
-            inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, q, 0)
-            zone_push(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, q, inst)
+        if row[S.BATTLEFIELD_COUNT + q] > 0:
+            inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_COUNT, 1, q, 0)
+            zone_push(row, S.LOC_PILE, S.LOC_PILE_COUNT, S.NUM_LOCATIONS, q, inst)
 
 
 @njit(cache=True, inline="always")
@@ -826,17 +836,17 @@ def start_resolution(row: np.ndarray, tables) -> None:
     row[S.STEAL_OWED + 1] = 0
     row[S.JUMPER] = -1
     if w == 0 or w == 1:
-        villains = row[S.PARTY_N + w] > 0
-        for j in range(row[S.PARTY_N + w]):
-            if (skills_of(row, ctab, w, row[S.PARTY_Z + w * S.PARTY + j]) & SK_VILLAIN) == 0:
+        villains = row[S.PARTY_COUNT + w] > 0
+        for j in range(row[S.PARTY_COUNT + w]):
+            if (skills_of(row, ctab, w, row[S.PARTY + w * S.PARTY_SIZE + j]) & SK_VILLAIN) == 0:
                 villains = False
         if villains:  # RL-K14 (gap)
             location_back(row)
         else:  # RL-B5: the winner takes the location card; its relic goes to the winner's sideboard
             for q in range(2):
-                if row[S.BATTLEFIELD_N + q] > 0:
-                    inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_N, 1, q, 0)
-                    zone_push(row, S.WON, S.WON_N, S.LOCATIONS, q, inst)
+                if row[S.BATTLEFIELD_COUNT + q] > 0:
+                    inst = zone_remove(row, S.BATTLEFIELD, S.BATTLEFIELD_COUNT, 1, q, 0)
+                    zone_push(row, S.WON, S.WON_COUNT, S.NUM_LOCATIONS, q, inst)
                     row[S.CONTROLLER + q * S.MAX_DECK + inst] = w
                     row[S.HOST + q * S.MAX_DECK + inst] = -1
             if relic_count(row, w) >= S.RELICS_TO_WIN:  # RL-V1
@@ -848,8 +858,8 @@ def start_resolution(row: np.ndarray, tables) -> None:
     else:  # RL-B2 / RL-B9: a draw, the location goes back; nobody keeps characters
         location_back(row)
         for p in range(2):
-            while row[S.PARTY_N + p] > 0:
-                leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_DISCARD)
+            while row[S.PARTY_COUNT + p] > 0:
+                leave_play(row, p, row[S.PARTY + p * S.PARTY_SIZE], TO_DISCARD)
         row[S.SETUP_PLAYER] = row[S.LEAD]
         row[S.STEP] = S.ST_HAND
 
@@ -858,12 +868,12 @@ def start_resolution(row: np.ndarray, tables) -> None:
 def end_battle(row: np.ndarray) -> None:
     """RL-B8 discard piles to the doom pile; RL-E6 relics still attached go back; RL-G12 roles swap."""
     for p in range(2):
-        while row[S.PARTY_N + p] > 0:  # never reached: parties are empty after the keep step
-            leave_play(row, p, row[S.PARTY_Z + p * S.PARTY], TO_DISCARD)
-        for j in range(row[S.DISCARD_N + p]):  # in order: the doom pile keeps the discard pile's order
+        while row[S.PARTY_COUNT + p] > 0:  # never reached: parties are empty after the keep step
+            leave_play(row, p, row[S.PARTY + p * S.PARTY_SIZE], TO_DISCARD)
+        for j in range(row[S.DISCARD_COUNT + p]):  # in order: the doom pile keeps the discard pile's order
             to_doom(row, p, row[S.DISCARD + p * S.MAX_DECK + j])
             row[S.DISCARD + p * S.MAX_DECK + j] = -1
-        row[S.DISCARD_N + p] = 0
+        row[S.DISCARD_COUNT + p] = 0
         row[S.LEADER + p] = -1
     row[S.LEAD] = 1 - row[S.LEAD]
     begin_battle(row)
@@ -876,11 +886,12 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     if st == S.ST_LOCATION:
         choose_location(row, p, a - A_LOCATION)
     elif st == S.ST_LEADER:  # RL-G4
-        row[S.PEND_CARD] = row[S.LINEUP_Z + p * S.LINEUP + (a - A_PICK)]
+        row[S.PEND_CARD] = row[S.LINEUP + p * S.LINEUP_SIZE + (a - A_PICK)]
         row[S.STEP] = S.ST_LEADER_SLOT
     elif st == S.ST_LEADER_SLOT:
         inst = row[S.PEND_CARD]
-        zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, zone_find(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, inst))
+        zone_remove(row, S.LINEUP, S.LINEUP_COUNT, S.LINEUP_SIZE, p,
+                    zone_find(row, S.LINEUP, S.LINEUP_COUNT, S.LINEUP_SIZE, p, inst))
         enter_party(row, p, inst, a - A_SLOT, False)  # RL-G4 (gap): the leader is face up
         row[S.LEADER + p] = inst
         row[S.LEADER_SHOWN + p] = 1  # the leader card is seen from now on
@@ -893,14 +904,14 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             row[S.SETUP_PLAYER] = row[S.LEAD]
             row[S.STEP] = S.ST_PLACE
     elif st == S.ST_PLACE:  # RL-G5: the next drawn character, face down on a slot or to the reserves
-        inst = zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, p, 0)
+        inst = zone_remove(row, S.LINEUP, S.LINEUP_COUNT, S.LINEUP_SIZE, p, 0)
         if a == A_PASS:
             add_to_reserves(row, p, inst)
         else:
             enter_party(row, p, inst, a - A_SLOT, True)
             row[S.PLAYED + p * S.MAX_DECK + inst] = 1
     elif st == S.ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go
-        inst = zone_remove(row, S.RESERVES, S.RESERVES_N, S.RES_CAP, p, a - A_RESERVE)
+        inst = zone_remove(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, a - A_RESERVE)
         to_discard(row, p, inst)
     elif st == S.ST_BATTLE:
         battle_action(row, tables, p, a)
@@ -921,7 +932,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         pile_choice(row, tables, p, a - A_PILE)
     elif st == S.ST_KEEP:  # RL-B6
         if a == A_PASS:
-            row[S.KEPT] = 99
+            row[S.KEPT] = S.KEPT_DONE
         else:
             leave_play(row, p, at_slot(row, p, a - A_SLOT), TO_RESERVES)
             row[S.KEPT] += 1
@@ -929,7 +940,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         if a != A_PASS:
             discard_from_hand(row, p, a - A_HAND)
         else:
-            while row[S.HAND_N + p] < S.OPENING_HAND and draw_item(row, p):
+            while row[S.HAND_COUNT + p] < S.OPENING_HAND_SIZE and draw_item(row, p):
                 pass
             if p == row[S.LEAD]:
                 row[S.SETUP_PLAYER] = 1 - p
@@ -944,8 +955,8 @@ def advance(row: np.ndarray, tables) -> None:
         if row[H_STATUS] != LIVE:
             return
         # RL-V2: a player with no card in hand and none in the item deck loses (checked before every decision)
-        out0 = row[S.HAND_N] == 0 and row[S.ITEM_DECK_N] == 0
-        out1 = row[S.HAND_N + 1] == 0 and row[S.ITEM_DECK_N + 1] == 0
+        out0 = row[S.HAND_COUNT] == 0 and row[S.ITEM_DECK_COUNT] == 0
+        out1 = row[S.HAND_COUNT + 1] == 0 and row[S.ITEM_DECK_COUNT + 1] == 0
         if out0 or out1:
             finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
             return
@@ -956,24 +967,24 @@ def advance(row: np.ndarray, tables) -> None:
             set_relics_decision(row, lead)
             return
         if st == S.ST_LEADER or st == S.ST_LEADER_SLOT:
-            if row[S.LINEUP_N + sp] == 0 and st == S.ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
+            if row[S.LINEUP_COUNT + sp] == 0 and st == S.ST_LEADER:  # nothing drawn (never: RL-V3 runs first)
                 row[S.STEP] = S.ST_PLACE
                 continue
             set_relics_decision(row, sp)
             return
         if st == S.ST_PLACE:
-            if row[S.LINEUP_N + sp] > 0 and row[S.PARTY_N + sp] < S.PARTY:
+            if row[S.LINEUP_COUNT + sp] > 0 and row[S.PARTY_COUNT + sp] < S.PARTY_SIZE:
                 set_relics_decision(row, sp)
                 return
-            while row[S.LINEUP_N + sp] > 0:  # RL-G5: the rest go to the reserves
-                add_to_reserves(row, sp, zone_remove(row, S.LINEUP_Z, S.LINEUP_N, S.LINEUP, sp, 0))
+            while row[S.LINEUP_COUNT + sp] > 0:  # RL-G5: the rest go to the reserves
+                add_to_reserves(row, sp, zone_remove(row, S.LINEUP, S.LINEUP_COUNT, S.LINEUP_SIZE, sp, 0))
             if sp == lead:
                 row[S.SETUP_PLAYER] = 1 - lead
             else:
                 reveal(row, tables)
             continue
         if st == S.ST_TRIM:
-            if row[S.RESERVES_N + sp] > S.RESERVE_TARGET:
+            if row[S.RESERVES_COUNT + sp] > S.RESERVE_TARGET:
                 set_relics_decision(row, sp)
                 return
             if sp == lead:
@@ -986,7 +997,7 @@ def advance(row: np.ndarray, tables) -> None:
             for k in range(2):
                 x = row[S.ACTOR] if k == 0 else 1 - row[S.ACTOR]
                 if row[S.STEAL_OWED + x] > 0:
-                    if row[S.HAND_N + x] == 0:
+                    if row[S.HAND_COUNT + x] == 0:
                         row[S.STEAL_OWED + x] = 0
                     elif owed < 0:
                         owed = x
@@ -995,14 +1006,14 @@ def advance(row: np.ndarray, tables) -> None:
                 set_relics_decision(row, owed)
                 return
             if row[S.BATTLE_WINNER] < 0:
-                gone0 = row[S.PARTY_N] == 0
-                gone1 = row[S.PARTY_N + 1] == 0
+                gone0 = row[S.PARTY_COUNT] == 0
+                gone1 = row[S.PARTY_COUNT + 1] == 0
                 if gone0 and gone1:  # RL-B2
-                    row[S.BATTLE_WINNER] = 2
+                    row[S.BATTLE_WINNER] = S.BATTLE_DRAW
                 elif gone0 or gone1:  # RL-B1 / RL-B4
                     row[S.BATTLE_WINNER] = 1 if gone0 else 0
                 elif row[S.BATTLE_TURNS] >= S.BATTLE_TURN_CAP:  # RL-G13 (gap): the battle ends as a draw
-                    row[S.BATTLE_WINNER] = 2
+                    row[S.BATTLE_WINNER] = S.BATTLE_DRAW
             if row[S.BATTLE_WINNER] >= 0:
                 start_resolution(row, tables)
                 continue
@@ -1013,11 +1024,11 @@ def advance(row: np.ndarray, tables) -> None:
             return
         if st == S.ST_KEEP:
             w = row[S.BATTLE_WINNER]
-            if row[S.KEPT] < S.RESERVE_TARGET and row[S.PARTY_N + w] > 0:
+            if row[S.KEPT] < S.RESERVE_TARGET and row[S.PARTY_COUNT + w] > 0:
                 set_relics_decision(row, w)
                 return
-            while row[S.PARTY_N + w] > 0:  # RL-B6: the rest are discarded
-                leave_play(row, w, row[S.PARTY_Z + w * S.PARTY], TO_DISCARD)
+            while row[S.PARTY_COUNT + w] > 0:  # RL-B6: the rest are discarded
+                leave_play(row, w, row[S.PARTY + w * S.PARTY_SIZE], TO_DISCARD)
             row[S.SETUP_PLAYER] = lead
             row[S.STEP] = S.ST_HAND
             continue
@@ -1052,7 +1063,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         if pending_is_hidden(row):
             return
         p = row[H_TO_ACT]
-        if fill_mask(row, tables, p, mask) != 1:
+        if mask_row(row, tables, p, mask) != 1:
             return
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
@@ -1085,16 +1096,16 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
                 continue
             kind = ctab[card, C_TYPE]
             if kind == T_CHARACTER:
-                zone_push(row, S.CHAR_DECK, S.CHAR_DECK_N, S.CHAR_DECK_SIZE, p, i)
+                zone_push(row, S.CHAR_DECK, S.CHAR_DECK_COUNT, S.CHAR_DECK_SIZE, p, i)
             elif kind == T_LOCATION:
-                zone_push(row, S.LOC_PILE, S.LOC_PILE_N, S.LOCATIONS, p, i)
+                zone_push(row, S.LOC_PILE, S.LOC_PILE_COUNT, S.NUM_LOCATIONS, p, i)
             elif kind == T_LEADER:
                 row[S.LEADER_CARD + p] = i
             else:
-                zone_push(row, S.ITEM_DECK, S.ITEM_DECK_N, S.ITEM_DECK_SIZE, p, i)
-        shuffle_slice(row, S.CHAR_DECK + p * S.CHAR_DECK_SIZE, row[S.CHAR_DECK_N + p])
-        shuffle_slice(row, S.ITEM_DECK + p * S.ITEM_DECK_SIZE, row[S.ITEM_DECK_N + p])
-        for _ in range(S.OPENING_HAND):
+                zone_push(row, S.ITEM_DECK, S.ITEM_DECK_COUNT, S.ITEM_DECK_SIZE, p, i)
+        shuffle_slice(row, S.CHAR_DECK + p * S.CHAR_DECK_SIZE, row[S.CHAR_DECK_COUNT + p])
+        shuffle_slice(row, S.ITEM_DECK + p * S.ITEM_DECK_SIZE, row[S.ITEM_DECK_COUNT + p])
+        for _ in range(S.OPENING_HAND_SIZE):
             draw_item(row, p)
         row[S.LEADER + p] = -1
     row[S.LEAD] = rng_below(row, 2)  # RL-S4 (gap): the first 1P is random
@@ -1107,18 +1118,18 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 
 
 @njit(cache=True)
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply action ``a`` of player ``p``; 1 (row untouched) when illegal."""
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
+    """Apply action ``a`` of player ``p``: True when it was legal and applied, False (row untouched) when illegal."""
     if a < 0 or a >= NUM_ACTIONS:
-        return 1
-    if fill_mask(row, tables, p, mask) == 0 or mask[a] == 0:
-        return 1
+        return False
+    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
+        return False
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate_relics(row)
-    return 0
+    return True
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1136,13 +1147,13 @@ def batch_step(states, tables, players, actions, errors):
         errors[i] = 0  # every row not in error reads 0, skipped rows included (spec.py kernel contract)
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = step_row(states[i], tables, players[i], actions[i], mask)
+            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
 
 
 @njit(cache=True, nogil=True)
 def batch_mask(states, tables, players, out):
     for i in range(states.shape[0]):
         if players[i] >= 0:
-            fill_mask(states[i], tables, players[i], out[i])
+            mask_row(states[i], tables, players[i], out[i])
         else:
             out[i, :] = 0

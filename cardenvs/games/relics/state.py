@@ -18,20 +18,20 @@ from cardenvs.core.layout import Layout, fields
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 CHAR_DECK_SIZE = 40  # RL-D6 (gap): character deck, exactly 40
 ITEM_DECK_SIZE = 30  # RL-D6 (gap): item deck, exactly 30
-LOCATIONS = 5  # RL-D2: five location/relic cards
-LEADER_CARDS = 1  # RL-D2: one leader card
-MAX_DECK = CHAR_DECK_SIZE + ITEM_DECK_SIZE + LOCATIONS + LEADER_CARDS  # 76 card instances per player
+NUM_LOCATIONS = 5  # RL-D2: five location/relic cards
+NUM_LEADER_CARDS = 1  # RL-D2: one leader card
+MAX_DECK = CHAR_DECK_SIZE + ITEM_DECK_SIZE + NUM_LOCATIONS + NUM_LEADER_CARDS  # 76 card instances per player
 COMMON_COPIES = 6  # RL-D4
 RARE_COPIES = 1  # RL-D5
-OPENING_HAND = 3  # RL-S2, RL-B7
-LINEUP = 6  # RL-G3: characters drawn at each Relic phase
-PARTY = 6  # RL-P1
-ROW = 3  # RL-P2
+OPENING_HAND_SIZE = 3  # RL-S2, RL-B7
+LINEUP_SIZE = 6  # RL-G3: characters drawn at each Relic phase
+PARTY_SIZE = 6  # RL-P1
+ROW_SIZE = 3  # RL-P2
 RESERVE_TARGET = 3  # RL-G8
 HAND_CAP = ITEM_DECK_SIZE  # a hand can hold every item-deck card of its owner: no engine hand limit (RL-B7)
 RES_CAP = 24  # physical reserve size
 RECRUIT_LIMIT = 12  # Recruit and reserve-filling effects need fewer than this many reserves (so a Retreat fits)
-SIDE_CAP = LOCATIONS  # won location cards per owner
+SIDE_CAP = NUM_LOCATIONS  # won location cards per owner
 APPOINT_COST = 3  # RL-A7
 RECRUIT_COST = 3  # RL-A6
 RELICS_TO_WIN = 4  # RL-V1
@@ -87,19 +87,23 @@ NEXT_LOCATION_OTHER, NEXT_LOCATION_DONE = -10, -11
 
 # sources of an effect being resolved (pend_src)
 SRC_CARD, SRC_ABILITY, SRC_LEADER = 0, 1, 2
+# ``kept`` once the battle winner passed in ST_KEEP (keeps no more characters); below it, the characters kept so far
+KEPT_DONE = 99
+# ``battle_winner`` of a battle that ended as a draw (RL-G13); -1 while the battle runs, 0/1 the winner
+BATTLE_DRAW = 2
 
 _STATE_FIELDS = fields(
     ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
     ("char_deck", (2, CHAR_DECK_SIZE), "character deck stack, instance ids, top = last entry", True),
     ("item_deck", (2, ITEM_DECK_SIZE), "item deck stack (equipment, items, spells), top = last entry", True),
     ("hand", (2, HAND_CAP), "hand, instance ids", True),
-    ("lineup", (2, LINEUP), "characters drawn this Relic phase, not yet placed (face down)", True),
+    ("lineup", (2, LINEUP_SIZE), "characters drawn this Relic phase, not yet placed (face down)", True),
     ("reserves", (2, RES_CAP), "reserves, face down (their owner may look)", True),
-    ("party", (2, PARTY), "characters in play (grid slot in pos)", True),
-    ("gear", (2, PARTY), "equipment attached to characters in play (host in host)", True),
+    ("party", (2, PARTY_SIZE), "characters in play (grid slot in pos)", True),
+    ("gear", (2, PARTY_SIZE), "equipment attached to characters in play (host in host)", True),
     ("discard", (2, MAX_DECK), "discard pile, instance ids in order", True),
     ("doom", (2, MAX_DECK), "doom pile, instance ids in order", True),
-    ("loc_pile", (2, LOCATIONS), "this player's location cards still in the shared location pile", True),
+    ("loc_pile", (2, NUM_LOCATIONS), "this player's location cards still in the shared location pile", True),
     ("battlefield", (2, 1), "the location card of the current battle (in its owner's slot)", True),
     ("won", (2, SIDE_CAP), "this player's location cards won by someone (relic controller in controller)", True),
     ("leader_card", (2, 1), "the leader card", True),
@@ -155,74 +159,11 @@ _STATE_FIELDS = fields(
 STATE = Layout("relics_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-_o = STATE.offset
-DECK_LIST = _o("deck_list")
-CHAR_DECK = _o("char_deck")
-ITEM_DECK = _o("item_deck")
-HAND = _o("hand")
-LINEUP_Z = _o("lineup")
-RESERVES = _o("reserves")
-PARTY_Z = _o("party")
-GEAR = _o("gear")
-DISCARD = _o("discard")
-DOOM = _o("doom")
-LOC_PILE = _o("loc_pile")
-BATTLEFIELD = _o("battlefield")
-WON = _o("won")
-LEADER_CARD = _o("leader_card")
-CHAR_DECK_N = _o("char_deck_count")
-ITEM_DECK_N = _o("item_deck_count")
-HAND_N = _o("hand_count")
-LINEUP_N = _o("lineup_count")
-RESERVES_N = _o("reserves_count")
-PARTY_N = _o("party_count")
-GEAR_N = _o("gear_count")
-DISCARD_N = _o("discard_count")
-DOOM_N = _o("doom_count")
-LOC_PILE_N = _o("loc_pile_count")
-BATTLEFIELD_N = _o("battlefield_count")
-WON_N = _o("won_count")
-POS = _o("pos")
-DOWN = _o("down")
-FACE_DOWN = _o("face_down")
-ATT_MOD = _o("att_mod")
-DEF_MOD = _o("def_mod")
-ATTACHED = _o("attached")
-HOST = _o("host")
-CONTROLLER = _o("controller")
-DRAWN = _o("drawn")
-PLAYED = _o("played")
-KNOWN = _o("known")
-LEADER = _o("leader")
-LEADER_SHOWN = _o("leader_shown")
-STEP = _o("step")
-LEAD = _o("lead")
-FIRST_PLAYER = _o("first_player")
-SETUP_PLAYER = _o("setup_player")
-ACTOR = _o("actor")
-PASSES = _o("passes")
-ROUND = _o("round")
-BATTLE_TURNS = _o("battle_turns")
-BATTLE_WINNER = _o("battle_winner")
-RETREATED = _o("retreated")
-KEPT = _o("kept")
-PEND_KIND = _o("pend_kind")
-PEND_PLAYER = _o("pend_player")
-PEND_SRC = _o("pend_src")
-PEND_CARD = _o("pend_card")
-PEND_CASTER = _o("pend_caster")
-PEND_TARGET = _o("pend_target")
-PEND_LEFT = _o("pend_left")
-PEND_NEXT = _o("pend_next")
-STEAL_OWED = _o("steal_owed")
-JUMPER = _o("jumper")
-LAST_EVENT = _o("last_event")
-del _o
+STATE.export(globals())  # every field's offset is its name upper-cased (hand_count -> HAND_COUNT, HAND_COUNT_END)
 
-# zone (offset, count offset, width) triples, for generic zone helpers and reset
-ZONES = (
-    (CHAR_DECK, CHAR_DECK_N, CHAR_DECK_SIZE), (ITEM_DECK, ITEM_DECK_N, ITEM_DECK_SIZE), (HAND, HAND_N, HAND_CAP),
-    (LINEUP_Z, LINEUP_N, LINEUP), (RESERVES, RESERVES_N, RES_CAP), (PARTY_Z, PARTY_N, PARTY), (GEAR, GEAR_N, PARTY),
-    (DISCARD, DISCARD_N, MAX_DECK), (DOOM, DOOM_N, MAX_DECK), (LOC_PILE, LOC_PILE_N, LOCATIONS),
-    (BATTLEFIELD, BATTLEFIELD_N, 1), (WON, WON_N, SIDE_CAP), (LEADER_CARD, -1, 1),
-)
+# zone (offset, count offset, width) triples, for generic zone helpers and reset (the leader card has no count: -1)
+_C = STATE.constants()
+ZONES = tuple((_C[z.upper()], _C.get(z.upper() + "_COUNT", -1), STATE[z].shape[1]) for z in (
+    "char_deck", "item_deck", "hand", "lineup", "reserves", "party", "gear", "discard", "doom", "loc_pile",
+    "battlefield", "won", "leader_card"))
+del _C

@@ -38,7 +38,7 @@ from .cards import (
 )
 from .effects import pile_candidate
 from .rules import (
-    fill_mask,
+    mask_row,
     free_host,
     has_target,
     pending_card_id,
@@ -79,7 +79,7 @@ def _at_slot(row: np.ndarray, p: int, slot: int) -> int:
 
 
 def _slot_text(p: int, slot: int) -> str:
-    return f"{'front' if slot < 3 else 'back'} {slot % 3 + 1}"
+    return f"{'front' if slot < S.ROW_SIZE else 'back'} {slot % S.ROW_SIZE + 1}"
 
 
 def _occupant(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
@@ -88,8 +88,8 @@ def _occupant(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
 
 
 def _sideboard(row: np.ndarray, p: int, k: int) -> tuple[int, int]:
-    q = p if k < S.LOCATIONS else 1 - p
-    j = k if k < S.LOCATIONS else k - S.LOCATIONS
+    q = p if k < S.NUM_LOCATIONS else 1 - p
+    j = k if k < S.NUM_LOCATIONS else k - S.NUM_LOCATIONS
     won = _zone(row, "won", q)
     if j >= len(won) or _f(row, "controller")[q, won[j]] != p:
         return -1, -1
@@ -111,11 +111,11 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
                 "keep characters": "keep no more characters", "resolution discard": "done discarding, draw to 3",
                 }.get(step, "Pass (draw 1)")
     if field in ("fight", "throw"):
-        a, t = divmod(i, S.PARTY)
+        a, t = divmod(i, S.PARTY_SIZE)
         verb = "Fight" if field == "fight" else "Throw"
         return f"{verb}: {_occupant(row, pool, p, a)} -> {_occupant(row, pool, o, t)}"
     if field == "move":
-        a, b = divmod(i, S.PARTY)
+        a, b = divmod(i, S.PARTY_SIZE)
         inst = _at_slot(row, p, a)
         who = _name(row, pool, p, inst) if inst >= 0 else "(nobody)"
         return f"Move {who} from {_slot_text(p, a)} to {_slot_text(p, b)}"
@@ -147,9 +147,9 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
     if field == "target":
         return f"choose opposing {_slot_text(o, i)} ({_name(row, pool, o, _at_slot(row, o, i))})"
     if field == "location":
-        q = p if i < S.LOCATIONS else o
+        q = p if i < S.NUM_LOCATIONS else o
         pile = _zone(row, "loc_pile", q)
-        j = i if i < S.LOCATIONS else i - S.LOCATIONS
+        j = i if i < S.NUM_LOCATIONS else i - S.NUM_LOCATIONS
         return f"battle at '{_name(row, pool, q, pile[j]) if j < len(pile) else '?'}'"
     if field == "pile":
         name = pool.cards[i]["name"] if i < len(pool.cards) else "?"
@@ -207,7 +207,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         head += "  [truncated]"
     else:
         w = int(row[H_WINNER])
-        head += "  [draw]" if w == 2 else f"  [P{w} wins]"
+        head += "  [draw]" if w == S.BATTLE_DRAW else f"  [P{w} wins]"
     lines.append(head)
     loc = [(q, i) for q in (0, 1) for i in _zone(row, "battlefield", q)]
     if loc:
@@ -235,7 +235,8 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             f"  doom {int(_f(row, 'doom_count')[p])}  leader card {leader}"
         )
         for back, label in ((0, "front"), (1, "back ")):
-            cells = [_char_text(row, pool, p, _at_slot(row, p, back * 3 + s), private) for s in range(3)]
+            cells = [_char_text(row, pool, p, _at_slot(row, p, back * S.ROW_SIZE + s), private)
+                     for s in range(S.ROW_SIZE)]
             lines.append(f"  {label}: " + " | ".join(cells))
         if private:
             lines.append("  hand:     " + (", ".join(_name(row, pool, p, h) for h in _zone(row, "hand", p)) or "-"))
@@ -442,7 +443,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
     q = 1 - p
     out: list[str] = []
     if field in ("fight", "throw"):
-        a, t = divmod(i, S.PARTY)
+        a, t = divmod(i, S.PARTY_SIZE)
         att, tgt = _at_slot(row, p, a), _at_slot(row, q, t)
         if att < 0:
             out.append(f"you have no character on {_slot_text(p, a)}")
@@ -469,7 +470,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
                 out.append(f"{_who(row, pool, q, t)} is {_plural(d, 'row')} away from {_who(row, pool, p, a)}: {how}")
         return out
     if field == "move":
-        a, b = divmod(i, S.PARTY)
+        a, b = divmod(i, S.PARTY_SIZE)
         c = _at_slot(row, p, a)
         if c < 0:
             out.append(f"you have no character on {_slot_text(p, a)}")
@@ -477,7 +478,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
             out.append(f"{_who(row, pool, p, a)} is Down: a Move downs the character, so it must be Up (RL-A4)")
         if _at_slot(row, p, b) >= 0:
             out.append(f"{_slot_text(p, b)} is taken by {_who(row, pool, p, b)}: a character moves to an empty slot "
-                       f"(RL-A4)" if b != a else f"a character moves to another, empty slot (RL-A4)")
+                       f"(RL-A4)" if b != a else "a character moves to another, empty slot (RL-A4)")
         return out
     if field == "hand":
         return _hand_reasons(row, pool, p, i)
@@ -486,13 +487,13 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
         if i >= len(res):
             return [f"there is no reserve character {i}: your reserves hold {_plural(len(res), 'character')} "
                     f"(numbered from 0)"]
-        return [f"your party is full ({S.PARTY} characters): Reinforce with a character only while it has fewer "
+        return [f"your party is full ({S.PARTY_SIZE} characters): Reinforce with a character only while it has fewer "
                 f"(RL-A5)"]
     if field == "relic":
         code = int(sideboard_entry(_c(row), p, i))
         if code < 0:
-            return [f"there is no relic {i} you control: entries 0-{S.LOCATIONS - 1} are your own won locations, "
-                    f"{S.LOCATIONS}-{2 * S.LOCATIONS - 1} the opponent's whose relic you control; you control "
+            return [f"there is no relic {i} you control: entries 0-{S.NUM_LOCATIONS - 1} are your own won locations, "
+                    f"{S.NUM_LOCATIONS}-{2 * S.NUM_LOCATIONS - 1} the opponent's whose relic you control; you control "
                     f"{_plural(len(_relics_of(row, p)), 'relic')}"]
         relic = _relic_name(pool, int(_f(row, "deck_list")[code // S.MAX_DECK, code % S.MAX_DECK]))
         if int(_f(row, "host")[code // S.MAX_DECK, code % S.MAX_DECK]) >= 0:
@@ -557,7 +558,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
 
 
 def _relics_of(row: np.ndarray, p: int) -> list[int]:
-    return [k for k in range(2 * S.LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
+    return [k for k in range(2 * S.NUM_LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
 
 
 def _location_line(row: np.ndarray, pool: CardPool) -> str:
@@ -570,7 +571,7 @@ def _location_line(row: np.ndarray, pool: CardPool) -> str:
 
 
 def _slot_reasons(row: np.ndarray, pool: CardPool, p: int, s: int) -> list[str]:
-    """ST_SLOT: why own slot ``s`` does not suit the pending action (mirrors ``rules.fill_mask``)."""
+    """ST_SLOT: why own slot ``s`` does not suit the pending action (mirrors ``rules.mask_row``)."""
     ctab = pool.tables[0]
     kind = int(_f(row, "pend_kind"))
     c = _at_slot(row, p, s)
@@ -624,7 +625,7 @@ def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str
 
 
 def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
-    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.fill_mask``)."""
+    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.mask_row``)."""
     ctab = pool.tables[0]
     st = int(_f(row, "step"))
     q = 1 - p
@@ -638,11 +639,11 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
         return _battle_reasons(row, pool, p, field, i)
     if st == S.ST_LOCATION:
         mine, theirs = len(_zone(row, "loc_pile", p)), len(_zone(row, "loc_pile", q))
-        if i < S.LOCATIONS:
+        if i < S.NUM_LOCATIONS:
             return [f"there is no location {i} of yours in the pile: you have {mine} left (entries 0-{mine - 1}), "
-                    f"the opponent {theirs} (entries {S.LOCATIONS}-{S.LOCATIONS + theirs - 1})"]
-        return [f"there is no opposing location {i - S.LOCATIONS} in the pile: the opponent has {theirs} left "
-                f"(entries {S.LOCATIONS}-{S.LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
+                    f"the opponent {theirs} (entries {S.NUM_LOCATIONS}-{S.NUM_LOCATIONS + theirs - 1})"]
+        return [f"there is no opposing location {i - S.NUM_LOCATIONS} in the pile: the opponent has {theirs} left "
+                f"(entries {S.NUM_LOCATIONS}-{S.NUM_LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
     if st == S.ST_LEADER:
         n = len(_zone(row, "lineup", p))
         return [f"there is no drawn character {i}: you drew {n} (numbered from 0)"]
@@ -682,7 +683,7 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
 
-    ``rules.fill_mask`` decides legality; the reasons read the same predicates (``hand_playable``'s parts
+    ``rules.mask_row`` decides legality; the reasons read the same predicates (``hand_playable``'s parts
     ``free_host``/``has_target``/``valid_caster``, ``meets_requirements``, ``immune``, ``distance``, ``qualifies``,
     ``sideboard_entry``, ``pile_candidate``) and only what ``player`` can see: their own hand, reserves, drawn
     characters, piles and leader card, and the public board. The opponent's hand, reserves and decks are never
@@ -696,7 +697,7 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if int(row[H_TO_ACT]) != p:
         return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step '{_public_step(row, p)}')")
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    fill_mask(_c(row), pool.tables, p, mask)
+    mask_row(_c(row), pool.tables, p, mask)
     if mask[a]:
         return ""
     field, i = action_range(a)

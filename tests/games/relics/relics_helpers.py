@@ -30,7 +30,7 @@ from cardenvs.core.header import (
 )
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.actions import ACTIONS, action_range
-from cardenvs.games.relics.observe import OBS, F
+from cardenvs.games.relics.obs_layout import CELL_SLOT, OBS, SLOT_ATT_NOW, SLOT_DEF_NOW
 from cardenvs.games.relics.state import MAX_DECK, ST_BATTLE, STATE
 
 POOL = SPEC.load_pool(None)
@@ -199,7 +199,7 @@ def stats(g: BatchGame, p: int, slot: int) -> tuple[float, float]:
     """(ATT, DEF) now of p's character on ``slot``, read from p's observation."""
     obs = g.observe([p])[0]
     cell = OBS.get(obs, "grid")[0, slot]
-    return round(float(cell[F + 3]) * 10), round(float(cell[F + 4]) * 10)
+    return round(float(cell[CELL_SLOT + SLOT_ATT_NOW]) * 10), round(float(cell[CELL_SLOT + SLOT_DEF_NOW]) * 10)
 
 
 def step_of(g: BatchGame) -> int:

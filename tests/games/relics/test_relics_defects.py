@@ -24,7 +24,7 @@ from relics_helpers import (
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.relics import SPEC, rules
-from cardenvs.games.relics.observe import OBS, F
+from cardenvs.games.relics.obs_layout import CARD_SIZE, OBS
 from cardenvs.games.relics.state import (
     BATTLE_TURN_CAP,
     HAND_CAP,
@@ -42,7 +42,7 @@ def card_features(name: str) -> np.ndarray:
     """The observation's feature vector of one card (written by the kernel into a scratch row)."""
     from cardenvs.games.relics.observe import write_card
 
-    out = np.zeros(F, np.float32)
+    out = np.zeros(CARD_SIZE, np.float32)
     write_card(POOL.tables[0], POOL.by_name[name], out, 0)
     return out
 

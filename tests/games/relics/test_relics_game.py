@@ -152,8 +152,8 @@ def test_observed_stats_equal_the_rules_stats() -> None:
     play, including states where a [Cont] boost applies."""
     from cardenvs.games.relics.board import _cont_bonus, att_of, cont_bonuses, def_of
     from cardenvs.games.relics.cards import E_ATT, E_DEF
-    from cardenvs.games.relics.observe import F, O_GRID, NUM_SLOT_FEATURES as S
-    from cardenvs.games.relics.state import FACE_DOWN, MAX_DECK, PARTY, PARTY_N, PARTY_Z, POS
+    from cardenvs.games.relics.obs_layout import CELL_SIZE, CELL_SLOT, O_GRID, SLOT_ATT_NOW, SLOT_DEF_NOW
+    from cardenvs.games.relics.state import FACE_DOWN, MAX_DECK, PARTY_SIZE, PARTY_COUNT, PARTY, POS
 
     names = SPEC.starter_decks()
     pairs = [(a, b) for a in names for b in names]
@@ -168,17 +168,18 @@ def test_observed_stats_equal_the_rules_stats() -> None:
         for i in np.flatnonzero(players >= 0):
             row, p = g.states[i], int(players[i])
             every, single = np.zeros(2, np.int32), np.zeros(2 * MAX_DECK, np.int32)
-            for column, stat_of, feature in ((E_ATT, att_of, 3), (E_DEF, def_of, 4)):
+            for column, stat_of, feature in ((E_ATT, att_of, SLOT_ATT_NOW), (E_DEF, def_of, SLOT_DEF_NOW)):
                 cont_bonuses(row, tables_, column, every, single)
                 for side, q in enumerate((p, 1 - p)):
-                    for j in range(row[PARTY_N + q]):
-                        inst = int(row[PARTY_Z + q * PARTY + j])
+                    for j in range(row[PARTY_COUNT + q]):
+                        inst = int(row[PARTY + q * PARTY_SIZE + j])
                         want = _cont_bonus(row, tables_, q, inst, column)
                         assert every[q] + single[q * MAX_DECK + inst] == want
                         boosted += want != 0
                         if q != p and row[FACE_DOWN + q * MAX_DECK + inst] != 0:
                             continue  # hidden: the slot shows presence only
-                        at = O_GRID + (side * PARTY + int(row[POS + q * MAX_DECK + inst])) * (F + S) + F + feature
+                        slot = int(row[POS + q * MAX_DECK + inst])
+                        at = O_GRID + (side * PARTY_SIZE + slot) * CELL_SIZE + CELL_SLOT + feature
                         assert obs[i, at] == np.float32(stat_of(row, tables_, q, inst) / 10.0)
                         checked += 1
         mask = g.legal_mask(players)

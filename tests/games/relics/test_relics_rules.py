@@ -31,7 +31,7 @@ from cardenvs.core.header import DRAW, H_STATUS, H_TURN, H_WINNER, TERMINATED, T
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.board import relic_count
 from cardenvs.games.relics.cards import C_TYPE, T_CHARACTER, T_LOCATION
-from cardenvs.games.relics.observe import OBS, F
+from cardenvs.games.relics.obs_layout import CARD_PRESENT, CARD_SIZE, CELL_SLOT, OBS, SIDE_CARD, SIDE_IN_PLAY, SLOT_FACE_DOWN
 from cardenvs.games.relics.rules import advance
 from cardenvs.games.relics.state import (
     BATTLE_CAP,
@@ -140,7 +140,7 @@ def test_RL_G1_G2_G3_G4_G5_G6_G8_relic_phase_from_a_fresh_game() -> None:
     placed = inst_at(g, lead, 1)
     assert field(g, "face_down")[lead, placed] == 1
     seen = OBS.get(g.observe([other])[0], "grid")[1, 1]
-    assert seen[0] == 1 and seen[1:F].sum() == 0 and seen[F] == 1  # the opponent sees a face-down card only
+    assert seen[CARD_PRESENT] == 1 and seen.sum() == 2 and seen[CELL_SLOT + SLOT_FACE_DOWN] == 1  # present, face down only
     for _ in range(3):
         do(g, "pass")  # the other three drawn characters go to the reserves
     assert int(field(g, "reserves_count")[lead]) == 3 and int(g.to_act[0]) == other
@@ -610,7 +610,7 @@ def test_RL_E3_E4_D11_Z7_relic_from_the_sideboard_onto_any_character_still_count
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}, location=("Iron Foundry", 1))
     assert relic_count(g.states[0], 0) == 1
     side = OBS.get(g.observe([0])[0], "sideboard")
-    assert side[0, 0] == 1 and side[0, F] == 0  # in the sideboard, not in play
+    assert side[0, SIDE_CARD + CARD_PRESENT] == 1 and side[0, SIDE_IN_PLAY] == 0  # in the sideboard, not in play
     do(g, "relic", 0)
     assert stats(g, 0, 0) == (2 + 3, 3)  # Champion's Edge +3/+0, no requirement for a Sage
     assert relic_count(g.states[0], 0) == 1
@@ -751,7 +751,7 @@ def card_row(name: str) -> np.ndarray:
     """The observation's card features of one card, as the kernel writes them."""
     from cardenvs.games.relics.observe import write_card
 
-    out = np.zeros(F, np.float32)
+    out = np.zeros(CARD_SIZE, np.float32)
     write_card(POOL.tables[0], POOL.by_name[name], out, 0)
     return out
 

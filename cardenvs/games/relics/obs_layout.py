@@ -1,0 +1,124 @@
+"""The relics observation layout: the observation row and the blocks repeated inside it (declared once).
+
+Every block is a float32 :class:`Layout` exported with its prefix (``CARD_ATT``, ``SLOT_DOWN``, ``CELL_SLOT``,
+``SIDE_IN_PLAY``, ``CTX_KEPT``, ``O_HAND``): the kernels in ``observe.py`` read them as ``L.CARD_ATT`` (``from . import
+obs_layout as L``), so a reordered or resized field moves every use with it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.layout import Layout, fields
+
+from . import state as S
+from .cards import MAX_CLASSES, MAX_DESCRIPTORS, NUM_OPS, NUM_SKILLS, OP_NAMES, SC_BLACK, SCHOOLS, SKILLS, TYPES
+
+def _names(layout: Layout) -> str:
+    return ", ".join(f"{f.name}[{f.size}]" if f.size > 1 else f.name for f in layout.fields)
+
+
+# A card described by features (hand, line-up, reserves, grid, piles, pending card): one float32 block, read by name.
+CARD = Layout(
+    "relics_card",
+    fields(
+        ("present", (), "1 when the slot holds a card (an opposing face-down character: present and nothing else)"),
+        ("type", (len(TYPES),), "one-hot card type: " + ", ".join(TYPES)),
+        ("rare", (), "1 for a rare card"),
+        ("att", (), "printed ATT / 10"),
+        ("def", (), "printed DEF / 10"),
+        ("class", (MAX_CLASSES,), "one-hot class (pool order)"),
+        ("descriptor", (MAX_DESCRIPTORS,), "descriptor bits (pool order)"),
+        ("skill", (NUM_SKILLS,), "printed skills (a location: its relic's skills): " + ", ".join(SKILLS)),
+        ("school", (len(SCHOOLS) - 1,), "one-hot spell school: " + ", ".join(SCHOOLS[SC_BLACK:])),
+        ("cost_down", (), "1 when using it downs the user"),
+        ("has_act", (), "1 when the card has an [Act] ability"),
+        ("act_needs_leader", (), "1 when the [Act] ability needs the leader"),
+        ("has_cont", (), "1 with a [Cont] effect"),
+        ("has_enter", (), "1 with an [Enter] effect"),
+        ("has_defeat", (), "1 with a [Defeat] effect"),
+        ("targets_own", (), "1 when its effect targets one own character"),
+        ("targets_opp", (), "1 when its effect targets one opposing character"),
+        ("op", (NUM_OPS,), "1 per effect op its text uses: " + ", ".join(OP_NAMES[k] for k in range(NUM_OPS))),
+        ("relic_att", (), "relic ATT bonus / 10 (a location card)"),
+        ("relic_def", (), "relic DEF bonus / 10 (a location card)"),
+        ("qualifies_class", (MAX_CLASSES,), "leader qualification: class bits"),
+        ("qualifies_descriptor", (MAX_DESCRIPTORS,), "leader qualification: descriptor bits"),
+        ("has_requirement", (), "1 when equipping / using it has a requirement"),
+        ("requires_class", (MAX_CLASSES,), "required class bits"),
+    ),
+    np.float32,
+)
+CARD.export(globals(), "CARD_")
+CARD_SIZE = CARD.size
+# What a grid slot adds after its card features.
+SLOT = Layout(
+    "relics_slot",
+    fields(
+        ("face_down", (), "1 while face down"),
+        ("down", (), "1 while Down"),
+        ("leader", (), "1 when it carries the leader card"),
+        ("att_now", (), "ATT now (modifiers, equipment, relic, [Cont] boosts) / 10"),
+        ("def_now", (), "DEF now / 10"),
+        ("skill", (NUM_SKILLS,), "skills now (printed and granted): " + ", ".join(SKILLS)),
+        ("has_attachment", (), "1 when it carries equipment or a relic"),
+        ("attachment_is_relic", (), "1 when the attachment is a relic"),
+        ("attachment_att", (), "the attachment's ATT bonus / 10"),
+        ("attachment_def", (), "the attachment's DEF bonus / 10"),
+        ("ability_ready", (), "1 when its [Act] ability may be used now"),
+    ),
+    np.float32,
+)
+SLOT.export(globals(), "SLOT_")
+SLOT_SIZE = SLOT.size
+# One grid cell: card features, then slot features.
+CELL = Layout("relics_grid_cell", fields(("card", (CARD_SIZE,)), ("slot", (SLOT_SIZE,))), np.float32)
+CELL.export(globals(), "CELL_")
+CELL_SIZE = CELL.size
+# One sideboard entry: the relic's card features, then whether it is in play.
+SIDE_ENTRY = Layout("relics_sideboard_entry", fields(("card", (CARD_SIZE,)), ("in_play", ())), np.float32)
+SIDE_ENTRY.export(globals(), "SIDE_")
+SIDE_ENTRY_SIZE = SIDE_ENTRY.size
+CONTEXT = Layout(
+    "relics_context",
+    fields(
+        ("my_decision", ()), ("i_am_1p", ()), ("passes", ()), ("round", (), "/ 10"), ("battle", (), "/ 10"),
+        ("relics", (2,), "own, opp"), ("leader_qualifies", (2,), "own, opp"), ("char_deck", (2,), "own, opp; / 10"),
+        ("item_deck", (2,), "own, opp; / 10"), ("hand", (2,), "own, opp"), ("reserves", (2,), "own, opp"),
+        ("party", (2,), "own, opp"), ("discard", (2,), "own, opp; / 10"), ("doom", (2,), "own, opp; / 10"),
+        ("lineup", (2,), "own, opp"), ("discards_owed", ()), ("steal_owed_own", ()), ("kept", ()),
+        ("location_pile", (), "/ 10"), ("battle_turns", (), "/ 10"),
+    ),
+    np.float32,
+)
+CONTEXT.export(globals(), "CTX_")
+CONTEXT_SIZE = CONTEXT.size
+PILES = ("discard", "doom", "relics")  # public by the rules: both discard and doom piles, every relic's controller
+PILE_DISCARD, PILE_DOOM, PILE_RELICS = (PILES.index(n) for n in ("discard", "doom", "relics"))
+NUM_PILES = len(PILES)
+
+OBS = Layout(
+    "relics_obs",
+    fields(
+        ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
+        ("context", (CONTEXT_SIZE,), "numbers: " + _names(CONTEXT)),
+        ("pending", (S.NUM_PENDING,), "one-hot pending action kind (PK_* in state.py) when it is mine"),
+        ("pending_card", (CARD_SIZE,), "card features of my pending card / ability source"),
+        ("pending_caster", (S.PARTY_SIZE,), "one-hot grid slot of my pending caster / thrower"),
+        ("battlefield", (CARD_SIZE,), "card features of the current location (with its relic side)"),
+        ("leader_cards", (2, CARD_SIZE), "leader cards (own, opp)"),
+        ("location_pile", (2 * S.NUM_LOCATIONS, CARD_SIZE),
+         "location pile: own entries 0-4, opponent's 5-9 (action order)"),
+        ("grid", (2, S.PARTY_SIZE, CELL_SIZE), "grid slots 0-5 (own, opp): card features + " + _names(SLOT)),
+        ("hand", (S.HAND_CAP, CARD_SIZE), "own hand, card features: " + _names(CARD)),
+        ("lineup", (S.LINEUP_SIZE, CARD_SIZE), "own drawn characters waiting to be placed"),
+        ("reserves", (S.RES_CAP, CARD_SIZE), "own reserves"),
+        ("sideboard", (2 * S.SIDE_CAP, SIDE_ENTRY_SIZE), "relics I control, in relic-action order: card features + "
+                                                         "in_play"),
+        ("public_cards", (2, NUM_PILES, S.POOL_CAP), "public cards counted by card id (pool order), per player (own, "
+                                                     "opp) and pile: discard pile, doom pile, relics it controls "
+                                                     "(location card id; in the sideboard or in play)"),
+    ),
+    dtype_scalar=np.float32,
+)
+OBS_SIZE = OBS.size
+OBS.export(globals(), "O_")
