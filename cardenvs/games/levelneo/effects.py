@@ -83,8 +83,13 @@ def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: in
     return False
 
 
-#: the most [Cont] effects that can be in force at once: every field character (main + supports) of both players
-MAX_CONT_SOURCES = 2 * (1 + S.SUPPORT_CAP) * MAX_EFFECTS
+#: the most characters on the field at once (main + supports of both players)
+MAX_FIELD_CHARACTERS = 2 * (1 + S.SUPPORT_CAP)
+#: the most [Cont] effects that can be in force at once: every effect of every field character
+MAX_CONT_SOURCES = MAX_FIELD_CHARACTERS * MAX_EFFECTS
+#: columns of the ``sources`` array of :func:`active_conts` (one row per [Cont] effect in force)
+SRC_OWNER, SRC_INST, SRC_CARD, SRC_EFFECT = range(4)
+NUM_SOURCE_COLUMNS = 4
 
 
 @njit(cache=True)
@@ -105,10 +110,10 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
             for e in range(ctab[card, C_N_EFFECTS]):
                 if tables[1][card, e][E_TRIGGER] != TR_CONT or not effect_active(row, tables, owner, card, e, c):
                     continue
-                sources[n, 0] = owner
-                sources[n, 1] = c
-                sources[n, 2] = card
-                sources[n, 3] = e
+                sources[n, SRC_OWNER] = owner
+                sources[n, SRC_INST] = c
+                sources[n, SRC_CARD] = card
+                sources[n, SRC_EFFECT] = e
                 n += 1
     return n
 
@@ -122,8 +127,8 @@ def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_
     if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
         ap += S.AP_PER_LEVEL * level_of(row, q)
     for j in range(n_sources):
-        eff = tables[1][sources[j, 2], sources[j, 3]]
-        if selects(row, tables, sources[j, 0], sources[j, 1], eff[E_TARGET], eff[E_FILTER], q, inst):
+        eff = tables[1][sources[j, SRC_CARD], sources[j, SRC_EFFECT]]
+        if selects(row, tables, sources[j, SRC_OWNER], sources[j, SRC_INST], eff[E_TARGET], eff[E_FILTER], q, inst):
             ap += eff[E_AMOUNT] if eff[E_OP] == OP_AP_UP else -eff[E_AMOUNT]
     return max(ap, 0)
 
@@ -279,7 +284,7 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
             apply_to(row, tables, one_side(p, target), -2 - n, op, eff[E_AMOUNT], eff[E_DURATION])
         return n > 0
     # collect first, apply after: an AP change must not alter which characters a battler/filter selector covers
-    chosen = np.empty(10, dtype=np.int64)
+    chosen = np.empty(MAX_FIELD_CHARACTERS, dtype=np.int64)
     m = 0
     for q in range(2):
         for s in range(-1, row[S.SUPPORT_COUNT + q]):

@@ -18,7 +18,7 @@ from .cards import (
     C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
     E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ONE,
 )
-from .effects import MAX_CONT_SOURCES, active_conts, ap_given
+from .effects import MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, active_conts, ap_given
 from . import obs_layout as L
 from . import state as S
 from .obs_layout import OBS
@@ -72,7 +72,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     ctab = tables[0]
     o = 1 - p
     tp = row[S.TURN_PLAYER]
-    sources = np.empty((MAX_CONT_SOURCES, 4), dtype=np.int32)  # the [Cont] skills in force, found once per row
+    # the [Cont] skills in force, found once per row
+    sources = np.empty((MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
     n_sources = active_conts(row, tables, sources)
     out[L.O_STEP + row[S.STEP]] = 1.0
     c = L.O_CONTEXT
