@@ -216,7 +216,7 @@ def _cmd_train(argv: Sequence[str]) -> int:
 
 # ----- commands -----------------------------------------------------------------------------------------------------
 def _cmd_decks_missing(args: argparse.Namespace) -> int:
-    raise UsageError(f"{PROG} decks: error: choose an action: list, validate, random or optimize (see {PROG} decks --help)")
+    raise UsageError(f"{PROG} decks: error: choose an action: list or validate (see {PROG} decks --help)")
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
