@@ -16,6 +16,12 @@ when both plans are done (``resolve_phase``; the order is written in RULES.md, S
 discarded and the game may end (SF-E1, SF-E2). Player 0's and player 1's decisions therefore commute: any
 interleaving of the two plans gives the same row, which is what lets the AEC env (player_0's plan, then player_1's)
 and the parallel env (both at once) play the same game. Chance (shuffles) only happens in the Start phase.
+
+The row contract (the same names and returns in every game): ``reset_row(row, tables, decks, seed)``,
+``step_row(row, tables, p, a, mask) -> bool`` (False, row untouched, for an illegal action), ``mask_row(row, tables,
+p, out) -> int`` (the number of legal actions), ``settle(row, tables, mask)`` (every forced step up to the next
+decision) and ``observe_row`` in observe.py; ``tables`` is the pool's tables tuple ``(cards, effects, features)``.
+The helpers below take the unpacked tables and declare their Numba signatures (``S.NB_*``): one compiled copy each.
 """
 from __future__ import annotations
 
@@ -37,6 +43,8 @@ from .cards import (
 from .effects import apply_entry, count_candidates, entry_condition_holds, is_candidate
 from . import state as S
 
+
+NO_CARD_COST = 1 << 30  # cheapest_unseen's answer when there is no card: no amount of gold reaches it
 
 # ---- small helpers ------------------------------------------------------------------------------------------------
 @njit(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
@@ -167,8 +175,9 @@ def any_mandatory(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
 @njit(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
 def cheapest_unseen(row: np.ndarray, cards: np.ndarray, p: int) -> int:
     """The lowest gold cost among ``p``'s cards in hand or deck: what the opponent knows about p's hand is that it is
-    drawn from these (the deck list, units in play and the discard pile are public), so this number is public."""
-    best = 1 << 30
+    drawn from these (the deck list, units in play and the discard pile are public), so this number is public.
+    ``NO_CARD_COST`` (more gold than anyone holds) when p has no card in hand or deck."""
+    best = NO_CARD_COST
     for inst in range(row[S.DECK_SIZE + p]):
         loc = row[S.LOC + p * S.MAX_DECK + inst]
         if loc == S.LOC_HAND or loc == S.LOC_DECK:
