@@ -12,6 +12,7 @@ from cardenvs.core.spec import GameSpec, Kernels
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .cards import load_deck, load_pool
+from .obs_layout import OBS_CARD_IDS
 from .observe import OBS, batch_observe
 from .rules import (
     batch_mask,
@@ -44,6 +45,7 @@ SPEC = GameSpec(
     action_layout=ACTIONS,
     legend=LEGEND,
     explain_illegal=explain_illegal,
+    obs_card_ids=OBS_CARD_IDS,
 )
 default_decks = SPEC.default_decks
 

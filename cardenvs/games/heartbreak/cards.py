@@ -64,7 +64,8 @@ _N = FieldSpec("int", default=1, min=1, max=3, doc="how many times")
 _SIDE = FieldSpec("enum", default="own", choices=SIDES, doc="whose cards")
 
 OPS: dict[str, OpSpec] = {
-    "damage": OpSpec(OP_DAMAGE, {"amount": _AMOUNT, "target": _TARGET}, "effect damage (Ward lowers it) to the targets"),
+    "damage": OpSpec(OP_DAMAGE, {"amount": _AMOUNT, "target": _TARGET},
+                     "effect damage (Ward lowers it) to the targets"),
     "heal": OpSpec(OP_HEAL, {"amount": _AMOUNT, "target": _TARGET}, "remove up to amount damage from the targets"),
     "draw": OpSpec(OP_DRAW, {"n": _N}, "draw n cards"),
     "charge_top": OpSpec(OP_CHARGE_TOP, {"n": _N}, "charge the top n cards of your deck"),

@@ -33,6 +33,7 @@ CARD = _block(
     ("turbo", ()), ("negate", ()), ("skills", ()), ("has_call", ()), ("has_start", ()), ("has_end", ()),
     ("action1_damage", (), "/100"), ("action1_cost", ()), ("action2_damage", (), "/100"), ("action2_cost", ()),
     ("lead_capable", ()), ("alliance", (MAX_ALLIANCES,), "one-hot"),
+    ("card_id", (), "pool index + 1; 0 none"),
 )
 CARD.export(globals(), "CARD_")
 #: a fighter on the field: its card, its state now, the equipped item's card
@@ -80,6 +81,7 @@ LEAD_OPTION = _block(
     "heartbreak_lead_option",
     ("offered", ()), ("level", ()), ("hp", (), "/100"), ("armor", (), "/10"), ("ward", (), "/10"),
     ("counter", (), "/10"), ("strike", ()), ("bypass", ()), ("action1_damage", (), "/100"),
+    ("card_id", (), "pool index + 1"),
 )
 LEAD_OPTION.export(globals(), "LEAD_OPT_")
 PUBLIC_PILES = ("discard pile (KO'd fighters, used cards, discharged and broken face-up cards)",
@@ -113,3 +115,24 @@ OBS = Layout(
 )
 OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")
+
+
+def _card_id_indices() -> tuple[int, ...]:
+    """Every flat observation index that holds a card id: the ``card_id`` of each CARD block (hand, fighters and their
+    items, heart slots, stack entries, triggers) and of each lead option."""
+    card_id = CARD.offset("card_id")
+    out = []
+    for name, block, cards in (("hand", CARD, (0,)), ("field", FIGHTER, FIGHTER.offsets("card", "item")),
+                               ("heart", HEART_SLOT, (HEART_SLOT.offset("card"),)),
+                               ("stack", STACK_ENTRY, (STACK_ENTRY.offset("card"),)),
+                               ("triggers", TRIGGER, (TRIGGER.offset("card"),))):
+        start = OBS.offset(name)
+        for k in range(OBS[name].size // block.size):
+            out.extend(start + k * block.size + c + card_id for c in cards)
+    start = OBS.offset("lead_options")
+    out.extend(start + k * LEAD_OPTION.size + LEAD_OPTION.offset("card_id") for k in range(D))
+    return tuple(sorted(out))
+
+
+#: ``GameSpec.obs_card_ids``
+OBS_CARD_IDS = _card_id_indices()

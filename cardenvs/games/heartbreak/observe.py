@@ -3,7 +3,9 @@
 "own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
 contents, face-down heart cards (hidden from both players, HB-H9), the opponent's face-down stock cards (count only,
 HB-I15), charged cards (count only, HB-C8) and the opponent's face-down Lead during setup (present only).
-HP and damage are divided by 100, keyword numbers by 10.
+HP and damage are divided by 100, keyword numbers by 10. Every observed card carries ``card_id`` (pool index + 1;
+0 for no card or a hidden one); ``obs_layout.OBS_CARD_IDS`` (``SPEC.obs_card_ids``) lists those indices.
+The layouts live in ``obs_layout.py``; the kernels below write every entry by its generated name (``L.CARD_HP``).
 """
 from __future__ import annotations
 
@@ -89,6 +91,7 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     out[at + L.CARD_ACTION2_COST] = ctab[card, C_ACT_COST + NUM_ACT_COLS]
     out[at + L.CARD_LEAD_CAPABLE] = ctab[card, C_LEAD_OK]
     out[at + L.CARD_ALLIANCE + ctab[card, C_ALLIANCE]] = 1.0
+    out[at + L.CARD_CARD_ID] = card + 1.0
 
 
 @njit(cache=True)
@@ -248,6 +251,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[at + L.LEAD_OPT_STRIKE] = ctab[card, C_STRIKE]
             out[at + L.LEAD_OPT_BYPASS] = ctab[card, C_BYPASS]
             out[at + L.LEAD_OPT_ACTION1_DAMAGE] = ctab[card, C_ACT_DMG] / 100.0
+            out[at + L.LEAD_OPT_CARD_ID] = card + 1.0
 
 
 @njit(cache=True, nogil=True)

@@ -114,7 +114,8 @@ _STATE_FIELDS = fields(
     ("pending_action", (), "action index waiting for a [Bypass] target (ST_TARGET)"),
     ("ret_step", (), "step to return to when the response window closes and the stack resolves"),
     ("win_actor", (), "player whose play opened the response window"),
-    ("win_stage", (), "Turbos played in this window (the responder alternates, the actor's opponent first); 9 resolving"),
+    ("win_stage", (), "Turbos played in this window (the responder alternates, the actor's opponent first); "
+                      "WIN_RESOLVING (9) once the stack resolves"),
     ("stack", (STACK_CAP, NUM_STACK_COLS), "response stack (kind, player, instance, index, target, cancelled)"),
     ("stack_count", (), "entries on the stack"),
     ("trig", (TRIG_CAP, NUM_TRIG_COLS), "triggered abilities waiting: (player, instance)"),

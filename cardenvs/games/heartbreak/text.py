@@ -171,7 +171,8 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             f"heart {len(heart)}: " + (", ".join(heart) or "empty")
         )
         lead = int(_f(row, "lead")[p, 0])
-        lines.append(f"  Lead:    {_describe_fighter(row, pool, p, lead, bool(private or lead < 0 or face_up[p, lead]))}")
+        shown = bool(private or lead < 0 or face_up[p, lead])
+        lines.append(f"  Lead:    {_describe_fighter(row, pool, p, lead, shown)}")
         backup = _zone(row, "backup", "backup_count", p)
         lines.append("  Back-Up: " + (" | ".join(_describe_fighter(row, pool, p, b, True) for b in backup) or "-"))
         if private:
@@ -668,7 +669,8 @@ def _lead_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
     card = int(_f(row, "deck_list")[p, i])
     deck = _zone(row, "deck", "deck_count", p)
     if card < 0 or i not in deck:
-        return [f"your deck has no card {i}: deck cards are numbered 0..{int((_f(row, 'deck_list')[p] >= 0).sum()) - 1}"]
+        last = int((_f(row, "deck_list")[p] >= 0).sum()) - 1
+        return [f"your deck has no card {i}: deck cards are numbered 0..{last}"]
     info = pool.cards[card]
     if not pool.tables[0][card, C_LEAD_OK]:
         return [f"'{info['name']}' cannot be the Lead: a Lead is a fighter with no call cost and no call condition "
