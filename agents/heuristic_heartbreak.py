@@ -120,7 +120,7 @@ def _side_value(row, tables, q):
     for j in range(row[HEART_COUNT + q]):
         if row[FACE_UP + q * D + row[HEART + q * HEART_CAP + j]] == 0:
             v += W_FACE_DOWN
-    for pos in range(4):
+    for pos in range(FIELD_CAP):
         inst = field_at(row, q, pos)
         if inst < 0:
             continue
@@ -167,7 +167,7 @@ def _quick_choice(row, tables):
     best = A_PASS
     for i in range(row[HAND_COUNT + q]):
         card = card_of(row, q, row[HAND + q * HAND_CAP + i])
-        for pos in range(4):
+        for pos in range(FIELD_CAP):
             if can_evolve_with(row, ctab, q, field_at(row, q, pos), card):
                 key = 10.0 * ctab[card, C_LEVEL] - pos
                 if key > best_key:
@@ -233,7 +233,7 @@ def _best_fighter_move(row, tables, p, mask):
     for i in range(row[HAND_COUNT + p]):
         card = card_of(row, p, row[HAND + p * HAND_CAP + i])
         t = ctab[card, C_TYPE]
-        for pos in range(4):
+        for pos in range(FIELD_CAP):
             a = A_ONTO + FIELD_CAP * i + pos
             if mask[a] != 0:
                 key = 300.0 + 10 * ctab[card, C_LEVEL] if t == TYPE_FIGHTER else 100.0 - pos
