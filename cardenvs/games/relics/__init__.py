@@ -14,6 +14,7 @@ from cardenvs.core.spec import GameSpec, Kernels
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .cards import load_deck, load_pool
+from .obs_layout import CARD_ID_INDICES
 from .observe import OBS, batch_observe
 from .rules import (
     batch_mask,
@@ -45,6 +46,7 @@ SPEC = GameSpec(
     action_layout=ACTIONS,
     legend=LEGEND,
     explain_illegal=explain_illegal,
+    obs_card_ids=CARD_ID_INDICES,
     extra={"battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP},
 )
 default_decks = SPEC.default_decks

@@ -22,6 +22,7 @@ CARD = Layout(
     "relics_card",
     fields(
         ("present", (), "1 when the slot holds a card (an opposing face-down character: present and nothing else)"),
+        ("card_id", (), "the card's pool index + 1 (0: no card, or a card the viewer cannot see)"),
         ("type", (len(TYPES),), "one-hot card type: " + ", ".join(TYPES)),
         ("rare", (), "1 for a rare card"),
         ("att", (), "printed ATT / 10"),
@@ -122,3 +123,23 @@ OBS = Layout(
 )
 OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")
+
+
+def _card_id_indices() -> tuple[int, ...]:
+    """Every flat observation index that holds a card id (``SPEC.obs_card_ids``), from the layouts: each card block
+    of the fields below (a grid cell and a sideboard entry hold theirs at ``CELL_CARD`` / ``SIDE_CARD``)."""
+    out = []
+    card_id = CARD.offset("card_id")
+    for name, stride, card_at in (
+        ("pending_card", CARD_SIZE, 0), ("battlefield", CARD_SIZE, 0), ("leader_cards", CARD_SIZE, 0),
+        ("location_pile", CARD_SIZE, 0), ("grid", CELL_SIZE, CELL.offset("card")), ("hand", CARD_SIZE, 0),
+        ("lineup", CARD_SIZE, 0), ("reserves", CARD_SIZE, 0), ("sideboard", SIDE_ENTRY_SIZE, SIDE_ENTRY.offset("card")),
+    ):
+        start, size = OBS.offset(name), OBS[name].size
+        out.extend(range(start + card_at + card_id, start + size, stride))
+    return tuple(out)
+
+
+#: every flat observation index that holds a card id: the pending card, the battlefield, both leader cards, the
+#: location pile, both grids, the own hand, line-up and reserves, the sideboard
+CARD_ID_INDICES = _card_id_indices()

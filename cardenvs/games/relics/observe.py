@@ -78,6 +78,7 @@ def _bits(out: np.ndarray, at: int, value: int, n: int) -> None:
 @njit(cache=True)
 def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     out[at + L.CARD_PRESENT] = 1.0
+    out[at + L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity (pool index + 1; 0 = no card / hidden)
     out[at + L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
     out[at + L.CARD_RARE] = ctab[card, C_RARITY]
     out[at + L.CARD_ATT] = ctab[card, C_ATT] / 10.0

@@ -357,7 +357,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             for j in range(row[S.RESERVES_COUNT + p]):
                 out[A_RESERVE + j] = 1
         if free_host(row, ctab, p, -1):
-            for k in range(2 * S.NUM_LOCATIONS):
+            for k in range(2 * S.SIDE_CAP):
                 code = sideboard_entry(row, p, k)
                 if code >= 0 and row[S.HOST + code] < 0:
                     out[A_RELIC + k] = 1

@@ -558,7 +558,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
 
 
 def _relics_of(row: np.ndarray, p: int) -> list[int]:
-    return [k for k in range(2 * S.NUM_LOCATIONS) if int(sideboard_entry(_c(row), p, k)) >= 0]
+    return [k for k in range(2 * S.SIDE_CAP) if int(sideboard_entry(_c(row), p, k)) >= 0]
 
 
 def _location_line(row: np.ndarray, pool: CardPool) -> str:

@@ -16,8 +16,6 @@ at a decision of the given step (default: the battle phase, player 0 to act). A 
 """
 from __future__ import annotations
 
-import numpy as np
-
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import (
     H_NEEDS,
@@ -29,9 +27,9 @@ from cardenvs.core.header import (
     LIVE,
 )
 from cardenvs.games.relics import SPEC
-from cardenvs.games.relics.actions import ACTIONS, action_range
 from cardenvs.games.relics.obs_layout import CELL_SLOT, OBS, SLOT_ATT_NOW, SLOT_DEF_NOW
-from cardenvs.games.relics.state import MAX_DECK, ST_BATTLE, STATE
+from cardenvs.games.relics.state import MAX_DECK, PARTY_SIZE, ST_BATTLE
+from cardenvs.scenario import Scenario
 
 POOL = SPEC.load_pool(None)
 CHAR_FILLER = "Ironbrand Squire"
@@ -43,18 +41,13 @@ _MINUS_ONE = ("pos", "attached", "host", "controller", "leader", "pend_player", 
               "pend_target", "pend_next", "jumper", "battle_winner")
 
 
-def field(g: BatchGame, name: str) -> np.ndarray:
-    """A writable view of a state field of row 0."""
-    return STATE.get(g.states[0], name)
-
-
-def A(name: str, index: int = 0) -> int:
-    """Flat action id of ``index`` in the action field ``name``."""
-    return ACTIONS.offset(name) + index
+kit = Scenario(SPEC)
+field, A, do, legal, is_legal = kit.field, kit.A, kit.do, kit.legal, kit.is_legal
 
 
 def fight(a: int, t: int) -> int:
-    return A("fight", a * 6 + t)
+    """Flat id of the Fight of own slot ``a`` at opposing slot ``t``."""
+    return A("fight", a * PARTY_SIZE + t)
 
 
 def build(p0: dict, p1: dict, *, step: int = ST_BATTLE, actor: int = 0, lead: int = 0, to_act: int | None = None,
@@ -150,24 +143,8 @@ def _place(g: BatchGame, p: int, side: dict, cards: list[str], location: tuple[s
     put("leader_card", [side.get("leader_card", "Sigil of the Archmage")])
 
 
-def do(g: BatchGame, name: str, index: int = 0, player: int | None = None):
-    """Play one action (raises IllegalActionError when it is not legal)."""
-    return g.step([A(name, index)], players=None if player is None else [player])
-
-
 def act(g: BatchGame, action: int, player: int | None = None):
     return g.step([action], players=None if player is None else [player])
-
-
-def legal(g: BatchGame, player: int | None = None) -> list[tuple[str, int]]:
-    """The legal actions of ``player`` (default: the player to act) as (field, index) pairs."""
-    p = int(g.to_act[0]) if player is None else player
-    mask = g.legal_mask([p])[0]
-    return [action_range(int(a)) for a in np.flatnonzero(mask)]
-
-
-def is_legal(g: BatchGame, name: str, index: int = 0, player: int | None = None) -> bool:
-    return (name, index) in legal(g, player)
 
 
 def names(g: BatchGame, p: int, zone: str) -> list[str]:
