@@ -185,7 +185,8 @@ def format_balance(result: BalanceResult, top: int | None = None) -> str:
     lo_f, hi_f = result.fence
     lines = [f"balance: {result.game}, {result.n_decks} random legal decks, pilot {result.pilot}, seed {result.seed}, "
              f"{result.games} games in {result.elapsed:.1f} s",
-             f"field range of win rate when drawn - not drawn (Tukey fences): {100 * lo_f:+.1f} .. {100 * hi_f:+.1f} pts",
+             f"field range of win rate when drawn - not drawn (Tukey fences): {100 * lo_f:+.1f} .. "
+             f"{100 * hi_f:+.1f} pts",
              "", f"{'card':<28} {'decks':>5} {'drawn%':>6} {'played%':>7} {'GIH WR':>6} {'GNS WR':>6} "
                  f"{'IWD pts [95%]':>22} {'incl rnd':>8} {'incl strong':>11}  flag"]
     rows = result.rows if top is None else result.rows[:top]

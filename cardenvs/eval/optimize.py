@@ -43,7 +43,7 @@ from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.spec import GameSpec
 
 from . import stats
-from .matches import DRAWN, SEAT0_WINS, SEAT1_WINS, Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
+from .matches import SEAT0_WINS, SEAT1_WINS, Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 
 __all__ = ["optimize_deck", "OptimizeResult", "Step", "bind_pool", "pool_pilot", "play_scores", "load_decks",
            "write_optimize_report", "format_optimize", "parse_budget"]
