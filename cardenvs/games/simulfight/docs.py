@@ -24,7 +24,8 @@ def tables() -> str:
             ("`my_cards`, `opp_cards`, per instance: CARD", CARD), ("`abilities` of CARD, per trigger: ABILITY",
                                                                      ABILITY))),
         f"### State row (int32, {S.STATE.size} values)\n\n" + S.STATE.markdown(),
-        f"`snap_player`, per player: PLAYER_SNAPSHOT ({S.PLAYER_SNAPSHOT.size} values)\n\n" + S.PLAYER_SNAPSHOT.markdown(),
+        f"`snap_player`, per player: PLAYER_SNAPSHOT ({S.PLAYER_SNAPSHOT.size} values)\n\n"
+        + S.PLAYER_SNAPSHOT.markdown(),
         "### Card tables (int32; `cards[id]`: CARD_TABLE, `effects[id, trigger, k]`: ENTRY)\n\n"
         + CARD_TABLE.markdown() + "\n\n" + ENTRY.markdown(),
         f"### Card pool ({len(pool)} units; id = instance in the full deck)\n\n| id | card |\n|---:|---|\n" + cards,

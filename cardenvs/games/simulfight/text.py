@@ -33,6 +33,9 @@ from . import state as S
 
 __all__ = ["LEGEND", "explain_illegal", "NO_REASON"]
 
+_RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_PLAY_END - 1}", "use": f"{A_USE}-{A_USE_END - 1}",
+           "ally": f"{A_ALLY}-{A_ALLY_END - 1}", "foe": f"{A_FOE}-{A_FOE_END - 1}"}
+
 LEGEND = f"""\
 simulfight board legend (every mark the text board prints)
 Header "simulfight round N, Defend phase": the round number (the game is truncated, no winner, when round 41
@@ -71,15 +74,13 @@ Player line "player_0 (you): health H, gold G, shields S, swords W; deck D, hand
 Foe: a unit the other player had in play at the start of this phase (units they play during the phase are not
   Foes until the next phase). Card text: "DEFEND: 1 shields -> protect self" = the ability, its cost, its effect;
   "[health_le 2]" = only units with 2 health or less, "[you_health_le 10]" = only while you have 10 or less, etc.
-Action ids (for "why N"): {A_DONE} done (end this phase's plan); {A_PLAY}-{A_PLAY_END - 1} play #0-#39 (Defend only);
-  {A_USE}-{A_USE_END - 1} use #0-#39 (the phase's ability of a unit in play); {A_ALLY}-{A_ALLY_END - 1} ally #0-#39 (the unit
-  that pays a health cost, or the target); {A_FOE}-{A_FOE_END - 1} foe #0-#39 (the target). DEFEND/ATTACK abilities
+Action ids (for "why N"): {_RANGES['done']} done (end this phase's plan); {_RANGES['play']} play #0-#39 (Defend only);
+  {_RANGES['use']} use #0-#39 (the phase's ability of a unit in play); {_RANGES['ally']} ally #0-#39 (the unit
+  that pays a health cost, or the target); {_RANGES['foe']} foe #0-#39 (the target). DEFEND/ATTACK abilities
   are mandatory: "done" is legal only when none of your units can use and pay one."""
 
 NO_REASON = "not legal in this decision"  # the sweep test checks every refusal gets a real reason instead
 
-_RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_PLAY_END - 1}", "use": f"{A_USE}-{A_USE_END - 1}",
-           "ally": f"{A_ALLY}-{A_ALLY_END - 1}", "foe": f"{A_FOE}-{A_FOE_END - 1}"}
 _ZONE = {S.LOC_DECK: "in your deck", S.LOC_HAND: "in your hand", S.LOC_PLAY: "in play",
          S.LOC_DISCARD: "in your discard pile"}
 _COST_WORD = {COST_SHIELDS: "shields", COST_SWORDS: "swords", COST_GOLD: "gold"}

@@ -62,6 +62,8 @@ BREAKS = [
     ("issue 18", G + "rules.py", "    for i in range(states.shape[0]):\n        errors[i] = 0\n        if players[i] >= 0:",
      "    for i in range(states.shape[0]):\n        if players[i] >= 0:",
      "rules.py batch_step: skipped rows keep a stale error"),
+    ("issue 14 ids", G + "cards.py", '    out["id"] = np.arange(n) + 1.0', '    out["id"] = np.arange(n) + 0.0',
+     "cards.py card_features: the card id is the pool index (0 for the first card) instead of index + 1"),
 ]
 EXTRA = {  # helper the C1 break needs (the old rule: cheapest card *in hand*)
     "SF-R2 timing (C1)": ("@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)\ndef has_choice(",
