@@ -474,8 +474,8 @@ def format_optimize(result: OptimizeResult | dict) -> str:
 
 
 def write_optimize_report(result: OptimizeResult, out_deck: str | Path, report: str | Path | None = None) -> list[Path]:
-    """The best deck as a deck file at ``out_deck``, and the report as ``<report>.json`` and ``<report>.txt``
-    (default: beside the deck file, ``<deck stem>.search``)."""
+    """The best deck as a deck file at ``out_deck``, and the report as ``<report>.json``, ``.txt``, ``.html`` and
+    (with matplotlib and at least one accepted step) ``.png`` (default: beside the deck file, ``<deck stem>.search``)."""
     from cardenvs.core.deckgen import write_deck
 
     out_deck = Path(out_deck)
@@ -489,7 +489,56 @@ def write_optimize_report(result: OptimizeResult, out_deck: str | Path, report: 
     js.write_text(json.dumps(data, indent=1, default=_json_default) + "\n", encoding="utf-8")
     txt = js.with_suffix(".txt")
     txt.write_text(format_optimize(data) + "\n", encoding="utf-8")
-    return paths + [js, txt]
+    paths += [js, txt]
+    png = _plot_steps(data, js.with_suffix(".png"))
+    html_path = js.with_suffix(".html")
+    html_path.write_text(_html(data, png.name if png else None), encoding="utf-8")
+    return paths + ([png] if png else []) + [html_path]
+
+
+def _plot_steps(data: dict, path: Path) -> Path | None:
+    """Score against the field of the start deck and after each accepted step (95% intervals)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    steps = data["steps"]
+    if not steps:
+        return None
+    pts = [steps[0]["incumbent_score"]] + [s["score"] for s in steps]
+    x = np.arange(len(pts))
+    y = np.array([100 * p["score"] for p in pts])
+    lo = np.array([100 * p["ci"][0] for p in pts])
+    hi = np.array([100 * p["ci"][1] for p in pts])
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o-", capsize=3)
+    ax.set_xticks(x)
+    ax.set_xticklabels(["start"] + [s["move"] for s in steps], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel("score vs field (%, 95% CI)")
+    ax.set_title(f"{data['game']}: deck search, seed {data['seed']}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _html(data: dict, png: str | None) -> str:
+    import html
+
+    rows = "".join(
+        f"<tr><td>{s['index']}</td><td>{html.escape(s['move'])}</td><td>{_pct(s['score'])}</td>"
+        f"<td>{100 * s['incumbent_score']['score']:.1f}%</td><td>{100 * s['diff'][0]:+.1f} "
+        f"[{100 * s['diff'][1]:+.1f}, {100 * s['diff'][2]:+.1f}]</td><td>{s['llr']:.2f}</td></tr>"
+        for s in data["steps"])
+    img = f"<img src='{html.escape(png)}' alt='score at each step'>" if png else ""
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>deck search</title><style>body{font-family:"
+            "sans-serif}td,th{padding:2px 8px}</style></head><body>"
+            f"<h1>{html.escape(data['game'])}: deck search</h1><pre>{html.escape(format_optimize(data))}</pre>{img}"
+            "<table><tr><th>step</th><th>move</th><th>new deck vs field</th><th>old deck, same games</th>"
+            f"<th>paired diff (pts, 95%)</th><th>LLR</th></tr>{rows}</table></body></html>\n")
 
 
 def _json_default(x: Any) -> Any:
@@ -566,5 +615,5 @@ def main_optimize(args: Any) -> int:
     paths = write_optimize_report(result, out, args.report)
     if not args.quiet:
         print(format_optimize(result))
-        print(f"\nbest deck: {paths[0]}\nreport: {paths[1]}, {paths[2]}")
+        print(f"\nbest deck: {paths[0]}\nreport: " + ", ".join(str(p) for p in paths[1:]))
     return 0

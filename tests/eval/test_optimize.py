@@ -57,6 +57,7 @@ def test_search_finds_the_strong_card_and_drops_the_useless_one(spec, pool, star
     again = spec.load_deck(paths[0], pool)  # the deck file reads back, legal, with the same cards
     assert deckgen.deck_key(again) == deckgen.deck_key(result.best)
     assert (tmp_path / "best.search.json").exists() and "added:" in (tmp_path / "best.search.txt").read_text()
+    assert "Titan of Testing" in (tmp_path / "best.search.html").read_text()
 
 
 def test_same_seed_same_search(spec, pool, start):
