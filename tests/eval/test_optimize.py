@@ -61,15 +61,19 @@ def test_search_finds_the_strong_card_and_drops_the_useless_one(spec, pool, star
 
 
 def test_same_seed_same_search(spec, pool, start):
+    """Twice in-process and once through a tournament backend object (the protocol the Ray backend shares)."""
     from cardenvs.eval.optimize import optimize_deck
+    from cardenvs.eval.tournament import LocalBackend
 
     runs = [optimize_deck(spec, start, ["aggro", "guard"], "heuristic", budget_games=2_000, seed=5, pool=pool,
-                          candidates=6, round_pairs=4, confirm_pairs=8).to_dict() for _ in range(2)]
+                          candidates=6, round_pairs=4, confirm_pairs=8, backend=backend).to_dict()
+            for backend in (None, None, LocalBackend())]
     for r in runs:
         r.pop("seconds")
+        r["config"].pop("backend")
         for s in r["steps"]:
             s.pop("seconds")
-    assert runs[0] == runs[1]
+    assert runs[0] == runs[1] == runs[2]
     assert runs[0]["games"] <= 2_000 and runs[0]["confirm"]["games_per_deck"] == 2 * 2 * 8
 
 
