@@ -64,6 +64,7 @@ from . import state as S
 
 OBS = L.OBS  # re-exported: the observation layout (blocks and names in obs_layout.py)
 OBS_SIZE = L.OBS_SIZE
+OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... here too, beside OBS (the kernels read L.O_*)
 
 
 
