@@ -23,20 +23,19 @@ from .cards import (
 )
 from . import state as S
 
-D = S.MAX_DECK
 MIN_REDUCED_HP = 10  # fighters print at least 10 HP, so an HP reduction (Baneful) stops at 10
 
 
 @njit(cache=True)
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
-    return row[S.DECK_LIST + p * D + inst]
+    return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
 
 # ---------------------------------------------------------------------------------------------------- zones
 @njit(cache=True)
 def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     """A card leaving the field forgets its fighter state (HB-B9: damage stays only while on the field)."""
-    k = p * D + inst
+    k = p * S.MAX_DECK + inst
     row[S.DAMAGE + k] = 0
     row[S.RESTED + k] = 0
     row[S.ACTED + k] = 0
@@ -56,8 +55,8 @@ def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
 @njit(cache=True)
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
-    row[S.FACE_UP + p * D + inst] = 1  # the discard pile is public
-    zone_push(row, S.DISCARD, S.DISCARD_COUNT, D, p, inst)
+    row[S.FACE_UP + p * S.MAX_DECK + inst] = 1  # the discard pile is public
+    zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True)
@@ -65,9 +64,9 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
-    row[S.FACE_UP + p * D + inst] = 0
+    row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
     zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
-    row[S.DRAWN + p * D + inst] = 1
+    row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @njit(cache=True)
@@ -76,7 +75,7 @@ def pop_deck(row: np.ndarray, p: int) -> int:
     n = row[S.DECK_COUNT + p]
     if n == 0:
         return -1
-    return zone_remove(row, S.DECK, S.DECK_COUNT, D, p, n - 1)
+    return zone_remove(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p, n - 1)
 
 
 @njit(cache=True)
@@ -90,15 +89,15 @@ def draw(row: np.ndarray, p: int) -> None:
 @njit(cache=True)
 def charge_card(row: np.ndarray, p: int, inst: int) -> None:
     """HB-C1: into the charge zone, face down (HB-C8: the opponent sees the count only)."""
-    row[S.FACE_UP + p * D + inst] = 0
-    zone_push(row, S.CHARGE, S.CHARGE_COUNT, D, p, inst)
+    row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
+    zone_push(row, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, p, inst)
 
 
 @njit(cache=True)
 def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
     if row[S.HEART_COUNT + p] >= S.HEART_CAP:
         return False
-    row[S.FACE_UP + p * D + inst] = 0
+    row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
     zone_push(row, S.HEART, S.HEART_COUNT, S.HEART_CAP, p, inst)
     return True
 
@@ -144,7 +143,7 @@ def field_pos(row: np.ndarray, p: int, inst: int) -> int:
 
 @njit(cache=True)
 def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
-    return row[S.RESTED + p * D + inst] != 0
+    return row[S.RESTED + p * S.MAX_DECK + inst] != 0
 
 
 # ---------------------------------------------------------------------------------------------------- stats
@@ -153,7 +152,7 @@ def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """The face-up item card in ``inst``'s stock (HB-I13: at most one), or -1."""
     for j in range(row[S.STOCK_COUNT + p]):
         s = row[S.STOCK + p * S.STOCK_CAP + j]
-        if row[S.STOCK_HOST + p * D + s] == inst and row[S.FACE_UP + p * D + s] != 0 \
+        if row[S.STOCK_HOST + p * S.MAX_DECK + s] == inst and row[S.FACE_UP + p * S.MAX_DECK + s] != 0 \
                 and ctab[card_of(row, p, s), C_TYPE] == TYPE_ITEM:
             return s
     return -1
@@ -163,7 +162,7 @@ def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 def stock_size(row: np.ndarray, p: int, inst: int) -> int:
     n = 0
     for j in range(row[S.STOCK_COUNT + p]):
-        if row[S.STOCK_HOST + p * D + row[S.STOCK + p * S.STOCK_CAP + j]] == inst:
+        if row[S.STOCK_HOST + p * S.MAX_DECK + row[S.STOCK + p * S.STOCK_CAP + j]] == inst:
             n += 1
     return n
 
@@ -172,7 +171,7 @@ def stock_size(row: np.ndarray, p: int, inst: int) -> int:
 def keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod: int) -> int:
     """Sum of a numeric keyword: printed (unless silenced), the face-up item's, and until-end-of-turn buffs
     (HB-K2/K3/K6/K9: instances add up; HB-I16: face-up stock is active)."""
-    k = p * D + inst
+    k = p * S.MAX_DECK + inst
     v = row[mod + k] if mod >= 0 else 0
     if row[S.SILENCED + k] == 0:
         v += ctab[card_of(row, p, inst), col]
@@ -210,7 +209,7 @@ def attack_bonus(row, ctab, p, inst):
 @njit(cache=True)
 def strike_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """HB-K11: several [X Strike] instances: the highest X counts."""
-    k = p * D + inst
+    k = p * S.MAX_DECK + inst
     x = max(1, row[S.MOD_STRIKE + k])
     if row[S.SILENCED + k] == 0:
         x = max(x, ctab[card_of(row, p, inst), C_STRIKE])
@@ -243,7 +242,7 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     base = ctab[card_of(row, p, inst), C_HP]
     up = 0
     down = 0
-    mod = row[S.MOD_HP + p * D + inst]
+    mod = row[S.MOD_HP + p * S.MAX_DECK + inst]
     if mod > 0:
         up += mod
     else:
@@ -262,7 +261,7 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 @njit(cache=True)
 def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """HB-B10: damage equal to or above HP."""
-    return row[S.DAMAGE + p * D + inst] >= hp_of(row, ctab, p, inst)
+    return row[S.DAMAGE + p * S.MAX_DECK + inst] >= hp_of(row, ctab, p, inst)
 
 
 # ---------------------------------------------------------------------------------------------------- heart, costs
@@ -270,7 +269,7 @@ def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 def face_down_heart(row: np.ndarray, p: int) -> int:
     """Index in the heart stack of the top-most face-down card (HB-H8), or -1."""
     for j in range(row[S.HEART_COUNT + p] - 1, -1, -1):
-        if row[S.FACE_UP + p * D + row[S.HEART + p * S.HEART_CAP + j]] == 0:
+        if row[S.FACE_UP + p * S.MAX_DECK + row[S.HEART + p * S.HEART_CAP + j]] == 0:
             return j
     return -1
 
@@ -281,7 +280,7 @@ def overdrive(row: np.ndarray, p: int) -> bool:
     j = face_down_heart(row, p)
     if j < 0:
         return False
-    row[S.FACE_UP + p * D + row[S.HEART + p * S.HEART_CAP + j]] = 1
+    row[S.FACE_UP + p * S.MAX_DECK + row[S.HEART + p * S.HEART_CAP + j]] = 1
     return True
 
 
@@ -294,7 +293,7 @@ def break_heart(row: np.ndarray, p: int) -> None:
         row[S.LOST + p] = 1
         return
     inst = zone_remove(row, S.HEART, S.HEART_COUNT, S.HEART_CAP, p, n - 1)
-    if row[S.FACE_UP + p * D + inst] != 0:
+    if row[S.FACE_UP + p * S.MAX_DECK + inst] != 0:
         to_discard(row, p, inst)
     else:
         add_to_hand(row, p, inst)
@@ -312,6 +311,6 @@ def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
 def pay(row: np.ndarray, p: int, cost: int, od: int) -> None:
     """HB-C2/C3: Discharge N (the oldest charged cards; which ones cannot matter, see RULES.md), then Overdrive."""
     for _ in range(cost):
-        to_discard(row, p, zone_remove(row, S.CHARGE, S.CHARGE_COUNT, D, p, 0))
+        to_discard(row, p, zone_remove(row, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, p, 0))
     if od != 0:
         overdrive(row, p)

@@ -94,8 +94,6 @@ from .cards import (
 )
 from . import state as S
 
-D = S.MAX_DECK
-
 
 @njit(cache=True)
 def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
@@ -119,23 +117,23 @@ def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int,
     o = 1 - p
     if target == TG_SELF:
         if field_pos(row, p, src) >= 0:
-            out[m] = p * D + src
+            out[m] = p * S.MAX_DECK + src
             m += 1
         return m
     if target == TG_ACTION_TARGET:
         if field_pos(row, o, t_inst) >= 0:
-            out[m] = o * D + t_inst
+            out[m] = o * S.MAX_DECK + t_inst
             m += 1
         return m
     q = p if target in (TG_OWN_LEAD, TG_OWN_BACKUP, TG_OWN_ALL) else o
     lead_too = target in (TG_OWN_LEAD, TG_OWN_ALL, TG_OPP_LEAD, TG_OPP_ALL)
     backups = target in (TG_OWN_BACKUP, TG_OWN_ALL, TG_OPP_BACKUP, TG_OPP_ALL)
     if lead_too and row[S.LEAD + q] >= 0:
-        out[m] = q * D + row[S.LEAD + q]
+        out[m] = q * S.MAX_DECK + row[S.LEAD + q]
         m += 1
     if backups:
         for s in range(row[S.BACKUP_COUNT + q]):
-            out[m] = q * D + backup_at(row, q, s)
+            out[m] = q * S.MAX_DECK + backup_at(row, q, s)
             m += 1
     return m
 
@@ -145,7 +143,7 @@ def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> No
     """HB-B8/K6/K10: effect damage, lowered by [Ward], never below 0."""
     dmg = amount - ward_of(row, tables[0], q, inst)
     if dmg > 0:
-        row[S.DAMAGE + q * D + inst] += dmg
+        row[S.DAMAGE + q * S.MAX_DECK + inst] += dmg
 
 
 @njit(cache=True)
@@ -156,20 +154,20 @@ def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
     evo = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_idx)
     for j in range(row[S.STOCK_COUNT + p]):
         s = row[S.STOCK + p * S.STOCK_CAP + j]
-        if row[S.STOCK_HOST + p * D + s] == base:
-            row[S.STOCK_HOST + p * D + s] = evo
+        if row[S.STOCK_HOST + p * S.MAX_DECK + s] == base:
+            row[S.STOCK_HOST + p * S.MAX_DECK + s] = evo
     clear_instance(row, p, base)
-    row[S.STOCK_HOST + p * D + base] = evo
-    row[S.FACE_UP + p * D + base] = 1
+    row[S.STOCK_HOST + p * S.MAX_DECK + base] = evo
+    row[S.FACE_UP + p * S.MAX_DECK + base] = 1
     zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, p, base)
     if pos == 0:
         row[S.LEAD + p] = evo
     else:
         row[S.BACKUP + p * S.BACKUP_CAP + pos - 1] = evo
     clear_instance(row, p, evo)
-    row[S.FACE_UP + p * D + evo] = 1
-    row[S.SINCE_TURN + p * D + evo] = row[H_TURN]
-    row[S.PLAYED + p * D + evo] = 1
+    row[S.FACE_UP + p * S.MAX_DECK + evo] = 1
+    row[S.SINCE_TURN + p * S.MAX_DECK + evo] = row[H_TURN]
+    row[S.PLAYED + p * S.MAX_DECK + evo] = 1
 
 
 @njit(cache=True)
@@ -246,21 +244,21 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
     m = collect_targets(row, p, src, eff[E_TARGET], t_inst, chosen)
     if op == OP_STOCK_TOP:
         if m > 0:
-            q = chosen[0] // D
-            host = chosen[0] % D
+            q = chosen[0] // S.MAX_DECK
+            host = chosen[0] % S.MAX_DECK
             for _ in range(eff[E_N]):
                 if row[S.STOCK_COUNT + q] >= S.STOCK_CAP or row[S.DECK_COUNT + q] == 0:
                     break
                 inst = pop_deck(row, q)
-                row[S.FACE_UP + q * D + inst] = 0  # HB-I15: face down, private to its owner, inactive
-                row[S.STOCK_HOST + q * D + inst] = host
+                row[S.FACE_UP + q * S.MAX_DECK + inst] = 0  # HB-I15: face down, private to its owner, inactive
+                row[S.STOCK_HOST + q * S.MAX_DECK + inst] = host
                 zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, q, inst)
         return
     amount = eff[E_AMOUNT]
     for j in range(m):
-        q = chosen[j] // D
-        inst = chosen[j] % D
-        k = q * D + inst
+        q = chosen[j] // S.MAX_DECK
+        inst = chosen[j] % S.MAX_DECK
+        k = q * S.MAX_DECK + inst
         if op == OP_DAMAGE:
             effect_damage(row, tables, q, inst, amount)
         elif op == OP_HEAL:
@@ -293,7 +291,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
 def standing_backups(row: np.ndarray, p: int) -> int:
     n = 0
     for s in range(row[S.BACKUP_COUNT + p]):
-        if row[S.RESTED + p * D + backup_at(row, p, s)] == 0:
+        if row[S.RESTED + p * S.MAX_DECK + backup_at(row, p, s)] == 0:
             n += 1
     return n
 
@@ -339,7 +337,7 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
 @njit(cache=True)
 def active_on_field(row: np.ndarray, p: int, inst: int) -> bool:
     """A fighter whose abilities can still resolve: on the field (not in stock) and not silenced (HB-I17, L4)."""
-    return field_pos(row, p, inst) >= 0 and row[S.SILENCED + p * D + inst] == 0
+    return field_pos(row, p, inst) >= 0 and row[S.SILENCED + p * S.MAX_DECK + inst] == 0
 
 
 @njit(cache=True)
@@ -357,10 +355,10 @@ def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: in
     if hit:
         total = dmg + attack_bonus(row, ctab, p, inst) - armor_of(row, ctab, o, t_inst)
         if total > 0:
-            row[S.DAMAGE + o * D + t_inst] += total
+            row[S.DAMAGE + o * S.MAX_DECK + t_inst] += total
         survived = not is_ko(row, ctab, o, t_inst)
-    if row[S.ACTED + p * D + inst] <= strike_of(row, ctab, p, inst) - 1:
-        row[S.RESTED + p * D + inst] = 0
+    if row[S.ACTED + p * S.MAX_DECK + inst] <= strike_of(row, ctab, p, inst) - 1:
+        row[S.RESTED + p * S.MAX_DECK + inst] = 0
     if hit and survived and field_pos(row, p, inst) >= 0:
         c = counter_of(row, ctab, o, t_inst)
         if c > 0:
@@ -381,14 +379,14 @@ def check_kos(row: np.ndarray, tables) -> None:
             for pos in range(S.FIELD_CAP):
                 inst = field_at(row, q, pos)
                 if inst >= 0 and is_ko(row, ctab, q, inst):
-                    victims[m] = q * D + inst
+                    victims[m] = q * S.MAX_DECK + inst
                     m += 1
         if m == 0:
             return
         breaks = np.zeros(2, dtype=np.int64)
         for j in range(m):
-            q = victims[j] // D
-            inst = victims[j] % D
+            q = victims[j] // S.MAX_DECK
+            inst = victims[j] % S.MAX_DECK
             breaks[q] += ctab[card_of(row, q, inst), C_LEVEL]
             if row[S.LEAD + q] == inst:
                 row[S.LEAD + q] = -1
@@ -398,7 +396,7 @@ def check_kos(row: np.ndarray, tables) -> None:
             j2 = 0
             while j2 < row[S.STOCK_COUNT + q]:
                 s_inst = row[S.STOCK + q * S.STOCK_CAP + j2]
-                if row[S.STOCK_HOST + q * D + s_inst] == inst:
+                if row[S.STOCK_HOST + q * S.MAX_DECK + s_inst] == inst:
                     zone_remove(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, q, j2)
                     to_discard(row, q, s_inst)
                 else:
@@ -482,8 +480,8 @@ def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target
 @njit(cache=True)
 def hand_card_to_resolving(row: np.ndarray, p: int, hand_idx: int) -> int:
     inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_idx)
-    row[S.FACE_UP + p * D + inst] = 1
-    row[S.PLAYED + p * D + inst] = 1
+    row[S.FACE_UP + p * S.MAX_DECK + inst] = 1
+    row[S.PLAYED + p * S.MAX_DECK + inst] = 1
     zone_push(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, inst)
     return inst
 

@@ -12,8 +12,6 @@ from cardenvs.core.layout import Layout, fields
 from . import state as S
 from .cards import MAX_ALLIANCES, TYPES
 
-D = S.MAX_DECK
-
 
 def _block(name: str, *specs) -> Layout:
     """A float32 block repeated per card / fighter / entry; its fields' docs name the encoding (scale, one-hot)."""
@@ -105,8 +103,9 @@ OBS = Layout(
         ("heart", (2, S.HEART_CAP, HEART_SLOT.size), "heart stacks (own, opp), bottom first: " + _names(HEART_SLOT)),
         ("stack", (S.STACK_CAP, STACK_ENTRY.size), "response stack, bottom first: " + _names(STACK_ENTRY)),
         ("triggers", (S.TRIG_CAP, TRIGGER.size), "waiting triggered abilities: " + _names(TRIGGER)),
-        ("lead_options", (D, LEAD_OPTION.size), ("setup, while choosing the own Lead: for each deck instance i "
-                                                 "(the choose_lead action i): " + _names(LEAD_OPTION))),
+        ("lead_options", (S.MAX_DECK, LEAD_OPTION.size),
+         ("setup, while choosing the own Lead: for each deck instance i (the choose_lead action i): "
+          + _names(LEAD_OPTION))),
         ("public_cards", (2, len(PUBLIC_PILES), S.POOL_CAP),
          ("per player (own, opp), every public card counted by card id (the pool's order): "
           + "; ".join(PUBLIC_PILES))),
@@ -130,7 +129,7 @@ def _card_id_indices() -> tuple[int, ...]:
         for k in range(OBS[name].size // block.size):
             out.extend(start + k * block.size + c + card_id for c in cards)
     start = OBS.offset("lead_options")
-    out.extend(start + k * LEAD_OPTION.size + LEAD_OPTION.offset("card_id") for k in range(D))
+    out.extend(start + k * LEAD_OPTION.size + LEAD_OPTION.offset("card_id") for k in range(S.MAX_DECK))
     return tuple(sorted(out))
 
 

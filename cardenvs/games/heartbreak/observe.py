@@ -59,7 +59,6 @@ from . import obs_layout as L
 from . import state as S
 from .obs_layout import OBS
 
-D = S.MAX_DECK
 OBS.export(globals(), "O_")  # O_<FIELD>, O_<FIELD>_END (the kernels below read them as L.O_<FIELD>)
 
 
@@ -98,7 +97,7 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
 def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int) -> None:
     """The L.FIGHTER block of ``q``'s fighter ``inst`` at ``out[at:]``."""
     ctab = tables[0]
-    k = q * D + inst
+    k = q * S.MAX_DECK + inst
     write_card(ctab, card_of(row, q, inst), out, at + L.FIGHTER_CARD)
     hp = hp_of(row, ctab, q, inst)
     out[at + L.FIGHTER_HP_NOW] = hp / 100.0
@@ -119,7 +118,7 @@ def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, a
     down = 0
     for j in range(row[S.STOCK_COUNT + q]):
         c = row[S.STOCK + q * S.STOCK_CAP + j]
-        if row[S.STOCK_HOST + q * D + c] == inst and row[S.FACE_UP + q * D + c] == 0:
+        if row[S.STOCK_HOST + q * S.MAX_DECK + c] == inst and row[S.FACE_UP + q * S.MAX_DECK + c] == 0:
             down += 1
     out[at + L.FIGHTER_STOCK_FACE_DOWN] = down
     out[at + L.FIGHTER_MAY_EVOLVE] = 1.0 if row[S.SINCE_TURN + k] < row[H_TURN] else 0.0
@@ -170,7 +169,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             inst = row[S.HEART + q * S.HEART_CAP + j]
             hat = L.O_HEART + (side * S.HEART_CAP + j) * L.HEART_SLOT_SIZE
             out[hat + L.HEART_SLOT_PRESENT] = 1.0
-            if row[S.FACE_UP + q * D + inst] != 0:
+            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 out[hat + L.HEART_SLOT_FACE_UP] = 1.0
                 write_card(ctab, card_of(row, q, inst), out, hat + L.HEART_SLOT_CARD)
             else:
@@ -183,21 +182,21 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[base + L.COUNT_ON_STACK] = row[S.RESOLVING_COUNT + q]
         pub = L.O_PUBLIC_CARDS + side * L.NUM_PILES * S.POOL_CAP  # by card id (the piles' order is not kept)
         for j in range(row[S.DISCARD_COUNT + q]):
-            out[pub + L.PILE_DISCARD * S.POOL_CAP + card_of(row, q, row[S.DISCARD + q * D + j])] += 1.0
+            out[pub + L.PILE_DISCARD * S.POOL_CAP + card_of(row, q, row[S.DISCARD + q * S.MAX_DECK + j])] += 1.0
         for j in range(row[S.STOCK_COUNT + q]):
             inst = row[S.STOCK + q * S.STOCK_CAP + j]
-            if row[S.FACE_UP + q * D + inst] != 0:
+            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 out[pub + L.PILE_STOCK * S.POOL_CAP + card_of(row, q, inst)] += 1.0
         for j in range(row[S.HEART_COUNT + q]):
             inst = row[S.HEART + q * S.HEART_CAP + j]
-            if row[S.FACE_UP + q * D + inst] != 0:
+            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 out[pub + L.PILE_HEART * S.POOL_CAP + card_of(row, q, inst)] += 1.0
         for pos in range(S.FIELD_CAP):
             inst = field_at(row, q, pos)
             if inst < 0:
                 continue
             at = L.O_FIELD + (side * S.FIELD_CAP + pos) * L.FIGHTER_SIZE
-            if q == p or row[S.FACE_UP + q * D + inst] != 0:
+            if q == p or row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 write_fighter(row, tables, q, inst, out, at)
             else:  # the opponent's face-down Lead during setup: present, nothing else
                 out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1.0
@@ -228,7 +227,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         write_card(ctab, card_of(row, q, row[b + S.TQ_INST]), out, at + L.TRIGGER_CARD)
     if st == S.ST_SETUP_LEAD and row[S.SETUP_PLAYER] == p and row[H_STATUS] == LIVE:
         # the player looks through its own deck: each distinct Lead-capable card, at the instance its action names
-        base = S.DECK + p * D
+        base = S.DECK + p * S.MAX_DECK
         for j in range(row[S.DECK_COUNT + p]):
             inst = row[base + j]
             card = card_of(row, p, inst)

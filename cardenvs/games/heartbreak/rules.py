@@ -113,7 +113,6 @@ from .effects import (
 )
 from . import state as S
 
-D = S.MAX_DECK
 
 _ZONE_SPANS = np.array([[S.STATE.offset(z), S.STATE[z].size] for z in S.ZONE_NAMES], dtype=np.int64)
 
@@ -190,7 +189,7 @@ def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> b
         return False
     kind = ctab[card, C_TYPE]
     if kind == TYPE_FIGHTER:
-        if row[S.SINCE_TURN + p * D + base] >= row[H_TURN]:
+        if row[S.SINCE_TURN + p * S.MAX_DECK + base] >= row[H_TURN]:
             return False  # HB-I4: on the field since before this turn began
         return can_evolve_with(row, ctab, p, base, card) and can_pay(row, p, ctab[card, C_COST], 0)
     if kind == TYPE_ITEM:
@@ -207,9 +206,9 @@ def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> boo
     if inst < 0:
         return False
     card = card_of(row, p, inst)
-    if k >= ctab[card, C_N_SKILLS] or row[S.SILENCED + p * D + inst] != 0:
+    if k >= ctab[card, C_N_SKILLS] or row[S.SILENCED + p * S.MAX_DECK + inst] != 0:
         return False
-    if row[S.SKILLS_USED + p * D + inst] & (1 << k):
+    if row[S.SKILLS_USED + p * S.MAX_DECK + inst] & (1 << k):
         return False
     return can_pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
 
@@ -230,7 +229,7 @@ def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
 def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
     lead = row[S.LEAD + p]
-    if lead < 0 or row[S.RESTED + p * D + lead] != 0:
+    if lead < 0 or row[S.RESTED + p * S.MAX_DECK + lead] != 0:
         return False
     card = card_of(row, p, lead)
     if k >= ctab[card, C_N_ACTIONS]:
@@ -277,7 +276,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     ctab = tables[0]
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:
-        base = S.DECK + p * D
+        base = S.DECK + p * S.MAX_DECK
         for j in range(row[S.DECK_COUNT + p]):
             inst = row[base + j]
             card = card_of(row, p, inst)
@@ -320,7 +319,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     elif st == S.ST_CHOOSE:
         if row[S.CHOICE_KIND] == S.CH_SWAP:
             for j in range(row[S.BACKUP_COUNT + p]):
-                if row[S.RESTED + p * D + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
+                if row[S.RESTED + p * S.MAX_DECK + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
                     out[A_SWAP + j] = 1
         else:
             for i in range(row[S.HAND_COUNT + p]):
@@ -383,7 +382,7 @@ def change_phase(row: np.ndarray, ret: int) -> None:
 def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> bool:
     etab = tables[1]
     card = card_of(row, q, inst)
-    if row[S.SILENCED + q * D + inst] != 0:
+    if row[S.SILENCED + q * S.MAX_DECK + inst] != 0:
         return False
     for e in range(MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger and condition_holds(row, q, inst, etab[card, e, E_COND]):
@@ -435,7 +434,7 @@ def take_trigger(row: np.ndarray, j: int) -> None:
 def start_game(row: np.ndarray, tables) -> None:
     """HB-S2..S6: shuffle, random first player, 5 cards to hand, 5 to the heart, Leads revealed (a call)."""
     for q in range(2):
-        shuffle_slice(row, S.DECK + q * D, row[S.DECK_COUNT + q])
+        shuffle_slice(row, S.DECK + q * S.MAX_DECK, row[S.DECK_COUNT + q])
     row[S.FIRST_PLAYER] = rng_below(row, 2)
     first = row[S.FIRST_PLAYER]  # read back as int32: the raw draw is unsigned
     row[S.TURN_PLAYER] = first
@@ -448,8 +447,8 @@ def start_game(row: np.ndarray, tables) -> None:
                 heart_push(row, q, inst)
     for q in range(2):
         lead = row[S.LEAD + q]
-        row[S.FACE_UP + q * D + lead] = 1
-        row[S.SINCE_TURN + q * D + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
+        row[S.FACE_UP + q * S.MAX_DECK + lead] = 1
+        row[S.SINCE_TURN + q * S.MAX_DECK + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
     row[H_TURN] = 0
     # the reveal counts as calling the Leads: their call abilities wait, the first player's first (HB-L5)
     ctab = tables[0]
@@ -482,8 +481,8 @@ def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None
     ctab = tables[0]
     lead = row[S.LEAD + p]
     card = card_of(row, p, lead)
-    row[S.RESTED + p * D + lead] = 1
-    row[S.ACTED + p * D + lead] += 1
+    row[S.RESTED + p * S.MAX_DECK + lead] = 1
+    row[S.ACTED + p * S.MAX_DECK + lead] += 1
     pay(row, p, ctab[card, C_ACT_COST + NUM_ACT_COLS * k], ctab[card, C_ACT_OD + NUM_ACT_COLS * k])
     push_entry(row, S.K_ACTION, p, lead, k, target if ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] > 0 else -1)
     open_window(row, p, S.ST_ACTION)
@@ -492,7 +491,7 @@ def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None
 @njit(cache=True)
 def end_of_turn_cleanup(row: np.ndarray) -> None:
     """HB-E2, L2, M4, X3: until-end-of-turn effects end; once-per-turn counters reset; the other player's turn."""
-    for k in range(2 * D):
+    for k in range(2 * S.MAX_DECK):
         row[S.ACTED + k] = 0
         row[S.SKILLS_USED + k] = 0
         row[S.MOD_ARMOR + k] = 0
@@ -516,10 +515,10 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:  # HB-S1
         inst = a - A_CHOOSE_LEAD
-        zone_remove(row, S.DECK, S.DECK_COUNT, D, p, zone_find(row, S.DECK, S.DECK_COUNT, D, p, inst))
+        zone_remove(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p, zone_find(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p, inst))
         row[S.LEAD + p] = inst
-        row[S.FACE_UP + p * D + inst] = 0
-        row[S.PLAYED + p * D + inst] = 1
+        row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
+        row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         if p == 0:
             row[S.SETUP_PLAYER] = 1
         else:
@@ -565,10 +564,10 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
                     row[S.LEAD + p] = inst
                 else:
                     zone_push(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, p, inst)
-                row[S.FACE_UP + p * D + inst] = 1
-                row[S.RESTED + p * D + inst] = 0
-                row[S.SINCE_TURN + p * D + inst] = row[H_TURN]
-                row[S.PLAYED + p * D + inst] = 1
+                row[S.FACE_UP + p * S.MAX_DECK + inst] = 1
+                row[S.RESTED + p * S.MAX_DECK + inst] = 0
+                row[S.SINCE_TURN + p * S.MAX_DECK + inst] = row[H_TURN]
+                row[S.PLAYED + p * S.MAX_DECK + inst] = 1
                 push_entry(row, S.K_CALL, p, inst, 0, -1)
                 open_window(row, p, S.ST_MAIN)
             else:  # HB-M3: a support card
@@ -585,9 +584,9 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             else:  # HB-I12: equip
                 pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
                 zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
-                row[S.FACE_UP + p * D + inst] = 1
-                row[S.STOCK_HOST + p * D + inst] = field_at(row, p, pos)
-                row[S.PLAYED + p * D + inst] = 1
+                row[S.FACE_UP + p * S.MAX_DECK + inst] = 1
+                row[S.STOCK_HOST + p * S.MAX_DECK + inst] = field_at(row, p, pos)
+                row[S.PLAYED + p * S.MAX_DECK + inst] = 1
                 zone_push(row, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, p, inst)
             push_entry(row, S.K_PLAYED, p, inst, 0, -1)
             open_window(row, p, S.ST_MAIN)
@@ -597,7 +596,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
             inst = field_at(row, p, pos)
             card = card_of(row, p, inst)
             pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
-            row[S.SKILLS_USED + p * D + inst] |= 1 << k
+            row[S.SKILLS_USED + p * S.MAX_DECK + inst] |= 1 << k
             push_entry(row, S.K_SKILL, p, inst, k, -1)
             open_window(row, p, S.ST_MAIN)
         else:  # HB-M4/M5: swap
@@ -692,7 +691,7 @@ def advance(row: np.ndarray, tables) -> None:
             for pos in range(S.FIELD_CAP):
                 inst = field_at(row, tp, pos)
                 if inst >= 0:
-                    row[S.RESTED + tp * D + inst] = 0
+                    row[S.RESTED + tp * S.MAX_DECK + inst] = 0
             row[S.STEP] = S.ST_REFILL
             continue
         if st == S.ST_REFILL:
@@ -765,7 +764,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
     for z in range(_ZONE_SPANS.shape[0]):
         for j in range(_ZONE_SPANS[z, 1]):
             row[_ZONE_SPANS[z, 0] + j] = -1
-    for k in range(2 * D):
+    for k in range(2 * S.MAX_DECK):
         row[S.DECK_LIST + k] = -1
         row[S.STOCK_HOST + k] = -1
     for j in range(S.STACK_CAP * S.NUM_STACK_COLS):
@@ -774,11 +773,11 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
         row[S.TRIG + j] = -1
     for p in range(2):
         n = 0
-        for i in range(D):
+        for i in range(S.MAX_DECK):
             card = decks[p, i]
-            row[S.DECK_LIST + p * D + i] = card
+            row[S.DECK_LIST + p * S.MAX_DECK + i] = card
             if card >= 0:
-                row[S.DECK + p * D + n] = i
+                row[S.DECK + p * S.MAX_DECK + n] = i
                 n += 1
         row[S.DECK_COUNT + p] = n
     row[S.PENDING_ACTION] = -1

@@ -36,7 +36,6 @@ from .cards import (
 from . import state as S
 
 _S = S.STATE
-D = S.MAX_DECK
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
@@ -214,16 +213,16 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
             if lead >= 0 and not face_up[p, lead]:
                 candidates = [i for i in hidden if ctab[deck_list[p, i], C_LEAD_OK]] + [lead]
                 pick = candidates[int(rng.integers(len(candidates)))]
-                a, b = off + p * D + lead, off + p * D + pick
+                a, b = off + p * S.MAX_DECK + lead, off + p * S.MAX_DECK + pick
                 out[a], out[b] = out[b], out[a]
         cards = np.array([deck_list[p, i] for i in hidden], dtype=np.int32)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
-            out[off + p * D + i] = c
+            out[off + p * S.MAX_DECK + i] = c
         if setup and p == viewer:
             continue  # the unshuffled deck it looks through: order and contents known
         n = int(_f(out, "deck_count")[p])
-        start = _S.offset("deck") + p * D
+        start = _S.offset("deck") + p * S.MAX_DECK
         out[start:start + n] = rng.permutation(out[start:start + n])
     return out
 
