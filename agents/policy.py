@@ -124,8 +124,15 @@ class NumpyPolicy:
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         x = np.asarray(obs, dtype=np.float32).reshape(len(obs), -1)
-        for w, b in self.hidden:
-            x = x @ w
+        for k, (w, b) in enumerate(self.hidden):
+            if k == 0 and len(x) > 1:
+                # observations are sparse (2-6% non-zero; 20-30% of the columns non-zero in any row of a batch):
+                # dropping the all-zero columns is exact and made the first layer 1.3x (levelneo) to 3.5x
+                # (heartbreak) faster on 1000-row batches
+                cols = np.flatnonzero(x.any(axis=0))
+                x = x[:, cols] @ w[cols] if len(cols) < 0.6 * x.shape[1] else x @ w
+            else:
+                x = x @ w
             x += b
             if self.activation == "tanh":
                 np.tanh(x, out=x)
