@@ -326,8 +326,8 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
         if n != size:
             raise DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule)
     rare = ctab[deck.card_ids, C_RARITY] == 1
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.RARE_COPIES, rule="RL-D5")
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.COMMON_COPIES, rule="RL-D4")
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.MAX_RARE_COPIES, rule="RL-D5")
+    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.MAX_COMMON_COPIES, rule="RL-D4")
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

@@ -28,6 +28,7 @@ from cardenvs.games.relics.obs_layout import CARD_SIZE, OBS
 from cardenvs.games.relics.state import (
     BATTLE_TURN_CAP,
     HAND_CAP,
+    PARTY_SIZE,
     ST_BATTLE,
     ST_DISCARD,
     ST_JUMP,
@@ -104,7 +105,7 @@ def test_RL_K12_K11_throw_is_an_attack_the_thrower_must_be_up_and_goes_down() ->
     assert not any(n == "throw" for n, _ in legal(down))
     up = build({"party": ["Knife Juggler@0:L"], "hand": ["Oak Buckler", "Tin Sword"]},
                {"party": ["Brass Golem@0:L", "Cutpurse Vex@1"], "hand": ["Oak Buckler"]})
-    do(up, "throw", 0 * 6 + 1)
+    do(up, "throw", 0 * PARTY_SIZE + 1)
     do(up, "hand", 1)
     assert is_down(up, 0, 0) and names(up, 1, "doom") == ["Cutpurse Vex"]
     assert not any(n == "throw" for n, _ in legal(up, player=0)) and int(up.to_act[0]) == 1

@@ -19,6 +19,7 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.actions import NUM_ACTIONS, action_range
 from cardenvs.games.relics.state import (
+    PARTY_SIZE,
     ST_BATTLE,
     ST_DISCARD,
     ST_LOCATION,
@@ -82,7 +83,7 @@ def test_out_of_range_action(bad: int) -> None:
 def test_RL_G9_battle_actions_only_in_the_battle_step() -> None:
     g = battle(lineup=["Dust Monk"], party=["Gale Duelist@1:L"])
     field(g, "step")[...] = ST_PLACE
-    text = why(g, "fight", 1 * 6 + 1)
+    text = why(g, "fight", 1 * PARTY_SIZE + 1)
     assert "a Fight is allowed only in the battle step" in text and "the step now is 'place characters'" in text
     assert "choosing the location is allowed only in the choose location step" in why(battle(), "location", 0)
 
@@ -103,10 +104,10 @@ def test_RL_G2_location_entry_missing() -> None:
 # ---------------------------------------------------------------------------------------------- Fight, Throw, Move
 def test_RL_A1_fight_empty_slots_down_attacker_and_reach() -> None:
     g = battle(party=["Gale Duelist@1:vL", "Ironbrand Squire@4"])
-    assert "you have no character on front 1" in why(g, "fight", 0 * 6 + 1)
-    assert "the opponent has no character on front 1" in why(g, "fight", 1 * 6 + 0)
-    assert "'Gale Duelist' (front 2) is Down: only an Up character can attack (RL-A1" in why(g, "fight", 1 * 6 + 1)
-    text = why(g, "fight", 4 * 6 + 4)
+    assert "you have no character on front 1" in why(g, "fight", 0 * PARTY_SIZE + 1)
+    assert "the opponent has no character on front 1" in why(g, "fight", 1 * PARTY_SIZE + 0)
+    assert "'Gale Duelist' (front 2) is Down: only an Up character can attack (RL-A1" in why(g, "fight", 1 * PARTY_SIZE + 1)
+    text = why(g, "fight", 4 * PARTY_SIZE + 4)
     assert "'Brass Golem' (back 2) is 3 rows away from 'Ironbrand Squire' (back 2)" in text
     assert "a Fight reaches 1 row, 2 with Ranged (RL-A1)" in text
 
@@ -114,22 +115,22 @@ def test_RL_A1_fight_empty_slots_down_attacker_and_reach() -> None:
 def test_RL_K4_ranged_reaches_two_rows_not_three() -> None:
     g = battle()
     assert EXPLAIN(g.states[0], g.pool, 0, fight(4, 1)) == ""  # Quill Archer (back) -> front: 2 rows, Ranged
-    assert "Ranged reaches 2 rows (RL-K4)" in why(g, "fight", 4 * 6 + 4)
+    assert "Ranged reaches 2 rows (RL-K4)" in why(g, "fight", 4 * PARTY_SIZE + 4)
 
 
 def test_RL_K11_throw_needs_the_skill_and_equipment_in_hand() -> None:
     g = battle(hand=["Supply Cart"])
-    text = why(g, "throw", 1 * 6 + 1)
+    text = why(g, "throw", 1 * PARTY_SIZE + 1)
     assert "'Gale Duelist' (front 2) lacks the Throw skill (RL-K11)" in text
     assert "a Throw discards an equipment card from your hand and you hold none (RL-K11)" in text
     g = battle(party=["Knife Juggler@1:L"])
-    assert EXPLAIN(g.states[0], g.pool, 0, A("throw", 1 * 6 + 1)) == ""
+    assert EXPLAIN(g.states[0], g.pool, 0, A("throw", 1 * PARTY_SIZE + 1)) == ""
 
 
 def test_RL_A4_move_down_character_and_taken_slot() -> None:
     g = battle(party=["Gale Duelist@1:vL", "Quill Archer@4"])
-    assert "is Down: a Move downs the character, so it must be Up (RL-A4)" in why(g, "move", 1 * 6 + 0)
-    assert "front 2 is taken by 'Gale Duelist' (front 2)" in why(g, "move", 4 * 6 + 1)
+    assert "is Down: a Move downs the character, so it must be Up (RL-A4)" in why(g, "move", 1 * PARTY_SIZE + 0)
+    assert "front 2 is taken by 'Gale Duelist' (front 2)" in why(g, "move", 4 * PARTY_SIZE + 1)
 
 
 # ---------------------------------------------------------------------------------------------- Cast/Use, Reinforce
@@ -229,7 +230,7 @@ def test_RL_E1_host_slot_must_meet_the_requirements() -> None:
 
 def test_RL_K11_throw_discards_equipment() -> None:
     g = battle(party=["Knife Juggler@1:L"], hand=["Supply Cart", "Tin Sword"])
-    do(g, "throw", 1 * 6 + 1)
+    do(g, "throw", 1 * PARTY_SIZE + 1)
     assert int(field(g, "step")) == ST_DISCARD
     assert "'Supply Cart' is not equipment: a Throw discards an equipment card (RL-K11)" in why(g, "hand", 0)
 
