@@ -391,5 +391,27 @@ def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True)
     return load_npz(path, game=name, seed=seed, deterministic=deterministic, name="ppo")
 
 
+def main(argv: Any = None) -> Path:
+    """``python -m cardenvs.agents.policy MODEL.zip GAME OUT.npz [--float16]``: export a MaskablePPO zip."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m cardenvs.agents.policy",
+                                 description="export a MaskablePPO model's policy network as a shipped-policy .npz")
+    ap.add_argument("model", help="an SB3 MaskablePPO .zip")
+    ap.add_argument("game")
+    ap.add_argument("out", help="the .npz to write (e.g. policies/<game>.npz)")
+    ap.add_argument("--float16", action="store_true", help="store the weights in float16 (half the size)")
+    ap.add_argument("--seed", type=int, default=None, help="the training seed, for the metadata")
+    args = ap.parse_args(argv)
+    out = export(args.model, args.out, args.game, seed=args.seed,
+                 weights_dtype="float16" if args.float16 else "float32")
+    print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
+    return out
+
+
 __all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
-           "check_meta", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "CACHE_SIZE", "FORMAT"]
+           "check_meta", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
+
+
+if __name__ == "__main__":
+    main()

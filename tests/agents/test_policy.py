@@ -211,3 +211,9 @@ def test_eval_defaults_to_the_strongest_pilot_and_names_it(exported: Path, tmp_p
     assert first.startswith(f"{GAME}: pilot: heuristic (rule-based heuristic, default")
     assert main(argv + ["--agents", "random"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"{GAME}: pilot: random (uniformly random legal actions)"
+
+
+def test_export_command_line(saved_model: Path, tmp_path: Path) -> None:
+    out = policy_mod.main([str(saved_model), GAME, str(tmp_path / "cli.npz"), "--float16", "--seed", "7"])
+    meta = policy_mod.read_npz(out)[0]
+    assert meta["weights_dtype"] == "float16" and meta["seed"] == 7 and meta["game"] == GAME
