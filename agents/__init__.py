@@ -67,10 +67,17 @@ def default_pilot(game: Any) -> str:
 def describe_pilot(game: Any, kind: str) -> str:
     """One phrase saying what a pilot is, for reports: where a policy comes from and how long it trained."""
     game_name = game if isinstance(game, str) else game.name
-    if kind == "random":
-        return "uniformly random legal actions"
-    if kind == "heuristic":
-        return "rule-based heuristic"
+    if kind in ("random", "heuristic"):
+        text = "uniformly random legal actions" if kind == "random" else "rule-based heuristic"
+        from .policy import load_npz, shipped_path
+
+        path = shipped_path(game_name)
+        if path is not None:  # say why a shipped policy is not the default (trained on older rules or observations)
+            try:
+                load_npz(path, game=game_name)
+            except BadArgumentError as exc:
+                text += f"; the shipped policy is not used: {exc}"
+        return text
     if kind == "ppo" or kind.startswith("ppo:"):
         from .policy import read_npz, shipped_path
 

@@ -217,3 +217,15 @@ def test_export_command_line(saved_model: Path, tmp_path: Path) -> None:
     out = policy_mod.main([str(saved_model), GAME, str(tmp_path / "cli.npz"), "--float16", "--seed", "7"])
     meta = policy_mod.read_npz(out)[0]
     assert meta["weights_dtype"] == "float16" and meta["seed"] == 7 and meta["game"] == GAME
+
+
+def test_a_stale_shipped_policy_falls_back_to_the_heuristic_and_says_why(exported: Path, tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    from cardenvs.agents import default_pilot, describe_pilot
+
+    _rewrite_meta(exported, tmp_path / f"{GAME}.npz", rules_version=0)
+    monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(tmp_path))
+    assert default_pilot(GAME) == "heuristic"
+    assert "the shipped policy is not used" in describe_pilot(GAME, "heuristic")
+    with pytest.raises(BadArgumentError, match="rules version 0"):
+        make_agent(GAME, "ppo")
