@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no tables")
     ev.set_defaults(func=_cmd_eval)
 
-    dk = sub.add_parser("decks", help="list starter decks, validate deck files",
+    dk = sub.add_parser("decks", help="list starter decks, validate deck files, make random legal decks, search for better decks",
                         description="Deck files: list a game's starter decks or check files against its rules.")
     dsub = dk.add_subparsers(dest="decks_command", metavar="ACTION")
     dk.set_defaults(func=_cmd_decks_missing)
@@ -216,7 +216,7 @@ def _cmd_train(argv: Sequence[str]) -> int:
 
 # ----- commands -----------------------------------------------------------------------------------------------------
 def _cmd_decks_missing(args: argparse.Namespace) -> int:
-    raise UsageError(f"{PROG} decks: error: choose an action: list or validate (see {PROG} decks --help)")
+    raise UsageError(f"{PROG} decks: error: choose an action: list, validate, random or optimize (see {PROG} decks --help)")
 
 
 def _cmd_games(args: argparse.Namespace) -> int:

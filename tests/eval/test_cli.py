@@ -45,7 +45,7 @@ def _one_line_error(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
     (["eval", "levelneo", "--bootstrap", "1000000000"], "--bootstrap"),
     (["eval", "levelneo", "--bootstrap", "1e9"], "--bootstrap"),
     (["eval", "levelneo", "--ci-width", "0.1", "--max-games", "1"], "--max-games"),
-    (["decks"], "list or validate"),
+    (["decks"], "list, validate, random or optimize"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, spec, argv, needle) -> None:
     assert needle in _one_line_error(capsys, argv)
