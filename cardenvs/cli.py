@@ -172,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no tables")
     ev.set_defaults(func=_cmd_eval)
 
-    dk = sub.add_parser("decks", help="list starter decks, validate deck files, make random legal decks, search for better decks",
+    dk = sub.add_parser("decks",
+                        help="list starter decks, validate deck files, make random legal decks, search for better decks",
                         description="Deck files: list a game's starter decks or check files against its rules.")
     dsub = dk.add_subparsers(dest="decks_command", metavar="ACTION")
     dk.set_defaults(func=_cmd_decks_missing)
