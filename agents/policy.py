@@ -102,12 +102,17 @@ class NumpyPolicy:
 
     def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
                  activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, embed: dict | None = None) -> None:
         if activation not in ACTIVATIONS:
             raise BadArgumentError(f"unsupported activation {activation!r}; one of {', '.join(ACTIVATIONS)}")
         self.hidden = [(np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in hidden]
         self.action = (np.ascontiguousarray(action[0], dtype=np.float32), np.asarray(action[1], dtype=np.float32))
         self.activation = activation
+        # card-identity embedding (train/features.py): {"table": [n_cards + 1, dim], "card_idx", "rest_idx"}
+        self.embed = None if not embed else {
+            "table": np.ascontiguousarray(embed["table"], dtype=np.float32),
+            "card_idx": np.asarray(embed["card_idx"], dtype=np.int64),
+            "rest_idx": np.asarray(embed["rest_idx"], dtype=np.int64)}
         self.meta = dict(meta or {})
         self.name = name
         self.deterministic = deterministic
@@ -116,14 +121,25 @@ class NumpyPolicy:
 
     @property
     def obs_dim(self) -> int:
+        if self.embed is not None:
+            return int(len(self.embed["card_idx"]) + len(self.embed["rest_idx"]))
         return int((self.hidden[0][0] if self.hidden else self.action[0]).shape[0])
 
     @property
     def num_actions(self) -> int:
         return int(self.action[0].shape[1])
 
-    def logits(self, obs: np.ndarray) -> np.ndarray:
+    def features(self, obs: np.ndarray) -> np.ndarray:
+        """The network's input: the observation, with card ids replaced by their embeddings when it has any."""
         x = np.asarray(obs, dtype=np.float32).reshape(len(obs), -1)
+        if self.embed is None:
+            return x
+        table = self.embed["table"]
+        ids = np.clip(np.rint(x[:, self.embed["card_idx"]]), 0, len(table) - 1).astype(np.int64)
+        return np.concatenate([x[:, self.embed["rest_idx"]], table[ids].reshape(len(x), -1)], axis=1)
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = self.features(obs)
         for k, (w, b) in enumerate(self.hidden):
             if k == 0 and len(x) > 1:
                 # observations are sparse (2-6% non-zero; 20-30% of the columns non-zero in any row of a batch):
@@ -174,14 +190,21 @@ class NumpyPolicy:
         return picks.astype(np.int32)
 
 
-def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray], str]:
-    """The policy network of an SB3 MaskablePPO model (or its ``.policy``) as numpy arrays."""
+def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray], str,
+                                              dict | None]:
+    """The policy network of an SB3 MaskablePPO model (or its ``.policy``) as numpy arrays, and its card embedding."""
     import torch
 
     policy = getattr(model, "policy", model)
-    extractor = type(policy.features_extractor).__name__
-    if extractor != "FlattenExtractor":
-        raise BadArgumentError(f"only the MlpPolicy (FlattenExtractor) can be exported, not {extractor}")
+    fe = getattr(policy, "pi_features_extractor", policy.features_extractor)
+    extractor = type(fe).__name__
+    embed = None
+    if extractor == "CardEmbeddingExtractor":
+        embed = {"table": fe.embedding.weight.detach().cpu().numpy().copy(),
+                 "card_idx": fe.card_idx.cpu().numpy().copy(), "rest_idx": fe.rest_idx.cpu().numpy().copy()}
+    elif extractor != "FlattenExtractor":
+        raise BadArgumentError(f"only the MlpPolicy (FlattenExtractor or CardEmbeddingExtractor) can be exported, "
+                               f"not {extractor}")
     hidden = []
     activation = None
     for layer in policy.mlp_extractor.policy_net:
@@ -195,7 +218,7 @@ def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]
             raise BadArgumentError(f"cannot export a policy layer {type(layer).__name__}")
     a = policy.action_net
     action = (a.weight.detach().cpu().numpy().T.copy(), a.bias.detach().cpu().numpy().copy())
-    return hidden, action, activation or "tanh"
+    return hidden, action, activation or "tanh", embed
 
 
 def export(model: Any, out: str | Path, game: str, config: dict | None = None, seed: int | None = None,
@@ -212,8 +235,8 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     if isinstance(model, (str, Path)):
         model = load_model(model)
     spec = get_spec(game)
-    hidden, action, activation = _torch_policy_arrays(model)
-    obs_dim = (hidden[0][0] if hidden else action[0]).shape[0]
+    hidden, action, activation, embed = _torch_policy_arrays(model)
+    obs_dim = (len(embed["card_idx"]) + len(embed["rest_idx"])) if embed else (hidden[0][0] if hidden else action[0]).shape[0]
     if obs_dim != spec.obs_dim or action[0].shape[1] != spec.num_actions:
         raise BadArgumentError(f"the model reads {obs_dim} observation values and has {action[0].shape[1]} actions; "
                                f"{spec.name} has {spec.obs_dim} and {spec.num_actions}")
@@ -221,6 +244,7 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         "format": FORMAT, "game": spec.name, "rules_version": _rules_version(spec.name),
         "obs_digest": observation_digest(spec), "obs_dim": int(spec.obs_dim), "num_actions": int(spec.num_actions),
         "activation": activation, "hidden": [int(w.shape[1]) for w, _ in hidden],
+        "card_embedding": int(embed["table"].shape[1]) if embed else 0,
         "config": config, "seed": seed,
         "steps": int(steps if steps is not None else getattr(model, "num_timesteps", 0) or 0),
         "commit": _git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -234,6 +258,10 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         arrays[f"pi_b{k}"] = b.astype(weights_dtype)
     arrays["action_w"] = action[0].astype(weights_dtype)
     arrays["action_b"] = action[1].astype(weights_dtype)
+    if embed:
+        arrays["emb_table"] = embed["table"].astype(weights_dtype)
+        arrays["emb_card_idx"] = embed["card_idx"].astype(np.int32)
+        arrays["emb_rest_idx"] = embed["rest_idx"].astype(np.int32)
     arrays["meta"] = np.array(json.dumps(meta, default=str))
     out = Path(out)
     if out.suffix != ".npz":
@@ -245,8 +273,10 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     return out
 
 
-def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]:
-    """``(meta, hidden layers, action layer)`` of a shipped-policy file (no checks against a game)."""
+def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray],
+                                        dict | None]:
+    """``(meta, hidden layers, action layer, card embedding or None)`` of a shipped-policy file (no checks against a
+    game)."""
     p = Path(path)
     try:
         with np.load(p, allow_pickle=False) as data:
@@ -257,11 +287,15 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
                 hidden.append((data[f"pi_w{k}"], data[f"pi_b{k}"]))
                 k += 1
             action = (data["action_w"], data["action_b"])
+            embed = None
+            if "emb_table" in data.files:
+                embed = {"table": data["emb_table"], "card_idx": data["emb_card_idx"],
+                         "rest_idx": data["emb_rest_idx"]}
     except (OSError, KeyError, ValueError) as exc:
         raise BadArgumentError(f"{path!s} is not a cardenvs policy file ({exc})") from None
     if meta.get("format") != FORMAT:
         raise BadArgumentError(f"{path!s}: unknown policy format {meta.get('format')!r} (this cardenvs reads {FORMAT})")
-    return meta, hidden, action
+    return meta, hidden, action, embed
 
 
 def check_meta(meta: dict, game: Any, path: str | Path) -> None:
@@ -291,11 +325,11 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
     p = Path(path).expanduser()
     if not p.exists():
         raise BadArgumentError(f"no saved policy at {path!s}")
-    meta, hidden, action = read_npz(p)
+    meta, hidden, action, embed = read_npz(p)
     if game is not None:
         check_meta(meta, game, p)
     return NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
-                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed)
+                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed)
 
 
 # ----- SB3 models -------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 A config is a plain nested dict with four tables:
 
-``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` are ours)
+``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
+                 ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
 ``[train]``      ``total_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
                  ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
@@ -39,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
         "max_grad_norm": 0.5,
         "target_kl": None,
         "net_arch": [256, 256],
+        "card_embedding": 0,  # > 0: learned embedding of this size per card-id entry (train/features.py)
     },
     "train": {
         "total_steps": 1_000_000,

@@ -170,6 +170,9 @@ class Trainer:
         lr = float(pcfg.pop("learning_rate"))
         schedule = pcfg.pop("lr_schedule", "constant")
         net_arch = list(pcfg.pop("net_arch"))
+        from .features import card_embedding_kwargs
+
+        embedding = card_embedding_kwargs(self.game, int(pcfg.pop("card_embedding", 0) or 0))
         learning_rate: Any = (lambda frac: lr * frac) if schedule == "linear" else lr
         if resume:
             self.model = MaskablePPO.load(resume, env=self.env, device="cpu",
@@ -177,7 +180,7 @@ class Trainer:
         else:
             self.model = MaskablePPO(
                 "MlpPolicy", self.env, learning_rate=learning_rate, seed=self.seed, device="cpu", verbose=0,
-                policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}}, **pcfg)
+                policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}, **embedding}, **pcfg)
         formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
         self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.total_steps = int(tcfg["total_steps"])

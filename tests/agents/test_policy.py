@@ -125,7 +125,8 @@ def test_float16_weights_stay_close_to_the_torch_policy(saved_model: Path, tmp_p
 
 
 def test_export_records_the_metadata(exported: Path) -> None:
-    meta, hidden, _ = policy_mod.read_npz(exported)
+    meta, hidden, _, embed = policy_mod.read_npz(exported)
+    assert embed is None and meta["card_embedding"] == 0
     spec = cardenvs.get_game(GAME)
     from cardenvs.core.registry import RULES_VERSIONS
 
@@ -229,3 +230,31 @@ def test_a_stale_shipped_policy_falls_back_to_the_heuristic_and_says_why(exporte
     assert "the shipped policy is not used" in describe_pilot(GAME, "heuristic")
     with pytest.raises(BadArgumentError, match="rules version 0"):
         make_agent(GAME, "ppo")
+
+
+def test_card_embedding_policy_exports_and_matches_torch(tmp_path: Path) -> None:
+    """A policy with learned card-identity embeddings (train/features.py): the numpy forward pass looks the ids up in
+    the exported table and gives the torch policy's probabilities."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from cardenvs.train.features import card_embedding_kwargs
+
+    kwargs = card_embedding_kwargs(GAME, 4)
+    if not kwargs:
+        pytest.skip(f"{GAME}'s observation has no card ids yet")
+    env = cardenvs.make_vec(GAME, 4, opponent="random", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16], **kwargs})
+    model.learn(128)
+    obs, masks = _recorded_observations(8, 8)
+    assert np.any(obs[:, kwargs["features_extractor_kwargs"]["card_idx"]] > 0)  # real ids in the recorded positions
+    with torch.no_grad():
+        want = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool)).distribution.probs
+    path = policy_mod.export(model, tmp_path / "emb.npz", GAME)
+    agent = policy_mod.load_npz(path, game=GAME)
+    assert agent.meta["card_embedding"] == 4 and agent.obs_dim == cardenvs.get_game(GAME).obs_dim
+    np.testing.assert_allclose(agent.probs(obs, masks), want.numpy(), rtol=1e-4, atol=1e-6)
+    model.save(tmp_path / "emb.zip")  # and the zip reloads with its extractor (ppo:PATH.zip keeps working)
+    policy_mod.clear_cache()
+    assert policy_mod.load(tmp_path / "emb.zip", game=GAME).act(obs, masks).shape == (len(obs),)

@@ -101,6 +101,7 @@ def test_mixed_deck_run_exports_a_shipped_policy(tmp_path: Path) -> None:
     assert meta["game"] == GAME and meta["rules_version"] == RULES_VERSIONS[GAME]
     assert meta["seed"] == 4 and meta["steps"] == summary["steps"] and meta["config"]["train"]["decks"] == "mixed"
     assert meta["weights_dtype"] == "float16" and meta["last_eval"]["step"] == summary["steps"]
+    assert meta["card_embedding"] == 8  # the shipped config's card-identity embedding made it into the file
     assert isinstance(make_agent(GAME, f"ppo:{tmp_path / 'ship' / f'{GAME}.npz'}"), NumpyPolicy)
     rows = list(csv.DictReader(open(out / "eval.csv")))
     assert {"unseen_win_random", "win_random_seat0", "win_random_seat1"} <= set(rows[-1])
