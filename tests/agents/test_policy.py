@@ -258,3 +258,15 @@ def test_card_embedding_policy_exports_and_matches_torch(tmp_path: Path) -> None
     model.save(tmp_path / "emb.zip")  # and the zip reloads with its extractor (ppo:PATH.zip keeps working)
     policy_mod.clear_cache()
     assert policy_mod.load(tmp_path / "emb.zip", game=GAME).act(obs, masks).shape == (len(obs),)
+
+
+def test_core_default_pilot_follows_the_registered_factory() -> None:
+    """The core asks the agents package for the default pilot; a project's own factory gets "random" (as before)."""
+    from cardenvs.core import agents as core_agents
+
+    assert core_agents.default_pilot(GAME) in ("ppo", "heuristic")
+    core_agents.register_agent_factory(lambda game, kind, seed=None: None)
+    try:
+        assert core_agents.default_pilot(GAME) == "random" and core_agents.describe_pilot(GAME, "random") == ""
+    finally:
+        core_agents.register_agent_factory(None)

@@ -94,3 +94,4 @@ def test_agreement_is_in_the_terminal_and_html_report(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     html = report.write_report(summary, tmp_path).read_text()
     assert "<h2>Pilot agreement</h2>" in html and "Kendall&#x27;s tau heuristic vs random" in html
+    assert "<b>pilots: heuristic, random</b>" in html  # the report names its pilots before anything else
