@@ -90,8 +90,13 @@ def describe_pilot(game: Any, kind: str) -> str:
             return ""
         where = "shipped policy" if kind == "ppo" else "policy"
         return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
-                f"commit {str(meta.get('commit') or '?')[:10]}")
+                f"commit {_short_commit(meta.get('commit'))}")
     return ""
+
+
+def _short_commit(commit: Any) -> str:
+    text = str(commit or "?")
+    return text[:10] + ("+dirty" if text.endswith("+dirty") else "")
 
 
 def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
