@@ -7,9 +7,9 @@ up to two ``[[card.skill]]`` tables (``name, energy, damage, effects``) and ``ef
 
 The pool compiles to three int32 tables the kernels read:
 
-* ``cards[n, C_COLS]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed);
-* ``effects[n, MAX_EFFECTS, E_COLS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
-* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, E_COLS]``: the effects of each skill.
+* ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed);
+* ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
+* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill.
 
 Adding a card that uses existing ops needs no code change.
 """
@@ -119,10 +119,10 @@ MAX_SKILL_EFFECTS = 3
 # card table columns
 (C_TYPE, C_ATTR, C_ADV, C_HP, C_RETREAT, C_N_SKILLS, C_HAS_EX, C_DEAL_PLUS, C_DEAL_MINUS, C_TAKE_PLUS, C_TAKE_MINUS,
  C_HALVE, C_HP_UP, C_RETREAT_DOWN, C_OPS, C_S0_ENERGY, C_S1_ENERGY, C_S0_DAMAGE, C_S1_DAMAGE) = range(19)
-C_COLS = 19
+NUM_CARD_COLUMNS = 19
 # effect table columns
 E_TRIGGER, E_OP, E_AMOUNT, E_N, E_TARGET = range(5)
-E_COLS = 5
+NUM_EFFECT_COLUMNS = 5
 
 
 class DivineCrossPool(CardPool):
@@ -242,9 +242,9 @@ def read_pool_file(path: Path) -> list[dict]:
 def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Turn cleaned cards into the kernels' int tables."""
     n = len(cards)
-    ctab = np.zeros((n, C_COLS), dtype=np.int32)
-    etab = np.full((n, MAX_EFFECTS, E_COLS), -1, dtype=np.int32)
-    stab = np.full((n, MAX_SKILLS, MAX_SKILL_EFFECTS, E_COLS), -1, dtype=np.int32)
+    ctab = np.zeros((n, NUM_CARD_COLUMNS), dtype=np.int32)
+    etab = np.full((n, MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
+    stab = np.full((n, MAX_SKILLS, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
 
     def encode(e: dict, trigger: int) -> tuple[int, ...]:
         target = e.get("target")

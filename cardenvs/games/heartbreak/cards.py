@@ -7,8 +7,8 @@ entries. A card is ``name`` (its title, unique), ``type`` (fighter | support | i
 overdrive}``) and ``effects``: ``{trigger, index, condition, op, <op args>}`` tables. The pool compiles to two int32
 tables the kernels read:
 
-* ``cards[n, NUM_C_COLS]``: one row per card (columns ``C_*``);
-* ``effects[n, MAX_EFFECTS, NUM_E_COLS]``: each card's effects in file order (columns ``E_*``; unused rows have
+* ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
+* ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
   ``E_TRIGGER = -1``).
 
 Adding a card that uses the existing triggers, conditions, targets and ops needs no code change.
@@ -129,15 +129,15 @@ SKILL_SCHEMA: dict[str, FieldSpec] = {
 
 MAX_EFFECTS = 6
 MAX_ALLIANCES = 6
-NUM_C_COLS = 33  # card-table columns C_*
+NUM_CARD_COLUMNS = 33  # card-table columns C_*
 (C_TYPE, C_ALLIANCE, C_LEVEL, C_HP, C_COST, C_OD, C_COND, C_ARMOR, C_WARD, C_COUNTER, C_BANEFUL, C_STRIKE, C_BYPASS,
  C_ATTACK, C_TURBO, C_NAME_ID, C_N_ACTIONS, C_ACT_COST, C_ACT_DMG, C_ACT_OD, C_ACT_COST2, C_ACT_DMG2, C_ACT_OD2,
  C_N_SKILLS, C_SK_COST, C_SK_OD, C_SK_COST2, C_SK_OD2, C_HAS_CALL, C_HAS_START, C_HAS_END, C_LEAD_OK,
- C_NEGATE) = range(NUM_C_COLS)
+ C_NEGATE) = range(NUM_CARD_COLUMNS)
 NUM_ACT_COLS = C_ACT_COST2 - C_ACT_COST  # card-table columns per action: cost, damage, overdrive
 NUM_SK_COLS = C_SK_COST2 - C_SK_COST  # card-table columns per skill: cost, overdrive
-NUM_E_COLS = 9  # effect-table columns E_*
-(E_TRIGGER, E_INDEX, E_COND, E_OP, E_AMOUNT, E_TARGET, E_STAT, E_N, E_SIDE) = range(NUM_E_COLS)
+NUM_EFFECT_COLUMNS = 9  # effect-table columns E_*
+(E_TRIGGER, E_INDEX, E_COND, E_OP, E_AMOUNT, E_TARGET, E_STAT, E_N, E_SIDE) = range(NUM_EFFECT_COLUMNS)
 
 
 def _fail(path: str, name: str, msg: str) -> CardPoolError:
@@ -265,8 +265,8 @@ def read_pool_file(path: Path | str) -> tuple[list[str], list[dict]]:
 def compile_pool(cards: list[dict], alliances: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Cleaned cards -> the kernels' int tables; returns (cards, effects, fighter names)."""
     names: list[str] = []
-    ctab = np.zeros((len(cards), NUM_C_COLS), dtype=np.int32)
-    etab = np.full((len(cards), MAX_EFFECTS, NUM_E_COLS), -1, dtype=np.int32)
+    ctab = np.zeros((len(cards), NUM_CARD_COLUMNS), dtype=np.int32)
+    etab = np.full((len(cards), MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
     every = list(alliances) + [FREE]
     for cid, card in enumerate(cards):
         row = ctab[cid]

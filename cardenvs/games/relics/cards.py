@@ -13,7 +13,7 @@ A card is ``name, type, rarity`` plus the fields of its type:
   ``relic_skills``;
 * leader: ``effects`` with triggers cont and act (usable while the leader qualifies for the location).
 
-The pool compiles to two int32 tables the kernels read: ``cards[n, C_COLS]`` and ``effects[n, MAX_EFFECTS, E_COLS]``
+The pool compiles to two int32 tables the kernels read: ``cards[n, NUM_CARD_COLUMNS]`` and ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``
 (unused effect rows have ``E_TRIGGER = -1``). Adding a card that uses existing ops needs no code change.
 """
 from __future__ import annotations
@@ -122,12 +122,12 @@ MAX_DESCRIPTORS = 8
 (C_TYPE, C_RARITY, C_ATT, C_DEF, C_CLASS, C_DESC, C_SKILLS, C_REQ_CLASS, C_REQ_DESC, C_REQ_SKILL, C_SCHOOL,
  C_COST_DOWN, C_QUAL_CLASS, C_QUAL_DESC, C_RELIC_ATT, C_RELIC_DEF, C_RELIC_SKILLS, C_ACT, C_HAS_CONT, C_HAS_ENTER,
  C_HAS_DEFEAT, C_ONE_TARGET, C_ACT_LEADER, C_OPS, C_NEEDS_CASTER) = range(25)
-C_COLS = 25
+NUM_CARD_COLUMNS = 25
 # C_ONE_TARGET: 0 no chosen target, 1 one of your characters, 2 one opposing character (cast and act effects)
 ONE_NONE, ONE_OWN, ONE_OPP = 0, 1, 2
 # effect table columns
 E_TRIGGER, E_COND, E_LEADER, E_OP, E_TARGET, E_N, E_ATT, E_DEF, E_POWER = range(9)
-E_COLS = 9
+NUM_EFFECT_COLUMNS = 9
 
 
 def _fail(card: dict, problem: str) -> CardPoolError:
@@ -232,8 +232,8 @@ def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, list[str], 
     def skill_mask(names: Sequence[str]) -> int:
         return sum(1 << SKILLS.index(s) for s in set(names))
 
-    ctab = np.zeros((len(cards), C_COLS), dtype=np.int32)
-    etab = np.full((len(cards), MAX_EFFECTS, E_COLS), -1, dtype=np.int32)
+    ctab = np.zeros((len(cards), NUM_CARD_COLUMNS), dtype=np.int32)
+    etab = np.full((len(cards), MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
     for cid, card in enumerate(cards):
         row = ctab[cid]
         kind = TYPES.index(card["type"])
