@@ -2,7 +2,7 @@
 
 ``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.zip" | "ppo:path.npz", seed=...)`` returns an object
 with ``act(obs, mask, states=None, players=None) -> actions`` over many games at once. ``ppo`` is the policy shipped
-for the game (``policies/<game>.npz``, numpy only); :func:`default_pilot` names the strongest pilot available.
+for the game (``agents/policies/<game>.npz``, numpy only); :func:`default_pilot` names the strongest pilot available.
 """
 from __future__ import annotations
 

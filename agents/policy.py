@@ -4,7 +4,7 @@
 deterministic=True)`` over many games at once. Loaded models are cached by (resolved path, modification time): a
 league that samples the same frozen checkpoint for thousands of episodes reads it from disk once.
 
-The shipped format (``policies/<game>.npz``, written by :func:`export`) holds the policy network only, no value
+The shipped format (``agents/policies/<game>.npz``, written by :func:`export`) holds the policy network only, no value
 network and no optimizer state: for each hidden layer ``pi_w{k}`` (float32 ``[in, out]``) and ``pi_b{k}``, then
 ``action_w`` / ``action_b``, and ``meta``, a JSON string with ``format``, ``game``, ``rules_version``,
 ``obs_digest`` (:func:`observation_digest`), ``obs_dim``, ``num_actions``, ``activation``, ``config``, ``seed``,
@@ -41,11 +41,11 @@ POLICY_DIR_ENV = "CARDENVS_POLICY_DIR"
 
 # ----- where shipped policies live --------------------------------------------------------------------------------
 def policy_dirs() -> list[Path]:
-    """Folders searched for ``<game>.npz``: ``$CARDENVS_POLICY_DIR`` if set, then the repository's ``policies/``."""
+    """Folders searched for ``<game>.npz``: ``$CARDENVS_POLICY_DIR`` if set, then the repository's ``agents/policies/``."""
     dirs = []
     if os.environ.get(POLICY_DIR_ENV):
         dirs.append(Path(os.environ[POLICY_DIR_ENV]).expanduser())
-    dirs.append(Path(__file__).resolve().parent.parent / "policies")
+    dirs.append(Path(__file__).resolve().parent / "policies")  # agents/policies, shipped as package data
     return dirs
 
 
@@ -414,7 +414,7 @@ def load(path: str | Path, game: Any = None, seed: int | None = None, determinis
 
 
 def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
-    """The policy shipped for ``game`` (``policies/<game>.npz``), checked against the game."""
+    """The policy shipped for ``game`` (``agents/policies/<game>.npz``), checked against the game."""
     from cardenvs.core.batch import get_spec
 
     name = get_spec(game).name
@@ -433,7 +433,7 @@ def main(argv: Any = None) -> Path:
                                  description="export a MaskablePPO model's policy network as a shipped-policy .npz")
     ap.add_argument("model", help="an SB3 MaskablePPO .zip")
     ap.add_argument("game")
-    ap.add_argument("out", help="the .npz to write (e.g. policies/<game>.npz)")
+    ap.add_argument("out", help="the .npz to write (e.g. agents/policies/<game>.npz)")
     ap.add_argument("--float16", action="store_true", help="store the weights in float16 (half the size)")
     ap.add_argument("--seed", type=int, default=None, help="the training seed, for the metadata")
     args = ap.parse_args(argv)

@@ -392,7 +392,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
                     help="stop training after this much wall time (the final model is still saved and evaluated)")
-    ap.add_argument("--export", help="also write the shipped-policy .npz here (e.g. policies/<game>.npz); the run "
+    ap.add_argument("--export", help="also write the shipped-policy .npz here (e.g. agents/policies/<game>.npz); the run "
                                      "folder always gets policy.npz")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("-q", "--quiet", action="store_true")
