@@ -584,6 +584,10 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--confirm", type=int, default=100, metavar="PAIRS",
                    help="after the search, replay start and best deck on fresh seeds, PAIRS games per field deck and "
                         "seat (0: skip; default %(default)s)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where games run: this process, or Ray workers (same results for the same seed and budget)")
+    p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
+    p.add_argument("--workers", type=int, help="Ray workers (default: one per CPU)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
     p.set_defaults(func=main_optimize)
 
@@ -604,13 +608,23 @@ def main_optimize(args: Any) -> int:
         from cardenvs.core.agents import make_agent
 
         make_agent(spec.name, args.pilot)  # an unknown pilot is reported before any game
+    if args.backend == "ray" and args.pool:
+        # Ray workers load a game's own pool by name; a custom pool would silently be replaced there
+        raise BadArgumentError("--pool works with the local backend only (Ray workers load the game's own pool)")
     pool = load_game_pool(spec, args.pool)
     start = spec.load_deck(args.start, pool)
     fields = load_decks(spec, pool, args.field)
-    with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:
-        result = optimize_deck(spec, start, fields, args.pilot, budget_games, budget_seconds, args.seed, pool,
-                               candidates=args.candidates, round_pairs=args.round_pairs, elo1=args.elo1,
-                               resize=args.resize, confirm_pairs=args.confirm, progress=bar)
+    from .tournament import make_backend
+
+    backend = make_backend(args.backend, address=args.address, workers=args.workers) if args.backend == "ray" else None
+    try:
+        with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:
+            result = optimize_deck(spec, start, fields, args.pilot, budget_games, budget_seconds, args.seed, pool,
+                                   candidates=args.candidates, round_pairs=args.round_pairs, elo1=args.elo1,
+                                   resize=args.resize, confirm_pairs=args.confirm, backend=backend, progress=bar)
+    finally:
+        if backend is not None:
+            backend.close()
     out = args.out or f"{spec.name}-optimized.toml"
     paths = write_optimize_report(result, out, args.report)
     if not args.quiet:

@@ -7,6 +7,8 @@ game id), so the totals do not depend on which worker finishes first: Ray and lo
 """
 from __future__ import annotations
 
+import copy
+
 from typing import Any, Iterator, Sequence
 
 from cardenvs.core.errors import BadArgumentError
@@ -23,6 +25,9 @@ def _import_ray() -> Any:
 
 
 def _play_task(game: str, entries: Sequence[Entry], chunk: Chunk) -> Tally:
+    # numpy arrays arrive read-only from Ray's object store; a pilot object that carries card tables (deck search on
+    # a custom pool) would hand them to Numba kernels typed for writable arrays, so the worker takes its own copy
+    entries = copy.deepcopy(list(entries))
     return play_chunk(game, entries, chunk)
 
 

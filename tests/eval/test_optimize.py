@@ -116,3 +116,34 @@ def test_cli_errors_are_one_line(spec, capsys, argv, needle):
     code = main(argv)
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
+
+
+def test_ray_backend_gives_the_local_search(spec):
+    """Issue 17: the search on a 2-worker local Ray equals the local backend's for the same seed and game budget."""
+    pytest.importorskip("ray", reason="ray is not installed (pip install 'cardenvs[ray]'); CI installs it")
+    from cardenvs.eval.optimize import optimize_deck
+    from cardenvs.eval.tournament import make_backend
+
+    def search(backend):
+        r = optimize_deck(spec, "aggro", ["guard", "aggro"], "heuristic", budget_games=1_200, seed=2, candidates=4,
+                          round_pairs=4, confirm_pairs=4, backend=backend).to_dict()
+        r.pop("seconds")
+        r["config"].pop("backend")
+        for s in r["steps"]:
+            s.pop("seconds")
+        return r
+
+    ray = make_backend("ray", workers=2)
+    try:
+        remote = search(ray)
+    finally:
+        ray.close()
+    assert remote == search(None)
+
+
+def test_cli_refuses_a_custom_pool_on_ray(capsys):
+    from cardenvs.cli import main
+
+    code = main(["decks", "optimize", GAME, "--start", "aggro", "--backend", "ray", "--pool", "x.toml"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--pool" in err
