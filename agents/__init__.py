@@ -18,8 +18,9 @@ from .random_agent import RandomAgent
 AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH")
 
 
-def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
-    """Resolve an agent by name for ``game`` (a name or GameSpec); objects with ``act`` pass through."""
+def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None) -> Agent:
+    """Resolve an agent by name for ``game`` (a name or GameSpec); objects with ``act`` pass through. ``pool``: the
+    card pool the games use when it is not the game's own (the heuristics read card stats from it)."""
     if hasattr(kind, "act"):
         return kind
     if not isinstance(kind, str):
@@ -32,7 +33,7 @@ def make_agent(game: Any, kind: Any, seed: int | None = None) -> Agent:
             module = importlib.import_module(f"cardenvs.agents.heuristic_{game_name}")
         except ModuleNotFoundError:
             raise BadArgumentError(f"no heuristic agent for {game_name} yet; use random or ppo:PATH") from None
-        return module.HeuristicAgent(seed)
+        return module.HeuristicAgent(seed, pool=pool)
     if kind == "ppo":
         from .policy import load_shipped
 

@@ -6,7 +6,7 @@ through the game's own helpers. Agents must only use what their seat may see.
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -54,17 +54,18 @@ def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players
 class StateHeuristic:
     """A rule-based agent that reads the game state through a game's Numba kernel
     ``kernel(states, tables, players, masks, out, fallback)``; subclasses set ``game`` and ``kernel``.
-    ``seed`` is accepted for the agent protocol (these agents are deterministic)."""
+    ``seed`` is accepted for the agent protocol (these agents are deterministic). ``pool``: the card pool the games
+    are played with (default: the game's own), since the heuristics read card stats from its tables."""
 
     name = "heuristic"
     game: str = ""
     kernel = None
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, pool: Any = None) -> None:
         from cardenvs import get_game
 
         self.seed = seed
-        self.tables = get_game(self.game).load_pool(None).tables
+        self.tables = (pool if pool is not None else get_game(self.game).load_pool(None)).tables
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:

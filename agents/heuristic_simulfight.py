@@ -24,6 +24,8 @@ opponent is read only through the phase-start snapshot (``snap_*``) plus *this* 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -265,12 +267,12 @@ class HeuristicAgent:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, weights: np.ndarray | None = None) -> None:
+    def __init__(self, seed: int | None = None, weights: np.ndarray | None = None, pool: Any = None) -> None:
         from cardenvs import get_game
 
         self.seed = seed
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
-        tables = get_game("simulfight").load_pool(None).tables
+        tables = (pool if pool is not None else get_game("simulfight").load_pool(None)).tables
         self.cards = np.ascontiguousarray(tables[0], dtype=np.int32)
         self.effects = np.ascontiguousarray(tables[1], dtype=np.int32)
         self.unit_values = unit_values(self.cards, self.effects)

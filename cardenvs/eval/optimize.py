@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,27 +69,17 @@ def bind_pool(spec: GameSpec, pool: CardPool) -> GameSpec:
 def pool_pilot(spec: GameSpec, kind: str, pool: CardPool, seed: int = 0) -> Any:
     """The pilot ``kind`` ("random", "heuristic", "ppo:PATH") for games on ``pool``.
 
-    "random" stays a name (the match runner's seeded random pilot). Other pilots are built once here; the shipped
-    heuristics read the card tables of the game's *default* pool when they are made, so for another pool their
-    tables are replaced by ``pool``'s (``tables`` of the state heuristics; ``cards``/``effects``/``unit_values`` of
-    simulfight's). The object goes into :class:`Entry.pilot`, which the match runner passes through ``make_agent``.
+    "random" stays a name (the match runner's seeded random pilot). Other pilots are built once here, with ``pool``
+    (the heuristics read card stats from the pool's tables). The object goes into :class:`Entry.pilot`, which the
+    match runner passes through ``make_agent``.
     """
     if kind == "random":
         return "random"
     from cardenvs.core.agents import make_agent
 
-    agent = make_agent(spec.name, kind, seed=derive_seed(seed, 0x9170))
-    if pool.fingerprint == spec.load_pool(None).fingerprint:
-        return agent
-    if hasattr(agent, "tables"):
-        agent.tables = pool.tables
-    if hasattr(agent, "cards") and hasattr(agent, "effects"):
-        agent.cards = np.ascontiguousarray(pool.tables[0], dtype=np.int32)
-        agent.effects = np.ascontiguousarray(pool.tables[1], dtype=np.int32)
-        values = getattr(sys.modules.get(type(agent).__module__), "unit_values", None)
-        if values is not None and hasattr(agent, "unit_values"):
-            agent.unit_values = values(agent.cards, agent.effects)
-    return agent
+    if kind == "heuristic":
+        return make_agent(spec.name, kind, seed=derive_seed(seed, 0x9170), pool=pool)
+    return make_agent(spec.name, kind, seed=derive_seed(seed, 0x9170))
 
 
 def load_decks(spec: GameSpec, pool: CardPool, decks: Sequence[str | Path | Deck] | None) -> list[Deck]:

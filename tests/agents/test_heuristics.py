@@ -108,3 +108,20 @@ def test_heuristic_beats_random(game: str) -> None:
     lo, _ = result.ci
     assert result.games == 400
     assert lo > 0.6, result.summary()
+
+
+def test_heuristics_read_the_pool_they_are_given(game_name) -> None:
+    """A heuristic made for a custom card pool reads that pool's card tables, not the game's own (deck search and
+    balance on a designer's pool, issue 17)."""
+    from cardenvs.core.agents import make_agent
+    from cardenvs.core.registry import get_game
+
+    spec = get_game(game_name)
+    pool = spec.load_pool(None)
+    custom = type(pool).__new__(type(pool))
+    custom.__dict__.update(pool.__dict__)
+    custom.tables = tuple(np.array(t, copy=True) + 0 for t in pool.tables)
+    agent = make_agent(game_name, "heuristic", pool=custom)
+    held = [v for v in vars(agent).values() if isinstance(v, (tuple, np.ndarray))]
+    assert any(v is custom.tables or (isinstance(v, np.ndarray) and np.shares_memory(v, custom.tables[0]))
+               for v in held) or getattr(agent, "tables", None) is custom.tables
