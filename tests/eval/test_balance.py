@@ -4,22 +4,15 @@ Scarecrow"); random legal decks with heuristic pilots must flag both, each the r
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-import cardenvs
-
-GAME = "simulfight"
-POOL = Path(__file__).parent / "data" / "simulfight_skewed_pool.toml"
-STRONG, USELESS = "Titan of Testing", "Dud Scarecrow"
+from skewed_pool import POOL, STRONG, USELESS, skewed_spec
 
 
 @pytest.fixture(scope="module")
 def spec():
-    if GAME not in cardenvs.available_games():
-        pytest.skip(f"{GAME} is not importable in this checkout")
-    return cardenvs.get_game(GAME)
+    return skewed_spec()
 
 
 @pytest.fixture(scope="module")

@@ -5,24 +5,18 @@ with the Titan and without the Dud within its game budget; the same seed must gi
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-import cardenvs
 from cardenvs.core import deckgen
 from cardenvs.core.errors import BadArgumentError
 
-GAME = "simulfight"
-POOL = Path(__file__).parent / "data" / "simulfight_skewed_pool.toml"
-STRONG, USELESS = "Titan of Testing", "Dud Scarecrow"
+from skewed_pool import GAME, POOL, STRONG, USELESS, skewed_spec
 
 
 @pytest.fixture(scope="module")
 def spec():
-    if GAME not in cardenvs.available_games():
-        pytest.skip(f"{GAME} is not importable in this checkout")
-    return cardenvs.get_game(GAME)
+    return skewed_spec()
 
 
 @pytest.fixture(scope="module")

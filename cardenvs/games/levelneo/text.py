@@ -385,6 +385,15 @@ def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e
 FALLBACK = "not legal in this decision"
 
 
+def _own_support(row: np.ndarray, pool: CardPool, p: int, i: int) -> tuple[int, str]:
+    """(instance, card name) in player ``p``'s support slot ``i`` (0-based), or (-1, why the slot is empty)."""
+    sup = _zone(row, "support", "support_count", p)
+    if i >= len(sup):
+        n = len(sup)
+        return -1, f"your support {i + 1} is empty (you have {n} support{'' if n == 1 else 's'})"
+    return int(sup[i]), _card_name(row, pool, p, int(sup[i]))
+
+
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` in ``row``, in levelneo's terms; "" when it is legal.
 
@@ -500,11 +509,9 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if field == "partner":
         if int(_f(row, "atk_a")) == int(_f(row, "main")[p, 0]) and R.is_neo(row, p):
             return "your main character is Level Neo: a Level Neo main attacks alone (no combi)"
-        sup = _zone(row, "support", "support_count", p)
-        if i >= len(sup):
-            return f"your support {i + 1} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
-        inst = sup[i]
-        name = _card_name(row, pool, p, inst)
+        inst, name = _own_support(row, pool, p, i)
+        if inst < 0:
+            return name
         if inst == int(_f(row, "atk_a")):
             return f"'{name}' is the attacker itself"
         if bool(_f(row, "rested")[p, inst]):
@@ -526,11 +533,9 @@ def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -
     if field == "cover":
         if int(_f(row, "atk_a")) == int(_f(row, "main")[tp, 0]) and R.is_neo(row, tp):
             return "the attacker is a Level Neo main character: its attack cannot be covered"
-        sup = _zone(row, "support", "support_count", p)
-        if i >= len(sup):
-            return f"your support {i + 1} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
-        inst = sup[i]
-        name = _card_name(row, pool, p, inst)
+        inst, name = _own_support(row, pool, p, i)
+        if inst < 0:
+            return name
         if inst == int(_f(row, "target")):
             return f"'{name}' is the attack's target itself"
         if bool(_f(row, "rested")[p, inst]):
