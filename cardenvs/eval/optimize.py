@@ -576,7 +576,9 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: this process, or Ray workers (same results for the same seed and budget)")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--workers", type=int, help="Ray workers (default: one per CPU)")
+    from cardenvs.cli import _positive_int  # the parser is built by cardenvs.cli, already imported
+
+    p.add_argument("--workers", type=_positive_int, help="Ray workers (default: one per CPU)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
     p.set_defaults(func=main_optimize)
 

@@ -141,3 +141,11 @@ def test_cli_refuses_a_custom_pool_on_ray(capsys):
     code = main(["decks", "optimize", GAME, "--start", "aggro", "--backend", "ray", "--pool", "x.toml"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--pool" in err
+
+
+def test_cli_refuses_a_non_positive_worker_count(capsys):
+    from cardenvs.cli import main
+
+    code = main(["decks", "optimize", GAME, "--start", "aggro", "--backend", "ray", "--workers", "0"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--workers" in err
