@@ -2,10 +2,18 @@
 
 A rules change shows up as a readable diff. Regenerate after an intended change with
 ``python -m cardenvs.golden --write`` and review the diff like code.
+
+Beside the text, :func:`stream_digest` hashes everything the batch core hands out over seeded games played by
+random and by heuristic pilots: every state row, both players' observations and legal masks before every
+decision, the actions, rewards and final states. The text shows *what* changed in a rules change; the digests
+(``tests/golden/streams.json``) prove that a speed change changed nothing at all, observations included (a
+policy trained on today's observations stays valid only if they stay byte-identical).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
@@ -40,12 +48,66 @@ def golden_path(game: str, seed: int) -> Path:
     return GOLDEN_DIR / f"{game}_seed{seed}.txt"
 
 
+STREAMS_PATH = GOLDEN_DIR / "streams.json"
+STREAM_PILOTS = ("random", "heuristic")
+STREAM_GAMES = 24
+STREAM_SEED = 7
+
+
+def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: int = STREAM_SEED) -> str:
+    """sha256 (first 24 hex digits) of ``num_games`` seeded games of ``game`` played to the end by ``pilot`` in both
+    seats through the fused :meth:`~cardenvs.core.batch.BatchGame.play`: before every decision the state rows, the
+    observation and legal mask of *both* players; then the actions, rewards and final states."""
+    from .agents import make_agent
+    from .core.batch import BatchGame
+
+    batch = BatchGame(game, num_games=num_games, seed=seed, parallel=False)
+    agent = make_agent(game, pilot, seed=seed)
+    h = hashlib.sha256()
+    seats = [np.full(num_games, p, dtype=np.int32) for p in (0, 1)]
+    for _ in range(100_000):
+        who = batch.to_act.copy()
+        if not (who >= 0).any():
+            break
+        h.update(batch.states.tobytes())
+        for seat in seats:
+            h.update(batch.observe(seat).tobytes())
+            h.update(batch.legal_mask(seat).tobytes())
+        obs = batch.observe(who).copy()
+        mask = batch.legal_mask(who).copy()
+        actions = np.asarray(agent.act(obs, mask, batch.states, who), dtype=np.int64)
+        actions = np.where(who >= 0, actions, 0)
+        h.update(actions.tobytes())
+        result, obs_next, mask_next = batch.play(actions, players=who)
+        h.update(result.rewards.astype(np.float64).tobytes())
+        h.update(obs_next.tobytes())
+        h.update(mask_next.tobytes())
+    h.update(batch.states.tobytes())
+    return h.hexdigest()[:24]
+
+
+def stream_digests(games: list[str] | None = None) -> dict[str, dict[str, str]]:
+    return {g: {p: stream_digest(g, p) for p in STREAM_PILOTS} for g in (games or available_games())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="rewrite the golden files")
     parser.add_argument("games", nargs="*", default=None)
+    parser.add_argument("--streams", action="store_true",
+                        help="only the stream digests (states, both views' observations and masks; random and heuristic pilots)")
     args = parser.parse_args(argv)
+    stored = json.loads(STREAMS_PATH.read_text()) if STREAMS_PATH.is_file() else {}
     for game in args.games or available_games():
+        for pilot in STREAM_PILOTS:
+            digest = stream_digest(game, pilot)
+            if args.write:
+                stored.setdefault(game, {})[pilot] = digest
+            else:
+                same = stored.get(game, {}).get(pilot) == digest
+                print(f"{game} {pilot} stream {digest}: {'ok' if same else 'DIFFERS'}")
+        if args.streams:
+            continue
         for seed in SEEDS:
             text = playthrough(game, seed)
             path = golden_path(game, seed)
@@ -56,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 same = path.is_file() and path.read_text() == text
                 print(f"{path}: {'ok' if same else 'DIFFERS'}")
+    if args.write:
+        STREAMS_PATH.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+        print(f"wrote {STREAMS_PATH}")
     return 0
 
 
