@@ -260,8 +260,13 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
 
 @njit(cache=True)
 def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
-    """HB-B10: damage equal to or above HP."""
-    return row[S.DAMAGE + p * S.MAX_DECK + inst] >= hp_of(row, ctab, p, inst)
+    """HB-B10: damage equal to or above HP. HP is never below 10 (fighters print 10 or more, HB-K8 stops reductions
+    at 10), so less damage is never a KO: the common case skips ``hp_of``'s stock scans (this runs at every forced
+    step)."""
+    damage = row[S.DAMAGE + p * S.MAX_DECK + inst]
+    if damage < MIN_REDUCED_HP:
+        return False
+    return damage >= hp_of(row, ctab, p, inst)
 
 
 # ---------------------------------------------------------------------------------------------------- heart, costs

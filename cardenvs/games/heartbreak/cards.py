@@ -4,12 +4,13 @@ A pool file declares its alliances (``alliances = [...]``, HB-D8; ``free`` is al
 entries. A card is ``name`` (its title, unique), ``type`` (fighter | support | item | climax), ``alliance``, ``cost``
 (Discharge N), keyword numbers, and for fighters ``fighter_name`` (shared by an evolution line), ``level``, ``hp``,
 ``actions`` (``{name, cost, damage, overdrive}``; damage > 0 makes it an attack), ``skills`` (``{name, cost,
-overdrive}``) and ``effects``: ``{trigger, index, condition, op, <op args>}`` tables. The pool compiles to two int32
+overdrive}``) and ``effects``: ``{trigger, index, condition, op, <op args>}`` tables. The pool compiles to the
 tables the kernels read:
 
 * ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
-  ``E_TRIGGER = -1``).
+  ``E_TRIGGER = -1``);
+* ``features[n, CARD_SIZE]`` (float32): each card's observation block (``obs_layout.card_features``).
 
 Adding a card that uses the existing triggers, conditions, targets and ops needs no code change.
 """
@@ -347,7 +348,9 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     if len(cards) > S.POOL_CAP:  # the observation counts public cards per card id
         raise CardPoolError(str(paths[0]), None, f"at most {S.POOL_CAP} cards over all pool files")
     ctab, etab, names = compile_pool(cards, alliances)
-    pool = HeartbreakPool(paths=paths, cards=cards, tables=(ctab, etab))
+    from .obs_layout import card_features  # (obs_layout imports this module)
+
+    pool = HeartbreakPool(paths=paths, cards=cards, tables=(ctab, etab, card_features(ctab)))
     pool.alliances = alliances + [FREE]
     pool.fighter_names = names
     return pool

@@ -370,6 +370,8 @@ def check_kos(row: np.ndarray, tables) -> None:
     """HB-B10..B12, H5, I18: every fighter at or above its HP goes to the discard pile with its stock; then each
     owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
     ctab = tables[0]
+    if not any_ko(row, ctab):
+        return  # the common case (every stack entry resolved ends here): no scratch arrays allocated
     tp = row[S.TURN_PLAYER]
     victims = np.empty(2 * S.FIELD_CAP, dtype=np.int64)
     for _ in range(4):

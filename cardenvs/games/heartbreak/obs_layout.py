@@ -135,3 +135,34 @@ def _card_id_indices() -> tuple[int, ...]:
 
 #: ``GameSpec.obs_card_ids``
 OBS_CARD_IDS = _card_id_indices()
+
+
+def card_features(ctab: np.ndarray) -> np.ndarray:
+    """Each pool card's CARD block, float32, exactly as the observation holds it (``tables[2]``): the observe kernel
+    copies a row instead of converting and scaling ~28 table entries per card it shows. Scaled values are divided in
+    float64 and rounded once to float32, as a kernel store of ``ctab[...] / 100.0`` does."""
+    from .cards import (
+        C_ACT_COST, C_ACT_DMG, C_ALLIANCE, C_ARMOR, C_ATTACK, C_BANEFUL, C_BYPASS, C_COST, C_COUNTER, C_HAS_CALL,
+        C_HAS_END, C_HAS_START, C_HP, C_LEAD_OK, C_LEVEL, C_N_SKILLS, C_NEGATE, C_OD, C_STRIKE, C_TURBO, C_TYPE,
+        C_WARD, NUM_ACT_COLS,
+    )
+
+    n = ctab.shape[0]
+    ids = np.arange(n)
+    f = np.zeros((n, CARD_SIZE), np.float32)
+    f[:, CARD_PRESENT] = 1.0
+    f[ids, CARD_TYPE + ctab[:, C_TYPE]] = 1.0
+    f[ids, CARD_ALLIANCE + ctab[:, C_ALLIANCE]] = 1.0
+    for at, col, scale in (
+        (CARD_LEVEL, C_LEVEL, 1), (CARD_HP, C_HP, 100), (CARD_COST, C_COST, 1), (CARD_OVERDRIVE_COST, C_OD, 1),
+        (CARD_ARMOR, C_ARMOR, 10), (CARD_WARD, C_WARD, 10), (CARD_COUNTER, C_COUNTER, 10),
+        (CARD_BANEFUL, C_BANEFUL, 10), (CARD_STRIKE, C_STRIKE, 1), (CARD_BYPASS, C_BYPASS, 1),
+        (CARD_ATTACK, C_ATTACK, 10), (CARD_TURBO, C_TURBO, 1), (CARD_NEGATE, C_NEGATE, 1),
+        (CARD_SKILLS, C_N_SKILLS, 1), (CARD_HAS_CALL, C_HAS_CALL, 1), (CARD_HAS_START, C_HAS_START, 1),
+        (CARD_HAS_END, C_HAS_END, 1), (CARD_ACTION1_DAMAGE, C_ACT_DMG, 100), (CARD_ACTION1_COST, C_ACT_COST, 1),
+        (CARD_ACTION2_DAMAGE, C_ACT_DMG + NUM_ACT_COLS, 100), (CARD_ACTION2_COST, C_ACT_COST + NUM_ACT_COLS, 1),
+        (CARD_LEAD_CAPABLE, C_LEAD_OK, 1),
+    ):
+        f[:, at] = ctab[:, col] / float(scale) if scale != 1 else ctab[:, col]
+    f[:, CARD_CARD_ID] = ids + 1.0
+    return f

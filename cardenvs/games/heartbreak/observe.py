@@ -14,46 +14,24 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
-from .board import (
-    armor_of,
-    attack_bonus,
-    card_of,
-    counter_of,
-    field_at,
-    has_bypass,
-    hp_of,
-    item_of,
-    stock_size,
-    strike_of,
-    ward_of,
-)
+from .board import MIN_REDUCED_HP, card_of, field_at
 from .cards import (
-    C_ACT_COST,
     C_ACT_DMG,
-    C_ALLIANCE,
     C_ARMOR,
     C_ATTACK,
     C_BANEFUL,
     C_BYPASS,
-    C_COST,
     C_COUNTER,
-    C_HAS_CALL,
-    C_HAS_END,
-    C_HAS_START,
     C_HP,
     C_LEAD_OK,
     C_LEVEL,
-    C_N_SKILLS,
-    C_NEGATE,
-    C_OD,
     C_STRIKE,
-    C_TURBO,
     C_TYPE,
     C_WARD,
-    NUM_ACT_COLS,
     TR_CALL,
     TR_END,
     TR_START,
+    TYPE_ITEM,
 )
 from . import obs_layout as L
 from . import state as S
@@ -63,43 +41,77 @@ OBS.export(globals(), "O_")  # O_<FIELD>, O_<FIELD>_END (the kernels below read 
 
 
 @njit(cache=True)
-def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
-    """The L.CARD block of pool card ``card`` at ``out[at:]``."""
-    out[at + L.CARD_PRESENT] = 1.0
-    out[at + L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-    out[at + L.CARD_LEVEL] = ctab[card, C_LEVEL]
-    out[at + L.CARD_HP] = ctab[card, C_HP] / 100.0
-    out[at + L.CARD_COST] = ctab[card, C_COST]
-    out[at + L.CARD_OVERDRIVE_COST] = ctab[card, C_OD]
-    out[at + L.CARD_ARMOR] = ctab[card, C_ARMOR] / 10.0
-    out[at + L.CARD_WARD] = ctab[card, C_WARD] / 10.0
-    out[at + L.CARD_COUNTER] = ctab[card, C_COUNTER] / 10.0
-    out[at + L.CARD_BANEFUL] = ctab[card, C_BANEFUL] / 10.0
-    out[at + L.CARD_STRIKE] = ctab[card, C_STRIKE]
-    out[at + L.CARD_BYPASS] = ctab[card, C_BYPASS]
-    out[at + L.CARD_ATTACK] = ctab[card, C_ATTACK] / 10.0
-    out[at + L.CARD_TURBO] = ctab[card, C_TURBO]
-    out[at + L.CARD_NEGATE] = ctab[card, C_NEGATE]
-    out[at + L.CARD_SKILLS] = ctab[card, C_N_SKILLS]
-    out[at + L.CARD_HAS_CALL] = ctab[card, C_HAS_CALL]
-    out[at + L.CARD_HAS_START] = ctab[card, C_HAS_START]
-    out[at + L.CARD_HAS_END] = ctab[card, C_HAS_END]
-    out[at + L.CARD_ACTION1_DAMAGE] = ctab[card, C_ACT_DMG] / 100.0
-    out[at + L.CARD_ACTION1_COST] = ctab[card, C_ACT_COST]
-    out[at + L.CARD_ACTION2_DAMAGE] = ctab[card, C_ACT_DMG + NUM_ACT_COLS] / 100.0
-    out[at + L.CARD_ACTION2_COST] = ctab[card, C_ACT_COST + NUM_ACT_COLS]
-    out[at + L.CARD_LEAD_CAPABLE] = ctab[card, C_LEAD_OK]
-    out[at + L.CARD_ALLIANCE + ctab[card, C_ALLIANCE]] = 1.0
-    out[at + L.CARD_CARD_ID] = card + 1.0
+def write_card(feat: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
+    """The L.CARD block of pool card ``card`` at ``out[at:]``: a copy of its precomputed row (``tables[2]``)."""
+    for j in range(L.CARD_SIZE):
+        out[at + j] = feat[card, j]
 
 
 @njit(cache=True)
-def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int) -> None:
-    """The L.FIGHTER block of ``q``'s fighter ``inst`` at ``out[at:]``."""
-    ctab = tables[0]
+def scan_stock(row: np.ndarray, ctab: np.ndarray, q: int, info: np.ndarray, side: int) -> None:
+    """One pass over ``q``'s stock for its fighters at every field position: ``info[side, pos]`` gets the fighter
+    (-1 none), its face-up item (``board.item_of``: the first in stock order, -1 none), its stock size and how many of
+    its stock cards are face down. The board helpers would scan the stock once per keyword and fighter."""
+    for pos in range(S.FIELD_CAP):
+        info[side, pos, 0] = field_at(row, q, pos)
+        info[side, pos, 1] = -1
+        info[side, pos, 2] = 0
+        info[side, pos, 3] = 0
+    for j in range(row[S.STOCK_COUNT + q]):
+        c = row[S.STOCK + q * S.STOCK_CAP + j]
+        host = row[S.STOCK_HOST + q * S.MAX_DECK + c]
+        if host < 0:
+            continue
+        for pos in range(S.FIELD_CAP):
+            if info[side, pos, 0] != host:
+                continue
+            info[side, pos, 2] += 1
+            if row[S.FACE_UP + q * S.MAX_DECK + c] == 0:
+                info[side, pos, 3] += 1
+            elif info[side, pos, 1] < 0 and ctab[card_of(row, q, c), C_TYPE] == TYPE_ITEM:
+                info[side, pos, 1] = c
+            break
+
+
+@njit(cache=True)
+def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int, col: int, mod: int) -> int:
+    """``board.keyword`` with the fighter's item already known."""
     k = q * S.MAX_DECK + inst
-    write_card(ctab, card_of(row, q, inst), out, at + L.FIGHTER_CARD)
-    hp = hp_of(row, ctab, q, inst)
+    v = row[mod + k] if mod >= 0 else 0
+    if row[S.SILENCED + k] == 0:
+        v += ctab[card_of(row, q, inst), col]
+    if item >= 0:
+        v += ctab[card_of(row, q, item), col]
+    return v
+
+
+@njit(cache=True)
+def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, side: int, baneful: int,
+                  out: np.ndarray, at: int) -> None:
+    """The L.FIGHTER block of ``q``'s fighter at field position ``pos`` (``info`` from ``scan_stock``; ``baneful``:
+    the opponent's [Baneful] total) at ``out[at:]``: the same values as ``board.hp_of``, ``armor_of`` and so on."""
+    ctab = tables[0]
+    feat = tables[2]
+    inst = info[side, pos, 0]
+    it = info[side, pos, 1]
+    k = q * S.MAX_DECK + inst
+    card = card_of(row, q, inst)
+    write_card(feat, card, out, at + L.FIGHTER_CARD)
+    # board.hp_of
+    up = 0
+    down = 0
+    mod = row[S.MOD_HP + k]
+    if mod > 0:
+        up += mod
+    else:
+        down -= mod
+    if it >= 0:
+        up += ctab[card_of(row, q, it), C_HP]
+    if pos == 0:
+        down += baneful
+    hp = ctab[card, C_HP] + up - down
+    if down > 0 and hp < MIN_REDUCED_HP:
+        hp = MIN_REDUCED_HP
     out[at + L.FIGHTER_HP_NOW] = hp / 100.0
     out[at + L.FIGHTER_DAMAGE] = row[S.DAMAGE + k] / 100.0
     out[at + L.FIGHTER_HP_LEFT] = (hp - row[S.DAMAGE + k]) / 100.0
@@ -108,24 +120,24 @@ def write_fighter(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, a
     for j in range(S.MAX_SKILLS):
         out[at + L.FIGHTER_SKILL_USED + j] = (row[S.SKILLS_USED + k] >> j) & 1
     out[at + L.FIGHTER_SILENCED] = row[S.SILENCED + k]
-    out[at + L.FIGHTER_ARMOR_NOW] = armor_of(row, ctab, q, inst) / 10.0
-    out[at + L.FIGHTER_WARD_NOW] = ward_of(row, ctab, q, inst) / 10.0
-    out[at + L.FIGHTER_COUNTER_NOW] = counter_of(row, ctab, q, inst) / 10.0
-    out[at + L.FIGHTER_STRIKE_NOW] = strike_of(row, ctab, q, inst)
-    out[at + L.FIGHTER_BYPASS_NOW] = 1.0 if has_bypass(row, ctab, q, inst) else 0.0
-    out[at + L.FIGHTER_ATTACK_BONUS] = attack_bonus(row, ctab, q, inst) / 10.0
-    out[at + L.FIGHTER_STOCK] = stock_size(row, q, inst)
-    down = 0
-    for j in range(row[S.STOCK_COUNT + q]):
-        c = row[S.STOCK + q * S.STOCK_CAP + j]
-        if row[S.STOCK_HOST + q * S.MAX_DECK + c] == inst and row[S.FACE_UP + q * S.MAX_DECK + c] == 0:
-            down += 1
-    out[at + L.FIGHTER_STOCK_FACE_DOWN] = down
+    out[at + L.FIGHTER_ARMOR_NOW] = keyword_with(row, ctab, q, inst, it, C_ARMOR, S.MOD_ARMOR) / 10.0
+    out[at + L.FIGHTER_WARD_NOW] = keyword_with(row, ctab, q, inst, it, C_WARD, S.MOD_WARD) / 10.0
+    out[at + L.FIGHTER_COUNTER_NOW] = keyword_with(row, ctab, q, inst, it, C_COUNTER, S.MOD_COUNTER) / 10.0
+    # board.strike_of: the highest X counts
+    x = max(1, row[S.MOD_STRIKE + k])
+    if row[S.SILENCED + k] == 0:
+        x = max(x, ctab[card, C_STRIKE])
+    if it >= 0:
+        x = max(x, ctab[card_of(row, q, it), C_STRIKE])
+    out[at + L.FIGHTER_STRIKE_NOW] = x
+    out[at + L.FIGHTER_BYPASS_NOW] = 1.0 if keyword_with(row, ctab, q, inst, it, C_BYPASS, S.MOD_BYPASS) > 0 else 0.0
+    out[at + L.FIGHTER_ATTACK_BONUS] = keyword_with(row, ctab, q, inst, it, C_ATTACK, S.MOD_ATTACK) / 10.0
+    out[at + L.FIGHTER_STOCK] = info[side, pos, 2]
+    out[at + L.FIGHTER_STOCK_FACE_DOWN] = info[side, pos, 3]
     out[at + L.FIGHTER_MAY_EVOLVE] = 1.0 if row[S.SINCE_TURN + k] < row[H_TURN] else 0.0
-    it = item_of(row, ctab, q, inst)
     if it >= 0:
         out[at + L.FIGHTER_HAS_ITEM] = 1.0
-        write_card(ctab, card_of(row, q, it), out, at + L.FIGHTER_ITEM)
+        write_card(feat, card_of(row, q, it), out, at + L.FIGHTER_ITEM)
 
 
 @njit(cache=True)
@@ -134,6 +146,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
     ctab = tables[0]
+    feat = tables[2]
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     st = row[S.STEP]
@@ -158,6 +171,17 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
         out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
         out[c + L.CTX_CHOICE_MINE] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
+    # each side's fighters, items and stock counts, and the [Baneful] total each side's Lead suffers (HB-K7/K9)
+    info = np.empty((2, S.FIELD_CAP, 4), dtype=np.int64)
+    scan_stock(row, ctab, p, info, 0)
+    scan_stock(row, ctab, o, info, 1)
+    baneful = np.zeros(2, dtype=np.int64)
+    for side in range(2):
+        q = p if side == 0 else o
+        for pos in range(S.FIELD_CAP):
+            inst = info[side, pos, 0]
+            if inst >= 0:
+                baneful[1 - side] += keyword_with(row, ctab, q, inst, info[side, pos, 1], C_BANEFUL, -1)
     for side in range(2):
         q = p if side == 0 else o
         base = L.O_COUNTS + side * L.COUNTS_SIZE
@@ -171,7 +195,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[hat + L.HEART_SLOT_PRESENT] = 1.0
             if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 out[hat + L.HEART_SLOT_FACE_UP] = 1.0
-                write_card(ctab, card_of(row, q, inst), out, hat + L.HEART_SLOT_CARD)
+                write_card(feat, card_of(row, q, inst), out, hat + L.HEART_SLOT_CARD)
             else:
                 down += 1
         out[base + L.COUNT_HEART_FACE_DOWN] = down
@@ -192,16 +216,16 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 out[pub + L.PILE_HEART * S.POOL_CAP + card_of(row, q, inst)] += 1.0
         for pos in range(S.FIELD_CAP):
-            inst = field_at(row, q, pos)
+            inst = info[side, pos, 0]
             if inst < 0:
                 continue
             at = L.O_FIELD + (side * S.FIELD_CAP + pos) * L.FIGHTER_SIZE
             if q == p or row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
-                write_fighter(row, tables, q, inst, out, at)
+                write_fighter(row, tables, q, pos, info, side, baneful[side], out, at)
             else:  # the opponent's face-down Lead during setup: present, nothing else
                 out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1.0
     for i in range(row[S.HAND_COUNT + p]):
-        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
+        write_card(feat, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
     for j in range(row[S.STACK_COUNT]):
         b = S.STACK + j * S.NUM_STACK_COLS
         at = L.O_STACK + j * L.STACK_ENTRY_SIZE
@@ -217,14 +241,14 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 if field_at(row, 1 - q, pos) == t:
                     out[at + L.STACK_ENTRY_TARGET + pos] = 1.0
         if row[b + S.SK_KIND] != S.K_PHASE and row[b + S.SK_INST] >= 0:
-            write_card(ctab, card_of(row, q, row[b + S.SK_INST]), out, at + L.STACK_ENTRY_CARD)
+            write_card(feat, card_of(row, q, row[b + S.SK_INST]), out, at + L.STACK_ENTRY_CARD)
     for j in range(row[S.TRIG_COUNT]):
         b = S.TRIG + j * S.NUM_TRIG_COLS
         q = row[b + S.TQ_PLAYER]
         at = L.O_TRIGGERS + j * L.TRIGGER_SIZE
         out[at + L.TRIGGER_PRESENT] = 1.0
         out[at + L.TRIGGER_MINE] = 1.0 if q == p else 0.0
-        write_card(ctab, card_of(row, q, row[b + S.TQ_INST]), out, at + L.TRIGGER_CARD)
+        write_card(feat, card_of(row, q, row[b + S.TQ_INST]), out, at + L.TRIGGER_CARD)
     if st == S.ST_SETUP_LEAD and row[S.SETUP_PLAYER] == p and row[H_STATUS] == LIVE:
         # the player looks through its own deck: each distinct Lead-capable card, at the instance its action names
         base = S.DECK + p * S.MAX_DECK
