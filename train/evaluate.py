@@ -141,13 +141,38 @@ def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs:
     per = max(2, int(games) // max(len(held), 1))
     total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
     for k, pair in enumerate(held):
+        _add(total, play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair))
+    return total
+
+
+def _add(total: MatchResult, r: MatchResult) -> None:
+    total.wins += r.wins
+    total.draws += r.draws
+    total.losses += r.losses
+    total.truncated += r.truncated
+    total.decisions += r.decisions
+    total.by_seat = {s: tuple(a + b for a, b in zip(total.by_seat[s], r.by_seat[s])) for s in (0, 1)}
+
+
+def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: int = 0,
+                  per_pairing: dict | None = None) -> MatchResult:
+    """``games`` seat-swapped games spread evenly over every ordered pair of the game's starter decks, mirrors
+    included (n x n pairings for n starter decks); counts summed over the pairings.
+
+    Why: one default pair measures one matchup, and a lopsided one (divinecross's blaze against tide is ~10/90
+    between equal pilots) mostly measures the decks. Over all ordered pairs each agent pilots every starter deck
+    against every other from both seats, so ``by_seat`` is the seat's effect alone and the score is the pilot's.
+    ``per_pairing`` (a dict), when given, receives ``"deck0 vs deck1" -> MatchResult`` for each pairing.
+    """
+    names = get_spec(game).starter_decks()
+    pairings = [(d0, d1) for d0 in names for d1 in names]
+    per = max(2, int(games) // len(pairings))
+    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    for k, pair in enumerate(pairings):
         r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
-        total.wins += r.wins
-        total.draws += r.draws
-        total.losses += r.losses
-        total.truncated += r.truncated
-        total.decisions += r.decisions
-        total.by_seat = {s: tuple(a + b for a, b in zip(total.by_seat[s], r.by_seat[s])) for s in (0, 1)}
+        if per_pairing is not None:
+            per_pairing[f"{pair[0]} vs {pair[1]}"] = r
+        _add(total, r)
     return total
 
 
@@ -169,6 +194,9 @@ def main(argv: Any = None) -> MatchResult:
     ap.add_argument("--unseen-pairs", type=int, default=0, dest="unseen_pairs", metavar="N",
                     help="instead of one deck pair: the games spread over N random legal deck pairs that a deck-general "
                          "run with --train-seed never trained on (train/decks.py holdout_pairs)")
+    ap.add_argument("--all-starters", action="store_true", dest="all_starters",
+                    help="instead of one deck pair: the games spread over every ordered pair of starter decks, mirrors "
+                         "included, so each agent pilots every starter deck from both seats")
     ap.add_argument("--train-seed", type=int, default=0, dest="train_seed",
                     help="the training run's seed (its deck bank is excluded from the unseen pairs; default 0)")
     ap.add_argument("--deck-bank", type=int, default=256, dest="deck_bank", help="the training run's deck_bank")
@@ -176,7 +204,12 @@ def main(argv: Any = None) -> MatchResult:
     args = ap.parse_args(argv)
     numba.set_num_threads(1)  # tiny kernels per call: one thread is fastest on small machines
     t = time.perf_counter()
-    if args.unseen_pairs > 0:
+    pairings: dict = {}
+    if args.unseen_pairs > 0 and args.all_starters:
+        ap.error("--unseen-pairs and --all-starters pick the decks in two different ways: give one of them")
+    if args.all_starters:
+        res = play_starters(args.game, args.a, args.b, games=args.games, seed=args.seed, per_pairing=pairings)
+    elif args.unseen_pairs > 0:
         res = play_unseen(args.game, args.a, args.b, games=args.games, pairs=args.unseen_pairs, seed=args.seed,
                           train_seed=args.train_seed, deck_bank=args.deck_bank)
     else:
@@ -186,13 +219,18 @@ def main(argv: Any = None) -> MatchResult:
     print(f"{args.game}: {args.a} vs {args.b}: {res.summary()}  [{wall:.1f}s]")
     for seat, (w, d, l_) in sorted(res.by_seat.items()):
         print(f"  {args.a} in seat {seat}: {w} W / {d} D / {l_} L")
+    for name, r in pairings.items():
+        print(f"  {name} (seat 0's deck vs seat 1's): {args.a} {r.win_rate:.3f} of {r.games}")
     if args.json:
+        out = {"game": args.game, "a": args.a, "b": args.b, "seed": args.seed, **res.to_dict()}
+        if pairings:
+            out["pairings"] = {name: r.to_dict() for name, r in pairings.items()}
         with open(args.json, "w") as f:
-            json.dump({"game": args.game, "a": args.a, "b": args.b, "seed": args.seed, **res.to_dict()}, f, indent=1)
+            json.dump(out, f, indent=1)
     return res
 
 
-__all__ = ["MatchResult", "play_match", "play_unseen", "wilson", "main"]
+__all__ = ["MatchResult", "play_match", "play_starters", "play_unseen", "wilson", "main"]
 
 
 if __name__ == "__main__":
