@@ -5,11 +5,12 @@ up to two ``[[card.skill]]`` tables (``name, energy, damage, effects``) and ``ef
 ``{trigger, op, <op args>}`` tables (triggers ``passive``, ``ex_power``, ``play``). Skill effects have no trigger: the
 ``bonus_*`` ops are the skill ability of damage step 1, the others resolve after the skill's damage is dealt.
 
-The pool compiles to three int32 tables the kernels read:
+The pool compiles to the tables the kernels read, three int32 and one float32:
 
 * ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
-* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill.
+* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill;
+* ``card_features[n, CARD_SIZE]``: each card's observation block (``observe.card_features``), copied, not re-encoded.
 
 Adding a card that uses existing ops needs no code change.
 """
@@ -239,8 +240,9 @@ def read_pool_file(path: Path) -> list[dict]:
     return cards
 
 
-def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Turn cleaned cards into the kernels' int tables."""
+def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Turn cleaned cards into the kernels' tables."""
+    from .observe import card_features  # observe imports this module
     n = len(cards)
     ctab = np.zeros((n, NUM_CARD_COLUMNS), dtype=np.int32)
     etab = np.full((n, MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
@@ -284,7 +286,7 @@ def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
                 stab[cid, k, j] = encode(e, TR_SKILL)
                 ops |= 1 << e["opcode"]
         row[C_OPS] = ops
-    return ctab, etab, stab
+    return ctab, etab, stab, card_features(ctab)
 
 
 def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:

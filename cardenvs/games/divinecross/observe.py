@@ -13,16 +13,9 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
-from .board import (
-    assist_sum,
-    card_of,
-    count_attached,
-    energy_of,
-    retreat_cost,
-    unit_at,
-    unit_hp,
-)
+from .board import card_of, unit_at
 from .cards import (
+    ATTR_NONE,
     ATTR_RED,
     ATTRIBUTES,
     C_ADV,
@@ -45,7 +38,7 @@ from .cards import (
     MAX_SKILLS,
     NUM_OPS,
 )
-from .effects import skill_damage
+from .effects import best_order, step1_damage
 from .rules import promoter
 from . import obs_layout as L
 from . import state as S
@@ -55,60 +48,105 @@ OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read them as L.O_HAND)
 
 
-@njit(cache=True)
-def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
-    out[at + L.CARD_PRESENT] = 1.0
-    out[at + L.CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
-    out[at + L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-    out[at + L.CARD_ATTR + ctab[card, C_ATTR]] = 1.0
-    adv = ctab[card, C_ADV]
-    for a in range(ATTR_RED, len(ATTRIBUTES)):
-        if adv & (1 << a):
-            out[at + L.CARD_ADV + a - ATTR_RED] = 1.0
-    out[at + L.CARD_HP] = ctab[card, C_HP] / 100.0
-    out[at + L.CARD_RETREAT] = ctab[card, C_RETREAT]
-    out[at + L.CARD_SKILLS] = ctab[card, C_N_SKILLS]
-    for k in range(MAX_SKILLS):
-        out[at + L.CARD_SKILL_ENERGY + k] = ctab[card, C_S0_ENERGY + k]
-        out[at + L.CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] / 100.0
-    out[at + L.CARD_HAS_EX_POWER] = ctab[card, C_HAS_EX]
-    out[at + L.CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] / 100.0
-    out[at + L.CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] / 100.0
-    out[at + L.CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] / 100.0
-    out[at + L.CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] / 100.0
-    out[at + L.CARD_HALVE] = ctab[card, C_HALVE]
-    out[at + L.CARD_HP_UP] = ctab[card, C_HP_UP] / 100.0
-    out[at + L.CARD_RETREAT_DOWN] = ctab[card, C_RETREAT_DOWN]
-    ops = ctab[card, C_OPS]
-    for b in range(NUM_OPS):
-        if ops & (1 << b):
-            out[at + L.CARD_OPS + b] = 1.0
+def card_features(ctab: np.ndarray) -> np.ndarray:
+    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]`` (``tables[3]``, built once at
+    pool load): the observation copies a card's row instead of re-encoding it for every slot of every view."""
+    feat = np.zeros((ctab.shape[0], L.CARD_SIZE), dtype=np.float32)
+    for card in range(ctab.shape[0]):
+        f = feat[card]
+        f[L.CARD_PRESENT] = 1.0
+        f[L.CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
+        f[L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
+        f[L.CARD_ATTR + ctab[card, C_ATTR]] = 1.0
+        for a in range(ATTR_RED, len(ATTRIBUTES)):
+            if ctab[card, C_ADV] & (1 << a):
+                f[L.CARD_ADV + a - ATTR_RED] = 1.0
+        # the divisions run in float64 and round once to float32, as the kernels' scalar writes did
+        f[L.CARD_HP] = ctab[card, C_HP] / 100.0
+        f[L.CARD_RETREAT] = ctab[card, C_RETREAT]
+        f[L.CARD_SKILLS] = ctab[card, C_N_SKILLS]
+        for k in range(MAX_SKILLS):
+            f[L.CARD_SKILL_ENERGY + k] = ctab[card, C_S0_ENERGY + k]
+            f[L.CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] / 100.0
+        f[L.CARD_HAS_EX_POWER] = ctab[card, C_HAS_EX]
+        f[L.CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] / 100.0
+        f[L.CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] / 100.0
+        f[L.CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] / 100.0
+        f[L.CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] / 100.0
+        f[L.CARD_HALVE] = ctab[card, C_HALVE]
+        f[L.CARD_HP_UP] = ctab[card, C_HP_UP] / 100.0
+        f[L.CARD_RETREAT_DOWN] = ctab[card, C_RETREAT_DOWN]
+        for b in range(NUM_OPS):
+            if ctab[card, C_OPS] & (1 << b):
+                f[L.CARD_OPS + b] = 1.0
+    return feat
+
+
+# What ``gather_units`` collects per unit position (one int row each): the unit instance (-1: empty), its attached
+# Energy and Assists, and the sums of its Assists' passive columns (what board.assist_sum gives column by column).
+G_UNIT, G_ENERGY, G_ASSISTS, G_HP_UP, G_DEAL_PLUS, G_DEAL_MINUS, G_TAKE_PLUS, G_TAKE_MINUS, G_HALVE, \
+    G_RETREAT_DOWN = range(10)
+NUM_G = 10
 
 
 @njit(cache=True)
-def write_unit(row: np.ndarray, tables, q: int, j: int, u: int, out: np.ndarray, at: int) -> None:
+def gather_units(row: np.ndarray, ctab: np.ndarray, q: int, g: np.ndarray, side: int) -> None:
+    """Fill ``g[side]`` (``[AREA_SIZE, NUM_G]``) for ``q``'s unit positions in one pass over each attached pile,
+    instead of one pass per unit and per column."""
+    n = 1 + row[S.STANDBY_COUNT + q]
+    for j in range(S.AREA_SIZE):
+        g[side, j, G_UNIT] = unit_at(row, q, j) if j < n else -1
+        for c in range(1, NUM_G):
+            g[side, j, c] = 0
+    base = q * S.DECK_SIZE
+    for i in range(row[S.ENERGY_COUNT + q]):
+        host = row[S.HOST + base + row[S.ENERGY + base + i]]
+        for j in range(n):
+            if g[side, j, G_UNIT] == host:
+                g[side, j, G_ENERGY] += 1
+                break
+    for i in range(row[S.ASSIST_COUNT + q]):
+        inst = row[S.ASSIST + base + i]
+        host = row[S.HOST + base + inst]
+        for j in range(n):
+            if g[side, j, G_UNIT] == host:
+                c = row[S.DECK_LIST + base + inst]
+                g[side, j, G_ASSISTS] += 1
+                g[side, j, G_HP_UP] += ctab[c, C_HP_UP]
+                g[side, j, G_DEAL_PLUS] += ctab[c, C_DEAL_PLUS]
+                g[side, j, G_DEAL_MINUS] += ctab[c, C_DEAL_MINUS]
+                g[side, j, G_TAKE_PLUS] += ctab[c, C_TAKE_PLUS]
+                g[side, j, G_TAKE_MINUS] += ctab[c, C_TAKE_MINUS]
+                g[side, j, G_HALVE] += ctab[c, C_HALVE]
+                g[side, j, G_RETREAT_DOWN] += ctab[c, C_RETREAT_DOWN]
+                break
+
+
+@njit(cache=True)
+def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, side: int) -> int:
+    """``effects.skill_damage(row, tables, p, k)`` with the Assist sums of both Main Units read from ``g``
+    (``gather_units``; ``g[side]`` is ``p``'s) instead of recounted (tests/games/divinecross checks they agree)."""
     ctab = tables[0]
-    k = q * S.DECK_SIZE + u
-    write_card(ctab, card_of(row, q, u), out, at)
-    d = at + L.CARD_SIZE
-    out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] / 100.0
-    out[d + L.UNIT_HP_LEFT] = (unit_hp(row, ctab, q, u) - row[S.DAMAGE + k]) / 100.0
-    out[d + L.UNIT_ENERGY] = energy_of(row, q, u)
-    out[d + L.UNIT_ASSISTS] = count_attached(row, S.ASSIST, S.ASSIST_COUNT, q, u)
-    out[d + L.UNIT_BOOST] = row[S.BOOST + k] / 100.0
-    out[d + L.UNIT_GUARD] = row[S.GUARD + k] / 100.0
-    out[d + L.UNIT_RETREAT_COST_NOW] = retreat_cost(row, ctab, q, u)
-    if j == S.POS_MAIN and row[S.PROMOTE] == 0:
-        for s in range(ctab[card_of(row, q, u), C_N_SKILLS]):
-            out[d + L.UNIT_SKILL_DAMAGE_NOW + s] = skill_damage(row, tables, q, s) / 100.0
-    out[d + L.UNIT_FACE_UP] = row[S.FACE_UP + k]
-    # assists add to the unit's effective modifiers: fold them into the card features
-    out[at + L.CARD_HP] += assist_sum(row, ctab, q, u, C_HP_UP) / 100.0
-    out[at + L.CARD_DEAL_PLUS] += assist_sum(row, ctab, q, u, C_DEAL_PLUS) / 100.0
-    out[at + L.CARD_DEAL_MINUS] += assist_sum(row, ctab, q, u, C_DEAL_MINUS) / 100.0
-    out[at + L.CARD_TAKE_PLUS] += assist_sum(row, ctab, q, u, C_TAKE_PLUS) / 100.0
-    out[at + L.CARD_TAKE_MINUS] += assist_sum(row, ctab, q, u, C_TAKE_MINUS) / 100.0
-    out[at + L.CARD_HALVE] += assist_sum(row, ctab, q, u, C_HALVE)
+    q = 1 - p
+    u = g[side, S.POS_MAIN, G_UNIT]
+    v = g[1 - side, S.POS_MAIN, G_UNIT]
+    if u < 0 or v < 0:
+        return 0
+    cu = card_of(row, p, u)
+    cv = card_of(row, q, v)
+    dmg = step1_damage(row, tables, p, u, k)
+    boost = row[S.BOOST + p * S.DECK_SIZE + u]
+    plus = ctab[cu, C_DEAL_PLUS] + g[side, S.POS_MAIN, G_DEAL_PLUS] + max(boost, 0)
+    minus = ctab[cu, C_DEAL_MINUS] + g[side, S.POS_MAIN, G_DEAL_MINUS] + max(-boost, 0)
+    dmg = best_order(dmg, plus, minus, 0)
+    plus = ctab[cv, C_TAKE_PLUS] + g[1 - side, S.POS_MAIN, G_TAKE_PLUS]
+    minus = ctab[cv, C_TAKE_MINUS] + g[1 - side, S.POS_MAIN, G_TAKE_MINUS] + row[S.GUARD + q * S.DECK_SIZE + v]
+    halves = ctab[cv, C_HALVE] + g[1 - side, S.POS_MAIN, G_HALVE]
+    dmg = best_order(dmg, plus, minus, halves)
+    attr = ctab[cv, C_ATTR]
+    if attr != ATTR_NONE and (ctab[cu, C_ADV] & (1 << attr)) != 0:
+        dmg *= 2
+    return dmg
 
 
 @njit(cache=True)
@@ -116,7 +154,6 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
-    ctab = tables[0]
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     out[L.O_STEP + row[S.STEP]] = 1.0
@@ -142,6 +179,10 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CTX_REDEALS_OPP] = min(row[S.REDEALS + o], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OWN] = min(row[S.EXTRA_LEFT + p], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OPP] = min(row[S.EXTRA_LEFT + o], L.MAX_SMALL_COUNT)
+    ctab, feat = tables[0], tables[3]
+    g = np.empty((2, S.AREA_SIZE, NUM_G), dtype=np.int64)  # per side (own, opp) and unit position
+    gather_units(row, ctab, p, g, 0)
+    gather_units(row, ctab, o, g, 1)
     for side in range(2):
         q = p if side == 0 else o
         base = L.O_COUNTS + side * L.COUNT_SIZE
@@ -164,18 +205,45 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         for k in range(row[S.ASSIST_COUNT + q]):
             out[attached + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1.0
         for j in range(1 + row[S.STANDBY_COUNT + q]):
-            u = unit_at(row, q, j)
+            u = g[side, j, G_UNIT]
             if u < 0:
                 continue
             at = L.O_UNITS + (side * S.AREA_SIZE + j) * L.SLOT_SIZE
-            if q == p or row[S.FACE_UP + q * S.DECK_SIZE + u] != 0:
-                write_unit(row, tables, q, j, u, out, at)
-            else:
+            k = q * S.DECK_SIZE + u
+            if q != p and row[S.FACE_UP + k] == 0:
                 out[at + L.CARD_PRESENT] = 1.0  # the opponent's face-down Main Unit before the reveal: nothing else
+                continue
+            card = row[S.DECK_LIST + k]
+            for f in range(L.CARD_SIZE):
+                out[at + f] = feat[card, f]
+            d = at + L.CARD_SIZE
+            out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] / 100.0
+            out[d + L.UNIT_HP_LEFT] = (ctab[card, C_HP] + g[side, j, G_HP_UP] - row[S.DAMAGE + k]) / 100.0
+            out[d + L.UNIT_ENERGY] = g[side, j, G_ENERGY]
+            out[d + L.UNIT_ASSISTS] = g[side, j, G_ASSISTS]
+            out[d + L.UNIT_BOOST] = row[S.BOOST + k] / 100.0
+            out[d + L.UNIT_GUARD] = row[S.GUARD + k] / 100.0
+            out[d + L.UNIT_RETREAT_COST_NOW] = max(0, ctab[card, C_RETREAT] - g[side, j, G_RETREAT_DOWN])
+            if j == S.POS_MAIN and row[S.PROMOTE] == 0:
+                for s in range(ctab[card, C_N_SKILLS]):
+                    out[d + L.UNIT_SKILL_DAMAGE_NOW + s] = skill_damage_now(row, tables, q, s, g, side) / 100.0
+            out[d + L.UNIT_FACE_UP] = row[S.FACE_UP + k]
+            if g[side, j, G_ASSISTS] != 0:  # assists add to the unit's effective modifiers: fold them in
+                out[at + L.CARD_HP] += g[side, j, G_HP_UP] / 100.0
+                out[at + L.CARD_DEAL_PLUS] += g[side, j, G_DEAL_PLUS] / 100.0
+                out[at + L.CARD_DEAL_MINUS] += g[side, j, G_DEAL_MINUS] / 100.0
+                out[at + L.CARD_TAKE_PLUS] += g[side, j, G_TAKE_PLUS] / 100.0
+                out[at + L.CARD_TAKE_MINUS] += g[side, j, G_TAKE_MINUS] / 100.0
+                out[at + L.CARD_HALVE] += g[side, j, G_HALVE]
     for i in range(row[S.HAND_COUNT + p]):
-        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
+        card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
+        at = L.O_HAND + i * L.CARD_SIZE
+        for f in range(L.CARD_SIZE):
+            out[at + f] = feat[card, f]
     if row[S.PENDING_CARD] >= 0:
-        write_card(ctab, card_of(row, tp, row[S.PENDING_CARD]), out, L.O_PENDING)
+        card = row[S.DECK_LIST + tp * S.DECK_SIZE + row[S.PENDING_CARD]]
+        for f in range(L.CARD_SIZE):
+            out[L.O_PENDING + f] = feat[card, f]
 
 
 @njit(cache=True, nogil=True)
