@@ -42,7 +42,9 @@ from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_
 from cardenvs.games.levelneo.cards import (  # noqa: E402
     C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER,
 )
-from cardenvs.games.levelneo.effects import compute_ap, one_candidate, one_side  # noqa: E402
+from cardenvs.games.levelneo.effects import (  # noqa: E402
+    MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, active_conts, ap_given, compute_ap, one_candidate, one_side,
+)
 from cardenvs.games.levelneo.rules import apply_action, apply_choice, choice_fields, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
     ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_COUNT, LEVEL,
@@ -61,6 +63,27 @@ W_ACTIVE = 100.0
 W_FIELD_AP = 0.1
 MULLIGAN_COST = 4  # cards this expensive are put back at the mulligan
 
+# Per-position AP memo: a decision asks for the same characters' AP many times, and compute_ap rescans every [Cont]
+# skill on the field per call. The memo holds each instance's AP (-1: not yet asked) and, in its last slot, how many
+# [Cont] sources active_conts found (-1: not yet scanned); ap_given with those sources equals compute_ap.
+MEMO_SIZE = 2 * DECK_SIZE + 1
+MEMO_SOURCES = 2 * DECK_SIZE
+
+
+@njit(cache=True)
+def _ap(row, tables, q, inst, memo, sources):
+    """compute_ap(row, tables, q, inst), memoised for one position (fill ``memo`` with -1 when the row changes)."""
+    if inst < 0:
+        return compute_ap(row, tables, q, inst)  # not a character (never asked for by the rules): no memo slot
+    k = q * DECK_SIZE + inst
+    v = memo[k]
+    if v < 0:
+        if memo[MEMO_SOURCES] < 0:
+            memo[MEMO_SOURCES] = active_conts(row, tables, sources)
+        v = ap_given(row, tables, q, inst, sources, memo[MEMO_SOURCES])
+        memo[k] = v
+    return v
+
 
 @njit(cache=True)
 def _neo(row, p):
@@ -68,7 +91,7 @@ def _neo(row, p):
 
 
 @njit(cache=True)
-def _battle_margin(row, tables, p):
+def _battle_margin(row, tables, p, memo, sources):
     """(p takes part, p's side AP minus the other side's AP) for the battle in progress."""
     if row[BATTLE] == 0:
         return False, 0
@@ -77,14 +100,14 @@ def _battle_margin(row, tables, p):
     atk = 0
     for inst in (row[ATK_A], row[ATK_B]):
         if inst >= 0:
-            atk += compute_ap(row, tables, tp, inst)
+            atk += _ap(row, tables, tp, inst, memo, sources)
     t = row[TARGET]
-    dfn = compute_ap(row, tables, op, t) if t >= 0 else 0
+    dfn = _ap(row, tables, op, t, memo, sources) if t >= 0 else 0
     return True, (atk - dfn) if p == tp else (dfn - atk)
 
 
 @njit(cache=True)
-def _value(row, tables, p):
+def _value(row, tables, p, memo, sources):
     """A score of the public position for ``p`` (used to compare a position with and without an event/skill)."""
     q = 1 - p
     v = W_LEVEL * (level_of(row, p) - level_of(row, q))
@@ -94,10 +117,10 @@ def _value(row, tables, p):
         sign = 1.0 if side == p else -1.0
         for s in range(-1, row[SUPPORT_COUNT + side]):
             inst = row[MAIN + side] if s < 0 else support_at(row, side, s)
-            v += sign * W_FIELD_AP * compute_ap(row, tables, side, inst)
+            v += sign * W_FIELD_AP * _ap(row, tables, side, inst, memo, sources)
             if not is_rested(row, side, inst):
                 v += sign * W_ACTIVE
-    takes_part, m = _battle_margin(row, tables, p)
+    takes_part, m = _battle_margin(row, tables, p, memo, sources)
     if takes_part:
         tp = row[TURN_PLAYER]
         main_defending = p != tp and row[TARGET] == row[MAIN + p]
@@ -112,7 +135,7 @@ def _value(row, tables, p):
 
 
 @njit(cache=True)
-def _choice_slot(row, tables):
+def _choice_slot(row, tables, memo, sources):
     """The support slot for the effect waiting for a choice: the candidate with the highest AP (-1: none)."""
     cp, src, target, filt, eop = choice_fields(row, tables)
     q = one_side(cp, target)
@@ -121,20 +144,21 @@ def _choice_slot(row, tables):
     for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if one_candidate(row, tables, cp, src, target, filt, eop, inst):
-            ap = compute_ap(row, tables, q, inst)
+            ap = _ap(row, tables, q, inst, memo, sources)
             if ap > best_ap:
                 best, best_ap = s, ap
     return best
 
 
 @njit(cache=True)
-def _simulate(row, tables):
+def _simulate(row, tables, memo, sources):
     """Resolve the queued effects of a simulated action, making the heuristic's own support choices."""
     drain_effects(row, tables)
     for _ in range(8):
         if row[CHOICE_PLAYER] < 0:
             return
-        s = _choice_slot(row, tables)
+        memo[:] = -1  # the row changed since the last choice
+        s = _choice_slot(row, tables, memo, sources)
         if s < 0:
             return
         apply_choice(row, tables, s)
@@ -142,23 +166,28 @@ def _simulate(row, tables):
 
 
 @njit(cache=True)
-def _best_use(row, tables, p, mask, scratch):
-    """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains."""
-    base = _value(row, tables, p)
+def _best_use(row, tables, p, mask, scratch, memo, sources):
+    """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains.
+    ``memo[0]``/``sources[0]`` memoise ``row``'s APs, ``memo[1]``/``sources[1]`` each simulated copy's."""
+    base = 0.0
+    valued = False  # the base value is only needed once a candidate is legal (most windows offer none)
     best = A_PASS
     best_gain = 50.0  # a small margin: do not spend cards on rounding noise
-    for a in range(NUM_ACTIONS):  # hand cards (events) and [Use] skills, in action order
-        from_hand = A_HAND <= a < A_HAND_END
-        if mask[a] == 0 or not (from_hand or A_SKILL <= a < A_SKILL_END):
+    for a in range(A_HAND, A_SKILL_END):  # hand cards (events) and [Use] skills, in action order
+        if mask[a] == 0:
             continue
-        if from_hand:
+        if a < A_HAND_END:
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
             if tables[0][card, C_TYPE] == TYPE_CHARACTER:
                 continue  # supports are chosen by _best_support
+        if not valued:
+            base = _value(row, tables, p, memo[0], sources[0])
+            valued = True
         scratch[:] = row
         apply_action(scratch, tables, p, a)
-        _simulate(scratch, tables)
-        gain = _value(scratch, tables, p) - base
+        _simulate(scratch, tables, memo[1], sources[1])
+        memo[1][:] = -1
+        gain = _value(scratch, tables, p, memo[1], sources[1]) - base
         if gain > best_gain:
             best, best_gain = a, gain
     return best
@@ -182,18 +211,18 @@ def _best_support(row, tables, p, mask):
 
 
 @njit(cache=True)
-def _best_cover_ap(row, tables, q, exclude):
+def _best_cover_ap(row, tables, q, exclude, memo, sources):
     """Highest AP among q's Active supports (the ones that could cover)."""
     best = -1
     for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if inst != exclude and not is_rested(row, q, inst):
-            best = max(best, compute_ap(row, tables, q, inst))
+            best = max(best, _ap(row, tables, q, inst, memo, sources))
     return best
 
 
 @njit(cache=True)
-def _partner_slot(row, tables, p, mask, base_ap, need, want):
+def _partner_slot(row, tables, p, mask, base_ap, need, want, memo, sources):
     """The weakest legal partner with base_ap + its AP > want, else > need, else -1."""
     for goal in (want, need):
         best = -1
@@ -201,7 +230,7 @@ def _partner_slot(row, tables, p, mask, base_ap, need, want):
         for s in range(row[SUPPORT_COUNT + p]):
             if mask[A_PARTNER + s] == 0:
                 continue
-            ap = compute_ap(row, tables, p, support_at(row, p, s))
+            ap = _ap(row, tables, p, support_at(row, p, s), memo, sources)
             if base_ap + ap > goal and ap < best_ap:
                 best, best_ap = s, ap
         if best >= 0:
@@ -210,12 +239,12 @@ def _partner_slot(row, tables, p, mask, base_ap, need, want):
 
 
 @njit(cache=True)
-def _best_partner_ap(row, tables, p, exclude):
+def _best_partner_ap(row, tables, p, exclude, memo, sources):
     best = 0
     for s in range(row[SUPPORT_COUNT + p]):
         inst = support_at(row, p, s)
         if inst != exclude and not is_rested(row, p, inst) and not _attacked(row, p, inst):
-            best = max(best, compute_ap(row, tables, p, inst))
+            best = max(best, _ap(row, tables, p, inst, memo, sources))
     return best
 
 
@@ -225,17 +254,17 @@ def _attacked(row, p, inst):
 
 
 @njit(cache=True)
-def _support_target(row, tables, p, atk_ap):
+def _support_target(row, tables, p, atk_ap, memo, sources):
     """Best resting target a support attack of ``atk_ap`` beats: 0 (main) or 1 + slot; -1 when none."""
     q = 1 - p
-    if is_rested(row, q, row[MAIN + q]) and atk_ap > compute_ap(row, tables, q, row[MAIN + q]):
+    if is_rested(row, q, row[MAIN + q]) and atk_ap > _ap(row, tables, q, row[MAIN + q], memo, sources):
         return 0
     best = -1
     best_ap = -1
     for s in range(row[SUPPORT_COUNT + q]):
         inst = support_at(row, q, s)
         if is_rested(row, q, inst):
-            ap = compute_ap(row, tables, q, inst)
+            ap = _ap(row, tables, q, inst, memo, sources)
             if atk_ap > ap > best_ap:
                 best, best_ap = 1 + s, ap
     return best
@@ -253,14 +282,18 @@ def _card_keep_value(row, tables, p, inst):
 
 
 @njit(cache=True)
-def decide(row, tables, p, mask, scratch):
-    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
+def decide(row, tables, p, mask, scratch, memo, sources):
+    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask). ``scratch``: a row to
+    simulate on; ``memo``/``sources``: two AP memos (see ``_ap``), the first for ``row``, the second for ``scratch``."""
+    memo[0][:] = -1
+    memo_row = memo[0]
+    sources_row = sources[0]
     st = row[STEP]
     tp = row[TURN_PLAYER]
     q = 1 - p
     ctab = tables[0]
     if row[CHOICE_PLAYER] >= 0:
-        s = _choice_slot(row, tables)
+        s = _choice_slot(row, tables, memo_row, sources_row)
         return A_EFFECT_TARGET + s if s >= 0 else -1
     if st == ST_LEVEL_UP:
         return A_LEVEL_UP if row[DECK_COUNT + p] >= 3 else A_PASS
@@ -288,13 +321,13 @@ def decide(row, tables, p, mask, scratch):
             a = _best_support(row, tables, p, mask)
             if a >= 0:
                 return a
-        return _best_use(row, tables, p, mask, scratch)
+        return _best_use(row, tables, p, mask, scratch, memo, sources)
     if st == ST_ATTACK:
         my_main = row[MAIN + p]
-        opp_main_ap = compute_ap(row, tables, q, row[MAIN + q])
+        opp_main_ap = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
         if mask[A_ATTACK] != 0:
-            main_ap = compute_ap(row, tables, p, my_main)
-            if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1)) > opp_main_ap:
+            main_ap = _ap(row, tables, p, my_main, memo_row, sources_row)
+            if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1, memo_row, sources_row)) > opp_main_ap:
                 return A_ATTACK
         best = -1
         best_key = -1
@@ -302,8 +335,9 @@ def decide(row, tables, p, mask, scratch):
             if mask[A_ATTACK + 1 + s] == 0:
                 continue
             inst = support_at(row, p, s)
-            ap = compute_ap(row, tables, p, inst)
-            t = _support_target(row, tables, p, ap + _best_partner_ap(row, tables, p, inst))
+            ap = _ap(row, tables, p, inst, memo_row, sources_row)
+            t = _support_target(row, tables, p, ap + _best_partner_ap(row, tables, p, inst, memo_row, sources_row),
+                                memo_row, sources_row)
             if t >= 0:
                 key = 10 if t == 0 else 1
                 if key > best_key:
@@ -311,33 +345,33 @@ def decide(row, tables, p, mask, scratch):
         return best if best >= 0 else A_PASS
     if st == ST_PARTNER:
         a_inst = row[ATK_A]
-        a_ap = compute_ap(row, tables, p, a_inst)
+        a_ap = _ap(row, tables, p, a_inst, memo_row, sources_row)
         if a_inst == row[MAIN + p]:
-            need = compute_ap(row, tables, q, row[MAIN + q])
-            want = max(need, _best_cover_ap(row, tables, q, -1))
+            need = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
+            want = max(need, _best_cover_ap(row, tables, q, -1, memo_row, sources_row))
             if a_ap > want:
                 return A_PASS
         else:
-            t = _support_target(row, tables, p, a_ap)
+            t = _support_target(row, tables, p, a_ap, memo_row, sources_row)
             if t >= 0:
                 return A_PASS  # beats a target alone
             need = 1 << 30
             qm = row[MAIN + q]
             if is_rested(row, q, qm):
-                need = compute_ap(row, tables, q, qm)
+                need = _ap(row, tables, q, qm, memo_row, sources_row)
             for s in range(row[SUPPORT_COUNT + q]):
                 inst = support_at(row, q, s)
                 if is_rested(row, q, inst):
-                    need = min(need, compute_ap(row, tables, q, inst))
+                    need = min(need, _ap(row, tables, q, inst, memo_row, sources_row))
             want = need
-        s = _partner_slot(row, tables, p, mask, a_ap, need, want)
+        s = _partner_slot(row, tables, p, mask, a_ap, need, want, memo_row, sources_row)
         return A_PARTNER + s if s >= 0 else A_PASS
     if st == ST_TARGET:
         atk = 0
         for inst in (row[ATK_A], row[ATK_B]):
             if inst >= 0:
-                atk += compute_ap(row, tables, p, inst)
-        t = _support_target(row, tables, p, atk)
+                atk += _ap(row, tables, p, inst, memo_row, sources_row)
+        t = _support_target(row, tables, p, atk, memo_row, sources_row)
         if t >= 0 and mask[A_TARGET + t] != 0:
             return A_TARGET + t
         # nothing beatable: the weakest legal target
@@ -346,7 +380,7 @@ def decide(row, tables, p, mask, scratch):
         for k in range(1 + 4):
             if mask[A_TARGET + k] != 0:
                 inst = row[MAIN + q] if k == 0 else support_at(row, q, k - 1)
-                ap = compute_ap(row, tables, q, inst)
+                ap = _ap(row, tables, q, inst, memo_row, sources_row)
                 if ap < best_ap:
                     best, best_ap = A_TARGET + k, ap
         return best
@@ -354,9 +388,9 @@ def decide(row, tables, p, mask, scratch):
         atk = 0
         for inst in (row[ATK_A], row[ATK_B]):
             if inst >= 0:
-                atk += compute_ap(row, tables, tp, inst)
+                atk += _ap(row, tables, tp, inst, memo_row, sources_row)
         target = row[TARGET]
-        if compute_ap(row, tables, p, target) > atk:
+        if _ap(row, tables, p, target, memo_row, sources_row) > atk:
             return A_PASS  # the target wins by itself
         is_main = target == row[MAIN + p]
         if is_main and (row[LEVEL_COUNT + p] == 0 or row[NO_LEVEL_DOWN + p] != 0):
@@ -368,7 +402,7 @@ def decide(row, tables, p, mask, scratch):
         for s in range(row[SUPPORT_COUNT + p]):
             if mask[A_COVER + s] == 0:
                 continue
-            ap = compute_ap(row, tables, p, support_at(row, p, s))
+            ap = _ap(row, tables, p, support_at(row, p, s), memo_row, sources_row)
             if ap > atk and ap < winner_ap:
                 winner, winner_ap = s, ap
             if ap < weakest_ap:
@@ -379,7 +413,7 @@ def decide(row, tables, p, mask, scratch):
             return A_COVER + weakest  # sacrifice a support rather than a level
         return A_PASS
     if st == ST_BURST:
-        takes_part, m = _battle_margin(row, tables, p)
+        takes_part, m = _battle_margin(row, tables, p, memo_row, sources_row)
         if takes_part and m <= 0:
             for k in range(row[LEVEL_COUNT + p]):  # a known face-down card with Level Burst text: a sure burst
                 if mask[A_BURST_KNOWN + k] != 0 and ctab[card_of(row, p, row[LEVEL + p * LEVEL_CAP + k]), C_HAS_BURST]:
@@ -395,8 +429,8 @@ def decide(row, tables, p, mask, scratch):
                     return A_LEVEL_DOWN + k  # a revealed card has no burst left in it
         return A_LEVEL_DOWN
     if st == ST_COMBI_LOSS:
-        a0 = compute_ap(row, tables, tp, row[ATK_A])
-        a1 = compute_ap(row, tables, tp, row[ATK_B])
+        a0 = _ap(row, tables, tp, row[ATK_A], memo_row, sources_row)
+        a1 = _ap(row, tables, tp, row[ATK_B], memo_row, sources_row)
         return A_COMBI_LOSS if a0 >= a1 else A_COMBI_LOSS + 1
     if st == ST_END:
         best = -1
@@ -410,18 +444,20 @@ def decide(row, tables, p, mask, scratch):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def batch_decide(states, tables, players, masks, out, fallback=True):
     """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
     legal action (a safety net: the kernel is written against the mask, so this should never be used; the
     tests call it with ``fallback=False`` to check the raw choices)."""
     scratch = np.empty(states.shape[1], dtype=states.dtype)
+    memo = np.empty((2, MEMO_SIZE), dtype=np.int32)
+    sources = np.empty((2, MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
     for i in range(states.shape[0]):
         p = players[i]
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], scratch)
+        a = decide(states[i], tables, p, masks[i], scratch, memo, sources)
         if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
             for b in range(NUM_ACTIONS):
                 if masks[i, b] != 0:
