@@ -44,12 +44,13 @@ from .cards import (
     TG_SELF,
     TR_CONT,
 )
+from .jit import kernel
 from . import state as S
 
 TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2
 
 
-@njit(cache=True)
+@kernel
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
@@ -65,7 +66,7 @@ def to_doom(row: np.ndarray, p: int, inst: int) -> None:
     zone_push(row, S.DOOM, S.DOOM_COUNT, S.MAX_DECK, p, inst)
 
 
-@njit(cache=True)
+@kernel
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # never reached: HAND_CAP is the whole item deck (kept as a guard)
         to_discard(row, p, inst)
@@ -74,7 +75,7 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
-@njit(cache=True)
+@kernel
 def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
     if row[S.RESERVES_COUNT + p] >= S.RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
         to_discard(row, p, inst)
@@ -83,7 +84,7 @@ def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
-@njit(cache=True)
+@kernel
 def draw_item(row: np.ndarray, p: int) -> bool:
     """RL-Z1, RL-V4: the top card of the item deck into the hand; nothing on an empty deck."""
     n = row[S.ITEM_DECK_COUNT + p]
@@ -95,7 +96,7 @@ def draw_item(row: np.ndarray, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def pop_character(row: np.ndarray, p: int) -> int:
     """RL-Z3: the top card of the character deck (-1 when empty)."""
     n = row[S.CHAR_DECK_COUNT + p]
@@ -113,7 +114,7 @@ def mark_known(row: np.ndarray, p: int, inst: int) -> None:
     row[S.KNOWN + p * S.MAX_DECK + inst] = 1
 
 
-@njit(cache=True)
+@kernel
 def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
     inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
     to_discard(row, p, inst)
@@ -121,7 +122,7 @@ def discard_from_hand(row: np.ndarray, p: int, i: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------- the grid
-@njit(cache=True)
+@kernel
 def at_slot(row: np.ndarray, p: int, slot: int) -> int:
     """The party instance standing on grid slot ``slot`` (0-2 front, 3-5 back), or -1."""
     for j in range(row[S.PARTY_COUNT + p]):
@@ -171,7 +172,7 @@ def is_leader(row: np.ndarray, p: int, inst: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------- location, leader
-@njit(cache=True)
+@kernel
 def battlefield_card(row: np.ndarray) -> int:
     """The card id of the current location, or -1."""
     for q in range(2):
@@ -180,7 +181,7 @@ def battlefield_card(row: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def qualifies(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     """RL-L2: the leader's class or one of its descriptors matches what the location names."""
     leader = row[S.LEADER + p]
@@ -209,7 +210,7 @@ def attach(row: np.ndarray, p: int, char: int, owner: int, inst: int) -> None:
     row[S.HOST + owner * S.MAX_DECK + inst] = char
 
 
-@njit(cache=True)
+@kernel
 def meets_requirements(row: np.ndarray, ctab: np.ndarray, p: int, char: int, equip_card: int) -> bool:
     """RL-E1: equipment suits the classes, descriptors or skills it names (none named: anyone)."""
     rc = ctab[equip_card, C_REQ_CLASS]
@@ -225,7 +226,7 @@ def meets_requirements(row: np.ndarray, ctab: np.ndarray, p: int, char: int, equ
     return (rs & ctab[card, C_SKILLS]) != 0  # printed skills: equipment never qualifies a character for equipment
 
 
-@njit(cache=True)
+@kernel
 def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
     """A character leaves the party for ``dest``; its equipment shares its fate or is discarded (RL-E6), its relic
     goes back to its controller's sideboard (RL-E5), the leader card stays unattached (RL-L3)."""
@@ -262,7 +263,7 @@ def leave_play(row: np.ndarray, p: int, inst: int, dest: int) -> None:
         to_discard(row, p, inst)
 
 
-@njit(cache=True)
+@kernel
 def enter_party(row: np.ndarray, p: int, inst: int, slot: int, face_down: bool) -> None:
     """RL-U7: characters enter play Up."""
     k = p * S.MAX_DECK + inst
@@ -276,7 +277,7 @@ def enter_party(row: np.ndarray, p: int, inst: int, slot: int, face_down: bool) 
 
 
 # ---------------------------------------------------------------------------------------------------- relics
-@njit(cache=True)
+@kernel
 def relic_count(row: np.ndarray, p: int) -> int:
     """RL-E4: relics ``p`` controls, in the sideboard or in play."""
     n = 0
@@ -287,7 +288,7 @@ def relic_count(row: np.ndarray, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
     """Relic listing of ``p``: k < 5 its own won zone entry k, k >= 5 the opponent's entry k - 5; returns
     owner * MAX_DECK + inst when that card is a relic ``p`` controls, else -1."""
@@ -302,7 +303,7 @@ def sideboard_entry(row: np.ndarray, p: int, k: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------- stats
-@njit(cache=True)
+@kernel
 def _cont_bonus(row: np.ndarray, tables, q: int, inst: int, column: int) -> int:
     """Sum of cont boosts (E_ATT or E_DEF) that apply to character ``inst`` of ``q`` (see ``cont_bonuses``)."""
     every = np.zeros(2, dtype=np.int32)
@@ -327,7 +328,7 @@ def printed_att(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
     return ctab[card_of(row, q, inst), C_ATT]
 
 
-@njit(cache=True)
+@kernel
 def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single: np.ndarray) -> None:
     """The [Cont] boosts of ``column`` (E_ATT or E_DEF) in force, found once per row: ``every[q]`` applies to each
     character of ``q``, ``single[q * MAX_DECK + inst]`` to that character only, so their sum is
@@ -372,7 +373,7 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
                     every[1 - owner] += etab[lc, e, column]
 
 
-@njit(cache=True)
+@kernel
 def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, cont: int) -> int:
     """RL-E7: ATT (``att``) or DEF of character ``inst`` of ``q``: printed value, attachment, modifiers and its [Cont]
     bonus ``cont``, at least 0."""
@@ -384,17 +385,17 @@ def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, 
     return max(v + cont, 0)
 
 
-@njit(cache=True)
+@kernel
 def att_of(row: np.ndarray, tables, q: int, inst: int) -> int:
     return stat_given(row, tables[0], q, inst, True, _cont_bonus(row, tables, q, inst, E_ATT))
 
 
-@njit(cache=True)
+@kernel
 def def_of(row: np.ndarray, tables, q: int, inst: int) -> int:
     return stat_given(row, tables[0], q, inst, False, _cont_bonus(row, tables, q, inst, E_DEF))
 
 
-@njit(cache=True)
+@kernel
 def skills_of(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
     """Printed skills plus those granted by the attached equipment or relic (RL-K5 "from any source")."""
     s = ctab[card_of(row, q, inst), C_SKILLS]
@@ -404,7 +405,7 @@ def skills_of(row: np.ndarray, ctab: np.ndarray, q: int, inst: int) -> int:
     return s
 
 
-@njit(cache=True)
+@kernel
 def immune(row: np.ndarray, ctab: np.ndarray, caster_side: int, q: int, inst: int, school: int) -> bool:
     """RL-K1/K2: a standing (Up) Black / White character ignores the opponent's Black / White magic."""
     if q == caster_side or is_down(row, q, inst):

@@ -60,10 +60,11 @@ from .cards import (
     TG_OWN_ONE,
     TG_SELF,
 )
+from .jit import kernel
 from . import state as S
 
 
-@njit(cache=True)
+@kernel
 def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: int, cid: int) -> int:
     """Index in ``p``'s pile of the most recent card a take-back may pick (raise: a character of the discard pile,
     while the reserves have room; reclaim: an item-deck card of the discard pile; exhume: any card of the doom pile),
@@ -86,7 +87,7 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
     return -1
 
 
-@njit(cache=True)
+@kernel
 def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> None:
     """RL-Z5/Z6: the card at index ``j`` of the pile comes back: a character to the reserves, others to the hand."""
     zone = S.DOOM if op == OP_EXHUME else S.DISCARD
@@ -99,7 +100,7 @@ def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> Non
         add_to_hand(row, p, inst)
 
 
-@njit(cache=True)
+@kernel
 def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, target: int, school: int) -> None:
     """Carry out effect ``e`` of ``card`` for player ``p``; ``src`` the carrying/casting character (-1 none),
     ``target`` the chosen character (own or opposing, by the effect's target kind; -1 none)."""
@@ -188,7 +189,7 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
             row[S.DEF_MOD + k] += eff[E_DEF]
 
 
-@njit(cache=True)
+@kernel
 def fire(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int, target: int, school: int) -> None:
     """Resolve every effect of ``card`` with this trigger, in card order (location effects check their condition)."""
     etab = tables[1]

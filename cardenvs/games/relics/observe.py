@@ -58,6 +58,7 @@ from .cards import (
     ONE_OWN,
     T_LOCATION,
 )
+from .jit import kernel
 from .rules import ability_usable, pending_is_hidden
 from . import obs_layout as L
 from . import state as S
@@ -69,14 +70,14 @@ OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... here too, beside OBS (the 
 
 
 
-@njit(cache=True)
+@kernel
 def _bits(out: np.ndarray, at: int, value: int, n: int) -> None:
     for b in range(n):
         if (value >> b) & 1:
             out[at + b] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     out[at + L.CARD_PRESENT] = 1.0
     out[at + L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity (pool index + 1; 0 = no card / hidden)
@@ -109,7 +110,7 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     _bits(out, at + L.CARD_REQUIRES_CLASS, ctab[card, C_REQ_CLASS], MAX_CLASSES)
 
 
-@njit(cache=True)
+@kernel
 def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.ndarray, at: int,
                conts: np.ndarray) -> None:
     """One grid cell at ``at``; ``conts`` holds the row's [Cont] boosts (ATT every / single, then DEF, see
@@ -139,7 +140,7 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
         out[d + L.SLOT_ABILITY_READY] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (a finished game in a batch): all zeros

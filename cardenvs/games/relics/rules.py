@@ -124,6 +124,7 @@ from .cards import (
     TR_LOCATION,
 )
 from .effects import fire, pile_candidate, take_back
+from .jit import kernel
 from . import state as S
 
 MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2
@@ -207,7 +208,7 @@ def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> bool:
     """A character of ``p`` without an attachment (RL-E2) that suits the equipment (-1: any, for relics)."""
     for j in range(row[S.PARTY_COUNT + p]):
@@ -219,7 +220,7 @@ def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> boo
     return False
 
 
-@njit(cache=True)
+@kernel
 def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -> bool:
     """RL-M2/M3, RL-U3: a spell needs its school's skill; a down cost needs an Up character."""
     if ctab[card, C_COST_DOWN] != 0 and is_down(row, p, c):
@@ -229,7 +230,7 @@ def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -
     return True
 
 
-@njit(cache=True)
+@kernel
 def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> bool:
     one = ctab[card, C_ONE_TARGET]
     if one == ONE_OWN:
@@ -243,7 +244,7 @@ def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int
     return True
 
 
-@njit(cache=True)
+@kernel
 def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
     """RL-A3 / RL-A5: a spell or item that can be paid and aimed, or equipment with a suitable host."""
     ctab = tables[0]
@@ -263,7 +264,7 @@ def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
     """An act ability: down the character (RL-U1/U3); a Leader ability only on the leader (RL-K13)."""
     ctab = tables[0]
@@ -275,7 +276,7 @@ def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
     return has_target(row, ctab, p, card, SC_NONE)
 
 
-@njit(cache=True)
+@kernel
 def leader_ability_usable(row: np.ndarray, tables, p: int) -> bool:
     """RL-D13 / RL-L2: the leader card's act ability, while the leader qualifies for the location; downs the leader."""
     ctab = tables[0]
@@ -297,7 +298,7 @@ def can_reach(row: np.ndarray, ctab: np.ndarray, p: int, att: int, q: int, tgt: 
 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
-@njit(cache=True)
+@kernel
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -443,7 +444,7 @@ def up_all(row: np.ndarray) -> None:
             row[S.DEF_MOD + k] = 0
 
 
-@njit(cache=True)
+@kernel
 def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, mode: int) -> None:
     """RL-A1/A2 Fight, RL-K9/K10 Jump, RL-K11 Throw; RL-K5/K7/K8 Counter; RL-K6 Steal; RL-B4 doom."""
     ctab = tables[0]
@@ -493,7 +494,7 @@ def finish_action(row: np.ndarray, p: int) -> None:
         end_action(row, p)
 
 
-@njit(cache=True)
+@kernel
 def resolve_pending(row: np.ndarray, tables, p: int) -> None:
     """Pay the cost and resolve a Cast/Use or an ability (RL-A3, RL-M1..M3, RL-U1)."""
     ctab = tables[0]
@@ -517,7 +518,7 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
     finish_action(row, p)
 
 
-@njit(cache=True)
+@kernel
 def go_target(row: np.ndarray, tables, p: int) -> None:
     one = tables[0][pending_card_id(row), C_ONE_TARGET]
     if one == ONE_OWN:
@@ -538,7 +539,7 @@ def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
     row[S.STEP] = step
 
 
-@njit(cache=True)
+@kernel
 def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
     ctab = tables[0]
     q = 1 - p
@@ -621,7 +622,7 @@ def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
         end_action(row, p)
 
 
-@njit(cache=True)
+@kernel
 def offer_jump(row: np.ndarray, p: int, c: int) -> None:
     """RL-K9: character ``c`` may Jump now, as part of the Reinforce that brought it (or its Jump) into play."""
     clear_pending(row)
@@ -630,7 +631,7 @@ def offer_jump(row: np.ndarray, p: int, c: int) -> None:
     row[S.STEP] = S.ST_JUMP
 
 
-@njit(cache=True)
+@kernel
 def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
     """RL-K9 (gap): equipment or a relic that grants Jump (Wyrmscale Lance) brings its Jump into play with it: when
     Reinforce attaches it to an Up character and the opponent has someone to hit, that character may Jump at once."""
@@ -642,7 +643,7 @@ def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
         end_action(row, p)
 
 
-@njit(cache=True)
+@kernel
 def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
     kind = row[S.PEND_KIND]
     c = at_slot(row, p, s)
@@ -681,7 +682,7 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         end_action(row, p)
 
 
-@njit(cache=True)
+@kernel
 def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
     kind = row[S.PEND_KIND]
     discard_from_hand(row, p, i)
@@ -710,7 +711,7 @@ def discard_choice(row: np.ndarray, tables, p: int, i: int) -> None:
 
 # ----------------------------------------------------------------------------------------------------------------
 # Relic phase and Resolution
-@njit(cache=True)
+@kernel
 def begin_battle(row: np.ndarray) -> None:
     """RL-G1/G12: a new battle; RL-V3 and RL-V5 checks."""
     if row[H_TURN] >= S.BATTLE_CAP:
@@ -775,7 +776,7 @@ def reveal(row: np.ndarray, tables) -> None:
     row[S.STEP] = S.ST_TRIM
 
 
-@njit(cache=True)
+@kernel
 def location_effect(row: np.ndarray, tables, k0: int) -> None:
     """RL-G7 (gap): the location's effect goes off once, for 1P (k = 0) then 2P (k = 1), after the reserves were set
     to 3 (RL-G8), so that an effect that puts characters into the reserves (Dragon's Spine) or takes them back from
@@ -800,7 +801,7 @@ def location_effect(row: np.ndarray, tables, k0: int) -> None:
     row[S.ROUND] = 1
 
 
-@njit(cache=True)
+@kernel
 def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
     """RL-Z5/Z6: take back a card of id ``cid``; when the take-back is done, resume what it interrupted."""
     ctab = tables[0]
@@ -818,7 +819,7 @@ def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
         location_effect(row, tables, 1 if nxt == S.NEXT_LOCATION_OTHER else 2)
 
 
-@njit(cache=True)
+@kernel
 def location_back(row: np.ndarray) -> None:
     for q in range(2):
         if row[S.BATTLEFIELD_COUNT + q] > 0:
@@ -879,7 +880,7 @@ def end_battle(row: np.ndarray) -> None:
     begin_battle(row)
 
 
-@njit(cache=True)
+@kernel
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     st = row[S.STEP]
@@ -948,7 +949,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
                 end_battle(row)
 
 
-@njit(cache=True)
+@kernel
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     while True:
@@ -1071,7 +1072,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
                 break
 
 
-@njit(cache=True)
+@kernel
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """RL-S1..S4: sort the deck file into zones, shuffle both decks, draw 3, pick the first 1P at random."""
     ctab = tables[0]
@@ -1117,7 +1118,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     settle(row, tables, mask)
 
 
-@njit(cache=True)
+@kernel
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply action ``a`` of player ``p``: True when it was legal and applied, False (row untouched) when illegal."""
     if a < 0 or a >= NUM_ACTIONS:
