@@ -203,11 +203,20 @@ def get_spec(game: str | GameSpec) -> GameSpec:
 def rewards_from(winner: np.ndarray, status: np.ndarray) -> np.ndarray:
     """+1/-1 for a win/loss, 0 for a draw, a truncation or a live game; shape [N, 2]."""
     out = np.zeros((winner.shape[0], 2), dtype=np.float32)
-    decided = (status == TERMINATED) & (winner >= 0) & (winner < DRAW)
-    rows = np.flatnonzero(decided)
+    ended = status == TERMINATED
+    if not ended.any():  # the common case inside a game: nothing to write
+        return out
+    rows = np.flatnonzero(ended & (winner >= 0) & (winner < DRAW))
     out[rows, winner[rows]] = 1.0
     out[rows, 1 - winner[rows]] = -1.0
     return out
+
+
+def outcome_rewards(status: int, winner: int) -> tuple[float, float]:
+    """:func:`rewards_from` for one game, from Python ints: the single envs' per-step path."""
+    if status == TERMINATED and 0 <= winner < DRAW:
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+    return (0.0, 0.0)
 
 
 class BatchGame:
@@ -267,6 +276,7 @@ class BatchGame:
         self._errors = np.zeros(self.num_games, dtype=np.int32)
         self._ended = np.zeros(self.num_games, dtype=np.int32)
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
+        self._seat_cache: list[np.ndarray | None] = [None, None, None]  # seats -1, 0, 1 for every row (_players)
         self.final_states: np.ndarray | None = None
         compile_with_progress(self)
         self.reset(seed)
@@ -281,10 +291,12 @@ class BatchGame:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["kernels"] = None
+        state["_seat_cache"] = [None, None, None]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_seat_cache", [None, None, None])
         self.kernels = self._kernels()
 
     # ----- setup -------------------------------------------------------------------------------------------
@@ -386,7 +398,16 @@ class BatchGame:
 
     # ----- stepping ------------------------------------------------------------------------------------------
     def _players(self, players: Any, what: str = "players") -> np.ndarray:
+        if type(players) is int and -1 <= players <= 1:  # one seat for every row: a cached array, no allocation
+            rows = self._seat_cache[players + 1]
+            return rows if rows is not None else self._seat_rows(players)
         return seat_array(players, what, self.num_games, self.states[:, H_TO_ACT])
+
+    def _seat_rows(self, seat: int) -> np.ndarray:
+        """``int32[num_games]`` filled with ``seat``, made on first use. Only kernels read it (they never write
+        their ``players`` argument) and it never leaves the batch."""
+        rows = self._seat_cache[seat + 1] = np.full(self.num_games, seat, dtype=np.int32)
+        return rows
 
     def _decisions(self, actions: Any, players: Any, errors: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Checked ``(actions int32, players int32, out_of_range bool)`` for a step; raises before any change."""
@@ -394,9 +415,10 @@ class BatchGame:
             raise BadArgumentError(f"errors must be 'raise' or 'ignore', got {errors!r}")
         acts = int_array(actions, "actions", self.num_games)
         who = self._players(players)
-        who = np.where(self.states[:, H_STATUS] == LIVE, who, -1).astype(np.int32)
+        who = np.where(self.states[:, H_STATUS] == LIVE, who, np.int32(-1))  # a fresh int32 array
         # an action id outside [0, num_actions) is illegal: that row is skipped by the kernel and reported
-        wild = (who >= 0) & ((acts < 0) | (acts >= self.spec.num_actions))
+        # (as uint32 a negative id is past num_actions, so one comparison finds both ends)
+        wild = (acts.view(np.uint32) >= self.spec.num_actions) & (who >= 0)
         return acts, who, wild
 
     def step(self, actions: Any, players: Any = None, errors: str = "raise") -> StepResult:
@@ -407,9 +429,11 @@ class BatchGame:
         :attr:`last_errors`. Bad arguments raise :class:`BadArgumentError` before any row changes.
         """
         acts, who, wild = self._decisions(actions, players, errors)
-        run_who = np.where(wild, -1, who).astype(np.int32) if wild.any() else who
+        any_wild = wild.any()
+        run_who = np.where(wild, np.int32(-1), who) if any_wild else who
         self.kernels.batch_step(self.states, self.pool.tables, run_who, acts, self._errors)
-        self._errors[wild] = 1
+        if any_wild:
+            self._errors[wild] = 1
         if errors == "raise" and self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
@@ -425,6 +449,27 @@ class BatchGame:
                 next_seeds = self.seeds + self.num_games  # a fresh, deterministic seed per finished row
                 self.reset(next_seeds, rows=done)
         return result
+
+    def step_one(self, action: int, player: int) -> None:
+        """:meth:`step` of a one-game batch without autoreset, from Python ints: the single envs' hot path (no
+        argument arrays to check, no result arrays). The same checks, errors and state as
+        ``step([action], players=[player])``; the outcome is in the row's header."""
+        if self.num_games != 1 or self.autoreset:
+            raise BadArgumentError("step_one needs a one-game BatchGame without autoreset; use step")
+        if (type(action) is not int and not is_int(action)) or not INT32_MIN <= action <= INT32_MAX:
+            raise BadArgumentError(f"actions must be an integer in [{INT32_MIN}, {INT32_MAX}], got {action!r}")
+        if (type(player) is not int and not is_int(player)) or not -1 <= player <= 1:
+            raise BadArgumentError(f"players must be -1, 0 or 1, got {player!r}")
+        states = self.states
+        who = int(player) if states[0, H_STATUS] == LIVE else -1
+        wild = who >= 0 and not 0 <= action < self.spec.num_actions
+        errors = self._errors
+        self.kernels.batch_step(states, self.pool.tables, np.array([-1 if wild else who], dtype=np.int32),
+                                np.array([action], dtype=np.int32), errors)
+        if wild:
+            errors[0] = 1
+        if errors[0]:
+            raise IllegalActionError(self.describe_illegal(0, who, int(action)))
 
     def play(
         self, actions: Any, players: Any = None, viewers: Any = None, errors: str = "raise", observe: bool = True
@@ -443,16 +488,17 @@ class BatchGame:
             return self._play_composed(actions, players, viewers, errors, observe)
         acts, who, wild = self._decisions(actions, players, errors)
         view = self._viewers(viewers)
-        run_who = np.where(wild, -1, who).astype(np.int32) if wild.any() else who
+        run_who = np.where(wild, np.int32(-1), who) if wild.any() else who
         if self._finals is None or (self.autoreset and self._finals.shape != self.states.shape):
             # finished rows are copied here before their autoreset; without autoreset nothing is written
             width = self.states.shape[1]
             self._finals = np.zeros_like(self.states) if self.autoreset else np.zeros((1, width), np.int32)
         play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), run_who, acts,
              self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
-        self._errors[wild] = 1
-        ended = self._ended.astype(np.bool_)
-        if ended.any():
+        if wild.any():
+            self._errors[wild] = 1
+        if self._ended.any():
+            ended = self._ended.astype(np.bool_)
             self.final_states = self._finals[ended].copy()
             status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
             winner = np.where(ended, self._finals[:, H_WINNER], self.states[:, H_WINNER])
@@ -520,16 +566,20 @@ class BatchGame:
     def observe(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
         """Each row's observation from ``players[i]``'s seat (default: the player to act; -1: zeros). ``out``:
         a C-contiguous ``float32[num_games, obs_dim]`` to write into (default: the batch's own buffer)."""
-        shape = (self.num_games, self.spec.obs_dim)
-        out = self._obs if out is None else out_buffer(out, shape, np.float32, "observe")
+        if out is None:
+            out = self._obs
+        else:
+            out = out_buffer(out, (self.num_games, self.spec.obs_dim), np.float32, "observe")
         self.kernels.batch_observe(self.states, self.pool.tables, self._players(players), out)
         return out
 
     def legal_mask(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
         """int8 [N, num_actions]; all zeros where that player has nothing to decide. ``out``: a C-contiguous
         ``int8[num_games, num_actions]`` to write into (default: the batch's own buffer)."""
-        shape = (self.num_games, self.spec.num_actions)
-        out = self._mask if out is None else out_buffer(out, shape, np.int8, "legal_mask")
+        if out is None:
+            out = self._mask
+        else:
+            out = out_buffer(out, (self.num_games, self.spec.num_actions), np.int8, "legal_mask")
         self.kernels.batch_mask(self.states, self.pool.tables, self._players(players), out)
         return out
 
@@ -561,5 +611,6 @@ class BatchGame:
         twin.states = self.states.copy()
         twin._obs, twin._mask, twin._errors = self._obs.copy(), self._mask.copy(), self._errors.copy()
         twin._ended, twin._finals = self._ended.copy(), None
+        twin._seat_cache = [None, None, None]
         twin.seeds = self.seeds.copy()
         return twin

@@ -162,12 +162,23 @@ class SeededRandomPilot:
     name = "random"
 
     def act_rows(self, mask: np.ndarray, seeds: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """One action per row of ``mask`` for the games of ``seeds``, the deciding ``seats`` and their decision
+        ``counts``."""
+        out = np.zeros(mask.shape[0], dtype=np.int32)
+        self.act_into(mask, np.arange(mask.shape[0]), seeds, seats, counts, out)
+        return out
+
+    def act_into(self, mask: np.ndarray, rows: np.ndarray, seeds: np.ndarray, seats: np.ndarray, counts: np.ndarray,
+                 out: np.ndarray) -> None:
+        """:meth:`act_rows` for ``mask[rows]``, written to ``out[rows]`` (no copy of the mask rows)."""
+        from cardenvs.agents.random_agent import pick_legal
+
         key = _splitmix(seeds.astype(np.uint64) ^ _splitmix((seats.astype(np.int64) + 2 * counts).astype(np.uint64)))
         u = (key >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))  # uniform in [0, 1)
-        running = np.cumsum(mask != 0, axis=1, dtype=np.int32)
-        pick = np.floor(u * running[:, -1]).astype(np.int32)
-        # the pick-th legal action: first column where the running count of legal actions exceeds pick
-        return np.argmax(running > pick[:, None], axis=1).astype(np.int32)
+        if mask.dtype != np.int8 or not mask.flags.c_contiguous:  # one compiled signature for the kernel
+            mask = np.ascontiguousarray(mask != 0, dtype=np.int8)
+        # the pick-th legal action in column order, pick = floor(u * number of legal actions)
+        pick_legal(mask, np.asarray(rows, dtype=np.int64), u, out)
 
 
 def _make_pilots(spec: GameSpec, entries: Sequence[Entry], seed: int) -> tuple[list[Any], np.ndarray]:
@@ -209,17 +220,18 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
 
     def decide(who: np.ndarray, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
         rows = np.flatnonzero(who >= 0)
+        seats = who[rows]
         actions[:] = 0
-        row_pilot = seat_pilot[rows, who[rows]]
+        row_pilot = seat_pilot[rows, seats] if len(agents) > 1 else None
         for k, agent in enumerate(agents):
-            sub = rows if len(agents) == 1 else rows[row_pilot == k]
+            sub, sub_seats = (rows, seats) if row_pilot is None else (rows[row_pilot == k], seats[row_pilot == k])
             if sub.size == 0:
                 continue
             if seeded[k]:
-                actions[sub] = agent.act_rows(mask[sub], chunk.seeds[sub], who[sub], own_decisions[sub, who[sub]])
+                agent.act_into(mask, sub, chunk.seeds[sub], sub_seats, own_decisions[sub, sub_seats], actions)
             else:
-                actions[sub] = agent.act(obs[sub], mask[sub], batch.states[sub], who[sub])
-        own_decisions[rows, who[rows]] += 1
+                actions[sub] = agent.act(obs[sub], mask[sub], batch.states[sub], sub_seats)
+        own_decisions[rows, seats] += 1
         return actions
 
     def report_progress() -> None:
