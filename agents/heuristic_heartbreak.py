@@ -248,7 +248,8 @@ def _best_fighter_move(row, tables, p, mask):
 
 @njit(cache=True)
 def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, margin):
-    base = _value(row, tables, p)
+    base = 0.0
+    valued = False  # the base score is only needed once a candidate is legal
     best = -1
     best_gain = margin
     ctab = tables[0]
@@ -259,10 +260,26 @@ def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, ma
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
             if ctab[card, C_TYPE] == TYPE_FIGHTER:
                 continue
+        if not valued:
+            base = _value(row, tables, p)
+            valued = True
         gain = _simulate(row, tables, p, a, scratch) - base
         if gain > best_gain:
             best, best_gain = a, gain
     return best
+
+
+@njit(cache=True)
+def _only_legal(mask):
+    """The one legal action, -1 when none, -2 when there are several (a choice among several is simulated; the
+    score of the only option cannot change which option is taken)."""
+    only = -1
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if only >= 0:
+                return -2
+            only = a
+    return only
 
 
 @njit(cache=True)
@@ -329,6 +346,9 @@ def decide(row, tables, p, mask, scratch):
                 return best
         return A_PASS
     if st == ST_CHOOSE:  # an effect's choice: the option whose simulated outcome scores best
+        only = _only_legal(mask)
+        if only != -2:
+            return only  # one option (or none): nothing to compare
         best = -1
         best_v = -1e9
         for a in range(NUM_ACTIONS):
@@ -338,7 +358,8 @@ def decide(row, tables, p, mask, scratch):
                     best, best_v = a, v
         return best
     if st == ST_ACTION or st == ST_CLIMAX or st == ST_START_OPEN or st == ST_END_OPEN:
-        base = _value(row, tables, p)
+        base = 0.0
+        valued = False  # the base score is only needed once a move besides pass is legal
         best = A_PASS
         best_gain = 0.5
         for a in range(NUM_ACTIONS):
@@ -348,11 +369,17 @@ def decide(row, tables, p, mask, scratch):
             if A_HAND <= a < A_HAND_END:
                 card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
                 margin = GAIN_CARD if ctab[card, C_TYPE] != TYPE_CLIMAX else 1.0
+            if not valued:
+                base = _value(row, tables, p)
+                valued = True
             gain = _simulate(row, tables, p, a, scratch) - base - margin
             if gain > best_gain:
                 best, best_gain = a, gain
         return best
     if st == ST_TARGET:
+        only = _only_legal(mask)
+        if only != -2:
+            return only
         best = -1
         best_v = -1e9
         for a in range(A_TARGET, A_TARGET_END):
@@ -362,13 +389,17 @@ def decide(row, tables, p, mask, scratch):
                     best, best_v = a, v
         return best
     if st == ST_WINDOW:
-        base = _resolve_value(row, tables, p, scratch)
+        base = 0.0
+        valued = False  # resolving the stack as it stands is only needed once an answer is legal
         best = A_PASS
         best_gain = GAIN_CARD
         for i in range(row[HAND_COUNT + p]):
             a = A_HAND + i
             if mask[a] == 0:
                 continue
+            if not valued:
+                base = _resolve_value(row, tables, p, scratch)
+                valued = True
             gain = _simulate(row, tables, p, a, scratch) - base
             if gain > best_gain:
                 best, best_gain = a, gain
@@ -379,7 +410,7 @@ def decide(row, tables, p, mask, scratch):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def batch_decide(states, tables, players, masks, out, fallback=True):
     """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
     legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""
