@@ -5,12 +5,14 @@ up to two ``[[card.skill]]`` tables (``name, energy, damage, effects``) and ``ef
 ``{trigger, op, <op args>}`` tables (triggers ``passive``, ``ex_power``, ``play``). Skill effects have no trigger: the
 ``bonus_*`` ops are the skill ability of damage step 1, the others resolve after the skill's damage is dealt.
 
-The pool compiles to the tables the kernels read, three int32 and one float32:
+The pool compiles to three int32 tables the kernels read:
 
-* ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed);
+* ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed),
+  then from ``C_FEATURES`` the card's observation block (``observe.card_features``) as float32 bit patterns: the
+  observation copies it instead of re-encoding the card (a fourth table would widen the ``tables`` tuple every kernel
+  call passes, which slowed step by about 10%);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
-* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill;
-* ``card_features[n, CARD_SIZE]``: each card's observation block (``observe.card_features``), copied, not re-encoded.
+* ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill.
 
 Adding a card that uses existing ops needs no code change.
 """
@@ -121,6 +123,7 @@ MAX_SKILL_EFFECTS = 3
 (C_TYPE, C_ATTR, C_ADV, C_HP, C_RETREAT, C_N_SKILLS, C_HAS_EX, C_DEAL_PLUS, C_DEAL_MINUS, C_TAKE_PLUS, C_TAKE_MINUS,
  C_HALVE, C_HP_UP, C_RETREAT_DOWN, C_OPS, C_S0_ENERGY, C_S1_ENERGY, C_S0_DAMAGE, C_S1_DAMAGE) = range(19)
 NUM_CARD_COLUMNS = 19
+C_FEATURES = NUM_CARD_COLUMNS  # the observation's card block starts here (float32 bits, see the module docstring)
 # effect table columns
 E_TRIGGER, E_OP, E_AMOUNT, E_N, E_TARGET = range(5)
 NUM_EFFECT_COLUMNS = 5
@@ -240,7 +243,7 @@ def read_pool_file(path: Path) -> list[dict]:
     return cards
 
 
-def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Turn cleaned cards into the kernels' tables."""
     from .observe import card_features  # observe imports this module
     n = len(cards)
@@ -286,7 +289,7 @@ def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                 stab[cid, k, j] = encode(e, TR_SKILL)
                 ops |= 1 << e["opcode"]
         row[C_OPS] = ops
-    return ctab, etab, stab, card_features(ctab)
+    return np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1)), etab, stab
 
 
 def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:

@@ -22,6 +22,7 @@ from .cards import (
     C_ATTR,
     C_DEAL_MINUS,
     C_DEAL_PLUS,
+    C_FEATURES,
     C_HALVE,
     C_HAS_EX,
     C_HP,
@@ -49,8 +50,9 @@ OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read th
 
 
 def card_features(ctab: np.ndarray) -> np.ndarray:
-    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]`` (``tables[3]``, built once at
-    pool load): the observation copies a card's row instead of re-encoding it for every slot of every view."""
+    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept
+    in the card table from column ``C_FEATURES`` (``cards.py``): the observation copies a card's block instead of
+    re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
     feat = np.zeros((ctab.shape[0], L.CARD_SIZE), dtype=np.float32)
     for card in range(ctab.shape[0]):
         f = feat[card]
@@ -179,7 +181,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CTX_REDEALS_OPP] = min(row[S.REDEALS + o], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OWN] = min(row[S.EXTRA_LEFT + p], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OPP] = min(row[S.EXTRA_LEFT + o], L.MAX_SMALL_COUNT)
-    ctab, feat = tables[0], tables[3]
+    ctab = tables[0]
+    feat = ctab.view(np.float32)  # the card blocks from column C_FEATURES
     g = np.empty((2, S.AREA_SIZE, NUM_G), dtype=np.int64)  # per side (own, opp) and unit position
     gather_units(row, ctab, p, g, 0)
     gather_units(row, ctab, o, g, 1)
@@ -215,7 +218,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 continue
             card = row[S.DECK_LIST + k]
             for f in range(L.CARD_SIZE):
-                out[at + f] = feat[card, f]
+                out[at + f] = feat[card, C_FEATURES + f]
             d = at + L.CARD_SIZE
             out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] / 100.0
             out[d + L.UNIT_HP_LEFT] = (ctab[card, C_HP] + g[side, j, G_HP_UP] - row[S.DAMAGE + k]) / 100.0
@@ -239,11 +242,11 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
         at = L.O_HAND + i * L.CARD_SIZE
         for f in range(L.CARD_SIZE):
-            out[at + f] = feat[card, f]
+            out[at + f] = feat[card, C_FEATURES + f]
     if row[S.PENDING_CARD] >= 0:
         card = row[S.DECK_LIST + tp * S.DECK_SIZE + row[S.PENDING_CARD]]
         for f in range(L.CARD_SIZE):
-            out[L.O_PENDING + f] = feat[card, f]
+            out[L.O_PENDING + f] = feat[card, C_FEATURES + f]
 
 
 @njit(cache=True, nogil=True)

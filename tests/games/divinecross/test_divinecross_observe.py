@@ -11,6 +11,7 @@ from cardenvs.games.divinecross.board import assist_sum, count_attached, energy_
 from cardenvs.games.divinecross.cards import (
     C_DEAL_MINUS,
     C_DEAL_PLUS,
+    C_FEATURES,
     C_HALVE,
     C_HP,
     C_HP_UP,
@@ -46,7 +47,8 @@ def random_states(n_games: int = 48, plies: int = 160) -> tuple[np.ndarray, tupl
 
 def test_card_feature_rows_hold_each_cards_printed_values() -> None:
     pool = load_pool()
-    ctab, feat = pool.tables[0], pool.tables[3]
+    ctab = pool.tables[0]
+    feat = ctab.view(np.float32)[:, C_FEATURES:]
     assert feat.dtype == np.float32 and feat.shape == (len(pool.cards), L.CARD_SIZE)
     assert (feat[:, L.CARD_PRESENT] == 1).all()
     np.testing.assert_array_equal(feat[:, L.CARD_CARD_ID], np.arange(len(pool.cards)) + 1)
