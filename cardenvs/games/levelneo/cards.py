@@ -3,9 +3,11 @@
 A card is ``name, type (character|event), color, turn_cost, ap, traits`` plus ``effects``: a list of
 ``{trigger, condition, ..., op, <op args>}`` tables. The pool compiles to two int32 tables the kernels read:
 
-* ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
+* ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``), then from ``C_FEATURES`` the card's
+  observation block (``observe.card_features``) as float32 bit patterns: the observation copies it instead of
+  re-encoding the card for every slot (a third table would widen the ``tables`` tuple every kernel call passes);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
-  ``E_TRIGGER = -1``).
+  ``E_TRIGGER = -1``);
 
 Adding a card that uses existing triggers, conditions, targets and ops needs no code change.
 """
@@ -102,6 +104,7 @@ MAX_POOL = 128  # cards (and skills) in a pool: the observation counts discard p
 NUM_CARD_COLUMNS = 12
 (C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
  C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(NUM_CARD_COLUMNS)
+C_FEATURES = NUM_CARD_COLUMNS  # the observation's CARD block starts here (float32 bits, see the module docstring)
 # effect table columns
 NUM_EFFECT_COLUMNS = 14
 (E_TRIGGER, E_COND, E_COND_TRAIT, E_LEVEL, E_PHASE, E_TURN, E_COST_REST, E_SKILL, E_OP, E_AMOUNT, E_TARGET,
@@ -218,6 +221,9 @@ def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, 
             )
     if len(skills) > MAX_POOL:
         raise CardPoolError(path, None, f"at most {MAX_POOL} distinct skills (use and event), got {len(skills)}")
+    from .observe import card_features  # observe imports this module
+
+    ctab = np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1))
     return ctab, etab, traits, skills
 
 

@@ -15,7 +15,8 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
 from .board import card_of, level_of, support_at
 from .cards import (
-    C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
+    C_AP, C_COLOR, C_FEATURES, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE,
+    C_USE_EFFECT,
     E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ONE,
 )
 from .effects import MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, active_conts, ap_given
@@ -27,41 +28,35 @@ OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read them as L.O_HAND)
 
 
-@njit(cache=True)
-def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
-    """The CARD block of ``card`` at ``out[at:]``."""
-    out[at + L.CARD_PRESENT] = 1.0
-    out[at + L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-    out[at + L.CARD_COLOR + ctab[card, C_COLOR]] = 1.0
-    out[at + L.CARD_TURN_COST] = ctab[card, C_TURN_COST]
-    out[at + L.CARD_AP] = ctab[card, C_AP] / 1000.0
-    traits = ctab[card, C_TRAITS]
-    for b in range(L.NUM_TRAIT_BITS):
-        if traits & (1 << b):
-            out[at + L.CARD_TRAITS + b] = 1.0
-    out[at + L.CARD_HAS_USE] = 1.0 if ctab[card, C_USE_EFFECT] >= 0 else 0.0
-    out[at + L.CARD_HAS_CONT] = ctab[card, C_HAS_CONT]
-    out[at + L.CARD_HAS_START] = ctab[card, C_HAS_START]
-    out[at + L.CARD_HAS_BURST] = ctab[card, C_HAS_BURST]
-    out[at + L.CARD_MAIN_CAPABLE] = ctab[card, C_MAIN_OK]
-    out[at + L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity, for policies that embed card ids
+def card_features(ctab: np.ndarray) -> np.ndarray:
+    """The CARD block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept in the
+    card table from column ``C_FEATURES`` (``cards.py``): the observation copies a card's block instead of
+    re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
+    feat = np.zeros((ctab.shape[0], L.CARD_SIZE), dtype=np.float32)
+    for card in range(ctab.shape[0]):
+        f = feat[card]
+        f[L.CARD_PRESENT] = 1.0
+        f[L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
+        f[L.CARD_COLOR + ctab[card, C_COLOR]] = 1.0
+        f[L.CARD_TURN_COST] = ctab[card, C_TURN_COST]
+        f[L.CARD_AP] = ctab[card, C_AP] / 1000.0  # float64 division rounded once to float32, as a kernel write
+        for b in range(L.NUM_TRAIT_BITS):
+            if ctab[card, C_TRAITS] & (1 << b):
+                f[L.CARD_TRAITS + b] = 1.0
+        f[L.CARD_HAS_USE] = 1.0 if ctab[card, C_USE_EFFECT] >= 0 else 0.0
+        f[L.CARD_HAS_CONT] = ctab[card, C_HAS_CONT]
+        f[L.CARD_HAS_START] = ctab[card, C_HAS_START]
+        f[L.CARD_HAS_BURST] = ctab[card, C_HAS_BURST]
+        f[L.CARD_MAIN_CAPABLE] = ctab[card, C_MAIN_OK]
+        f[L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity, for policies that embed card ids
+    return feat
 
 
-@njit(cache=True)
-def write_character(row: np.ndarray, tables, q: int, inst: int, out: np.ndarray, at: int, sources: np.ndarray,
-                    n_sources: int) -> None:
-    """The CHAR block of instance ``inst`` of player ``q`` at ``out[at:]``."""
-    k = q * S.DECK_SIZE + inst
-    write_card(tables[0], card_of(row, q, inst), out, at + L.CHAR_CARD)
-    out[at + L.CHAR_AP_NOW] = ap_given(row, tables, q, inst, sources, n_sources) / 1000.0
-    out[at + L.CHAR_RESTED] = row[S.RESTED + k]
-    out[at + L.CHAR_ATTACKED] = row[S.ATTACKED + k]
-    battle = row[S.BATTLE] != 0
-    attacking = battle and q == row[S.TURN_PLAYER] and (inst == row[S.ATK_A] or inst == row[S.ATK_B])
-    out[at + L.CHAR_ATTACKING] = 1.0 if attacking else 0.0
-    out[at + L.CHAR_DEFENDING] = 1.0 if battle and q != row[S.TURN_PLAYER] and inst == row[S.TARGET] else 0.0
-    out[at + L.CHAR_DECLARED_TARGET] = 1.0 if battle and q != row[S.TURN_PLAYER] and inst == row[S.ORIG_TARGET] else 0.0
-    out[at + L.CHAR_FACE_UP] = row[S.FACE_UP + k]
+@njit(cache=True, inline="always")
+def copy_card(feat: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
+    """The CARD block of ``card`` at ``out[at:]`` (inlined: a call per copy costs as much as the copy)."""
+    for f in range(L.CARD_SIZE):
+        out[at + f] = feat[card, C_FEATURES + f]
 
 
 @njit(cache=True)
@@ -69,7 +64,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
-    ctab = tables[0]
+    feat = tables[0].view(np.float32)  # the card blocks from column C_FEATURES
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     # the [Cont] skills in force, found once per row
@@ -120,29 +115,47 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[lat + L.LEVEL_SLOT_PRESENT] = 1.0
             if row[S.FACE_UP + q * S.DECK_SIZE + inst] != 0:
                 out[lat + L.LEVEL_SLOT_FACE_UP] = 1.0
-                write_card(ctab, card_of(row, q, inst), out, lat + L.LEVEL_SLOT_CARD)
+                copy_card(feat, card_of(row, q, inst), out, lat + L.LEVEL_SLOT_CARD)
             else:
                 down += 1
                 if q == p and row[S.DRAWN + q * S.DECK_SIZE + inst] != 0:  # the viewer knows this one (mulliganed)
-                    write_card(ctab, card_of(row, q, inst), out, lat + L.LEVEL_SLOT_CARD)
+                    copy_card(feat, card_of(row, q, inst), out, lat + L.LEVEL_SLOT_CARD)
         out[base + L.COUNT_FACE_DOWN_LEVEL] = down
         out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
         for j in range(row[S.DISCARD_COUNT + q]):
             out[L.O_DISCARD + side * MAX_POOL + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + j])] += 1.0
         for j in range(row[S.USED_COUNT + q]):
             out[L.O_USED_SKILLS + side * MAX_POOL + row[S.USED_SKILLS + q * S.USED_CAP + j]] = 1.0
-        main = row[S.MAIN + q]
-        mat = L.O_MAIN + side * L.CHAR_SIZE
-        if main >= 0:
-            if q == p or row[S.FACE_UP + q * S.DECK_SIZE + main] != 0:
-                write_character(row, tables, q, main, out, mat, sources, n_sources)
-            else:  # the opponent's face-down main during setup: present, nothing else
-                out[mat + L.CHAR_CARD + L.CARD_PRESENT] = 1.0
-        for s in range(row[S.SUPPORT_COUNT + q]):
-            write_character(row, tables, q, support_at(row, q, s), out,
-                            L.O_SUPPORTS + (side * S.SUPPORT_CAP + s) * L.CHAR_SIZE, sources, n_sources)
+        battle = row[S.BATTLE] != 0
+        for s in range(-1, row[S.SUPPORT_COUNT + q]):  # the main (s = -1), then the supports: the CHAR blocks
+            if s < 0:
+                inst = row[S.MAIN + q]
+                at = L.O_MAIN + side * L.CHAR_SIZE
+                if inst < 0:
+                    continue
+                if q != p and row[S.FACE_UP + q * S.DECK_SIZE + inst] == 0:
+                    out[at + L.CHAR_CARD + L.CARD_PRESENT] = 1.0  # the opponent's face-down main during setup
+                    continue
+            else:
+                inst = support_at(row, q, s)
+                at = L.O_SUPPORTS + (side * S.SUPPORT_CAP + s) * L.CHAR_SIZE
+            k = q * S.DECK_SIZE + inst
+            card = row[S.DECK_LIST + k]
+            for f in range(L.CARD_SIZE):
+                out[at + L.CHAR_CARD + f] = feat[card, C_FEATURES + f]
+            out[at + L.CHAR_AP_NOW] = ap_given(row, tables, q, inst, sources, n_sources) / 1000.0
+            out[at + L.CHAR_RESTED] = row[S.RESTED + k]
+            out[at + L.CHAR_ATTACKED] = row[S.ATTACKED + k]
+            attacking = battle and q == tp and (inst == row[S.ATK_A] or inst == row[S.ATK_B])
+            out[at + L.CHAR_ATTACKING] = 1.0 if attacking else 0.0
+            out[at + L.CHAR_DEFENDING] = 1.0 if battle and q != tp and inst == row[S.TARGET] else 0.0
+            out[at + L.CHAR_DECLARED_TARGET] = 1.0 if battle and q != tp and inst == row[S.ORIG_TARGET] else 0.0
+            out[at + L.CHAR_FACE_UP] = row[S.FACE_UP + k]
     for i in range(row[S.HAND_COUNT + p]):
-        write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
+        card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
+        at = L.O_HAND + i * L.CARD_SIZE
+        for f in range(L.CARD_SIZE):
+            out[at + f] = feat[card, C_FEATURES + f]
     if row[S.BATTLE] != 0:
         atk = ap_given(row, tables, tp, row[S.ATK_A], sources, n_sources)
         if row[S.ATK_B] >= 0:
