@@ -21,6 +21,7 @@ pile sizes; never the opponent's hand, reserves, decks or face-down characters.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
@@ -162,26 +163,81 @@ def _attack_value(row, tables, p, att, q, tgt, mode):
     return v
 
 
+# A decision reads the same characters' ATT and DEF for many attacker/target pairs, and each att_of/def_of rescans
+# every [Cont] boost: ``stats[side, slot]`` memoises (instance, ATT, DEF) per grid slot for one position.
+STAT_INST, STAT_ATT, STAT_DEF = range(3)
+UNKNOWN = -(1 << 30)  # not read yet (ATT and DEF are at least 0, instances at least -1)
+
+
 @njit(cache=True)
-def _best_attack(row, tables, p, mask):
+def _slot_stats(row, tables, q, slot, stats):
+    """(instance, ATT, DEF) of the character on ``q``'s ``slot`` (instance -1: empty), read once per position."""
+    if stats[q, slot, STAT_INST] == UNKNOWN:
+        inst = at_slot(row, q, slot)
+        stats[q, slot, STAT_INST] = inst
+        if inst >= 0:
+            stats[q, slot, STAT_ATT] = att_of(row, tables, q, inst)
+            stats[q, slot, STAT_DEF] = def_of(row, tables, q, inst)
+    return stats[q, slot]
+
+
+@njit(cache=True)
+def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
+    """:func:`_attack_value` with both characters' ATT and DEF already read (``_slot_stats``); the same result."""
+    ctab = tables[0]
+    d_sk = skills_of(row, ctab, q, tgt)
+    power = a_stats[STAT_ATT] if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
+    ranged = mode == MODE_THROW or (mode == MODE_FIGHT and distance(row, p, att, q, tgt) >= 2)
+    hit = power >= t_stats[STAT_DEF]
+    back = False
+    if mode != MODE_JUMP and (d_sk & SK_COUNTER) != 0 and (not ranged or (d_sk & SK_RANGED) != 0):
+        back = t_stats[STAT_ATT] >= a_stats[STAT_DEF]
+    v = 0.0
+    if hit:
+        v += float(t_stats[STAT_ATT] + t_stats[STAT_DEF])
+        if row[PARTY_COUNT + q] == 1:
+            v += LAST_ONE_BONUS
+    if back:
+        v -= float(a_stats[STAT_ATT] + a_stats[STAT_DEF])
+        if row[PARTY_COUNT + p] == 1:
+            v -= 2 * LAST_ONE_BONUS
+    if not hit:
+        return -1.0
+    return v
+
+
+@njit(cache=True)
+def _best_attack(row, tables, p, mask, stats):
     q = 1 - p
     best = -1
     best_v = 0.5
+    stats[:] = UNKNOWN
     for a in range(PARTY_SIZE):
-        att = at_slot(row, p, a)
+        any_attack = False  # the attacker's stats are only read when one of its attacks is legal
+        for k in range(a * PARTY_SIZE, (a + 1) * PARTY_SIZE):
+            if mask[A_FIGHT + k] != 0 or mask[A_THROW + k] != 0:
+                any_attack = True
+                break
+        if not any_attack:
+            continue
+        a_stats = _slot_stats(row, tables, p, a, stats)
+        att = a_stats[STAT_INST]
         if att < 0:
             continue
         for t in range(PARTY_SIZE):
-            tgt = at_slot(row, q, t)
+            k = a * PARTY_SIZE + t
+            if mask[A_FIGHT + k] == 0 and mask[A_THROW + k] == 0:
+                continue
+            t_stats = _slot_stats(row, tables, q, t, stats)
+            tgt = t_stats[STAT_INST]
             if tgt < 0:
                 continue
-            k = a * PARTY_SIZE + t
             if mask[A_FIGHT + k] != 0:
-                v = _attack_value(row, tables, p, att, q, tgt, MODE_FIGHT)
+                v = _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, MODE_FIGHT)
                 if v > best_v:
                     best, best_v = A_FIGHT + k, v
             if mask[A_THROW + k] != 0:
-                v = _attack_value(row, tables, p, att, q, tgt, MODE_THROW) - 2.0  # costs an equipment card
+                v = _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, MODE_THROW) - 2.0  # costs an equipment card
                 if v > best_v:
                     best, best_v = A_THROW + k, v
     return best
@@ -267,8 +323,9 @@ def _pending_card(row, p):
 
 
 @njit(cache=True)
-def decide(row, tables, p, mask):
-    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
+def decide(row, tables, p, mask, stats):
+    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask); ``stats``: scratch for
+    ``_slot_stats``."""
     ctab = tables[0]
     st = row[STEP]
     q = 1 - p
@@ -308,7 +365,7 @@ def decide(row, tables, p, mask):
                 best, best_v = A_RESERVE + j, v
         return best
     if st == ST_BATTLE:
-        a = _best_attack(row, tables, p, mask)
+        a = _best_attack(row, tables, p, mask, stats)
         if a >= 0:
             return a
         best = -1
@@ -392,16 +449,17 @@ def decide(row, tables, p, mask):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def batch_decide(states, tables, players, masks, out, fallback=True):
     """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
     legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""
+    stats = np.empty((2, PARTY_SIZE, 3), dtype=np.int64)
     for i in range(states.shape[0]):
         p = players[i]
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i])
+        a = decide(states[i], tables, p, masks[i], stats)
         if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
             for b in range(NUM_ACTIONS):
                 if masks[i, b] != 0:
