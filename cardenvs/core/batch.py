@@ -40,7 +40,9 @@ def int_array(values: Any, what: str, n: int, lo: int = INT32_MIN, hi: int = INT
     Floats, bools, strings and objects are refused rather than cast (a float action would be truncated, an int64
     2**32+1 would wrap to 1): :class:`BadArgumentError` naming ``what``."""
     if type(values) is np.ndarray and values.dtype == np.int32 and values.shape == (n,):  # the hot path
-        if (lo > INT32_MIN or hi < INT32_MAX) and n and (values.min() < lo or values.max() > hi):
+        # one pass for both ends: v - lo wraps in int32, so as uint32 it is past hi - lo exactly when v is out
+        if (lo > INT32_MIN or hi < INT32_MAX) and np.count_nonzero(
+                (values - np.int32(lo)).view(np.uint32) > np.uint32(hi - lo)):
             bad = values[(values < lo) | (values > hi)][0]
             raise BadArgumentError(f"{what} {int(bad)} is out of range [{lo}, {hi}]")
         return values
@@ -204,7 +206,7 @@ def rewards_from(winner: np.ndarray, status: np.ndarray) -> np.ndarray:
     """+1/-1 for a win/loss, 0 for a draw, a truncation or a live game; shape [N, 2]."""
     out = np.zeros((winner.shape[0], 2), dtype=np.float32)
     ended = status == TERMINATED
-    if not ended.any():  # the common case inside a game: nothing to write
+    if not np.count_nonzero(ended):  # the common case inside a game: nothing to write
         return out
     rows = np.flatnonzero(ended & (winner >= 0) & (winner < DRAW))
     out[rows, winner[rows]] = 1.0
@@ -429,12 +431,12 @@ class BatchGame:
         :attr:`last_errors`. Bad arguments raise :class:`BadArgumentError` before any row changes.
         """
         acts, who, wild = self._decisions(actions, players, errors)
-        any_wild = wild.any()
+        any_wild = np.count_nonzero(wild) > 0
         run_who = np.where(wild, np.int32(-1), who) if any_wild else who
         self.kernels.batch_step(self.states, self.pool.tables, run_who, acts, self._errors)
         if any_wild:
             self._errors[wild] = 1
-        if errors == "raise" and self._errors.any():
+        if errors == "raise" and np.count_nonzero(self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
         result = StepResult(
@@ -488,16 +490,17 @@ class BatchGame:
             return self._play_composed(actions, players, viewers, errors, observe)
         acts, who, wild = self._decisions(actions, players, errors)
         view = self._viewers(viewers)
-        run_who = np.where(wild, np.int32(-1), who) if wild.any() else who
+        any_wild = np.count_nonzero(wild) > 0
+        run_who = np.where(wild, np.int32(-1), who) if any_wild else who
         if self._finals is None or (self.autoreset and self._finals.shape != self.states.shape):
             # finished rows are copied here before their autoreset; without autoreset nothing is written
             width = self.states.shape[1]
             self._finals = np.zeros_like(self.states) if self.autoreset else np.zeros((1, width), np.int32)
         play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), run_who, acts,
              self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
-        if wild.any():
+        if any_wild:
             self._errors[wild] = 1
-        if self._ended.any():
+        if np.count_nonzero(self._ended):
             ended = self._ended.astype(np.bool_)
             self.final_states = self._finals[ended].copy()
             status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
@@ -505,7 +508,7 @@ class BatchGame:
         else:
             self.final_states = None
             status, winner = self.states[:, H_STATUS], self.states[:, H_WINNER]
-        if errors == "raise" and self._errors.any():
+        if errors == "raise" and np.count_nonzero(self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
         result = StepResult(rewards_from(winner, status), status == TERMINATED, status == TRUNCATED)
@@ -537,7 +540,9 @@ class BatchGame:
         raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
 
     def _viewers(self, viewers: Any) -> np.ndarray:
-        return seat_array(viewers, "viewers", self.num_games, np.full(self.num_games, -1, dtype=np.int32))
+        if viewers is None:  # -1 in every row: the kernels show each row's player to act
+            return self._players(-1)
+        return seat_array(viewers, "viewers", self.num_games, self._players(-1))
 
     def _play_composed(self, actions: Any, players: Any, viewers: Any, errors: str, observe: bool = True):
         """:meth:`play` for a game without a fused kernel: the same results from the four kernels."""
