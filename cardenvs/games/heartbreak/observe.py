@@ -73,9 +73,20 @@ def scan_stock(row: np.ndarray, ctab: np.ndarray, q: int, info: np.ndarray, side
             break
 
 
+# keyword_with's (column, modifier) pairs, read from an array so that Numba compiles one version of it, not one per
+# pair of constants: armor, ward, counter, bypass, attack bonus, baneful (no modifier)
+_KW_COL = np.array([C_ARMOR, C_WARD, C_COUNTER, C_BYPASS, C_ATTACK, C_BANEFUL], dtype=np.int64)
+_KW_MOD = np.array([S.MOD_ARMOR, S.MOD_WARD, S.MOD_COUNTER, S.MOD_BYPASS, S.MOD_ATTACK, -1], dtype=np.int64)
+KW_ARMOR, KW_WARD, KW_COUNTER, KW_BYPASS, KW_ATTACK, KW_BANEFUL = range(6)
+_KW_OUT = np.array([L.FIGHTER_ARMOR_NOW, L.FIGHTER_WARD_NOW, L.FIGHTER_COUNTER_NOW, -1, L.FIGHTER_ATTACK_BONUS],
+                   dtype=np.int64)  # where write_fighter puts each keyword (bypass is written as a flag)
+
+
 @njit(cache=True)
-def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int, col: int, mod: int) -> int:
-    """``board.keyword`` with the fighter's item already known."""
+def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int, kw: int) -> int:
+    """``board.keyword`` (the ``KW_*`` keyword) with the fighter's item already known."""
+    col = _KW_COL[kw]
+    mod = _KW_MOD[kw]
     k = q * S.MAX_DECK + inst
     v = row[mod + k] if mod >= 0 else 0
     if row[S.SILENCED + k] == 0:
@@ -86,10 +97,11 @@ def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int
 
 
 @njit(cache=True)
-def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, side: int, baneful: int,
-                  out: np.ndarray, at: int) -> None:
-    """The L.FIGHTER block of ``q``'s fighter at field position ``pos`` (``info`` from ``scan_stock``; ``baneful``:
-    the opponent's [Baneful] total) at ``out[at:]``: the same values as ``board.hp_of``, ``armor_of`` and so on."""
+def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, side: int, out: np.ndarray,
+                  at: int) -> None:
+    """The L.FIGHTER block of ``q``'s fighter at field position ``pos`` (``info[side]`` from ``scan_stock`` for
+    ``q``, ``info[1 - side]`` for the opponent) at ``out[at:]``: the same values as ``board.hp_of``, ``armor_of`` and
+    so on."""
     ctab = tables[0]
     feat = tables[2]
     inst = info[side, pos, 0]
@@ -107,8 +119,11 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
         down -= mod
     if it >= 0:
         up += ctab[card_of(row, q, it), C_HP]
-    if pos == 0:
-        down += baneful
+    if pos == 0:  # the Lead suffers every [Baneful] of the opponent's fighters (HB-K7/K9)
+        for opos in range(S.FIELD_CAP):
+            if info[1 - side, opos, 0] >= 0:
+                down += keyword_with(row, ctab, 1 - q, info[1 - side, opos, 0], info[1 - side, opos, 1],
+                                     np.int64(KW_BANEFUL))  # not a literal: the same version as above
     hp = ctab[card, C_HP] + up - down
     if down > 0 and hp < MIN_REDUCED_HP:
         hp = MIN_REDUCED_HP
@@ -120,9 +135,12 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     for j in range(S.MAX_SKILLS):
         out[at + L.FIGHTER_SKILL_USED + j] = (row[S.SKILLS_USED + k] >> j) & 1
     out[at + L.FIGHTER_SILENCED] = row[S.SILENCED + k]
-    out[at + L.FIGHTER_ARMOR_NOW] = keyword_with(row, ctab, q, inst, it, C_ARMOR, S.MOD_ARMOR) / 10.0
-    out[at + L.FIGHTER_WARD_NOW] = keyword_with(row, ctab, q, inst, it, C_WARD, S.MOD_WARD) / 10.0
-    out[at + L.FIGHTER_COUNTER_NOW] = keyword_with(row, ctab, q, inst, it, C_COUNTER, S.MOD_COUNTER) / 10.0
+    for kw in range(KW_BANEFUL):  # armor, ward, counter, bypass, attack bonus (a loop index: one compiled version)
+        v = keyword_with(row, ctab, q, inst, it, kw)
+        if kw == KW_BYPASS:
+            out[at + L.FIGHTER_BYPASS_NOW] = 1.0 if v > 0 else 0.0
+        else:
+            out[at + _KW_OUT[kw]] = v / 10.0
     # board.strike_of: the highest X counts
     x = max(1, row[S.MOD_STRIKE + k])
     if row[S.SILENCED + k] == 0:
@@ -130,8 +148,6 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     if it >= 0:
         x = max(x, ctab[card_of(row, q, it), C_STRIKE])
     out[at + L.FIGHTER_STRIKE_NOW] = x
-    out[at + L.FIGHTER_BYPASS_NOW] = 1.0 if keyword_with(row, ctab, q, inst, it, C_BYPASS, S.MOD_BYPASS) > 0 else 0.0
-    out[at + L.FIGHTER_ATTACK_BONUS] = keyword_with(row, ctab, q, inst, it, C_ATTACK, S.MOD_ATTACK) / 10.0
     out[at + L.FIGHTER_STOCK] = info[side, pos, 2]
     out[at + L.FIGHTER_STOCK_FACE_DOWN] = info[side, pos, 3]
     out[at + L.FIGHTER_MAY_EVOLVE] = 1.0 if row[S.SINCE_TURN + k] < row[H_TURN] else 0.0
@@ -142,6 +158,12 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
 
 @njit(cache=True)
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
+    observe_into(row, tables, p, out, np.empty((2, S.FIELD_CAP, 4), dtype=np.int64))
+
+
+@njit(cache=True)
+def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndarray) -> None:
+    """``observe_row`` with its scratch (``info``, see ``scan_stock``) passed in, so a batch allocates it once."""
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
@@ -171,17 +193,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
         out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
         out[c + L.CTX_CHOICE_MINE] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
-    # each side's fighters, items and stock counts, and the [Baneful] total each side's Lead suffers (HB-K7/K9)
-    info = np.empty((2, S.FIELD_CAP, 4), dtype=np.int64)
-    scan_stock(row, ctab, p, info, 0)
-    scan_stock(row, ctab, o, info, 1)
-    baneful = np.zeros(2, dtype=np.int64)
-    for side in range(2):
-        q = p if side == 0 else o
-        for pos in range(S.FIELD_CAP):
-            inst = info[side, pos, 0]
-            if inst >= 0:
-                baneful[1 - side] += keyword_with(row, ctab, q, inst, info[side, pos, 1], C_BANEFUL, -1)
+    for side in range(2):  # each side's fighters, items and stock counts (one call site: one compiled version)
+        scan_stock(row, ctab, p if side == 0 else o, info, side)
     for side in range(2):
         q = p if side == 0 else o
         base = L.O_COUNTS + side * L.COUNTS_SIZE
@@ -221,7 +234,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 continue
             at = L.O_FIELD + (side * S.FIELD_CAP + pos) * L.FIGHTER_SIZE
             if q == p or row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
-                write_fighter(row, tables, q, pos, info, side, baneful[side], out, at)
+                write_fighter(row, tables, q, pos, info, side, out, at)
             else:  # the opponent's face-down Lead during setup: present, nothing else
                 out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1.0
     for i in range(row[S.HAND_COUNT + p]):
@@ -279,5 +292,6 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True)
 def batch_observe(states, tables, players, out):
+    info = np.empty((2, S.FIELD_CAP, 4), dtype=np.int64)
     for i in range(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
+        observe_into(states[i], tables, players[i], out[i], info)

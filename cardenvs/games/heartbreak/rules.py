@@ -793,7 +793,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     if a < 0 or a >= NUM_ACTIONS or mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
         return False
     row[H_DECISIONS] += 1
-    apply_action(row, tables, p, a)
+    apply_action(row, tables, p, np.int64(a))  # int64 as settle passes it: one compiled version of apply_action
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
