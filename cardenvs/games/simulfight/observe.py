@@ -27,14 +27,22 @@ from .obs_layout import OBS, OBS_SIZE
 __all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "batch_observe", "hide"]
 OBS.export(globals(), "O_")  # O_ME, O_MY_CARDS ... here too (the kernels below read them as L.O_ME ...)
 
+# Every card block starts at an even float offset and its static part has an even length, so it can be copied as
+# int64 pairs: half the loads and stores of the observation's largest part (bit-identical floats).
+assert L.O_MY_CARDS % 2 == 0 and L.O_OPP_CARDS % 2 == 0 and CARD_SIZE % 2 == 0 and CARD_STATIC_END % 2 == 0
+assert OBS_SIZE % 2 == 0
+
+
 @njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
-def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
-              out: np.ndarray) -> None:
-    """``observe_row`` on the unpacked tables (the explicitly typed kernel)."""
+def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
+                      out: np.ndarray) -> None:
+    """``write_obs`` into an 8-byte aligned ``out``: the static card blocks are copied as int64 pairs."""
     out[:] = 0.0
     if p < 0 or p > 1:
         return
     q = 1 - p
+    out64 = out.view(np.int64)  # the static card blocks, copied as int64 pairs of float32
+    feat64 = features.view(np.int64)
     out[L.O_PHASE + row[S.PHASE]] = 1.0
     out[L.O_ROUND] = row[H_TURN] / 10.0
     own_open = row[S.PLAN_OPEN + p] != 0
@@ -83,8 +91,8 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
         if card < 0:
             continue
         base = L.O_MY_CARDS + inst * CARD_SIZE
-        for f in range(CARD_STATIC_END):
-            out[base + f] = features[card, f]
+        for f in range(CARD_STATIC_END // 2):
+            out64[(base >> 1) + f] = feat64[card, f]
         at = p * S.MAX_DECK + inst
         loc = row[S.LOC + at]
         if loc == S.LOC_DECK:
@@ -107,8 +115,8 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
         if card < 0:
             continue
         base = L.O_OPP_CARDS + inst * CARD_SIZE
-        for f in range(CARD_STATIC_END):
-            out[base + f] = features[card, f]
+        for f in range(CARD_STATIC_END // 2):
+            out64[(base >> 1) + f] = feat64[card, f]
         at = q * S.MAX_DECK + inst
         if row[S.LOC + at] == S.LOC_DISCARD:
             out[base + CARD_IN_DISCARD] = 1.0
@@ -125,6 +133,18 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
         out[base + CARD_HEALTH] = row[S.SNAP_HEALTH + at] / 5.0
         out[base + CARD_PROTECTED] = row[S.SNAP_PROTECTED + at]
         out[base + CARD_STUNNED] = row[S.SNAP_STUNNED + at]
+
+
+@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
+def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
+              out: np.ndarray) -> None:
+    """``observe_row`` on the unpacked tables (the explicitly typed kernel)."""
+    if out.ctypes.data % 8 == 0:  # always for a row of a float32 [N, OBS_SIZE] array from numpy
+        write_obs_aligned(row, cards, effects, features, p, out)
+    else:
+        aligned = np.empty(OBS_SIZE, dtype=np.float32)
+        write_obs_aligned(row, cards, effects, features, p, aligned)
+        out[:] = aligned
 
 
 @njit(cache=True)
