@@ -166,13 +166,15 @@ def _simulate(row, tables, memo, sources):
 
 
 @njit(cache=True)
-def _best_use(row, tables, p, mask, scratch, memo, sources):
+def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
     """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains.
-    ``memo[0]``/``sources[0]`` memoise ``row``'s APs, ``memo[1]``/``sources[1]`` each simulated copy's."""
+    ``memo[0]``/``sources[0]`` memoise ``row``'s APs, ``memo[1]``/``sources[1]`` each simulated copy's;
+    ``seen``: room for the event cards valued so far."""
     base = 0.0
     valued = False  # the base value is only needed once a candidate is legal (most windows offer none)
     best = A_PASS
     best_gain = 50.0  # a small margin: do not spend cards on rounding noise
+    n_seen = 0  # event cards already valued in this decision: seen[:n_seen]
     for a in range(A_HAND, A_SKILL_END):  # hand cards (events) and [Use] skills, in action order
         if mask[a] == 0:
             continue
@@ -180,6 +182,17 @@ def _best_use(row, tables, p, mask, scratch, memo, sources):
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
             if tables[0][card, C_TYPE] == TYPE_CHARACTER:
                 continue  # supports are chosen by _best_support
+            # A second copy of an event gains exactly what the first did (an event's effects read its card, never
+            # its instance or hand slot), and only a strictly larger gain replaces the best: skip it.
+            repeat = False
+            for j in range(n_seen):
+                if seen[j] == card:
+                    repeat = True
+                    break
+            if repeat:
+                continue
+            seen[n_seen] = card
+            n_seen += 1
         if not valued:
             base = _value(row, tables, p, memo[0], sources[0])
             valued = True
@@ -282,9 +295,10 @@ def _card_keep_value(row, tables, p, inst):
 
 
 @njit(cache=True)
-def decide(row, tables, p, mask, scratch, memo, sources):
+def decide(row, tables, p, mask, scratch, memo, sources, seen):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask). ``scratch``: a row to
-    simulate on; ``memo``/``sources``: two AP memos (see ``_ap``), the first for ``row``, the second for ``scratch``."""
+    simulate on; ``memo``/``sources``: two AP memos (see ``_ap``), the first for ``row``, the second for ``scratch``;
+    ``seen``: HAND_CAP ints of room."""
     memo[0][:] = -1
     memo_row = memo[0]
     sources_row = sources[0]
@@ -321,7 +335,7 @@ def decide(row, tables, p, mask, scratch, memo, sources):
             a = _best_support(row, tables, p, mask)
             if a >= 0:
                 return a
-        return _best_use(row, tables, p, mask, scratch, memo, sources)
+        return _best_use(row, tables, p, mask, scratch, memo, sources, seen)
     if st == ST_ATTACK:
         my_main = row[MAIN + p]
         opp_main_ap = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
@@ -452,12 +466,13 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
     scratch = np.empty(states.shape[1], dtype=states.dtype)
     memo = np.empty((2, MEMO_SIZE), dtype=np.int32)
     sources = np.empty((2, MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
+    seen = np.empty(HAND_CAP, dtype=np.int32)
     for i in range(states.shape[0]):
         p = players[i]
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], scratch, memo, sources)
+        a = decide(states[i], tables, p, masks[i], scratch, memo, sources, seen)
         if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
             for b in range(NUM_ACTIONS):
                 if masks[i, b] != 0:
