@@ -36,6 +36,7 @@ from .cards import (
     C_TAKE_MINUS,
     C_TAKE_PLUS,
     C_TYPE,
+    E_TRIGGER,
     MAX_SKILLS,
     NUM_OPS,
 )
@@ -136,15 +137,23 @@ def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, sid
         return 0
     cu = card_of(row, p, u)
     cv = card_of(row, q, v)
-    dmg = step1_damage(row, tables, p, u, k)
+    # fast paths (most skills, most turns): a skill without effects deals its printed damage at step 1, and a side
+    # without modifiers leaves it as is (best_order with nothing to order)
+    if tables[2][cu, k, 0, E_TRIGGER] < 0:  # skill effects are packed from entry 0
+        dmg = ctab[cu, C_S0_DAMAGE + k]
+    else:
+        dmg = step1_damage(row, tables, p, u, k)
     boost = row[S.BOOST + p * S.DECK_SIZE + u]
     plus = ctab[cu, C_DEAL_PLUS] + g[side, S.POS_MAIN, G_DEAL_PLUS] + max(boost, 0)
     minus = ctab[cu, C_DEAL_MINUS] + g[side, S.POS_MAIN, G_DEAL_MINUS] + max(-boost, 0)
-    dmg = best_order(dmg, plus, minus, 0)
+    dmg = best_order(dmg, plus, minus, 0) if plus > 0 or minus > 0 else max(dmg, 0)
     plus = ctab[cv, C_TAKE_PLUS] + g[1 - side, S.POS_MAIN, G_TAKE_PLUS]
     minus = ctab[cv, C_TAKE_MINUS] + g[1 - side, S.POS_MAIN, G_TAKE_MINUS] + row[S.GUARD + q * S.DECK_SIZE + v]
     halves = ctab[cv, C_HALVE] + g[1 - side, S.POS_MAIN, G_HALVE]
-    dmg = best_order(dmg, plus, minus, halves)
+    if plus > 0 or minus > 0 or halves > 0:
+        dmg = best_order(dmg, plus, minus, halves)
+    else:
+        dmg = max(dmg, 0)
     attr = ctab[cv, C_ATTR]
     if attr != ATTR_NONE and (ctab[cu, C_ADV] & (1 << attr)) != 0:
         dmg *= 2
