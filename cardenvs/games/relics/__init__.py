@@ -14,6 +14,7 @@ from cardenvs.core.spec import GameSpec, Kernels
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .cards import load_deck, load_pool
+from .fused import batch_play
 from .obs_layout import CARD_ID_INDICES
 from .observe import OBS, batch_observe
 from .rules import (
@@ -34,7 +35,7 @@ SPEC = GameSpec(
     max_deck=MAX_DECK,
     turn_cap=TURN_CAP,
     simultaneous=False,
-    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask),
+    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
     package_dir=Path(__file__).resolve().parent,
     load_pool=load_pool,
     load_deck=load_deck,

@@ -1055,17 +1055,18 @@ def pending_is_hidden(row: np.ndarray) -> bool:
 
 
 @njit(cache=True, inline="always")
-def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
-    """Advance, then auto-play decisions that have exactly one legal action when that is public knowledge."""
+def settle(row: np.ndarray, tables, mask: np.ndarray) -> bool:
+    """Advance, then auto-play decisions that have exactly one legal action when that is public knowledge. True when
+    ``mask`` ends holding the legal mask of the player to act (the fused step copies it instead of recomputing)."""
     while True:
         advance(row, tables)
         if row[H_STATUS] != LIVE:
-            return
+            return False
         if pending_is_hidden(row):
-            return
+            return False
         p = row[H_TO_ACT]
         if mask_row(row, tables, p, mask) != 1:
-            return
+            return True
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
                 apply_action(row, tables, p, a)
@@ -1118,19 +1119,23 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     settle(row, tables, mask)
 
 
+STEP_ILLEGAL, STEP_APPLIED, STEP_APPLIED_MASK_READY = 0, 1, 2
+
+
 @kernel
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
-    """Apply action ``a`` of player ``p``: True when it was legal and applied, False (row untouched) when illegal."""
+def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
+    """Apply action ``a`` of player ``p``: STEP_ILLEGAL (0, row untouched) when illegal, else STEP_APPLIED, or
+    STEP_APPLIED_MASK_READY when ``mask`` also holds the legal mask of the player to act next (a live row)."""
     if a < 0 or a >= NUM_ACTIONS:
-        return False
+        return STEP_ILLEGAL
     if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
-        return False
+        return STEP_ILLEGAL
     row[H_DECISIONS] += 1
     apply_action(row, tables, p, a)
-    settle(row, tables, mask)
+    ready = settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate_relics(row)
-    return True
+    return STEP_APPLIED_MASK_READY if ready and row[H_STATUS] == LIVE else STEP_APPLIED
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1148,7 +1153,7 @@ def batch_step(states, tables, players, actions, errors):
         errors[i] = 0  # every row not in error reads 0, skipped rows included (spec.py kernel contract)
         if players[i] >= 0:
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
+            errors[i] = 1 if step_row(states[i], tables, players[i], actions[i], mask) == STEP_ILLEGAL else 0
 
 
 @njit(cache=True, nogil=True)
