@@ -13,13 +13,17 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
-from .board import card_of, level_of, support_at
+from .board import card_of, in_battle, level_of, support_at
 from .cards import (
     C_AP, C_COLOR, C_FEATURES, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE,
     C_USE_EFFECT,
-    E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ONE,
+    E_AMOUNT, E_FILTER, E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ALL,
+    TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE, TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_MAIN,
+    TG_OWN_SUPPORTS, TG_SELF,
 )
-from .effects import MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, active_conts, ap_given
+from .effects import (
+    MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, SRC_CARD, SRC_EFFECT, SRC_INST, SRC_OWNER, active_conts,
+)
 from . import obs_layout as L
 from . import state as S
 from .obs_layout import OBS
@@ -59,6 +63,69 @@ def copy_card(feat: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
         out[at + f] = feat[card, C_FEATURES + f]
 
 
+# What ``ap_now`` reads per [Cont] skill in force (one int row each, from ``active_conts``' sources): its owner and
+# instance, its selector and trait filter, and its signed AP change.
+AP_OWNER, AP_SRC, AP_TARGET, AP_FILTER, AP_DELTA = range(5)
+NUM_AP_COLUMNS = 5
+
+
+@njit(cache=True)
+def cont_deltas(tables, sources: np.ndarray, n_sources: int, info: np.ndarray) -> None:
+    """Unpack the effect rows of the [Cont] skills in force once per observation (``ap_given`` reads them per AP)."""
+    etab = tables[1]
+    for j in range(n_sources):
+        card = sources[j, SRC_CARD]
+        e = sources[j, SRC_EFFECT]
+        info[j, AP_OWNER] = sources[j, SRC_OWNER]
+        info[j, AP_SRC] = sources[j, SRC_INST]
+        info[j, AP_TARGET] = etab[card, e, E_TARGET]
+        info[j, AP_FILTER] = etab[card, e, E_FILTER]
+        amount = etab[card, e, E_AMOUNT]
+        info[j, AP_DELTA] = amount if etab[card, e, E_OP] == OP_AP_UP else -amount
+
+
+@njit(cache=True)
+def ap_now(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, info: np.ndarray, n_sources: int) -> int:
+    """``effects.ap_given`` (and so ``compute_ap``) on the unpacked ``cont_deltas``, with ``effects.selects`` written
+    out (tests/games/levelneo checks they agree)."""
+    k = q * S.DECK_SIZE + inst
+    card = row[S.DECK_LIST + k]
+    ap = ctab[card, C_AP] + row[S.AP_TURN + k] + row[S.AP_NEXT + k] + row[S.AP_BATTLE + k]
+    is_main = inst == row[S.MAIN + q]
+    if is_main and row[S.TURN_PLAYER] == q:
+        ap += S.AP_PER_LEVEL * level_of(row, q)
+    traits = ctab[card, C_TRAITS]
+    for j in range(n_sources):
+        filt = info[j, AP_FILTER]
+        if filt != 0 and (traits & filt) == 0:
+            continue
+        own = q == info[j, AP_OWNER]
+        target = info[j, AP_TARGET]
+        if target == TG_SELF:
+            hit = own and inst == info[j, AP_SRC]
+        elif target == TG_OWN_MAIN:
+            hit = own and is_main
+        elif target == TG_OWN_SUPPORTS:
+            hit = own and not is_main
+        elif target == TG_OWN_ALL:
+            hit = own
+        elif target == TG_OWN_BATTLERS:
+            hit = own and in_battle(row, q, inst)
+        elif target == TG_OPP_MAIN:
+            hit = (not own) and is_main
+        elif target == TG_OPP_SUPPORTS:
+            hit = (not own) and not is_main
+        elif target == TG_OPP_ALL:
+            hit = not own
+        elif target == TG_OPP_BATTLERS:
+            hit = (not own) and in_battle(row, q, inst)
+        else:
+            hit = False
+        if hit:
+            ap += info[j, AP_DELTA]
+    return max(ap, 0)
+
+
 @njit(cache=True)
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
@@ -70,6 +137,9 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     # the [Cont] skills in force, found once per row
     sources = np.empty((MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
     n_sources = active_conts(row, tables, sources)
+    ctab = tables[0]
+    info = np.empty((MAX_CONT_SOURCES, NUM_AP_COLUMNS), dtype=np.int64)
+    cont_deltas(tables, sources, n_sources, info)
     out[L.O_STEP + row[S.STEP]] = 1.0
     c = L.O_CONTEXT
     out[c + L.CONTEXT_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
@@ -143,7 +213,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             card = row[S.DECK_LIST + k]
             for f in range(L.CARD_SIZE):
                 out[at + L.CHAR_CARD + f] = feat[card, C_FEATURES + f]
-            out[at + L.CHAR_AP_NOW] = ap_given(row, tables, q, inst, sources, n_sources) / 1000.0
+            out[at + L.CHAR_AP_NOW] = ap_now(row, ctab, q, inst, info, n_sources) / 1000.0
             out[at + L.CHAR_RESTED] = row[S.RESTED + k]
             out[at + L.CHAR_ATTACKED] = row[S.ATTACKED + k]
             attacking = battle and q == tp and (inst == row[S.ATK_A] or inst == row[S.ATK_B])
@@ -157,11 +227,11 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         for f in range(L.CARD_SIZE):
             out[at + f] = feat[card, C_FEATURES + f]
     if row[S.BATTLE] != 0:
-        atk = ap_given(row, tables, tp, row[S.ATK_A], sources, n_sources)
+        atk = ap_now(row, ctab, tp, row[S.ATK_A], info, n_sources)
         if row[S.ATK_B] >= 0:
-            atk += ap_given(row, tables, tp, row[S.ATK_B], sources, n_sources)
+            atk += ap_now(row, ctab, tp, row[S.ATK_B], info, n_sources)
         out[L.O_BATTLE_AP + L.BATTLE_AP_ATTACKER] = atk / 1000.0
-        defence = ap_given(row, tables, 1 - tp, row[S.TARGET], sources, n_sources)
+        defence = ap_now(row, ctab, 1 - tp, row[S.TARGET], info, n_sources)
         out[L.O_BATTLE_AP + L.BATTLE_AP_DEFENDER] = defence / 1000.0
 
 

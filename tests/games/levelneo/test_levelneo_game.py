@@ -112,8 +112,8 @@ def test_aec_env_plays_a_game() -> None:
 
 
 def test_observed_ap_equals_the_rules_ap() -> None:
-    """The observation finds the [Cont] skills in force once per row (active_conts + ap_given); every character's
-    observed AP must equal the rules' own compute_ap (LN-K1, LN-L4) in states from random play."""
+    """The observation finds the [Cont] skills in force once per row (active_conts + cont_deltas + ap_now); every
+    character's observed AP must equal the rules' own compute_ap (LN-K1, LN-L4) in states from random play."""
     from cardenvs.games.levelneo.board import support_at
     from cardenvs.games.levelneo.effects import compute_ap
     from cardenvs.games.levelneo.obs_layout import CHAR, CHAR_AP_NOW
