@@ -46,11 +46,13 @@ from cardenvs.games.relics.board import (
     at_slot,
     att_of,
     card_of,
+    cont_bonuses,
     def_of,
     distance,
     is_down,
     printed_att,
     skills_of,
+    stat_given,
 )
 from cardenvs.games.relics.cards import (
     C_ATT,
@@ -60,6 +62,8 @@ from cardenvs.games.relics.cards import (
     C_RELIC_DEF,
     C_SKILLS,
     C_TYPE,
+    E_ATT,
+    E_DEF,
     E_OP,
     E_POWER,
     E_TRIGGER,
@@ -92,6 +96,7 @@ from cardenvs.games.relics.state import (
     LINEUP_COUNT,
     LINEUP,
     LOC_PILE,
+    MAX_DECK,
     NUM_LOCATIONS,
     PARTY_SIZE,
     PARTY_COUNT,
@@ -164,20 +169,43 @@ def _attack_value(row, tables, p, att, q, tgt, mode):
 
 
 # A decision reads the same characters' ATT and DEF for many attacker/target pairs, and each att_of/def_of rescans
-# every [Cont] boost: ``stats[side, slot]`` memoises (instance, ATT, DEF) per grid slot for one position.
+# every [Cont] boost (into two fresh arrays): ``stats[side, slot]`` memoises (instance, ATT, DEF) per grid slot for
+# one position, and ``bonus`` holds the position's [Cont] boosts, found once by the rules' own ``cont_bonuses``.
 STAT_INST, STAT_ATT, STAT_DEF = range(3)
 UNKNOWN = -(1 << 30)  # not read yet (ATT and DEF are at least 0, instances at least -1)
+# ``bonus`` layout: a found flag, then cont_bonuses' (every, single) for ATT, then for DEF
+B_FOUND = 0
+B_EVERY_ATT = 1
+B_SINGLE_ATT = B_EVERY_ATT + 2
+B_EVERY_DEF = B_SINGLE_ATT + 2 * MAX_DECK
+B_SINGLE_DEF = B_EVERY_DEF + 2
+BONUS_SIZE = B_SINGLE_DEF + 2 * MAX_DECK
 
 
 @njit(cache=True)
-def _slot_stats(row, tables, q, slot, stats):
+def _stat(row, tables, q, inst, att, bonus):
+    """``att_of`` (``att``) or ``def_of`` of ``inst``: the same ``stat_given`` with the same [Cont] boost sum, the
+    boosts found once per position (clear ``bonus[B_FOUND]`` when the row changes)."""
+    if bonus[B_FOUND] == 0:
+        cont_bonuses(row, tables, E_ATT, bonus[B_EVERY_ATT:B_SINGLE_ATT], bonus[B_SINGLE_ATT:B_EVERY_DEF])
+        cont_bonuses(row, tables, E_DEF, bonus[B_EVERY_DEF:B_SINGLE_DEF], bonus[B_SINGLE_DEF:BONUS_SIZE])
+        bonus[B_FOUND] = 1
+    if att:
+        cont = bonus[B_EVERY_ATT + q] + bonus[B_SINGLE_ATT + q * MAX_DECK + inst]
+    else:
+        cont = bonus[B_EVERY_DEF + q] + bonus[B_SINGLE_DEF + q * MAX_DECK + inst]
+    return stat_given(row, tables[0], q, inst, att, cont)
+
+
+@njit(cache=True)
+def _slot_stats(row, tables, q, slot, stats, bonus):
     """(instance, ATT, DEF) of the character on ``q``'s ``slot`` (instance -1: empty), read once per position."""
     if stats[q, slot, STAT_INST] == UNKNOWN:
         inst = at_slot(row, q, slot)
         stats[q, slot, STAT_INST] = inst
         if inst >= 0:
-            stats[q, slot, STAT_ATT] = att_of(row, tables, q, inst)
-            stats[q, slot, STAT_DEF] = def_of(row, tables, q, inst)
+            stats[q, slot, STAT_ATT] = _stat(row, tables, q, inst, True, bonus)
+            stats[q, slot, STAT_DEF] = _stat(row, tables, q, inst, False, bonus)
     return stats[q, slot]
 
 
@@ -207,7 +235,7 @@ def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
 
 
 @njit(cache=True)
-def _best_attack(row, tables, p, mask, stats):
+def _best_attack(row, tables, p, mask, stats, bonus):
     q = 1 - p
     best = -1
     best_v = 0.5
@@ -220,7 +248,7 @@ def _best_attack(row, tables, p, mask, stats):
                 break
         if not any_attack:
             continue
-        a_stats = _slot_stats(row, tables, p, a, stats)
+        a_stats = _slot_stats(row, tables, p, a, stats, bonus)
         att = a_stats[STAT_INST]
         if att < 0:
             continue
@@ -228,7 +256,7 @@ def _best_attack(row, tables, p, mask, stats):
             k = a * PARTY_SIZE + t
             if mask[A_FIGHT + k] == 0 and mask[A_THROW + k] == 0:
                 continue
-            t_stats = _slot_stats(row, tables, q, t, stats)
+            t_stats = _slot_stats(row, tables, q, t, stats, bonus)
             tgt = t_stats[STAT_INST]
             if tgt < 0:
                 continue
@@ -244,7 +272,7 @@ def _best_attack(row, tables, p, mask, stats):
 
 
 @njit(cache=True)
-def _card_helps(row, tables, p, card):
+def _card_helps(row, tables, p, card, bonus):
     """Whether a spell or item is worth casting now (a cheap reading of its ops)."""
     ctab = tables[0]
     etab = tables[1]
@@ -255,7 +283,7 @@ def _card_helps(row, tables, p, card):
             if etab[card, e, E_TRIGGER] == TR_CAST and etab[card, e, E_OP] == OP_STRIKE:
                 for j in range(row[PARTY_COUNT + q]):
                     inst = row[PARTY + q * PARTY_SIZE + j]
-                    if def_of(row, tables, q, inst) <= etab[card, e, E_POWER]:
+                    if _stat(row, tables, q, inst, False, bonus) <= etab[card, e, E_POWER]:
                         return True
         return False
     if ops & (1 << OP_UP):
@@ -323,9 +351,10 @@ def _pending_card(row, p):
 
 
 @njit(cache=True)
-def decide(row, tables, p, mask, stats):
-    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask); ``stats``: scratch for
-    ``_slot_stats``."""
+def decide(row, tables, p, mask, stats, bonus):
+    """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask); ``stats`` and ``bonus``:
+    scratch for ``_slot_stats`` and ``_stat``."""
+    bonus[B_FOUND] = 0
     ctab = tables[0]
     st = row[STEP]
     q = 1 - p
@@ -365,7 +394,7 @@ def decide(row, tables, p, mask, stats):
                 best, best_v = A_RESERVE + j, v
         return best
     if st == ST_BATTLE:
-        a = _best_attack(row, tables, p, mask, stats)
+        a = _best_attack(row, tables, p, mask, stats, bonus)
         if a >= 0:
             return a
         best = -1
@@ -383,7 +412,7 @@ def decide(row, tables, p, mask, stats):
         for i in range(row[HAND_COUNT + p]):
             if mask[A_HAND + i] != 0:
                 card = card_of(row, p, row[HAND + p * HAND_CAP + i])
-                if ctab[card, C_TYPE] == T_EQUIPMENT or _card_helps(row, tables, p, card):
+                if ctab[card, C_TYPE] == T_EQUIPMENT or _card_helps(row, tables, p, card, bonus):
                     return A_HAND + i
         return A_PASS
     if st == ST_SLOT:
@@ -454,12 +483,13 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
     """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
     legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""
     stats = np.empty((2, PARTY_SIZE, 3), dtype=np.int64)
+    bonus = np.empty(BONUS_SIZE, dtype=np.int32)
     for i in range(states.shape[0]):
         p = players[i]
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], stats)
+        a = decide(states[i], tables, p, masks[i], stats, bonus)
         if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
             for b in range(NUM_ACTIONS):
                 if masks[i, b] != 0:
