@@ -60,6 +60,11 @@ class StateHeuristic:
     name = "heuristic"
     game: str = ""
     kernel = None
+    #: the kernel reads the state rows, never ``obs``: a tournament of heuristic pilots skips building observations
+    reads_observation = False
+    #: the kernel only reads ``states`` and ``mask`` (a move it values is simulated on its own copy of the row), so a
+    #: caller may pass its live arrays instead of copies
+    inputs_read_only = True
 
     def __init__(self, seed: int | None = None, pool: Any = None) -> None:
         from cardenvs import get_game
