@@ -4,7 +4,7 @@ A config is a plain nested dict with four tables:
 
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
                  ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
-``[train]``      ``total_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
+``[train]``      ``total_steps``, ``stop_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
                  ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
@@ -44,6 +44,9 @@ DEFAULTS: dict[str, Any] = {
     },
     "train": {
         "total_steps": 1_000_000,
+        # stop once the model has this many steps while the learning-rate schedule still runs to total_steps (0: at
+        # total_steps): retraces a run that --max-minutes stopped early, as the shipped divinecross policy was
+        "stop_steps": 0,
         "num_envs": 64,
         "seed": 0,
         "checkpoint_every": 250_000,

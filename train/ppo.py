@@ -87,6 +87,8 @@ def _make_callback(trainer: "Trainer"):
             n = self.model.num_timesteps
             if trainer.deadline is not None and time.perf_counter() > trainer.deadline:
                 return False  # --max-minutes: stop here; run() still saves and evaluates the final model
+            if trainer.stop_steps and n >= trainer.stop_steps:
+                return False  # [train] stop_steps: the same stop, at a step count instead of a wall time
             trainer.mix.steps = n
             if n >= trainer.next_checkpoint:
                 trainer.checkpoint(n)
@@ -184,6 +186,7 @@ class Trainer:
         formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
         self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.total_steps = int(tcfg["total_steps"])
+        self.stop_steps = int(tcfg.get("stop_steps") or 0)
         n = self.model.num_timesteps
         self.checkpoint_every = int(tcfg["checkpoint_every"])
         self.league_every = int(ocfg.get("league_every", self.checkpoint_every))
@@ -368,7 +371,8 @@ def _print(text: str) -> None:
 def build_config(game: str, args: argparse.Namespace) -> dict:
     cfg = load_config(game, args.config)
     over: dict[str, Any] = {"train": {}, "eval": {}}
-    for key, name in (("total_steps", "total_steps"), ("seed", "seed"), ("num_envs", "num_envs")):
+    for key, name in (("total_steps", "total_steps"), ("stop_steps", "stop_steps"), ("seed", "seed"),
+                      ("num_envs", "num_envs")):
         v = getattr(args, name)
         if v is not None:
             over["train"][key] = v
@@ -379,11 +383,24 @@ def build_config(game: str, args: argparse.Namespace) -> dict:
     return merge(cfg, over)
 
 
+def _steps(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a step count >= 0, got {text!r}")
+    return value
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="cardenvs train", description=__doc__.split("\n\n")[0])
     ap.add_argument("game", help="a registered game, e.g. levelneo or simulfight")
     ap.add_argument("--config", help="TOML file (merged over the defaults and train/configs/<game>.toml)")
     ap.add_argument("--total-steps", type=int, dest="total_steps", help="train until the model has this many steps")
+    ap.add_argument("--stop-steps", type=_steps, dest="stop_steps",
+                    help="stop once the model has this many steps; the learning-rate schedule still runs to "
+                         "--total-steps (retraces a run that --max-minutes stopped early)")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--num-envs", type=int, dest="num_envs")
     ap.add_argument("--eval-every", type=int, dest="eval_every", help="steps between evaluations")

@@ -27,3 +27,20 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(80, 100)
     assert abs(lo - 0.711) < 0.002 and abs(hi - 0.867) < 0.002
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_all_starters_spreads_games_over_every_ordered_starter_pair() -> None:
+    """``play_starters``: n x n pairings (mirrors included), equal games each, counts that add up; a pilot against
+    itself scores exactly half (common random numbers, seats swapped within each pairing)."""
+    from cardenvs.train.evaluate import play_starters
+
+    game = "divinecross"
+    names = cardenvs.get_game(game).starter_decks()
+    per: dict = {}
+    res = play_starters(game, "heuristic", "heuristic", games=len(names) ** 2 * 4, seed=2, per_pairing=per)
+    assert sorted(per) == sorted(f"{a} vs {b}" for a in names for b in names)
+    assert all(r.games == 4 for r in per.values())
+    assert res.games == 4 * len(names) ** 2 == sum(res.by_seat[0]) + sum(res.by_seat[1])
+    assert res.wins == res.losses  # the same deterministic pilot in both seats of every seed
+    vs_random = play_starters(game, "heuristic", "random", games=len(names) ** 2 * 4, seed=2)
+    assert vs_random.win_rate > 0.8

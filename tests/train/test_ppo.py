@@ -123,3 +123,23 @@ def test_the_training_command_reports_a_bad_config_in_one_line(tmp_path: Path) -
     proc = subprocess.run([sys.executable, "-m", "cardenvs.train.ppo", GAME, "--config", str(cfg), "--out", str(tmp_path / "r")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "num_env" in proc.stderr
+
+
+def test_stop_steps_stops_early_on_the_full_learning_rate_schedule(tmp_path: Path) -> None:
+    """``--stop-steps`` ends the run at a step count while the linear learning rate is still scheduled to
+    ``--total-steps`` (how the shipped divinecross run, stopped by --max-minutes, is retraced from its config)."""
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(SMALL.replace("[ppo]", '[ppo]\nlr_schedule = "linear"\nlearning_rate = 1e-3'))
+    out = tmp_path / "stopped"
+    summary = main([GAME, "--config", str(cfg), "--total-steps", "8192", "--stop-steps", "1024", "--seed", "3",
+                    "--out", str(out), "--no-progress", "-q"])
+    assert 1024 <= summary["steps"] < 2048  # one rollout of 16 envs x 32 steps past the stop at most
+    model = load(out / "final.zip", game=GAME).model
+    # linear schedule to 8192: after ~1024 steps the rate is still ~7/8 of its start (not 0, as a 1024-step run's)
+    assert model.lr_schedule(1 - summary["steps"] / 8192) > 0.7e-3
+
+
+def test_stop_steps_must_be_a_step_count(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([GAME, "--stop-steps", "-5", "--out", str(tmp_path / "x"), "--no-progress", "-q"])
+    assert "--stop-steps: expected a step count >= 0" in capsys.readouterr().err
