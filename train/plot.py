@@ -23,13 +23,18 @@ def plot_curve(run: str | Path, out: str | Path, minutes: bool = False, title: s
     import matplotlib.pyplot as plt
 
     rows = read_eval(run)
-    opponents = [k[4:] for k in rows[0] if k.startswith("win_")]
+    # win_<opp> has a band (lo_/hi_); the per-seat columns win_<opp>_seat0/1 do not and are not plotted
+    opponents = [k[4:] for k in rows[0] if k.startswith("win_") and f"lo_{k[4:]}" in rows[0]]
     x = [r["wall_s"] / 60 if minutes else r["step"] / 1e6 for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
     for opp in opponents:
         y = [r[f"win_{opp}"] for r in rows]
-        ax.plot(x, y, marker="o", ms=3, label=f"vs {opp}")
-        ax.fill_between(x, [r[f"lo_{opp}"] for r in rows], [r[f"hi_{opp}"] for r in rows], alpha=0.2)
+        line, = ax.plot(x, y, marker="o", ms=3, label=f"vs {opp}, starter pair")
+        ax.fill_between(x, [r[f"lo_{opp}"] for r in rows], [r[f"hi_{opp}"] for r in rows], alpha=0.2,
+                        color=line.get_color())
+        if all(f"unseen_win_{opp}" in r for r in rows):  # deck-general runs: the held-out random deck pairs too
+            ax.plot(x, [r[f"unseen_win_{opp}"] for r in rows], marker="s", ms=3, ls="--", color=line.get_color(),
+                    label=f"vs {opp}, unseen deck pairs")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_ylim(0, 1)
     ax.set_xlabel("wall-clock minutes" if minutes else "learner steps (millions)")
