@@ -73,3 +73,19 @@ def test_same_seed_same_game(game_name: str) -> None:
 
 def test_invariant_error_is_an_assertion() -> None:
     assert issubclass(InvariantError, AssertionError)
+
+
+def test_invariants_under_the_shipped_trained_policy(game_name: str) -> None:
+    """Competent play includes the trained pilot: where a policy ships (agents/policies/<game>.npz), the invariants
+    (cards conserved, masks, endings, hidden information, decision timing) hold with it in either seat."""
+    from cardenvs.agents.policy import shipped_path
+
+    path = shipped_path(game_name)
+    if path is None:
+        pytest.skip(f"no trained policy ships for {game_name}")
+    pilot = f"ppo:{path}"
+    report = check_game(game_name, num_games=300, seed=13, batch_size=2_000, pilots=(pilot, "heuristic"))
+    print(report.summary())
+    assert len(report.pairings) == 3 and not report.notes, report.summary()  # the policy loaded: no pilot dropped
+    assert report.games == 300 and report.terminated == report.games, report.summary()  # none truncated
+    assert report.hidden_checks > 0 and report.timing.leaks == 0 and report.timing.compared > 0
