@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .cards import CardPool
-from .compiling import compile_with_progress
+from .compiling import CompileOnFirstCall
 from .decks import Deck, check_deck, pack_decks
 from .errors import BadArgumentError, DeckError, IllegalActionError
 from .header import (
@@ -280,14 +280,15 @@ class BatchGame:
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self._seat_cache: list[np.ndarray | None] = [None, None, None]  # seats -1, 0, 1 for every row (_players)
         self.final_states: np.ndarray | None = None
-        compile_with_progress(self)
         self.reset(seed)
 
     def _kernels(self) -> Kernels:
         kernels = self.spec.kernels
-        if not self.parallel:
-            return kernels
-        return Kernels(*(threaded(k, min_rows=2) if k is not None else None for k in kernels))
+        if self.parallel:
+            kernels = Kernels(*(threaded(k, min_rows=2) if k is not None else None for k in kernels))
+        # each kernel compiles at its first call (with a progress line), so a program compiles only what it uses
+        return Kernels(*(CompileOnFirstCall(self, name, k) if k is not None else None
+                         for name, k in zip(kernels._fields, kernels)))
 
     # copies and pickles carry the games (rows, seeds, RNG: all in the state), not the compiled kernels
     def __getstate__(self) -> dict:

@@ -1,21 +1,25 @@
-"""Say so when a game's kernels compile, with a progress bar, instead of going silent for a minute.
+"""Say so when a game's kernels compile, with a progress line, instead of going silent for a minute; and compile only
+the kernels a program uses.
 
 The first use of a game in a fresh install (or after its sources change) compiles its Numba kernels; later processes
-load them from the on-disk cache in about a second. :func:`compile_with_progress` runs once per game per process,
-before the first :class:`~cardenvs.core.batch.BatchGame` of that game touches its kernels: it looks at each kernel's
-cache index, and if any kernel has nothing usable cached it compiles them one at a time on a scratch one-game batch
-(the same argument types as the real calls, so nothing compiles twice) under a progress bar on stderr:
-``compiling relics kernels (first run only): 2/5 [00:41, batch_observe]``. Set ``CARDENVS_QUIET=1`` to silence it.
+load them from the on-disk cache in about a second. A :class:`~cardenvs.core.batch.BatchGame` holds each of its
+game's kernels behind a :class:`CompileOnFirstCall` until that kernel's first call in the process: that call looks at
+the kernel's cache index and, when nothing usable is cached, compiles it under a progress line on stderr
+(``compiling relics kernels (first run only): batch_step [00:21]``, then ``compiled relics batch_step in 24 s (cached
+for later runs)``); then the kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop
+(``batch_reset`` and the fused ``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and
+a program that steps and observes never compiles ``batch_play``: each of them links in the whole rules engine, so
+each costs seconds of compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
 """
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+import threading
+from typing import Any, Callable
 
-import numpy as np
-
-_DONE: set[str] = set()
+#: (game, kernel) pairs whose first call in this process has been made
+_DONE: set[tuple[str, str]] = set()
 
 
 def needs_compiling(kernel: Any) -> bool:
@@ -33,43 +37,48 @@ def needs_compiling(kernel: Any) -> bool:
         return False
 
 
-def compile_with_progress(game: Any) -> None:
-    """Compile ``game``'s kernels (a BatchGame, before its first kernel call) with a progress bar if any is not
-    cached. Runs at most once per game per process."""
-    spec = game.spec
-    if spec.name in _DONE:
-        return
-    _DONE.add(spec.name)
-    kernels = {name: k for name, k in spec.kernels._asdict().items() if k is not None}
-    todo = [name for name, k in kernels.items() if needs_compiling(k)]
-    if not todo:
-        return
+class CompileOnFirstCall:
+    """One kernel of a BatchGame until its first call, which compiles it (with a progress line when nothing is
+    cached), puts the kernel itself in the game's ``kernels`` and runs the call."""
+
+    __slots__ = ("game", "name", "kernel")
+
+    def __init__(self, game: Any, name: str, kernel: Any) -> None:
+        self.game, self.name, self.kernel = game, name, kernel
+
+    def __call__(self, *args: Any) -> Any:
+        game, kernel = self.game, self.kernel
+        game.kernels = game.kernels._replace(**{self.name: kernel})
+        compiled = getattr(game.spec.kernels, self.name)  # the dispatcher (``kernel`` may be its threaded wrapper)
+        key = (game.spec.name, self.name)
+        if key in _DONE or not needs_compiling(compiled):
+            _DONE.add(key)
+            return kernel(*args)
+        _DONE.add(key)
+        return compile_with_progress(game.spec.name, self.name, lambda: kernel(*args))
+
+
+def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], Any]) -> Any:
+    """Run ``call`` (the first call of a kernel that must compile) under a progress line on stderr."""
+    if os.environ.get("CARDENVS_QUIET", "") not in ("", "0"):
+        return call()
     from tqdm.auto import tqdm  # imported only when there is something to show
 
-    quiet = os.environ.get("CARDENVS_QUIET", "") not in ("", "0")
-    states = np.zeros((1, game.states.shape[1]), np.int32)
-    tables, decks, seeds = game.pool.tables, game.decks[:1].copy(), np.zeros(1, np.int64)
-    who = np.full(1, -1, np.int32)
-    acts, errors, ended = np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32)
-    obs = np.zeros((1, spec.obs_dim), np.float32)
-    mask = np.zeros((1, spec.num_actions), np.int8)
-    calls = {
-        "batch_reset": lambda k: k(states, tables, decks, seeds, np.ones(1, np.bool_)),
-        "batch_step": lambda k: k(states, tables, who, acts, errors),
-        "batch_observe": lambda k: k(states, tables, np.zeros(1, np.int32), obs),
-        "batch_mask": lambda k: k(states, tables, np.zeros(1, np.int32), mask),
-        "batch_play": lambda k: k(states, tables, decks, seeds, 1, False, who, acts, errors, ended,
-                                  np.zeros((1, states.shape[1]), np.int32), who, True, obs, mask),
-    }
-    order = [name for name in calls if name in todo]
-    if "batch_reset" not in order:
-        order.insert(0, "batch_reset")  # the scratch game must exist before the other kernels run on it
-    with tqdm(total=len(order), desc=f"compiling {spec.name} kernels (first run only)", file=sys.stderr,
-              disable=quiet, leave=False, bar_format="{desc}: {n}/{total} [{elapsed}{postfix}]") as bar:
-        for name in order:
-            bar.set_postfix_str(name)
-            calls[name](kernels[name])
-            bar.update(1)
-    if not quiet:
-        print(f"compiled {spec.name} kernels in {bar.format_dict['elapsed']:.0f} s (cached for later runs)",
-              file=sys.stderr)
+    with tqdm(total=1, desc=f"compiling {game_name} kernels (first run only): {kernel_name}", file=sys.stderr,
+              leave=False, bar_format="{desc} [{elapsed}]") as bar:
+        stop = threading.Event()
+
+        def tick() -> None:  # the compiler gives no progress of its own: keep the elapsed time moving
+            while not stop.wait(1.0):
+                bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            result = call()
+        finally:
+            stop.set()
+            ticker.join()
+        elapsed = bar.format_dict["elapsed"]
+    print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
+    return result

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cardenvs.core.compiling import needs_compiling
 
-PROBE = "from cardenvs.core.batch import BatchGame; BatchGame('simulfight', 2, seed=1); print('ok')"
+PROBE = "from cardenvs.core.batch import BatchGame; BatchGame('simulfight', 2, seed=1).legal_mask(); print('ok')"
 
 
 def run(code: str, cache_dir: Path, **env: str) -> subprocess.CompletedProcess:
@@ -21,7 +21,9 @@ def test_first_run_reports_compiling_and_a_cached_run_is_silent(tmp_path: Path) 
     first = run(PROBE, tmp_path)
     assert first.returncode == 0, first.stderr
     assert "compiling simulfight kernels (first run only)" in first.stderr
-    assert "compiled simulfight kernels in" in first.stderr
+    # the kernels the program called, each named, and none it did not call (batch_step, batch_play)
+    assert "compiled simulfight batch_reset in" in first.stderr and "compiled simulfight batch_mask in" in first.stderr
+    assert "batch_step" not in first.stderr and "batch_play" not in first.stderr, first.stderr
     second = run(PROBE, tmp_path)
     assert second.returncode == 0 and "compil" not in second.stderr, second.stderr
     quiet = run(PROBE, tmp_path / "other", CARDENVS_QUIET="1")

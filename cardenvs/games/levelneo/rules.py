@@ -805,11 +805,11 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
             return  # a window offered by public information stays a decision even with "pass" alone (C.1)
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
-                apply_action(row, tables, p, a)
+                apply_action(row, tables, np.int64(p), a)
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     row[:] = 0
     row[H_WINNER] = NO_WINNER
@@ -837,7 +837,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     set_decision(row, row[S.RPS_WINNER])  # the first decision always has two options: nothing to settle
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
     it was illegal. ``mask`` is scratch; afterwards it holds the mask of the player to act next (see ``settle``)."""
@@ -846,7 +846,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
         return False
     row[H_DECISIONS] += 1
-    apply_action(row, tables, p, a)
+    apply_action(row, tables, np.int64(p), np.int64(a))  # int64 as in settle: one compiled version
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
