@@ -406,11 +406,11 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
             return
         for a in range(NUM_ACTIONS):
             if mask[a] != 0:
-                apply_action(row, tables, p, a)
+                apply_action(row, tables, np.int64(p), a)
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """DC-S1..S3: (the greeting has no effect) shuffle each deck, draw 5 each; then placements (DC-S4)."""
     row[:] = 0
@@ -443,7 +443,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     settle(row, tables, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # no separate compile of the engine under it (issue 15)
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply action ``a`` of player ``p``: True when it was legal and applied, False (row untouched) when illegal."""
     if a < 0 or a >= NUM_ACTIONS:
@@ -451,7 +451,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
         return False
     row[H_DECISIONS] += 1
-    apply_action(row, tables, p, a)
+    apply_action(row, tables, np.int64(p), np.int64(a))  # int64 as in settle: one compiled version
     settle(row, tables, mask)
     if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
         truncate(row)
