@@ -756,7 +756,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: np.ndarray) -> None:
     row[:] = 0
     row[H_WINNER] = NO_WINNER
@@ -786,7 +786,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
     settle(row, tables, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # no separate compile of the engine under it (issue 15)
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
     it was illegal. ``mask`` is scratch space."""
