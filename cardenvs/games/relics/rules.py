@@ -539,7 +539,7 @@ def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
     row[S.STEP] = step
 
 
-@kernel
+@njit(cache=True, inline="always")  # one call site (apply_action)
 def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
     ctab = tables[0]
     q = 1 - p
@@ -1073,7 +1073,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> bool:
                 break
 
 
-@kernel
+@njit(cache=True, inline="always")
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """RL-S1..S4: sort the deck file into zones, shuffle both decks, draw 3, pick the first 1P at random."""
     ctab = tables[0]
@@ -1122,7 +1122,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 STEP_ILLEGAL, STEP_APPLIED, STEP_APPLIED_MASK_READY = 0, 1, 2
 
 
-@kernel
+@njit(cache=True, inline="always")  # inlined into the batch kernels: no separate compile of the engine under it
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     """Apply action ``a`` of player ``p``: STEP_ILLEGAL (0, row untouched) when illegal, else STEP_APPLIED, or
     STEP_APPLIED_MASK_READY when ``mask`` also holds the legal mask of the player to act next (a live row)."""
