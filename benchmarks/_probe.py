@@ -39,6 +39,8 @@ def main() -> None:
     ap.add_argument("--game", required=True)
     ap.add_argument("--memory-batch", type=int, default=4096)
     ap.add_argument("--memory-steps", type=int, default=50)
+    ap.add_argument("--path", choices=("step", "rl"), default="step",
+                    help="step: reset, observe, mask, step (the env and tool path); rl: reset and the fused play")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -53,14 +55,18 @@ def main() -> None:
 
     t1 = time.perf_counter()
     game = BatchGame(spec, 2, seed=0, autoreset=True)  # batch_reset
-    players = game.to_act.copy()
-    game.observe(players)  # batch_observe
-    mask = game.legal_mask(players)  # batch_mask
-    game.step(masked_uniform(mask, np.random.default_rng(0)), players=players)  # batch_step
+    if args.path == "rl":  # kernels compile at their first call: this path compiles batch_reset and batch_play only
+        _, _, mask = game.play(np.zeros(2, np.int32), players=np.full(2, -1, np.int32))  # no move: obs and mask
+        game.play(masked_uniform(mask, np.random.default_rng(0)))
+    else:
+        players = game.to_act.copy()
+        game.observe(players)  # batch_observe
+        mask = game.legal_mask(players)  # batch_mask
+        game.step(masked_uniform(mask, np.random.default_rng(0)), players=players)  # batch_step
     t_first = time.perf_counter() - t1
     rss_ready = rss_mib()
 
-    out = {"game": args.game, "import_s": t_import, "first_call_s": t_first, "total_s": t_import + t_first,
+    out = {"game": args.game, "path": args.path, "import_s": t_import, "first_call_s": t_first, "total_s": t_import + t_first,
            "rss_ready_mib": rss_ready}
     if args.memory_batch > 0:
         rng = np.random.default_rng(1)

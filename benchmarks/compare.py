@@ -335,19 +335,22 @@ def markdown(report: dict[str, Any], entries: list[Entry], batches: tuple[int, .
         out += ["", "## Not measured", ""]
         out += [f"- {e.name} [{e.group}]: {e.status}: {e.reason.splitlines()[0] if e.reason else ''}" for e in notes]
     out += ["", "## Compile and load time (fresh process each)", "",
+            "Each path compiles only the kernels it calls (a kernel compiles at its first call): the env and tool path "
+            "(reset, observe, mask, step) and, on another empty cache, the RL path (reset and the fused play).", "",
             "| game | import (empty cache) | first kernel calls (empty cache: compile) | total, empty cache | "
-            "import (cache hit) | first kernel calls (cache hit: load) | total, cache hit |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+            "import (cache hit) | first kernel calls (cache hit: load) | total, cache hit | RL path total, empty cache |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for game, c in report["compile"].items():
         if "skipped" in c:
-            out.append(f"| {game} | skipped ({c['skipped']}) | | | | | |")
+            out.append(f"| {game} | skipped ({c['skipped']}) | | | | | | |")
             continue
-        cold, warm = c.get("cold", {}), c.get("warm", {})
+        cold, warm, cold_rl = c.get("cold", {}), c.get("warm", {}), c.get("cold_rl", {})
 
         def s(d: dict, k: str) -> str:
             return f"{d[k]:.2f} s" if k in d else "error"
         out.append(f"| {game} | {s(cold, 'import_s')} | {s(cold, 'first_call_s')} | {s(cold, 'total_s')} | "
-                   f"{s(warm, 'import_s')} | {s(warm, 'first_call_s')} | {s(warm, 'total_s')} |")
+                   f"{s(warm, 'import_s')} | {s(warm, 'first_call_s')} | {s(warm, 'total_s')} | "
+                   f"{s(cold_rl, 'total_s')} |")
     pgx_compile = [e for e in entries if e.group == "pgx" and e.status == "ok"]
     if pgx_compile:
         out += ["", "pgx jit compile (trace + XLA, per batch size, in the benchmark process): " + "; ".join(

@@ -26,27 +26,33 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def compile_probe(game: str, memory_batch: int = 4096, timeout: float = 900.0) -> dict[str, Any]:
-    """Two fresh interpreters sharing a new, empty ``NUMBA_CACHE_DIR``: the first compiles, the second loads.
+    """Two fresh interpreters sharing a new, empty ``NUMBA_CACHE_DIR``: the first compiles, the second loads (the
+    env and tool path: reset, observe, mask, step).
 
-    Returns ``{"cold": {...}, "warm": {...}}`` (see ``benchmarks/_probe.py``); the memory figures come from the
-    warm run, where no compiler memory is in the peak.
+    Returns ``{"cold": {...}, "warm": {...}, "cold_rl": {...}}`` (see ``benchmarks/_probe.py``); the memory figures
+    come from the warm run, where no compiler memory is in the peak. ``cold_rl`` is a third fresh interpreter on
+    another empty cache that takes the RL path (``batch_reset`` and the fused ``batch_play``): kernels compile at
+    their first call, so each path compiles only its own kernels.
     """
     out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="cardenvs-numba-cache-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
-        for phase, mem in (("cold", 0), ("warm", memory_batch)):
-            cmd = [sys.executable, "-m", "cardenvs.benchmarks._probe", "--game", game, "--memory-batch", str(mem)]
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
-            wall = time.perf_counter() - t0
-            lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE ")]
-            if proc.returncode != 0 or not lines:
-                out[phase] = {"error": (proc.stderr or proc.stdout).strip()[-2000:]}
-                continue
-            out[phase] = json.loads(lines[-1][6:])
-            out[phase]["process_wall_s"] = wall
-        out["cache_files"] = sum(len(files) for _, _, files in os.walk(cache))
+    for cache_phases in ((("cold", 0, "step"), ("warm", memory_batch, "step")), (("cold_rl", 0, "rl"),)):
+        with tempfile.TemporaryDirectory(prefix="cardenvs-numba-cache-") as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+            for phase, mem, path in cache_phases:
+                cmd = [sys.executable, "-m", "cardenvs.benchmarks._probe", "--game", game, "--memory-batch", str(mem),
+                       "--path", path]
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
+                wall = time.perf_counter() - t0
+                lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE ")]
+                if proc.returncode != 0 or not lines:
+                    out[phase] = {"error": (proc.stderr or proc.stdout).strip()[-2000:]}
+                    continue
+                out[phase] = json.loads(lines[-1][6:])
+                out[phase]["process_wall_s"] = wall
+            if path == "step":
+                out["cache_files"] = sum(len(files) for _, _, files in os.walk(cache))
     return out
 
 
