@@ -47,3 +47,18 @@ def test_needs_compiling_reads_the_cache_index(tmp_path: Path) -> None:
 
 def test_needs_compiling_is_false_for_plain_functions() -> None:
     assert needs_compiling(len) is False
+
+
+def test_a_kernel_takes_its_wrappers_place_at_its_first_call() -> None:
+    """Issue 15: kernels compile at their first call, then the kernel itself replaces the wrapper (no cost per call
+    after that); a kernel the program never called is still wrapped, so it was never compiled for it."""
+    from cardenvs.core.batch import BatchGame
+    from cardenvs.core.compiling import CompileOnFirstCall
+
+    game = BatchGame("simulfight", 2, seed=1, parallel=False)  # reset: its first call
+    assert not isinstance(game.kernels.batch_reset, CompileOnFirstCall)
+    assert isinstance(game.kernels.batch_mask, CompileOnFirstCall)
+    mask = game.legal_mask().copy()
+    assert game.kernels.batch_mask is game.spec.kernels.batch_mask
+    assert mask.any() and (game.legal_mask() == mask).all()  # the first call's result is the kernel's
+    assert isinstance(game.kernels.batch_step, CompileOnFirstCall)
