@@ -66,8 +66,8 @@ def main() -> None:
     t_first = time.perf_counter() - t1
     rss_ready = rss_mib()
 
-    out = {"game": args.game, "path": args.path, "import_s": t_import, "first_call_s": t_first, "total_s": t_import + t_first,
-           "rss_ready_mib": rss_ready}
+    out = {"game": args.game, "path": args.path, "import_s": t_import, "first_call_s": t_first,
+           "total_s": t_import + t_first, "rss_ready_mib": rss_ready}
     if args.memory_batch > 0:
         rng = np.random.default_rng(1)
         big = BatchGame(spec, args.memory_batch, seed=0, autoreset=True)

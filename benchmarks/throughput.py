@@ -51,7 +51,7 @@ def compile_probe(game: str, memory_batch: int = 4096, timeout: float = 900.0) -
                     continue
                 out[phase] = json.loads(lines[-1][6:])
                 out[phase]["process_wall_s"] = wall
-            if path == "step":
+            if cache_phases[-1][0] == "warm":  # the env path's cache, after the run that loaded from it
                 out["cache_files"] = sum(len(files) for _, _, files in os.walk(cache))
     return out
 

@@ -51,10 +51,10 @@ class CompileOnFirstCall:
         game.kernels = game.kernels._replace(**{self.name: kernel})
         compiled = getattr(game.spec.kernels, self.name)  # the dispatcher (``kernel`` may be its threaded wrapper)
         key = (game.spec.name, self.name)
-        if key in _DONE or not needs_compiling(compiled):
-            _DONE.add(key)
-            return kernel(*args)
+        first = key not in _DONE
         _DONE.add(key)
+        if not first or not needs_compiling(compiled):
+            return kernel(*args)
         return compile_with_progress(game.spec.name, self.name, lambda: kernel(*args))
 
 
