@@ -5,7 +5,8 @@ A config is a plain nested dict with four tables:
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
                  ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
 ``[train]``      ``total_steps``, ``stop_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
-                 ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``)
+                 ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``),
+                 ``draw_reward`` (what a draw is worth to the learner, 0 by default)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
 ``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``,
@@ -57,6 +58,7 @@ DEFAULTS: dict[str, Any] = {
         "deck_bank": 256,  # with decks = "mixed": random legal decks made at the start from the seed
         "export_dtype": "float16",  # weights of the exported policy.npz (float16 halves the file; see agents.policy)
         "learner_seat": "random",
+        "draw_reward": 0.0,  # the learner's reward for a draw or truncation (-0.5: stalling to a rule draw costs)
     },
     "opponents": {
         "mix": {"random": 1.0},

@@ -140,6 +140,9 @@ class Trainer:
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.seed = int(tcfg["seed"])
         state = _load_run_state(resume) if resume else {}
+        # the runs this one continues, oldest first, each with its config: what retraces a resumed (shipped) run
+        self.lineage = list(state.get("lineage", [])) + (
+            [{"model": str(resume), "steps": state.get("steps"), "config": state.get("config")}] if resume else [])
         pool = CheckpointPool(int(ocfg.get("league_size", 8)),
                               [p for p in state.get("league", []) if Path(p).exists()])
         self.mix = OpponentMix.from_config(ocfg, seed=self.seed, pool=pool)
@@ -147,7 +150,8 @@ class Trainer:
         self.mixed_decks = decks == "mixed"
         base = cardenvs.make_vec(self.game, int(tcfg["num_envs"]), opponent=self.mix, seed=self.seed,
                                  decks=None if self.mixed_decks or not decks else tuple(decks),
-                                 learner_seat=tcfg.get("learner_seat", "random"))
+                                 learner_seat=tcfg.get("learner_seat", "random"),
+                                 draw_reward=float(tcfg.get("draw_reward", 0.0)))
         self.deck_sampler = None
         if self.mixed_decks:  # each episode's decks: starter decks and random legal decks (train/decks.py)
             from .decks import DeckSampler
@@ -267,7 +271,7 @@ class Trainer:
         seated = self.base_env.seated
         state = {"game": self.game, "steps": int(self.model.num_timesteps), "model": str(model_path),
                  "league": list(self.mix.pool.paths), "episodes_started": int(seated.episodes_started),
-                 "next_seed": int(seated.next_seed), "config": self.cfg}
+                 "next_seed": int(seated.next_seed), "config": self.cfg, "lineage": self.lineage}
         (self.out / "run_state.json").write_text(json.dumps(state, indent=1, default=str))
         Path(str(model_path).removesuffix(".zip") + ".json").write_text(json.dumps(state, indent=1, default=str))
 
@@ -278,7 +282,7 @@ class Trainer:
 
         return export(self.model, path, self.game, config=self.cfg, seed=self.seed,
                       steps=int(self.model.num_timesteps), weights_dtype=str(self.cfg["train"]["export_dtype"]),
-                      extra={"last_eval": self.eval_rows[-1] if self.eval_rows else None,
+                      extra={"last_eval": self.eval_rows[-1] if self.eval_rows else None, "lineage": self.lineage,
                              "decks": "starter + random legal decks" if self.mixed_decks else
                              (self.cfg["train"].get("decks") or "default pair")})
 

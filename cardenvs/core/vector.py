@@ -6,7 +6,8 @@ MaskablePPO takes; sb3-contrib 2.9): ``reset() -> obs``; ``step_wait() -> (obs, 
 ``infos[i]["terminal_observation"]`` and ``["TimeLimit.truncated"]``; ``action_masks()`` describing the state the next
 action applies to: after the autoreset and after the opponent's replies. The learner's seat is drawn at random each
 episode unless ``learner_seat`` is fixed, and rewards are from the learner's side (+1 win, -1 loss, 0 draw or
-truncation).
+truncation; ``draw_reward`` sets what a draw or truncation is worth instead, e.g. -0.5 to train a learner out of
+stalling to the rules' draw caps).
 
 Bad actions never step part of a batch. ``step`` checks every row first (integers of the right shape, in range, and
 legal for the learner's pending decision) and only then applies them. ``illegal_action="raise"`` (the default) raises
@@ -17,6 +18,7 @@ the action masks. Wrong types or shapes always raise.
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -44,11 +46,15 @@ class SeatedBatch:
         seed: int | None = None,
         learner_seat: int | str = "random",
         illegal_action: str = "raise",
+        draw_reward: float = 0.0,
     ) -> None:
         if isinstance(learner_seat, bool) or learner_seat not in ("random", 0, 1):
             raise BadArgumentError(f"learner_seat must be 'random', 0 or 1, got {learner_seat!r}")
         if illegal_action not in ("raise", "lose"):
             raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        if isinstance(draw_reward, bool) or not isinstance(draw_reward, numbers.Real) or not -1 <= draw_reward <= 1:
+            raise BadArgumentError(f"draw_reward must be a number from -1 to 1, got {draw_reward!r}")
+        self.draw_reward = float(draw_reward)
         seed = check_seed(seed)
         self.spec = spec
         self.illegal_action = illegal_action
@@ -210,6 +216,8 @@ class SeatedBatch:
         status = self.game.status.copy()
         done = status != LIVE
         rewards = rewards_from(self.game.winner, status)[np.arange(self.num_envs), self.seats]
+        if self.draw_reward:
+            rewards = np.where(done & (rewards == 0), np.float32(self.draw_reward), rewards)
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(bad):
             infos[i]["illegal_action"] = True

@@ -81,3 +81,31 @@ def test_gymnasium_vector_env_same_step_autoreset(game_name: str) -> None:
         if ended >= 10:
             break
     assert ended >= 10
+
+
+def test_draw_reward_replaces_zero_only_on_drawn_or_truncated_episodes() -> None:
+    """``draw_reward`` (train config ``[train] draw_reward``) changes a draw's reward and nothing else: the same seed
+    and actions give the same games, and only finished rows with no winner read the new value."""
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.core.vector import SeatedBatch
+
+    spec = cardenvs.get_game("relics")  # relics' random games often reach the rules' draw caps
+    plain, costly = SeatedBatch(spec, 32, seed=3), SeatedBatch(spec, 32, seed=3, draw_reward=-0.5)
+    plain.reset()
+    costly.reset()
+    rng = np.random.default_rng(0)
+    draws = wins = 0
+    for _ in range(1500):
+        mask = plain.action_masks()
+        assert np.array_equal(mask, costly.action_masks())
+        acts = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        _, r_plain, done, _ = plain.step(acts)
+        _, r_costly, done2, _ = costly.step(acts)
+        assert np.array_equal(done, done2)
+        drawn = done & (r_plain == 0)
+        assert np.all(r_costly[drawn] == -0.5) and np.array_equal(r_costly[~drawn], r_plain[~drawn])
+        draws, wins = draws + int(drawn.sum()), wins + int((done & ~drawn).sum())
+    assert draws > 0 and wins > 0
+    for bad in (2.0, "-0.5", True):
+        with pytest.raises(BadArgumentError, match="draw_reward"):
+            SeatedBatch(spec, 2, draw_reward=bad)
