@@ -6,7 +6,7 @@ load them from the on-disk cache in about a second. A :class:`~cardenvs.core.bat
 game's kernels behind a :class:`CompileOnFirstCall` until that kernel's first call in the process: that call looks at
 the kernel's cache index and, when nothing usable is cached, compiles it under a progress line on stderr
 (``compiling relics kernels (first run only): batch_step [00:21]``, then ``compiled relics batch_step in 24 s (cached
-for later runs)``); then the kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop
+for later runs)``; when stderr is not a terminal, as in a log file, just a line before and one after); then the kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop
 (``batch_reset`` and the fused ``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and
 a program that steps and observes never compiles ``batch_play``: each of them links in the whole rules engine, so
 each costs seconds of compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from typing import Any, Callable
 
 #: (game, kernel) pairs whose first call in this process has been made
@@ -62,9 +63,17 @@ def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], A
     """Run ``call`` (the first call of a kernel that must compile) under a progress line on stderr."""
     if os.environ.get("CARDENVS_QUIET", "") not in ("", "0"):
         return call()
+    desc = f"compiling {game_name} kernels (first run only): {kernel_name}"
+    if not _is_terminal(sys.stderr):  # a log file: one line before and one after, not a redrawn line per second
+        print(f"{desc} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        result = call()
+        elapsed = time.perf_counter() - start
+        print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
+        return result
     from tqdm.auto import tqdm  # imported only when there is something to show
 
-    with tqdm(total=1, desc=f"compiling {game_name} kernels (first run only): {kernel_name}", file=sys.stderr,
+    with tqdm(total=1, desc=desc, file=sys.stderr,
               leave=False, bar_format="{desc} [{elapsed}]") as bar:
         stop = threading.Event()
 
@@ -82,3 +91,10 @@ def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], A
         elapsed = bar.format_dict["elapsed"]
     print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
     return result
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False

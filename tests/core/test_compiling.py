@@ -24,6 +24,9 @@ def test_first_run_reports_compiling_and_a_cached_run_is_silent(tmp_path: Path) 
     # the kernels the program called, each named, and none it did not call (batch_step, batch_play)
     assert "compiled simulfight batch_reset in" in first.stderr and "compiled simulfight batch_mask in" in first.stderr
     assert "batch_step" not in first.stderr and "batch_play" not in first.stderr, first.stderr
+    # stderr is a pipe here, as in a log file: one line before and one after each kernel, no redrawn progress line
+    assert "\r" not in first.stderr
+    assert first.stderr.count("compiling simulfight kernels (first run only): batch_mask ...") == 1, first.stderr
     second = run(PROBE, tmp_path)
     assert second.returncode == 0 and "compil" not in second.stderr, second.stderr
     quiet = run(PROBE, tmp_path / "other", CARDENVS_QUIET="1")
@@ -62,3 +65,21 @@ def test_a_kernel_takes_its_wrappers_place_at_its_first_call() -> None:
     assert game.kernels.batch_mask is game.spec.kernels.batch_mask
     assert mask.any() and (game.legal_mask() == mask).all()  # the first call's result is the kernel's
     assert isinstance(game.kernels.batch_step, CompileOnFirstCall)
+
+
+def test_a_terminal_gets_a_progress_line_that_ends_with_the_compile_time(monkeypatch) -> None:
+    import io
+
+    from cardenvs.core import compiling
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.delenv("CARDENVS_QUIET", raising=False)
+    assert compiling.compile_with_progress("relics", "batch_step", lambda: 7) == 7
+    text = screen.getvalue()
+    assert "\r" in text and "compiling relics kernels (first run only): batch_step [" in text  # tqdm's redrawn line
+    assert text.rstrip().endswith("compiled relics batch_step in 0 s (cached for later runs)")
