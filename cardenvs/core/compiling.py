@@ -6,10 +6,12 @@ load them from the on-disk cache in about a second. A :class:`~cardenvs.core.bat
 game's kernels behind a :class:`CompileOnFirstCall` until that kernel's first call in the process: that call looks at
 the kernel's cache index and, when nothing usable is cached, compiles it under a progress line on stderr
 (``compiling relics kernels (first run only): batch_step [00:21]``, then ``compiled relics batch_step in 24 s (cached
-for later runs)``; when stderr is not a terminal, as in a log file, just a line before and one after); then the kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop
-(``batch_reset`` and the fused ``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and
-a program that steps and observes never compiles ``batch_play``: each of them links in the whole rules engine, so
-each costs seconds of compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
+for later runs)``; when stderr is not a terminal, as in a log file, just a line before and one after); then the
+kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop (``batch_reset`` and the fused
+``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and a program that steps and
+observes never compiles ``batch_play``: each of them links in the whole rules engine, so each costs seconds of
+compile.
+Set ``CARDENVS_QUIET=1`` to silence the lines.
 """
 from __future__ import annotations
 
