@@ -131,9 +131,10 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
 
 
 def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs: int = 20, seed: int = 0,
-                train_seed: int = 0, deck_bank: int = 256) -> MatchResult:
+                train_seed: int = 0, deck_bank: int = 256, per_pairing: dict | None = None) -> MatchResult:
     """``games`` seat-swapped games spread evenly over ``pairs`` random legal deck pairs that a deck-general run with
-    ``train_seed`` (and ``deck_bank`` random decks) never used; counts summed over the pairs."""
+    ``train_seed`` (and ``deck_bank`` random decks) never used; counts summed over the pairs. ``per_pairing``, when
+    given, receives ``"unseen pair K" -> MatchResult`` for each pair: whether the losses gather in a few pairs."""
     from .decks import deck_bank as make_bank, holdout_pairs
 
     bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
@@ -141,7 +142,10 @@ def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs:
     per = max(2, int(games) // max(len(held), 1))
     total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
     for k, pair in enumerate(held):
-        _add(total, play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair))
+        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
+        if per_pairing is not None:
+            per_pairing[f"unseen pair {k}"] = r
+        _add(total, r)
     return total
 
 
@@ -211,7 +215,7 @@ def main(argv: Any = None) -> MatchResult:
         res = play_starters(args.game, args.a, args.b, games=args.games, seed=args.seed, per_pairing=pairings)
     elif args.unseen_pairs > 0:
         res = play_unseen(args.game, args.a, args.b, games=args.games, pairs=args.unseen_pairs, seed=args.seed,
-                          train_seed=args.train_seed, deck_bank=args.deck_bank)
+                          train_seed=args.train_seed, deck_bank=args.deck_bank, per_pairing=pairings)
     else:
         res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
                          decks=tuple(args.decks) if args.decks else None)

@@ -119,7 +119,12 @@ def test_every_game_ships_a_deck_general_config(game: str) -> None:
 def test_play_unseen_spreads_games_over_held_out_pairs() -> None:
     from cardenvs.train.evaluate import play_unseen
 
-    res = play_unseen(GAME, "heuristic", "random", games=24, pairs=3, seed=0, deck_bank=8)
+    per_pair: dict = {}
+    res = play_unseen(GAME, "heuristic", "random", games=24, pairs=3, seed=0, deck_bank=8, per_pairing=per_pair)
     assert res.games == 24
     assert sum(res.by_seat[0]) == sum(res.by_seat[1]) == 12
     assert res.wins > res.losses
+    # each held-out pair's own counts, adding up to the total
+    assert list(per_pair) == ["unseen pair 0", "unseen pair 1", "unseen pair 2"]
+    assert [r.games for r in per_pair.values()] == [8, 8, 8]
+    assert sum(r.wins for r in per_pair.values()) == res.wins
