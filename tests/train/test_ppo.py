@@ -92,6 +92,18 @@ def test_shipped_configs_load() -> None:
         assert cfg["train"]["total_steps"] > 0
 
 
+def test_stage_configs_load_over_their_game() -> None:
+    """``train/configs/<game>_stage<k>.toml`` continue a run with ``--resume`` (docs/training): each is a valid
+    override of its game's config and asks for more steps than the config it continues."""
+    from cardenvs.train.config import CONFIG_DIR
+
+    stages = sorted(CONFIG_DIR.glob("*_stage*.toml"))
+    assert stages
+    for path in stages:
+        game = path.stem.split("_stage")[0]
+        assert load_config(game, path)["train"]["total_steps"] > load_config(game)["train"]["total_steps"]
+
+
 @pytest.mark.parametrize("table, key", [("train", "num_env"), ("opponents", "mixx"), ("eval", "game"),
                                         ("ppo", "n_step"), ("trainn", "x")])
 def test_unknown_config_keys_are_one_clear_error(tmp_path: Path, table: str, key: str) -> None:
