@@ -7,7 +7,8 @@ current policy plays seat-swapped games against random and heuristic on the batc
 win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. Checkpoints go to ``<out>/checkpoints/``, the final
 model to ``<out>/final.zip`` and its shipped-policy file (numpy only, :mod:`cardenvs.agents.policy`) to
 ``<out>/policy.npz``, throughput and the env's share of wall time to ``<out>/summary.json``.
-``--resume path.zip`` continues a run (steps, league pool and schedule position included).
+``--resume path.zip`` continues a run (steps, league pool and schedule position included); ``--stages`` then runs
+each ``train/configs/<game>_stage<k>.toml`` in turn, each resuming the previous stage's final model.
 """
 from __future__ import annotations
 
@@ -410,6 +411,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-every", type=int, dest="eval_every", help="steps between evaluations")
     ap.add_argument("--eval-games", type=int, dest="eval_games", help="games per evaluation and opponent")
     ap.add_argument("--resume", help="continue from a checkpoint .zip (league pool and counters restored)")
+    ap.add_argument("--stages", action="store_true",
+                    help="then continue the run with each train/configs/<game>_stage<k>.toml in turn, each resuming "
+                         "the previous final model in <out>-stage<k> (retraces a staged shipped policy; "
+                         "--max-minutes applies to each stage)")
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
                     help="stop training after this much wall time (the final model is still saved and evaluated)")
@@ -420,13 +425,36 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def stage_configs(game: str) -> list[Path]:
+    """``train/configs/<game>_stage<k>.toml`` in the order of k: each continues the run before it (``--stages``)."""
+    from .config import CONFIG_DIR
+
+    found = []
+    for path in CONFIG_DIR.glob(f"{game}_stage*.toml"):
+        k = path.stem.removeprefix(f"{game}_stage")
+        if k.isdigit():
+            found.append((int(k), path))
+    return [path for _, path in sorted(found)]
+
+
 def main(argv: Sequence[str] | None = None) -> dict:
     args = parse_args(argv)
     import importlib.util  # noqa: F401  (cardenvs.available_games uses importlib.util)
 
     import cardenvs
+    from cardenvs.core.errors import BadArgumentError
 
     game = cardenvs.get_game(args.game).name
+    stages = stage_configs(game) if args.stages else []
+    if args.stages:
+        clash = [flag for flag, value in (("--config", args.config), ("--resume", args.resume),
+                                          ("--total-steps", args.total_steps), ("--stop-steps", args.stop_steps))
+                 if value is not None]
+        if clash:
+            raise BadArgumentError(f"--stages runs the shipped config and then each stage file as they are: drop "
+                                   f"{', '.join(clash)}")
+        if not stages:
+            raise BadArgumentError(f"--stages: {game} has no train/configs/{game}_stage<k>.toml")
     cfg = build_config(game, args)
     if args.out:
         out = Path(args.out)
@@ -435,16 +463,11 @@ def main(argv: Sequence[str] | None = None) -> dict:
         out = p.parent.parent if p.parent.name == "checkpoints" else p.parent
     else:
         out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(cfg, indent=1))
-    if not args.quiet:
-        _print(f"[train] {game}: {cfg['train']['total_steps']:,} steps, {cfg['train']['num_envs']} envs, "
-               f"opponents {cfg['opponents'].get('phases') or cfg['opponents'].get('mix')}; run folder {out}")
-    # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
-    bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
-    trainer = Trainer(game, cfg, out, resume=args.resume, progress=bar, verbose=0 if args.quiet else 1,
-                      max_minutes=args.max_minutes)
-    summary = trainer.run()
+    summary = _run(game, cfg, out, args.resume, args)
+    for path in stages:  # each stage resumes the final model of the run before it
+        args.config = str(path)
+        stage_out = Path(f"{out}-{path.stem.removeprefix(game + '_')}")
+        summary = _run(game, build_config(game, args), stage_out, summary["final_model"], args)
     if args.export:
         import shutil
 
@@ -454,6 +477,20 @@ def main(argv: Sequence[str] | None = None) -> dict:
         if not args.quiet:
             _print(f"[export] {args.export}")
     return summary
+
+
+def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Namespace) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg, indent=1))
+    if not args.quiet:
+        _print(f"[train] {game}: {cfg['train']['total_steps']:,} steps, {cfg['train']['num_envs']} envs, "
+               f"opponents {cfg['opponents'].get('phases') or cfg['opponents'].get('mix')}; run folder {out}"
+               + (f"; resumes {resume}" if resume else ""))
+    # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
+    bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
+    trainer = Trainer(game, cfg, out, resume=resume, progress=bar, verbose=0 if args.quiet else 1,
+                      max_minutes=args.max_minutes)
+    return trainer.run()
 
 
 def _cli(argv: Sequence[str] | None = None) -> int:

@@ -155,3 +155,27 @@ def test_stop_steps_must_be_a_step_count(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit):
         main([GAME, "--stop-steps", "-5", "--out", str(tmp_path / "x"), "--no-progress", "-q"])
     assert "--stop-steps: expected a step count >= 0" in capsys.readouterr().err
+
+
+def test_stages_continue_the_run_with_each_stage_file(tmp_path: Path, monkeypatch) -> None:
+    """``--stages``: the game's config, then ``<game>_stage2.toml`` resuming its final model in ``<out>-stage2``;
+    the staged run's policy records the run it continues (lineage), and flags that would clash are one clear error."""
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.train import config
+
+    configs = tmp_path / "configs"
+    configs.mkdir()
+    (configs / f"{GAME}.toml").write_text(SMALL.replace("[train]", "[train]\ntotal_steps = 1024"))
+    (configs / f"{GAME}_stage2.toml").write_text("[train]\ntotal_steps = 2048\ndraw_reward = -0.5\n")
+    monkeypatch.setattr(config, "CONFIG_DIR", configs)
+    out = tmp_path / "run"
+    summary = main([GAME, "--stages", "--seed", "3", "--out", str(out), "--no-progress", "-q"])
+    staged = tmp_path / "run-stage2"
+    assert summary["final_model"] == str(staged / "final.zip") and summary["steps"] >= 2048
+    stage_cfg = json.loads((staged / "config.json").read_text())
+    assert stage_cfg["train"]["draw_reward"] == -0.5 and stage_cfg["train"]["seed"] == 3
+    lineage = json.loads((staged / "run_state.json").read_text())["lineage"]
+    assert [entry["model"] for entry in lineage] == [str(out / "final.zip")]
+    assert lineage[0]["steps"] >= 1024 and lineage[0]["config"]["train"]["total_steps"] == 1024
+    with pytest.raises(BadArgumentError, match="--total-steps"):
+        main([GAME, "--stages", "--total-steps", "10", "--out", str(tmp_path / "x"), "-q"])
