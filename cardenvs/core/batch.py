@@ -540,6 +540,17 @@ class BatchGame:
                 on_step()
         raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
 
+    @classmethod
+    def warm_up(cls, game: str | GameSpec, pool: Any = None, decks: Any = None, observe: bool = True) -> None:
+        """Make, on a throwaway one-game batch, the first calls of the kernels :meth:`play_out` uses (the legal mask,
+        the observation unless ``observe=False``, and the fused :meth:`play`): each kernel compiles at its first call
+        in a process (with a progress line), so a clock started after this times play only."""
+        probe = cls(game, 1, decks=decks, seed=0, pool=pool)
+        who = probe.to_act.copy()
+        if observe:
+            probe.observe(who)
+        probe.play(probe.legal_mask(who).argmax(axis=1), players=who, observe=observe)
+
     def _viewers(self, viewers: Any) -> np.ndarray:
         if viewers is None:  # -1 in every row: the kernels show each row's player to act
             return self._players(-1)

@@ -225,9 +225,7 @@ def run_tournament(
     done_k = {p: 0 for p in range(len(pairs))}
     target = {p: per_pair for p in range(len(pairs))}
     # the kernels a match uses compile at their first call (with progress): make those calls here, off the clock
-    warm = BatchGame(spec, 1, pool=pool, decks=[entries[0].deck, entries[-1].deck])
-    warm.observe()
-    warm.play(warm.legal_mask().argmax(axis=1))
+    BatchGame.warm_up(spec, pool=pool, decks=[entries[0].deck, entries[-1].deck])
     start = time.perf_counter()
     rounds, next_chunk = 0, 0
     advance = progress.advance if progress is not None else None

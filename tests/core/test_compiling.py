@@ -83,3 +83,18 @@ def test_a_terminal_gets_a_progress_line_that_ends_with_the_compile_time(monkeyp
     text = screen.getvalue()
     assert "\r" in text and "compiling relics kernels (first run only): batch_step [" in text  # tqdm's redrawn line
     assert text.rstrip().endswith("compiled relics batch_step in 0 s (cached for later runs)")
+
+
+def test_warm_up_makes_the_first_calls_of_the_play_out_kernels() -> None:
+    """``BatchGame.warm_up`` (tournaments call it before their clock starts) calls every kernel ``play_out`` uses."""
+    from cardenvs.core import compiling
+    from cardenvs.core.batch import BatchGame
+
+    game = "divinecross"
+    for name in ("batch_mask", "batch_observe", "batch_play"):
+        compiling._DONE.discard((game, name))
+    BatchGame.warm_up(game, observe=False)
+    assert {(game, "batch_mask"), (game, "batch_play")} <= compiling._DONE
+    assert (game, "batch_observe") not in compiling._DONE
+    BatchGame.warm_up(game)
+    assert (game, "batch_observe") in compiling._DONE
