@@ -10,8 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from .jit import kernel
-
 from .header import H_RNG_COUNTER, H_RNG_KEY_HI, H_RNG_KEY_LO
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
@@ -28,7 +26,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
     return z ^ (z >> uint64(31))
 
 
-@kernel
+@njit(cache=True)
 def rng_seed(row: np.ndarray, seed: np.int64) -> None:
     """Key the row's generator from a 64-bit seed and zero its counter."""
     key = splitmix64(uint64(seed))
@@ -37,7 +35,7 @@ def rng_seed(row: np.ndarray, seed: np.int64) -> None:
     row[H_RNG_COUNTER] = 0
 
 
-@kernel
+@njit(cache=True)
 def rng_next(row: np.ndarray) -> np.uint64:
     """Next 64 random bits of this row's stream."""
     key = (uint64(np.uint32(row[H_RNG_KEY_LO]))) | (uint64(np.uint32(row[H_RNG_KEY_HI])) << uint64(32))
@@ -46,14 +44,14 @@ def rng_next(row: np.ndarray) -> np.uint64:
     return splitmix64(key ^ (counter * _GOLDEN))
 
 
-@kernel
+@njit(cache=True)
 def rng_below(row: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` (multiply-shift on the top 32 bits; bias below 1e-9 for small n)."""
     bits = rng_next(row) >> uint64(32)
     return int((bits * uint64(n)) >> uint64(32))
 
 
-@kernel
+@njit(cache=True)
 def shuffle_slice(row: np.ndarray, start: int, count: int) -> None:
     """Fisher-Yates shuffle of ``row[start:start+count]`` in place."""
     for i in range(count - 1, 0, -1):

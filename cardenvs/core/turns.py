@@ -5,19 +5,19 @@ They touch only the core header (:mod:`cardenvs.core.header`), so they live here
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, NO_WINNER, TERMINATED, TRUNCATED
-from .jit import kernel
 
 
-@kernel
+@njit(cache=True)
 def set_decision(row: np.ndarray, p: int) -> None:
     """Player ``p`` is the one to act."""
     row[H_TO_ACT] = p
     row[H_NEEDS] = 1 << p
 
 
-@kernel
+@njit(cache=True)
 def finish(row: np.ndarray, winner: int) -> None:
     """The game is over: ``winner`` 0 or 1, or ``DRAW``."""
     row[H_STATUS] = TERMINATED
@@ -26,7 +26,7 @@ def finish(row: np.ndarray, winner: int) -> None:
     row[H_NEEDS] = 0
 
 
-@kernel
+@njit(cache=True)
 def truncate(row: np.ndarray) -> None:
     """The game reached its documented cap: no winner."""
     row[H_STATUS] = TRUNCATED

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.jit import kernel
 from cardenvs.core.header import (
     H_DECISIONS,
     H_STATUS,
@@ -76,7 +75,7 @@ from . import state as S
 
 # ----------------------------------------------------------------------------------------------------------------
 # small queries
-@kernel
+@njit(cache=True)
 def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     for i in range(row[S.HAND_COUNT + p]):
         if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
@@ -84,7 +83,7 @@ def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     return False
 
 
-@kernel
+@njit(cache=True)
 def promoter(row: np.ndarray) -> int:
     """The player who must move a Standby Unit up now (the turn player first), or -1."""
     bits = row[S.PROMOTE]
@@ -96,7 +95,7 @@ def promoter(row: np.ndarray) -> int:
     return -1
 
 
-@kernel
+@njit(cache=True)
 def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """DC-K1/K2/C4/N3: a skill of the Main Unit, with its Energy attached, not Stunned, not the first turn."""
     u = row[S.MAIN + p]
@@ -112,7 +111,7 @@ def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     return energy_of(row, p, u) >= ctab[card, C_S0_ENERGY + k]
 
 
-@kernel
+@njit(cache=True)
 def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
     kind = ctab[card_of(row, p, inst), C_TYPE]
@@ -125,7 +124,7 @@ def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
-@kernel
+@njit(cache=True)
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -177,7 +176,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # transitions
-@kernel
+@njit(cache=True)
 def hand_index(row: np.ndarray, p: int, inst: int) -> int:
     for i in range(row[S.HAND_COUNT + p]):
         if row[S.HAND + p * S.HAND_CAP + i] == inst:
@@ -185,7 +184,7 @@ def hand_index(row: np.ndarray, p: int, inst: int) -> int:
     return -1
 
 
-@kernel
+@njit(cache=True)
 def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     """DC-U4, DC-E1..E5: a Unit to an empty Standby slot; an Event/Action resolves; an Assist waits for its host."""
     ctab = tables[0]
@@ -209,7 +208,7 @@ def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     check_ko(row, ctab)
 
 
-@kernel
+@njit(cache=True)
 def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
     """DC-R1..R3, DC-N5: pay the retreat cost in Energy, swap the Main Unit with Standby slot ``s``."""
     m = row[S.MAIN + p]
@@ -220,7 +219,7 @@ def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
     clear_conditions(row, p)
 
 
-@kernel
+@njit(cache=True)
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     ctab = tables[0]
@@ -274,7 +273,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[S.END_STAGE] = S.ES_POISON
 
 
-@kernel
+@njit(cache=True)
 def redeal(row: np.ndarray, p: int) -> None:
     """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
     while row[S.HAND_COUNT + p] > 0:
@@ -285,7 +284,7 @@ def redeal(row: np.ndarray, p: int) -> None:
     row[S.REDEALS + p] += 1
 
 
-@kernel
+@njit(cache=True)
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     ctab = tables[0]
@@ -378,7 +377,7 @@ def advance(row: np.ndarray, tables) -> None:
         return  # unknown step: leave the row as is (never reached)
 
 
-@kernel
+@njit(cache=True)
 def forced_in_public(row: np.ndarray, p: int) -> bool:
     """True when whether ``p``'s decision has a single legal action follows from public information only.
 
@@ -395,7 +394,7 @@ def forced_in_public(row: np.ndarray, p: int) -> bool:
     return True
 
 
-@kernel
+@njit(cache=True)
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
     """Advance, then auto-play decisions that have exactly one legal action, known to everyone to be forced."""
     while True:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.jit import kernel
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
 )
@@ -41,13 +40,13 @@ from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
-@kernel
+@njit(cache=True)
 def is_neo(row: np.ndarray, p: int) -> bool:
     """LN-L5: level 5 is Level Neo."""
     return level_of(row, p) >= S.MAX_LEVEL
 
 
-@kernel
+@njit(cache=True)
 def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
     for j in range(row[S.USED_COUNT + p]):
         if row[S.USED_SKILLS + p * S.USED_CAP + j] == skill:
@@ -55,14 +54,14 @@ def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
     return row[S.USED_COUNT + p] >= S.USED_CAP
 
 
-@kernel
+@njit(cache=True)
 def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
     n = row[S.USED_COUNT + p]
     row[S.USED_SKILLS + p * S.USED_CAP + n] = skill
     row[S.USED_COUNT + p] = n + 1
 
 
-@kernel
+@njit(cache=True)
 def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     """Effects resolve in one place (``drain_effects``, run by ``advance`` before anything else), in the order
     they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
@@ -76,7 +75,7 @@ def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
         row[S.QUEUE_COUNT] = n + 1
 
 
-@kernel
+@njit(cache=True)
 def drain_effects(row: np.ndarray, tables) -> None:
     """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
     (``CHOICE_PLAYER`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
@@ -96,7 +95,7 @@ def drain_effects(row: np.ndarray, tables) -> None:
         row[S.QUEUE_COUNT] = n
 
 
-@kernel
+@njit(cache=True)
 def choice_fields(row: np.ndarray, tables):
     """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
     p = row[S.CHOICE_PLAYER]
@@ -105,7 +104,7 @@ def choice_fields(row: np.ndarray, tables):
     return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
 
 
-@kernel
+@njit(cache=True)
 def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
     p, src, target, filt, op = choice_fields(row, tables)
@@ -115,12 +114,12 @@ def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     row[S.CHOICE_PLAYER] = -1
 
 
-@kernel
+@njit(cache=True)
 def window_phase(row: np.ndarray) -> int:
     return PH_MAIN if row[S.STEP] == S.ST_MAIN else PH_BATTLE
 
 
-@kernel
+@njit(cache=True)
 def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> bool:
     """LN-K3: the (Phase/Turn) tag of a [Use] skill or event."""
     if phase_tag != PH_ANY and phase_tag != phase:
@@ -130,7 +129,7 @@ def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> boo
     return True
 
 
-@kernel
+@njit(cache=True)
 def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     ctab = tables[0]
     card = card_of(row, p, inst)
@@ -151,7 +150,7 @@ def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return any_effect_can_act(row, tables, p, card, TR_EVENT, inst)  # issue 12 item 17: never a wasted card
 
 
-@kernel
+@njit(cache=True)
 def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     card = card_of(row, p, inst)
     e = tables[0][card, C_USE_EFFECT]
@@ -169,12 +168,12 @@ def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return any_effect_can_act(row, tables, p, card, TR_USE, inst)  # issue 12 item 15: Solar Engineer needs a target
 
 
-@kernel
+@njit(cache=True)
 def is_window(st: int) -> bool:
     return st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW
 
 
-@kernel
+@njit(cache=True)
 def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     """LN-T3, issue 12 C.1: whether public information lets ``w`` act in the open window: a card in hand (it may be
     a usable event or, for the turn player in a main phase, a support: the opponent cannot tell) or a usable [Use]
@@ -189,7 +188,7 @@ def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     return False
 
 
-@kernel
+@njit(cache=True)
 def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     """LN-T2/T6/T9/T10/D4: a character card as a support in the turn player's main phase."""
     ctab = tables[0]
@@ -203,7 +202,7 @@ def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return has_color(row, ctab, p, ctab[card, C_COLOR])
 
 
-@kernel
+@njit(cache=True)
 def any_resting(row: np.ndarray, q: int) -> bool:
     if is_rested(row, q, row[S.MAIN + q]):
         return True
@@ -213,14 +212,14 @@ def any_resting(row: np.ndarray, q: int) -> bool:
     return False
 
 
-@kernel
+@njit(cache=True)
 def can_attack(row: np.ndarray, p: int, inst: int) -> bool:
     """LN-A1: an Active character that has not attacked this turn."""
     k = p * S.DECK_SIZE + inst
     return row[S.RESTED + k] == 0 and row[S.ATTACKED + k] == 0
 
 
-@kernel
+@njit(cache=True)
 def main_participates(row: np.ndarray, p: int) -> bool:
     """LN-B1: the attacking main (solo or in a combi) or the defending main when not covered."""
     if row[S.BATTLE] == 0:
@@ -230,7 +229,7 @@ def main_participates(row: np.ndarray, p: int) -> bool:
     return row[S.TARGET] == row[S.MAIN + p]
 
 
-@kernel
+@njit(cache=True)
 def has_face_down_level(row: np.ndarray, p: int) -> bool:
     for j in range(row[S.LEVEL_COUNT + p]):
         if row[S.FACE_UP + p * S.DECK_SIZE + row[S.LEVEL + p * S.LEVEL_CAP + j]] == 0:
@@ -238,14 +237,14 @@ def has_face_down_level(row: np.ndarray, p: int) -> bool:
     return False
 
 
-@kernel
+@njit(cache=True)
 def can_burst(row: np.ndarray, p: int) -> bool:
     return main_participates(row, p) and row[S.BURST_FAILED + p] == 0 and has_face_down_level(row, p)
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
-@kernel
+@njit(cache=True)
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -355,7 +354,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # transitions
-@kernel
+@njit(cache=True)
 def start_main_phase(row: np.ndarray, number: int) -> None:
     row[S.STEP] = S.ST_MAIN
     row[S.MAIN_PHASE] = number
@@ -473,7 +472,7 @@ def burst_choice(row: np.ndarray, tables, p: int, burst: bool, k: int) -> None:
         row[S.BURST_PLAYER] = 1 - p
 
 
-@kernel
+@njit(cache=True)
 def expire_next_battle(row: np.ndarray, p: int, inst: int) -> None:
     if inst >= 0:
         row[S.AP_NEXT + p * S.DECK_SIZE + inst] = 0
@@ -607,7 +606,7 @@ def start_game(row: np.ndarray) -> None:
     row[S.STEP] = S.ST_TURN_START
 
 
-@kernel
+@njit(cache=True)
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     st = row[S.STEP]
@@ -700,7 +699,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         to_discard(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
 
 
-@kernel
+@njit(cache=True)
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     while True:

@@ -44,7 +44,7 @@ from .cards import (
     TG_SELF,
     TR_CONT,
 )
-from cardenvs.core.jit import kernel
+from .jit import kernel
 from . import state as S
 
 TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2

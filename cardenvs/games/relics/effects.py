@@ -60,7 +60,7 @@ from .cards import (
     TG_OWN_ONE,
     TG_SELF,
 )
-from cardenvs.core.jit import kernel
+from .jit import kernel
 from . import state as S
 
 

@@ -58,7 +58,7 @@ from .cards import (
     ONE_OWN,
     T_LOCATION,
 )
-from cardenvs.core.jit import kernel
+from .jit import kernel
 from .rules import ability_usable, pending_is_hidden
 from . import obs_layout as L
 from . import state as S

@@ -124,7 +124,7 @@ from .cards import (
     TR_LOCATION,
 )
 from .effects import fire, pile_candidate, take_back
-from cardenvs.core.jit import kernel
+from .jit import kernel
 from . import state as S
 
 MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2

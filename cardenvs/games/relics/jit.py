@@ -1,10 +1,10 @@
-"""``kernel``: a game's Numba helper compiled once, whatever argument types its callers pass.
+"""``kernel``: a relics Numba function compiled once, whatever argument types its callers pass.
 
 Numba compiles a jitted function once per distinct argument types seen at its call sites: an int32 read from the
 row, an int64 loop index and a literal constant (``fire(..., TR_CAST, ...)`` makes a version for the literal 4)
 each make a new version, and every version of a function re-optimises and re-generates the machine code of all it
 calls. relics compiled 162 versions of its 63 functions that way (``fire`` 9 times, each with the effect
-interpreter), heartbreak 163 of 91 (``keyword`` 7 times). ``kernel`` compiles ``func`` (cached) behind a shim that Numba inlines into every caller and that casts
+interpreter). ``kernel`` compiles ``func`` (cached) behind a shim that Numba inlines into every caller and that casts
 each argument annotated ``int`` to int64 and each ``bool`` to bool, so the function has one version. The values are
 the same, so the results are too. Called from Python (tests, ``text.py``), the shim runs as plain Python and calls
 the cached compiled function with int64 arguments: the same version, nothing compiled per process.
