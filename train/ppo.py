@@ -152,7 +152,7 @@ class Trainer:
         base = cardenvs.make_vec(self.game, int(tcfg["num_envs"]), opponent=self.mix, seed=self.seed,
                                  decks=None if self.mixed_decks or not decks else tuple(decks),
                                  learner_seat=tcfg.get("learner_seat", "random"),
-                                 draw_reward=float(tcfg.get("draw_reward", 0.0)))
+                                 draw_reward=tcfg.get("draw_reward", 0.0))  # checked there: a number in [-1, 1]
         self.deck_sampler = None
         if self.mixed_decks:  # each episode's decks: starter decks and random legal decks (train/decks.py)
             from .decks import DeckSampler

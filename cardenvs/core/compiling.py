@@ -10,8 +10,7 @@ for later runs)``; when stderr is not a terminal, as in a log file, just a line 
 kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop (``batch_reset`` and the fused
 ``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and a program that steps and
 observes never compiles ``batch_play``: each of them links in the whole rules engine, so each costs seconds of
-compile.
-Set ``CARDENVS_QUIET=1`` to silence the lines.
+compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
 """
 from __future__ import annotations
 
@@ -66,13 +65,19 @@ def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], A
     if os.environ.get("CARDENVS_QUIET", "") not in ("", "0"):
         return call()
     desc = f"compiling {game_name} kernels (first run only): {kernel_name}"
-    if not _is_terminal(sys.stderr):  # a log file: one line before and one after, not a redrawn line per second
+    if _is_terminal(sys.stderr):
+        result, elapsed = _call_under_ticking_line(desc, call)
+    else:  # a log file: one line before and one after, not a line redrawn every second
         print(f"{desc} ...", file=sys.stderr, flush=True)
         start = time.perf_counter()
         result = call()
         elapsed = time.perf_counter() - start
-        print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
-        return result
+    print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
+    return result
+
+
+def _call_under_ticking_line(desc: str, call: Callable[[], Any]) -> tuple[Any, float]:
+    """``call()`` under a tqdm line whose elapsed time keeps moving; returns its result and the seconds it took."""
     from tqdm.auto import tqdm  # imported only when there is something to show
 
     with tqdm(total=1, desc=desc, file=sys.stderr,
@@ -91,8 +96,7 @@ def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], A
             stop.set()
             ticker.join()
         elapsed = bar.format_dict["elapsed"]
-    print(f"compiled {game_name} {kernel_name} in {elapsed:.0f} s (cached for later runs)", file=sys.stderr)
-    return result
+    return result, elapsed
 
 
 def _is_terminal(stream: Any) -> bool:
