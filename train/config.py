@@ -5,7 +5,8 @@ A config is a plain nested dict with four tables:
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
                  ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
 ``[train]``      ``total_steps``, ``stop_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
-                 ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``),
+                 ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``,
+                 ``starter_weights``),
                  ``draw_reward`` (what a draw is worth to the learner, 0 by default)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
@@ -56,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
         "decks": None,  # None: the game's default pair; ["deck_a", "deck_b"]; or "mixed" (train/decks.py)
         "random_deck_share": 0.5,  # with decks = "mixed": share of seats given a random legal deck
         "deck_bank": 256,  # with decks = "mixed": random legal decks made at the start from the seed
+        "starter_weights": {},  # with decks = "mixed": {deck = weight} for the starter draws (default 1 each)
         "export_dtype": "float16",  # weights of the exported policy.npz (float16 halves the file; see agents.policy)
         "learner_seat": "random",
         "draw_reward": 0.0,  # the learner's reward for a draw or truncation (-0.5: stalling to a rule draw costs)

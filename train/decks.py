@@ -12,7 +12,7 @@ new deck pairs into ``game.decks`` (the packed ``int32[N, 2, max_deck]`` the res
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -47,6 +47,31 @@ def holdout_pairs(game: Any, n_pairs: int, seed: int, exclude: Sequence[Any] = (
     return [(out[2 * k], out[2 * k + 1]) for k in range(len(out) // 2)]
 
 
+def _starter_probabilities(names: Sequence[str], weights: Mapping[str, float], game: str) -> np.ndarray | None:
+    """Each starter deck's share of the starter draws: ``weights[name]`` (default 1), normalised; None when all are
+    equal (the sampler then draws as it always did, so runs without weights keep their deck streams)."""
+    from cardenvs.core.errors import BadArgumentError
+
+    if not isinstance(weights, Mapping):
+        raise BadArgumentError(f"starter_weights must be a table of starter deck name = weight, got {weights!r}")
+    unknown = sorted(set(weights) - set(names))
+    if unknown:
+        raise BadArgumentError(f"starter_weights: {', '.join(map(repr, unknown))} is not a starter deck of {game} "
+                         f"(starter decks: {', '.join(names)})")
+    w = []
+    for name in names:
+        v = weights.get(name, 1.0)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or v < 0:
+            raise BadArgumentError(f"starter_weights: {name!r} must be a number >= 0, got {v!r}")
+        w.append(float(v))
+    total = sum(w)
+    if total <= 0:
+        raise BadArgumentError("starter_weights: at least one starter deck needs a weight above 0")
+    if all(x == w[0] for x in w):
+        return None
+    return np.asarray(w) / total
+
+
 def _spec(game: Any):
     from cardenvs.core.batch import get_spec
 
@@ -57,13 +82,21 @@ class DeckSampler:
     """Draws each new episode's deck pair: a starter deck or a bank deck per seat (``random_share`` of them random)."""
 
     def __init__(self, game: Any, seed: int, random_share: float = 0.5, bank_size: int = 256,
-                 starters: Sequence[str] | None = None) -> None:
-        from cardenvs.core.deckgen import starter_decks
+                 starters: Sequence[str] | None = None, starter_weights: Mapping[str, float] | None = None) -> None:
+        from cardenvs.core.errors import DeckError
 
         self.spec = _spec(game)
         pool = self.spec.load_pool(None)
-        self.starters = ([self.spec.load_deck(s, pool) for s in starters] if starters
-                         else starter_decks(self.spec, pool))
+        names = list(starters) if starters else list(self.spec.starter_decks())
+        self.starters, self.starter_names = [], []
+        for name in names:
+            try:
+                self.starters.append(self.spec.load_deck(name, pool))
+                self.starter_names.append(name)
+            except DeckError:
+                if starters:  # a deck the caller named must load
+                    raise
+        self.starter_p = _starter_probabilities(self.starter_names, starter_weights or {}, self.spec.name)
         self.bank = deck_bank(self.spec, bank_size, seed) if random_share > 0 and bank_size > 0 else []
         self.random_share = float(random_share) if self.bank else 0.0
         self.rng = np.random.default_rng([int(seed), 0xDEC5])
@@ -81,7 +114,9 @@ class DeckSampler:
             self.drawn["random"] += 1
             return self.bank[int(self.rng.integers(len(self.bank)))]
         self.drawn["starter"] += 1
-        return self.starters[int(self.rng.integers(len(self.starters)))]
+        if self.starter_p is None:
+            return self.starters[int(self.rng.integers(len(self.starters)))]
+        return self.starters[int(self.rng.choice(len(self.starters), p=self.starter_p))]
 
     def assign(self, game: Any, rows: np.ndarray) -> None:
         """Write fresh deck pairs into ``game.decks`` (and ``game.deck_pairs``) for the rows about to be reset."""

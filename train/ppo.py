@@ -158,7 +158,8 @@ class Trainer:
             from .decks import DeckSampler
 
             self.deck_sampler = DeckSampler(self.game, self.seed, random_share=float(tcfg["random_deck_share"]),
-                                            bank_size=int(tcfg["deck_bank"]))
+                                            bank_size=int(tcfg["deck_bank"]),
+                                            starter_weights=tcfg.get("starter_weights") or {})
             self.deck_sampler.attach(base.seated.game)
         self.holdout = []
         if int(ecfg.get("holdout_pairs", 0)) > 0:  # random deck pairs training never used

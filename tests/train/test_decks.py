@@ -64,6 +64,35 @@ def test_holdout_pairs_never_reuse_a_training_deck() -> None:
     assert all(deck_key(d) not in used for pair in pairs for d in pair)
 
 
+
+def test_starter_weights_steer_the_starter_draws() -> None:
+    """``[train] starter_weights``: a curriculum that gives one starter deck more episodes (levelneo's weak deck)."""
+    names = DeckSampler(GAME, seed=0, random_share=0.0).starter_names
+    heavy, other = names[0], names[1]
+    sampler = DeckSampler(GAME, seed=0, random_share=0.0, starter_weights={heavy: 8.0, other: 0.0})
+    drawn = [sampler.starters.index(sampler.draw()) for _ in range(2000)]
+    counts = np.bincount(drawn, minlength=len(names))
+    assert counts[1] == 0  # weight 0: never dealt
+    assert counts[0] / 2000 == pytest.approx(8 / (8 + len(names) - 2), abs=0.04)
+    # all weights equal: the same draws as no weights at all (runs without weights keep their deck streams)
+    plain = DeckSampler(GAME, seed=3, random_share=0.5, bank_size=4)
+    equal = DeckSampler(GAME, seed=3, random_share=0.5, bank_size=4, starter_weights={n: 2 for n in names})
+    assert [deck_key(plain.draw()) for _ in range(50)] == [deck_key(equal.draw()) for _ in range(50)]
+
+
+@pytest.mark.parametrize("weights, message", [
+    ({"no_such_deck": 2}, "'no_such_deck' is not a starter deck of relics"),
+    ({"arcana": -1}, "'arcana' must be a number >= 0"),
+    ({"arcana": "x"}, "'arcana' must be a number >= 0"),
+    ({"arcana": 0, "shadow": 0, "vanguard": 0}, "at least one starter deck"),
+    (3, "must be a table"),
+])
+def test_bad_starter_weights_are_one_clear_error(weights: object, message: str) -> None:
+    from cardenvs.core.errors import BadArgumentError
+
+    with pytest.raises(BadArgumentError, match=message):
+        DeckSampler(GAME, seed=0, random_share=0.0, starter_weights=weights)  # type: ignore[arg-type]
+
 SMALL = """
 [ppo]
 n_steps = 32
