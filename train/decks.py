@@ -118,6 +118,16 @@ class DeckSampler:
             return self.starters[int(self.rng.integers(len(self.starters)))]
         return self.starters[int(self.rng.choice(len(self.starters), p=self.starter_p))]
 
+    def fork(self, seed: int) -> "DeckSampler":
+        """A sampler over the same decks, bank and weights that draws on its own (from ``seed``): the warm start's
+        recorded games use the run's decks without moving the run's own deck stream."""
+        import copy
+
+        twin = copy.copy(self)
+        twin.rng = np.random.default_rng([int(seed), 0xDEC5])
+        twin.drawn = {"starter": 0, "random": 0}
+        return twin
+
     def assign(self, game: Any, rows: np.ndarray) -> None:
         """Write fresh deck pairs into ``game.decks`` (and ``game.deck_pairs``) for the rows about to be reset."""
         for i in np.flatnonzero(rows):

@@ -137,6 +137,9 @@ class Trainer:
         self.progress = progress
         self.verbose = verbose
         tcfg, ocfg, ecfg = cfg["train"], cfg["opponents"], cfg["eval"]
+        from .bc import check_settings
+
+        check_settings(cfg.get("bc", {}))  # a bad [bc] value stops here, before the env and model are built
         _set_threads(int(tcfg["numba_threads"]), int(tcfg["torch_threads"]))
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.seed = int(tcfg["seed"])
@@ -191,6 +194,9 @@ class Trainer:
                 policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}, **embedding}, **pcfg)
         formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
         self.model.set_logger(configure(str(self.out / "tb"), formats))
+        self.warm_start: dict | None = None
+        if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
+            self.warm_start = self._clone_heuristic(cfg["bc"])  # [bc]: start from a clone of the heuristic
         self.total_steps = int(tcfg["total_steps"])
         self.stop_steps = int(tcfg.get("stop_steps") or 0)
         n = self.model.num_timesteps
@@ -208,6 +214,37 @@ class Trainer:
         self.last_status = time.perf_counter()
         self.deadline = None if max_minutes is None else time.perf_counter() + 60.0 * max_minutes
         self.mix.steps = n
+
+    def _clone_heuristic(self, bcfg: dict) -> dict:
+        """The ``[bc]`` warm start (train/bc.py): record heuristic games on the run's decks, fit the new policy to
+        them, write ``bc.json``."""
+        from .bc import clone, record
+
+        # the run's decks and bank (held-out decks stay unseen), drawn on their own stream
+        sampler = self.deck_sampler.fork(self.seed + 7) if self.deck_sampler is not None else None
+        t = time.perf_counter()
+        say = (lambda text: _print(text)) if self.verbose else (lambda text: None)
+        last = [time.perf_counter()]
+
+        def recorded(games: int, decisions: int) -> None:
+            if time.perf_counter() - last[0] > 30:
+                last[0] = time.perf_counter()
+                say(f"[bc] recorded {games:,} of {int(bcfg['games']):,} heuristic games ({decisions:,} decisions)")
+
+        demos = record(self.game, int(bcfg["games"]), self.seed, explore=float(bcfg["explore"]),
+                       opponent_random=float(bcfg["opponent_random"]), gamma=float(self.model.gamma),
+                       draw_reward=float(self.cfg["train"].get("draw_reward", 0.0)), deck_sampler=sampler,
+                       batch_games=int(bcfg["batch_games"]), max_mb=float(bcfg["max_mb"]), progress=recorded)
+        record_s = time.perf_counter() - t
+        say(f"[bc] {len(demos):,} heuristic decisions from {demos.games:,} games in {record_s:.0f} s; cloning")
+        fit = clone(self.model, demos, epochs=int(bcfg["epochs"]), batch_size=int(bcfg["batch_size"]),
+                    learning_rate=float(bcfg["learning_rate"]), seed=self.seed,
+                    progress=lambda e, loss: say(f"[bc] epoch {e}/{int(bcfg['epochs'])}: loss {loss:.4f}"))
+        fit["record_s"] = round(record_s, 1)
+        (self.out / "bc.json").write_text(json.dumps(fit, indent=1))
+        say(f"[bc] the clone picks the heuristic's move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
+            f"decisions ({fit['fit_s']:.0f} s)")
+        return fit
 
     # -- pieces called by the callback --
     def checkpoint(self, n: int) -> Path:
@@ -285,6 +322,7 @@ class Trainer:
         return export(self.model, path, self.game, config=self.cfg, seed=self.seed,
                       steps=int(self.model.num_timesteps), weights_dtype=str(self.cfg["train"]["export_dtype"]),
                       extra={"last_eval": self.eval_rows[-1] if self.eval_rows else None, "lineage": self.lineage,
+                             "warm_start": self.warm_start,
                              "decks": "starter + random legal decks" if self.mixed_decks else
                              (self.cfg["train"].get("decks") or "default pair")})
 
@@ -317,6 +355,7 @@ class Trainer:
             "final_model": str(final), "policy": str(exported),
             "last_eval": self.eval_rows[-1] if self.eval_rows else None,
             "decks_drawn": dict(self.deck_sampler.drawn) if self.deck_sampler else None,
+            "warm_start": self.warm_start,
         }
         (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
         if self.verbose:
