@@ -95,8 +95,9 @@ def _git_commit() -> str | None:
 
 # ----- the numpy policy -------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def sparse_first_layer(obs, rest_idx, rest_w, card_idx, slot_tables, bias, out):  # pragma: no cover - Numba
-    """``out = bias + obs[:, rest_idx] @ rest_w + sum over card slots s of slot_tables[s, card id in slot s]``.
+def sparse_first_layer(obs, rows, rest_idx, rest_w, card_idx, slot_tables, bias, out):  # pragma: no cover - Numba
+    """``out[i] = bias + obs[rows[i], rest_idx] @ rest_w + sum over card slots s of slot_tables[s, card id in slot s]``
+    (``rows``: the observation rows to read, so a tournament's live rows need no copy).
 
     The first layer over the observation as it is, without building the network's input: observations are sparse
     (2-6% of the values non-zero), so adding the weight row of each non-zero value does a few percent of a dense
@@ -105,22 +106,36 @@ def sparse_first_layer(obs, rest_idx, rest_w, card_idx, slot_tables, bias, out):
     """
     n_ids = slot_tables.shape[1]
     hidden = bias.shape[0]
-    for i in range(obs.shape[0]):
-        row = obs[i]
-        o = out[i]
+    # a fresh accumulator row: LLVM knows it aliases no weight row, so the adds vectorise (1.6x over adding into
+    # out[i] directly, same sums in the same order)
+    acc = np.empty(hidden, dtype=np.float32)
+    for i in range(rows.shape[0]):
+        row = obs[rows[i]]
         for k in range(hidden):
-            o[k] = bias[k]
+            acc[k] = bias[k]
         for j in range(rest_idx.shape[0]):
             v = row[rest_idx[j]]
             if v != 0.0:
-                w = rest_w[j]
                 for k in range(hidden):
-                    o[k] += v * w[k]
+                    acc[k] += v * rest_w[j, k]
         for s in range(card_idx.shape[0]):
             c = min(max(int(np.rint(row[card_idx[s]])), 0), n_ids - 1)
-            t = slot_tables[s, c]
             for k in range(hidden):
-                o[k] += t[k]
+                acc[k] += slot_tables[s, c, k]
+        for k in range(hidden):
+            out[i, k] = acc[k]
+
+
+def _checked_rows(rows: Any, num_rows: int) -> np.ndarray | None:
+    """``rows`` as a 1-D integer array of indices below ``num_rows`` (None stays None): checked before a kernel
+    reads ``obs[rows[i]]``."""
+    if rows is None:
+        return None
+    rows = np.asarray(rows)
+    in_range = rows.size == 0 or (rows.dtype.kind in "iu" and 0 <= rows.min() <= rows.max() < num_rows)
+    if rows.ndim != 1 or rows.dtype.kind not in "iu" or not in_range:
+        raise BadArgumentError(f"rows must be integer indices of the {num_rows} observation rows")
+    return rows
 
 
 class NumpyPolicy:
@@ -129,6 +144,8 @@ class NumpyPolicy:
     ``deterministic=True`` takes the masked argmax (SB3's ``predict(deterministic=True)``); otherwise each row samples
     from its masked softmax with the agent's own generator (seeded by ``seed``).
     """
+
+    inputs_read_only = True  # act() never writes to obs or mask: tournaments may pass their buffers uncopied
 
     def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
                  activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
@@ -182,15 +199,18 @@ class NumpyPolicy:
         ids = np.clip(np.rint(x[:, self.embed["card_idx"]]), 0, len(table) - 1).astype(np.int64)
         return np.concatenate([x[:, self.embed["rest_idx"]], table[ids].reshape(len(x), -1)], axis=1)
 
-    def logits(self, obs: np.ndarray) -> np.ndarray:
+    def logits(self, obs: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Action logits [M, num_actions] of the observations ``obs`` (or of ``obs[rows]``, read in place)."""
+        rows = _checked_rows(rows, len(obs))
         if self._first is None:
-            x = self.features(obs)
+            x = self.features(obs if rows is None else obs[rows])
         else:
             obs = np.ascontiguousarray(obs, dtype=np.float32).reshape(len(obs), -1)
             if obs.shape[1] != self.obs_dim:
                 raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
-            x = np.empty((len(obs), self.hidden[0][1].shape[0]), dtype=np.float32)
-            sparse_first_layer(obs, *self._first, self.hidden[0][1], x)
+            rows = np.arange(len(obs), dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
+            x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
+            sparse_first_layer(obs, rows, *self._first, self.hidden[0][1], x)
         for k, (w, b) in enumerate(self.hidden):
             if k > 0:
                 x = x @ w
@@ -215,15 +235,22 @@ class NumpyPolicy:
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None) -> np.ndarray:
-        n = len(obs)
+        return self.act_rows(obs, mask, None)
+
+    def act_rows(self, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray | None,
+                 players: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`act` for the rows ``rows`` of ``obs`` and ``mask`` (all rows when None), read in place: a
+        tournament's live games without copying their observations."""
+        rows = _checked_rows(rows, len(obs))
+        n = len(obs) if rows is None else len(rows)
         if n == 0:
             return np.zeros(0, dtype=np.int32)
-        legal = np.asarray(mask) != 0
+        legal = (np.asarray(mask) if rows is None else np.asarray(mask)[rows]) != 0
         if self.deterministic:
-            z = self.logits(obs)
+            z = self.logits(obs, rows)
             z[~legal] = -np.inf
             return np.argmax(z, axis=1).astype(np.int32)
-        p = self.probs(obs, legal)
+        p = self.probs(obs if rows is None else obs[rows], legal)
         u = self.rng.random((n, 1))
         cdf = np.cumsum(p, axis=1)
         picks = (cdf < u * cdf[:, -1:]).sum(axis=1)

@@ -123,7 +123,9 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
         live = who >= 0
         for agent, is_a in ((a, True), (b, False)):
             rows = np.flatnonzero(live & ((who == seat_a) == is_a))
-            if rows.size:
+            if rows.size and hasattr(agent, "act_rows"):  # the numpy policy reads the rows in place
+                actions[rows] = agent.act_rows(obs, mask, rows, who[rows])
+            elif rows.size:
                 actions[rows] = agent.act(obs[rows], mask[rows], batch.states[rows], who[rows])
         return actions
 

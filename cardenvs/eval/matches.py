@@ -235,6 +235,8 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
                 # every game live and piloted by this agent, which only reads its inputs: no row copies (for relics
                 # and heartbreak copying 10-11 KB of state per row cost more than the heuristic itself)
                 actions[:] = agent.act(obs, mask, batch.states, sub_seats)
+            elif obs is not None and hasattr(agent, "act_rows"):  # reads the live rows in place (the policy)
+                actions[sub] = agent.act_rows(obs, mask, sub, sub_seats)
             else:
                 actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub], batch.states[sub], sub_seats)
         own_decisions[rows, seats] += 1

@@ -151,6 +151,22 @@ def test_sampling_and_argmax_pick_legal_actions(exported: Path) -> None:
     assert np.array_equal(a, b)  # a seeded sampler is reproducible
 
 
+def test_act_rows_reads_the_rows_in_place(exported: Path) -> None:
+    """``act_rows(obs, mask, rows)`` (what tournaments call for their live games) = ``act(obs[rows], mask[rows])``,
+    without copying; bad row indices are one clear error."""
+    obs, masks = _recorded_observations(8, 6)
+    rows = np.array([5, 0, 3, len(obs) - 1, 3])
+    for deterministic in (True, False):
+        a = policy_mod.load_npz(exported, game=GAME, seed=2, deterministic=deterministic)
+        b = policy_mod.load_npz(exported, game=GAME, seed=2, deterministic=deterministic)
+        assert np.array_equal(a.act_rows(obs, masks, rows), b.act(obs[rows], masks[rows]))
+    agent = policy_mod.load_npz(exported, game=GAME)
+    np.testing.assert_array_equal(agent.logits(obs, rows), agent.logits(obs[rows]))
+    for bad in (np.array([len(obs)]), np.array([-1]), np.array([0.5]), np.zeros((1, 1), np.int64)):
+        with pytest.raises(BadArgumentError, match="rows must be integer indices"):
+            agent.act_rows(obs, masks, bad)
+
+
 def _rewrite_meta(src: Path, dst: Path, **changes) -> Path:
     import json
 
