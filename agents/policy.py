@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.threads import split_rows
 
 #: models kept in memory, least recently used evicted first (a league pool is far smaller than this)
 CACHE_SIZE = 32
@@ -95,9 +96,10 @@ def _git_commit() -> str | None:
 
 # ----- the numpy policy -------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def sparse_first_layer(obs, rows, rest_idx, rest_w, card_idx, slot_tables, bias, out):  # pragma: no cover - Numba
+def sparse_first_layer(rows, out, obs, rest_idx, rest_w, card_idx, slot_tables, bias):  # pragma: no cover - Numba
     """``out[i] = bias + obs[rows[i], rest_idx] @ rest_w + sum over card slots s of slot_tables[s, card id in slot s]``
-    (``rows``: the observation rows to read, so a tournament's live rows need no copy).
+    (``rows``: the observation rows to read, so a tournament's live rows need no copy; ``rows`` and ``out`` first, the
+    arrays cut into row slices for threads).
 
     The first layer over the observation as it is, without building the network's input: observations are sparse
     (2-6% of the values non-zero), so adding the weight row of each non-zero value does a few percent of a dense
@@ -210,7 +212,8 @@ class NumpyPolicy:
                 raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
             rows = np.arange(len(obs), dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
             x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
-            sparse_first_layer(obs, rows, *self._first, self.hidden[0][1], x)
+            # row slices on the batch core's threads (cardenvs.core.threads): the first layer is most of the pilot
+            split_rows(sparse_first_layer, (rows, x), (obs, *self._first, self.hidden[0][1]))
         for k, (w, b) in enumerate(self.hidden):
             if k > 0:
                 x = x @ w

@@ -76,6 +76,38 @@ def row_slices(num_rows: int, threads: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
+def _run_calls(kernel: Callable, calls: list[tuple]) -> None:
+    """``kernel(*args)`` for each argument tuple: the first on this thread, the others on the workers; returns when
+    all are done (re-raising the first failure)."""
+    workers = _get_workers()
+    done: queue.SimpleQueue = queue.SimpleQueue()  # one per call: concurrent callers never share
+    for args in calls[1:]:
+        workers.jobs.put((kernel, args, done))
+    failure: BaseException | None = None
+    try:
+        kernel(*calls[0])  # this thread takes the first slice instead of waiting idle
+    except BaseException as err:
+        failure = err
+    for _ in calls[1:]:  # wait for every slice even after a failure: none may still write after we return
+        err = done.get()
+        failure = failure or err
+    if failure is not None:
+        raise failure
+
+
+def split_rows(kernel: Callable, sliced: tuple, whole: tuple = (), min_rows: int = PARALLEL_MIN_ROWS) -> None:
+    """``kernel(*sliced, *whole)`` with every array of ``sliced`` cut into the same contiguous row slices, one per
+    thread (``numba.get_num_threads()``, at most one per usable core); ``whole`` is passed as it is. The explicit
+    form of :func:`threaded`, for kernels whose row arrays are not first (a policy's forward pass)."""
+    num_rows = sliced[0].shape[0]
+    wanted = min(numba.get_num_threads(), num_rows // max(1, min_rows // 2))
+    if num_rows < min_rows or wanted <= 1:
+        kernel(*sliced, *whole)
+        return
+    slices = row_slices(num_rows, min(wanted, _get_workers().count + 1))
+    _run_calls(kernel, [(*[x[a:b] for x in sliced], *whole) for a, b in slices])
+
+
 def threaded(kernel: Callable, min_rows: int = PARALLEL_MIN_ROWS, threads: int | None = None) -> Callable:
     """``kernel(states, tables, *rest)`` run over row slices on ``threads`` threads (default: at each call,
     ``numba.get_num_threads()``, at most one per usable core).
@@ -93,23 +125,10 @@ def threaded(kernel: Callable, min_rows: int = PARALLEL_MIN_ROWS, threads: int |
             kernel(states, tables, *rest)
             return
         per_row = [isinstance(a, np.ndarray) and a.ndim > 0 and a.shape[0] == num_rows for a in rest]
-        workers = _get_workers()
-        slices = row_slices(num_rows, min(wanted, workers.count + 1))
+        slices = row_slices(num_rows, min(wanted, _get_workers().count + 1))
         # the views are made here, so a worker only calls the compiled kernel (which releases the GIL at once)
-        calls = [(states[a:b], tables, *[x[a:b] if cut else x for x, cut in zip(rest, per_row)]) for a, b in slices]
-        done: queue.SimpleQueue = queue.SimpleQueue()  # one per call: concurrent callers never share
-        for args in calls[1:]:
-            workers.jobs.put((kernel, args, done))
-        failure: BaseException | None = None
-        try:
-            kernel(*calls[0])  # this thread takes the first slice instead of waiting idle
-        except BaseException as err:
-            failure = err
-        for _ in calls[1:]:  # wait for every slice even after a failure: none may still write after we return
-            err = done.get()
-            failure = failure or err
-        if failure is not None:
-            raise failure
+        _run_calls(kernel, [(states[a:b], tables, *[x[a:b] if cut else x for x, cut in zip(rest, per_row)])
+                            for a, b in slices])
 
     run.__name__ = f"threaded_{getattr(kernel, '__name__', 'kernel')}"
     run.__doc__ = kernel.__doc__

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.threads import row_slices, threaded
+from cardenvs.core.threads import row_slices, split_rows, threaded
 
 
 @numba.njit(cache=True, nogil=True)
@@ -33,6 +33,27 @@ def test_threaded_kernel_slices_per_row_arrays_only() -> None:
     tables = np.array([1000, 0, 0], np.int32)  # shared: never sliced, even where its length could match
     threaded(_add_row_index, min_rows=2, threads=3)(states, tables, offsets)
     np.testing.assert_array_equal(states, (offsets + 1000)[:, None].repeat(4, axis=1))
+
+
+@numba.njit(cache=True, nogil=True)
+def _gather_rows(rows, out, source, scale):
+    for i in range(rows.shape[0]):
+        out[i] = source[rows[i]] * scale[0] + scale[1]
+
+
+def test_split_rows_cuts_the_sliced_arrays_only() -> None:
+    """The explicit split (the policy's first layer): ``sliced`` arrays cut per thread, ``whole`` ones never, even
+    with as many entries as there are rows."""
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        rows = np.arange(300, dtype=np.int64)[::-1].copy()
+        source = np.arange(300, dtype=np.float64)  # the same length as rows: still passed whole
+        out = np.zeros(300)
+        split_rows(_gather_rows, (rows, out), (source, np.array([2.0, 1.0])), min_rows=2)
+        np.testing.assert_array_equal(out, source[rows] * 2 + 1)
+    finally:
+        numba.set_num_threads(old)
 
 
 def test_threaded_reraises_a_failing_slice_after_all_slices_finish() -> None:
