@@ -1,0 +1,118 @@
+"""The strength bars a policy must clear before it ships: ``python -m cardenvs.train.bars GAME POLICY``.
+
+Six seat-swapped matches of ``--games`` games each (2,000 by default), the policy against the heuristic and against
+random, on three sets of decks: the game's default starter pair, every ordered pair of starter decks (mirrors
+included) and 20 random legal deck pairs that the training run never used (``--deck-bank`` and ``--train-seed``
+must be the run's, so none of its bank decks is among them). A bar is met when the win rate (draws count as not won)
+reaches it: 0.60 against the heuristic, 0.95 against random; on the all-starters and unseen checks each seat's
+win rate must reach it too (there both seats play the same decks, so a seat gap is the policy's). On the default
+pair the seats are reported but do not gate: one seat holds one deck, and a lopsided matchup (divinecross's blaze
+against tide) moves that seat's figure whoever pilots.
+
+Prints one table, writes ``<out>/<game>_<opponent>_<check>.json`` per match (with the per-pairing counts) and
+``<out>/bars.json``; the exit status is 0 when every bar is met, 1 when one is not.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+#: the issue-14 bars: win rate of the policy against each opponent
+BARS: dict[str, float] = {"heuristic": 0.60, "random": 0.95}
+CHECKS = ("pair", "starters", "unseen")
+#: checks where each seat must clear the bar too (both seats play the same decks there)
+SEAT_GATED = ("starters", "unseen")
+
+
+def seat_rates(result: Any) -> dict[int, float]:
+    return {int(s): w / max(w + d + l_, 1) for s, (w, d, l_) in result.by_seat.items()}
+
+
+def verdict(opponent: str, check: str, result: Any) -> bool:
+    """Whether one match meets its bar (the rate, and on the seat-gated checks each seat's rate)."""
+    bar = BARS[opponent]
+    if result.win_rate < bar:
+        return False
+    return check not in SEAT_GATED or all(r >= bar for r in seat_rates(result).values())
+
+
+def run_bars(game: str, policy: str, games: int = 2000, seed: int = 0, deck_bank: int = 256, train_seed: int = 0,
+             unseen_pairs: int = 20, out: str | Path | None = None, log: Any = print) -> dict:
+    """Play the six matches and return ``{"game", "policy", "passed", "checks": [...]}`` (see the module doc)."""
+    from .evaluate import play_match, play_starters, play_unseen
+
+    rows = []
+    for opponent in BARS:
+        for check in CHECKS:
+            t = time.perf_counter()
+            pairings: dict = {}
+            if check == "pair":
+                res = play_match(game, policy, opponent, games=games, seed=seed)
+            elif check == "starters":
+                res = play_starters(game, policy, opponent, games=games, seed=seed, per_pairing=pairings)
+            else:
+                res = play_unseen(game, policy, opponent, games=games, pairs=unseen_pairs, seed=seed,
+                                  train_seed=train_seed, deck_bank=deck_bank, per_pairing=pairings)
+            ok = verdict(opponent, check, res)
+            lo, hi = res.ci
+            seats = seat_rates(res)
+            rows.append({"opponent": opponent, "check": check, "bar": BARS[opponent], "passed": ok,
+                         "win_rate": res.win_rate, "ci95": [lo, hi], "seat_win_rates": seats,
+                         "wins": res.wins, "draws": res.draws, "losses": res.losses,
+                         "seconds": round(time.perf_counter() - t, 1)})
+            log(f"{game} vs {opponent:<9} {check:<8} {res.win_rate:.3f} [{lo:.3f}, {hi:.3f}]  seats "
+                f"{seats.get(0, 0):.3f} / {seats.get(1, 0):.3f}  bar {BARS[opponent]:.2f}  "
+                f"{'met' if ok else 'NOT MET'}  ({rows[-1]['seconds']:.0f} s)")
+            if out is not None:
+                Path(out).mkdir(parents=True, exist_ok=True)
+                data = {"game": game, "a": policy, "b": opponent, "seed": seed, **res.to_dict()}
+                if pairings:
+                    data["pairings"] = {name: r.to_dict() for name, r in pairings.items()}
+                (Path(out) / f"{game}_{opponent}_{check}.json").write_text(json.dumps(data, indent=1))
+    summary = {"game": game, "policy": policy, "games": games, "seed": seed, "deck_bank": deck_bank,
+               "train_seed": train_seed, "passed": all(r["passed"] for r in rows), "checks": rows}
+    if out is not None:
+        (Path(out) / "bars.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import numba
+
+    import cardenvs
+    from cardenvs.core.errors import CardenvsError
+
+    ap = argparse.ArgumentParser(prog="python -m cardenvs.train.bars", description=__doc__.split("\n\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("policy", help="ppo (the shipped policy) or ppo:PATH (.npz or .zip)")
+    ap.add_argument("--games", type=int, default=2000, help="games per match (default 2000)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--deck-bank", type=int, default=256, dest="deck_bank",
+                    help="the training run's [train] deck_bank (its decks are kept out of the unseen pairs)")
+    ap.add_argument("--train-seed", type=int, default=0, dest="train_seed", help="the training run's seed")
+    ap.add_argument("--out", help="folder for the per-match JSON and bars.json")
+    args = ap.parse_args(argv)
+    if args.games < 2:
+        ap.error(f"--games must be at least 2, got {args.games}")
+    numba.set_num_threads(1)  # tiny kernels per call: one thread is fastest on small machines
+    try:
+        game = cardenvs.get_game(args.game).name
+        summary = run_bars(game, args.policy, games=args.games, seed=args.seed, deck_bank=args.deck_bank,
+                           train_seed=args.train_seed, out=args.out)
+    except CardenvsError as exc:
+        print(f"python -m cardenvs.train.bars: error: {exc}", file=sys.stderr)
+        return 2
+    failed = [f"vs {r['opponent']} {r['check']}" for r in summary["checks"] if not r["passed"]]
+    print(f"{game}: every bar met" if not failed else f"{game}: bars not met: {', '.join(failed)}")
+    return 0 if not failed else 1
+
+
+__all__ = ["BARS", "CHECKS", "run_bars", "verdict", "main"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
