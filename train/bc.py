@@ -15,6 +15,8 @@ in :mod:`train.config`)::
     explore = 0.1         # share of moves played at random (the label stays the heuristic's choice): the clone
                           # also sees positions a little off the heuristic's own path
     opponent_random = 0.2 # share of games whose other seat is the random agent (else the heuristic)
+    dagger_rounds = 0     # then this many rounds of: play with the clone, label its positions with the heuristic's
+                          # choices, refit on everything recorded (dagger_games games a round; 0: as many as games)
 
 The recorded games use the run's deck settings (``[train] decks``: starter and random legal decks from the same
 bank, so the held-out evaluation decks stay unseen). Each decision is recorded from the mover's seat with its
@@ -50,6 +52,8 @@ def check_settings(bcfg: Mapping[str, Any]) -> None:
     number("explore", 0, 1)
     number("opponent_random", 0, 1)
     number("max_mb", 1, 1_000_000)
+    number("dagger_rounds", 0, 100, integer=True)
+    number("dagger_games", 0, 10_000_000, integer=True)
 
 
 @dataclass
@@ -66,12 +70,24 @@ class Demonstrations:
     def __len__(self) -> int:
         return int(self.action.shape[0])
 
+    def merged(self, newer: "Demonstrations", max_decisions: int) -> "Demonstrations":
+        """Both sets of decisions, the oldest dropped past ``max_decisions`` (DAgger's aggregate)."""
+        def join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return np.concatenate([a, b])[-max_decisions:]
+
+        return Demonstrations(join(self.obs, newer.obs), join(self.mask, newer.mask),
+                              join(self.action, newer.action), join(self.ret, newer.ret), self.games + newer.games)
+
 
 def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_random: float = 0.2,
            gamma: float = 0.995, draw_reward: float = 0.0, deck_sampler: Any = None, batch_games: int = 256,
-           max_mb: float = 2000, progress: Any = None) -> Demonstrations:
+           max_mb: float = 2000, pilot: Any = None, progress: Any = None) -> Demonstrations:
     """Play ``games`` games with the heuristic in seat 0 and 1 (``opponent_random`` of them with the random agent in
-    one seat, whose moves are not recorded) and record every heuristic decision."""
+    one seat, whose moves are not recorded) and record every heuristic decision.
+
+    With ``pilot`` (an agent, e.g. the clone so far), the recorded seats play the pilot's moves while the labels stay
+    the heuristic's choices in the positions the pilot reaches (DAgger: the clone learns to recover from its own
+    mistakes, which a clone of the heuristic's own games never sees)."""
     from cardenvs.agents import make_agent
     from cardenvs.core.batch import BatchGame, get_spec
     from cardenvs.core.header import TERMINATED
@@ -115,7 +131,9 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
                 act_parts.append(chosen)
                 rows_log.append(by_heuristic)
                 seats_log.append(who[by_heuristic].astype(np.int32))
-                played_action = chosen.copy()
+                played_action = chosen.copy() if pilot is None else np.asarray(
+                    pilot.act(obs[by_heuristic], mask[by_heuristic], batch.states[by_heuristic], who[by_heuristic]),
+                    dtype=np.int64)
                 wild = rng.random(by_heuristic.size) < explore
                 if np.any(wild):  # a random legal move instead; the label stays the heuristic's
                     played_action[wild] = rand.act(obs[by_heuristic[wild]], mask[by_heuristic[wild]],

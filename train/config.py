@@ -72,7 +72,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "bc": {  # warm start by behaviour cloning of the heuristic (train/bc.py); games = 0: none
         "games": 0, "epochs": 6, "batch_size": 512, "learning_rate": 1e-3, "explore": 0.1, "opponent_random": 0.2,
-        "max_mb": 2000, "batch_games": 256,
+        "max_mb": 2000, "batch_games": 256, "dagger_rounds": 0, "dagger_games": 0,
     },
     "eval": {
         "every": 250_000,

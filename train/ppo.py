@@ -231,20 +231,34 @@ class Trainer:
                 last[0] = time.perf_counter()
                 say(f"[bc] recorded {games:,} of {int(bcfg['games']):,} heuristic games ({decisions:,} decisions)")
 
-        demos = record(self.game, int(bcfg["games"]), self.seed, explore=float(bcfg["explore"]),
-                       opponent_random=float(bcfg["opponent_random"]), gamma=float(self.model.gamma),
-                       draw_reward=float(self.cfg["train"].get("draw_reward", 0.0)), deck_sampler=sampler,
-                       batch_games=int(bcfg["batch_games"]), max_mb=float(bcfg["max_mb"]), progress=recorded)
-        record_s = time.perf_counter() - t
-        say(f"[bc] {len(demos):,} heuristic decisions from {demos.games:,} games in {record_s:.0f} s; cloning")
-        fit = clone(self.model, demos, epochs=int(bcfg["epochs"]), batch_size=int(bcfg["batch_size"]),
-                    learning_rate=float(bcfg["learning_rate"]), seed=self.seed,
-                    progress=lambda e, loss: say(f"[bc] epoch {e}/{int(bcfg['epochs'])}: loss {loss:.4f}"))
-        fit["record_s"] = round(record_s, 1)
-        (self.out / "bc.json").write_text(json.dumps(fit, indent=1))
-        say(f"[bc] the clone picks the heuristic's move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
-            f"decisions ({fit['fit_s']:.0f} s)")
-        return fit
+        from cardenvs.agents.policy import PolicyAgent
+
+        rounds = []
+        demos = None
+        for r in range(1 + int(bcfg["dagger_rounds"])):
+            t = time.perf_counter()
+            games = int(bcfg["games"]) if r == 0 or not int(bcfg["dagger_games"]) else int(bcfg["dagger_games"])
+            # round 0 records the heuristic's own games; each DAgger round the positions the clone reaches
+            new = record(self.game, games, self.seed + 7919 * r, explore=float(bcfg["explore"]),
+                         opponent_random=float(bcfg["opponent_random"]), gamma=float(self.model.gamma),
+                         draw_reward=float(self.cfg["train"].get("draw_reward", 0.0)), deck_sampler=sampler,
+                         batch_games=int(bcfg["batch_games"]), max_mb=float(bcfg["max_mb"]),
+                         pilot=None if r == 0 else PolicyAgent(self.model, name="clone"), progress=recorded)
+            cap = max(1, int(float(bcfg["max_mb"]) * 1e6 / (2 * new.obs.shape[1])))  # [bc] max_mb: oldest dropped
+            demos = new if demos is None else demos.merged(new, cap)
+            record_s = time.perf_counter() - t
+            say(f"[bc] round {r}: {len(new):,} decisions from {games:,} {'heuristic' if r == 0 else 'clone'} games "
+                f"in {record_s:.0f} s; cloning on {len(demos):,}")
+            fit = clone(self.model, demos, epochs=int(bcfg["epochs"]), batch_size=int(bcfg["batch_size"]),
+                        learning_rate=float(bcfg["learning_rate"]), seed=self.seed + r,
+                        progress=lambda e, loss: say(f"[bc] epoch {e}/{int(bcfg['epochs'])}: loss {loss:.4f}"))
+            fit["record_s"] = round(record_s, 1)
+            rounds.append(fit)
+            say(f"[bc] the clone picks the heuristic's move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
+                f"decisions ({fit['fit_s']:.0f} s)")
+        summary = dict(rounds[-1], rounds=rounds)
+        (self.out / "bc.json").write_text(json.dumps(summary, indent=1))
+        return summary
 
     # -- pieces called by the callback --
     def checkpoint(self, n: int) -> Path:

@@ -48,8 +48,26 @@ def test_clone_learns_the_heuristics_choices() -> None:
     assert fit["agreement"] > chance + 0.25, (fit["agreement"], chance)
 
 
+def test_dagger_records_the_pilots_positions_with_the_heuristics_labels() -> None:
+    """With a pilot the recorded seats play the pilot's moves, and the labels stay the heuristic's: a pilot that
+    always takes the last legal action reaches other positions, where the labels often differ from its moves."""
+    class LastLegal:
+        def act(self, obs, mask, states=None, players=None):
+            return (mask.shape[1] - 1 - np.argmax(mask[:, ::-1] != 0, axis=1)).astype(np.int32)
+
+    own = record(GAME, 6, seed=3, explore=0.0, opponent_random=0.0, batch_games=6)
+    led = record(GAME, 6, seed=3, explore=0.0, opponent_random=0.0, batch_games=6, pilot=LastLegal())
+    pilot_moves = LastLegal().act(None, led.mask.astype(np.int8))
+    assert np.mean(led.action != pilot_moves) > 0.2  # labels are not the pilot's moves
+    assert len(led) != len(own) or not np.array_equal(led.obs, own.obs)  # other games were played
+    both = own.merged(led, len(own) + 5)
+    assert len(both) == len(own) + 5 and both.games == 12
+    np.testing.assert_array_equal(both.action[-5:], led.action[-5:])  # the newest kept
+
+
 @pytest.mark.parametrize("key, value", [("games", -1), ("games", 2.5), ("epochs", 0), ("explore", 1.5),
-                                        ("opponent_random", "x"), ("learning_rate", True), ("max_mb", 0)])
+                                        ("opponent_random", "x"), ("learning_rate", True), ("max_mb", 0),
+                                        ("dagger_rounds", -1), ("dagger_games", 1.5)])
 def test_bad_bc_settings_are_one_clear_error(key: str, value: object) -> None:
     bcfg = dict(DEFAULTS["bc"], **{key: value})
     with pytest.raises(BadArgumentError, match=rf"\[bc\] {key} must be"):
@@ -81,12 +99,15 @@ opponents = ["random"]
 games = 16
 epochs = 2
 batch_games = 8
+dagger_rounds = 1
+dagger_games = 8
 """)
     out = tmp_path / "run"
     summary = main([GAME, "--config", str(cfg), "--total-steps", "128", "--out", str(out), "--no-progress", "-q"])
     fit = json.loads((out / "bc.json").read_text())
-    assert fit["games"] == 16 and fit["decisions"] > 0 and summary["warm_start"]["agreement"] == fit["agreement"]
-    assert read_npz(out / "policy.npz")[0]["warm_start"]["games"] == 16
+    assert fit["games"] == 16 + 8 and fit["decisions"] > 0 and summary["warm_start"]["agreement"] == fit["agreement"]
+    assert [r["games"] for r in fit["rounds"]] == [16, 24]  # one DAgger round: the clone's 8 games added
+    assert read_npz(out / "policy.npz")[0]["warm_start"]["games"] == 24
     with pytest.raises(BadArgumentError, match=r"\[bc\] epochs must be"):
         cfg.write_text(cfg.read_text().replace("epochs = 2", "epochs = 0"))
         main([GAME, "--config", str(cfg), "--out", str(tmp_path / "bad"), "--no-progress", "-q"])
