@@ -226,10 +226,10 @@ class Trainer:
         say = (lambda text: _print(text)) if self.verbose else (lambda text: None)
         last = [time.perf_counter()]
 
-        def recorded(games: int, decisions: int) -> None:
+        def recorded(played: int, decisions: int) -> None:
             if time.perf_counter() - last[0] > 30:
                 last[0] = time.perf_counter()
-                say(f"[bc] recorded {games:,} of {int(bcfg['games']):,} heuristic games ({decisions:,} decisions)")
+                say(f"[bc] recorded {played:,} of {games:,} games ({decisions:,} decisions)")
 
         from cardenvs.agents.policy import PolicyAgent
 
