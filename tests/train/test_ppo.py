@@ -104,6 +104,19 @@ def test_stage_configs_load_over_their_game() -> None:
         assert load_config(game, path)["train"]["total_steps"] > load_config(game)["train"]["total_steps"]
 
 
+def test_experiment_configs_load_over_their_game() -> None:
+    """``train/configs/experiments/<game>_<name>.toml``, the runs docs/training reports beside the shipped lineage,
+    stay valid overrides (a renamed key would otherwise break them silently)."""
+    from cardenvs.train.bc import check_settings
+    from cardenvs.train.config import CONFIG_DIR
+
+    files = sorted((CONFIG_DIR / "experiments").glob("*.toml"))
+    assert files
+    for path in files:
+        cfg = load_config(path.stem.split("_")[0], path)
+        check_settings(cfg["bc"])
+
+
 @pytest.mark.parametrize("table, key", [("train", "num_env"), ("opponents", "mixx"), ("eval", "game"),
                                         ("ppo", "n_step"), ("trainn", "x")])
 def test_unknown_config_keys_are_one_clear_error(tmp_path: Path, table: str, key: str) -> None:
