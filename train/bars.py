@@ -43,7 +43,7 @@ def verdict(opponent: str, check: str, result: Any) -> bool:
 def run_bars(game: str, policy: str, games: int = 2000, seed: int = 0, deck_bank: int = 256, train_seed: int = 0,
              unseen_pairs: int = 20, out: str | Path | None = None, log: Any = print) -> dict:
     """Play the six matches and return ``{"game", "policy", "passed", "checks": [...]}`` (see the module doc)."""
-    from .evaluate import play_match, play_starters, play_unseen
+    from .evaluate import match_json, play_match, play_starters, play_unseen
 
     rows = []
     for opponent in BARS:
@@ -69,9 +69,7 @@ def run_bars(game: str, policy: str, games: int = 2000, seed: int = 0, deck_bank
                 f"{'met' if ok else 'NOT MET'}  ({rows[-1]['seconds']:.0f} s)")
             if out is not None:
                 Path(out).mkdir(parents=True, exist_ok=True)
-                data = {"game": game, "a": policy, "b": opponent, "seed": seed, **res.to_dict()}
-                if pairings:
-                    data["pairings"] = {name: r.to_dict() for name, r in pairings.items()}
+                data = match_json(game, policy, opponent, seed, res, pairings)
                 (Path(out) / f"{game}_{opponent}_{check}.json").write_text(json.dumps(data, indent=1))
     summary = {"game": game, "policy": policy, "games": games, "seed": seed, "deck_bank": deck_bank,
                "train_seed": train_seed, "passed": all(r["passed"] for r in rows), "checks": rows}

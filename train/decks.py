@@ -83,19 +83,14 @@ class DeckSampler:
 
     def __init__(self, game: Any, seed: int, random_share: float = 0.5, bank_size: int = 256,
                  starters: Sequence[str] | None = None, starter_weights: Mapping[str, float] | None = None) -> None:
-        from cardenvs.core.errors import DeckError
+        from cardenvs.core.deckgen import named_starter_decks
 
         self.spec = _spec(game)
         pool = self.spec.load_pool(None)
-        names = list(starters) if starters else list(self.spec.starter_decks())
-        self.starters, self.starter_names = [], []
-        for name in names:
-            try:
-                self.starters.append(self.spec.load_deck(name, pool))
-                self.starter_names.append(name)
-            except DeckError:
-                if starters:  # a deck the caller named must load
-                    raise
+        named = ([(s, self.spec.load_deck(s, pool)) for s in starters] if starters
+                 else named_starter_decks(self.spec, pool))
+        self.starter_names = [name for name, _ in named]
+        self.starters = [deck for _, deck in named]
         self.starter_p = _starter_probabilities(self.starter_names, starter_weights or {}, self.spec.name)
         self.bank = deck_bank(self.spec, bank_size, seed) if random_share > 0 and bank_size > 0 else []
         self.random_share = float(random_share) if self.bank else 0.0

@@ -228,15 +228,20 @@ def main(argv: Any = None) -> MatchResult:
     for name, r in pairings.items():
         print(f"  {name} (seat 0's deck vs seat 1's): {args.a} {r.win_rate:.3f} of {r.games}")
     if args.json:
-        out = {"game": args.game, "a": args.a, "b": args.b, "seed": args.seed, **res.to_dict()}
-        if pairings:
-            out["pairings"] = {name: r.to_dict() for name, r in pairings.items()}
         with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+            json.dump(match_json(args.game, args.a, args.b, args.seed, res, pairings), f, indent=1)
     return res
 
 
-__all__ = ["MatchResult", "play_match", "play_starters", "play_unseen", "wilson", "main"]
+def match_json(game: str, a: str, b: str, seed: int, result: MatchResult, pairings: dict | None = None) -> dict:
+    """A match as the bar-check JSON files hold it: who played, the counts and interval, and each pairing's."""
+    out = {"game": game, "a": a, "b": b, "seed": seed, **result.to_dict()}
+    if pairings:
+        out["pairings"] = {name: r.to_dict() for name, r in pairings.items()}
+    return out
+
+
+__all__ = ["MatchResult", "match_json", "play_match", "play_starters", "play_unseen", "wilson", "main"]
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from .errors import DeckError
 __all__ = [
     "Move", "DeckRules", "deck_rules", "random_deck", "random_decks", "legal_moves", "swap_moves", "neighbours",
     "random_move", "apply_move", "deck_from_ids", "deck_from_names", "deck_counts", "deck_key", "write_deck",
-    "load_game_pool", "starter_decks",
+    "load_game_pool", "starter_decks", "named_starter_decks",
 ]
 
 #: random legal moves applied to a starter deck by :func:`random_deck` (per card of the deck, at least 20)
@@ -202,11 +202,16 @@ def write_deck(deck: Deck, pool: CardPool, path: str | Path, description: str | 
 def starter_decks(game: Any, pool: CardPool) -> list[Deck]:
     """The game's starter decks (sorted by name) loaded against ``pool``; starters using cards ``pool`` lacks are
     skipped."""
+    return [deck for _, deck in named_starter_decks(game, pool)]
+
+
+def named_starter_decks(game: Any, pool: CardPool) -> list[tuple[str, Deck]]:
+    """:func:`starter_decks` with each deck's file name (``"weak"``, as deck arguments and configs spell it)."""
     spec = _spec(game)
     out = []
     for name in spec.starter_decks():
         try:
-            out.append(spec.load_deck(name, pool))
+            out.append((name, spec.load_deck(name, pool)))
         except DeckError:
             continue
     return out

@@ -76,6 +76,15 @@ def row_slices(num_rows: int, threads: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
+def _threads_for(num_rows: int, min_rows: int, threads: int | None) -> int:
+    """How many threads a call over ``num_rows`` rows gets: ``threads`` (default ``numba.get_num_threads()``), at
+    most one per ``min_rows / 2`` rows, and 1 below ``min_rows``."""
+    if num_rows < min_rows:
+        return 1
+    wanted = threads if threads is not None else numba.get_num_threads()
+    return min(wanted, num_rows // max(1, min_rows // 2))
+
+
 def _run_calls(kernel: Callable, calls: list[tuple]) -> None:
     """``kernel(*args)`` for each argument tuple: the first on this thread, the others on the workers; returns when
     all are done (re-raising the first failure)."""
@@ -100,8 +109,8 @@ def split_rows(kernel: Callable, sliced: tuple, whole: tuple = (), min_rows: int
     thread (``numba.get_num_threads()``, at most one per usable core); ``whole`` is passed as it is. The explicit
     form of :func:`threaded`, for kernels whose row arrays are not first (a policy's forward pass)."""
     num_rows = sliced[0].shape[0]
-    wanted = min(numba.get_num_threads(), num_rows // max(1, min_rows // 2))
-    if num_rows < min_rows or wanted <= 1:
+    wanted = _threads_for(num_rows, min_rows, None)
+    if wanted <= 1:
         kernel(*sliced, *whole)
         return
     slices = row_slices(num_rows, min(wanted, _get_workers().count + 1))
@@ -119,9 +128,8 @@ def threaded(kernel: Callable, min_rows: int = PARALLEL_MIN_ROWS, threads: int |
 
     def run(states: np.ndarray, tables: Any, *rest: Any) -> None:
         num_rows = states.shape[0]
-        wanted = threads if threads is not None else numba.get_num_threads()
-        wanted = min(wanted, num_rows // max(1, min_rows // 2))
-        if num_rows < min_rows or wanted <= 1:
+        wanted = _threads_for(num_rows, min_rows, threads)
+        if wanted <= 1:
             kernel(states, tables, *rest)
             return
         per_row = [isinstance(a, np.ndarray) and a.ndim > 0 and a.shape[0] == num_rows for a in rest]
