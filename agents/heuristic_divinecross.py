@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
 
@@ -85,7 +86,7 @@ EX_GAIN = 150.0  # the once-per-game EX-Power waits for a real gain
 SWAP_GAIN = 150.0  # a retreat to a better attacker must gain this much over attacking with the Main Unit
 
 
-@njit(cache=True)
+@helper
 def _side_value(row, tables, q):
     """What player q has on the board (the higher the better for q)."""
     v = -W_KO * row[KO_COUNT + q] + W_UNIT * row[STANDBY_COUNT + q] + W_CARD * row[HAND_COUNT + q]
@@ -100,7 +101,7 @@ def _side_value(row, tables, q):
     return v
 
 
-@njit(cache=True)
+@helper
 def _value(row, tables, p):
     if row[H_STATUS] == TERMINATED:
         w = row[H_WINNER]
@@ -108,7 +109,7 @@ def _value(row, tables, p):
     return _side_value(row, tables, p) - _side_value(row, tables, 1 - p)
 
 
-@njit(cache=True)
+@helper
 def _simulate(row, tables, p, a, scratch):
     """Value for p after action a (an Assist is attached to the Main Unit)."""
     scratch[:] = row
@@ -118,7 +119,7 @@ def _simulate(row, tables, p, a, scratch):
     return _value(scratch, tables, p)
 
 
-@njit(cache=True)
+@helper
 def _attack_value(row, tables, p, scratch):
     """Value for p after p's best Battle Phase from ``row`` (a skill or none), simulated in ``scratch``."""
     best = _value(row, tables, p)
@@ -131,13 +132,13 @@ def _attack_value(row, tables, p, scratch):
     return best
 
 
-@njit(cache=True)
+@helper
 def _unit_score(row, tables, p, inst):
     card = card_of(row, p, inst)
     return tables[0][card, C_HP] - 50 * tables[0][card, C_S0_ENERGY]
 
 
-@njit(cache=True)
+@helper
 def _max_need(ctab, card):
     need = 0
     for k in range(ctab[card, C_N_SKILLS]):
@@ -145,7 +146,7 @@ def _max_need(ctab, card):
     return need
 
 
-@njit(cache=True)
+@helper
 def _threat(row, tables, q):
     """Most damage q's Main Unit could deal next turn with the Energy it has (one more charge counted)."""
     ctab = tables[0]
@@ -161,7 +162,7 @@ def _threat(row, tables, q):
     return best
 
 
-@njit(cache=True)
+@helper
 def decide(row, tables, p, mask, scratch):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
     ctab = tables[0]
@@ -288,7 +289,7 @@ def decide(row, tables, p, mask, scratch):
     return A_PASS
 
 
-@njit(cache=True)
+@helper
 def batch_decide(states, tables, players, masks, out, fallback=True):
     """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
     legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
 
@@ -113,7 +114,7 @@ DECK_LOW = 8  # below this many deck cards every further card drawn brings deck-
 W_DECK_LOW = 12.0
 
 
-@njit(cache=True)
+@helper
 def _side_value(row, tables, q):
     ctab = tables[0]
     v = W_HEART * row[HEART_COUNT + q] + W_HAND * row[HAND_COUNT + q] + W_CHARGE * row[CHARGE_COUNT + q]
@@ -137,18 +138,18 @@ def _side_value(row, tables, q):
     return v
 
 
-@njit(cache=True)
+@helper
 def _value(row, tables, p):
     """A score of the public position for ``p``."""
     return _side_value(row, tables, p) - _side_value(row, tables, 1 - p)
 
 
-@njit(cache=True)
+@helper
 def q_of(p):
     return 1 - p
 
 
-@njit(cache=True)
+@helper
 def _quick_choice(row, tables):
     """A simple pick for an effect choice met while simulating: the standing Back-Up fighter with the most HP
     left; the highest-level evolution (or ``pass`` when none is eligible)."""
@@ -175,7 +176,7 @@ def _quick_choice(row, tables):
     return best
 
 
-@njit(cache=True)
+@helper
 def _settle(scratch, tables):
     """Resolve the whole stack of the copy (answers ignored; effect choices by ``_quick_choice``)."""
     guard = 0
@@ -190,7 +191,7 @@ def _settle(scratch, tables):
         guard += 1
 
 
-@njit(cache=True)
+@helper
 def _simulate(row, tables, p, a, scratch):
     """The score after playing ``a`` in a copy and resolving the whole stack (answers ignored)."""
     scratch[:] = row
@@ -202,7 +203,7 @@ def _simulate(row, tables, p, a, scratch):
     return _value(scratch, tables, p)
 
 
-@njit(cache=True)
+@helper
 def _resolve_value(row, tables, p, scratch):
     """The score if the stack resolves as it stands."""
     scratch[:] = row
@@ -210,7 +211,7 @@ def _resolve_value(row, tables, p, scratch):
     return _value(scratch, tables, p)
 
 
-@njit(cache=True)
+@helper
 def _keep_value(ctab, card):
     t = ctab[card, C_TYPE]
     if t == TYPE_FIGHTER:
@@ -224,7 +225,7 @@ def _keep_value(ctab, card):
     return 5.0
 
 
-@njit(cache=True)
+@helper
 def _best_fighter_move(row, tables, p, mask):
     """Evolve (highest level first), else call (strongest first), else equip: the action or -1."""
     ctab = tables[0]
@@ -246,7 +247,7 @@ def _best_fighter_move(row, tables, p, mask):
     return best
 
 
-@njit(cache=True)
+@helper
 def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, margin):
     base = 0.0
     valued = False  # the base score is only needed once a candidate is legal
@@ -269,7 +270,7 @@ def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, ma
     return best
 
 
-@njit(cache=True)
+@helper
 def _only_legal(mask):
     """The one legal action, -1 when none, -2 when there are several (a choice among several is simulated; the
     score of the only option cannot change which option is taken)."""
@@ -282,7 +283,7 @@ def _only_legal(mask):
     return only
 
 
-@njit(cache=True)
+@helper
 def decide(row, tables, p, mask, scratch):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
     ctab = tables[0]

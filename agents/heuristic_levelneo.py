@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
 
@@ -70,7 +71,7 @@ MEMO_SIZE = 2 * DECK_SIZE + 1
 MEMO_SOURCES = 2 * DECK_SIZE
 
 
-@njit(cache=True)
+@helper
 def _ap(row, tables, q, inst, memo, sources):
     """compute_ap(row, tables, q, inst), memoised for one position (fill ``memo`` with -1 when the row changes)."""
     if inst < 0:
@@ -85,12 +86,12 @@ def _ap(row, tables, q, inst, memo, sources):
     return v
 
 
-@njit(cache=True)
+@helper
 def _neo(row, p):
     return level_of(row, p) >= MAX_LEVEL
 
 
-@njit(cache=True)
+@helper
 def _battle_margin(row, tables, p, memo, sources):
     """(p takes part, p's side AP minus the other side's AP) for the battle in progress."""
     if row[BATTLE] == 0:
@@ -106,7 +107,7 @@ def _battle_margin(row, tables, p, memo, sources):
     return True, (atk - dfn) if p == tp else (dfn - atk)
 
 
-@njit(cache=True)
+@helper
 def _value(row, tables, p, memo, sources):
     """A score of the public position for ``p`` (used to compare a position with and without an event/skill)."""
     q = 1 - p
@@ -134,7 +135,7 @@ def _value(row, tables, p, memo, sources):
     return v
 
 
-@njit(cache=True)
+@helper
 def _choice_slot(row, tables, memo, sources):
     """The support slot for the effect waiting for a choice: the candidate with the highest AP (-1: none)."""
     cp, src, target, filt, eop = choice_fields(row, tables)
@@ -150,7 +151,7 @@ def _choice_slot(row, tables, memo, sources):
     return best
 
 
-@njit(cache=True)
+@helper
 def _simulate(row, tables, memo, sources):
     """Resolve the queued effects of a simulated action, making the heuristic's own support choices."""
     drain_effects(row, tables)
@@ -165,7 +166,7 @@ def _simulate(row, tables, memo, sources):
         drain_effects(row, tables)
 
 
-@njit(cache=True)
+@helper
 def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
     """The event or [Use] skill whose simulated effect gains the most value, or A_PASS when none gains.
     ``memo[0]``/``sources[0]`` memoise ``row``'s APs, ``memo[1]``/``sources[1]`` each simulated copy's;
@@ -206,7 +207,7 @@ def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
     return best
 
 
-@njit(cache=True)
+@helper
 def _best_support(row, tables, p, mask):
     best = -1
     best_ap = -1
@@ -223,7 +224,7 @@ def _best_support(row, tables, p, mask):
     return best
 
 
-@njit(cache=True)
+@helper
 def _best_cover_ap(row, tables, q, exclude, memo, sources):
     """Highest AP among q's Active supports (the ones that could cover)."""
     best = -1
@@ -234,7 +235,7 @@ def _best_cover_ap(row, tables, q, exclude, memo, sources):
     return best
 
 
-@njit(cache=True)
+@helper
 def _partner_slot(row, tables, p, mask, base_ap, need, want, memo, sources):
     """The weakest legal partner with base_ap + its AP > want, else > need, else -1."""
     for goal in (want, need):
@@ -251,7 +252,7 @@ def _partner_slot(row, tables, p, mask, base_ap, need, want, memo, sources):
     return -1
 
 
-@njit(cache=True)
+@helper
 def _best_partner_ap(row, tables, p, exclude, memo, sources):
     best = 0
     for s in range(row[SUPPORT_COUNT + p]):
@@ -261,12 +262,12 @@ def _best_partner_ap(row, tables, p, exclude, memo, sources):
     return best
 
 
-@njit(cache=True)
+@helper
 def _attacked(row, p, inst):
     return row[ATTACKED + p * DECK_SIZE + inst] != 0
 
 
-@njit(cache=True)
+@helper
 def _support_target(row, tables, p, atk_ap, memo, sources):
     """Best resting target a support attack of ``atk_ap`` beats: 0 (main) or 1 + slot; -1 when none."""
     q = 1 - p
@@ -283,7 +284,7 @@ def _support_target(row, tables, p, atk_ap, memo, sources):
     return best
 
 
-@njit(cache=True)
+@helper
 def _card_keep_value(row, tables, p, inst):
     card = card_of(row, p, inst)
     ctab = tables[0]
@@ -294,7 +295,7 @@ def _card_keep_value(row, tables, p, inst):
     return v
 
 
-@njit(cache=True)
+@helper
 def decide(row, tables, p, mask, scratch, memo, sources, seen):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask). ``scratch``: a row to
     simulate on; ``memo``/``sources``: two AP memos (see ``_ap``), the first for ``row``, the second for ``scratch``;

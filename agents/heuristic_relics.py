@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
 
@@ -132,17 +133,17 @@ from cardenvs.games.relics.state import (
 LAST_ONE_BONUS = 100.0  # defeating the last opposing character wins the battle
 
 
-@njit(cache=True)
+@helper
 def _worth(row, tables, q, inst):
     return float(att_of(row, tables, q, inst) + def_of(row, tables, q, inst))
 
 
-@njit(cache=True)
+@helper
 def _card_worth(ctab, card):
     return float(ctab[card, C_ATT] + ctab[card, C_DEF])
 
 
-@njit(cache=True)
+@helper
 def _attack_value(row, tables, p, att, q, tgt, mode):
     """Gain of an attack (``mode``: MODE_FIGHT, MODE_JUMP or MODE_THROW) by reading the same numbers the rules use."""
     ctab = tables[0]
@@ -182,7 +183,7 @@ B_SINGLE_DEF = B_EVERY_DEF + 2
 BONUS_SIZE = B_SINGLE_DEF + 2 * MAX_DECK
 
 
-@njit(cache=True)
+@helper
 def _stat(row, tables, q, inst, att, bonus):
     """``att_of`` (``att``) or ``def_of`` of ``inst``: the same ``stat_given`` with the same [Cont] boost sum, the
     boosts found once per position (clear ``bonus[B_FOUND]`` when the row changes)."""
@@ -197,7 +198,7 @@ def _stat(row, tables, q, inst, att, bonus):
     return stat_given(row, tables[0], q, inst, att, cont)
 
 
-@njit(cache=True)
+@helper
 def _slot_stats(row, tables, q, slot, stats, bonus):
     """(instance, ATT, DEF) of the character on ``q``'s ``slot`` (instance -1: empty), read once per position."""
     if stats[q, slot, STAT_INST] == UNKNOWN:
@@ -209,7 +210,7 @@ def _slot_stats(row, tables, q, slot, stats, bonus):
     return stats[q, slot]
 
 
-@njit(cache=True)
+@helper
 def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
     """:func:`_attack_value` with both characters' ATT and DEF already read (``_slot_stats``); the same result."""
     ctab = tables[0]
@@ -234,7 +235,7 @@ def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
     return v
 
 
-@njit(cache=True)
+@helper
 def _best_attack(row, tables, p, mask, stats, bonus):
     q = 1 - p
     best = -1
@@ -271,7 +272,7 @@ def _best_attack(row, tables, p, mask, stats, bonus):
     return best
 
 
-@njit(cache=True)
+@helper
 def _card_helps(row, tables, p, card, bonus):
     """Whether a spell or item is worth casting now (a cheap reading of its ops)."""
     ctab = tables[0]
@@ -300,7 +301,7 @@ def _card_helps(row, tables, p, card, bonus):
                    | (1 << OP_EXHUME) | (1 << OP_OPP_DISCARD))) != 0
 
 
-@njit(cache=True)
+@helper
 def _strongest_slot(row, tables, p, mask, base, want_down):
     """Legal own slot (action ``base + s``) with the strongest character (a Down one first when asked)."""
     best = -1
@@ -319,7 +320,7 @@ def _strongest_slot(row, tables, p, mask, base, want_down):
     return best
 
 
-@njit(cache=True)
+@helper
 def _free_slot(row, p, mask, base, back_first):
     for k in range(PARTY_SIZE):
         s = (k + ROW_SIZE) % PARTY_SIZE if back_first else k
@@ -328,7 +329,7 @@ def _free_slot(row, p, mask, base, back_first):
     return -1
 
 
-@njit(cache=True)
+@helper
 def _weakest_hand(row, tables, p, mask):
     ctab = tables[0]
     best = -1
@@ -345,12 +346,12 @@ def _weakest_hand(row, tables, p, mask):
     return best
 
 
-@njit(cache=True)
+@helper
 def _pending_card(row, p):
     return card_of(row, p, row[PEND_CARD])
 
 
-@njit(cache=True)
+@helper
 def decide(row, tables, p, mask, stats, bonus):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask); ``stats`` and ``bonus``:
     scratch for ``_slot_stats`` and ``_stat``."""

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
 
@@ -61,7 +62,7 @@ DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4
                            dtype=np.float64)
 
 
-@njit(cache=True)
+@helper
 def _score(row, cards, p, w, uval):
     """The position from ``p``'s side, reading only what ``p`` may see (see the module docstring)."""
     q = 1 - p
@@ -105,7 +106,7 @@ def _score(row, cards, p, w, uval):
     return v
 
 
-@njit(cache=True)
+@helper
 def _settle(row, cards, effects, p, scratch, mask, w, uval):
     """Answer the pending target/payer sub-decisions of ``row`` greedily (in place)."""
     for _ in range(8):
@@ -127,7 +128,7 @@ def _settle(row, cards, effects, p, scratch, mask, w, uval):
         apply_action(row, cards, effects, p, best)
 
 
-@njit(cache=True)
+@helper
 def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
     """The heuristic's action for ``p`` (``mask`` is p's legal mask; s1, s2, m2 are scratch buffers)."""
     if row[S.SUB + p] != S.SUB_MAIN:
@@ -200,7 +201,7 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
     return A_DONE
 
 
-@njit(cache=True)
+@helper
 def batch_decide(states, cards, effects, players, masks, out, w, uval, fallback=True):
     """Decide for every row with ``players[i] >= 0``; an illegal choice falls back to the first legal action (a
     safety net that should never be used; the tests call it with ``fallback=False`` to check the raw choices)."""

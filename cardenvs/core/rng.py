@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, uint64
+from cardenvs.core.jit import helper
 
 from .header import H_RNG_COUNTER, H_RNG_KEY_HI, H_RNG_KEY_LO
 
@@ -26,7 +27,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@helper
 def rng_seed(row: np.ndarray, seed: np.int64) -> None:
     """Key the row's generator from a 64-bit seed and zero its counter."""
     key = splitmix64(uint64(seed))
@@ -35,7 +36,7 @@ def rng_seed(row: np.ndarray, seed: np.int64) -> None:
     row[H_RNG_COUNTER] = 0
 
 
-@njit(cache=True)
+@helper
 def rng_next(row: np.ndarray) -> np.uint64:
     """Next 64 random bits of this row's stream."""
     key = (uint64(np.uint32(row[H_RNG_KEY_LO]))) | (uint64(np.uint32(row[H_RNG_KEY_HI])) << uint64(32))
@@ -44,14 +45,14 @@ def rng_next(row: np.ndarray) -> np.uint64:
     return splitmix64(key ^ (counter * _GOLDEN))
 
 
-@njit(cache=True)
+@helper
 def rng_below(row: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` (multiply-shift on the top 32 bits; bias below 1e-9 for small n)."""
     bits = rng_next(row) >> uint64(32)
     return int((bits * uint64(n)) >> uint64(32))
 
 
-@njit(cache=True)
+@helper
 def shuffle_slice(row: np.ndarray, start: int, count: int) -> None:
     """Fisher-Yates shuffle of ``row[start:start+count]`` in place."""
     for i in range(count - 1, 0, -1):

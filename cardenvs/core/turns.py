@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, NO_WINNER, TERMINATED, TRUNCATED
 
 
-@njit(cache=True)
+@helper
 def set_decision(row: np.ndarray, p: int) -> None:
     """Player ``p`` is the one to act."""
     row[H_TO_ACT] = p
     row[H_NEEDS] = 1 << p
 
 
-@njit(cache=True)
+@helper
 def finish(row: np.ndarray, winner: int) -> None:
     """The game is over: ``winner`` 0 or 1, or ``DRAW``."""
     row[H_STATUS] = TERMINATED
@@ -26,7 +27,7 @@ def finish(row: np.ndarray, winner: int) -> None:
     row[H_NEEDS] = 0
 
 
-@njit(cache=True)
+@helper
 def truncate(row: np.ndarray) -> None:
     """The game reached its documented cap: no winner."""
     row[H_STATUS] = TRUNCATED

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 
-@njit(cache=True)
+@helper
 def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
     """Append ``inst`` to player ``p``'s zone."""
     n = row[count + p]
@@ -14,7 +15,7 @@ def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: in
     row[count + p] = n + 1
 
 
-@njit(cache=True)
+@helper
 def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: int) -> int:
     """Remove entry ``idx`` keeping the zone compact; returns the instance."""
     base = zone + p * cap
@@ -27,7 +28,7 @@ def zone_remove(row: np.ndarray, zone: int, count: int, cap: int, p: int, idx: i
     return inst
 
 
-@njit(cache=True)
+@helper
 def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> int:
     """The index of ``inst`` in player ``p``'s zone, or -1."""
     base = zone + p * cap

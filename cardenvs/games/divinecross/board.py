@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import DRAW
 from cardenvs.core.turns import finish
@@ -13,22 +14,22 @@ from . import state as S
 
 
 # ---------------------------------------------------------------------------------------------------- zones
-@njit(cache=True)
+@helper
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[S.DECK_LIST + p * S.DECK_SIZE + inst]
 
 
-@njit(cache=True)
+@helper
 def main_of(row: np.ndarray, p: int) -> int:
     return row[S.MAIN + p]
 
 
-@njit(cache=True)
+@helper
 def standby_at(row: np.ndarray, p: int, s: int) -> int:
     return row[S.STANDBY + p * S.STANDBY_CAP + s]
 
 
-@njit(cache=True)
+@helper
 def unit_at(row: np.ndarray, p: int, j: int) -> int:
     """Unit at position ``j`` (0 the Main Area, 1..3 the Standby slots), -1 if empty."""
     if j == S.POS_MAIN:
@@ -38,7 +39,7 @@ def unit_at(row: np.ndarray, p: int, j: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     """DC-U7: a discarded card goes face up into its owner's discard pile."""
     k = p * S.DECK_SIZE + inst
@@ -47,14 +48,14 @@ def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, inst)
 
 
-@njit(cache=True)
+@helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 0
     row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
-@njit(cache=True)
+@helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
     n = row[S.DECK_COUNT + p]
@@ -64,7 +65,7 @@ def pop_deck(row: np.ndarray, p: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------- attachments
-@njit(cache=True)
+@helper
 def count_attached(row: np.ndarray, zone: int, count: int, p: int, unit: int) -> int:
     n = 0
     for j in range(row[count + p]):
@@ -73,13 +74,13 @@ def count_attached(row: np.ndarray, zone: int, count: int, p: int, unit: int) ->
     return n
 
 
-@njit(cache=True)
+@helper
 def energy_of(row: np.ndarray, p: int, unit: int) -> int:
     """DC-C3: each attached Energy card counts as 1 Energy."""
     return count_attached(row, S.ENERGY, S.ENERGY_COUNT, p, unit)
 
 
-@njit(cache=True)
+@helper
 def assist_sum(row: np.ndarray, ctab: np.ndarray, p: int, unit: int, col: int) -> int:
     """Sum of a card-table column over the Assists attached to ``unit``."""
     total = 0
@@ -90,24 +91,24 @@ def assist_sum(row: np.ndarray, ctab: np.ndarray, p: int, unit: int, col: int) -
     return total
 
 
-@njit(cache=True)
+@helper
 def unit_hp(row: np.ndarray, ctab: np.ndarray, p: int, unit: int) -> int:
     return ctab[card_of(row, p, unit), C_HP] + assist_sum(row, ctab, p, unit, C_HP_UP)
 
 
-@njit(cache=True)
+@helper
 def retreat_cost(row: np.ndarray, ctab: np.ndarray, p: int, unit: int) -> int:
     return max(0, ctab[card_of(row, p, unit), C_RETREAT] - assist_sum(row, ctab, p, unit, C_RETREAT_DOWN))
 
 
-@njit(cache=True)
+@helper
 def attach(row: np.ndarray, zone: int, count: int, p: int, unit: int, inst: int) -> None:
     row[S.HOST + p * S.DECK_SIZE + inst] = unit
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
     zone_push(row, zone, count, S.DECK_SIZE, p, inst)
 
 
-@njit(cache=True)
+@helper
 def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
     """Discard up to ``n`` Energy from ``unit``, the most recently attached first; returns how many."""
     done = 0
@@ -122,7 +123,7 @@ def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
     return done
 
 
-@njit(cache=True)
+@helper
 def discard_attached(row: np.ndarray, p: int, unit: int) -> None:
     """DC-O4: every Energy and Assist attached to ``unit`` goes to the discard pile."""
     for zone, count in ((S.ENERGY, S.ENERGY_COUNT), (S.ASSIST, S.ASSIST_COUNT)):
@@ -136,20 +137,20 @@ def discard_attached(row: np.ndarray, p: int, unit: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------- draws, damage
-@njit(cache=True)
+@helper
 def deal(row: np.ndarray, p: int, unit: int, amount: int) -> None:
     """DC-U6: damage stays on a unit and adds up."""
     if unit >= 0 and amount > 0:
         row[S.DAMAGE + p * S.DECK_SIZE + unit] += amount
 
 
-@njit(cache=True)
+@helper
 def deck_out(row: np.ndarray, p: int) -> None:
     """DC-T3: 100 damage to your own Main Unit for a card you cannot draw (none while no Main Unit is there)."""
     deal(row, p, row[S.MAIN + p], S.DECKOUT_DAMAGE)
 
 
-@njit(cache=True)
+@helper
 def draw_cards(row: np.ndarray, p: int, n: int) -> None:
     """DC-T3/T4: every draw; an empty deck deals deck-out damage per card instead (not a loss by itself)."""
     for _ in range(n):
@@ -160,7 +161,7 @@ def draw_cards(row: np.ndarray, p: int, n: int) -> None:
             add_to_hand(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def charge_unit(row: np.ndarray, p: int, unit: int) -> None:
     """DC-C2: the top card of the deck becomes 1 Energy on ``unit``; from an empty deck it is a failed draw."""
     inst = pop_deck(row, p)
@@ -170,14 +171,14 @@ def charge_unit(row: np.ndarray, p: int, unit: int) -> None:
         attach(row, S.ENERGY, S.ENERGY_COUNT, p, unit, inst)
 
 
-@njit(cache=True)
+@helper
 def clear_conditions(row: np.ndarray, p: int) -> None:
     """DC-N5: conditions belong to the Main Unit and end when it leaves the Main Area."""
     row[S.STUNNED + p] = 0
     row[S.POISONED + p] = 0
 
 
-@njit(cache=True)
+@helper
 def ko_unit(row: np.ndarray, p: int, unit: int) -> None:
     """DC-O3/O4: the unit goes face up into its owner's KO Zone; its attachments are discarded."""
     discard_attached(row, p, unit)
@@ -192,7 +193,7 @@ def ko_unit(row: np.ndarray, p: int, unit: int) -> None:
         zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, unit)
 
 
-@njit(cache=True)
+@helper
 def check_ko(row: np.ndarray, ctab: np.ndarray) -> None:
     """DC-O1..O7, DC-V1..V3: KO every unit whose damage >= HP, flag the Main Area refills, decide the game.
 
@@ -223,7 +224,7 @@ def check_ko(row: np.ndarray, ctab: np.ndarray) -> None:
         finish(row, DRAW if (lose0 and lose1) else (1 if lose0 else 0))
 
 
-@njit(cache=True)
+@helper
 def promote(row: np.ndarray, p: int, s: int) -> None:
     """DC-O5/O6/R4: the chosen Standby Unit moves up into the empty Main Area (not a retreat)."""
     u = zone_remove(row, S.STANDBY, S.STANDBY_COUNT, S.STANDBY_CAP, p, s)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from .board import (
     assist_sum,
@@ -65,7 +66,7 @@ MAX_HALVES = 3  # more halvings of one hit change nothing in practice (damage is
 
 
 # ---------------------------------------------------------------------------------------------------- targets
-@njit(cache=True)
+@helper
 def target_units(row: np.ndarray, p: int, src: int, target: int, out: np.ndarray) -> int:
     """Write (player, instance) pairs selected by ``target`` into ``out``; returns how many."""
     m = 0
@@ -95,13 +96,13 @@ def target_units(row: np.ndarray, p: int, src: int, target: int, out: np.ndarray
     return m
 
 
-@njit(cache=True)
+@helper
 def target_player(p: int, target: int) -> int:
     """The player whose Main Unit a stun/poison/cure targets."""
     return 1 - p if target == TG_OPP_MAIN or target == TG_OPP_ALL or target == TG_OPP_STANDBY else p
 
 
-@njit(cache=True)
+@helper
 def resolve_op(row: np.ndarray, tables, p: int, src: int, op: int, amount: int, n: int, target: int) -> None:
     """Carry out one effect owned by ``p`` whose source unit is ``src`` (-1 for an Event/Action card)."""
     if op == OP_DRAW:
@@ -139,7 +140,7 @@ def resolve_op(row: np.ndarray, tables, p: int, src: int, op: int, amount: int, 
             row[S.GUARD + k] += amount
 
 
-@njit(cache=True)
+@helper
 def fire(row: np.ndarray, tables, p: int, card: int, src: int, trigger: int) -> None:
     """Resolve every effect of ``card`` with this trigger, in card order."""
     etab = tables[1]
@@ -150,13 +151,13 @@ def fire(row: np.ndarray, tables, p: int, card: int, src: int, trigger: int) -> 
 
 
 # ---------------------------------------------------------------------------------------------------- damage
-@njit(cache=True)
+@helper
 def halve_up(x: int) -> int:
     """Half, rounded up to the next 100 (damage is counted in hundreds, DC-A5)."""
     return ((x + 199) // 200) * 100
 
 
-@njit(cache=True)
+@helper
 def best_order(x: int, plus: int, minus: int, halves: int) -> int:
     """DC-A2/A3/A7: apply one side's modifiers (a +plus, a -minus, ``halves`` halvings) in the order best for the
     skill's user, i.e. giving the most damage; the result never drops below 0 at any point."""
@@ -181,7 +182,7 @@ def best_order(x: int, plus: int, minus: int, halves: int) -> int:
     return best
 
 
-@njit(cache=True)
+@helper
 def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
     """DC-A1: printed damage plus the skill ability's bonuses (the ``bonus_*`` ops)."""
     ctab = tables[0]
@@ -205,7 +206,7 @@ def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
     return dmg
 
 
-@njit(cache=True)
+@helper
 def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     """The damage skill ``k`` of ``p``'s Main Unit would deal to the opponent's Main Unit, in the rulebook's order:
     step 1 skill damage and ability (DC-A1), step 2 the user's modifiers (DC-A2), step 3 the receiver's modifiers
@@ -233,7 +234,7 @@ def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     return dmg
 
 
-@njit(cache=True)
+@helper
 def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
     """DC-K3/U5: deal the skill's damage to the opponent's Main Unit, then resolve the rest of its ability.
     Returns the damage dealt. The KO check follows (the caller)."""
@@ -251,6 +252,6 @@ def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
     return dmg
 
 
-@njit(cache=True)
+@helper
 def hp_left(row: np.ndarray, tables, q: int, unit: int) -> int:
     return unit_hp(row, tables[0], q, unit) - row[S.DAMAGE + q * S.DECK_SIZE + unit]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
@@ -92,7 +93,7 @@ G_UNIT, G_ENERGY, G_ASSISTS, G_HP_UP, G_DEAL_PLUS, G_DEAL_MINUS, G_TAKE_PLUS, G_
 NUM_G = 10
 
 
-@njit(cache=True)
+@helper
 def gather_units(row: np.ndarray, ctab: np.ndarray, q: int, g: np.ndarray, side: int) -> None:
     """Fill ``g[side]`` (``[AREA_SIZE, NUM_G]``) for ``q``'s unit positions in one pass over each attached pile,
     instead of one pass per unit and per column."""
@@ -125,7 +126,7 @@ def gather_units(row: np.ndarray, ctab: np.ndarray, q: int, g: np.ndarray, side:
                 break
 
 
-@njit(cache=True)
+@helper
 def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, side: int) -> int:
     """``effects.skill_damage(row, tables, p, k)`` with the Assist sums of both Main Units read from ``g``
     (``gather_units``; ``g[side]`` is ``p``'s) instead of recounted (tests/games/divinecross checks they agree)."""
@@ -160,7 +161,7 @@ def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, sid
     return dmg
 
 
-@njit(cache=True)
+@helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros

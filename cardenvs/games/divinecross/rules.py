@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     H_DECISIONS,
@@ -75,7 +76,7 @@ from . import state as S
 
 # ----------------------------------------------------------------------------------------------------------------
 # small queries
-@njit(cache=True)
+@helper
 def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     for i in range(row[S.HAND_COUNT + p]):
         if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
@@ -83,7 +84,7 @@ def has_unit_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def promoter(row: np.ndarray) -> int:
     """The player who must move a Standby Unit up now (the turn player first), or -1."""
     bits = row[S.PROMOTE]
@@ -95,7 +96,7 @@ def promoter(row: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """DC-K1/K2/C4/N3: a skill of the Main Unit, with its Energy attached, not Stunned, not the first turn."""
     u = row[S.MAIN + p]
@@ -111,7 +112,7 @@ def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     return energy_of(row, p, u) >= ctab[card, C_S0_ENERGY + k]
 
 
-@njit(cache=True)
+@helper
 def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
     kind = ctab[card_of(row, p, inst), C_TYPE]
@@ -124,7 +125,7 @@ def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
-@njit(cache=True)
+@helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -176,7 +177,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # transitions
-@njit(cache=True)
+@helper
 def hand_index(row: np.ndarray, p: int, inst: int) -> int:
     for i in range(row[S.HAND_COUNT + p]):
         if row[S.HAND + p * S.HAND_CAP + i] == inst:
@@ -184,7 +185,7 @@ def hand_index(row: np.ndarray, p: int, inst: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     """DC-U4, DC-E1..E5: a Unit to an empty Standby slot; an Event/Action resolves; an Assist waits for its host."""
     ctab = tables[0]
@@ -208,7 +209,7 @@ def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     check_ko(row, ctab)
 
 
-@njit(cache=True)
+@helper
 def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
     """DC-R1..R3, DC-N5: pay the retreat cost in Energy, swap the Main Unit with Standby slot ``s``."""
     m = row[S.MAIN + p]
@@ -219,7 +220,7 @@ def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
     clear_conditions(row, p)
 
 
-@njit(cache=True)
+@helper
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     ctab = tables[0]
@@ -273,7 +274,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[S.END_STAGE] = S.ES_POISON
 
 
-@njit(cache=True)
+@helper
 def redeal(row: np.ndarray, p: int) -> None:
     """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
     while row[S.HAND_COUNT + p] > 0:
@@ -284,7 +285,7 @@ def redeal(row: np.ndarray, p: int) -> None:
     row[S.REDEALS + p] += 1
 
 
-@njit(cache=True)
+@helper
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     ctab = tables[0]
@@ -377,7 +378,7 @@ def advance(row: np.ndarray, tables) -> None:
         return  # unknown step: leave the row as is (never reached)
 
 
-@njit(cache=True)
+@helper
 def forced_in_public(row: np.ndarray, p: int) -> bool:
     """True when whether ``p``'s decision has a single legal action follows from public information only.
 
@@ -394,7 +395,7 @@ def forced_in_public(row: np.ndarray, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@helper
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
     """Advance, then auto-play decisions that have exactly one legal action, known to everyone to be forced."""
     while True:

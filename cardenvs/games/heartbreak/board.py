@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.zones import zone_push, zone_remove
 
@@ -26,13 +27,13 @@ from . import state as S
 MIN_REDUCED_HP = 10  # fighters print at least 10 HP, so an HP reduction (Baneful) stops at 10
 
 
-@njit(cache=True)
+@helper
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
 
 # ---------------------------------------------------------------------------------------------------- zones
-@njit(cache=True)
+@helper
 def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     """A card leaving the field forgets its fighter state (HB-B9: damage stays only while on the field)."""
     k = p * S.MAX_DECK + inst
@@ -52,14 +53,14 @@ def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     row[S.SINCE_TURN + k] = 0
 
 
-@njit(cache=True)
+@helper
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 1  # the discard pile is public
     zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.MAX_DECK, p, inst)
 
 
-@njit(cache=True)
+@helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
@@ -69,7 +70,7 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
-@njit(cache=True)
+@helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
     n = row[S.DECK_COUNT + p]
@@ -78,7 +79,7 @@ def pop_deck(row: np.ndarray, p: int) -> int:
     return zone_remove(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p, n - 1)
 
 
-@njit(cache=True)
+@helper
 def draw(row: np.ndarray, p: int) -> None:
     """HB-V4: drawing from an empty deck draws nothing."""
     inst = pop_deck(row, p)
@@ -86,14 +87,14 @@ def draw(row: np.ndarray, p: int) -> None:
         add_to_hand(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def charge_card(row: np.ndarray, p: int, inst: int) -> None:
     """HB-C1: into the charge zone, face down (HB-C8: the opponent sees the count only)."""
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
     zone_push(row, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, p, inst)
 
 
-@njit(cache=True)
+@helper
 def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
     if row[S.HEART_COUNT + p] >= S.HEART_CAP:
         return False
@@ -103,17 +104,17 @@ def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------- field
-@njit(cache=True)
+@helper
 def lead_of(row: np.ndarray, p: int) -> int:
     return row[S.LEAD + p]
 
 
-@njit(cache=True)
+@helper
 def backup_at(row: np.ndarray, p: int, slot: int) -> int:
     return row[S.BACKUP + p * S.BACKUP_CAP + slot]
 
 
-@njit(cache=True)
+@helper
 def field_at(row: np.ndarray, p: int, pos: int) -> int:
     """Field position ``pos``: 0 the Lead, 1..3 Back-Up slots; -1 when empty."""
     if pos == 0:
@@ -123,12 +124,12 @@ def field_at(row: np.ndarray, p: int, pos: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def field_count(row: np.ndarray, p: int) -> int:
     return (1 if row[S.LEAD + p] >= 0 else 0) + row[S.BACKUP_COUNT + p]
 
 
-@njit(cache=True)
+@helper
 def field_pos(row: np.ndarray, p: int, inst: int) -> int:
     """Position of ``inst`` on p's field, or -1 when it is not a fighter on the field."""
     if inst < 0:
@@ -141,13 +142,13 @@ def field_pos(row: np.ndarray, p: int, inst: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
     return row[S.RESTED + p * S.MAX_DECK + inst] != 0
 
 
 # ---------------------------------------------------------------------------------------------------- stats
-@njit(cache=True)
+@helper
 def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """The face-up item card in ``inst``'s stock (HB-I13: at most one), or -1."""
     for j in range(row[S.STOCK_COUNT + p]):
@@ -158,7 +159,7 @@ def item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def stock_size(row: np.ndarray, p: int, inst: int) -> int:
     n = 0
     for j in range(row[S.STOCK_COUNT + p]):
@@ -167,7 +168,7 @@ def stock_size(row: np.ndarray, p: int, inst: int) -> int:
     return n
 
 
-@njit(cache=True)
+@helper
 def keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod: int) -> int:
     """Sum of a numeric keyword: printed (unless silenced), the face-up item's, and until-end-of-turn buffs
     (HB-K2/K3/K6/K9: instances add up; HB-I16: face-up stock is active)."""
@@ -181,32 +182,32 @@ def keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod:
     return v
 
 
-@njit(cache=True)
+@helper
 def armor_of(row, ctab, p, inst):
     return keyword(row, ctab, p, inst, C_ARMOR, S.MOD_ARMOR)
 
 
-@njit(cache=True)
+@helper
 def ward_of(row, ctab, p, inst):
     return keyword(row, ctab, p, inst, C_WARD, S.MOD_WARD)
 
 
-@njit(cache=True)
+@helper
 def counter_of(row, ctab, p, inst):
     return keyword(row, ctab, p, inst, C_COUNTER, S.MOD_COUNTER)
 
 
-@njit(cache=True)
+@helper
 def baneful_of(row, ctab, p, inst):
     return keyword(row, ctab, p, inst, C_BANEFUL, -1)
 
 
-@njit(cache=True)
+@helper
 def attack_bonus(row, ctab, p, inst):
     return keyword(row, ctab, p, inst, C_ATTACK, S.MOD_ATTACK)
 
 
-@njit(cache=True)
+@helper
 def strike_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """HB-K11: several [X Strike] instances: the highest X counts."""
     k = p * S.MAX_DECK + inst
@@ -219,12 +220,12 @@ def strike_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     return x
 
 
-@njit(cache=True)
+@helper
 def has_bypass(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     return keyword(row, ctab, p, inst, C_BYPASS, S.MOD_BYPASS) > 0
 
 
-@njit(cache=True)
+@helper
 def baneful_total(row: np.ndarray, ctab: np.ndarray, q: int) -> int:
     """HB-K9: every [Baneful] of q's fighters on the field (Lead or Back-Up) adds up."""
     total = 0
@@ -235,7 +236,7 @@ def baneful_total(row: np.ndarray, ctab: np.ndarray, q: int) -> int:
     return total
 
 
-@njit(cache=True)
+@helper
 def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     """Current HP: printed + item + buffs, less the opponent's [Baneful] while in the Lead (HB-K7); a reduction
     never takes HP below 10 (HB-K8)."""
@@ -258,7 +259,7 @@ def hp_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
     return hp
 
 
-@njit(cache=True)
+@helper
 def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
     """HB-B10: damage equal to or above HP. HP is never below 10 (fighters print 10 or more, HB-K8 stops reductions
     at 10), so less damage is never a KO: the common case skips ``hp_of``'s stock scans (this runs at every forced
@@ -270,7 +271,7 @@ def is_ko(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------- heart, costs
-@njit(cache=True)
+@helper
 def face_down_heart(row: np.ndarray, p: int) -> int:
     """Index in the heart stack of the top-most face-down card (HB-H8), or -1."""
     for j in range(row[S.HEART_COUNT + p] - 1, -1, -1):
@@ -279,7 +280,7 @@ def face_down_heart(row: np.ndarray, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@helper
 def overdrive(row: np.ndarray, p: int) -> bool:
     """HB-H7: flip the next face-down heart card face up; False when there is none."""
     j = face_down_heart(row, p)
@@ -289,7 +290,7 @@ def overdrive(row: np.ndarray, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@helper
 def break_heart(row: np.ndarray, p: int) -> None:
     """One break (HB-H2..H4, H6): the top heart card goes to hand (face down) or the discard pile (face up); a
     break on an empty heart marks p as lost."""
@@ -304,7 +305,7 @@ def break_heart(row: np.ndarray, p: int) -> None:
         add_to_hand(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
     """HB-C4: a cost is paid in full or not at all."""
     if row[S.CHARGE_COUNT + p] < cost:
@@ -312,7 +313,7 @@ def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
     return od == 0 or face_down_heart(row, p) >= 0
 
 
-@njit(cache=True)
+@helper
 def pay(row: np.ndarray, p: int, cost: int, od: int) -> None:
     """HB-C2/C3: Discharge N (the oldest charged cards; which ones cannot matter, see RULES.md), then Overdrive."""
     for _ in range(cost):

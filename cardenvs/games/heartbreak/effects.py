@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_TURN
 from cardenvs.core.zones import zone_find, zone_push, zone_remove
@@ -95,7 +96,7 @@ from .cards import (
 from . import state as S
 
 
-@njit(cache=True)
+@helper
 def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
     if cond == CO_NONE:
         return True
@@ -110,7 +111,7 @@ def condition_holds(row: np.ndarray, p: int, src: int, cond: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int, out: np.ndarray) -> int:
     """Fill ``out`` with ``q * D + inst`` of every fighter the selector covers; returns how many."""
     m = 0
@@ -138,7 +139,7 @@ def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int,
     return m
 
 
-@njit(cache=True)
+@helper
 def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> None:
     """HB-B8/K6/K10: effect damage, lowered by [Ward], never below 0."""
     dmg = amount - ward_of(row, tables[0], q, inst)
@@ -146,7 +147,7 @@ def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> No
         row[S.DAMAGE + q * S.MAX_DECK + inst] += dmg
 
 
-@njit(cache=True)
+@helper
 def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
     """HB-I1/I6/I8/I10/I14: the hand card goes on top of the fighter at ``pos``; the base and its whole stock go
     under it as its stock; the evolution starts with no damage, standing, not having acted; it is not a call."""
@@ -170,7 +171,7 @@ def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
     row[S.PLAYED + p * S.MAX_DECK + evo] = 1
 
 
-@njit(cache=True)
+@helper
 def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_card: int) -> bool:
     """HB-I1/I2: same fighter name, exactly one level higher; the stock needs a free slot for the base."""
     if base < 0 or ctab[evo_card, C_TYPE] != TYPE_FIGHTER:
@@ -183,7 +184,7 @@ def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_ca
     return row[S.STOCK_COUNT + p] < S.STOCK_CAP
 
 
-@njit(cache=True)
+@helper
 def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
     """HB-M5: Lead and Back-Up slot trade places; both keep damage, stock and rest state."""
     b = row[S.BACKUP + p * S.BACKUP_CAP + slot]
@@ -195,7 +196,7 @@ def swap_lead_with(row: np.ndarray, p: int, slot: int) -> None:
         zone_remove(row, S.BACKUP, S.BACKUP_COUNT, S.BACKUP_CAP, p, slot)
 
 
-@njit(cache=True)
+@helper
 def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst: int, stack_pos: int) -> None:
     op = eff[E_OP]
     if op == OP_DRAW:
@@ -287,7 +288,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
                 row[S.MOD_BYPASS + k] = 1
 
 
-@njit(cache=True)
+@helper
 def standing_backups(row: np.ndarray, p: int) -> int:
     n = 0
     for s in range(row[S.BACKUP_COUNT + p]):
@@ -296,7 +297,7 @@ def standing_backups(row: np.ndarray, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@helper
 def choice_needed(row: np.ndarray, p: int, op: int) -> bool:
     """Whether ``swap_lead`` / ``evolve`` asks its player (HB choices, RULES.md): a standing Back-Up fighter to pick;
     for ``evolve`` a card in hand and a fighter on the field (public counts only, so whether the player is asked
@@ -306,7 +307,7 @@ def choice_needed(row: np.ndarray, p: int, op: int) -> bool:
     return row[S.HAND_COUNT + p] > 0 and (row[S.LEAD + p] >= 0 or row[S.BACKUP_COUNT + p] > 0)
 
 
-@njit(cache=True)
+@helper
 def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, index: int, t_inst: int,
                     stack_pos: int, start: int) -> int:
     """Every effect of ``src``'s card with this trigger (and skill/action number) whose condition holds, in card
@@ -334,13 +335,13 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
     return -1
 
 
-@njit(cache=True)
+@helper
 def active_on_field(row: np.ndarray, p: int, inst: int) -> bool:
     """A fighter whose abilities can still resolve: on the field (not in stock) and not silenced (HB-I17, L4)."""
     return field_pos(row, p, inst) >= 0 and row[S.SILENCED + p * S.MAX_DECK + inst] == 0
 
 
-@njit(cache=True)
+@helper
 def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: int) -> None:
     """HB-A7/A8, B7, K2-K4: after the action's effects: attack damage (less [Armor]), the [X Strike] rise check,
     then [Counter] damage to the attacker unless the target was KO'd."""
@@ -365,7 +366,7 @@ def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: in
             effect_damage(row, tables, p, inst, c)
 
 
-@njit(cache=True)
+@helper
 def check_kos(row: np.ndarray, tables) -> None:
     """HB-B10..B12, H5, I18: every fighter at or above its HP goes to the discard pile with its stock; then each
     owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
@@ -412,7 +413,7 @@ def check_kos(row: np.ndarray, tables) -> None:
                 break_heart(row, q)
 
 
-@njit(cache=True)
+@helper
 def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
     for q in range(2):
         for pos in range(S.FIELD_CAP):
@@ -422,7 +423,7 @@ def any_ko(row: np.ndarray, ctab: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def resolve_top(row: np.ndarray, tables) -> None:
     """Carry out the top stack entry (HB-R7: last in, first out), then pop it and run the KO check. An entry whose
     effect needs its player's choice stays on top, paused (``row[STEP] == ST_CHOOSE``); the next call resumes it."""
@@ -466,7 +467,7 @@ def resolve_top(row: np.ndarray, tables) -> None:
     check_kos(row, tables)
 
 
-@njit(cache=True)
+@helper
 def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target: int) -> None:
     n = row[S.STACK_COUNT]
     base = S.STACK + n * S.NUM_STACK_COLS
@@ -479,7 +480,7 @@ def push_entry(row: np.ndarray, kind: int, p: int, inst: int, index: int, target
     row[S.STACK_COUNT] = n + 1
 
 
-@njit(cache=True)
+@helper
 def hand_card_to_resolving(row: np.ndarray, p: int, hand_idx: int) -> int:
     inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, hand_idx)
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
@@ -40,14 +41,14 @@ from .obs_layout import OBS
 OBS.export(globals(), "O_")  # O_<FIELD>, O_<FIELD>_END (the kernels below read them as L.O_<FIELD>)
 
 
-@njit(cache=True)
+@helper
 def write_card(feat: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
     """The L.CARD block of pool card ``card`` at ``out[at:]``: a copy of its precomputed row (``tables[2]``)."""
     for j in range(L.CARD_SIZE):
         out[at + j] = feat[card, j]
 
 
-@njit(cache=True)
+@helper
 def scan_stock(row: np.ndarray, ctab: np.ndarray, q: int, info: np.ndarray, side: int) -> None:
     """One pass over ``q``'s stock for its fighters at every field position: ``info[side, pos]`` gets the fighter
     (-1 none), its face-up item (``board.item_of``: the first in stock order, -1 none), its stock size and how many of
@@ -82,7 +83,7 @@ _KW_OUT = np.array([L.FIGHTER_ARMOR_NOW, L.FIGHTER_WARD_NOW, L.FIGHTER_COUNTER_N
                    dtype=np.int64)  # where write_fighter puts each keyword (bypass is written as a flag)
 
 
-@njit(cache=True)
+@helper
 def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int, kw: int) -> int:
     """``board.keyword`` (the ``KW_*`` keyword) with the fighter's item already known."""
     col = _KW_COL[kw]
@@ -96,7 +97,7 @@ def keyword_with(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, item: int
     return v
 
 
-@njit(cache=True)
+@helper
 def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, side: int, out: np.ndarray,
                   at: int) -> None:
     """The L.FIGHTER block of ``q``'s fighter at field position ``pos`` (``info[side]`` from ``scan_stock`` for
@@ -156,12 +157,12 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
         write_card(feat, card_of(row, q, it), out, at + L.FIGHTER_ITEM)
 
 
-@njit(cache=True)
+@helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     observe_into(row, tables, p, out, np.empty((2, S.FIELD_CAP, 4), dtype=np.int64))
 
 
-@njit(cache=True)
+@helper
 def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndarray) -> None:
     """``observe_row`` with its scratch (``info``, see ``scan_stock``) passed in, so a batch allocates it once."""
     out[:] = 0.0

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     DRAW,
@@ -119,7 +120,7 @@ _ZONE_SPANS = np.array([[S.STATE.offset(z), S.STATE[z].size] for z in S.ZONE_NAM
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
-@njit(cache=True)
+@helper
 def settle_losses(row: np.ndarray) -> bool:
     """HB-V5/V6: a met loss condition ends the game at once; both players at once is a draw."""
     l0 = row[S.LOST] != 0
@@ -132,7 +133,7 @@ def settle_losses(row: np.ndarray) -> bool:
 
 # ----------------------------------------------------------------------------------------------------------------
 # legality
-@njit(cache=True)
+@helper
 def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
     """HB-F6/F9, C3/C4: a fighter with a free field place, its Discharge paid and its call condition met."""
     if ctab[card, C_TYPE] != TYPE_FIGHTER or field_count(row, p) >= S.FIELD_CAP:
@@ -145,7 +146,7 @@ def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
     return not (cond == CC_LOW_HEART and row[S.HEART_COUNT + p] > LOW_HEART)
 
 
-@njit(cache=True)
+@helper
 def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool) -> bool:
     """Support cards: in the own main phase (HB-M2/M6); Turbo ones also in windows and, on the own turn, at every
     open moment (HB-R1..R3: main, action, climax phase, and the open moments closing the start and end phases). A
@@ -162,7 +163,7 @@ def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool,
     return window or main or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN
 
 
-@njit(cache=True)
+@helper
 def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
     """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
     card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
@@ -181,7 +182,7 @@ def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@helper
 def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> bool:
     """Evolve (HB-I1..I4, I9, I11) or equip (HB-I12/I13) onto the own fighter at ``pos``."""
     base = field_at(row, p, pos)
@@ -199,7 +200,7 @@ def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> b
     return False
 
 
-@njit(cache=True)
+@helper
 def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> bool:
     """HB-L1/L2, C4: once per turn per skill, not while silenced, cost payable."""
     inst = field_at(row, p, pos)
@@ -213,7 +214,7 @@ def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> boo
     return can_pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
 
 
-@njit(cache=True)
+@helper
 def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
     """HB-B3/B4/K1: how many opposing fighters the Lead's attack may target."""
     lead = row[S.LEAD + p]
@@ -225,7 +226,7 @@ def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
     return 1 if row[S.LEAD + o] >= 0 else 0
 
 
-@njit(cache=True)
+@helper
 def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
     lead = row[S.LEAD + p]
@@ -239,13 +240,13 @@ def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
     return ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] == 0 or attack_targets(row, ctab, p) > 0
 
 
-@njit(cache=True)
+@helper
 def window_responder(row: np.ndarray) -> int:
     """HB-R5/R9: the actor's opponent answers first, then the players alternate."""
     return 1 - row[S.WIN_ACTOR] if row[S.WIN_STAGE] % 2 == 0 else row[S.WIN_ACTOR]
 
 
-@njit(cache=True)
+@helper
 def auto_ok(row: np.ndarray, p: int) -> bool:
     """May ``p``'s single legal action be played by the kernel? Only where the legal set is public: steps whose
     options come from the hand are forced only with an empty hand (HB-R8 and the timing rule in RULES.md)."""
@@ -257,7 +258,7 @@ def auto_ok(row: np.ndarray, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@helper
 def trigger_decider(row: np.ndarray) -> int:
     """HB-L5/L6: the turn player's waiting abilities first, then the opponent's."""
     tp = row[S.TURN_PLAYER]
@@ -267,7 +268,7 @@ def trigger_decider(row: np.ndarray) -> int:
     return 1 - tp
 
 
-@njit(cache=True)
+@helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -363,7 +364,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # transitions
-@njit(cache=True)
+@helper
 def open_window(row: np.ndarray, actor: int, ret: int) -> None:
     row[S.STEP] = S.ST_WINDOW
     row[S.WIN_ACTOR] = actor
@@ -371,14 +372,14 @@ def open_window(row: np.ndarray, actor: int, ret: int) -> None:
     row[S.RET_STEP] = ret
 
 
-@njit(cache=True)
+@helper
 def change_phase(row: np.ndarray, ret: int) -> None:
     """HB-R2: a phase change is answerable by the opponent."""
     push_entry(row, S.K_PHASE, row[S.TURN_PLAYER], -1, 0, -1)
     open_window(row, row[S.TURN_PLAYER], ret)
 
 
-@njit(cache=True)
+@helper
 def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> bool:
     etab = tables[1]
     card = card_of(row, q, inst)
@@ -390,7 +391,7 @@ def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> boo
     return False
 
 
-@njit(cache=True)
+@helper
 def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> None:
     """HB-P1/E1: every fighter on both fields whose ability triggers now waits for its owner's order."""
     ctab = tables[0]
@@ -412,7 +413,7 @@ def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> N
     row[S.STEP] = S.ST_TRIGGERS
 
 
-@njit(cache=True)
+@helper
 def take_trigger(row: np.ndarray, j: int) -> None:
     """The chosen waiting ability triggers: on the stack, and a window for the other player (HB-R2, R9)."""
     q = row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_PLAYER]
@@ -430,7 +431,7 @@ def take_trigger(row: np.ndarray, j: int) -> None:
     open_window(row, q, S.ST_TRIGGERS)
 
 
-@njit(cache=True)
+@helper
 def start_game(row: np.ndarray, tables) -> None:
     """HB-S2..S6: shuffle, random first player, 5 cards to hand, 5 to the heart, Leads revealed (a call)."""
     for q in range(2):
@@ -466,7 +467,7 @@ def start_game(row: np.ndarray, tables) -> None:
     row[S.STEP] = S.ST_TRIGGERS
 
 
-@njit(cache=True)
+@helper
 def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
     """A support / Turbo / climax card: its cost is paid, it waits on the stack, a window opens."""
     inst = row[S.HAND + p * S.HAND_CAP + i]
@@ -475,7 +476,7 @@ def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
     open_window(row, p, ret)
 
 
-@njit(cache=True)
+@helper
 def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None:
     """HB-A5, C6: rest the Lead, count the action, pay its cost; the action waits on the stack for answers."""
     ctab = tables[0]
@@ -488,7 +489,7 @@ def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None
     open_window(row, p, S.ST_ACTION)
 
 
-@njit(cache=True)
+@helper
 def end_of_turn_cleanup(row: np.ndarray) -> None:
     """HB-E2, L2, M4, X3: until-end-of-turn effects end; once-per-turn counters reset; the other player's turn."""
     for k in range(2 * S.MAX_DECK):
@@ -508,7 +509,7 @@ def end_of_turn_cleanup(row: np.ndarray) -> None:
     row[S.STEP] = S.ST_START
 
 
-@njit(cache=True)
+@helper
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     ctab = tables[0]
@@ -651,7 +652,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
                 row[S.WIN_STAGE] += 1
 
 
-@njit(cache=True)
+@helper
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     while True:
@@ -739,7 +740,7 @@ def advance(row: np.ndarray, tables) -> None:
         return
 
 
-@njit(cache=True)
+@helper
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
     """Run every forced step up to the next decision or the end of the game; a decision with exactly one legal
     action is played here (not counted) when that is public (``auto_ok``). ``mask`` is scratch space."""

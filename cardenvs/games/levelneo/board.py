@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
@@ -10,28 +11,28 @@ from .cards import C_COLOR, C_TRAITS
 from . import state as S
 
 
-@njit(cache=True)
+@helper
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[S.DECK_LIST + p * S.DECK_SIZE + inst]
 
 
-@njit(cache=True)
+@helper
 def level_of(row: np.ndarray, p: int) -> int:
     """LN-L1: level = cards in the level zone + 1."""
     return row[S.LEVEL_COUNT + p] + 1
 
 
-@njit(cache=True)
+@helper
 def main_of(row: np.ndarray, p: int) -> int:
     return row[S.MAIN + p]
 
 
-@njit(cache=True)
+@helper
 def support_at(row: np.ndarray, p: int, slot: int) -> int:
     return row[S.SUPPORT + p * S.SUPPORT_CAP + slot]
 
 
-@njit(cache=True)
+@helper
 def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     """A card leaving the field forgets its state (rest, modifiers)."""
     k = p * S.DECK_SIZE + inst
@@ -42,14 +43,14 @@ def clear_instance(row: np.ndarray, p: int, inst: int) -> None:
     row[S.AP_BATTLE + k] = 0
 
 
-@njit(cache=True)
+@helper
 def to_discard(row: np.ndarray, p: int, inst: int) -> None:
     clear_instance(row, p, inst)
     row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1  # the discard pile is public
     zone_push(row, S.DISCARD, S.DISCARD_COUNT, S.DECK_SIZE, p, inst)
 
 
-@njit(cache=True)
+@helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
@@ -58,7 +59,7 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
     row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
-@njit(cache=True)
+@helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
     n = row[S.DECK_COUNT + p]
@@ -67,14 +68,14 @@ def pop_deck(row: np.ndarray, p: int) -> int:
     return zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, n - 1)
 
 
-@njit(cache=True)
+@helper
 def draw(row: np.ndarray, p: int) -> None:
     inst = pop_deck(row, p)
     if inst >= 0:
         add_to_hand(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def deck_to_bottom(row: np.ndarray, p: int, inst: int) -> None:
     base = S.DECK + p * S.DECK_SIZE
     n = row[S.DECK_COUNT + p]
@@ -84,7 +85,7 @@ def deck_to_bottom(row: np.ndarray, p: int, inst: int) -> None:
     row[S.DECK_COUNT + p] = n + 1
 
 
-@njit(cache=True)
+@helper
 def level_up(row: np.ndarray, p: int) -> None:
     """LN-L2, LN-L6: top card of the deck face down into the level zone; nothing at level 5 or on an empty deck."""
     if row[S.LEVEL_COUNT + p] >= S.LEVEL_CAP or row[S.DECK_COUNT + p] == 0:
@@ -94,14 +95,14 @@ def level_up(row: np.ndarray, p: int) -> None:
     zone_push(row, S.LEVEL, S.LEVEL_COUNT, S.LEVEL_CAP, p, inst)
 
 
-@njit(cache=True)
+@helper
 def level_down_at(row: np.ndarray, p: int, k: int) -> None:
     """LN-L3: the chosen level card goes to the discard pile."""
     inst = zone_remove(row, S.LEVEL, S.LEVEL_COUNT, S.LEVEL_CAP, p, k)
     to_discard(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def discard_support(row: np.ndarray, p: int, inst: int) -> None:
     k = zone_find(row, S.SUPPORT, S.SUPPORT_COUNT, S.SUPPORT_CAP, p, inst)
     if k >= 0:
@@ -109,28 +110,28 @@ def discard_support(row: np.ndarray, p: int, inst: int) -> None:
         to_discard(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def is_rested(row: np.ndarray, p: int, inst: int) -> bool:
     return row[S.RESTED + p * S.DECK_SIZE + inst] != 0
 
 
-@njit(cache=True)
+@helper
 def is_attacker(row: np.ndarray, p: int, inst: int) -> bool:
     return (row[S.BATTLE] != 0 and p == row[S.TURN_PLAYER] and inst >= 0
             and (inst == row[S.ATK_A] or inst == row[S.ATK_B]))
 
 
-@njit(cache=True)
+@helper
 def is_defender(row: np.ndarray, p: int, inst: int) -> bool:
     return row[S.BATTLE] != 0 and p != row[S.TURN_PLAYER] and inst >= 0 and inst == row[S.TARGET]
 
 
-@njit(cache=True)
+@helper
 def in_battle(row: np.ndarray, p: int, inst: int) -> bool:
     return is_attacker(row, p, inst) or is_defender(row, p, inst)
 
 
-@njit(cache=True)
+@helper
 def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
     """LN-D4: colour cost is met when a character of that colour is on the owner's field."""
     if ctab[card_of(row, p, row[S.MAIN + p]), C_COLOR] == color:
@@ -141,7 +142,7 @@ def has_color(row: np.ndarray, ctab: np.ndarray, p: int, color: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def has_trait(row: np.ndarray, ctab: np.ndarray, p: int, mask: int) -> bool:
     if ctab[card_of(row, p, row[S.MAIN + p]), C_TRAITS] & mask:
         return True

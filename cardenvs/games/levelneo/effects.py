@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.rng import rng_below
 
@@ -26,7 +27,7 @@ from .cards import (
 from . import state as S
 
 
-@njit(cache=True)
+@helper
 def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait: int) -> bool:
     """``src`` is the instance carrying the effect (-1 for an event card being played)."""
     if cond == CO_NONE:
@@ -46,7 +47,7 @@ def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait:
     return False
 
 
-@njit(cache=True)
+@helper
 def effect_active(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
     """(Lv #) requirement (LN-K5) and the effect's condition."""
     eff = tables[1][card, e]
@@ -55,7 +56,7 @@ def effect_active(row: np.ndarray, tables, p: int, card: int, e: int, src: int) 
     return condition_holds(row, tables, p, src, eff[E_COND], eff[E_COND_TRAIT])
 
 
-@njit(cache=True)
+@helper
 def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: int, q: int, inst: int) -> bool:
     """Whether the selector ``target`` of an effect owned by ``owner`` covers instance ``inst`` of player ``q``."""
     if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
@@ -92,7 +93,7 @@ SRC_OWNER, SRC_INST, SRC_CARD, SRC_EFFECT = range(4)
 NUM_SOURCE_COLUMNS = 4
 
 
-@njit(cache=True)
+@helper
 def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
     """The [Cont] skills in force now (LN-K1, with their level and condition, LN-K5): rows ``(owner, instance,
     card, effect)`` written into ``sources``; returns how many. They do not depend on whose AP is asked, so a
@@ -118,7 +119,7 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@helper
 def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_sources: int) -> int:
     """:func:`compute_ap` with the [Cont] skills in force already found by :func:`active_conts`."""
     ctab = tables[0]
@@ -133,7 +134,7 @@ def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_
     return max(ap, 0)
 
 
-@njit(cache=True)
+@helper
 def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
     """Current AP of a character on the field: base, timed modifiers, [Cont] skills (LN-K1), level bonus (LN-L4).
 
@@ -166,18 +167,18 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
     return max(ap, 0)
 
 
-@njit(cache=True)
+@helper
 def one_want(op: int) -> int:
     """Rest state a one-support op needs: 0 Active (``rest``), 1 resting (``activate``), -1 any."""
     return 0 if op == OP_REST else (1 if op == OP_ACTIVATE else -1)
 
 
-@njit(cache=True)
+@helper
 def one_side(p: int, target: int) -> int:
     return p if target == TG_OWN_ONE else 1 - p
 
 
-@njit(cache=True)
+@helper
 def one_candidate(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int, inst: int) -> bool:
     """Whether support ``inst`` of the affected player may be chosen by a one-support effect of ``p`` from ``src``."""
     q = one_side(p, target)
@@ -191,7 +192,7 @@ def one_candidate(row: np.ndarray, tables, p: int, src: int, target: int, filt: 
     return True
 
 
-@njit(cache=True)
+@helper
 def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int) -> int:
     """How many supports a one-support effect could be applied to; the last one's instance is ``-2 - n`` (n > 0)."""
     q = one_side(p, target)
@@ -205,7 +206,7 @@ def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt:
     return n if n != 1 else -2 - last
 
 
-@njit(cache=True)
+@helper
 def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
     """Whether effect ``e`` would change anything now (LN-K3, issue 12 items 15 and 17: a Use skill or event none of
     whose effects can act is not offered): battler targets need a declared battle, selectors need a character."""
@@ -224,7 +225,7 @@ def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     return False
 
 
-@njit(cache=True)
+@helper
 def any_effect_can_act(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int) -> bool:
     etab = tables[1]
     for e in range(MAX_EFFECTS):
@@ -234,7 +235,7 @@ def any_effect_can_act(row: np.ndarray, tables, p: int, card: int, trigger: int,
     return False
 
 
-@njit(cache=True)
+@helper
 def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, duration: int) -> None:
     k = q * S.DECK_SIZE + inst
     if op == OP_AP_UP or op == OP_AP_DOWN:
@@ -251,7 +252,7 @@ def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, d
         row[S.RESTED + k] = 0
 
 
-@njit(cache=True)
+@helper
 def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
     """Carry out one effect of ``card`` owned by ``p`` (conditions are checked by the caller); True when it waits
     for the owner's choice of a support (two or more candidates)."""
@@ -297,7 +298,7 @@ def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int)
     return False
 
 
-@njit(cache=True)
+@helper
 def fire(row: np.ndarray, tables, p: int, inst: int, trigger: int, first: int) -> int:
     """LN-K2: resolve the effects ``first``.. of ``inst`` with this [Start] trigger (or burst/event text) whose
     (Lv #) and condition hold, in card order; returns -1 when done, or the index of the effect that waits for its

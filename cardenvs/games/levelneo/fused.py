@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
 
@@ -17,7 +18,7 @@ from .observe import observe_row
 from .rules import mask_row, reset_row, step_row
 
 
-@njit(cache=True)
+@helper
 def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
              viewers, with_obs, obs, mask, i):
     row = states[i]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 
@@ -69,7 +70,7 @@ AP_OWNER, AP_SRC, AP_TARGET, AP_FILTER, AP_DELTA = range(5)
 NUM_AP_COLUMNS = 5
 
 
-@njit(cache=True)
+@helper
 def cont_deltas(tables, sources: np.ndarray, n_sources: int, info: np.ndarray) -> None:
     """Unpack the effect rows of the [Cont] skills in force once per observation (``ap_given`` reads them per AP)."""
     etab = tables[1]
@@ -84,7 +85,7 @@ def cont_deltas(tables, sources: np.ndarray, n_sources: int, info: np.ndarray) -
         info[j, AP_DELTA] = amount if etab[card, e, E_OP] == OP_AP_UP else -amount
 
 
-@njit(cache=True)
+@helper
 def ap_now(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, info: np.ndarray, n_sources: int) -> int:
     """``effects.ap_given`` (and so ``compute_ap``) on the unpacked ``cont_deltas``, with ``effects.selects`` written
     out (tests/games/levelneo checks they agree)."""
@@ -126,7 +127,7 @@ def ap_now(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, info: np.ndarra
     return max(ap, 0)
 
 
-@njit(cache=True)
+@helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
@@ -40,13 +41,13 @@ from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
 
 # ----------------------------------------------------------------------------------------------------------------
 # small state helpers
-@njit(cache=True)
+@helper
 def is_neo(row: np.ndarray, p: int) -> bool:
     """LN-L5: level 5 is Level Neo."""
     return level_of(row, p) >= S.MAX_LEVEL
 
 
-@njit(cache=True)
+@helper
 def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
     for j in range(row[S.USED_COUNT + p]):
         if row[S.USED_SKILLS + p * S.USED_CAP + j] == skill:
@@ -54,14 +55,14 @@ def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
     return row[S.USED_COUNT + p] >= S.USED_CAP
 
 
-@njit(cache=True)
+@helper
 def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
     n = row[S.USED_COUNT + p]
     row[S.USED_SKILLS + p * S.USED_CAP + n] = skill
     row[S.USED_COUNT + p] = n + 1
 
 
-@njit(cache=True)
+@helper
 def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
     """Effects resolve in one place (``drain_effects``, run by ``advance`` before anything else), in the order
     they were queued; keeping a single call site of the interpreter keeps the compiled kernels small."""
@@ -75,7 +76,7 @@ def queue_effects(row: np.ndarray, p: int, inst: int, trigger: int) -> None:
         row[S.QUEUE_COUNT] = n + 1
 
 
-@njit(cache=True)
+@helper
 def drain_effects(row: np.ndarray, tables) -> None:
     """Resolve queued effects first in first out; stop when one waits for its owner's choice of a support
     (``CHOICE_PLAYER`` set, the entry stays at the head of the queue and resumes after the chosen effect)."""
@@ -95,7 +96,7 @@ def drain_effects(row: np.ndarray, tables) -> None:
         row[S.QUEUE_COUNT] = n
 
 
-@njit(cache=True)
+@helper
 def choice_fields(row: np.ndarray, tables):
     """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
     p = row[S.CHOICE_PLAYER]
@@ -104,7 +105,7 @@ def choice_fields(row: np.ndarray, tables):
     return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
 
 
-@njit(cache=True)
+@helper
 def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
     p, src, target, filt, op = choice_fields(row, tables)
@@ -114,12 +115,12 @@ def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     row[S.CHOICE_PLAYER] = -1
 
 
-@njit(cache=True)
+@helper
 def window_phase(row: np.ndarray) -> int:
     return PH_MAIN if row[S.STEP] == S.ST_MAIN else PH_BATTLE
 
 
-@njit(cache=True)
+@helper
 def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> bool:
     """LN-K3: the (Phase/Turn) tag of a [Use] skill or event."""
     if phase_tag != PH_ANY and phase_tag != phase:
@@ -129,7 +130,7 @@ def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> boo
     return True
 
 
-@njit(cache=True)
+@helper
 def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     ctab = tables[0]
     card = card_of(row, p, inst)
@@ -150,7 +151,7 @@ def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return any_effect_can_act(row, tables, p, card, TR_EVENT, inst)  # issue 12 item 17: never a wasted card
 
 
-@njit(cache=True)
+@helper
 def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     card = card_of(row, p, inst)
     e = tables[0][card, C_USE_EFFECT]
@@ -168,12 +169,12 @@ def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return any_effect_can_act(row, tables, p, card, TR_USE, inst)  # issue 12 item 15: Solar Engineer needs a target
 
 
-@njit(cache=True)
+@helper
 def is_window(st: int) -> bool:
     return st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW
 
 
-@njit(cache=True)
+@helper
 def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     """LN-T3, issue 12 C.1: whether public information lets ``w`` act in the open window: a card in hand (it may be
     a usable event or, for the turn player in a main phase, a support: the opponent cannot tell) or a usable [Use]
@@ -188,7 +189,7 @@ def window_open_for(row: np.ndarray, tables, w: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     """LN-T2/T6/T9/T10/D4: a character card as a support in the turn player's main phase."""
     ctab = tables[0]
@@ -202,7 +203,7 @@ def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
     return has_color(row, ctab, p, ctab[card, C_COLOR])
 
 
-@njit(cache=True)
+@helper
 def any_resting(row: np.ndarray, q: int) -> bool:
     if is_rested(row, q, row[S.MAIN + q]):
         return True
@@ -212,14 +213,14 @@ def any_resting(row: np.ndarray, q: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def can_attack(row: np.ndarray, p: int, inst: int) -> bool:
     """LN-A1: an Active character that has not attacked this turn."""
     k = p * S.DECK_SIZE + inst
     return row[S.RESTED + k] == 0 and row[S.ATTACKED + k] == 0
 
 
-@njit(cache=True)
+@helper
 def main_participates(row: np.ndarray, p: int) -> bool:
     """LN-B1: the attacking main (solo or in a combi) or the defending main when not covered."""
     if row[S.BATTLE] == 0:
@@ -229,7 +230,7 @@ def main_participates(row: np.ndarray, p: int) -> bool:
     return row[S.TARGET] == row[S.MAIN + p]
 
 
-@njit(cache=True)
+@helper
 def has_face_down_level(row: np.ndarray, p: int) -> bool:
     for j in range(row[S.LEVEL_COUNT + p]):
         if row[S.FACE_UP + p * S.DECK_SIZE + row[S.LEVEL + p * S.LEVEL_CAP + j]] == 0:
@@ -237,14 +238,14 @@ def has_face_down_level(row: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@helper
 def can_burst(row: np.ndarray, p: int) -> bool:
     return main_participates(row, p) and row[S.BURST_FAILED + p] == 0 and has_face_down_level(row, p)
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # legal actions
-@njit(cache=True)
+@helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     out[:] = 0
@@ -354,7 +355,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
 
 # ----------------------------------------------------------------------------------------------------------------
 # transitions
-@njit(cache=True)
+@helper
 def start_main_phase(row: np.ndarray, number: int) -> None:
     row[S.STEP] = S.ST_MAIN
     row[S.MAIN_PHASE] = number
@@ -472,7 +473,7 @@ def burst_choice(row: np.ndarray, tables, p: int, burst: bool, k: int) -> None:
         row[S.BURST_PLAYER] = 1 - p
 
 
-@njit(cache=True)
+@helper
 def expire_next_battle(row: np.ndarray, p: int, inst: int) -> None:
     if inst >= 0:
         row[S.AP_NEXT + p * S.DECK_SIZE + inst] = 0
@@ -606,7 +607,7 @@ def start_game(row: np.ndarray) -> None:
     row[S.STEP] = S.ST_TURN_START
 
 
-@njit(cache=True)
+@helper
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
     st = row[S.STEP]
@@ -699,7 +700,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         to_discard(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
 
 
-@njit(cache=True)
+@helper
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
     while True:

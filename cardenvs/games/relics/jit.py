@@ -18,6 +18,8 @@ import numpy as np
 from numba import config, njit
 from numba.core.registry import CPUDispatcher
 
+from cardenvs.core.jit import helper
+
 _CASTS = {"int": "_as_int", "bool": "bool"}
 
 
@@ -33,7 +35,7 @@ def kernel(func: Callable) -> Any:
     """``njit(cache=True)`` with one compiled version: int and bool arguments are cast at every call site."""
     if config.DISABLE_JIT:  # pure Python (deliberate breakage runs): nothing to unify
         return func
-    impl = njit(cache=True)(func)
+    impl = helper(func)  # without the CPython and C wrappers (cardenvs.core.jit); Python calls reach its twin
     params = list(inspect.signature(func).parameters.values())
     names = [p.name for p in params]
     passed = [f"{_CASTS[p.annotation]}({p.name})" if p.annotation in _CASTS else p.name for p in params]

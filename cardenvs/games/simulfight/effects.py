@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, void
+from cardenvs.core.jit import helper
 
 from .cards import (
     CO_ALLIES_GE, CO_FOES_GE, CO_HEALTH_GE, CO_HEALTH_LE, CO_OPP_HEALTH_LE, CO_YOU_HEALTH_LE, E_AMOUNT, E_COND,
@@ -21,7 +22,7 @@ from .cards import (
 from . import state as S
 
 
-@njit(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT))
 def foe_view_health(row: np.ndarray, p: int, inst: int) -> int:
     """Health of Foe ``inst`` as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued on it
     (a Foe Protected at the phase start stays Protected to the round end, so that damage will not land)."""
@@ -32,14 +33,14 @@ def foe_view_health(row: np.ndarray, p: int, inst: int) -> int:
     return health
 
 
-@njit(S.NB_INT(S.NB_ROW, S.NB_INT), cache=True)
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT))
 def opponent_view_health(row: np.ndarray, p: int) -> int:
     """The opponent's health as ``p``'s plan sees it: at the phase start, less the damage p's plan has queued."""
     q = 1 - p
     return row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_HEALTH] - row[S.IN_PLAYER_DAMAGE + q]
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
 def entry_condition_holds(row: np.ndarray, p: int, cond: int, threshold: int) -> bool:
     """Conditions on the players or unit counts (filters on unit health are handled per target)."""
     if cond == CO_YOU_HEALTH_LE:
@@ -53,7 +54,7 @@ def entry_condition_holds(row: np.ndarray, p: int, cond: int, threshold: int) ->
     return True
 
 
-@njit(S.NB_BOOL(S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_INT, S.NB_INT, S.NB_INT))
 def passes_filter(health: int, cond: int, threshold: int) -> bool:
     if cond == CO_HEALTH_LE:
         return health <= threshold
@@ -62,7 +63,7 @@ def passes_filter(health: int, cond: int, threshold: int) -> bool:
     return True
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> bool:
     """May the one-unit target of an entry be instance ``inst`` (an Ally for one_ally, a Foe for one_foe)?"""
     if target == TG_ONE_ALLY:
@@ -77,7 +78,7 @@ def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int
     return False
 
 
-@njit(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold: int) -> tuple[int, int]:
     """How many units an one_ally / one_foe entry may pick, and the first of them (-1 if none)."""
     count = 0
@@ -96,7 +97,7 @@ def count_candidates(row: np.ndarray, p: int, target: int, cond: int, threshold:
     return count, first
 
 
-@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def affect_own_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
     """An effect on one of ``p``'s units, at once. Units at 0 or less neither gain nor lose (SF-C5)."""
     at = p * S.MAX_DECK + inst
@@ -113,7 +114,7 @@ def affect_own_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) ->
         row[S.STUNNED + at] = 1
 
 
-@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def affect_foe_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) -> None:
     """An effect on a Foe: recorded on the foe side, lands at phase end (only damage and stun reach Foes)."""
     at = (1 - p) * S.MAX_DECK + inst
@@ -123,7 +124,7 @@ def affect_foe_unit(row: np.ndarray, p: int, inst: int, op: int, amount: int) ->
         row[S.IN_STUN + at] = 1
 
 
-@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def affect_player(row: np.ndarray, p: int, who: int, op: int, amount: int, resource: int, when: int) -> None:
     """``who`` is p (at once) or the opponent (recorded, lands at phase end). Player health may go negative."""
     if who == p:
@@ -147,7 +148,7 @@ def affect_player(row: np.ndarray, p: int, who: int, op: int, amount: int, resou
             row[S.IN_NEXT_ROUND + who * S.NUM_RESOURCES + resource] += amount
 
 
-@njit(void(S.NB_ROW, S.NB_ENTRY, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_ENTRY, S.NB_INT, S.NB_INT, S.NB_INT))
 def apply_entry(row: np.ndarray, entry: np.ndarray, p: int, source: int, chosen: int) -> None:
     """Apply one effect entry of ``p``'s unit ``source``; ``chosen`` is the picked unit of a one_* target.
 

@@ -6,6 +6,7 @@ One kernel call instead of four keeps each row in cache for the whole step. Same
 from __future__ import annotations
 
 from numba import njit
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
 
@@ -13,7 +14,7 @@ from .observe import observe_row
 from .rules import mask_row, reset_row, step_row
 
 
-@njit(cache=True)
+@helper
 def play_row(states, tables, decks, seeds, seed_stride, autoreset, players, actions, errors, ended, finals,
              viewers, with_obs, obs, mask, i):
     row = states[i]

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types as _nt, void
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_TURN
 
@@ -33,7 +34,7 @@ assert L.O_MY_CARDS % 2 == 0 and L.O_OPP_CARDS % 2 == 0 and CARD_SIZE % 2 == 0 a
 assert OBS_SIZE % 2 == 0
 
 
-@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
+@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
 def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
                       out: np.ndarray) -> None:
     """``write_obs`` into an 8-byte aligned ``out``: the static card blocks are copied as int64 pairs."""
@@ -135,7 +136,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         out[base + CARD_STUNNED] = row[S.SNAP_STUNNED + at]
 
 
-@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]), cache=True)
+@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
 def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
               out: np.ndarray) -> None:
     """``observe_row`` on the unpacked tables (the explicitly typed kernel)."""
@@ -147,7 +148,7 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
         out[:] = aligned
 
 
-@njit(cache=True)
+@helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     """Write player ``p``'s observation of ``row`` into ``out`` (zeros for ``p`` outside 0..1)."""
     write_obs(row, tables[0], tables[1], tables[2], p, out)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types as _nt, void
+from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
@@ -47,19 +48,19 @@ from . import state as S
 NO_CARD_COST = 1 << 30  # cheapest_unseen's answer when there is no card: no amount of gold reaches it
 
 # ---- small helpers ------------------------------------------------------------------------------------------------
-@njit(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT))
 def card_of(row: np.ndarray, p: int, inst: int) -> int:
     return row[S.DECK_LIST + p * S.MAX_DECK + inst]
 
 
-@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def zone_push(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> None:
     n = row[count + p]
     row[zone + p * S.MAX_DECK + n] = inst
     row[count + p] = n + 1
 
 
-@njit(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
 def zone_remove(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> None:
     """Remove ``inst`` keeping the zone's order and compactness."""
     n = row[count + p]
@@ -75,7 +76,7 @@ def zone_remove(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> No
     row[count + p] = k
 
 
-@njit(void(S.NB_ROW, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT))
 def draw_card(row: np.ndarray, p: int) -> None:
     """Draw the top card; an empty deck first takes the shuffled discard pile (SF-E3); nothing left, no draw."""
     if row[S.DECK_COUNT + p] == 0:
@@ -100,14 +101,14 @@ def draw_card(row: np.ndarray, p: int) -> None:
 
 
 # ---- costs and abilities --------------------------------------------------------------------------------------------
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
 def can_pay_with(row: np.ndarray, p: int, payer: int, amount: int) -> bool:
     """May ally ``payer`` pay a health cost of ``amount``? It needs that much health and must be able to lose it."""
     at = p * S.MAX_DECK + payer
     return row[S.LOC + at] == S.LOC_PLAY and row[S.UNIT_HEALTH + at] >= amount and row[S.PROTECTED + at] == 0
 
 
-@njit(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT))
 def count_payers(row: np.ndarray, p: int, amount: int) -> tuple[int, int]:
     count = 0
     first = -1
@@ -120,7 +121,7 @@ def count_payers(row: np.ndarray, p: int, amount: int) -> tuple[int, int]:
     return count, first
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
 def can_pay(row: np.ndarray, p: int, kind: int, amount: int) -> bool:
     if kind == COST_NONE:
         return True
@@ -133,12 +134,12 @@ def can_pay(row: np.ndarray, p: int, kind: int, amount: int) -> bool:
     return count_payers(row, p, amount)[0] > 0
 
 
-@njit(S.NB_INT(S.NB_ROW), cache=True)
+@helper(S.NB_INT(S.NB_ROW))
 def phase_trigger(row: np.ndarray) -> int:
     return S.TR_DEFEND + row[S.PHASE] - S.PH_DEFEND  # TR_DEFEND in Defend, TR_ATTACK in Attack
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
 def can_use(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
     """Unit ``inst`` can use this phase's ability now: in play, not used yet, alive, not Stunned, cost payable.
 
@@ -156,7 +157,7 @@ def can_use(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
     return can_pay(row, p, cards[card, C_COST + t], cards[card, C_COST_AMOUNT + t])
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
 def can_play(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
     at = p * S.MAX_DECK + inst
     if row[S.PHASE] != S.PH_DEFEND or row[S.LOC + at] != S.LOC_HAND:
@@ -164,7 +165,7 @@ def can_play(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
     return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= cards[row[S.DECK_LIST + at], C_GOLD]
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT))
 def any_mandatory(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     for j in range(row[S.PLAY_COUNT + p]):
         if can_use(row, cards, p, row[S.PLAY + p * S.MAX_DECK + j]):
@@ -172,7 +173,7 @@ def any_mandatory(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
+@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT))
 def cheapest_unseen(row: np.ndarray, cards: np.ndarray, p: int) -> int:
     """The lowest gold cost among ``p``'s cards in hand or deck: what the opponent knows about p's hand is that it is
     drawn from these (the deck list, units in play and the discard pile are public), so this number is public.
@@ -185,7 +186,7 @@ def cheapest_unseen(row: np.ndarray, cards: np.ndarray, p: int) -> int:
     return best
 
 
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT))
 def has_choice(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     """May ``p``'s plan still hold a decision (else it closes by itself)? Decided from what the other player may know
     (decision timing must not leak ``p``'s hand): a usable DEFEND/ATTACK ability (own units and resources), or, in
@@ -198,7 +199,7 @@ def has_choice(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT))
 def continue_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int) -> None:
     """Resolve the current ability's entries in order until one needs a target choice or all are done."""
     inst = row[S.CUR_INST + p]
@@ -225,7 +226,7 @@ def continue_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p:
     row[S.CUR_INST + p] = -1
 
 
-@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT, S.NB_INT))
 def start_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, inst: int, t: int) -> None:
     row[S.CUR_INST + p] = inst
     row[S.CUR_TRIGGER + p] = t
@@ -249,7 +250,7 @@ def start_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: in
 
 
 # ---- phases and rounds ---------------------------------------------------------------------------------------------
-@njit(void(S.NB_ROW, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_INT))
 def begin_phase(row: np.ndarray, phase: int) -> None:
     """Open both plans and snapshot both sides as they stand now (what the other player may read and see)."""
     row[S.PHASE] = phase
@@ -273,7 +274,7 @@ def begin_phase(row: np.ndarray, phase: int) -> None:
         row[S.CUR_INST + p] = -1
 
 
-@njit(void(S.NB_ROW), cache=True)
+@helper(void(S.NB_ROW))
 def start_round(row: np.ndarray) -> None:
     """Start phase: Protected/Stunned expire, draw 2, +2 gold, shields = swords = round, then next-round changes."""
     rnd = row[H_TURN] + 1
@@ -298,7 +299,7 @@ def start_round(row: np.ndarray) -> None:
             row[nxt + r] = 0
 
 
-@njit(void(S.NB_ROW), cache=True)
+@helper(void(S.NB_ROW))
 def resolve_phase(row: np.ndarray) -> None:
     """Both plans are done: land what each did to the other side, discard units at 0 or less, check the end.
 
@@ -351,7 +352,7 @@ def resolve_phase(row: np.ndarray) -> None:
         row[H_WINNER] = 0 if h0 > h1 else (1 if h1 > h0 else DRAW)
 
 
-@njit(cache=True)
+@helper
 def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
     """Run every forced step up to the next decision or the end: close plans with nothing to decide, resolve finished
     phases, run Start phases. ``mask`` is the contract's scratch and unused here: a plan closes from public
@@ -385,7 +386,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
 
 
 # ---- decisions ------------------------------------------------------------------------------------------------------
-@njit(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT), cache=True)
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT))
 def action_legal(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> bool:
     if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[S.PLAN_OPEN + p] == 0 or a < 0 or a >= NUM_ACTIONS:
         return False
@@ -412,7 +413,7 @@ def action_legal(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int
     return A_FOE <= a < A_FOE_END and is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], a - A_FOE)
 
 
-@njit(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT), cache=True)
+@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, S.NB_INT))
 def apply_action(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> None:
     """Apply a legal decision of player ``p`` (checked by the caller)."""
     sub = row[S.SUB + p]
@@ -452,7 +453,7 @@ def apply_action(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int
     continue_ability(row, cards, effects, p)
 
 
-@njit(cache=True)
+@helper
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply one decision and settle: True when it was legal and applied, False (row untouched) when it was not.
     ``mask`` is scratch (unused, see ``settle``)."""
@@ -466,7 +467,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     return True
 
 
-@njit(S.NB_INT(_nt.int8[::1]), cache=True)
+@helper(S.NB_INT(_nt.int8[::1]))
 def count_legal(mask: np.ndarray) -> int:
     n = 0
     for a in range(mask.shape[0]):
@@ -475,7 +476,7 @@ def count_legal(mask: np.ndarray) -> int:
     return n
 
 
-@njit(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, _nt.int8[::1]), cache=True)
+@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, _nt.int8[::1]))
 def write_mask(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray) -> int:
     """``mask_row`` on the unpacked tables (the explicitly typed kernel; the heuristic calls it too)."""
     out[:] = 0
@@ -523,13 +524,13 @@ def write_mask(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, 
     return count_legal(out)
 
 
-@njit(cache=True)
+@helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     return write_mask(row, tables[0], tables[1], p, out)
 
 
-@njit(cache=True)
+@helper
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """SF-S1, SF-S2: shuffled decks, 2 gold and 20 health each, then round 1 begins."""
     row[:] = 0

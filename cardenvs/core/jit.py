@@ -1,0 +1,75 @@
+"""``helper``: how the rules engines compile the functions that only other compiled functions call.
+
+Plain ``njit`` gives every compiled function two entry points for callers outside Numba, a CPython wrapper (boxing
+and unboxing each argument) and a C-callable wrapper. A function's machine code carries them, and Numba links the
+whole code of every function a kernel calls into the kernel's own module and optimises and generates it again there,
+so each wrapper is compiled once per caller up the chain. The rules engines (hundreds of small functions under a
+few batch kernels) never call their helpers from Python in a game, so ``helper`` compiles them without both wrappers
+(Numba's ``no_cpython_wrapper`` and ``no_cfunc_wrapper`` options): the cold first call of heartbreak's env path went
+from about 32 to 25 s (docs/benchmarks). The code a kernel runs is the same.
+
+A call from Python (tests, scenario tools, ``text.py``) still works: it goes to a twin of the function compiled with
+the CPython wrapper, made at the first such call and cached in its own files (``<name>__from_python``), so a Python
+caller costs one extra compile of that function the first time and nothing in later runs.
+"""
+from __future__ import annotations
+
+import types
+from typing import Any, Callable
+
+from numba import config, njit
+from numba.core.registry import CPUDispatcher
+
+#: the options every helper compiles with (the batch kernels, called from Python, keep their CPython wrapper)
+HELPER_OPTIONS = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+TWIN_SUFFIX = "__from_python"
+
+
+class HelperDispatcher(CPUDispatcher):
+    """A helper's dispatcher: compiled callers type and link it as usual; a call from Python runs its twin."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        twin = self.__dict__.get("python_twin")
+        if twin is None:
+            twin = self.python_twin = _twin(self)
+        return twin(*args, **kwargs)
+
+
+def _twin(dispatcher: Any) -> Any:
+    """The same function compiled with the CPython wrapper, under its own name so its cache files are its own."""
+    f = dispatcher.py_func
+    copy = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    copy.__kwdefaults__, copy.__doc__, copy.__module__ = f.__kwdefaults__, f.__doc__, f.__module__
+    copy.__qualname__ = f.__qualname__ + TWIN_SUFFIX
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("no_cpython_wrapper", "nopython")}
+    options["cache"] = True
+    signatures = list(getattr(dispatcher, "_helper_signatures", ()))
+    return njit(*signatures, **options)(copy) if signatures else njit(**options)(copy)
+
+
+def helper(*signatures: Any, **options: Any) -> Any:
+    """``@helper`` or ``@helper(signature, inline=...)``: ``njit(cache=True)`` without the wrappers that only
+    callers outside Numba need (see the module docstring). ``inline="always"`` functions need no ``helper``: they are
+    never compiled on their own."""
+    if len(signatures) == 1 and callable(signatures[0]) and not options and not _is_signature(signatures[0]):
+        return _make(signatures[0], (), {})
+
+    def decorate(func: Callable) -> Any:
+        return _make(func, signatures, options)
+
+    return decorate
+
+
+def _is_signature(obj: Any) -> bool:
+    from numba.core.typing import Signature
+
+    return isinstance(obj, (Signature, str))
+
+
+def _make(func: Callable, signatures: tuple, options: dict) -> Any:
+    if config.DISABLE_JIT:  # pure Python (deliberate breakage runs): nothing to compile
+        return func
+    dispatcher = njit(*signatures, **{**HELPER_OPTIONS, **options})(func)
+    dispatcher.__class__ = HelperDispatcher  # same layout: only the Python-side call differs
+    dispatcher._helper_signatures = signatures
+    return dispatcher
