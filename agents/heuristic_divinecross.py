@@ -22,7 +22,6 @@ hand *size* is read; a simulated charge only counts Energy).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED

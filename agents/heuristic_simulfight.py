@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE

@@ -5,7 +5,6 @@ They touch only the core header (:mod:`cardenvs.core.header`), so they live here
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, NO_WINNER, TERMINATED, TRUNCATED

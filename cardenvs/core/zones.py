@@ -3,7 +3,6 @@ row (instance ids, -1 past the count), its count at ``count + p``. Kept compact:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import cardenvs
 from cardenvs.core.jit import TWIN_SUFFIX, HelperDispatcher

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.header import DRAW

@@ -6,7 +6,6 @@ an Event or Action), ``*_main`` a player's Main Unit, ``*_standby`` every Standb
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from .board import (

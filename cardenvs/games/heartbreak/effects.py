@@ -9,7 +9,6 @@ the choice to the player (``ST_CHOOSE``); the entry resumes there once the choic
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_TURN

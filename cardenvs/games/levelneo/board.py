@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)

@@ -8,7 +8,6 @@ without a decision, two or more pause the effect (``fire`` returns its index) un
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from cardenvs.core.jit import helper
 
 from cardenvs.core.rng import rng_below

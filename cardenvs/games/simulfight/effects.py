@@ -11,7 +11,7 @@ the same phase, and the two plans still commute (SF-R2, SF-E5, RULES.md G3).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, void
+from numba import void
 from cardenvs.core.jit import helper
 
 from .cards import (
