@@ -22,9 +22,9 @@ hand *size* is read; a simulated charge only counts Energy).
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
+from cardenvs.core.jit import helper
 
 from .base import StateHeuristic
 

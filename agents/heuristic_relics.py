@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
+from cardenvs.core.jit import helper
 
 from .base import StateHeuristic
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, LIVE
+from cardenvs.core.jit import helper
 
 from .base import state_inputs
 

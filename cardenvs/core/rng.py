@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, uint64
-from cardenvs.core.jit import helper
 
 from .header import H_RNG_COUNTER, H_RNG_KEY_HI, H_RNG_KEY_LO
+from .jit import helper
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _MIX1 = uint64(0xBF58476D1CE4E5B9)

@@ -5,9 +5,9 @@ They touch only the core header (:mod:`cardenvs.core.header`), so they live here
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, NO_WINNER, TERMINATED, TRUNCATED
+from .jit import helper
 
 
 @helper

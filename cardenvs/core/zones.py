@@ -3,7 +3,8 @@ row (instance ids, -1 past the count), its count at ``count + p``. Kept compact:
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
+
+from .jit import helper
 
 
 @helper

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import DRAW
+from cardenvs.core.jit import helper
 from cardenvs.core.turns import finish
 from cardenvs.core.zones import zone_push, zone_remove
 

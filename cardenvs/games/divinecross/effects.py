@@ -6,7 +6,6 @@ an Event or Action), ``*_main`` a player's Main Unit, ``*_standby`` every Standb
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from .board import (
     assist_sum,
@@ -60,6 +59,8 @@ from .cards import (
     TG_SELF,
 )
 from . import state as S
+
+from cardenvs.core.jit import helper
 
 MAX_HALVES = 3  # more halvings of one hit change nothing in practice (damage is in hundreds)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     H_DECISIONS,
@@ -23,6 +22,7 @@ from cardenvs.core.header import (
     LIVE,
     NO_WINNER,
 )
+from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import set_decision, truncate
 from cardenvs.core.zones import zone_push, zone_remove

@@ -5,8 +5,8 @@ No flow decisions here: ``rules.py`` decides what happens when, ``effects.py`` w
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
+from cardenvs.core.jit import helper
 from cardenvs.core.zones import zone_push, zone_remove
 
 from .cards import (

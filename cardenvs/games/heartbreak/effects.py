@@ -9,9 +9,9 @@ the choice to the player (``ST_CHOOSE``); the entry resumes there once the choic
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_TURN
+from cardenvs.core.jit import helper
 from cardenvs.core.zones import zone_find, zone_push, zone_remove
 
 from .board import (

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
+from cardenvs.core.jit import helper
 
 from .board import MIN_REDUCED_HP, card_of, field_at
 from .cards import (

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
+from cardenvs.core.jit import helper
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .cards import C_COLOR, C_TRAITS

@@ -8,8 +8,8 @@ without a decision, two or more pause the effect (``fire`` returns its index) un
 from __future__ import annotations
 
 import numpy as np
-from cardenvs.core.jit import helper
 
+from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below
 
 from .board import (

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
+from cardenvs.core.jit import helper
 
 from .actions import NUM_ACTIONS
 from .observe import observe_row

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
 )
+from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import void
-from cardenvs.core.jit import helper
 
 from .cards import (
     CO_ALLIES_GE, CO_FOES_GE, CO_HEALTH_GE, CO_HEALTH_LE, CO_OPP_HEALTH_LE, CO_YOU_HEALTH_LE, E_AMOUNT, E_COND,
@@ -20,6 +19,8 @@ from .cards import (
     TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_ALLY, TG_ONE_FOE, TG_OPPONENT, TG_OTHER_ALLIES, TG_SELF, TG_YOU, WHEN_NOW,
 )
 from . import state as S
+
+from cardenvs.core.jit import helper
 
 
 @helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT))

@@ -6,9 +6,9 @@ One kernel call instead of four keeps each row in cache for the whole step. Same
 from __future__ import annotations
 
 from numba import njit
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, LIVE
+from cardenvs.core.jit import helper
 
 from .observe import observe_row
 from .rules import mask_row, reset_row, step_row

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types as _nt, void
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import H_TURN
+from cardenvs.core.jit import helper
 
 from . import obs_layout as L
 from . import state as S

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types as _nt, void
-from cardenvs.core.jit import helper
 
 from cardenvs.core.header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER, TERMINATED, TRUNCATED,
 )
+from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_seed, shuffle_slice
 
 from .actions import (
