@@ -43,27 +43,21 @@ def _twin(dispatcher: Any) -> Any:
     copy.__qualname__ = f.__qualname__ + TWIN_SUFFIX
     options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("no_cpython_wrapper", "nopython")}
     options["cache"] = True
-    signatures = list(getattr(dispatcher, "_helper_signatures", ()))
-    return njit(*signatures, **options)(copy) if signatures else njit(**options)(copy)
+    return njit(*dispatcher._helper_signatures, **options)(copy)
 
 
 def helper(*signatures: Any, **options: Any) -> Any:
     """``@helper`` or ``@helper(signature, inline=...)``: ``njit(cache=True)`` without the wrappers that only
     callers outside Numba need (see the module docstring). ``inline="always"`` functions need no ``helper``: they are
     never compiled on their own."""
-    if len(signatures) == 1 and callable(signatures[0]) and not options and not _is_signature(signatures[0]):
+    # a bare ``@helper``: its one argument is the function (signatures are not callable)
+    if len(signatures) == 1 and callable(signatures[0]) and not options:
         return _make(signatures[0], (), {})
 
     def decorate(func: Callable) -> Any:
         return _make(func, signatures, options)
 
     return decorate
-
-
-def _is_signature(obj: Any) -> bool:
-    from numba.core.typing import Signature
-
-    return isinstance(obj, (Signature, str))
 
 
 def _make(func: Callable, signatures: tuple, options: dict) -> Any:
