@@ -40,7 +40,8 @@ def main() -> None:
     ap.add_argument("--memory-batch", type=int, default=4096)
     ap.add_argument("--memory-steps", type=int, default=50)
     ap.add_argument("--path", choices=("step", "rl"), default="step",
-                    help="step: reset, observe, mask, step (the env and tool path); rl: reset and the fused play")
+                    help="step: reset, observe, mask, step (the env and tool path); rl: a fused batch (resets and play "
+                         "through the fused kernel: tournaments, training evaluations, BatchGame.play loops)")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -54,8 +55,8 @@ def main() -> None:
     t_import = time.perf_counter() - t0
 
     t1 = time.perf_counter()
-    game = BatchGame(spec, 2, seed=0, autoreset=True)  # batch_reset
-    if args.path == "rl":  # kernels compile at their first call: this path compiles batch_reset and batch_play only
+    game = BatchGame(spec, 2, seed=0, autoreset=True, fused=args.path == "rl")  # rl: resets through batch_play too
+    if args.path == "rl":  # kernels compile at their first call: a fused batch compiles batch_play only
         _, _, mask = game.play(np.zeros(2, np.int32), players=np.full(2, -1, np.int32))  # no move: obs and mask
         game.play(masked_uniform(mask, np.random.default_rng(0)))
     else:

@@ -336,7 +336,8 @@ def markdown(report: dict[str, Any], entries: list[Entry], batches: tuple[int, .
         out += [f"- {e.name} [{e.group}]: {e.status}: {e.reason.splitlines()[0] if e.reason else ''}" for e in notes]
     out += ["", "## Compile and load time (fresh process each)", "",
             "Each path compiles only the kernels it calls (a kernel compiles at its first call): the env and tool path "
-            "(reset, observe, mask, step) and, on another empty cache, the RL path (reset and the fused play).", "",
+            "(reset, observe, mask, step) and, on another empty cache, the RL path (a `fused=True` batch: resets "
+            "and play through the fused kernel).", "",
             "| game | import (empty cache) | first kernel calls (empty cache: compile) | total, empty cache | "
             "import (cache hit) | first kernel calls (cache hit: load) | total, cache hit | RL path total, empty cache |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]

@@ -31,7 +31,7 @@ def compile_probe(game: str, memory_batch: int = 4096, timeout: float = 900.0) -
 
     Returns ``{"cold": {...}, "warm": {...}, "cold_rl": {...}}`` (see ``benchmarks/_probe.py``); the memory figures
     come from the warm run, where no compiler memory is in the peak. ``cold_rl`` is a third fresh interpreter on
-    another empty cache that takes the RL path (``batch_reset`` and the fused ``batch_play``): kernels compile at
+    another empty cache that takes the RL path (a ``fused=True`` batch: ``batch_play`` alone): kernels compile at
     their first call, so each path compiles only its own kernels.
     """
     out: dict[str, Any] = {}

@@ -105,7 +105,7 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
     kept = played = 0
     for start in range(0, int(games), int(batch_games)):
         n = min(int(batch_games), int(games) - start)
-        batch = BatchGame(spec, n, seed=int(seed) * 1_000_003 + start, pool=pool)
+        batch = BatchGame(spec, n, seed=int(seed) * 1_000_003 + start, pool=pool, fused=True)
         if deck_sampler is not None:
             deck_sampler.assign(batch, np.ones(n, dtype=bool))
             batch.reset(int(seed) * 1_000_003 + start)

@@ -95,7 +95,7 @@ def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: i
     pool = spec.load_pool(None)
     for start in range(0, 2 * half, batch_size):
         sl = slice(start, min(start + batch_size, 2 * half))
-        batch = BatchGame(spec, sl.stop - sl.start, decks=decks, seed=seeds[sl], pool=pool)
+        batch = BatchGame(spec, sl.stop - sl.start, decks=decks, seed=seeds[sl], pool=pool, fused=True)
         seat_a = a_seat[sl]
         decisions += _play_to_end(batch, a, b, seat_a)
         status = batch.status

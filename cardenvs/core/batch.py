@@ -235,6 +235,11 @@ class BatchGame:
     the pool it was loaded against and is refused by another) and, unless it was loaded by the game's own
     ``load_deck`` against this pool, the game's deck-building rules are checked too. ``check_decks=False`` is the
     explicit unchecked path (scenario tests with illegal decks): ids and size are still checked, the rules are not.
+    ``fused=True`` is for a batch driven by :meth:`play` and :meth:`play_out` (an RL loop, a tournament): its resets,
+    and the first mask and observation of :meth:`play_out`, run through the game's fused ``batch_play`` kernel too
+    (the same games, tested), so a first run compiles that one kernel instead of also ``batch_reset``,
+    ``batch_mask`` and ``batch_observe`` (each links the whole rules engine: seconds of compile). The other methods
+    still work; their kernels compile at their first call.
     Every argument that reaches a kernel is checked here (shapes, dtypes, ranges), so bad input raises
     :class:`BadArgumentError` and changes nothing.
     """
@@ -249,15 +254,17 @@ class BatchGame:
         autoreset: bool = False,
         parallel: bool | None = None,
         check_decks: bool = True,
+        fused: bool = False,
     ) -> None:
         if not is_int(num_games) or not 1 <= num_games <= MAX_GAMES:
             raise BadArgumentError(f"num_games must be an integer from 1 to {MAX_GAMES}, got {num_games!r}")
-        for flag, value in (("autoreset", autoreset), ("check_decks", check_decks)):
+        for flag, value in (("autoreset", autoreset), ("check_decks", check_decks), ("fused", fused)):
             if not isinstance(value, (bool, np.bool_)):
                 raise BadArgumentError(f"{flag} must be True or False, got {value!r}")
         if parallel is not None and not isinstance(parallel, (bool, np.bool_)):
             raise BadArgumentError(f"parallel must be None, True or False, got {parallel!r}")
         self.spec = get_spec(game)
+        self.fused = bool(fused) and self.spec.kernels.batch_play is not None
         if parallel is None:
             parallel = num_games >= PARALLEL_MIN_ROWS
         self.parallel = bool(parallel)
@@ -364,7 +371,32 @@ class BatchGame:
         rows = row_mask(rows, self.num_games)
         seeds = seed_array(seed, self.num_games)
         self.seeds[rows] = seeds[rows]
-        self.kernels.batch_reset(self.states, self.pool.tables, self.decks, self.seeds, rows)
+        if self.fused:
+            self._reset_by_play(rows)
+        else:
+            self.kernels.batch_reset(self.states, self.pool.tables, self.decks, self.seeds, rows)
+
+    def _reset_by_play(self, rows: np.ndarray) -> None:
+        """``batch_reset`` of ``rows`` (bool[N]) through the fused kernel: a row marked finished is restarted by
+        play's autoreset from its deck pair and its seed (``seed_stride`` 0: the seed as set), exactly as
+        ``batch_reset`` restarts it. Only the chosen rows are handed to the kernel (play restarts every finished row
+        it sees); its other outputs go to scratch buffers, so the batch's mask and observation are left as they
+        were."""
+        whole = bool(rows.all())
+        idx = None if whole else np.flatnonzero(rows)
+        if idx is not None and idx.size == 0:
+            return
+        states = self.states if whole else self.states[idx]
+        decks = self.decks if whole else self.decks[idx]
+        seeds = self.seeds if whole else self.seeds[idx]
+        k = states.shape[0]
+        states[:, H_STATUS] = TERMINATED  # any status but LIVE: play's autoreset restarts the row
+        nobody = np.full(k, -1, dtype=np.int32)  # no step, and each row's player to act as viewer
+        self.kernels.batch_play(states, self.pool.tables, decks, seeds, 0, True, nobody, nobody,
+                                np.zeros(k, np.int32), np.zeros(k, np.int32), np.empty_like(states), nobody, False,
+                                self._obs[:1], np.empty((k, self.spec.num_actions), np.int8))
+        if not whole:
+            self.states[idx] = states
 
     # ----- header views -------------------------------------------------------------------------------------
     @property
@@ -524,8 +556,7 @@ class BatchGame:
         if self.autoreset:
             raise BadArgumentError("play_out needs a BatchGame without autoreset (its games must end)")
         who = self.to_act.copy()
-        mask = self.legal_mask(who)
-        obs = self.observe(who) if observe else None
+        obs, mask = self._first_view(who, observe)
         total = 0
         for _ in range(max_steps):
             live = int(np.count_nonzero(who >= 0))
@@ -540,16 +571,29 @@ class BatchGame:
                 on_step()
         raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
 
+    def _first_view(self, who: np.ndarray, observe: bool) -> tuple[np.ndarray | None, np.ndarray]:
+        """:meth:`play_out`'s first observation (None without ``observe``) and mask, from ``who[i]``'s seat (-1:
+        zeros); a fused batch takes them from the fused kernel with no step (players -1)."""
+        if not self.fused:
+            return (self.observe(who) if observe else None), self.legal_mask(who)
+        _, obs, mask = self.play(np.zeros(self.num_games, np.int32), players=self._players(-1), viewers=who,
+                                 observe=observe)
+        if not observe:
+            return None, mask
+        if np.count_nonzero(who < 0):
+            obs[who < 0] = 0.0  # observe(-1) is zeros: a finished row shows nothing
+        return obs, mask
+
     @classmethod
     def warm_up(cls, game: str | GameSpec, pool: Any = None, decks: Any = None, observe: bool = True) -> None:
-        """Make, on a throwaway one-game batch, the first calls of the kernels :meth:`play_out` uses (the legal mask,
-        the observation unless ``observe=False``, and the fused :meth:`play`): each kernel compiles at its first call
-        in a process (with a progress line), so a clock started after this times play only."""
-        probe = cls(game, 1, decks=decks, seed=0, pool=pool)
+        """Make, on a throwaway one-game ``fused`` batch (the kind tournaments and training evaluations play), the
+        first calls of the kernels its :meth:`play_out` uses (the fused :meth:`play` alone where the game has one):
+        a kernel compiles at its first call in a process (with a progress line), so a clock started after this times
+        play only."""
+        probe = cls(game, 1, decks=decks, seed=0, pool=pool, fused=True)
         who = probe.to_act.copy()
-        if observe:
-            probe.observe(who)
-        probe.play(probe.legal_mask(who).argmax(axis=1), players=who, observe=observe)
+        _, mask = probe._first_view(who, observe)
+        probe.play(mask.argmax(axis=1), players=who, observe=observe)
 
     def _viewers(self, viewers: Any) -> np.ndarray:
         if viewers is None:  # -1 in every row: the kernels show each row's player to act

@@ -209,7 +209,7 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
     n = len(chunk)
     pool = spec.load_pool(None)
     decks = [(entries[a].deck, entries[b].deck) for a, b in zip(chunk.seat0.tolist(), chunk.seat1.tolist())]
-    batch = BatchGame(spec, n, decks=decks, seed=chunk.seeds, pool=pool)
+    batch = BatchGame(spec, n, decks=decks, seed=chunk.seeds, pool=pool, fused=True)
     agents, pilot_of_entry = _make_pilots(spec, entries, chunk.pilot_seed)
     seat_pilot = np.stack([pilot_of_entry[chunk.seat0], pilot_of_entry[chunk.seat1]], axis=1)  # [n, 2]
     seeded = [isinstance(a, SeededRandomPilot) for a in agents]
