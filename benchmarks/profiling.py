@@ -6,6 +6,10 @@ game's four kernels wrapped in timers, which splits every call into kernel time 
 ways: a serial ``njit`` call (what a small batch pays), the row slices on threads BatchGame uses for a large batch
 (:mod:`cardenvs.core.threads`), and a ``prange`` dispatch for comparison; and ``cProfile`` top functions of the batch-1
 loop, the single AEC env and the SB3 VecEnv, which show the Python hot spots by name.
+
+``--obs-write`` measures instead the ceiling the observation size alone sets: a kernel that fills every row of a
+``[1024, obs_dim]`` float32 buffer and does nothing else, on the batch core's row-slice threads (prints a table and
+writes ``obs_write.json`` beside ``--out``).
 """
 from __future__ import annotations
 
@@ -217,6 +221,37 @@ def cprofile_top(run: Callable[[int], int], seconds: float = 2.0, top: int = 14)
     text = buf.getvalue()
     start = text.find("   ncalls")
     return f"{calls} calls\n" + (text[start:].rstrip() if start >= 0 else text.rstrip())
+
+
+@njit(cache=True, nogil=True)
+def _fill_rows(states: np.ndarray, tables: Any, obs: np.ndarray) -> None:
+    for i in range(obs.shape[0]):
+        row = obs[i]
+        for j in range(row.shape[0]):
+            row[j] = 0.0
+        row[i % row.shape[0]] = 1.0  # one value per row, like the one-hot fields of a real observation
+
+
+def observation_write_ceiling(game: str, batch: int = 1024, seconds: float = 0.5, repeats: int = 5) -> dict[str, Any]:
+    """Rows per second of writing a ``game``-sized observation row and nothing else, ``batch`` rows per call on the
+    batch core's row-slice threads (:func:`cardenvs.core.threads.threaded`, as ``BatchGame`` runs its kernels): no
+    game can produce observations faster. Best of ``repeats`` runs of about ``seconds`` each."""
+    from cardenvs.core.threads import threaded
+
+    width = resolve_spec(game).obs_dim
+    obs = np.zeros((batch, width), np.float32)
+    states = np.zeros((batch, 1), np.int32)
+    run = threaded(_fill_rows, min_rows=2)
+    run(states, None, obs)
+    best = 0.0
+    for _ in range(repeats):
+        calls, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            run(states, None, obs)
+            calls += 1
+        best = max(best, calls * batch / (time.perf_counter() - t0))
+    return {"game": game, "batch": batch, "obs_floats": width, "rows_per_s": best,
+            "bytes_per_s": best * width * 4, "buffer_mib": obs.nbytes / 2**20}
 
 
 def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) -> dict[str, float]:
@@ -436,7 +471,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="default docs/benchmarks/PROFILE.md")
     ap.add_argument("--no-threading", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-cprofile", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--obs-write", action="store_true",
+                    help="only the observation-write ceiling per game (see the module docstring)")
     args = ap.parse_args(argv)
+    if args.obs_write:
+        import json
+
+        rows = [observation_write_ceiling(g) for g in args.games]
+        print(f"{'game':12s} {'obs floats':>10s} {'buffer MiB':>10s} {'rows/s':>10s} {'GB/s':>6s}")
+        for r in rows:
+            print(f"{r['game']:12s} {r['obs_floats']:10d} {r['buffer_mib']:10.1f} {r['rows_per_s'] / 1e6:9.2f}M "
+                  f"{r['bytes_per_s'] / 1e9:6.1f}")
+        out = (args.out.parent if args.out else Path("docs/benchmarks")) / "obs_write.json"
+        out.write_text(json.dumps(rows, indent=1))
+        print(f"wrote {out}")
+        return 0
     if args.variant_probe:
         import json
 

@@ -7,10 +7,10 @@ game's kernels behind a :class:`CompileOnFirstCall` until that kernel's first ca
 the kernel's cache index and, when nothing usable is cached, compiles it under a progress line on stderr
 (``compiling relics kernels (first run only): batch_step [00:21]``, then ``compiled relics batch_step in 24 s (cached
 for later runs)``; when stderr is not a terminal, as in a log file, just a line before and one after); then the
-kernel itself takes the wrapper's place, so later calls cost nothing extra. An RL loop (``batch_reset`` and the fused
-``batch_play``) never compiles ``batch_step``, ``batch_observe`` or ``batch_mask``, and a program that steps and
-observes never compiles ``batch_play``: each of them links in the whole rules engine, so each costs seconds of
-compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
+kernel itself takes the wrapper's place, so later calls cost nothing extra. A ``fused=True`` batch (tournaments,
+training evaluations: resets and play through the fused ``batch_play``) compiles that one kernel, and a program that
+steps and observes never compiles ``batch_play``: each kernel links in the whole rules engine, so each costs seconds
+of compile. Set ``CARDENVS_QUIET=1`` to silence the lines.
 """
 from __future__ import annotations
 

@@ -125,3 +125,16 @@ def test_compile_probe_cold_then_warm() -> None:
     for phase in ("cold", "warm"):
         assert probe[phase]["first_call_s"] > 0, probe[phase]
     assert probe["warm"]["peak_rss_mib"] > 0 and probe["warm"]["memory_batch"] == 64
+
+
+def test_observation_write_ceiling_cli_prints_a_table_and_writes_json(tmp_path: Path, capsys) -> None:
+    """``profiling --obs-write``: the rows/s of writing a game-sized observation row and nothing else, per game."""
+    import json
+
+    from cardenvs.benchmarks.profiling import main
+
+    assert main(["simulfight", "--obs-write", "--out", str(tmp_path / "PROFILE.md")]) == 0
+    rows = json.loads((tmp_path / "obs_write.json").read_text())
+    assert [r["game"] for r in rows] == ["simulfight"] and rows[0]["obs_floats"] == 2774
+    assert rows[0]["rows_per_s"] > 0 and rows[0]["bytes_per_s"] == rows[0]["rows_per_s"] * 2774 * 4
+    assert "simulfight" in capsys.readouterr().out
