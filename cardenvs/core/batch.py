@@ -518,9 +518,15 @@ class BatchGame:
         pilot) and leaves the returned observation buffer stale. Unlike :meth:`step`, an illegal action in one row does
         not stop the autoreset of the other rows before the error is raised.
         """
-        play = self.kernels.batch_play
-        if play is None:
+        if self.kernels.batch_play is None:
             return self._play_composed(actions, players, viewers, errors, observe)
+        return self._play_fused(actions, players, viewers, errors, observe, True)
+
+    def _play_fused(self, actions: Any, players: Any, viewers: Any, errors: str, observe: bool,
+                    with_result: bool) -> tuple[StepResult | None, np.ndarray, np.ndarray]:
+        """:meth:`play` through the fused kernel; ``with_result=False`` (:meth:`play_out`, which reads the
+        statuses from the rows) skips the rewards and flags of the :class:`StepResult` and returns None for it."""
+        play = self.kernels.batch_play
         acts, who, wild = self._decisions(actions, players, errors)
         view = self._viewers(viewers)
         any_wild = np.count_nonzero(wild) > 0
@@ -533,17 +539,18 @@ class BatchGame:
              self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
         if any_wild:
             self._errors[wild] = 1
-        if np.count_nonzero(self._ended):
-            ended = self._ended.astype(np.bool_)
-            self.final_states = self._finals[ended].copy()
-            status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
-            winner = np.where(ended, self._finals[:, H_WINNER], self.states[:, H_WINNER])
-        else:
-            self.final_states = None
-            status, winner = self.states[:, H_STATUS], self.states[:, H_WINNER]
+        ended = self._ended.astype(np.bool_) if np.count_nonzero(self._ended) else None
+        self.final_states = None if ended is None else self._finals[ended].copy()
         if errors == "raise" and np.count_nonzero(self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
+        if not with_result:
+            return None, self._obs, self._mask
+        if ended is not None:
+            status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
+            winner = np.where(ended, self._finals[:, H_WINNER], self.states[:, H_WINNER])
+        else:
+            status, winner = self.states[:, H_STATUS], self.states[:, H_WINNER]
         result = StepResult(rewards_from(winner, status), status == TERMINATED, status == TRUNCATED)
         return result, self._obs, self._mask
 
@@ -564,7 +571,8 @@ class BatchGame:
                 return total
             actions = decide(who, obs, mask)
             total += live
-            _, obs, mask = self.play(actions, players=who, observe=observe)
+            _, obs, mask = (self.play(actions, players=who, observe=observe) if self.kernels.batch_play is None
+                            else self._play_fused(actions, who, None, "raise", observe, False))
             obs = obs if observe else None
             who = self.to_act.copy()
             if on_step is not None:
