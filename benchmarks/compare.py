@@ -471,15 +471,11 @@ def run(
     memory: dict[str, Any] = {}
     probes: dict[str, Any] = {}
     if compile_times:
-        # two games at a time, one per core: each probe is one single-threaded compiler process after another, so
-        # the pair does not slow each other down much, and the five-game run stays inside its time budget
-        from concurrent.futures import ThreadPoolExecutor
-
-        log(f"  compile probes, two at a time: {', '.join([*games, 'ceiling'])} "
+        # one game at a time: a first run compiles in two processes (cardenvs.core.compiling.HelperCompile), one
+        # per core, so two probes at once would measure each other
+        log(f"  compile probes, one at a time: {', '.join([*games, 'ceiling'])} "
             "(fresh processes, empty Numba cache then cache hit)")
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {game: pool.submit(compile_probe, game) for game in [*games, "ceiling"]}
-            probes = {game: f.result() for game, f in futures.items()}
+        probes = {game: compile_probe(game) for game in [*games, "ceiling"]}
         phase_done("compile probes")
     for game in [*games, "ceiling"]:
         try:

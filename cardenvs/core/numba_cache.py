@@ -154,9 +154,15 @@ class DependencyStampLocator(caching._CacheLocator):
     #: the locators Numba would otherwise pick for a file on disk, in its own order of preference
     WRAPPED = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator)
 
-    def __init__(self, inner: caching._CacheLocator, py_file: str) -> None:
+    def __init__(self, inner: caching._CacheLocator, py_file: str, module: str = "cardenvs") -> None:
         self._inner = inner
         self._py_file = py_file  # Numba reads this attribute of a locator in its messages
+        # A checkout's top-level folders import under two names (``benchmarks.ceiling`` from the repository root,
+        # ``cardenvs.benchmarks.ceiling`` installed), and Numba pickles the module name into each cache entry and
+        # imports it again on load: an entry one name wrote failed to load where the other name is all there is.
+        # Each top-level name other than ``cardenvs`` gets its own entries (the usual name keeps its file names).
+        top = (module or "").split(".")[0]
+        self._name_tag = "" if top == "cardenvs" else "_" + "".join(c if c.isalnum() else "_" for c in top)
 
     def ensure_cache_path(self) -> None:
         self._inner.ensure_cache_path()
@@ -168,7 +174,7 @@ class DependencyStampLocator(caching._CacheLocator):
         return (self._inner.get_source_stamp(), dependency_stamp(self._py_file))
 
     def get_disambiguator(self) -> str:
-        return self._inner.get_disambiguator()
+        return self._inner.get_disambiguator() + self._name_tag
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -177,7 +183,7 @@ class DependencyStampLocator(caching._CacheLocator):
         for locator_class in cls.WRAPPED:
             inner = locator_class.from_function(py_func, py_file)
             if inner is not None:
-                return cls(inner, py_file)
+                return cls(inner, py_file, getattr(py_func, "__module__", None) or "")
         return None
 
 

@@ -18,7 +18,7 @@ def run(code: str, cache_dir: Path, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_first_run_reports_compiling_and_a_cached_run_is_silent(tmp_path: Path) -> None:
-    first = run(PROBE, tmp_path)
+    first = run(PROBE, tmp_path, CARDENVS_COMPILE_PROCESSES="1")  # one process: each kernel compiles here, named
     assert first.returncode == 0, first.stderr
     assert "compiling simulfight kernels (first run only)" in first.stderr
     # the kernels the program called, each named, and none it did not call (batch_step, batch_play)
@@ -98,3 +98,30 @@ def test_warm_up_makes_the_first_calls_of_the_play_out_kernels() -> None:
     BatchGame.warm_up(game, observe=False)
     BatchGame.warm_up(game)
     assert {name for name in names if (game, name) in compiling._DONE} == {"batch_play"}
+
+
+HELPED = ("import sys; from cardenvs.core.batch import BatchGame; from cardenvs.core import compiling; "
+          "g = BatchGame('simulfight', 2, seed=1); helper = compiling.HelperCompile._started.get('simulfight'); "
+          "print('helper', None if helper is None else helper.kernels, flush=True); "
+          "m = g.legal_mask().copy(); o = g.observe().copy(); "
+          "print('mask', int(m.sum()), 'obs', float(o.sum()), 'running', helper is not None and helper.running())")
+
+
+def test_a_first_run_compiles_the_small_kernels_in_a_second_process(tmp_path: Path) -> None:
+    """Issue 15 (cold start): on a first run a second process compiles ``batch_mask`` and ``batch_observe`` into the
+    cache while this one compiles the rest; the first call of either waits for it and loads what it wrote, with the
+    same results as one process; nothing is left running; ``CARDENVS_COMPILE_PROCESSES=1`` keeps to one process."""
+    helped = run(HELPED, tmp_path / "two")
+    assert helped.returncode == 0, helped.stderr
+    assert "helper ('batch_mask', 'batch_observe')" in helped.stdout, helped.stdout
+    assert helped.stdout.strip().endswith("running False"), helped.stdout  # waited for, not left behind
+    # the second process wrote the two kernels' cache entries (Numba names them after the kernel)
+    cached = [f.name for f in (tmp_path / "two").rglob("*.nbi")]
+    assert any("batch_mask" in name for name in cached) and any("batch_observe" in name for name in cached), cached
+    alone = run(HELPED, tmp_path / "one", CARDENVS_COMPILE_PROCESSES="1")
+    assert alone.returncode == 0, alone.stderr
+    assert "helper None" in alone.stdout
+    results = [line for line in helped.stdout.splitlines() if line.startswith("mask")]
+    assert results and results == [line for line in alone.stdout.splitlines() if line.startswith("mask")]
+    warm = run(HELPED, tmp_path / "two")  # everything cached: no second process
+    assert "helper None" in warm.stdout and "compil" not in warm.stderr, (warm.stdout, warm.stderr)

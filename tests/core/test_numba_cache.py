@@ -98,3 +98,20 @@ def test_only_what_a_kernel_imports_is_a_dependency():
     for python_only in ("batch.py", "aec.py", "vector.py", "threads.py"):
         assert PACKAGE / "core" / python_only not in files, python_only
     assert not any("relics" in str(f) for f in files)
+
+
+def test_a_kernel_cached_under_the_checkout_name_loads_under_the_package_name(tmp_path):
+    """``python -m benchmarks.compare`` in a checkout imports the benchmarks as ``benchmarks.*``; the installed name is
+    ``cardenvs.benchmarks.*`` (the same files). Numba pickles the module name into each cached kernel and imports it
+    again on load, so one name's cache entry made the other name's first call fail with ModuleNotFoundError. Each
+    name now has its own entries, and both load."""
+    root = Path(cardenvs.__file__).resolve().parents[1]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "CARDENVS_QUIET": "1"}
+    call = "from cardenvs.core.batch import BatchGame; BatchGame(p.SPEC, 2, seed=0).legal_mask(); print('ok')"
+    elsewhere = tmp_path / "elsewhere"  # a working directory where the checkout's top-level names do not import
+    elsewhere.mkdir()
+    for module, where in (("benchmarks.ceiling", root), ("cardenvs.benchmarks.ceiling", elsewhere),
+                          ("benchmarks.ceiling", root)):
+        done = subprocess.run([sys.executable, "-c", f"import {module} as p; {call}"], cwd=where, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout.strip() == "ok", (module, done.stderr[-2000:])
