@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 from cardenvs.core.compiling import needs_compiling
 
 PROBE = "from cardenvs.core.batch import BatchGame; BatchGame('simulfight', 2, seed=1).legal_mask(); print('ok')"
@@ -125,3 +127,22 @@ def test_a_first_run_compiles_the_small_kernels_in_a_second_process(tmp_path: Pa
     assert results and results == [line for line in alone.stdout.splitlines() if line.startswith("mask")]
     warm = run(HELPED, tmp_path / "two")  # everything cached: no second process
     assert "helper None" in warm.stdout and "compil" not in warm.stderr, (warm.stdout, warm.stderr)
+
+
+def test_the_second_process_compiles_the_signatures_a_batch_calls(game_name: str) -> None:
+    """``kernel_signature`` (what the second process compiles) is the signature a BatchGame's own calls use, for every
+    kernel of every game, in serial and row-slice calls: otherwise the first run would compile each kernel twice."""
+    from cardenvs.core.batch import BatchGame
+    from cardenvs.core.compiling import kernel_signature
+
+    for parallel in (False, True):
+        batch = BatchGame(game_name, 300 if parallel else 3, seed=2, parallel=parallel)
+        mask = batch.legal_mask().copy()
+        batch.observe()
+        batch.step(mask.argmax(axis=1).astype(np.int32))
+        fused = BatchGame(game_name, 300 if parallel else 3, seed=2, parallel=parallel, autoreset=True, fused=True)
+        fused.play(fused.legal_mask().argmax(axis=1).astype(np.int32))
+    spec = batch.spec
+    for name in spec.kernels._fields:
+        dispatcher = getattr(spec.kernels, name)
+        assert kernel_signature(spec, name) in dispatcher.signatures, (name, dispatcher.signatures)
