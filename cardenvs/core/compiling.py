@@ -101,8 +101,8 @@ class HelperCompile:
         cls._started[spec.name] = None
         from .threads import _usable_cores
 
-        if os.environ.get("CARDENVS_COMPILE_PROCESSES", "") == "1" or _usable_cores() < 2:
-            return None
+        if os.environ.get("CARDENVS_COMPILE_PROCESSES", "") == "1" or _usable_cores() < 2 or not sys.executable:
+            return None  # not wanted, one core, or an embedded interpreter with no Python to start
         kernels = tuple(n for n in HELPER_KERNELS if (spec.name, n) not in _DONE
                         and getattr(spec.kernels, n, None) is not None and needs_compiling(getattr(spec.kernels, n)))
         if not kernels or not _registered(spec):
@@ -115,7 +115,7 @@ class HelperCompile:
             process = subprocess.Popen([sys.executable, "-c", code, spec.name, *kernels],
                                        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)
-        except OSError:  # no second process: everything compiles here
+        except (OSError, ValueError):  # no second process: everything compiles here
             return None
         helper = cls._started[spec.name] = cls(spec, kernels, process)
         atexit.register(helper.stop)

@@ -146,3 +146,28 @@ def test_the_second_process_compiles_the_signatures_a_batch_calls(game_name: str
     for name in spec.kernels._fields:
         dispatcher = getattr(spec.kernels, name)
         assert kernel_signature(spec, name) in dispatcher.signatures, (name, dispatcher.signatures)
+
+
+def test_no_second_process_when_none_can_start(monkeypatch) -> None:
+    """A first call never fails for want of a second process: with no Python executable to start (an embedded
+    interpreter), one usable core, ``CARDENVS_COMPILE_PROCESSES=1`` or a start that fails, none is started."""
+    from cardenvs.core import compiling
+    from cardenvs.core.batch import get_spec
+
+    spec = get_spec("simulfight")
+    monkeypatch.setattr(compiling, "needs_compiling", lambda kernel: True)  # as if nothing were cached
+    monkeypatch.setattr(compiling, "_DONE", set())
+
+    def start() -> object:
+        compiling.HelperCompile._started.pop(spec.name, None)
+        return compiling.HelperCompile.start(spec)
+
+    for nothing in ("", None):  # Python's documented values when it cannot tell
+        monkeypatch.setattr(sys, "executable", nothing)
+        assert start() is None
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    assert start() is None  # the start fails: nothing is started, nothing raises
+    monkeypatch.setenv("CARDENVS_COMPILE_PROCESSES", "1")
+    monkeypatch.setattr(sys, "executable", sys.__dict__.get("_base_executable") or "/usr/bin/python3")
+    assert start() is None
+    compiling.HelperCompile._started.pop(spec.name, None)
