@@ -474,6 +474,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--obs-write", action="store_true",
                     help="only the observation-write ceiling per game (see the module docstring)")
     args = ap.parse_args(argv)
+    from cardenvs.core.errors import UnknownGameError
+
+    for game in args.games:
+        try:
+            resolve_spec(game)
+        except UnknownGameError as err:
+            ap.error(str(err))  # one line and exit 2, like any other bad argument
     if args.obs_write:
         import json
 

@@ -564,6 +564,7 @@ class BatchGame:
             raise BadArgumentError("play_out needs a BatchGame without autoreset (its games must end)")
         who = self.to_act.copy()
         obs, mask = self._first_view(who, observe)
+        fused = self.kernels.batch_play is not None
         total = 0
         for _ in range(max_steps):
             live = int(np.count_nonzero(who >= 0))
@@ -571,8 +572,8 @@ class BatchGame:
                 return total
             actions = decide(who, obs, mask)
             total += live
-            _, obs, mask = (self.play(actions, players=who, observe=observe) if self.kernels.batch_play is None
-                            else self._play_fused(actions, who, None, "raise", observe, False))
+            _, obs, mask = (self._play_fused(actions, who, None, "raise", observe, False) if fused
+                            else self.play(actions, players=who, observe=observe))
             obs = obs if observe else None
             who = self.to_act.copy()
             if on_step is not None:
@@ -584,8 +585,8 @@ class BatchGame:
         zeros); a fused batch takes them from the fused kernel with no step (players -1)."""
         if not self.fused:
             return (self.observe(who) if observe else None), self.legal_mask(who)
-        _, obs, mask = self.play(np.zeros(self.num_games, np.int32), players=self._players(-1), viewers=who,
-                                 observe=observe)
+        _, obs, mask = self._play_fused(np.zeros(self.num_games, np.int32), self._players(-1), who, "raise", observe,
+                                        False)
         if not observe:
             return None, mask
         if np.count_nonzero(who < 0):

@@ -138,3 +138,13 @@ def test_observation_write_ceiling_cli_prints_a_table_and_writes_json(tmp_path: 
     assert [r["game"] for r in rows] == ["simulfight"] and rows[0]["obs_floats"] == 2774
     assert rows[0]["rows_per_s"] > 0 and rows[0]["bytes_per_s"] == rows[0]["rows_per_s"] * 2774 * 4
     assert "simulfight" in capsys.readouterr().out
+
+
+def test_profiling_cli_names_an_unknown_game_in_one_line(capsys) -> None:
+    from cardenvs.benchmarks.profiling import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["bogus", "--obs-write"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'bogus'" in err and "Traceback" not in err
