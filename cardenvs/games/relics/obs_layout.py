@@ -118,6 +118,8 @@ OBS = Layout(
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "public cards counted by card id (pool order), per player (own, "
                                                      "opp) and pile: discard pile, doom pile, relics it controls "
                                                      "(location card id; in the sideboard or in play)"),
+        ("own_library", (S.POOL_CAP,), "own cards still in the character and item decks, counted by card id (pool "
+                                       "order): the own deck list less every card drawn; deck order stays hidden"),
     ),
     dtype_scalar=np.float32,
 )

@@ -217,6 +217,12 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             inst = row[S.PARTY + q * S.PARTY_SIZE + j]
             slot = row[S.POS + q * S.MAX_DECK + inst]
             write_slot(row, tables, q, inst, p, out, L.O_GRID + (side * S.PARTY_SIZE + slot) * L.CELL_SIZE, conts)
+    # own library by card id (the player knows its deck list and what it drew; the order stays hidden): lets a
+    # policy plan with a deck it never saw in training (issue 14)
+    for j in range(row[S.CHAR_DECK_COUNT + p]):
+        out[L.O_OWN_LIBRARY + card_of(row, p, row[S.CHAR_DECK + p * S.CHAR_DECK_SIZE + j])] += 1.0
+    for j in range(row[S.ITEM_DECK_COUNT + p]):
+        out[L.O_OWN_LIBRARY + card_of(row, p, row[S.ITEM_DECK + p * S.ITEM_DECK_SIZE + j])] += 1.0
     for i in range(row[S.HAND_COUNT + p]):
         write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
     for j in range(row[S.LINEUP_COUNT + p]):

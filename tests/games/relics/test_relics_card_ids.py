@@ -91,3 +91,30 @@ def test_issue14_every_observed_card_slot_carries_its_identity_and_hidden_cards_
         out = np.zeros(CARD_SIZE, np.float32)
         write_card(g.pool.tables[0], card, out, 0)
         assert out[CARD_CARD_ID] == card + 1
+
+
+def test_issue14_own_library_counts_the_own_decks_by_card_id_and_nothing_of_the_opponent() -> None:
+    """Issue 14 (deck-general play): ``own_library`` counts the viewer's own character and item decks by card id (the
+    deck list less every card drawn; a player knows both). It does not depend on the order of those decks, nor on
+    anything of the opponent's decks, and a card drawn leaves it."""
+    p0 = {"char_deck": ["Dust Monk", "Iron Abbot", "Dust Monk"], "item_deck": ["Longbow", "Smoke Bomb"]}
+    p1 = {"char_deck": ["Hollow Shade"] * 4, "item_deck": ["Wither", "Night Bolt", "Wither"]}
+    g = build(p0, p1)
+    lib = OBS.slice("own_library")
+    for viewer, side in ((0, p0), (1, p1)):
+        expected = np.zeros(lib.stop - lib.start, np.float32)
+        for name in side["char_deck"] + side["item_deck"]:
+            expected[POOL.by_name[name]] += 1
+        assert g.observe([viewer])[0][lib].tolist() == expected.tolist()
+    before = g.observe([0])[0].copy()
+    # the deck orders are hidden, the opponent's decks are hidden: neither moves the viewer's observation
+    field(g, "char_deck")[0, :3] = field(g, "char_deck")[0, :3][::-1].copy()
+    field(g, "item_deck")[1, :3] = field(g, "item_deck")[1, [2, 0, 1]].copy()
+    other = build(p0, {"char_deck": ["Brass Golem"] * 4, "item_deck": ["Longbow"] * 3})
+    assert np.array_equal(g.observe([0])[0], before)
+    assert np.array_equal(other.observe([0])[0][lib], before[lib])
+    # the top character (the last entry) drawn: one Dust Monk fewer in the library
+    field(g, "char_deck_count")[0] -= 1
+    after = g.observe([0])[0][lib]
+    assert after.sum() == before[lib].sum() - 1
+    assert after[POOL.by_name["Dust Monk"]] == before[lib][POOL.by_name["Dust Monk"]] - 1
