@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -123,11 +122,16 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     model.save(str(out_path))
+    summary = {"model": str(model_path), "out": str(out_path), "obs": [old_dim, new_dim],
+               "net_arch": [old_pi, widths], "steps": int(model.num_timesteps), "seed": int(seed)}
     state = Path(model_path).with_suffix(".json")
-    if state.exists():
-        shutil.copyfile(state, out_path.with_suffix(".json"))
-    return {"model": str(model_path), "out": str(out_path), "obs": [old_dim, new_dim],
-            "net_arch": [old_pi, widths], "steps": int(model.num_timesteps)}
+    if state.exists():  # the run state goes along, with this step in its lineage (what retraces the policy)
+        run_state = json.loads(state.read_text())
+        run_state["lineage"] = list(run_state.get("lineage", [])) + [
+            {"model": str(model_path), "steps": run_state.get("steps"), "config": run_state.get("config")},
+            {"grown": summary}]
+        out_path.with_suffix(".json").write_text(json.dumps(run_state, indent=1))
+    return summary
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
