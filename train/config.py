@@ -1,6 +1,6 @@
 """Training configuration: defaults, TOML files (``train/configs/<game>.toml``) and command-line overrides.
 
-A config is a plain nested dict with five tables:
+A config is a plain nested dict with six tables:
 
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
                  ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
@@ -10,6 +10,7 @@ A config is a plain nested dict with five tables:
                  ``draw_reward`` (what a draw is worth to the learner, 0 by default)
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
+``[grow]``       with ``--resume``: grow the resumed model first (``enabled``, ``net_arch``; train/grow.py)
 ``[bc]``         a warm start that clones the heuristic before PPO (``games``, ``epochs``, ``explore``; train/bc.py)
 ``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``,
                  ``holdout_pairs`` (random deck pairs never used in training, evaluated too)
@@ -73,6 +74,11 @@ DEFAULTS: dict[str, Any] = {
     "bc": {  # warm start by behaviour cloning of the heuristic (train/bc.py); games = 0: none
         "games": 0, "epochs": 6, "batch_size": 512, "learning_rate": 1e-3, "explore": 0.1, "opponent_random": 0.2,
         "max_mb": 2000, "batch_games": 256, "dagger_rounds": 0, "dagger_games": 0,
+    },
+    "grow": {  # with --resume: grow the resumed model first (train/grow.py), keeping what it plays
+        "enabled": False,  # onto the game's current observation (appended fields enter with zero weights)
+        "net_arch": [],  # and wider hidden layers of the same depth ([] keeps the widths)
+        "seed": 0,  # initial weights of the new units
     },
     "eval": {
         "every": 250_000,

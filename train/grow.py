@@ -63,6 +63,7 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     from sb3_contrib import MaskablePPO
 
     import cardenvs
+    from cardenvs.core.aec import OBS_BOUND
     from cardenvs.core.batch import get_spec
 
     torch.manual_seed(seed)
@@ -83,8 +84,8 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
             or any(w < o for w, o in zip(widths, old_vf)):
         raise GrowError(f"net_arch {widths} must keep the depth of {old_pi} and be at least as wide")
     kwargs["net_arch"] = {"pi": widths, "vf": widths}
-    new_space = gym.spaces.Box(low=old_space.low.min(), high=old_space.high.max(), shape=(new_dim,),
-                               dtype=old_space.dtype)
+    # the space the training env declares (cardenvs.make_vec), so that a resumed run accepts the grown model
+    new_space = gym.spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(new_dim,), dtype=np.float32)
     policy = model.policy_class(new_space, model.action_space, model.lr_schedule, **kwargs).to("cpu")
     cols, width_in = _first_layer_columns(old_dim, new_dim, kwargs)
     old_sd = model.policy.state_dict()

@@ -127,6 +127,7 @@ class Trainer:
     def __init__(self, game: str, cfg: dict, out: Path, resume: str | None = None, progress: bool = True,
                  verbose: int = 1, max_minutes: float | None = None) -> None:
         import cardenvs
+        from cardenvs.core.errors import BadArgumentError
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.logger import configure
         from stable_baselines3.common.vec_env import VecMonitor
@@ -143,6 +144,20 @@ class Trainer:
         _set_threads(int(tcfg["numba_threads"]), int(tcfg["torch_threads"]))
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.seed = int(tcfg["seed"])
+        gcfg = cfg.get("grow") or {}
+        if resume and gcfg.get("enabled"):  # [grow]: the resumed model moved onto a longer observation / wider net
+            from .grow import GrowError, grow
+
+            grown = self.out / "grown" / "start.zip"
+            try:
+                info = grow(resume, grown, self.game, list(gcfg.get("net_arch") or []) or None,
+                            seed=int(gcfg.get("seed", 0)))
+            except GrowError as exc:
+                raise BadArgumentError(f"[grow] {resume}: {exc}") from None
+            if verbose:
+                _print(f"[grow] {resume} -> {grown}: observation {info['obs'][0]:,} -> {info['obs'][1]:,} values, "
+                       f"hidden layers {info['net_arch'][0]} -> {info['net_arch'][1]}")
+            resume = str(grown)
         state = _load_run_state(resume) if resume else {}
         # the runs this one continues, oldest first, each with its config: what retraces a resumed (shipped) run
         self.lineage = list(state.get("lineage", [])) + (
@@ -186,8 +201,16 @@ class Trainer:
         embedding = card_embedding_kwargs(self.game, int(pcfg.pop("card_embedding", 0) or 0))
         learning_rate: Any = (lambda frac: lr * frac) if schedule == "linear" else lr
         if resume:
-            self.model = MaskablePPO.load(resume, env=self.env, device="cpu",
-                                          custom_objects={"learning_rate": learning_rate})
+            try:
+                self.model = MaskablePPO.load(resume, env=self.env, device="cpu",
+                                              custom_objects={"learning_rate": learning_rate})
+            except ValueError as exc:
+                if "spaces do not match" not in str(exc):
+                    raise
+                raise BadArgumentError(
+                    f"--resume {resume}: the model was trained on another observation than {self.game}'s "
+                    f"{self.env.observation_space.shape[0]:,} values ({exc}); if the observation only gained fields "
+                    f"at its end, set [grow] enabled = true in the stage config (train/grow.py)") from None
         else:
             self.model = MaskablePPO(
                 "MlpPolicy", self.env, learning_rate=learning_rate, seed=self.seed, device="cpu", verbose=0,

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .aec import forfeit_game
+from .aec import OBS_BOUND, forfeit_game
 from .batch import BatchGame, check_seed, int_array, rewards_from, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_STATUS, H_TO_ACT, HEADER_SIZE, LIVE, TRUNCATED
@@ -65,7 +65,7 @@ class SeatedBatch:
         self.opponent_source = opponent
         self.episodes_started = 0
         self.num_envs = num_envs
-        self.observation_space = spaces.Box(-1000.0, 1000.0, shape=(spec.obs_dim,), dtype=np.float32)
+        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
         self.seats = np.zeros(num_envs, dtype=np.int32)
         self.opponent_of = np.zeros(num_envs, dtype=np.int32)  # index into _opponent_agents, per game

@@ -91,3 +91,46 @@ def test_grow_refuses_a_narrower_net_or_another_game(tmp_path: Path) -> None:
         main([GAME, str(tmp_path / "missing.zip"), str(tmp_path / "x.zip")])
     assert exc.value.code == 2
     assert not (tmp_path / "x.zip").exists()
+
+
+RESUME = """
+[ppo]
+n_steps = 32
+batch_size = 256
+n_epochs = 1
+[train]
+num_envs = 16
+checkpoint_every = 100000
+total_steps = 512
+[opponents]
+mix = { random = 1.0 }
+[eval]
+every = 100000
+games = 10
+opponents = ["random"]
+"""
+
+
+def test_resume_with_grow_trains_the_grown_model_and_without_it_is_one_clear_error(tmp_path: Path) -> None:
+    """``[grow] enabled = true`` in a resumed run's config grows the model first (here onto the game's longer
+    observation and a wider net) and trains it; resuming a model of a shorter observation without it is one
+    ``BadArgumentError`` that names ``[grow]``, not SB3's traceback."""
+    from sb3_contrib import MaskablePPO
+
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.train.ppo import main
+
+    old_path = _old_model(tmp_path, [16, 16])
+    cfg = tmp_path / "resume.toml"
+    cfg.write_text(RESUME)
+    with pytest.raises(BadArgumentError, match=r"\[grow\]"):
+        main([GAME, "--config", str(cfg), "--resume", str(old_path), "--out", str(tmp_path / "plain"), "-q",
+              "--no-progress"])
+    cfg.write_text(RESUME + "[grow]\nenabled = true\nnet_arch = [24, 24]\n")
+    out = tmp_path / "grown-run"
+    summary = main([GAME, "--config", str(cfg), "--resume", str(old_path), "--out", str(out), "-q", "--no-progress"])
+    assert summary["steps"] >= 512
+    model = MaskablePPO.load(summary["final_model"], device="cpu")
+    assert model.policy.mlp_extractor.policy_net[0].out_features == 24
+    lineage = json.loads((out / "run_state.json").read_text())["lineage"]
+    assert any("grown" in entry for entry in lineage)
