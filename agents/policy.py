@@ -151,7 +151,7 @@ class NumpyPolicy:
 
     def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
                  activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
-                 seed: int | None = None, embed: dict | None = None) -> None:
+                 seed: int | None = None, embed: dict | None = None, instance: list[dict] | None = None) -> None:
         if activation not in ACTIVATIONS:
             raise BadArgumentError(f"unsupported activation {activation!r}; one of {', '.join(ACTIVATIONS)}")
         self.hidden = [(np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in hidden]
@@ -162,6 +162,10 @@ class NumpyPolicy:
             "table": np.ascontiguousarray(embed["table"], dtype=np.float32),
             "card_idx": np.asarray(embed["card_idx"], dtype=np.int64),
             "rest_idx": np.asarray(embed["rest_idx"], dtype=np.int64)}
+        # per-card action ranges scored from their cards' observation blocks (train/instance_head.py)
+        self.instance = [{k: (np.asarray(v, dtype=np.int64) if k in ("rest_pos", "id_pos") else
+                              np.asarray(v, dtype=np.float32) if isinstance(v, np.ndarray) else v)
+                          for k, v in g.items()} for g in (instance or [])]
         self._first = self._first_layer_arrays() if self.hidden else None
         self.meta = dict(meta or {})
         self.name = name
@@ -224,7 +228,29 @@ class NumpyPolicy:
                 np.maximum(x, 0.0, out=x)
         out = x @ self.action[0]
         out += self.action[1]
+        if self.instance:
+            self._instance_logits(obs, rows, x, out)
         return out
+
+    def _instance_logits(self, obs: np.ndarray, rows: np.ndarray | None, h: np.ndarray, out: np.ndarray) -> None:
+        """The instance head: each range's logit i from block i of the observation and the last hidden layer ``h``
+        (one set of weights per range, shared by every i), written over the linear output's logits of the range."""
+        sel = np.arange(len(obs)) if rows is None else rows
+        at = sel[:, None, None]
+        for g in self.instance:
+            blocks = obs[at, g["rest_pos"][None]]  # [M, n, L]
+            if g["id_pos"].shape[1]:
+                ids = obs[at, g["id_pos"][None]]
+                if self.embed is not None:
+                    table = self.embed["table"]
+                    ids = table[np.clip(np.rint(ids), 0, len(table) - 1).astype(np.int64)].reshape(
+                        len(sel), ids.shape[1], -1)
+                blocks = np.concatenate([blocks, ids], axis=2)
+            u = blocks @ g["block_w"]
+            u += (h @ g["state_w"])[:, None, :]
+            u += g["block_b"]
+            np.tanh(u, out=u)
+            out[:, g["a0"]:g["a0"] + g["n"]] = u @ g["score_w"] + g["score_b"]
 
     def probs(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Action probabilities [M, num_actions] (float64), illegal actions 0 where a mask is given."""
@@ -282,7 +308,8 @@ def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]
                                f"not {extractor}")
     hidden = []
     activation = None
-    for layer in policy.mlp_extractor.policy_net:
+    mlp = getattr(policy.mlp_extractor, "inner", policy.mlp_extractor)  # the instance head wraps the extractor
+    for layer in mlp.policy_net:
         if isinstance(layer, torch.nn.Linear):
             hidden.append((layer.weight.detach().cpu().numpy().T.copy(), layer.bias.detach().cpu().numpy().copy()))
         elif isinstance(layer, torch.nn.Tanh):
@@ -292,8 +319,27 @@ def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]
         else:
             raise BadArgumentError(f"cannot export a policy layer {type(layer).__name__}")
     a = policy.action_net
+    a = getattr(a, "base", a)  # the instance head's linear output
     action = (a.weight.detach().cpu().numpy().T.copy(), a.bias.detach().cpu().numpy().copy())
     return hidden, action, activation or "tanh", embed
+
+
+def _torch_instance_head(model: Any) -> list[dict] | None:
+    """The instance head of a model with ``train.instance_head.InstanceHeadPolicy`` as numpy arrays (None without)."""
+    policy = getattr(model, "policy", model)
+    head = policy.action_net
+    if not hasattr(head, "block"):
+        return None
+
+    def arr(t: Any) -> np.ndarray:
+        return t.detach().cpu().numpy().copy()
+
+    return [{"a0": int(g["a0"]), "n": int(g["n"]), "rest_pos": np.asarray(g["rest_pos"], np.int64),
+             "id_pos": np.asarray(g["id_pos"], np.int64).reshape(int(g["n"]), -1),
+             "block_w": arr(head.block[k].weight).T, "block_b": arr(head.block[k].bias),
+             "state_w": arr(head.state[k].weight).T, "score_w": arr(head.score[k].weight)[0],
+             "score_b": arr(head.score[k].bias)[0]}
+            for k, g in enumerate(policy.instance_groups)]
 
 
 def export(model: Any, out: str | Path, game: str, config: dict | None = None, seed: int | None = None,
@@ -311,6 +357,7 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         model = load_model(model)
     spec = get_spec(game)
     hidden, action, activation, embed = _torch_policy_arrays(model)
+    instance = _torch_instance_head(model)
     obs_dim = (len(embed["card_idx"]) + len(embed["rest_idx"])) if embed else (hidden[0][0] if hidden else action[0]).shape[0]
     if obs_dim != spec.obs_dim or action[0].shape[1] != spec.num_actions:
         raise BadArgumentError(f"the model reads {obs_dim} observation values and has {action[0].shape[1]} actions; "
@@ -320,6 +367,7 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         "obs_digest": observation_digest(spec), "obs_dim": int(spec.obs_dim), "num_actions": int(spec.num_actions),
         "activation": activation, "hidden": [int(w.shape[1]) for w, _ in hidden],
         "card_embedding": int(embed["table"].shape[1]) if embed else 0,
+        "instance_head": int(instance[0]["block_w"].shape[1]) if instance else 0,
         "config": config, "seed": seed,
         "steps": int(steps if steps is not None else getattr(model, "num_timesteps", 0) or 0),
         "commit": _git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -337,6 +385,13 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         arrays["emb_table"] = embed["table"].astype(weights_dtype)
         arrays["emb_card_idx"] = embed["card_idx"].astype(np.int32)
         arrays["emb_rest_idx"] = embed["rest_idx"].astype(np.int32)
+    for k, g in enumerate(instance or []):
+        for key in ("block_w", "block_b", "state_w", "score_w"):
+            arrays[f"inst{k}_{key}"] = np.asarray(g[key]).astype(weights_dtype)
+        arrays[f"inst{k}_score_b"] = np.asarray([g["score_b"]], dtype=weights_dtype)
+        arrays[f"inst{k}_range"] = np.asarray([g["a0"], g["n"]], dtype=np.int32)
+        arrays[f"inst{k}_rest_pos"] = g["rest_pos"].astype(np.int32)
+        arrays[f"inst{k}_id_pos"] = g["id_pos"].astype(np.int32)
     arrays["meta"] = np.array(json.dumps(meta, default=str))
     out = Path(out)
     if out.suffix != ".npz":
@@ -349,9 +404,9 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
 
 
 def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray],
-                                        dict | None]:
-    """``(meta, hidden layers, action layer, card embedding or None)`` of a shipped-policy file (no checks against a
-    game)."""
+                                        dict | None, list[dict] | None]:
+    """``(meta, hidden layers, action layer, card embedding or None, instance head or None)`` of a shipped-policy
+    file (no checks against a game)."""
     p = Path(path)
     try:
         with np.load(p, allow_pickle=False) as data:
@@ -366,11 +421,19 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
             if "emb_table" in data.files:
                 embed = {"table": data["emb_table"], "card_idx": data["emb_card_idx"],
                          "rest_idx": data["emb_rest_idx"]}
+            instance = []
+            while f"inst{len(instance)}_range" in data.files:
+                k = len(instance)
+                a0, n = (int(v) for v in data[f"inst{k}_range"])
+                instance.append({"a0": a0, "n": n, "rest_pos": data[f"inst{k}_rest_pos"],
+                                 "id_pos": data[f"inst{k}_id_pos"].reshape(n, -1),
+                                 "score_b": float(data[f"inst{k}_score_b"][0]),
+                                 **{key: data[f"inst{k}_{key}"] for key in ("block_w", "block_b", "state_w", "score_w")}})
     except (OSError, KeyError, ValueError) as exc:
         raise BadArgumentError(f"{path!s} is not a cardenvs policy file ({exc})") from None
     if meta.get("format") != FORMAT:
         raise BadArgumentError(f"{path!s}: unknown policy format {meta.get('format')!r} (this cardenvs reads {FORMAT})")
-    return meta, hidden, action, embed
+    return meta, hidden, action, embed, instance or None
 
 
 def check_meta(meta: dict, game: Any, path: str | Path) -> None:
@@ -400,11 +463,12 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
     p = Path(path).expanduser()
     if not p.exists():
         raise BadArgumentError(f"no saved policy at {path!s}")
-    meta, hidden, action, embed = read_npz(p)
+    meta, hidden, action, embed, instance = read_npz(p)
     if game is not None:
         check_meta(meta, game, p)
     return NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
-                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed)
+                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
+                       instance=instance)
 
 
 # ----- SB3 models -------------------------------------------------------------------------------------------------

@@ -265,6 +265,24 @@ class _RandomPilot:
 
 
 # ----- play --------------------------------------------------------------------------------------------------------
+def recorded_observations(game: Any, n_games: int = 16, steps: int = 12, seed: int = 3,
+                          action_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and legal masks of real positions, from the player to act's view before each of ``steps``
+    random legal decisions in ``n_games`` games (finished games left out): inputs for checking a policy's forward
+    pass."""
+    batch = BatchGame(game, n_games, seed=seed)
+    rng = np.random.default_rng(action_seed)
+    obs, masks = [], []
+    for _ in range(steps):
+        who = batch.to_act.copy()
+        live = ~batch.done
+        o, m = batch.observe(who), batch.legal_mask(who)
+        obs.append(o[live])
+        masks.append(m[live])
+        batch.step(np.argmax((rng.random(m.shape) + 1.0) * (m != 0), axis=1), who)
+    return np.concatenate(obs), np.concatenate(masks)
+
+
 def play_random(
     game: BatchGame, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0, check: bool = True,
     report: CheckReport | None = None, hidden_every: int = 0,

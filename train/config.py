@@ -3,7 +3,7 @@
 A config is a plain nested dict with six tables:
 
 ``[ppo]``        MaskablePPO hyper-parameters (``net_arch``, ``lr_schedule = "constant" | "linear"`` and
-                 ``card_embedding`` (size of a learned per-card embedding, 0 = none) are ours)
+                 ``card_embedding`` (size of a learned per-card embedding, 0 = none) and ``instance_head`` are ours)
 ``[train]``      ``total_steps``, ``stop_steps``, ``num_envs``, ``seed``, ``checkpoint_every``, threads, ``decks`` (a pair, or
                  ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``,
                  ``starter_weights``),
@@ -45,6 +45,9 @@ DEFAULTS: dict[str, Any] = {
         "target_kl": None,
         "net_arch": [256, 256],
         "card_embedding": 0,  # > 0: learned embedding of this size per card-id entry (train/features.py)
+        # > 0: per-card actions scored from their card's observation block by a head of this width, with weights
+        # shared by every card (train/instance_head.py; games with GameSpec.action_obs_blocks)
+        "instance_head": 0,
     },
     "train": {
         "total_steps": 1_000_000,

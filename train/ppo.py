@@ -199,6 +199,9 @@ class Trainer:
         from .features import card_embedding_kwargs
 
         embedding = card_embedding_kwargs(self.game, int(pcfg.pop("card_embedding", 0) or 0))
+        from .instance_head import InstanceHeadPolicy, instance_head_kwargs
+
+        instance = instance_head_kwargs(self.game, int(pcfg.pop("instance_head", 0) or 0), embedding)
         learning_rate: Any = (lambda frac: lr * frac) if schedule == "linear" else lr
         if resume:
             try:
@@ -213,8 +216,9 @@ class Trainer:
                     f"at its end, set [grow] enabled = true in the stage config (train/grow.py)") from None
         else:
             self.model = MaskablePPO(
-                "MlpPolicy", self.env, learning_rate=learning_rate, seed=self.seed, device="cpu", verbose=0,
-                policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}, **embedding}, **pcfg)
+                InstanceHeadPolicy if instance else "MlpPolicy", self.env, learning_rate=learning_rate,
+                seed=self.seed, device="cpu", verbose=0,
+                policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}, **embedding, **instance}, **pcfg)
         formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
         self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.warm_start: dict | None = None

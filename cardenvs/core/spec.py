@@ -94,6 +94,10 @@ class GameSpec:
     #: flat observation indices that carry a card's identity (card pool index + 1, 0 for no card), for policies that
     #: embed card ids (issue 14); documented in the game's RULES.md
     obs_card_ids: tuple[int, ...] = ()
+    #: ``(action field, observation field)`` pairs where action ``i`` of the action range concerns the card that block
+    #: ``i`` of the observation field describes (simulfight: ``play i`` and ``my_cards[i]``), for policies that score
+    #: such actions from the block with weights shared by every ``i`` (``[ppo] instance_head``, issue 14)
+    action_obs_blocks: tuple[tuple[str, str], ...] = ()
     #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)
 

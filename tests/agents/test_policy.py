@@ -11,6 +11,7 @@ import cardenvs
 from cardenvs.agents import make_agent
 from cardenvs.agents import policy as policy_mod
 from cardenvs.core.errors import BadArgumentError
+from cardenvs.testing import recorded_observations
 from cardenvs.train.evaluate import play_match
 
 GAME = "heartbreak"  # any game; one whose kernels other tests keep warm
@@ -74,17 +75,7 @@ def test_load_missing_file_names_the_path(tmp_path: Path) -> None:
 # ----- the shipped format ------------------------------------------------------------------------------------------
 def _recorded_observations(n_games: int = 16, steps: int = 12) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of real positions: random play, recording the player to act's view each step."""
-    batch = cardenvs.core.batch.BatchGame(GAME, n_games, seed=3)
-    rng = np.random.default_rng(0)
-    obs, masks = [], []
-    for _ in range(steps):
-        who = batch.to_act.copy()
-        live = ~batch.done
-        o, m = batch.observe(who), batch.legal_mask(who)
-        obs.append(o[live])
-        masks.append(m[live])
-        batch.step(np.argmax((rng.random(m.shape) + 1.0) * (m != 0), axis=1), who)
-    return np.concatenate(obs), np.concatenate(masks)
+    return recorded_observations(GAME, n_games, steps)
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +116,7 @@ def test_float16_weights_stay_close_to_the_torch_policy(saved_model: Path, tmp_p
 
 
 def test_export_records_the_metadata(exported: Path) -> None:
-    meta, hidden, _, embed = policy_mod.read_npz(exported)
+    meta, hidden, _, embed, _ = policy_mod.read_npz(exported)
     assert embed is None and meta["card_embedding"] == 0
     spec = cardenvs.get_game(GAME)
     from cardenvs.core.registry import RULES_VERSIONS

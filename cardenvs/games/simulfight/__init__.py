@@ -44,6 +44,8 @@ SPEC = GameSpec(
     default_decks=(FULL_DECK, FULL_DECK),
     action_layout=ACTIONS,
     obs_card_ids=OBS_CARD_IDS,
+    # action i of these ranges concerns deck instance i, which block i of the observation field describes
+    action_obs_blocks=(("play", "my_cards"), ("use", "my_cards"), ("ally", "my_cards"), ("foe", "opp_cards")),
     noop_action=0,
     legend=LEGEND,
     explain_illegal=explain_illegal,
