@@ -76,6 +76,8 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
         raise GrowError(f"{game}'s observation has {new_dim} values, fewer than the model's {old_dim}")
     if int(model.action_space.n) != int(spec.num_actions):
         raise GrowError(f"the model has {model.action_space.n} actions, {game} has {spec.num_actions}")
+    if not isinstance(model.policy.action_net, torch.nn.Linear):
+        raise GrowError(f"only an MlpPolicy model can be grown, not one with {type(model.policy.action_net).__name__}")
     kwargs = dict(model.policy_kwargs)
     arch = kwargs.get("net_arch") or {}
     old_pi, old_vf = list(arch["pi"]), list(arch["vf"])
