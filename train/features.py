@@ -35,6 +35,12 @@ def card_embedding_kwargs(game: Any, dim: int) -> dict:
             "features_extractor_kwargs": {"card_idx": list(ids), "n_cards": int(n_cards), "dim": int(dim)}}
 
 
+def plain_indices(obs_dim: int, card_idx: Sequence[int]) -> np.ndarray:
+    """The observation indices that :class:`CardEmbeddingExtractor` passes through unchanged, in the order of its
+    output (every index but the card-id entries); the embeddings follow them, ``dim`` values per card-id entry."""
+    return np.setdiff1d(np.arange(int(obs_dim)), np.asarray(list(card_idx), dtype=np.int64))
+
+
 class CardEmbeddingExtractor(_base()):  # type: ignore[misc]
     """Flat observation -> [non-id values, one learned embedding per card-id entry]."""
 
@@ -44,7 +50,7 @@ class CardEmbeddingExtractor(_base()):  # type: ignore[misc]
 
         obs_dim = int(np.prod(observation_space.shape))
         card_idx = [int(i) for i in card_idx]
-        rest = np.setdiff1d(np.arange(obs_dim), np.asarray(card_idx, dtype=np.int64))
+        rest = plain_indices(obs_dim, card_idx)
         super().__init__(observation_space, features_dim=len(rest) + len(card_idx) * int(dim))
         self.n_cards = int(n_cards)
         self.dim = int(dim)
@@ -60,4 +66,4 @@ class CardEmbeddingExtractor(_base()):  # type: ignore[misc]
         return torch.cat([obs.index_select(1, self.rest_idx), emb], dim=1)
 
 
-__all__ = ["CardEmbeddingExtractor", "card_embedding_kwargs"]
+__all__ = ["CardEmbeddingExtractor", "card_embedding_kwargs", "plain_indices"]

@@ -29,21 +29,15 @@ class GrowError(ValueError):
     """A model that cannot be grown into the requested shape."""
 
 
-def _feature_order(obs_dim: int, card_idx: Sequence[int]) -> np.ndarray:
-    """The observation index behind each first-layer input: ``CardEmbeddingExtractor`` puts the non-id values first,
-    in observation order, then ``dim`` values per card-id entry (marked ``-1 - k`` for card-id entry k)."""
-    ids = np.asarray(list(card_idx), dtype=np.int64)
-    rest = np.setdiff1d(np.arange(obs_dim), ids)
-    return rest, ids
-
-
 def _first_layer_columns(old_dim: int, new_dim: int, kwargs: dict) -> tuple[np.ndarray, int]:
     """For each old first-layer input, its column in the new first layer; and the new input width."""
     ext = kwargs.get("features_extractor_kwargs") or {}
     if "card_idx" not in ext:  # a plain flattened observation: appended values are appended columns
         return np.arange(old_dim), new_dim
-    rest_old, ids = _feature_order(old_dim, ext["card_idx"])
-    rest_new, _ = _feature_order(new_dim, ext["card_idx"])
+    from .features import plain_indices
+
+    ids = np.asarray(list(ext["card_idx"]), dtype=np.int64)
+    rest_old, rest_new = plain_indices(old_dim, ids), plain_indices(new_dim, ids)
     if len(ids) and ids.max() >= old_dim:
         raise GrowError("the card-id entries lie outside the old observation")
     if not np.array_equal(rest_new[: len(rest_old)], rest_old):
@@ -82,6 +76,8 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     arch = kwargs.get("net_arch") or {}
     old_pi, old_vf = list(arch["pi"]), list(arch["vf"])
     widths = list(net_arch) if net_arch else old_pi
+    if not all(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in widths):
+        raise GrowError(f"net_arch must be positive whole numbers, got {widths}")
     if len(widths) != len(old_pi) or len(old_vf) != len(old_pi) or any(w < o for w, o in zip(widths, old_pi)) \
             or any(w < o for w, o in zip(widths, old_vf)):
         raise GrowError(f"net_arch {widths} must keep the depth of {old_pi} and be at least as wide")

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 
-def instance_groups(game: Any, obs_dim: int | None = None, card_idx: Sequence[int] = ()) -> list[dict]:
+def instance_groups(game: Any, card_idx: Sequence[int] = ()) -> list[dict]:
     """Per ``GameSpec.action_obs_blocks`` entry: the first action ``a0``, the count ``n``, and per instance the flat
     observation indices of its block's plain values (``rest_pos`` [n, L]) and card-id entries (``id_pos`` [n, K])."""
     from cardenvs.core.batch import get_spec
@@ -28,7 +28,7 @@ def instance_groups(game: Any, obs_dim: int | None = None, card_idx: Sequence[in
     spec = get_spec(game)
     if spec.action_layout is None or not spec.action_obs_blocks:
         return []
-    ids = set(int(i) for i in (card_idx if card_idx is not None else ()))
+    ids = set(int(i) for i in card_idx)
     out = []
     for action_field, obs_field in spec.action_obs_blocks:
         a0, n = spec.action_layout.offset(action_field), spec.action_layout[action_field].size

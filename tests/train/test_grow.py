@@ -85,6 +85,8 @@ def test_grow_refuses_a_narrower_net_or_another_game(tmp_path: Path) -> None:
     old_path = _old_model(tmp_path, [16, 16])
     with pytest.raises(GrowError, match="at least as wide"):
         grow(old_path, tmp_path / "x.zip", GAME, [8, 16])
+    with pytest.raises(GrowError, match="positive whole numbers"):
+        grow(old_path, tmp_path / "x.zip", GAME, [16, "32"])
     with pytest.raises(GrowError, match="actions"):
         grow(old_path, tmp_path / "x.zip", "divinecross")
     with pytest.raises(SystemExit) as exc:
