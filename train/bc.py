@@ -17,6 +17,9 @@ in :mod:`train.config`)::
     opponent_random = 0.2 # share of games whose other seat is the random agent (else the heuristic)
     dagger_rounds = 0     # then this many rounds of: play with the clone, label its positions with the heuristic's
                           # choices, refit on everything recorded (dagger_games games a round; 0: as many as games)
+    teacher = "heuristic" # whose choices are cloned: any agent name, e.g. "ppo" (the shipped policy) or
+                          # "ppo:runs/x/policy.npz": a trained policy distilled into this run's network (a
+                          # narrower one for a faster pilot)
 
 The recorded games use the run's deck settings (``[train] decks``: starter and random legal decks from the same
 bank, so the held-out evaluation decks stay unseen). Each decision is recorded from the mover's seat with its
@@ -54,6 +57,10 @@ def check_settings(bcfg: Mapping[str, Any]) -> None:
     number("max_mb", 1, 1_000_000)
     number("dagger_rounds", 0, 100, integer=True)
     number("dagger_games", 0, 10_000_000, integer=True)
+    teacher = bcfg.get("teacher", "heuristic")
+    if not isinstance(teacher, str) or not teacher:
+        raise BadArgumentError(f"[bc] teacher must be an agent name such as \"heuristic\", \"ppo\" or "
+                               f"\"ppo:PATH\", got {teacher!r}")
 
 
 @dataclass
@@ -81,8 +88,8 @@ class Demonstrations:
 
 def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_random: float = 0.2,
            gamma: float = 0.995, draw_reward: float = 0.0, deck_sampler: Any = None, batch_games: int = 256,
-           max_mb: float = 2000, pilot: Any = None, progress: Any = None) -> Demonstrations:
-    """Play ``games`` games with the heuristic in seat 0 and 1 (``opponent_random`` of them with the random agent in
+           max_mb: float = 2000, pilot: Any = None, progress: Any = None, teacher: Any = "heuristic") -> Demonstrations:
+    """Play ``games`` games with the heuristic (or ``teacher``: any agent name or object) in seat 0 and 1 (``opponent_random`` of them with the random agent in
     one seat, whose moves are not recorded) and record every heuristic decision.
 
     With ``pilot`` (an agent, e.g. the clone so far), the recorded seats play the pilot's moves while the labels stay
@@ -96,7 +103,7 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
     pool = spec.load_pool(None)
     max_decisions = max(1, int(max_mb * 1e6 / (2 * spec.obs_dim)))
     rng = np.random.default_rng([int(seed), 0xB0C])
-    heuristic = make_agent(spec.name, "heuristic", seed=seed)
+    heuristic = make_agent(spec.name, teacher, seed=seed)  # the teacher: "heuristic" unless [bc] teacher says
     rand = make_agent(spec.name, "random", seed=seed + 1)
     obs_parts: list[np.ndarray] = []
     mask_parts: list[np.ndarray] = []

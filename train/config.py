@@ -11,7 +11,8 @@ A config is a plain nested dict with six tables:
 ``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
 ``[grow]``       with ``--resume``: grow the resumed model first (``enabled``, ``net_arch``; train/grow.py)
-``[bc]``         a warm start that clones the heuristic before PPO (``games``, ``epochs``, ``explore``; train/bc.py)
+``[bc]``         a warm start that clones the heuristic (or ``teacher``: a trained policy) before PPO (``games``, ``epochs``,
+                 ``explore``; train/bc.py)
 ``[eval]``       ``every`` (steps), ``games`` (seat-swapped, per opponent), ``opponents = ["random", "heuristic"]``,
                  ``holdout_pairs`` (random deck pairs never used in training, evaluated too)
 """
@@ -77,6 +78,7 @@ DEFAULTS: dict[str, Any] = {
     "bc": {  # warm start by behaviour cloning of the heuristic (train/bc.py); games = 0: none
         "games": 0, "epochs": 6, "batch_size": 512, "learning_rate": 1e-3, "explore": 0.1, "opponent_random": 0.2,
         "max_mb": 2000, "batch_games": 256, "dagger_rounds": 0, "dagger_games": 0,
+        "teacher": "heuristic",  # or "ppo" / "ppo:PATH": distil a trained policy (e.g. into a narrower network)
     },
     "grow": {  # with --resume: grow the resumed model first (train/grow.py), keeping what it plays
         "enabled": False,  # onto the game's current observation (appended fields enter with zero weights)
@@ -153,6 +155,107 @@ def check_config(data: Mapping[str, Any], where: str) -> None:
                                    f"'until', got {phase!r}")
 
 
+def _whole(lo: int, hi: int) -> tuple:
+    return ("whole", lo, hi)
+
+
+def _number(lo: float, hi: float) -> tuple:
+    return ("number", lo, hi)
+
+
+_BIG = 10 ** 12
+#: the type and range of every setting of ours and of the MaskablePPO arguments the shipped configs use; a value
+#: outside them is one BadArgumentError naming the table, the key and the value, before any env or model is built
+#: (without it ``num_envs = "x"`` or ``net_arch = "a"`` surfaced as a torch or int() traceback far from the file)
+VALUE_RULES: dict[str, dict[str, tuple]] = {
+    "ppo": {
+        "learning_rate": _number(0, 1), "lr_schedule": ("choice", "constant", "linear"),
+        "n_steps": _whole(1, 1_000_000), "batch_size": _whole(2, 100_000_000), "n_epochs": _whole(1, 1000),
+        "gamma": _number(0, 1), "gae_lambda": _number(0, 1), "clip_range": _number(1e-9, 10),
+        "ent_coef": _number(0, 100), "vf_coef": _number(0, 1000), "max_grad_norm": _number(1e-9, 1e9),
+        "target_kl": ("optional_number", 1e-9, 1e9), "net_arch": ("widths",),
+        "card_embedding": _whole(0, 4096), "instance_head": _whole(0, 4096),
+    },
+    "train": {
+        "total_steps": _whole(1, _BIG), "stop_steps": _whole(0, _BIG), "num_envs": _whole(1, 65_536),
+        "seed": _whole(0, 2 ** 32 - 1), "checkpoint_every": _whole(1, _BIG), "numba_threads": _whole(1, 4096),
+        "torch_threads": _whole(1, 4096), "decks": ("decks",), "random_deck_share": _number(0, 1),
+        "deck_bank": _whole(1, 1_000_000), "starter_weights": ("weights",),
+        "export_dtype": ("choice", "float16", "float32"), "learner_seat": ("choice", "random", 0, 1),
+        "draw_reward": _number(-1, 1),
+    },
+    "opponents": {
+        "league_size": _whole(1, 10_000), "league_every": _whole(1, _BIG), "league_recent_weight": _number(0, 1e9),
+        "league_fallback": ("text",),
+    },
+    "eval": {
+        "every": _whole(1, _BIG), "games": _whole(1, 100_000_000), "opponents": ("texts",),
+        "seed": _whole(0, 2 ** 32 - 1), "holdout_pairs": _whole(0, 100_000),
+    },
+    "grow": {"enabled": ("flag",), "net_arch": ("widths",), "seed": _whole(0, 2 ** 32 - 1)},
+}
+
+
+def _value_problem(rule: tuple, v: Any) -> str | None:
+    """What is wrong with ``v`` under ``rule`` (None: nothing)."""
+    import math
+
+    kind = rule[0]
+    is_num = not isinstance(v, bool) and isinstance(v, (int, float))
+    if kind in ("whole", "number", "optional_number"):
+        if kind == "optional_number" and v is None:
+            return None
+        lo, hi = rule[1], rule[2]
+        whole = kind == "whole"
+        if is_num and math.isfinite(v) and (not whole or float(v).is_integer()) and lo <= v <= hi:
+            return None
+        what = "a whole number" if whole else "a number"
+        span = f"from {lo:,} to {hi:,}" if whole else f"from {lo:g} to {hi:g}"
+        return f"must be {what} {span}" + (" (or absent)" if kind == "optional_number" else "")
+    if kind == "choice":
+        ok = any(v == c and type(v) is type(c) for c in rule[1:])
+        return None if ok else "must be one of " + ", ".join(repr(c) for c in rule[1:])
+    if kind == "widths":
+        ok = isinstance(v, (list, tuple)) and len(v) <= 16 and all(
+            not isinstance(w, bool) and isinstance(w, int) and 1 <= w <= 65_536 for w in v)
+        return None if ok else "must be a list of layer widths (whole numbers from 1 to 65536), e.g. [256, 256]"
+    if kind == "decks":
+        ok = v is None or v == "mixed" or (isinstance(v, (list, tuple)) and len(v) == 2
+                                            and all(isinstance(d, str) and d for d in v))
+        return None if ok else 'must be "mixed" or a pair of deck names, e.g. ["aggro", "control"]'
+    if kind == "weights":
+        ok = isinstance(v, Mapping) and all(isinstance(k, str) and not isinstance(w, bool) and isinstance(w, (int, float))
+                                            and math.isfinite(w) and w >= 0 for k, w in v.items())
+        return None if ok else "must be a table of deck name = weight (a number >= 0)"
+    if kind == "text":
+        return None if isinstance(v, str) and v else "must be a non-empty string"
+    if kind == "texts":
+        ok = isinstance(v, (list, tuple)) and len(v) > 0 and all(isinstance(x, str) and x for x in v)
+        return None if ok else 'must be a non-empty list of agent names, e.g. ["random", "heuristic"]'
+    if kind == "flag":
+        return None if isinstance(v, bool) else "must be true or false"
+    raise AssertionError(kind)  # pragma: no cover - a rule kind without a check
+
+
+def check_values(cfg: Mapping[str, Any], where: str = "config (files and command line)") -> None:
+    """Every setting with a rule in :data:`VALUE_RULES` checked for its type and range: one
+    :class:`~cardenvs.core.errors.BadArgumentError` for the first bad one, naming ``[table] key`` and the value."""
+    from cardenvs.core.errors import BadArgumentError
+
+    for table, rules in VALUE_RULES.items():
+        body = cfg.get(table) or {}
+        for key, rule in rules.items():
+            if key not in body:
+                continue
+            problem = _value_problem(rule, body[key])
+            if problem:
+                raise BadArgumentError(f"{where}: [{table}] {key} {problem}, got {body[key]!r}")
+    ppo, train = cfg.get("ppo") or {}, cfg.get("train") or {}
+    if "n_steps" in ppo and "num_envs" in train and ppo["n_steps"] * train["num_envs"] < 2:
+        raise BadArgumentError(f"{where}: [ppo] n_steps x [train] num_envs must be at least 2 (one rollout), got "
+                               f"{ppo['n_steps']} x {train['num_envs']}")
+
+
 def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
     """Defaults, then the game's shipped config (if any), then ``path`` (if given). Unknown tables and keys are an
     error (:class:`~cardenvs.core.errors.BadArgumentError`) listing the valid ones."""
@@ -171,6 +274,7 @@ def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise BadArgumentError(f"{p}: malformed TOML: {exc}") from None
         check_config(data, str(p))
+        check_values(data, str(p))
         opp = data.get("opponents", {})
         if "phases" in opp:
             cfg["opponents"].pop("mix", None)  # a schedule replaces an earlier mix ...
@@ -180,4 +284,5 @@ def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
     return cfg
 
 
-__all__ = ["DEFAULTS", "load_config", "merge", "default_config_path", "check_config", "valid_keys", "CONFIG_DIR"]
+__all__ = ["DEFAULTS", "VALUE_RULES", "load_config", "merge", "default_config_path", "check_config", "check_values",
+           "valid_keys", "CONFIG_DIR"]

@@ -139,8 +139,17 @@ class Trainer:
         self.verbose = verbose
         tcfg, ocfg, ecfg = cfg["train"], cfg["opponents"], cfg["eval"]
         from .bc import check_settings
+        from .config import check_values
 
-        check_settings(cfg.get("bc", {}))  # a bad [bc] value stops here, before the env and model are built
+        # a bad value stops here, before the env and model are built (load_config checked each file; this the
+        # merged config with the command line's overrides, or a dict given by a caller)
+        check_values(cfg)
+        check_settings(cfg.get("bc", {}))
+        if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
+            from cardenvs.agents import make_agent
+
+            # an unknown [bc] teacher, or a policy file made for another game or observation: one error, now
+            make_agent(self.game, str(cfg["bc"].get("teacher", "heuristic")), seed=0)
         _set_threads(int(tcfg["numba_threads"]), int(tcfg["torch_threads"]))
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.seed = int(tcfg["seed"])
@@ -223,7 +232,7 @@ class Trainer:
         self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.warm_start: dict | None = None
         if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
-            self.warm_start = self._clone_heuristic(cfg["bc"])  # [bc]: start from a clone of the heuristic
+            self.warm_start = self._clone_teacher(cfg["bc"])  # [bc]: start from a clone of the teacher
         self.total_steps = int(tcfg["total_steps"])
         self.stop_steps = int(tcfg.get("stop_steps") or 0)
         n = self.model.num_timesteps
@@ -242,9 +251,9 @@ class Trainer:
         self.deadline = None if max_minutes is None else time.perf_counter() + 60.0 * max_minutes
         self.mix.steps = n
 
-    def _clone_heuristic(self, bcfg: dict) -> dict:
-        """The ``[bc]`` warm start (train/bc.py): record heuristic games on the run's decks, fit the new policy to
-        them, write ``bc.json``."""
+    def _clone_teacher(self, bcfg: dict) -> dict:
+        """The ``[bc]`` warm start (train/bc.py): record the teacher's games (the heuristic's unless ``[bc] teacher``
+        names another agent) on the run's decks, fit the new policy to them, write ``bc.json``."""
         from .bc import clone, record
 
         # the run's decks and bank (held-out decks stay unseen), drawn on their own stream
@@ -260,6 +269,7 @@ class Trainer:
 
         from cardenvs.agents.policy import PolicyAgent
 
+        teacher_name = str(bcfg.get("teacher", "heuristic"))
         rounds = []
         demos = None
         for r in range(1 + int(bcfg["dagger_rounds"])):
@@ -270,20 +280,21 @@ class Trainer:
                          opponent_random=float(bcfg["opponent_random"]), gamma=float(self.model.gamma),
                          draw_reward=float(self.cfg["train"].get("draw_reward", 0.0)), deck_sampler=sampler,
                          batch_games=int(bcfg["batch_games"]), max_mb=float(bcfg["max_mb"]),
-                         pilot=None if r == 0 else PolicyAgent(self.model, name="clone"), progress=recorded)
+                         pilot=None if r == 0 else PolicyAgent(self.model, name="clone"), progress=recorded,
+                         teacher=teacher_name)
             cap = max(1, int(float(bcfg["max_mb"]) * 1e6 / (2 * new.obs.shape[1])))  # [bc] max_mb: oldest dropped
             demos = new if demos is None else demos.merged(new, cap)
             record_s = time.perf_counter() - t
-            say(f"[bc] round {r}: {len(new):,} decisions from {games:,} {'heuristic' if r == 0 else 'clone'} games "
+            say(f"[bc] round {r}: {len(new):,} decisions from {games:,} {teacher_name if r == 0 else 'clone'} games "
                 f"in {record_s:.0f} s; cloning on {len(demos):,}")
             fit = clone(self.model, demos, epochs=int(bcfg["epochs"]), batch_size=int(bcfg["batch_size"]),
                         learning_rate=float(bcfg["learning_rate"]), seed=self.seed + r,
                         progress=lambda e, loss: say(f"[bc] epoch {e}/{int(bcfg['epochs'])}: loss {loss:.4f}"))
             fit["record_s"] = round(record_s, 1)
             rounds.append(fit)
-            say(f"[bc] the clone picks the heuristic's move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
+            say(f"[bc] the clone picks the teacher's ({teacher_name}) move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
                 f"decisions ({fit['fit_s']:.0f} s)")
-        summary = dict(rounds[-1], rounds=rounds)
+        summary = dict(rounds[-1], rounds=rounds, teacher=teacher_name)
         (self.out / "bc.json").write_text(json.dumps(summary, indent=1))
         return summary
 

@@ -67,11 +67,38 @@ def test_dagger_records_the_pilots_positions_with_the_heuristics_labels() -> Non
 
 @pytest.mark.parametrize("key, value", [("games", -1), ("games", 2.5), ("epochs", 0), ("explore", 1.5),
                                         ("opponent_random", "x"), ("learning_rate", True), ("max_mb", 0),
-                                        ("dagger_rounds", -1), ("dagger_games", 1.5)])
+                                        ("dagger_rounds", -1), ("dagger_games", 1.5), ("teacher", ""),
+                                        ("teacher", 3)])
 def test_bad_bc_settings_are_one_clear_error(key: str, value: object) -> None:
     bcfg = dict(DEFAULTS["bc"], **{key: value})
     with pytest.raises(BadArgumentError, match=rf"\[bc\] {key} must be"):
         check_settings(bcfg)
+
+
+def test_a_teacher_other_than_the_heuristic_gives_the_labels() -> None:
+    """``[bc] teacher`` (distillation: a trained policy cloned into another network): every label is the teacher's
+    choice in the recorded position. Checked failing with record() labelling by the heuristic whatever the teacher."""
+    class LastLegal:
+        def act(self, obs, mask, states=None, players=None):
+            return (mask.shape[1] - 1 - np.argmax(mask[:, ::-1] != 0, axis=1)).astype(np.int32)
+
+    demos = record(GAME, 6, seed=3, explore=0.0, opponent_random=0.0, batch_games=6, teacher=LastLegal())
+    np.testing.assert_array_equal(demos.action, LastLegal().act(None, demos.mask.astype(np.int8)))
+    # and by name: the heuristic's labels differ from the last-legal teacher's in the same kind of games
+    heur = record(GAME, 6, seed=3, explore=0.0, opponent_random=0.0, batch_games=6, teacher="heuristic")
+    assert np.mean(heur.action != LastLegal().act(None, heur.mask.astype(np.int8))) > 0.2
+
+
+def test_a_bad_teacher_is_one_clear_error_before_the_run_starts(tmp_path: Path) -> None:
+    from cardenvs.train.ppo import main
+
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[bc]\ngames = 4\nteacher = "ppo:missing.npz"\n')
+    with pytest.raises(BadArgumentError, match="missing.npz"):
+        main([GAME, "--config", str(cfg), "--out", str(tmp_path / "r"), "--no-progress", "-q"])
+    cfg.write_text('[bc]\ngames = 4\nteacher = "expert"\n')
+    with pytest.raises(BadArgumentError, match="unknown agent 'expert'"):
+        main([GAME, "--config", str(cfg), "--out", str(tmp_path / "r"), "--no-progress", "-q"])
 
 
 def test_a_run_with_bc_starts_from_the_clone(tmp_path: Path) -> None:

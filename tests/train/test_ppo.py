@@ -133,6 +133,47 @@ def test_unknown_config_keys_are_one_clear_error(tmp_path: Path, table: str, key
             or "n_steps" in str(info.value)
 
 
+@pytest.mark.parametrize("table, key, value", [
+    ("ppo", "card_embedding", '"8"'), ("ppo", "instance_head", "1.5"), ("ppo", "net_arch", '"a"'),
+    ("ppo", "net_arch", "[64, 0]"), ("ppo", "learning_rate", '"x"'), ("ppo", "gamma", "2.0"),
+    ("ppo", "n_steps", "0"), ("ppo", "lr_schedule", '"cosine"'), ("ppo", "target_kl", "-1"),
+    ("train", "num_envs", '"x"'), ("train", "total_steps", "-5"), ("train", "seed", '"s"'),
+    ("train", "decks", '"mix"'), ("train", "random_deck_share", "1.5"), ("train", "starter_weights", "{ weak = -1 }"),
+    ("train", "export_dtype", '"int8"'), ("train", "learner_seat", "2"), ("eval", "games", '"x"'),
+    ("eval", "opponents", "[]"), ("opponents", "league_size", "0"), ("grow", "enabled", "1"),
+])
+def test_bad_config_values_are_one_clear_error_naming_the_file_and_key(tmp_path: Path, table: str, key: str,
+                                                                        value: str) -> None:
+    """A value of the wrong type or range is one BadArgumentError naming the file, ``[table] key`` and the value
+    (before: ``num_envs = "x"`` or ``net_arch = "a"`` surfaced as an int() or torch traceback; ``card_embedding =
+    "8"`` trained without the embedding). Checked failing with check_values' call in load_config removed."""
+    from cardenvs.core.errors import BadArgumentError
+
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f"[{table}]\n{key} = {value}\n")
+    with pytest.raises(BadArgumentError, match=rf"bad\.toml: \[{table}\] {key} must be") as info:
+        load_config(GAME, cfg)
+    assert "got" in str(info.value)
+
+
+def test_command_line_values_are_checked_with_the_config(tmp_path: Path) -> None:
+    """``--num-envs 0`` passes argparse (an int) and is caught by the merged config's check, before any env is built."""
+    from cardenvs.core.errors import BadArgumentError
+
+    with pytest.raises(BadArgumentError, match=r"\[train\] num_envs must be a whole number from 1"):
+        main([GAME, "--num-envs", "0", "--out", str(tmp_path / "x"), "--no-progress", "-q"])
+    assert not (tmp_path / "x" / "checkpoints").exists()
+
+
+def test_every_default_shipped_and_experiment_config_passes_the_value_check() -> None:
+    """The rules must not reject what ships (checked failing with a rule narrowed below a shipped value)."""
+    from cardenvs.train.config import CONFIG_DIR, DEFAULTS, check_values
+
+    check_values(DEFAULTS)
+    for path in sorted(CONFIG_DIR.glob("*.toml")) + sorted((CONFIG_DIR / "experiments").glob("*.toml")):
+        check_values(load_config(path.stem.split("_")[0], path), str(path))
+
+
 def test_valid_ppo_keys_include_maskable_ppo_arguments(tmp_path: Path) -> None:
     cfg = tmp_path / "ok.toml"
     cfg.write_text("[ppo]\nnormalize_advantage = false\n[train]\nnum_envs = 8\n")
