@@ -96,30 +96,45 @@ def _git_commit() -> str | None:
 
 # ----- the numpy policy -------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def sparse_first_layer(rows, out, obs, rest_idx, rest_w, card_idx, slot_tables, bias):  # pragma: no cover - Numba
-    """``out[i] = bias + obs[rows[i], rest_idx] @ rest_w + sum over card slots s of slot_tables[s, card id in slot s]``
-    (``rows``: the observation rows to read, so a tournament's live rows need no copy; ``rows`` and ``out`` first, the
-    arrays cut into row slices for threads).
+def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_tables, bias):  # pragma: no cover
+    """``out[i] = bias + sum over non-zero plain values v at observation position j of v * rest_w[rest_row[j]] + sum
+    over card slots s of slot_tables[s, card id in slot s]`` (``rows``: the observation rows to read, so a
+    tournament's live rows need no copy; ``rows`` and ``out`` first, the arrays cut into row slices for threads).
 
     The first layer over the observation as it is, without building the network's input: observations are sparse
     (2-6% of the values non-zero), so adding the weight row of each non-zero value does a few percent of a dense
     product's work; and a card-id entry's embedding goes through the linear first layer to a fixed vector per
     (slot, card) (``slot_tables``, made once at load), so an id costs one row addition instead of ``dim`` products.
+    The row is scanned in observation order (``rest_row[j]``: position j's weight row, -1 for a card-id entry)
+    rather than through a list of positions, eight values at a time: ``bits`` is ``obs`` seen as uint32, and a
+    block whose eight words OR to 0 is all zeros and skipped without a branch per value (the scan is most of a
+    narrow layer's time: 2.26 -> 1.87 us per levelneo row at 64 wide, the same sums in the same order).
     """
     n_ids = slot_tables.shape[1]
     hidden = bias.shape[0]
+    width = rest_row.shape[0]
     # a fresh accumulator row: LLVM knows it aliases no weight row, so the adds vectorise (1.6x over adding into
     # out[i] directly, same sums in the same order)
     acc = np.empty(hidden, dtype=np.float32)
+    blocks = width // 8
     for i in range(rows.shape[0]):
         row = obs[rows[i]]
+        rb = bits[rows[i]]
         for k in range(hidden):
             acc[k] = bias[k]
-        for j in range(rest_idx.shape[0]):
-            v = row[rest_idx[j]]
-            if v != 0.0:
-                for k in range(hidden):
-                    acc[k] += v * rest_w[j, k]
+        for blk in range(blocks + 1):
+            lo = blk * 8
+            hi = min(lo + 8, width)
+            if blk < blocks and (rb[lo] | rb[lo + 1] | rb[lo + 2] | rb[lo + 3] | rb[lo + 4] | rb[lo + 5] | rb[lo + 6]
+                                 | rb[lo + 7]) == 0:
+                continue
+            for j in range(lo, hi):
+                v = row[j]
+                if v != 0.0:
+                    r = rest_row[j]
+                    if r >= 0:
+                        for k in range(hidden):
+                            acc[k] += v * rest_w[r, k]
         for s in range(card_idx.shape[0]):
             c = min(max(int(np.rint(row[card_idx[s]])), 0), n_ids - 1)
             for k in range(hidden):
@@ -184,7 +199,10 @@ class NumpyPolicy:
         n_rest, dim = len(rest_idx), table.shape[1]
         slot_w = w[n_rest:].reshape(len(card_idx), dim, w.shape[1])
         slot_tables = np.ascontiguousarray(np.einsum("cd,sdh->sch", table, slot_w), dtype=np.float32)
-        return rest_idx, np.ascontiguousarray(w[:n_rest]), card_idx, slot_tables
+        # position -> weight row; rest_idx ascends (train.features.plain_indices), so the adds keep their order
+        rest_row = np.full(n_rest + len(card_idx), -1, dtype=np.int64)
+        rest_row[rest_idx] = np.arange(n_rest)
+        return rest_row, np.ascontiguousarray(w[:n_rest]), card_idx, slot_tables
 
     @property
     def obs_dim(self) -> int:
@@ -217,7 +235,7 @@ class NumpyPolicy:
             rows = np.arange(len(obs), dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
             x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
             # row slices on the batch core's threads (cardenvs.core.threads): the first layer is most of the pilot
-            split_rows(sparse_first_layer, (rows, x), (obs, *self._first, self.hidden[0][1]))
+            split_rows(sparse_first_layer, (rows, x), (obs, obs.view(np.uint32), *self._first, self.hidden[0][1]))
         for k, (w, b) in enumerate(self.hidden):
             if k > 0:
                 x = x @ w
