@@ -270,6 +270,12 @@ class Trainer:
         from cardenvs.agents.policy import PolicyAgent
 
         teacher_name = str(bcfg.get("teacher", "heuristic"))
+        from cardenvs.agents import make_agent
+
+        # where a trained teacher came from (its own steps, seed, commit): the student's policy.npz carries it
+        teacher_meta = getattr(make_agent(self.game, teacher_name, seed=self.seed), "meta", None) or {}
+        teacher = {"name": teacher_name, **{k: teacher_meta[k] for k in ("steps", "seed", "commit", "date", "hidden",
+                                                                       "lineage") if k in teacher_meta}}
         rounds = []
         demos = None
         for r in range(1 + int(bcfg["dagger_rounds"])):
@@ -294,7 +300,7 @@ class Trainer:
             rounds.append(fit)
             say(f"[bc] the clone picks the teacher's ({teacher_name}) move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
                 f"decisions ({fit['fit_s']:.0f} s)")
-        summary = dict(rounds[-1], rounds=rounds, teacher=teacher_name)
+        summary = dict(rounds[-1], rounds=rounds, teacher=teacher)
         (self.out / "bc.json").write_text(json.dumps(summary, indent=1))
         return summary
 

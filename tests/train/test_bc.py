@@ -135,6 +135,16 @@ dagger_games = 8
     assert fit["games"] == 16 + 8 and fit["decisions"] > 0 and summary["warm_start"]["agreement"] == fit["agreement"]
     assert [r["games"] for r in fit["rounds"]] == [16, 24]  # one DAgger round: the clone's 8 games added
     assert read_npz(out / "policy.npz")[0]["warm_start"]["games"] == 24
+    assert fit["teacher"] == {"name": "heuristic"}
+    # distillation: that run's policy as the teacher of a narrower network; the student's file names the teacher
+    teacher_steps = read_npz(out / "policy.npz")[0]["steps"]
+    student = tmp_path / "student"
+    cfg.write_text(cfg.read_text().replace("net_arch = [32]", "net_arch = [16]").replace(
+        "dagger_games = 8", f'dagger_games = 8\nteacher = "ppo:{out / "policy.npz"}"'))
+    main([GAME, "--config", str(cfg), "--total-steps", "128", "--out", str(student), "--no-progress", "-q"])
+    taught = read_npz(student / "policy.npz")[0]
+    assert taught["hidden"] == [16] and taught["warm_start"]["teacher"]["name"] == f"ppo:{out / 'policy.npz'}"
+    assert taught["warm_start"]["teacher"]["steps"] == teacher_steps and taught["warm_start"]["teacher"]["hidden"] == [32]
     with pytest.raises(BadArgumentError, match=r"\[bc\] epochs must be"):
         cfg.write_text(cfg.read_text().replace("epochs = 2", "epochs = 0"))
         main([GAME, "--config", str(cfg), "--out", str(tmp_path / "bad"), "--no-progress", "-q"])
