@@ -90,6 +90,13 @@ def describe_pilot(game: Any, kind: str) -> str:
         except BadArgumentError:
             return ""
         where = "shipped policy" if kind == "ppo" else "policy"
+        teacher = (meta.get("warm_start") or {}).get("teacher")
+        if isinstance(teacher, dict) and teacher.get("steps"):  # distilled ([bc] teacher): its teacher did the training
+            layers = "x".join(str(w) for w in meta.get("hidden") or []) or "linear"
+            taught = "x".join(str(w) for w in teacher.get("hidden") or []) or "linear"
+            return (f"{where} {path}, a {layers} network distilled from a {taught} policy of "
+                    f"{int(teacher['steps']):,} training steps (commit {_short_commit(teacher.get('commit'))}), "
+                    f"seed {meta.get('seed')}, commit {_short_commit(meta.get('commit'))}")
         return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
                 f"commit {_short_commit(meta.get('commit'))}")
     return ""

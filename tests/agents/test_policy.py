@@ -239,6 +239,21 @@ def test_a_stale_shipped_policy_falls_back_to_the_heuristic_and_says_why(exporte
         make_agent(GAME, "ppo")
 
 
+def test_a_distilled_policy_is_described_by_its_teachers_training(exported: Path, tmp_path: Path) -> None:
+    """A policy fitted to a trained teacher ([bc] teacher) did 0 PPO steps of its own that matter: the report names
+    its network, the teacher's network and training steps (checked failing with the distilled branch removed)."""
+    from cardenvs.agents import describe_pilot
+
+    meta = policy_mod.read_npz(exported)[0]
+    plain = describe_pilot(GAME, f"ppo:{exported}")
+    assert f"{int(meta['steps']):,} training steps" in plain and "distilled" not in plain
+    teacher = {"name": "ppo", "steps": 8_003_584, "commit": "b081380c73", "hidden": [256, 256]}
+    student = _rewrite_meta(exported, tmp_path / "student.npz", hidden=[64, 64],
+                            warm_start={"agreement": 0.98, "teacher": teacher})
+    text = describe_pilot(GAME, f"ppo:{student}")
+    assert "a 64x64 network distilled from a 256x256 policy of 8,003,584 training steps (commit b081380c73)" in text
+
+
 def test_card_embedding_policy_exports_and_matches_torch(tmp_path: Path) -> None:
     """A policy with learned card-identity embeddings (train/features.py): the numpy forward pass looks the ids up in
     the exported table and gives the torch policy's probabilities."""
