@@ -292,3 +292,23 @@ def test_core_default_pilot_follows_the_registered_factory() -> None:
         assert core_agents.default_pilot(GAME) == "random" and core_agents.describe_pilot(GAME, "random") == ""
     finally:
         core_agents.register_agent_factory(None)
+
+
+def test_shipped_levelneo_pilot_is_the_student_of_its_distillation_config() -> None:
+    """levelneo ships a 64x64 student (train/configs/levelneo_distill.toml) of the 256x256 teacher kept in
+    agents/policies/teachers/: the config's teacher file is in the repository, and the shipped file's network and
+    recorded teacher are that config's and that file's (a student of another teacher, or a teacher shipped in its
+    place, fails here)."""
+    from cardenvs.train.config import CONFIG_DIR, load_config
+
+    repo = Path(policy_mod.__file__).resolve().parents[1]
+    cfg = load_config("levelneo", CONFIG_DIR / "levelneo_distill.toml")
+    spec = cfg["bc"]["teacher"]
+    assert spec.startswith("ppo:")
+    teacher_meta = policy_mod.read_npz(repo / spec[4:])[0]
+    student_meta = policy_mod.read_npz(repo / "agents" / "policies" / "levelneo.npz")[0]
+    assert student_meta["hidden"] == cfg["ppo"]["net_arch"]
+    recorded = student_meta["warm_start"]["teacher"]
+    assert recorded["name"] == spec
+    assert (recorded["steps"], recorded["commit"], recorded["hidden"]) == (
+        teacher_meta["steps"], teacher_meta["commit"], teacher_meta["hidden"])
