@@ -478,9 +478,7 @@ def check_meta(meta: dict, game: Any, path: str | Path) -> None:
 def load_npz(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
              name: str | None = None) -> NumpyPolicy:
     """A shipped-policy file as a numpy agent; with ``game``, checked against that game first."""
-    p = Path(path).expanduser()
-    if not p.exists():
-        raise BadArgumentError(f"no saved policy at {path!s}")
+    p = _resolve(path)
     meta, hidden, action, embed, instance = read_npz(p)
     if game is not None:
         check_meta(meta, game, p)
@@ -518,12 +516,17 @@ class PolicyAgent:
 
 
 def _resolve(path: str | Path) -> Path:
-    p = Path(path).expanduser()
-    if not p.exists() and p.suffix != ".zip" and p.with_suffix(".zip").exists():
-        p = p.with_suffix(".zip")  # SB3 saves "name" as "name.zip"; accept both spellings
-    if not p.exists():
-        raise BadArgumentError(f"no saved policy at {path!s}")
-    return p.resolve()
+    """A policy file's path: as given (from the current folder), else, for a relative path, from the repository
+    root, where the shipped configs' paths start (``[bc] teacher = "ppo:agents/policies/teachers/levelneo.npz"``)."""
+    given = Path(path).expanduser()
+    root = Path(__file__).resolve().parents[1]
+    for p in [given] if given.is_absolute() else [given, root / given]:
+        if not p.exists() and p.suffix not in (".zip", ".npz") and p.with_suffix(".zip").exists():
+            p = p.with_suffix(".zip")  # SB3 saves "name" as "name.zip"; accept both spellings
+        if p.exists():
+            return p.resolve()
+    where = "" if given.is_absolute() else f" (looked in {Path.cwd()} and in {root})"
+    raise BadArgumentError(f"no saved policy at {path!s}{where}")
 
 
 def load_model(path: str | Path, device: str = "cpu") -> Any:

@@ -312,3 +312,14 @@ def test_shipped_levelneo_pilot_is_the_student_of_its_distillation_config() -> N
     assert recorded["name"] == spec
     assert (recorded["steps"], recorded["commit"], recorded["hidden"]) == (
         teacher_meta["steps"], teacher_meta["commit"], teacher_meta["hidden"])
+
+
+def test_a_relative_policy_path_is_found_from_the_repository_root_too(tmp_path: Path, monkeypatch) -> None:
+    """The shipped configs name files from the repository root (``[bc] teacher = "ppo:agents/policies/teachers/
+    levelneo.npz"``): from another folder the same spelling still loads, and a missing file's error says where it
+    looked."""
+    monkeypatch.chdir(tmp_path)
+    agent = make_agent("levelneo", "ppo:agents/policies/teachers/levelneo.npz")
+    assert agent.meta["game"] == "levelneo"
+    with pytest.raises(BadArgumentError, match=f"no saved policy at nowhere/x.npz \\(looked in {tmp_path}"):
+        make_agent("levelneo", "ppo:nowhere/x.npz")
