@@ -158,14 +158,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 def _cli(argv: Sequence[str] | None = None) -> int:
-    from cardenvs.core.errors import CardenvsError
+    from cardenvs.core.errors import run_cli
 
-    try:
-        main(argv)
-    except CardenvsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_cli(main, argv, "python -m cardenvs.benchmarks.pilots")
 
 
 if __name__ == "__main__":

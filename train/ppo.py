@@ -593,14 +593,9 @@ def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Nam
 
 def _cli(argv: Sequence[str] | None = None) -> int:
     """``python -m cardenvs.train.ppo``: a user mistake (unknown game, bad config key) is one line on stderr, exit status 2."""
-    from cardenvs.core.errors import CardenvsError
+    from cardenvs.core.errors import run_cli
 
-    try:
-        main(argv)
-    except CardenvsError as exc:
-        print(f"python -m cardenvs.train.ppo: error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_cli(main, argv, "python -m cardenvs.train.ppo")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """User-facing errors: each says what was wrong and where, in one line."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 
 class CardenvsError(Exception):
     """Base of every error caused by user input (files, names, flags, actions)."""
@@ -36,3 +38,16 @@ class IllegalActionError(CardenvsError, ValueError):
 
 class BadArgumentError(CardenvsError, ValueError):
     """A wrong value passed to the API or the command line."""
+
+
+def run_cli(main: Callable[[Any], Any], argv: Any, prog: str) -> int:
+    """Run a command's ``main(argv)``: a user mistake (a :class:`CardenvsError`) is one line on stderr and exit status
+    2, never a traceback; 0 otherwise."""
+    import sys
+
+    try:
+        main(argv)
+    except CardenvsError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
