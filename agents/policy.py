@@ -425,7 +425,7 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
                                         dict | None, list[dict] | None]:
     """``(meta, hidden layers, action layer, card embedding or None, instance head or None)`` of a shipped-policy
     file (no checks against a game)."""
-    p = Path(path)
+    p = _resolve(path)
     try:
         with np.load(p, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
