@@ -32,10 +32,10 @@ def instance_groups(game: Any, card_idx: Sequence[int] = ()) -> list[dict]:
     out = []
     for action_field, obs_field in spec.action_obs_blocks:
         a0, n = spec.action_layout.offset(action_field), spec.action_layout[action_field].size
-        shape = spec.obs_layout[obs_field].shape
+        o0, shape = _obs_field(spec, obs_field)
         if len(shape) != 2 or shape[0] != n:
             raise ValueError(f"{spec.name}: {obs_field} {shape} does not hold one block per {action_field} action")
-        o0, size = spec.obs_layout.offset(obs_field), shape[1]
+        size = shape[1]
         block = o0 + np.arange(n)[:, None] * size + np.arange(size)[None, :]
         id_mask = np.isin(block, sorted(ids))  # [n, size]
         is_id = id_mask[0]
@@ -44,6 +44,19 @@ def instance_groups(game: Any, card_idx: Sequence[int] = ()) -> list[dict]:
         out.append({"action": action_field, "a0": int(a0), "n": int(n),
                     "rest_pos": block[:, ~is_id].astype(np.int64), "id_pos": block[:, is_id].astype(np.int64)})
     return out
+
+
+def _obs_field(spec: Any, name: str) -> tuple[int, tuple[int, ...]]:
+    """Flat offset and shape of an observation field, or of one part of it: ``"grid[0]"`` is the first entry along
+    the field's first axis (relics' own half of the grid, whose slot ``s`` the ``slot s`` action names)."""
+    base, _, rest = name.partition("[")
+    offset, shape = spec.obs_layout.offset(base), tuple(spec.obs_layout[base].shape)
+    if not rest:
+        return offset, shape
+    k = int(rest.rstrip("]"))
+    if not shape or not 0 <= k < shape[0]:
+        raise ValueError(f"{spec.name}: {name} is outside {base} {shape}")
+    return offset + k * int(np.prod(shape[1:], dtype=np.int64)), shape[1:]
 
 
 def _feature_positions(group: dict, rest_idx: np.ndarray | None, card_idx: np.ndarray | None, dim: int) -> np.ndarray:

@@ -96,7 +96,8 @@ class GameSpec:
     obs_card_ids: tuple[int, ...] = ()
     #: ``(action field, observation field)`` pairs where action ``i`` of the action range concerns the card that block
     #: ``i`` of the observation field describes (simulfight: ``play i`` and ``my_cards[i]``), for policies that score
-    #: such actions from the block with weights shared by every ``i`` (``[ppo] instance_head``, issue 14)
+    #: such actions from the block with weights shared by every ``i`` (``[ppo] instance_head``, issue 14); a field
+    #: written ``"grid[0]"`` is the first entry along that field's first axis (relics' own half of the grid)
     action_obs_blocks: tuple[tuple[str, str], ...] = ()
     #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)

@@ -57,6 +57,33 @@ def test_action_obs_blocks_name_the_card_each_action_concerns() -> None:
     assert seen >= {"play", "use", "foe"}
 
 
+@pytest.mark.parametrize("game, expect", [
+    ("relics", {"hand", "reserve", "location", "pick", "target"}),
+    ("heartbreak", {"choose_lead", "hand", "target"}),
+])
+def test_slot_numbered_action_obs_blocks_name_the_card_each_action_concerns(game: str, expect: set) -> None:
+    """relics' and heartbreak's ``action_obs_blocks``: in random play every legal action of a range names a card
+    present in block i of its field (every block opens with ``present`` / ``offered``): relics' ``hand i``,
+    ``reserve j``, ``relic k``, ``location k``, ``pick j``, ``ability s`` at the own half ``grid[0]`` and ``target t``
+    at the opposing half ``grid[1]``; heartbreak's ``choose_lead i`` (``lead_options``), ``hand i`` and ``target f``
+    (``field[1]``). Checked failing with relics' ``target`` paired with ``grid[0]`` and heartbreak's with
+    ``field[0]``."""
+    from cardenvs.train.instance_head import instance_groups
+
+    spec = get_spec(game)
+    obs, masks = recorded_observations(game, 24, 150)
+    seen = set()
+    for g in instance_groups(game, spec.obs_card_ids):
+        if g["action"] == "slot":  # a relics placement may name an empty slot
+            continue
+        rows, inst = np.nonzero(masks[:, g["a0"]:g["a0"] + g["n"]])
+        block_start = np.minimum(g["rest_pos"][:, 0], g["id_pos"][:, 0])
+        assert np.all(obs[rows, block_start[inst]] == 1), g["action"]
+        if len(rows):
+            seen.add(g["action"])
+    assert seen >= expect, seen
+
+
 def test_numpy_forward_pass_equals_the_torch_instance_head(model, tmp_path: Path) -> None:
     """The exported head (block, state and score weights; block positions) gives torch's probabilities and greedy
     actions on recorded observations (checked failing with the state term left out of the numpy head)."""

@@ -47,6 +47,9 @@ SPEC = GameSpec(
     legend=LEGEND,
     explain_illegal=explain_illegal,
     obs_card_ids=OBS_CARD_IDS,
+    # the actions numbered by a card's slot or deck instance, with that card's observation block (``[ppo]
+    # instance_head``); field[1] is the opponent's side
+    action_obs_blocks=(("choose_lead", "lead_options"), ("hand", "hand"), ("target", "field[1]")),
 )
 default_decks = SPEC.default_decks
 

@@ -48,6 +48,10 @@ SPEC = GameSpec(
     legend=LEGEND,
     explain_illegal=explain_illegal,
     obs_card_ids=CARD_ID_INDICES,
+    # the actions numbered by a card's slot, with the observation block of that slot (``[ppo] instance_head``):
+    # grid[0] / grid[1] are the own / opposing halves of the grid
+    action_obs_blocks=(("hand", "hand"), ("reserve", "reserves"), ("relic", "sideboard"), ("location", "location_pile"),
+                       ("pick", "lineup"), ("slot", "grid[0]"), ("ability", "grid[0]"), ("target", "grid[1]")),
     extra={"battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP},
 )
 default_decks = SPEC.default_decks
