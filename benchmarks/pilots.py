@@ -107,6 +107,10 @@ def plot(report: dict[str, Any], path: Path) -> Path:
         ys = [next((r["games_per_second"] for r in rows if r["game"] == g and r["pilot"] == pilot), np.nan)
               for g in games]
         ax.bar(np.arange(len(games)) + k * width, ys, width, label=pilot)
+        for j, y in enumerate(ys):  # a skipped pilot (no shipped policy) is named, not left as a silent gap
+            if np.isnan(y) and any(r["game"] == games[j] and r["pilot"] == pilot for r in report["rows"]):
+                ax.text(j + k * width, 0.02, "none", rotation=90, ha="center", va="bottom", fontsize=8,
+                        transform=ax.get_xaxis_transform())
     ax.set_xticks(np.arange(len(games)) + width * (len(pilots) - 1) / 2, games)
     ax.set_yscale("log")
     ax.set_ylabel("games/s (starter-deck round robin)")
