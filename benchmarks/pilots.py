@@ -136,15 +136,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--json", type=Path, default=None, help="write the report here")
     ap.add_argument("--plot", type=Path, default=None, help="write a bar chart (PNG) here")
     args = ap.parse_args(argv)
-    known = cardenvs.available_games()
-    for g in args.games_list:
-        if g not in known:
-            raise BadArgumentError(f"unknown game {g!r}; choose from {', '.join(known)}")
+    # the registry's own check and spelling (case, a ``_v<N>`` suffix), as every other command takes a game name
+    args.games_list = [cardenvs.get_game(g).name for g in args.games_list]
     if args.games < 2 or args.games % 2:
         raise BadArgumentError(f"--games must be an even number of at least 2, got {args.games}")
     if args.repeats < 1:
         raise BadArgumentError(f"--repeats must be at least 1, got {args.repeats}")
-    args.games_list = args.games_list or list(known)
+    args.games_list = args.games_list or list(cardenvs.available_games())
     return args
 
 

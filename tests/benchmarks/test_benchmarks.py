@@ -169,7 +169,13 @@ def test_pilot_speed_benchmark_measures_each_pilot_and_says_why_one_is_skipped(t
 @pytest.mark.parametrize("argv", [["nosuch"], ["--games", "3"], ["--repeats", "0"]])
 def test_pilot_speed_benchmark_rejects_bad_arguments(argv: list[str]) -> None:
     from cardenvs.benchmarks import pilots
-    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.core.errors import BadArgumentError, UnknownGameError
 
-    with pytest.raises(BadArgumentError):
+    with pytest.raises(UnknownGameError if argv == ["nosuch"] else BadArgumentError):
         pilots.parse_args(argv)
+
+
+def test_pilot_speed_benchmark_takes_game_names_as_the_registry_spells_them() -> None:
+    from cardenvs.benchmarks import pilots
+
+    assert pilots.parse_args(["LevelNeo", "relics_v1"]).games_list == ["levelneo", "relics"]
