@@ -90,6 +90,13 @@ def _make_callback(trainer: "Trainer"):
                 return False  # --max-minutes: stop here; run() still saves and evaluates the final model
             if trainer.stop_steps and n >= trainer.stop_steps:
                 return False  # [train] stop_steps: the same stop, at a step count instead of a wall time
+            if n >= trainer.next_stop_check:  # a STOP file in the run folder: the same stop, asked for by hand
+                trainer.next_stop_check = n + 1024
+                stop = trainer.out / "STOP"
+                if stop.exists():
+                    stop.unlink(missing_ok=True)  # acted on: a later --resume into this folder runs on
+                    _print(f"[train] {stop} found: stopping at step {n:,} (the final model is saved and evaluated)")
+                    return False
             trainer.mix.steps = n
             if n >= trainer.next_checkpoint:
                 trainer.checkpoint(n)
@@ -235,6 +242,7 @@ class Trainer:
             self.warm_start = self._clone_teacher(cfg["bc"])  # [bc]: start from a clone of the teacher
         self.total_steps = int(tcfg["total_steps"])
         self.stop_steps = int(tcfg.get("stop_steps") or 0)
+        self.next_stop_check = 0  # the step at which the callback next looks for <out>/STOP
         n = self.model.num_timesteps
         self.checkpoint_every = int(tcfg["checkpoint_every"])
         self.league_every = int(ocfg.get("league_every", self.checkpoint_every))
@@ -515,7 +523,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                          "--max-minutes applies to each stage)")
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
-                    help="stop training after this much wall time (the final model is still saved and evaluated)")
+                    help="stop training after this much wall time (the final model is still saved and evaluated); "
+                         "creating a file named STOP in the run folder stops it the same way at any time")
     ap.add_argument("--export", help="also write the shipped-policy .npz here (e.g. agents/policies/<game>.npz); the run "
                                      "folder always gets policy.npz")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -205,6 +205,21 @@ def test_stop_steps_stops_early_on_the_full_learning_rate_schedule(tmp_path: Pat
     assert model.lr_schedule(1 - summary["steps"] / 8192) > 0.7e-3
 
 
+def test_a_stop_file_in_the_run_folder_ends_the_run_and_still_saves_it(tmp_path: Path) -> None:
+    """``touch <out>/STOP`` stops a running run as ``--max-minutes`` does (final model saved, evaluated, exported),
+    and the file is removed once acted on, so a later ``--resume`` into the folder runs on (checked failing with the
+    check left out of the callback: the run then goes to its 8,192 steps)."""
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(SMALL)
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "STOP").touch()
+    summary = main([GAME, "--config", str(cfg), "--total-steps", "8192", "--seed", "3", "--out", str(out),
+                    "--no-progress", "-q"])
+    assert summary["steps"] < 1024  # the first rollout of 16 envs x 32 steps at most
+    assert (out / "final.zip").exists() and (out / "policy.npz").exists() and not (out / "STOP").exists()
+
+
 def test_stop_steps_must_be_a_step_count(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit):
         main([GAME, "--stop-steps", "-5", "--out", str(tmp_path / "x"), "--no-progress", "-q"])
