@@ -53,9 +53,11 @@ def _obs_field(spec: Any, name: str) -> tuple[int, tuple[int, ...]]:
     offset, shape = spec.obs_layout.offset(base), tuple(spec.obs_layout[base].shape)
     if not rest:
         return offset, shape
-    k = int(rest.rstrip("]"))
-    if not shape or not 0 <= k < shape[0]:
-        raise ValueError(f"{spec.name}: {name} is outside {base} {shape}")
+    index = rest[:-1] if rest.endswith("]") else ""
+    if not index.isdigit() or not shape or int(index) >= shape[0]:
+        raise ValueError(f"{spec.name}: action_obs_blocks names {name!r}; expected {base} or {base}[k] with k in "
+                         f"0..{shape[0] - 1 if shape else 0} ({base} has shape {shape})")
+    k = int(index)
     return offset + k * int(np.prod(shape[1:], dtype=np.int64)), shape[1:]
 
 
