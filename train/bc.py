@@ -194,9 +194,9 @@ def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int
         total = 0.0
         for s in range(0, fit.size, int(batch_size)):
             idx = np.sort(fit[s: s + int(batch_size)])
-            obs = th.as_tensor(demos.obs[idx].astype(np.float32))
-            act = th.as_tensor(demos.action[idx])
-            ret = th.as_tensor(demos.ret[idx])
+            obs = th.as_tensor(demos.obs[idx].astype(np.float32), device=policy.device)
+            act = th.as_tensor(demos.action[idx], device=policy.device)
+            ret = th.as_tensor(demos.ret[idx], device=policy.device)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=demos.mask[idx])
             loss = -log_prob.mean() + vf_coef * th.nn.functional.mse_loss(values.flatten(), ret)
             opt.zero_grad()
@@ -211,9 +211,9 @@ def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int
     agreement = float("nan")
     if n_hold:
         with th.no_grad():
-            dist = policy.get_distribution(th.as_tensor(demos.obs[hold].astype(np.float32)),
+            dist = policy.get_distribution(th.as_tensor(demos.obs[hold].astype(np.float32), device=policy.device),
                                            action_masks=demos.mask[hold])
-            best = dist.distribution.probs.argmax(dim=1).numpy()
+            best = dist.distribution.probs.argmax(dim=1).cpu().numpy()
         agreement = float(np.mean(best == demos.action[hold]))
     # PPO's optimizer state keeps its own moments: the clone's Adam is dropped here
     return {"decisions": len(demos), "games": demos.games, "epochs": int(epochs), "loss": losses,

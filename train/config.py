@@ -67,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
         "export_dtype": "float16",  # weights of the exported policy.npz (float16 halves the file; see agents.policy)
         "learner_seat": "random",
         "draw_reward": 0.0,  # the learner's reward for a draw or truncation (-0.5: stalling to a rule draw costs)
+        "device": "cpu",  # where torch trains: "cpu", "cuda" or "auto" (cuda when there is one); the env is always numpy
     },
     "opponents": {
         "mix": {"random": 1.0},
@@ -182,7 +183,7 @@ VALUE_RULES: dict[str, dict[str, tuple]] = {
         "torch_threads": _whole(1, 4096), "decks": ("decks",), "random_deck_share": _number(0, 1),
         "deck_bank": _whole(1, 1_000_000), "starter_weights": ("weights",),
         "export_dtype": ("choice", "float16", "float32"), "learner_seat": ("choice", "random", 0, 1),
-        "draw_reward": _number(-1, 1),
+        "draw_reward": _number(-1, 1), "device": ("choice", "cpu", "cuda", "auto"),
     },
     "opponents": {
         "league_size": _whole(1, 10_000), "league_every": _whole(1, _BIG), "league_recent_weight": _number(0, 1e9),

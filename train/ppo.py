@@ -219,9 +219,10 @@ class Trainer:
 
         instance = instance_head_kwargs(self.game, int(pcfg.pop("instance_head", 0) or 0), embedding)
         learning_rate: Any = (lambda frac: lr * frac) if schedule == "linear" else lr
+        device = _torch_device(str(tcfg.get("device", "cpu")))
         if resume:
             try:
-                self.model = MaskablePPO.load(resume, env=self.env, device="cpu",
+                self.model = MaskablePPO.load(resume, env=self.env, device=device,
                                               custom_objects={"learning_rate": learning_rate})
             except ValueError as exc:
                 if "spaces do not match" not in str(exc):
@@ -233,7 +234,7 @@ class Trainer:
         else:
             self.model = MaskablePPO(
                 InstanceHeadPolicy if instance else "MlpPolicy", self.env, learning_rate=learning_rate,
-                seed=self.seed, device="cpu", verbose=0,
+                seed=self.seed, device=device, verbose=0,
                 policy_kwargs={"net_arch": {"pi": net_arch, "vf": net_arch}, **embedding, **instance}, **pcfg)
         formats = ["tensorboard", "csv"] + (["stdout"] if verbose > 1 else [])
         self.model.set_logger(configure(str(self.out / "tb"), formats))
@@ -437,6 +438,19 @@ def _set_threads(numba_threads: int, torch_threads: int) -> None:
 
     numba.set_num_threads(max(1, min(numba_threads, numba.config.NUMBA_NUM_THREADS)))
     torch.set_num_threads(max(1, torch_threads))
+
+
+def _torch_device(name: str) -> str:
+    """[train] device as torch names it: "auto" is cuda when torch sees one; "cuda" without one is one error."""
+    import torch
+
+    from cardenvs.core.errors import BadArgumentError
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise BadArgumentError('[train] device = "cuda", but torch sees no CUDA device here (use "cpu" or "auto")')
+    return name
 
 
 def _next_multiple(n: int, every: int) -> int:

@@ -139,7 +139,8 @@ def test_unknown_config_keys_are_one_clear_error(tmp_path: Path, table: str, key
     ("ppo", "n_steps", "0"), ("ppo", "lr_schedule", '"cosine"'), ("ppo", "target_kl", "-1"),
     ("train", "num_envs", '"x"'), ("train", "total_steps", "-5"), ("train", "seed", '"s"'),
     ("train", "decks", '"mix"'), ("train", "random_deck_share", "1.5"), ("train", "starter_weights", "{ weak = -1 }"),
-    ("train", "export_dtype", '"int8"'), ("train", "learner_seat", "2"), ("eval", "games", '"x"'),
+    ("train", "export_dtype", '"int8"'), ("train", "learner_seat", "2"), ("train", "device", '"gpu"'),
+    ("eval", "games", '"x"'),
     ("eval", "opponents", "[]"), ("opponents", "league_size", "0"), ("grow", "enabled", "1"),
 ])
 def test_bad_config_values_are_one_clear_error_naming_the_file_and_key(tmp_path: Path, table: str, key: str,
@@ -163,6 +164,21 @@ def test_command_line_values_are_checked_with_the_config(tmp_path: Path) -> None
     with pytest.raises(BadArgumentError, match=r"\[train\] num_envs must be a whole number from 1"):
         main([GAME, "--num-envs", "0", "--out", str(tmp_path / "x"), "--no-progress", "-q"])
     assert not (tmp_path / "x" / "checkpoints").exists()
+
+
+def test_device_cuda_without_one_is_one_clear_error_and_auto_falls_back_to_the_cpu() -> None:
+    """[train] device: "cuda" on a machine whose torch sees none names the setting and the way out; "auto" is the
+    CPU there (checked failing with the availability check left out: torch's own error surfaced later)."""
+    import torch
+
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.train.ppo import _torch_device
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(BadArgumentError, match=r'\[train\] device = "cuda".*"cpu" or "auto"'):
+        _torch_device("cuda")
+    assert _torch_device("auto") == "cpu" and _torch_device("cpu") == "cpu"
 
 
 def test_every_default_shipped_and_experiment_config_passes_the_value_check() -> None:
