@@ -69,7 +69,12 @@ class CompileOnFirstCall:
         key = (game.spec.name, self.name)
         first = key not in _DONE
         _DONE.add(key)
-        if not first or not needs_compiling(compiled):
+        if not first:
+            return kernel(*args)
+        if not needs_compiling(compiled):
+            started = HelperCompile._started.get(game.spec.name)
+            if started is not None and self.name in started.kernels:
+                started.reap_when_done()
             return kernel(*args)
         helper = HelperCompile.start(game.spec)
         if helper is not None and self.name in helper.kernels and helper.running():
@@ -126,6 +131,15 @@ class HelperCompile:
 
     def wait(self) -> int:
         return self.process.wait()
+
+    def reap_when_done(self) -> None:
+        """Wait for the process once every kernel it compiles is in the cache: it is only exiting then, and a first
+        call that found its kernel already cached would otherwise leave it running until this process exits."""
+        if self.running() and not any(needs_compiling(getattr(self.spec.kernels, n)) for n in self.kernels):
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # stuck after its work: stopped at exit, as before
+                pass
 
     def stop(self) -> None:
         if self.running():

@@ -171,3 +171,23 @@ def test_no_second_process_when_none_can_start(monkeypatch) -> None:
     monkeypatch.setattr(sys, "executable", sys.__dict__.get("_base_executable") or "/usr/bin/python3")
     assert start() is None
     compiling.HelperCompile._started.pop(spec.name, None)
+
+
+def test_a_first_call_that_finds_its_kernel_cached_waits_for_a_helper_that_is_only_exiting(monkeypatch) -> None:
+    """Issue 15 (cold start; CI once caught this race): the second process can have written both kernels and still be
+    exiting when this one's first calls find them cached; the first call reaps it then instead of leaving it running."""
+    from cardenvs.core import compiling
+    from cardenvs.core.batch import BatchGame
+
+    game = BatchGame("simulfight", 2, seed=1, parallel=False)
+    game.legal_mask(), game.observe()  # both helper kernels compiled and cached in this process
+    exiting = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
+    helper = compiling.HelperCompile(game.spec, compiling.HELPER_KERNELS, exiting)
+    monkeypatch.setitem(compiling.HelperCompile._started, "simulfight", helper)
+    compiling._DONE.discard(("simulfight", "batch_mask"))
+    fresh = BatchGame("simulfight", 2, seed=1, parallel=False)
+    try:
+        assert (fresh.legal_mask() == game.legal_mask()).all()
+        assert not helper.running()
+    finally:
+        helper.stop()
