@@ -231,6 +231,8 @@ class Trainer:
                     f"--resume {resume}: the model was trained on another observation than {self.game}'s "
                     f"{self.env.observation_space.shape[0]:,} values ({exc}); if the observation only gained fields "
                     f"at its end, set [grow] enabled = true in the stage config (train/grow.py)") from None
+            for line in kept_on_resume(self.model, pcfg, net_arch):
+                _print(f"[train] warning: {line}")
         else:
             self.model = MaskablePPO(
                 InstanceHeadPolicy if instance else "MlpPolicy", self.env, learning_rate=learning_rate,
@@ -455,6 +457,28 @@ def _torch_device(name: str) -> str:
 
 def _next_multiple(n: int, every: int) -> int:
     return (n // every + 1) * every
+
+
+def kept_on_resume(model: Any, ppo_settings: dict, net_arch: list[int]) -> list[str]:
+    """What a resumed ``model`` keeps against the run's ``[ppo]`` settings: one line per setting that differs.
+
+    ``--resume`` takes only the learning rate (and its schedule) from the new config; the rollout, batch, loss and
+    network settings stay the saved model's, so a stage file that sets them would otherwise change nothing silently."""
+    lines = []
+    for key, wanted in sorted(ppo_settings.items()):
+        if not hasattr(model, key) or isinstance(wanted, (list, dict)):
+            continue
+        kept = getattr(model, key)
+        kept = kept(1.0) if callable(kept) else kept  # clip_range: SB3 keeps a schedule
+        if kept != wanted and not (isinstance(kept, float) and abs(float(kept) - float(wanted)) < 1e-12):
+            lines.append(f"[ppo] {key} = {wanted!r} is not applied to a resumed model: it keeps {kept!r} "
+                         "(only learning_rate and lr_schedule apply to a resumed run)")
+    arch = getattr(model.policy, "net_arch", None)
+    kept_arch = list(arch.get("pi", [])) if isinstance(arch, dict) else list(arch or [])
+    if kept_arch and kept_arch != list(net_arch):
+        lines.append(f"[ppo] net_arch = {list(net_arch)} is not applied to a resumed model: it keeps {kept_arch} "
+                     "(train/grow.py widens a trained model)")
+    return lines
 
 
 def _load_run_state(resume: str) -> dict:

@@ -73,7 +73,7 @@ def test_final_model_reloads_and_evaluates(run_dir: Path) -> None:
     assert res.games == 40 and res.wins + res.draws + res.losses == 40
 
 
-def test_resume_continues_steps_and_league(run_dir: Path, tmp_path: Path) -> None:
+def test_resume_continues_steps_and_league(run_dir: Path, tmp_path: Path, capsys) -> None:
     ckpt = sorted((run_dir / "checkpoints").glob("step_*.zip"))[-1]
     out = tmp_path / "resumed"
     cfg = tmp_path / "small.toml"
@@ -83,6 +83,22 @@ def test_resume_continues_steps_and_league(run_dir: Path, tmp_path: Path) -> Non
     assert summary["steps"] >= 4096
     assert summary["steps_this_run"] < 4096  # it started from the checkpoint's step count, not from zero
     assert any(Path(p).parent == run_dir / "checkpoints" for p in summary["league"])  # the old pool came along
+    assert "warning" not in capsys.readouterr().out  # the same settings: nothing is kept against the config
+
+
+def test_a_resumed_run_warns_about_ppo_settings_the_model_keeps(run_dir: Path, tmp_path: Path, capsys) -> None:
+    """``--resume`` applies only the learning rate and its schedule; a stage file that sets another [ppo] value (here
+    n_steps, clip_range and net_arch) gets one warning line for each, naming the value the model keeps."""
+    cfg = tmp_path / "stage.toml"
+    cfg.write_text(SMALL.replace("n_steps = 32", "n_steps = 64\nclip_range = 0.1").replace("[32]", "[48]"))
+    summary = main([GAME, "--config", str(cfg), "--total-steps", "4096", "--resume", str(run_dir / "final.zip"),
+                    "--out", str(tmp_path / "resumed"), "--no-progress", "-q"])
+    assert summary["steps"] >= 4096
+    out = capsys.readouterr().out
+    assert "[ppo] n_steps = 64 is not applied to a resumed model: it keeps 32" in out, out
+    assert "[ppo] clip_range = 0.1 is not applied to a resumed model: it keeps 0.2" in out, out
+    assert "[ppo] net_arch = [48] is not applied to a resumed model: it keeps [32]" in out, out
+    assert out.count("warning") == 3, out
 
 
 def test_shipped_configs_load() -> None:
