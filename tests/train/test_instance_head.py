@@ -102,6 +102,11 @@ def test_numpy_forward_pass_equals_the_torch_instance_head(model, tmp_path: Path
     np.testing.assert_allclose(agent.logits(obs, rows), agent.logits(obs[rows]), rtol=1e-6, atol=1e-6)
     torch_actions, _ = model.predict(obs, action_masks=masks.astype(bool), deterministic=True)
     assert np.array_equal(agent.act(obs, masks), np.asarray(torch_actions))
+    # scoring only the legal actions (what act and probs do) gives the full head's logits on every legal action
+    legal = masks != 0
+    np.testing.assert_allclose(agent.logits(obs, None, legal)[legal], agent.logits(obs)[legal], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(agent.logits(obs, rows, legal[rows])[legal[rows]], agent.logits(obs[rows])[legal[rows]],
+                               rtol=1e-6, atol=1e-6)
 
 
 def test_a_card_scores_the_same_whatever_its_position(model) -> None:
