@@ -8,7 +8,8 @@ win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. Checkpoints g
 model to ``<out>/final.zip`` and its shipped-policy file (numpy only, :mod:`cardenvs.agents.policy`) to
 ``<out>/policy.npz``, throughput and the env's share of wall time to ``<out>/summary.json``.
 ``--resume path.zip`` continues a run (steps, league pool and schedule position included); ``--stages`` then runs
-each ``train/configs/<game>_stage<k>.toml`` in turn, each resuming the previous stage's final model.
+each ``train/configs/<game>_stage<k>.toml`` in turn, each resuming the previous stage's final model, and
+``--stages CHAIN.toml`` the ``[[stage]]`` list of a chain file (``train/configs/chains/``) from its first stage on.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -555,10 +557,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--eval-every", type=int, dest="eval_every", help="steps between evaluations")
     ap.add_argument("--eval-games", type=int, dest="eval_games", help="games per evaluation and opponent")
     ap.add_argument("--resume", help="continue from a checkpoint .zip (league pool and counters restored)")
-    ap.add_argument("--stages", action="store_true",
+    ap.add_argument("--stages", nargs="?", const="", default=None, metavar="CHAIN.toml",
                     help="then continue the run with each train/configs/<game>_stage<k>.toml in turn, each resuming "
-                         "the previous final model in <out>-stage<k> (retraces a staged shipped policy; "
-                         "--max-minutes applies to each stage)")
+                         "the previous final model in <out>-stage<k>; with a chain file (train/configs/chains/), run "
+                         "its [[stage]] list instead (retraces a staged shipped policy; --max-minutes applies to each "
+                         "stage)")
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
                     help="stop training after this much wall time (the final model is still saved and evaluated); "
@@ -582,6 +585,70 @@ def stage_configs(game: str) -> list[Path]:
     return [path for _, path in sorted(found)]
 
 
+#: what a ``[[stage]]`` of a chain file may say besides its ``config``
+CHAIN_STAGE_KEYS = {"config": str, "total_steps": int, "stop_steps": int, "fresh_optimizer": bool}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a staged run: a config file, step overrides, and whether it resumes a slim copy of the model
+    before it (``fresh_optimizer``: Adam's moments dropped, as :mod:`train.slim` does)."""
+
+    config: Path | None
+    total_steps: int | None = None
+    stop_steps: int | None = None
+    fresh_optimizer: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.config.stem if self.config is not None else "config"
+
+
+def chain_stages(game: str, path: str | Path) -> list[Stage]:
+    """The ``[[stage]]`` list of a chain file (``train/configs/chains/<game>.toml``): each stage's ``config`` (relative
+    to the chain file's folder), optional ``total_steps`` / ``stop_steps`` and ``fresh_optimizer``; the first stage
+    starts from scratch, each later one resumes the final model of the one before it. Every mistake is one error that
+    names the file and the stage."""
+    from cardenvs.core.errors import BadArgumentError
+
+    from .config import tomllib
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise BadArgumentError(f"--stages {path}: cannot read the chain file ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BadArgumentError(f"--stages {path}: not valid TOML ({exc})") from None
+    extra = sorted(set(data) - {"stage"})
+    raw = data.get("stage")
+    if extra or not isinstance(raw, list) or not raw:
+        raise BadArgumentError(f"--stages {path}: a chain file holds one [[stage]] table per stage and nothing else"
+                               + (f" (found {', '.join(extra)})" if extra else ""))
+    stages = []
+    for k, entry in enumerate(raw, 1):
+        where = f"--stages {path}: stage {k}"
+        unknown = sorted(set(entry) - set(CHAIN_STAGE_KEYS))
+        if unknown:
+            raise BadArgumentError(f"{where}: unknown key {unknown[0]!r}; a stage has {', '.join(CHAIN_STAGE_KEYS)}")
+        for key, kind in CHAIN_STAGE_KEYS.items():
+            value = entry.get(key)
+            bad = value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+                                         or (kind is int and value < 0))
+            if bad or (key == "config" and value is None):
+                raise BadArgumentError(f"{where}: {key} must be {'a step count >= 0' if kind is int else kind.__name__}"
+                                       f", got {value!r}")
+        config = (path.parent / entry["config"]).resolve()
+        if not config.is_file():
+            raise BadArgumentError(f"{where}: no config file {entry['config']!r} (looked for {config})")
+        if k == 1 and entry.get("fresh_optimizer"):
+            raise BadArgumentError(f"{where}: fresh_optimizer needs a stage before it to resume")
+        load_config(game, config)  # a bad key or value in a stage's config: one error now, not hours in
+        stages.append(Stage(config, entry.get("total_steps"), entry.get("stop_steps"),
+                            bool(entry.get("fresh_optimizer", False))))
+    return stages
+
+
 def main(argv: Sequence[str] | None = None) -> dict:
     args = parse_args(argv)
     import importlib.util  # noqa: F401  (cardenvs.available_games uses importlib.util)
@@ -590,16 +657,22 @@ def main(argv: Sequence[str] | None = None) -> dict:
     from cardenvs.core.errors import BadArgumentError
 
     game = cardenvs.get_game(args.game).name
-    stages = stage_configs(game) if args.stages else []
-    if args.stages:
+    stages: list[Stage] = []
+    if args.stages is not None:
         clash = [flag for flag, value in (("--config", args.config), ("--resume", args.resume),
                                           ("--total-steps", args.total_steps), ("--stop-steps", args.stop_steps))
                  if value is not None]
         if clash:
             raise BadArgumentError(f"--stages runs the shipped config and then each stage file as they are: drop "
                                    f"{', '.join(clash)}")
-        if not stages:
-            raise BadArgumentError(f"--stages: {game} has no train/configs/{game}_stage<k>.toml")
+        if args.stages:  # a chain file: its first stage replaces the shipped config
+            stages = chain_stages(game, args.stages)
+            first = stages.pop(0)
+            args.config, args.total_steps, args.stop_steps = str(first.config), first.total_steps, first.stop_steps
+        else:
+            stages = [Stage(path) for path in stage_configs(game)]
+            if not stages:
+                raise BadArgumentError(f"--stages: {game} has no train/configs/{game}_stage<k>.toml")
     cfg = build_config(game, args)
     if args.out:
         out = Path(args.out)
@@ -609,10 +682,17 @@ def main(argv: Sequence[str] | None = None) -> dict:
     else:
         out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
     summary = _run(game, cfg, out, args.resume, args)
-    for path in stages:  # each stage resumes the final model of the run before it
-        args.config = str(path)
-        stage_out = Path(f"{out}-{path.stem.removeprefix(game + '_')}")
-        summary = _run(game, build_config(game, args), stage_out, summary["final_model"], args)
+    for k, stage in enumerate(stages, 2):  # each stage resumes the final model of the run before it
+        args.config, args.total_steps, args.stop_steps = str(stage.config), stage.total_steps, stage.stop_steps
+        suffix = stage.name.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
+        stage_out = Path(f"{out}-{suffix}")
+        start = summary["final_model"]
+        if stage.fresh_optimizer:  # as the run it retraces did: the model went on from a slim copy
+            from .slim import slim
+
+            stage_out.mkdir(parents=True, exist_ok=True)
+            start = slim(start, stage_out / "start.zip")["out"]
+        summary = _run(game, build_config(game, args), stage_out, start, args)
     if args.export:
         import shutil
 

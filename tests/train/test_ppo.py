@@ -280,3 +280,64 @@ def test_stages_continue_the_run_with_each_stage_file(tmp_path: Path, monkeypatc
     assert lineage[0]["steps"] >= 1024 and lineage[0]["config"]["train"]["total_steps"] == 1024
     with pytest.raises(BadArgumentError, match="--total-steps"):
         main([GAME, "--stages", "--total-steps", "10", "--out", str(tmp_path / "x"), "-q"])
+
+
+def test_a_chain_file_runs_its_stages_in_turn_each_from_the_last(tmp_path: Path) -> None:
+    """``--stages CHAIN.toml`` (issue 14, one command per shipped policy): stage 1 from scratch with its config, then
+    each [[stage]] resuming the one before in ``<out>-stage<k>``, stopped at its ``stop_steps`` and, with
+    ``fresh_optimizer``, from a slim copy (no Adam moments) whose step is in the lineage."""
+    (tmp_path / "first.toml").write_text(SMALL.replace("[train]", "[train]\ntotal_steps = 1024"))
+    (tmp_path / "second.toml").write_text("[train]\ndraw_reward = -0.5\n")
+    chain = tmp_path / "chain.toml"
+    chain.write_text('[[stage]]\nconfig = "first.toml"\n\n[[stage]]\nconfig = "second.toml"\n'
+                     "total_steps = 8192\nstop_steps = 2048\nfresh_optimizer = true\n")
+    out = tmp_path / "run"
+    summary = main([GAME, "--stages", str(chain), "--seed", "3", "--out", str(out), "--no-progress", "-q"])
+    second = tmp_path / "run-stage2"
+    assert summary["final_model"] == str(second / "final.zip")
+    assert 2048 <= summary["steps"] < 4096  # stopped at stop_steps, far short of total_steps
+    assert json.loads((out / "summary.json").read_text())["steps"] < 2048
+    cfg = json.loads((second / "config.json").read_text())
+    assert cfg["train"]["draw_reward"] == -0.5 and cfg["train"]["total_steps"] == 8192
+    assert (second / "start.zip").exists()
+    lineage = json.loads((second / "run_state.json").read_text())["lineage"]
+    assert lineage[0]["model"] == str(out / "final.zip") and "slimmed" in lineage[1]
+    assert lineage[-1]["model"] == str(second / "start.zip")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[[stage]]\nconfig = "first.toml"\nsteps = 5\n', "stage 1: unknown key 'steps'"),
+    ('[[stage]]\nconfig = "missing.toml"\n', "stage 1: no config file 'missing.toml'"),
+    ('[[stage]]\nconfig = "first.toml"\nfresh_optimizer = true\n', "fresh_optimizer needs a stage before it"),
+    ('[[stage]]\nconfig = "first.toml"\n[[stage]]\nconfig = "first.toml"\nstop_steps = -3\n',
+     "stage 2: stop_steps must be a step count"),
+    ("[train]\ntotal_steps = 5\n", "one \\[\\[stage\\]\\] table per stage"),
+    ("[[stage]\n", "not valid TOML"),
+])
+def test_a_bad_chain_file_is_one_error_naming_the_file_and_stage(tmp_path: Path, text: str, message: str) -> None:
+    from cardenvs.core.errors import BadArgumentError
+
+    (tmp_path / "first.toml").write_text("[train]\ntotal_steps = 1024\n")
+    chain = tmp_path / "chain.toml"
+    chain.write_text(text)
+    with pytest.raises(BadArgumentError, match=message) as err:
+        main([GAME, "--stages", str(chain), "--out", str(tmp_path / "x"), "-q"])
+    assert str(chain) in str(err.value)
+    with pytest.raises(BadArgumentError, match="drop --config"):
+        main([GAME, "--stages", str(chain), "--config", str(tmp_path / "first.toml"), "-q"])
+
+
+def test_the_shipped_chain_files_end_at_their_shipped_policys_steps() -> None:
+    """``train/configs/chains/<game>.toml`` retraces ``agents/policies/<game>.npz``: every stage's config loads, and the
+    last stage stops at the shipped policy's step count (a chain edited away from the policy fails here)."""
+    from cardenvs.agents.policy import load_npz, shipped_path
+    from cardenvs.train.config import CONFIG_DIR
+    from cardenvs.train.ppo import chain_stages
+
+    chains = sorted((CONFIG_DIR / "chains").glob("*.toml"))
+    assert chains
+    for path in chains:
+        stages = chain_stages(path.stem, path)
+        shipped = load_npz(shipped_path(path.stem), game=path.stem)
+        assert stages[-1].stop_steps == shipped.meta["steps"], path
+        assert [s.fresh_optimizer for s in stages][0] is False
