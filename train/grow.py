@@ -24,6 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .lineage import carry_run_state
+
 
 class GrowError(ValueError):
     """A model that cannot be grown into the requested shape."""
@@ -123,13 +125,7 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     model.save(str(out_path))
     summary = {"model": str(model_path), "out": str(out_path), "obs": [old_dim, new_dim],
                "net_arch": [old_pi, widths], "steps": int(model.num_timesteps), "seed": int(seed)}
-    state = Path(model_path).with_suffix(".json")
-    if state.exists():  # the run state goes along, with this step in its lineage (what retraces the policy)
-        run_state = json.loads(state.read_text())
-        run_state["lineage"] = list(run_state.get("lineage", [])) + [
-            {"model": str(model_path), "steps": run_state.get("steps"), "config": run_state.get("config")},
-            {"grown": summary}]
-        out_path.with_suffix(".json").write_text(json.dumps(run_state, indent=1))
+    carry_run_state(model_path, out_path, {"grown": summary})  # what retraces the policy
     return summary
 
 

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from .lineage import carry_run_state
+
 #: saved by SB3 but not needed to resume: the envs are reset when a run resumes without them
 LAST_BATCH = ("_last_obs", "_last_original_obs", "_last_episode_starts")
 
@@ -34,13 +36,7 @@ def slim(model_path: str | Path, out_path: str | Path) -> dict[str, Any]:
     model.save(str(out_path), exclude=list(LAST_BATCH))
     summary = {"model": str(model_path), "out": str(out_path), "steps": int(model.num_timesteps),
                "bytes": [model_path.stat().st_size, out_path.stat().st_size]}
-    side = model_path.with_suffix(".json")
-    if side.exists():
-        run_state = json.loads(side.read_text())
-        run_state["lineage"] = list(run_state.get("lineage", [])) + [
-            {"model": str(model_path), "steps": run_state.get("steps"), "config": run_state.get("config")},
-            {"slimmed": summary}]
-        out_path.with_suffix(".json").write_text(json.dumps(run_state, indent=1))
+    carry_run_state(model_path, out_path, {"slimmed": summary})
     return summary
 
 
