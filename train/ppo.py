@@ -594,14 +594,10 @@ class Stage:
     """One stage of a staged run: a config file, step overrides, and whether it resumes a slim copy of the model
     before it (``fresh_optimizer``: Adam's moments dropped, as :mod:`train.slim` does)."""
 
-    config: Path | None
+    config: Path
     total_steps: int | None = None
     stop_steps: int | None = None
     fresh_optimizer: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.config.stem if self.config is not None else "config"
 
 
 def chain_stages(game: str, path: str | Path) -> list[Stage]:
@@ -684,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
     summary = _run(game, cfg, out, args.resume, args)
     for k, stage in enumerate(stages, 2):  # each stage resumes the final model of the run before it
         args.config, args.total_steps, args.stop_steps = str(stage.config), stage.total_steps, stage.stop_steps
-        suffix = stage.name.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
+        suffix = stage.config.stem.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
         stage_out = Path(f"{out}-{suffix}")
         start = summary["final_model"]
         if stage.fresh_optimizer:  # as the run it retraces did: the model went on from a slim copy
