@@ -230,6 +230,13 @@ class NumpyPolicy:
         With ``legal`` ([M, num_actions] bool) the instance head scores only the legal actions of its ranges; the
         others keep the linear output's value, which a caller that masks them never reads."""
         rows = _checked_rows(rows, len(obs))
+        if legal is not None:
+            legal = np.asarray(legal)
+            want = (len(obs) if rows is None else len(rows), self.num_actions)
+            if legal.shape != want:
+                raise BadArgumentError(f"legal must be a [{want[0]}, {want[1]}] array (one row per observation row "
+                                       f"read), got shape {legal.shape}")
+            legal = legal != 0
         if self._first is None:
             x = self.features(obs if rows is None else obs[rows])
         else:

@@ -152,3 +152,16 @@ def test_instance_head_is_nothing_for_a_game_without_blocks() -> None:
 
     assert instance_head_kwargs("levelneo", 16, {}) == {}
     assert instance_head_kwargs(GAME, 0, {}) == {}
+
+
+def test_a_legal_mask_of_the_wrong_shape_is_one_clear_error(model, tmp_path: Path) -> None:
+    """``NumpyPolicy.logits(obs, rows, legal)``: ``legal`` is checked against the rows read before any indexing."""
+    from cardenvs.agents import policy as policy_mod
+    from cardenvs.core.errors import BadArgumentError
+
+    obs, masks = _recorded()
+    agent = policy_mod.load_npz(policy_mod.export(model, tmp_path / "inst.npz", GAME), game=GAME)
+    with pytest.raises(BadArgumentError, match=r"legal must be a \[3, "):
+        agent.logits(obs, np.arange(3), masks)
+    with pytest.raises(BadArgumentError, match="got shape"):
+        agent.logits(obs, None, masks[:, :-1])
