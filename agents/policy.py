@@ -29,6 +29,8 @@ from numba import njit
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.threads import split_rows
 
+_BLAS: Any = None  # numpy's BLAS libraries (threadpoolctl), found at the first forward pass
+
 #: models kept in memory, least recently used evicted first (a league pool is far smaller than this)
 CACHE_SIZE = 32
 _CACHE: "OrderedDict[tuple[str, int], Any]" = OrderedDict()
@@ -95,6 +97,21 @@ def _git_commit() -> str | None:
 
 
 # ----- the numpy policy -------------------------------------------------------------------------------------------
+def one_blas_thread() -> Any:
+    """A context in which numpy's BLAS runs on one thread, as it was before on leaving it (threadpoolctl).
+
+    A forward pass's products are small ([live games, 64-256] by [64-256, 256]): OpenBLAS's threads gain little on
+    them and, spinning after each call, take the cores from the game kernel and the first layer's threads. levelneo's
+    pilot ran 480 -> 750 games/s on the 2-core machine, and 2-6x faster again beside another busy process
+    (docs/benchmarks). The limit is process-wide while it lasts, as BLAS's thread count is."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController().select(user_api="blas")
+    return _BLAS.limit(limits=1)
+
+
 @njit(cache=True, nogil=True)
 def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_tables, bias):  # pragma: no cover
     """``out[i] = bias + sum over non-zero plain values v at observation position j of v * rest_w[rest_row[j]] + sum
@@ -228,7 +245,12 @@ class NumpyPolicy:
         """Action logits [M, num_actions] of the observations ``obs`` (or of ``obs[rows]``, read in place).
 
         With ``legal`` ([M, num_actions] bool) the instance head scores only the legal actions of its ranges; the
-        others keep the linear output's value, which a caller that masks them never reads."""
+        others keep the linear output's value, which a caller that masks them never reads. numpy's BLAS runs on one
+        thread meanwhile (:func:`one_blas_thread`)."""
+        with one_blas_thread():
+            return self._logits(obs, rows, legal)
+
+    def _logits(self, obs: np.ndarray, rows: np.ndarray | None, legal: np.ndarray | None) -> np.ndarray:
         rows = _checked_rows(rows, len(obs))
         if legal is not None:
             legal = np.asarray(legal)

@@ -323,3 +323,27 @@ def test_a_relative_policy_path_is_found_from_the_repository_root_too(tmp_path: 
     assert agent.meta["game"] == "levelneo"
     with pytest.raises(BadArgumentError, match=f"no saved policy at nowhere/x.npz \\(looked in {tmp_path}"):
         make_agent("levelneo", "ppo:nowhere/x.npz")
+
+
+def test_the_forward_pass_runs_numpy_blas_on_one_thread_and_restores_it(exported: Path, monkeypatch) -> None:
+    """OpenBLAS's own threads slowed a pilot 1.5x (docs/benchmarks): ``logits`` runs its products with numpy's BLAS on
+    one thread, and leaves the thread count as it found it, also when the pass raises."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    if not blas_threads():
+        pytest.skip("numpy found no BLAS library that threadpoolctl controls")
+    obs, masks = _recorded_observations(8, 6)
+    agent = policy_mod.load_npz(exported, game=GAME)
+    seen: list[list[int]] = []
+    inner = agent._logits
+    monkeypatch.setattr(agent, "_logits", lambda *a: (seen.append(blas_threads()), inner(*a))[1])
+    with threadpool_limits(limits=2, user_api="blas"):
+        agent.logits(obs)
+        assert seen == [[1] * len(blas_threads())]
+        assert set(blas_threads()) == {2}
+        with pytest.raises(BadArgumentError):
+            agent.logits(obs[:, :3])
+        assert set(blas_threads()) == {2}
