@@ -320,7 +320,8 @@ class NumpyPolicy:
         values and, per card-id slot, the embedding table pushed through that slot's rows (a lookup then replaces
         gathering embeddings and multiplying them)."""
         folded = []
-        for g in self.instance:
+        for k, g in enumerate(self.instance):
+            self._check_instance_range(k, g)
             n, L = g["rest_pos"].shape
             block_w, pos, id_tables = g["block_w"], g["rest_pos"], []
             if g["id_pos"].shape[1] and self.embed is None:
@@ -342,6 +343,30 @@ class NumpyPolicy:
                            "score_b": float(g["score_b"])})
         return folded
 
+    def _check_instance_range(self, k: int, g: dict) -> None:
+        """One clear error for an instance-head range whose arrays a kernel would read out of bounds (a damaged or
+        hand-made file): its action range, its block positions and its weights' shapes."""
+        where = f"instance head range {k}"
+        a0, n = int(g["a0"]), int(g["n"])
+        if a0 < 0 or n < 1 or a0 + n > self.num_actions:
+            raise BadArgumentError(f"{where}: actions {a0}..{a0 + n - 1} lie outside the policy's {self.num_actions}")
+        rest, ids = np.asarray(g["rest_pos"]), np.asarray(g["id_pos"])
+        if rest.ndim != 2 or ids.ndim != 2 or rest.shape[0] != n or ids.shape[0] != n:
+            raise BadArgumentError(f"{where}: block positions must be [{n}, values] arrays, got {rest.shape} and "
+                                   f"{ids.shape}")
+        for name, pos in (("block", rest), ("card-id", ids)):
+            if pos.size and (pos.min() < 0 or pos.max() >= self.obs_dim):
+                raise BadArgumentError(f"{where}: {name} positions outside the {self.obs_dim}-value observation")
+        dim = self.embed["table"].shape[1] if self.embed is not None else 1
+        want = rest.shape[1] + ids.shape[1] * dim
+        bw, sw = np.asarray(g["block_w"]), np.asarray(g["state_w"])
+        width = bw.shape[1] if bw.ndim == 2 else -1
+        last = self.hidden[-1][0].shape[1] if self.hidden else self.obs_dim
+        if (bw.ndim != 2 or bw.shape[0] != want or np.shape(g["block_b"]) != (width,) or sw.shape != (last, width)
+                or np.shape(g["score_w"]) != (width,)):
+            raise BadArgumentError(f"{where}: weight shapes do not fit its {want} block values and the last hidden "
+                                   f"layer's {last}")
+
     def _instance_logits(self, obs: np.ndarray, rows: np.ndarray | None, h: np.ndarray, out: np.ndarray,
                          legal: np.ndarray | None = None) -> None:
         """The instance head: each range's logit i from block i of the observation and the last hidden layer ``h``
@@ -351,6 +376,8 @@ class NumpyPolicy:
         pairs without ``legal``, else the legal ones (heartbreak: about 1 in 10)."""
         m = len(h)
         obs = np.ascontiguousarray(obs, dtype=np.float32).reshape(len(obs), -1)
+        if obs.shape[1] != self.obs_dim:  # the kernel reads block positions of a row of obs_dim values
+            raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
         for g in self._instance:
             n, a0 = g["n"], g["a0"]
             if legal is None:

@@ -165,3 +165,24 @@ def test_a_legal_mask_of_the_wrong_shape_is_one_clear_error(model, tmp_path: Pat
         agent.logits(obs, np.arange(3), masks)
     with pytest.raises(BadArgumentError, match="got shape"):
         agent.logits(obs, None, masks[:, :-1])
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda g, d: g.update(rest_pos=g["rest_pos"] + d), "block positions outside"),
+    (lambda g, d: g.update(id_pos=g["id_pos"] - d), "card-id positions outside"),
+    (lambda g, d: g.update(a0=d), "lie outside the policy"),
+    (lambda g, d: g.update(block_w=g["block_w"][1:]), "weight shapes"),
+    (lambda g, d: g.update(rest_pos=g["rest_pos"][1:]), "must be"),
+])
+def test_a_damaged_instance_head_is_one_clear_error_at_load(model, tmp_path: Path, damage, message) -> None:
+    """The head's Numba kernel reads observation positions and weights the file gives: a file whose positions or
+    shapes do not fit is refused when the policy is built (all five cases checked failing without the check)."""
+    from cardenvs.agents import policy as policy_mod
+    from cardenvs.core.errors import BadArgumentError
+
+    path = policy_mod.export(model, tmp_path / "inst.npz", GAME)
+    meta, hidden, action, embed, instance = policy_mod.read_npz(path)
+    policy_mod.NumpyPolicy(hidden, action, embed=embed, instance=instance)  # the undamaged file builds
+    damage(instance[1], 10 * meta["obs_dim"])
+    with pytest.raises(BadArgumentError, match=message):
+        policy_mod.NumpyPolicy(hidden, action, embed=embed, instance=instance)
