@@ -152,15 +152,16 @@ def test_profiling_cli_names_an_unknown_game_in_one_line(capsys) -> None:
 
 def test_pilot_speed_benchmark_measures_each_pilot_and_says_why_one_is_skipped(tmp_path: Path) -> None:
     """benchmarks/pilots.py: one row per (game, pilot) with a median of its repeats; a pilot the game cannot use here
-    (simulfight ships no policy) is a row that says why, not a crash; the table, JSON and plot are written."""
+    (a policy file that is not there) is a row that says why, not a crash; the table, JSON and plot are written."""
     from cardenvs.benchmarks import pilots
 
-    report = pilots.main(["simulfight", "--pilots", "random", "ppo", "--games", "2", "--repeats", "2",
+    missing = f"ppo:{tmp_path / 'missing.npz'}"
+    report = pilots.main(["simulfight", "--pilots", "random", missing, "--games", "2", "--repeats", "2",
                           "--json", str(tmp_path / "p.json"), "--plot", str(tmp_path / "p.png")])
     rows = {r["pilot"]: r for r in report["rows"]}
     assert len(rows["random"]["runs"]) == 2 and rows["random"]["games_per_second"] > 0
     assert rows["random"]["games"] == 6  # 3 starter decks: 3 pairings x 2 games
-    assert "games_per_second" not in rows["ppo"] and "simulfight" in rows["ppo"]["skipped"]
+    assert "games_per_second" not in rows[missing] and "missing.npz" in rows[missing]["skipped"]
     assert json.loads((tmp_path / "p.json").read_text())["rows"] == report["rows"]
     assert (tmp_path / "p.png").stat().st_size > 0
     assert pilots.table(report).splitlines()[2].startswith("| simulfight | ") and pilots.table(report).endswith("| - |")
