@@ -291,12 +291,15 @@ class NumpyPolicy:
                 raise BadArgumentError(f"legal must be a [{want[0]}, {want[1]}] array (one row per observation row "
                                        f"read), got shape {legal.shape}")
             legal = legal != 0
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if obs.ndim != 2:
+            obs = obs.reshape(len(obs), -1)
+        # one check for every path: the first-layer and instance kernels read positions of a row of obs_dim values
+        if obs.shape[1] != self.obs_dim:
+            raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
         if self._first is None:
             x = self.features(obs if rows is None else obs[rows])
         else:
-            obs = np.ascontiguousarray(obs, dtype=np.float32).reshape(len(obs), -1)
-            if obs.shape[1] != self.obs_dim:
-                raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
             rows = np.arange(len(obs), dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
             x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
             # row slices on the batch core's threads (cardenvs.core.threads): the first layer is most of the pilot
@@ -361,7 +364,11 @@ class NumpyPolicy:
         want = rest.shape[1] + ids.shape[1] * dim
         bw, sw = np.asarray(g["block_w"]), np.asarray(g["state_w"])
         width = bw.shape[1] if bw.ndim == 2 else -1
-        last = self.hidden[-1][0].shape[1] if self.hidden else self.obs_dim
+        if self.hidden:
+            last = self.hidden[-1][0].shape[1]
+        else:  # the head reads the network's input: embedded card ids are dim values each
+            last = (len(self.embed["rest_idx"]) + len(self.embed["card_idx"]) * dim) if self.embed is not None \
+                else self.obs_dim
         if (bw.ndim != 2 or bw.shape[0] != want or np.shape(g["block_b"]) != (width,) or sw.shape != (last, width)
                 or np.shape(g["score_w"]) != (width,)):
             raise BadArgumentError(f"{where}: weight shapes do not fit its {want} block values and the last hidden "
@@ -374,10 +381,7 @@ class NumpyPolicy:
 
         Only the (row, i) pairs it scores are computed (:func:`instance_scores`, on the batch core's threads): all
         pairs without ``legal``, else the legal ones (heartbreak: about 1 in 10)."""
-        m = len(h)
-        obs = np.ascontiguousarray(obs, dtype=np.float32).reshape(len(obs), -1)
-        if obs.shape[1] != self.obs_dim:  # the kernel reads block positions of a row of obs_dim values
-            raise BadArgumentError(f"observations of size {obs.shape[1]} given to a policy for size {self.obs_dim}")
+        m = len(h)  # obs: float32 [*, obs_dim], checked by _logits
         for g in self._instance:
             n, a0 = g["n"], g["a0"]
             if legal is None:

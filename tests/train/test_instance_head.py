@@ -186,3 +186,30 @@ def test_a_damaged_instance_head_is_one_clear_error_at_load(model, tmp_path: Pat
     damage(instance[1], 10 * meta["obs_dim"])
     with pytest.raises(BadArgumentError, match=message):
         policy_mod.NumpyPolicy(hidden, action, embed=embed, instance=instance)
+
+
+def test_a_head_on_a_network_without_hidden_layers_reads_the_embedded_input(tmp_path: Path) -> None:
+    """With ``net_arch = []`` the head's state term reads the network's input, whose width with a card embedding is
+    the embedded width, not the observation's: such a policy loads and gives torch's probabilities (checked failing
+    with the observation width as that layer's width), and a wrong observation width is one clear error on this
+    path too."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from cardenvs.agents import policy as policy_mod
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.train.features import card_embedding_kwargs
+    from cardenvs.train.instance_head import InstanceHeadPolicy, instance_head_kwargs
+
+    embedding = card_embedding_kwargs(GAME, 4)
+    env = cardenvs.make_vec(GAME, 2, opponent="random", seed=0)
+    flat = MaskablePPO(InstanceHeadPolicy, env, n_steps=8, batch_size=16, n_epochs=1, seed=0, device="cpu",
+                       policy_kwargs={"net_arch": [], **embedding, **instance_head_kwargs(GAME, 8, embedding)})
+    obs, masks = _recorded(4, 20)
+    with torch.no_grad():
+        want = flat.policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool)).distribution.probs
+    agent = policy_mod.load_npz(policy_mod.export(flat, tmp_path / "flat.npz", GAME), game=GAME)
+    assert not agent.hidden
+    np.testing.assert_allclose(agent.probs(obs, masks), want.numpy(), rtol=1e-4, atol=1e-6)
+    with pytest.raises(BadArgumentError, match="observations of size"):
+        agent.logits(obs[:, :-1])
