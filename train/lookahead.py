@@ -132,6 +132,23 @@ class LookaheadAgent:
         return won.reshape(len(chunk), k).sum(axis=1).astype(np.float64)
 
 
+CHECKS = ("pair", "starters", "unseen")  # the strength bars' deck settings (train.bars)
+
+
+def deck_pairings(game: str, check: str, deck_bank: int = 256, train_seed: int = 0, pairs: int = 20) -> list:
+    """The deck pairs of one of the bars' checks: the default pair (None), every ordered starter pairing, or the
+    unseen pairs a deck-general run with ``train_seed`` and ``deck_bank`` never used (``train.evaluate``'s sets)."""
+    if check == "pair":
+        return [None]
+    if check == "starters":
+        names = get_spec(game).starter_decks()
+        return [(d0, d1) for d0 in names for d1 in names]
+    from .decks import deck_bank as make_bank, holdout_pairs
+
+    bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
+    return holdout_pairs(game, pairs, train_seed, exclude=bank)
+
+
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
@@ -139,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m cardenvs.train.lookahead", description=__doc__.split("\n\n")[0])
     ap.add_argument("game")
-    ap.add_argument("--games", type=int, default=200, help="seat-swapped games (default 200)")
+    ap.add_argument("--games", type=int, default=200, help="seat-swapped games, spread over the pairings (200)")
+    ap.add_argument("--decks", choices=CHECKS, default="pair",
+                    help="the default pair, all starter pairings or the 20 unseen pairs of the bars (default pair)")
     ap.add_argument("--rollouts", type=int, default=16, help="copies per legal action and decision (default 16)")
     ap.add_argument("--pilot", default="heuristic", help="rollout pilot for the searcher (default heuristic)")
     ap.add_argument("--opponent", default="random", help="the opponent, also its model in the copies")
@@ -147,34 +166,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=50, help="games played at once (default 50)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write the result as JSON here")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    total = {"wins": 0, "draws": 0, "losses": 0, "by_seat": {0: [0, 0, 0], 1: [0, 0, 0]}}
+    per_pairing: dict[str, list[int]] = {}
     try:
-        args = ap.parse_args(argv)
         agent = LookaheadAgent(args.game, args.pilot, args.opponent, args.rollouts, args.hidden, args.seed)
-        t0 = time.perf_counter()
-        total = {"wins": 0, "draws": 0, "losses": 0, "by_seat": {0: [0, 0, 0], 1: [0, 0, 0]}}
-        per = max(2, args.batch)
-        with tqdm(total=args.games, desc=f"lookahead {args.game}", unit="game") as bar:
-            for k, start in enumerate(range(0, args.games, per)):
-                n = min(per, args.games - start)
-                r = play_match(args.game, agent, args.opponent, games=n, seed=args.seed * 1000 + k)
-                total["wins"] += r.wins
-                total["draws"] += r.draws
-                total["losses"] += r.losses
-                for s in (0, 1):
-                    total["by_seat"][s] = [x + y for x, y in zip(total["by_seat"][s], r.by_seat[s])]
-                bar.update(n)
+        pairings = deck_pairings(args.game, args.decks)
+        per = max(2, args.games // len(pairings))
+        with tqdm(total=per * len(pairings), desc=f"lookahead {args.game} {args.decks}", unit="game") as bar:
+            for k, pair in enumerate(pairings):
+                name = "default pair" if pair is None else (f"{pair[0]} vs {pair[1]}" if args.decks == "starters"
+                                                            else f"unseen pair {k}")
+                for j, start in enumerate(range(0, per, max(2, args.batch))):
+                    n = min(max(2, args.batch), per - start)
+                    r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
+                                   seed=(args.seed * 1000 + k) * 1000 + j)
+                    counts = per_pairing.setdefault(name, [0, 0, 0])
+                    for key, v in zip(("wins", "draws", "losses"), (r.wins, r.draws, r.losses)):
+                        total[key] += v
+                    counts[0], counts[1], counts[2] = counts[0] + r.wins, counts[1] + r.draws, counts[2] + r.losses
+                    for s in (0, 1):
+                        total["by_seat"][s] = [x + y for x, y in zip(total["by_seat"][s], r.by_seat[s])]
+                    bar.update(n)
     except CardenvsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     games = total["wins"] + total["draws"] + total["losses"]
     lo, hi = wilson(total["wins"], games)
-    result = {"game": args.game, "pilot": args.pilot, "opponent": args.opponent, "rollouts": args.rollouts,
-              "hidden": args.hidden, "seed": args.seed, "games": games, **total,
-              "win_rate": total["wins"] / games, "ci95": [lo, hi],
+    result = {"game": args.game, "decks": args.decks, "pilot": args.pilot, "opponent": args.opponent,
+              "rollouts": args.rollouts, "hidden": args.hidden, "seed": args.seed, "games": games, **total,
+              "win_rate": total["wins"] / games, "ci95": [lo, hi], "pairings": per_pairing,
               "searched_decisions": agent.searched, "overruled_pilot": agent.changed,
               "seconds": round(time.perf_counter() - t0, 1)}
     seat = "  ".join(f"seat {s}: {w}/{w + d + l_}" for s, (w, d, l_) in result["by_seat"].items())
-    print(f"{args.game}: lookahead ({args.pilot} rollouts x{args.rollouts}, hidden {args.hidden}) vs "
+    print(f"{args.game} {args.decks}: lookahead ({args.pilot} rollouts x{args.rollouts}, hidden {args.hidden}) vs "
           f"{args.opponent}: {result['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {games} games ({seat}); "
           f"{agent.changed} of {agent.searched} searched decisions overruled the pilot; {result['seconds']} s")
     if args.out:
