@@ -132,15 +132,27 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
     return batch.play_out(decide, max_steps=MAX_DECISIONS)
 
 
+def unseen_pairings(game: Any, pairs: int = 20, train_seed: int = 0, deck_bank: int = 256) -> list:
+    """``pairs`` random legal deck pairs that a deck-general run with ``train_seed`` (and ``deck_bank`` random decks)
+    never used: the unseen pairs of the strength bars."""
+    from .decks import deck_bank as make_bank, holdout_pairs
+
+    bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
+    return holdout_pairs(game, pairs, train_seed, exclude=bank)
+
+
+def starter_pairings(game: Any) -> list[tuple[str, str]]:
+    """Every ordered pair of the game's starter decks, mirrors included."""
+    names = get_spec(game).starter_decks()
+    return [(d0, d1) for d0 in names for d1 in names]
+
+
 def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs: int = 20, seed: int = 0,
                 train_seed: int = 0, deck_bank: int = 256, per_pairing: dict | None = None) -> MatchResult:
     """``games`` seat-swapped games spread evenly over ``pairs`` random legal deck pairs that a deck-general run with
     ``train_seed`` (and ``deck_bank`` random decks) never used; counts summed over the pairs. ``per_pairing``, when
     given, receives ``"unseen pair K" -> MatchResult`` for each pair: whether the losses gather in a few pairs."""
-    from .decks import deck_bank as make_bank, holdout_pairs
-
-    bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
-    held = holdout_pairs(game, pairs, train_seed, exclude=bank)
+    held = unseen_pairings(game, pairs, train_seed, deck_bank)
     per = max(2, int(games) // max(len(held), 1))
     total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
     for k, pair in enumerate(held):
@@ -170,8 +182,7 @@ def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed
     against every other from both seats, so ``by_seat`` is the seat's effect alone and the score is the pilot's.
     ``per_pairing`` (a dict), when given, receives ``"deck0 vs deck1" -> MatchResult`` for each pairing.
     """
-    names = get_spec(game).starter_decks()
-    pairings = [(d0, d1) for d0 in names for d1 in names]
+    pairings = starter_pairings(game)
     per = max(2, int(games) // len(pairings))
     total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
     for k, pair in enumerate(pairings):

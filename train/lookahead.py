@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from cardenvs.agents.base import state_inputs
 from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.errors import BadArgumentError, CardenvsError
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED
@@ -70,11 +71,13 @@ class LookaheadAgent:
             players: np.ndarray | None = None) -> np.ndarray:
         if states is None or players is None:
             raise BadArgumentError("the look-ahead pilot needs the true states and players (it copies the games)")
+        # shapes, dtypes and seats checked before any row is copied into the search's batches (and their kernels)
+        states, _, players = state_inputs(self.spec.name, mask, states, players)
         everyone = np.arange(len(mask))
-        out = np.asarray(self._choose(self.pilot, obs, mask, states, np.asarray(players), everyone), np.int32).copy()
-        # candidate (row, action) pairs of the rows with a real choice
-        pairs = [(i, int(a)) for i in everyone for a in np.flatnonzero(mask[i])
-                 if np.count_nonzero(mask[i]) > 1]
+        out = np.asarray(self._choose(self.pilot, obs, mask, states, players, everyone), np.int32).copy()
+        # candidate (row, action) pairs of the rows with a real choice (a finished row, player -1, has none)
+        choosing = np.flatnonzero((np.count_nonzero(mask, axis=1) > 1) & (players >= 0))
+        pairs = [(int(i), int(a)) for i in choosing for a in np.flatnonzero(mask[i])]
         if not pairs:
             return out
         wins = np.zeros(len(pairs))
@@ -138,21 +141,19 @@ CHECKS = ("pair", "starters", "unseen")  # the strength bars' deck settings (tra
 def deck_pairings(game: str, check: str, deck_bank: int = 256, train_seed: int = 0, pairs: int = 20) -> list:
     """The deck pairs of one of the bars' checks: the default pair (None), every ordered starter pairing, or the
     unseen pairs a deck-general run with ``train_seed`` and ``deck_bank`` never used (``train.evaluate``'s sets)."""
+    from .evaluate import starter_pairings, unseen_pairings
+
     if check == "pair":
         return [None]
     if check == "starters":
-        names = get_spec(game).starter_decks()
-        return [(d0, d1) for d0 in names for d1 in names]
-    from .decks import deck_bank as make_bank, holdout_pairs
-
-    bank = make_bank(game, deck_bank, train_seed) if deck_bank > 0 else []
-    return holdout_pairs(game, pairs, train_seed, exclude=bank)
+        return starter_pairings(game)
+    return unseen_pairings(game, pairs, train_seed, deck_bank)
 
 
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
-    from .evaluate import play_match, wilson
+    from .evaluate import MatchResult, _add, play_match
 
     ap = argparse.ArgumentParser(prog="python -m cardenvs.train.lookahead", description=__doc__.split("\n\n")[0])
     ap.add_argument("game")
@@ -168,8 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the result as JSON here")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    total = {"wins": 0, "draws": 0, "losses": 0, "by_seat": {0: [0, 0, 0], 1: [0, 0, 0]}}
-    per_pairing: dict[str, list[int]] = {}
+    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    per_pairing: dict[str, MatchResult] = {}
     try:
         agent = LookaheadAgent(args.game, args.pilot, args.opponent, args.rollouts, args.hidden, args.seed)
         pairings = deck_pairings(args.game, args.decks)
@@ -182,21 +183,19 @@ def main(argv: list[str] | None = None) -> int:
                     n = min(max(2, args.batch), per - start)
                     r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
                                    seed=(args.seed * 1000 + k) * 1000 + j)
-                    counts = per_pairing.setdefault(name, [0, 0, 0])
-                    for key, v in zip(("wins", "draws", "losses"), (r.wins, r.draws, r.losses)):
-                        total[key] += v
-                    counts[0], counts[1], counts[2] = counts[0] + r.wins, counts[1] + r.draws, counts[2] + r.losses
-                    for s in (0, 1):
-                        total["by_seat"][s] = [x + y for x, y in zip(total["by_seat"][s], r.by_seat[s])]
+                    _add(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)), r)
+                    _add(total, r)
                     bar.update(n)
     except CardenvsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    games = total["wins"] + total["draws"] + total["losses"]
-    lo, hi = wilson(total["wins"], games)
+    games = total.games
+    lo, hi = total.ci
     result = {"game": args.game, "decks": args.decks, "pilot": args.pilot, "opponent": args.opponent,
-              "rollouts": args.rollouts, "hidden": args.hidden, "seed": args.seed, "games": games, **total,
-              "win_rate": total["wins"] / games, "ci95": [lo, hi], "pairings": per_pairing,
+              "rollouts": args.rollouts, "hidden": args.hidden, "seed": args.seed, "games": games,
+              "wins": total.wins, "draws": total.draws, "losses": total.losses,
+              "by_seat": {s: list(v) for s, v in total.by_seat.items()}, "win_rate": total.win_rate, "ci95": [lo, hi],
+              "pairings": {name: [r.wins, r.draws, r.losses] for name, r in per_pairing.items()},
               "searched_decisions": agent.searched, "overruled_pilot": agent.changed,
               "seconds": round(time.perf_counter() - t0, 1)}
     seat = "  ".join(f"seat {s}: {w}/{w + d + l_}" for s, (w, d, l_) in result["by_seat"].items())

@@ -47,3 +47,16 @@ def test_cli_names_a_wrong_game_in_one_line(capsys) -> None:
     assert main(["nogame", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "nogame" in err
+
+
+def test_states_of_the_wrong_shape_or_dtype_are_one_clear_error() -> None:
+    """The states are copied into the search's own batches, whose kernels read them: they are checked first
+    (checked failing without the check: numpy's broadcast error, or worse, a kernel reading a bad row)."""
+    from cardenvs.core.batch import BatchGame
+
+    batch = BatchGame("simulfight", 2, seed=1)
+    agent = LookaheadAgent("simulfight", pilot="random", rollouts=1)
+    mask, players = batch.legal_mask(), batch.to_act.copy()
+    for states in (batch.states[:, :-1], batch.states.astype(np.int64)):
+        with pytest.raises(BadArgumentError, match="states must be int32"):
+            agent.act(batch.observe(), mask, states, players)
