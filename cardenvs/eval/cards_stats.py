@@ -12,6 +12,9 @@ however many copies):
   f the fraction of games drawn, this is ``(1 - f) * iwd`` and its interval is the IWD interval scaled by 1 - f.
 
 Win rates count draws and truncated games as half a win and carry 95% Wilson intervals.
+
+:func:`rarely_played` lists, per pilot, the cards it drew often but almost never played: for those cards GIH and IWD
+measure holding the card (a dead draw), not what the card does, so a designer should not read them as its strength.
 """
 from __future__ import annotations
 
@@ -66,3 +69,30 @@ def card_stats(result: TournamentResult, by_deck: bool = False) -> list[dict] | 
     if not by_deck:
         return card_table(cards, result.card_names, result.labels)
     return {label: card_table(cards[e:e + 1], result.card_names) for e, label in enumerate(result.labels)}
+
+
+RARELY_PLAYED_SHARE = 0.05  # played in at most this share of the games it was drawn in
+RARELY_PLAYED_MIN_DRAWN = 20  # below this many drawn games a low count is noise, not a habit
+
+
+def rarely_played(result: TournamentResult, max_share: float = RARELY_PLAYED_SHARE,
+                  min_drawn: int = RARELY_PLAYED_MIN_DRAWN) -> list[dict]:
+    """Cards that a pilot drew in at least ``min_drawn`` games but played in at most ``max_share`` of them, per pilot
+    (summed over the decks it piloted): ``{"pilot", "card", "card_id", "drawn_games", "played_games"}``, by pilot,
+    then least played first.
+
+    Why per pilot: a card the heuristic never plays may be played by the trained policy; summed over pilots the habit
+    of one would hide behind the other.
+    """
+    cards = np.asarray(result.tally.cards, dtype=np.int64)
+    out = []
+    for pilot in sorted({e.pilot for e in result.entries}):
+        rows = [k for k, e in enumerate(result.entries) if e.pilot == pilot]
+        total = cards[rows].sum(axis=0)
+        for cid in np.flatnonzero(total[:, 2] >= max(int(min_drawn), 1)):
+            drawn, played = int(total[cid, 2]), int(total[cid, 6])
+            if played <= max_share * drawn:
+                out.append({"pilot": pilot, "card": result.card_names[cid], "card_id": int(cid),
+                            "drawn_games": drawn, "played_games": played})
+    out.sort(key=lambda r: (r["pilot"], r["played_games"] / r["drawn_games"], r["card"]))
+    return out
