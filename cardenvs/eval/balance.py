@@ -293,7 +293,7 @@ def add_command(sub: Any) -> None:
     p = sub.add_parser(
         "balance", help="card balance report: per-card win rate when drawn vs not, flags for outliers",
         description="Random legal decks played by competent pilots: for every card, the win rate when drawn minus "
-                    "when not drawn with a 95%% interval, how often random and searched (--strong) decks hold it, and "
+                    "when not drawn with a 95% interval, how often random and searched (--strong) decks hold it, and "
                     "a flag when the whole interval lies outside the field's range (Tukey fences of the cards' "
                     "estimates): too strong, or never worth playing. Writes a table, CSV, JSON, a plot and an HTML "
                     "page.")

@@ -549,7 +549,7 @@ def add_command(dsub: Any) -> None:
                     "against the current best deck on the same games against the field (common random numbers, a "
                     "sequential test per candidate); keep a swap when the test says it is better. Writes the best deck "
                     "as a deck file and a report (JSON and text): the score against the field at each accepted step "
-                    "with 95%% intervals, the cards added and removed. The same --seed and a game --budget give the "
+                    "with 95% intervals, the cards added and removed. The same --seed and a game --budget give the "
                     "same search.")
     p.add_argument("game", help="game name (see 'cardenvs games')")
     p.add_argument("--start", required=True, metavar="DECK", help="the deck to improve (starter name or deck file)")

@@ -177,3 +177,24 @@ def test_an_interrupted_report_leaves_no_partial_folder(spec, tmp_path, monkeypa
     assert out.is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
     report.write_report(summary, tmp_path / "out")  # over an existing report: replaced file by file
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_no_help_page_shows_a_doubled_percent_sign() -> None:
+    """argparse collapses ``%%`` in an option's help but not in a description: every page, subcommands included,
+    must read "95%", never "95%%"."""
+    import argparse
+
+    from cardenvs.cli import build_parser
+
+    pages = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        pages.append((parser.prog, parser.format_help()))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    walk(sub)
+
+    walk(build_parser())
+    assert len(pages) > 8, [p for p, _ in pages]
+    assert [p for p, text in pages if "%%" in text] == []
