@@ -159,11 +159,12 @@ def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs:
         r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
         if per_pairing is not None:
             per_pairing[f"unseen pair {k}"] = r
-        _add(total, r)
+        add_result(total, r)
     return total
 
 
-def _add(total: MatchResult, r: MatchResult) -> None:
+def add_result(total: MatchResult, r: MatchResult) -> None:
+    """Add ``r``'s counts (results, seats, decisions) into ``total``: sums over pairings or runs."""
     total.wins += r.wins
     total.draws += r.draws
     total.losses += r.losses
@@ -189,7 +190,7 @@ def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed
         r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
         if per_pairing is not None:
             per_pairing[f"{pair[0]} vs {pair[1]}"] = r
-        _add(total, r)
+        add_result(total, r)
     return total
 
 

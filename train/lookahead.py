@@ -8,7 +8,8 @@ lower bound on what a pilot can reach there, and a much stronger one than any tr
 that this searcher misses is out of reach for reasons of luck rather than of training.
 
 ``hidden="redeal"`` (the fair mode) gives each copy the game's ``hide``: what the searcher cannot see is re-dealt
-(the other hand, both deck orders). ``hidden="known"`` plays the copies on the true state (the searcher knows the
+(the other hand, both deck orders). Every candidate action of a decision is tried on the same ``rollouts`` copies
+(common random numbers), so actions are compared on the same deals. ``hidden="known"`` plays the copies on the true state (the searcher knows the
 opponent's hand and every future draw): an oracle, an upper estimate of the same kind. In games with simultaneous
 plans the copies keep the part of the opponent's plan already made this phase (``hide`` does not re-deal a plan),
 which only the second player to plan can have seen; the script reports results per seat for that reason.
@@ -80,12 +81,18 @@ class LookaheadAgent:
         pairs = [(int(i), int(a)) for i in choosing for a in np.flatnonzero(mask[i])]
         if not pairs:
             return out
-        wins = np.zeros(len(pairs))
+        # common random numbers: one set of copies per row, shared by all its candidate actions, so the actions are
+        # compared on the same deals (the re-dealt hand, both deck orders and the row's later chance) and the
+        # comparison's noise is the rollouts' alone; it also re-deals rollouts, not rollouts x actions, times
         k = self.rollouts
+        copies = {int(i): np.stack([self.spec.hide(states[i], int(players[i]), self.rng, self.pool)
+                                    for _ in range(k)]) if self.hidden == "redeal"
+                  else np.repeat(states[i][None], k, axis=0) for i in choosing}
+        wins = np.zeros(len(pairs))
         per_chunk = self.capacity // k
         for start in range(0, len(pairs), per_chunk):
             chunk = pairs[start:start + per_chunk]
-            wins[start:start + len(chunk)] = self._rollout_wins(chunk, states, players)
+            wins[start:start + len(chunk)] = self._rollout_wins(chunk, copies, players)
         best: dict[int, tuple[float, int]] = {}
         for (i, a), w in zip(pairs, wins):
             score = w + (0.5 if a == out[i] else 0.0)  # the pilot's choice wins ties
@@ -97,8 +104,9 @@ class LookaheadAgent:
             out[i] = a
         return out
 
-    def _rollout_wins(self, chunk: list[tuple[int, int]], states: np.ndarray, players: np.ndarray) -> np.ndarray:
-        """Wins of each (row, action) of ``chunk`` over ``rollouts`` copies played to the end."""
+    def _rollout_wins(self, chunk: list[tuple[int, int]], copies: dict[int, np.ndarray],
+                      players: np.ndarray) -> np.ndarray:
+        """Wins of each (row, action) of ``chunk`` over the row's ``rollouts`` copies played to the end."""
         k, n = self.rollouts, len(chunk) * self.rollouts
         size = 1 << max(n - 1, 1).bit_length()
         if size not in self._batches:
@@ -107,12 +115,8 @@ class LookaheadAgent:
         me = np.full(size, -1, np.int32)
         first = np.zeros(size, np.int32)
         for j, (i, a) in enumerate(chunk):
-            p = int(players[i])
-            for c in range(k):
-                row = j * k + c
-                b.states[row] = self.spec.hide(states[i], p, self.rng, self.pool) if self.hidden == "redeal" \
-                    else states[i]
-                me[row], first[row] = p, a
+            b.states[j * k:(j + 1) * k] = copies[i]
+            me[j * k:(j + 1) * k], first[j * k:(j + 1) * k] = int(players[i]), a
         b.states[n:, H_STATUS] = TERMINATED  # unused rows: finished, nobody to act
         b.states[n:, H_TO_ACT] = -1
         b.step(first, players=me, errors="ignore")
@@ -153,7 +157,7 @@ def deck_pairings(game: str, check: str, deck_bank: int = 256, train_seed: int =
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
-    from .evaluate import MatchResult, _add, play_match
+    from .evaluate import MatchResult, add_result, play_match
 
     ap = argparse.ArgumentParser(prog="python -m cardenvs.train.lookahead", description=__doc__.split("\n\n")[0])
     ap.add_argument("game")
@@ -183,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                     n = min(max(2, args.batch), per - start)
                     r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
                                    seed=(args.seed * 1000 + k) * 1000 + j)
-                    _add(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)), r)
-                    _add(total, r)
+                    add_result(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)), r)
+                    add_result(total, r)
                     bar.update(n)
     except CardenvsError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -1,6 +1,8 @@
 """``train.lookahead``: the flat Monte Carlo pilot that measures how far a bar against random is luck."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -60,3 +62,27 @@ def test_states_of_the_wrong_shape_or_dtype_are_one_clear_error() -> None:
     for states in (batch.states[:, :-1], batch.states.astype(np.int64)):
         with pytest.raises(BadArgumentError, match="states must be int32"):
             agent.act(batch.observe(), mask, states, players)
+
+
+def test_every_candidate_action_is_tried_on_the_same_redealt_copies(monkeypatch) -> None:
+    """Common random numbers: a decision re-deals ``rollouts`` copies once and tries each of its actions on them
+    (checked failing with a re-deal per action and copy, as before)."""
+    from cardenvs.core.batch import BatchGame
+
+    batch = BatchGame("simulfight", 4, seed=2)
+    mask = batch.legal_mask()
+    agent = LookaheadAgent("simulfight", pilot="random", rollouts=3, seed=4)
+    calls = []
+    real_hide = agent.spec.hide
+
+    def counting_hide(state, viewer, rng, pool):
+        calls.append(viewer)
+        return real_hide(state, viewer, rng, pool)
+
+    # a copy of the (frozen, shared) spec with a counting hide, for this agent only
+    monkeypatch.setattr(agent, "spec", dataclasses.replace(agent.spec, hide=counting_hide))
+    agent.act(batch.observe(), mask, batch.states, batch.to_act.copy())
+    choosing = int(np.count_nonzero(np.count_nonzero(mask, axis=1) > 1))
+    assert choosing > 0 and np.count_nonzero(mask) > choosing * 2  # several actions per decision
+    assert len(calls) == 3 * choosing  # not 3 x the candidate actions
+
