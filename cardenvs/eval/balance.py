@@ -15,6 +15,10 @@ per-instance drawn/played flags the engine keeps in every state (:mod:`cardenvs.
   says so. Win rate when drawn is biased the same way for every card (longer games draw more cards), which is why
   the flags compare cards with each other rather than with zero.
 
+* ``rarely_played``: the pilot drew it in 20+ games but played it in 5% of them or fewer
+  (:func:`cardenvs.eval.cards_stats.rarely_played`'s rule). Its win rates then measure a dead draw under this pilot,
+  so a flag on it may be the pilot's blind spot rather than the card's worth; the report lists these cards.
+
 With ``z`` = 1.96 a card whose true effect sits just at the fence is flagged 2.5% of the time; cards inside the
 range much less. Raise ``z`` (e.g. a Bonferroni z for the pool size) for fewer false flags.
 """
@@ -36,7 +40,7 @@ from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.spec import GameSpec
 
 from . import stats
-from .cards_stats import card_table
+from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_table
 from .matches import Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 from .optimize import bind_pool, pool_pilot
 
@@ -62,10 +66,20 @@ class BalanceResult:
     def flagged(self) -> dict[str, str]:
         return {r["card"]: r["flag"] for r in self.rows if r["flag"]}
 
+    @property
+    def rarely_played(self) -> list[str]:
+        """Cards the pilot drew often but almost never played (their win rates measure a dead draw)."""
+        return [r["card"] for r in self.rows if r.get("rarely_played")]
+
+    def rarely_played_line(self) -> str:
+        return (f"rarely played by the pilot (drawn in {RARELY_PLAYED_MIN_DRAWN}+ games, played in "
+                f"{RARELY_PLAYED_SHARE:.0%} or fewer; their win rates measure a dead draw, so a flag on them may be the "
+                f"pilot's blind spot): " + (", ".join(self.rarely_played) or "none"))
+
     def to_dict(self) -> dict:
         return {"kind": "cardenvs balance", "game": self.game, "seed": self.seed, "pilot": self.pilot,
                 "decks": self.n_decks, "games": self.games, "seconds": self.elapsed, "field_range": list(self.fence),
-                "flagged": self.flagged, "cards": self.rows, "config": self.config,
+                "flagged": self.flagged, "rarely_played": self.rarely_played, "cards": self.rows, "config": self.config,
                 "strong_reports": self.strong_reports}
 
 
@@ -165,11 +179,14 @@ def balance_report(
         c = r["card_id"]
         lo, hi = r["iwd_ci"]
         flag = FLAG_STRONG if lo > hi_f else FLAG_WEAK if hi < lo_f else ""
+        drawn = int(total[c, 2])
+        rare = drawn >= RARELY_PLAYED_MIN_DRAWN and total[c, 6] <= RARELY_PLAYED_SHARE * drawn
         out.append({"card": r["card"], "card_id": c, "decks": int(holding[:, c].sum()), "games": r["gp_games"],
                     "drawn_rate": r["drawn_rate"], "played_rate": r["played_rate"], "gih_wr": r["gih_wr"],
                     "gns_wr": r["gns_wr"], "iwd": r["iwd"], "iwd_ci": [lo, hi],
                     "inclusion_random": float(incl_random[c]),
-                    "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]), "flag": flag})
+                    "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]), "flag": flag,
+                    "rarely_played": bool(rare)})
     config = {"opponents": opponents, "pairs": pairs, "z": z, "fence_k": fence_k, "min_games": min_games,
               "pool": [str(p) for p in pool.paths], "strong_decks": n_strong}
     return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, (lo_f, hi_f), config,
@@ -196,7 +213,8 @@ def format_balance(result: BalanceResult, top: int | None = None) -> str:
                      f"{_p(r['gih_wr']):>6} {_p(r['gns_wr']):>6} {ci:>22} {_p(r['inclusion_random']):>8} "
                      f"{_p(r['inclusion_strong']):>11}  {r['flag']}")
     flagged = result.flagged
-    lines += ["", "flagged: " + (", ".join(f"{c} ({f})" for c, f in flagged.items()) or "none")]
+    lines += ["", "flagged: " + (", ".join(f"{c} ({f})" for c, f in flagged.items()) or "none"),
+              result.rarely_played_line()]
     return "\n".join(lines)
 
 
@@ -210,14 +228,15 @@ def write_balance(result: BalanceResult, folder: str | Path, plot: bool = True) 
     paths.append(js)
     cs = folder / "balance.csv"
     cols = ["card", "decks", "games", "drawn_rate", "played_rate", "gih_wr", "gns_wr", "iwd", "iwd_lo", "iwd_hi",
-            "inclusion_random", "inclusion_strong", "flag"]
+            "inclusion_random", "inclusion_strong", "flag", "rarely_played"]
     with cs.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
         for r in result.rows:
             w.writerow([r["card"], r["decks"], r["games"], r["drawn_rate"], r["played_rate"], r["gih_wr"], r["gns_wr"],
                         r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
-                        "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"]])
+                        "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"],
+                        int(r["rarely_played"])])
     paths.append(cs)
     txt = folder / "balance.txt"
     txt.write_text(format_balance(result) + "\n", encoding="utf-8")
@@ -251,7 +270,8 @@ def plot_balance(result: BalanceResult, path: Path) -> Path | None:
     ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="none", ecolor=colors, elinewidth=1)
     ax.scatter(x, y, c=colors, s=14, zorder=3)
     ax.set_yticks(y)
-    ax.set_yticklabels([r["card"] + (f"  [{r['flag']}]" if r["flag"] else "") for r in rows], fontsize=7)
+    ax.set_yticklabels([r["card"] + (f"  [{r['flag']}]" if r["flag"] else "")
+                        + ("  (rarely played)" if r["rarely_played"] else "") for r in rows], fontsize=7)
     ax.set_xlabel("win rate when drawn - when not drawn (points, 95% interval)")
     ax.set_title(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games)", fontsize=9)
     ax.legend(loc="lower right", fontsize=7)
@@ -269,7 +289,7 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
     body = []
     for r in result.rows:
         ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
-        cells = [r["card"], r["decks"], _p(r["drawn_rate"]), _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]),
+        cells = [r["card"] + (" (rarely played)" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]), _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]),
                  ci, _p(r["inclusion_random"]), _p(r["inclusion_strong"]), r["flag"]]
         style = ' style="background:#fde2e2"' if r["flag"] == FLAG_STRONG else \
             ' style="background:#e2ecfd"' if r["flag"] == FLAG_WEAK else ""
@@ -281,7 +301,7 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
             f"{html.escape(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
             f"cards' win rate when drawn - not drawn): {100 * result.fence[0]:+.1f} .. {100 * result.fence[1]:+.1f} "
             f"points. Flagged: {html.escape(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
-            f"</p><img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
+            f"</p><p>{html.escape(result.rarely_played_line()[:1].upper() + result.rarely_played_line()[1:])}.</p><img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
             + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
     path.write_text(page, encoding="utf-8")
     return path

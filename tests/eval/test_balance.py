@@ -56,3 +56,22 @@ def test_field_range_is_tukeys_fence():
 
     lo, hi = field_range([0.0, 1.0, 2.0, 3.0, 4.0, float("nan")])
     assert (lo, hi) == (1.0 - 1.5 * 2.0, 3.0 + 1.5 * 2.0)
+
+
+def test_balance_names_the_cards_its_pilot_rarely_plays(result, tmp_path):
+    """A card the pilot drew in 20+ games and played in 5% of them or fewer is marked: its win rates measure a dead
+    draw. The mark agrees with the drawn and played rates of the same rows, and the text and HTML list the cards."""
+    from cardenvs.eval.balance import format_balance, write_balance
+
+    expect = [r["card"] for r in result.rows
+              if round(r["drawn_rate"] * r["games"]) >= 20 and r["played_rate"] <= 0.05 * r["drawn_rate"] + 1e-12]
+    assert expect, "the heuristic plays every card of this pool: pick a pilot or pool with a card it leaves"
+    assert result.rarely_played == expect
+    assert len(expect) < len(result.rows) // 2  # most cards are played
+    text = format_balance(result)
+    assert "rarely played by the pilot" in text and all(c in text.splitlines()[-1] for c in expect)
+    write_balance(result, tmp_path, plot=True)
+    data = json.loads((tmp_path / "balance.json").read_text())
+    assert data["rarely_played"] == expect
+    if (tmp_path / "balance.html").exists():
+        assert f"{expect[0]} (rarely played)" in (tmp_path / "balance.html").read_text()
