@@ -9,10 +9,11 @@ that this searcher misses is out of reach for reasons of luck rather than of tra
 
 ``hidden="redeal"`` (the fair mode) gives each copy the game's ``hide``: what the searcher cannot see is re-dealt
 (the other hand, both deck orders). Every candidate action of a decision is tried on the same ``rollouts`` copies
-(common random numbers), so actions are compared on the same deals. ``hidden="known"`` plays the copies on the true state (the searcher knows the
-opponent's hand and every future draw): an oracle, an upper estimate of the same kind. In games with simultaneous
-plans the copies keep the part of the opponent's plan already made this phase (``hide`` does not re-deal a plan),
-which only the second player to plan can have seen; the script reports results per seat for that reason.
+(common random numbers), so actions are compared on the same deals. ``hidden="known"`` plays the copies on the true
+state (the searcher knows the opponent's hand and every future draw): an oracle, an upper estimate of the same kind.
+In games with simultaneous plans the copies keep the part of the opponent's plan already made this phase (``hide``
+does not re-deal a plan), which only the second player to plan can have seen; the script reports results per seat for
+that reason.
 
     python -m cardenvs.train.lookahead simulfight --games 200 --rollouts 16 --pilot ppo --hidden redeal
 
@@ -187,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                     n = min(max(2, args.batch), per - start)
                     r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
                                    seed=(args.seed * 1000 + k) * 1000 + j)
-                    add_result(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)), r)
+                    add_result(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)),
+                               r)
                     add_result(total, r)
                     bar.update(n)
     except CardenvsError as e:

@@ -73,8 +73,8 @@ class BalanceResult:
 
     def rarely_played_line(self) -> str:
         return (f"rarely played by the pilot (drawn in {RARELY_PLAYED_MIN_DRAWN}+ games, played in "
-                f"{RARELY_PLAYED_SHARE:.0%} or fewer; their win rates measure a dead draw, so a flag on them may be the "
-                f"pilot's blind spot): " + (", ".join(self.rarely_played) or "none"))
+                f"{RARELY_PLAYED_SHARE:.0%} or fewer; their win rates measure a dead draw, so a flag on them may be "
+                f"the pilot's blind spot): " + (", ".join(self.rarely_played) or "none"))
 
     def to_dict(self) -> dict:
         return {"kind": "cardenvs balance", "game": self.game, "seed": self.seed, "pilot": self.pilot,
@@ -287,10 +287,12 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
     head = ["card", "decks", "drawn %", "played %", "GIH WR", "GNS WR", "IWD pts [95%]", "incl. random", "incl. strong",
             "flag"]
     body = []
+    rare = result.rarely_played_line()
     for r in result.rows:
         ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
-        cells = [r["card"] + (" (rarely played)" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]), _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]),
-                 ci, _p(r["inclusion_random"]), _p(r["inclusion_strong"]), r["flag"]]
+        cells = [r["card"] + (" (rarely played)" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]),
+                 _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]), ci, _p(r["inclusion_random"]),
+                 _p(r["inclusion_strong"]), r["flag"]]
         style = ' style="background:#fde2e2"' if r["flag"] == FLAG_STRONG else \
             ' style="background:#e2ecfd"' if r["flag"] == FLAG_WEAK else ""
         body.append(f"<tr{style}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
@@ -301,7 +303,8 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
             f"{html.escape(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
             f"cards' win rate when drawn - not drawn): {100 * result.fence[0]:+.1f} .. {100 * result.fence[1]:+.1f} "
             f"points. Flagged: {html.escape(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
-            f"</p><p>{html.escape(result.rarely_played_line()[:1].upper() + result.rarely_played_line()[1:])}.</p><img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
+            f"</p><p>{html.escape(rare[:1].upper() + rare[1:])}.</p>"
+            f"<img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
             + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
     path.write_text(page, encoding="utf-8")
     return path
