@@ -38,6 +38,11 @@ class MatchResult:
     by_seat: dict = field(default_factory=dict)  # A's seat -> (wins, draws, losses)
     decisions: int = 0  # agent decisions played in all games (both seats)
 
+    @classmethod
+    def empty(cls) -> "MatchResult":
+        """No games yet: the start of a sum with :func:`add_result`."""
+        return cls(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
@@ -154,7 +159,7 @@ def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs:
     given, receives ``"unseen pair K" -> MatchResult`` for each pair: whether the losses gather in a few pairs."""
     held = unseen_pairings(game, pairs, train_seed, deck_bank)
     per = max(2, int(games) // max(len(held), 1))
-    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    total = MatchResult.empty()
     for k, pair in enumerate(held):
         r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
         if per_pairing is not None:
@@ -185,7 +190,7 @@ def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed
     """
     pairings = starter_pairings(game)
     per = max(2, int(games) // len(pairings))
-    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    total = MatchResult.empty()
     for k, pair in enumerate(pairings):
         r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
         if per_pairing is not None:

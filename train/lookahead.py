@@ -86,9 +86,7 @@ class LookaheadAgent:
         # compared on the same deals (the re-dealt hand, both deck orders and the row's later chance) and the
         # comparison's noise is the rollouts' alone; it also re-deals rollouts, not rollouts x actions, times
         k = self.rollouts
-        copies = {int(i): np.stack([self.spec.hide(states[i], int(players[i]), self.rng, self.pool)
-                                    for _ in range(k)]) if self.hidden == "redeal"
-                  else np.repeat(states[i][None], k, axis=0) for i in choosing}
+        copies = {int(i): self._copies(states[i], int(players[i])) for i in choosing}
         wins = np.zeros(len(pairs))
         per_chunk = self.capacity // k
         for start in range(0, len(pairs), per_chunk):
@@ -104,6 +102,13 @@ class LookaheadAgent:
             self.changed += int(a != out[i])
             out[i] = a
         return out
+
+    def _copies(self, state: np.ndarray, player: int) -> np.ndarray:
+        """``rollouts`` copies of one game as ``player`` may know it: re-dealt by the game's ``hide`` (fair mode) or
+        the true state (oracle mode)."""
+        if self.hidden == "known":
+            return np.repeat(state[None], self.rollouts, axis=0)
+        return np.stack([self.spec.hide(state, player, self.rng, self.pool) for _ in range(self.rollouts)])
 
     def _rollout_wins(self, chunk: list[tuple[int, int]], copies: dict[int, np.ndarray],
                       players: np.ndarray) -> np.ndarray:
@@ -174,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the result as JSON here")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    total = MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)
+    total = MatchResult.empty()
     per_pairing: dict[str, MatchResult] = {}
     try:
         agent = LookaheadAgent(args.game, args.pilot, args.opponent, args.rollouts, args.hidden, args.seed)
@@ -188,8 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                     n = min(max(2, args.batch), per - start)
                     r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
                                    seed=(args.seed * 1000 + k) * 1000 + j)
-                    add_result(per_pairing.setdefault(name, MatchResult(0, 0, 0, 0, {0: (0, 0, 0), 1: (0, 0, 0)}, 0)),
-                               r)
+                    add_result(per_pairing.setdefault(name, MatchResult.empty()), r)
                     add_result(total, r)
                     bar.update(n)
     except CardenvsError as e:

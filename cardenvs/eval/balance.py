@@ -40,7 +40,7 @@ from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.spec import GameSpec
 
 from . import stats
-from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_table
+from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_table, is_rarely_played
 from .matches import Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 from .optimize import bind_pool, pool_pilot
 
@@ -179,8 +179,7 @@ def balance_report(
         c = r["card_id"]
         lo, hi = r["iwd_ci"]
         flag = FLAG_STRONG if lo > hi_f else FLAG_WEAK if hi < lo_f else ""
-        drawn = int(total[c, 2])
-        rare = drawn >= RARELY_PLAYED_MIN_DRAWN and total[c, 6] <= RARELY_PLAYED_SHARE * drawn
+        rare = is_rarely_played(int(total[c, 2]), int(total[c, 6]))
         out.append({"card": r["card"], "card_id": c, "decks": int(holding[:, c].sum()), "games": r["gp_games"],
                     "drawn_rate": r["drawn_rate"], "played_rate": r["played_rate"], "gih_wr": r["gih_wr"],
                     "gns_wr": r["gns_wr"], "iwd": r["iwd"], "iwd_ci": [lo, hi],

@@ -75,6 +75,13 @@ RARELY_PLAYED_SHARE = 0.05  # played in at most this share of the games it was d
 RARELY_PLAYED_MIN_DRAWN = 20  # below this many drawn games a low count is noise, not a habit
 
 
+def is_rarely_played(drawn_games: int, played_games: int, max_share: float = RARELY_PLAYED_SHARE,
+                     min_drawn: int = RARELY_PLAYED_MIN_DRAWN) -> bool:
+    """The rule, in one place: drawn in at least ``min_drawn`` games (at least 1) and played in at most ``max_share``
+    of them."""
+    return drawn_games >= max(int(min_drawn), 1) and played_games <= max_share * drawn_games
+
+
 def rarely_played(result: TournamentResult, max_share: float = RARELY_PLAYED_SHARE,
                   min_drawn: int = RARELY_PLAYED_MIN_DRAWN) -> list[dict]:
     """Cards that a pilot drew in at least ``min_drawn`` games but played in at most ``max_share`` of them, per pilot
@@ -89,9 +96,9 @@ def rarely_played(result: TournamentResult, max_share: float = RARELY_PLAYED_SHA
     for pilot in sorted({e.pilot for e in result.entries}):
         rows = [k for k, e in enumerate(result.entries) if e.pilot == pilot]
         total = cards[rows].sum(axis=0)
-        for cid in np.flatnonzero(total[:, 2] >= max(int(min_drawn), 1)):
+        for cid in range(total.shape[0]):
             drawn, played = int(total[cid, 2]), int(total[cid, 6])
-            if played <= max_share * drawn:
+            if is_rarely_played(drawn, played, max_share, min_drawn):
                 out.append({"pilot": pilot, "card": result.card_names[cid], "card_id": int(cid),
                             "drawn_games": drawn, "played_games": played})
     out.sort(key=lambda r: (r["pilot"], r["played_games"] / r["drawn_games"], r["card"]))
