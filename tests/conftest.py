@@ -15,3 +15,32 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("game_name", GAMES)
     if "simultaneous_game" in metafunc.fixturenames:
         metafunc.parametrize("simultaneous_game", SIMULTANEOUS)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In a pytest-xdist worker, the cores shared out: Numba's and torch's thread pools sized cores / workers, so that
+    two workers on two cores do not run four threads."""
+    import os
+
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        threads = str(max(1, _cores() // workers))
+        os.environ.setdefault("OMP_NUM_THREADS", threads)  # torch reads it at import
+        import numba
+
+        numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+MAX_WORKERS = 4  # each worker imports torch and loads every game's kernels (about 1 GB); more buys little here
+
+
+@pytest.hookimpl(optionalhook=True)  # known only where pytest-xdist is installed
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): one worker per core, at most ``MAX_WORKERS``."""
+    return max(1, min(_cores(), MAX_WORKERS))
