@@ -273,7 +273,8 @@ def _cmd_decks_validate(args: argparse.Namespace) -> int:
             print(f"ok {file}: valid for {', '.join(ok)}")
         else:
             failed += 1
-            detail = errors[0][1] if len(errors) == 1 else "; ".join(f"{g}: {e}" for g, e in errors)
+            messages = {e for _, e in errors}  # a file no game can read (bad TOML) says so once, not once per game
+            detail = messages.pop() if len(messages) == 1 else "; ".join(f"{g}: {e}" for g, e in errors)
             print(f"{PROG}: error: {detail}", file=sys.stderr)
     return EXIT_USAGE if failed else 0
 
@@ -403,7 +404,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv[:1] == ["train"]:  # its own parser takes every option after the word
             return _cmd_train(argv[1:])
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # named after the command they were given to, not the top level
+            words = [w for w in (getattr(args, "command", None), getattr(args, "decks_command", None)) if w]
+            prog = " ".join([PROG, *words])
+            raise UsageError(f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see {prog} --help)")
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 0

@@ -51,6 +51,26 @@ def test_user_errors_are_one_line_and_exit_2(capsys, spec, argv, needle) -> None
     assert needle in _one_line_error(capsys, argv)
 
 
+@pytest.mark.parametrize("argv, prog", [
+    (["balance", "simulfight", "--games", "10"], "cardenvs balance"),
+    (["decks", "list", "levelneo", "--bogus"], "cardenvs decks list"),
+    (["eval", "levelneo", "stray"], "cardenvs eval"),
+    (["--bogus"], "cardenvs"),
+])
+def test_an_unknown_argument_points_to_its_own_commands_help(capsys, argv, prog) -> None:
+    """``cardenvs balance GAME --games 10`` said "see cardenvs --help", the page that lists no balance options."""
+    line = _one_line_error(capsys, argv)
+    assert line.startswith(f"{prog}: error: unrecognized arguments:") and line.endswith(f"(see {prog} --help)"), line
+
+
+def test_a_file_no_game_can_read_is_reported_once(capsys, tmp_path) -> None:
+    """Without ``--game`` a deck is tried against every game; the same TOML error five times over is one error."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("not toml at all\n")
+    line = _one_line_error(capsys, ["decks", "validate", str(bad)])
+    assert line.count("malformed TOML") == 1 and "bad.toml" in line, line
+
+
 def test_illegal_deck_file_is_one_line(capsys, spec, tmp_path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "bad"\n[cards]\n"Ember Squire" = 3\n')  # far too few cards
