@@ -116,10 +116,12 @@ def load_average() -> list[float]:
 def machine_info() -> dict:
     import numba
 
+    from cardenvs.core.threads import usable_cores
+
     info = {
         "cpu_model": cpu_model(),
         "logical_cores": os.cpu_count(),
-        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "usable_cores": usable_cores(),
         "platform": platform.platform(),
         "python": sys.version.split()[0],
         "numba_threads": numba.config.NUMBA_NUM_THREADS,

@@ -37,11 +37,22 @@ class UsageError(Exception):
     """A command-line mistake, reported as one line."""
 
 
+def _usage_error(prog: str, message: str) -> UsageError:
+    return UsageError(f"{prog}: error: {message} (see {prog} --help)")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of printing usage and exiting, so every error is one line."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        raise _usage_error(self.prog, message)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extra = super().parse_known_args(args, namespace)
+        # the innermost (sub)command's parser returns first: its name is the one an unknown argument was given to
+        if not hasattr(namespace, "command_prog"):
+            namespace.command_prog = self.prog
+        return namespace, extra
 
 
 def _positive_int(text: str) -> int:
@@ -217,7 +228,7 @@ def _cmd_train(argv: Sequence[str]) -> int:
 
 # ----- commands -----------------------------------------------------------------------------------------------------
 def _cmd_decks_missing(args: argparse.Namespace) -> int:
-    raise UsageError(f"{PROG} decks: error: choose an action: list, validate, random or optimize (see {PROG} decks --help)")
+    raise _usage_error(f"{PROG} decks", "choose an action: list, validate, random or optimize")
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
@@ -406,9 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_train(argv[1:])
         args, extra = parser.parse_known_args(argv)
         if extra:  # named after the command they were given to, not the top level
-            words = [w for w in (getattr(args, "command", None), getattr(args, "decks_command", None)) if w]
-            prog = " ".join([PROG, *words])
-            raise UsageError(f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see {prog} --help)")
+            raise _usage_error(args.command_prog, f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 0

@@ -1,9 +1,13 @@
 """Shared fixtures: the registered games that import in this checkout."""
 from __future__ import annotations
 
+import os
+
+import numba
 import pytest
 
 import cardenvs
+from cardenvs.core.threads import usable_cores
 
 GAMES = cardenvs.available_games()
 # from the registry, without importing the games: one game that fails to import must not stop every test's collection
@@ -20,21 +24,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """In a pytest-xdist worker, the cores shared out: Numba's and torch's thread pools sized cores / workers, so that
     two workers on two cores do not run four threads."""
-    import os
-
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
-        threads = str(max(1, _cores() // workers))
-        os.environ.setdefault("OMP_NUM_THREADS", threads)  # torch reads it at import
-        import numba
-
-        numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
-
-
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = max(1, usable_cores() // workers)
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # torch reads it at import
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
 
 MAX_WORKERS = 4  # each worker imports torch and loads every game's kernels (about 1 GB); more buys little here
@@ -43,4 +37,4 @@ MAX_WORKERS = 4  # each worker imports torch and loads every game's kernels (abo
 @pytest.hookimpl(optionalhook=True)  # known only where pytest-xdist is installed
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject's addopts): one worker per core, at most ``MAX_WORKERS``."""
-    return max(1, min(_cores(), MAX_WORKERS))
+    return max(1, min(usable_cores(), MAX_WORKERS))

@@ -104,9 +104,9 @@ class HelperCompile:
         if spec.name in cls._started:
             return cls._started[spec.name]
         cls._started[spec.name] = None
-        from .threads import _usable_cores
+        from .threads import usable_cores
 
-        if os.environ.get("CARDENVS_COMPILE_PROCESSES", "") == "1" or _usable_cores() < 2 or not sys.executable:
+        if os.environ.get("CARDENVS_COMPILE_PROCESSES", "") == "1" or usable_cores() < 2 or not sys.executable:
             return None  # not wanted, one core, or an embedded interpreter with no Python to start
         kernels = tuple(n for n in HELPER_KERNELS if (spec.name, n) not in _DONE
                         and getattr(spec.kernels, n, None) is not None and needs_compiling(getattr(spec.kernels, n)))

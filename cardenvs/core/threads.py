@@ -28,7 +28,8 @@ import numpy as np
 PARALLEL_MIN_ROWS = 256
 
 
-def _usable_cores() -> int:
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform has one)."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
@@ -66,7 +67,7 @@ def _get_workers() -> _Workers:
     global _workers
     # a forked child (multiprocessing, SubprocVecEnv) inherits the object but not the threads: start new ones
     if _workers is None or _workers.pid != os.getpid():
-        _workers = _Workers(max(1, _usable_cores() - 1))
+        _workers = _Workers(max(1, usable_cores() - 1))
     return _workers
 
 

@@ -179,13 +179,12 @@ def balance_report(
         c = r["card_id"]
         lo, hi = r["iwd_ci"]
         flag = FLAG_STRONG if lo > hi_f else FLAG_WEAK if hi < lo_f else ""
-        rare = is_rarely_played(int(total[c, 2]), int(total[c, 6]))
         out.append({"card": r["card"], "card_id": c, "decks": int(holding[:, c].sum()), "games": r["gp_games"],
                     "drawn_rate": r["drawn_rate"], "played_rate": r["played_rate"], "gih_wr": r["gih_wr"],
                     "gns_wr": r["gns_wr"], "iwd": r["iwd"], "iwd_ci": [lo, hi],
                     "inclusion_random": float(incl_random[c]),
                     "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]), "flag": flag,
-                    "rarely_played": bool(rare)})
+                    "rarely_played": is_rarely_played(int(total[c, 2]), int(total[c, 6]))})
     config = {"opponents": opponents, "pairs": pairs, "z": z, "fence_k": fence_k, "min_games": min_games,
               "pool": [str(p) for p in pool.paths], "strong_decks": n_strong}
     return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, (lo_f, hi_f), config,
