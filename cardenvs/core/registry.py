@@ -24,7 +24,7 @@ SIMULTANEOUS_GAMES = frozenset({"simulfight"})
 #: each game's rules version (its ``SPEC.version``, known without importing it; a test keeps the two equal). Bump it
 #: with any change that can change a game's outcome, observation or action space: replays and environment ids
 #: (``levelneo_v1``, ``cardenvs/levelneo-v1``) carry it, and older ones are refused by name.
-RULES_VERSIONS: dict[str, int] = {"levelneo": 1, "simulfight": 1, "heartbreak": 1, "divinecross": 1, "relics": 1}
+RULES_VERSIONS: dict[str, int] = {"levelneo": 2, "simulfight": 1, "heartbreak": 2, "divinecross": 2, "relics": 2}
 
 
 def available_games() -> list[str]:

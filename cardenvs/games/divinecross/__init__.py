@@ -25,7 +25,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="divinecross",
-    version=1,
+    version=2,
     description="DIVINE CROSS: a Main Unit and three Standby Units; charge Energy, use skills with attribute "
                 "advantage; the third card in your KO Zone loses.",
     num_actions=NUM_ACTIONS,

@@ -25,7 +25,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="heartbreak",
-    version=1,
+    version=2,
     description="Heartbreak: fighters in Lead and Back-Up, evolve lines, items in stock, Turbo answers; "
                 "break every heart card and the empty heart once more.",
     num_actions=NUM_ACTIONS,

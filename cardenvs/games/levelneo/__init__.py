@@ -21,7 +21,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="levelneo",
-    version=1,
+    version=2,
     description="Level Neo: main character levels up by winning battles; Level Burst; reach Level Neo and win a "
                 "battle.",
     num_actions=NUM_ACTIONS,

@@ -27,7 +27,7 @@ from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = GameSpec(
     name="relics",
-    version=1,
+    version=2,
     description="Relics: battles over locations with parties in two rows of 3; the winner takes the relic; 4 relics win.",
     num_actions=NUM_ACTIONS,
     state_layout=STATE,
