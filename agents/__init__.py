@@ -37,11 +37,13 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None) 
     if kind == "ppo":
         from .policy import load_shipped
 
-        return load_shipped(game_name, seed=seed)
+        return load_shipped(game_name, seed=seed, older_rules=True)
     if kind.startswith("ppo:"):
         from .policy import load
 
-        return load(kind[4:], game=game_name, seed=seed)
+        # named on purpose: a policy of an older rules version (same observations and actions) plays, and
+        # describe_pilot says its figures predate the rule changes; default_pilot never picks one
+        return load(kind[4:], game=game_name, seed=seed, older_rules=True)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
 
 
@@ -90,6 +92,14 @@ def describe_pilot(game: Any, kind: str) -> str:
         except BadArgumentError:
             return ""
         where = "shipped policy" if kind == "ppo" else "policy"
+        from .policy import stale_rules
+
+        older = stale_rules(meta, game_name)
+        if older is not None:  # admitted by name only: its strength was measured on the older rules
+            from cardenvs.core.registry import RULES_VERSIONS
+
+            where = (f"{where} trained on {game_name} rules version {older} (now {RULES_VERSIONS.get(game_name)}; "
+                     f"its measured strength predates the rule changes, retrain for figures that hold)")
         teacher = (meta.get("warm_start") or {}).get("teacher")
         if isinstance(teacher, dict) and teacher.get("steps"):  # distilled ([bc] teacher): its teacher did the training
             layers = "x".join(str(w) for w in meta.get("hidden") or []) or "linear"

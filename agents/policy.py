@@ -585,8 +585,19 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
     return meta, hidden, action, embed, instance or None
 
 
-def check_meta(meta: dict, game: Any, path: str | Path) -> None:
-    """Refuse a policy made for another game, rules version, observation layout or action count."""
+def stale_rules(meta: dict, game: Any) -> int | None:
+    """The older rules version a policy was trained on, or None when it matches the game's current version."""
+    from cardenvs.core.batch import get_spec
+
+    trained, version = meta.get("rules_version"), _rules_version(get_spec(game).name)
+    return trained if trained != version else None
+
+
+def check_meta(meta: dict, game: Any, path: str | Path, older_rules: bool = False) -> None:
+    """Refuse a policy made for another game, rules version, observation layout or action count. ``older_rules``
+    admits a policy trained on an older rules version of the same observation layout and actions: it still reads
+    every observation right, but its measured strength predates the rule changes (a pilot asked for by name; the
+    default pilot never takes one, see ``cardenvs.agents.default_pilot``)."""
     from cardenvs.core.batch import get_spec
 
     spec = get_spec(game)
@@ -594,7 +605,10 @@ def check_meta(meta: dict, game: Any, path: str | Path) -> None:
     if meta.get("game") != spec.name:
         raise BadArgumentError(f"{path!s} is a policy for {meta.get('game')!r}, not {spec.name}")
     version = _rules_version(spec.name)
-    if meta.get("rules_version") != version:
+    trained = meta.get("rules_version")
+    admitted = (older_rules and isinstance(trained, int) and not isinstance(trained, bool) and version is not None
+                and 0 <= trained < version)
+    if trained != version and not admitted:
         raise BadArgumentError(f"{path!s} was trained on {spec.name} rules version {meta.get('rules_version')}; this "
                                f"cardenvs plays version {version}: {retrain}")
     if meta.get("obs_dim") != spec.obs_dim or meta.get("obs_digest") != observation_digest(spec):
@@ -607,12 +621,13 @@ def check_meta(meta: dict, game: Any, path: str | Path) -> None:
 
 
 def load_npz(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
-             name: str | None = None) -> NumpyPolicy:
-    """A shipped-policy file as a numpy agent; with ``game``, checked against that game first."""
+             name: str | None = None, older_rules: bool = False) -> NumpyPolicy:
+    """A shipped-policy file as a numpy agent; with ``game``, checked against that game first (``older_rules``: see
+    :func:`check_meta`)."""
     p = _resolve(path)
     meta, hidden, action, embed, instance = read_npz(p)
     if game is not None:
-        check_meta(meta, game, p)
+        check_meta(meta, game, p, older_rules=older_rules)
     return NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
                        name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
                        instance=instance)
@@ -685,11 +700,11 @@ def clear_cache() -> None:
 
 
 def load(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
-         device: str = "cpu") -> Any:
+         device: str = "cpu", older_rules: bool = False) -> Any:
     """Wrap the policy saved at ``path`` (SB3 ``.zip`` or shipped ``.npz``) as a batched agent; with ``game``, check
     that it was made for that game's current rules, observation layout and action count."""
     if Path(path).suffix == ".npz":
-        return load_npz(path, game=game, seed=seed, deterministic=deterministic)
+        return load_npz(path, game=game, seed=seed, deterministic=deterministic, older_rules=older_rules)
     model = load_model(path, device=device)
     if game is not None:
         from cardenvs.core.batch import get_spec
@@ -704,7 +719,8 @@ def load(path: str | Path, game: Any = None, seed: int | None = None, determinis
     return PolicyAgent(model, name=f"ppo:{Path(path).stem}", deterministic=deterministic, seed=seed)
 
 
-def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
+def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True,
+                 older_rules: bool = False) -> NumpyPolicy:
     """The policy shipped for ``game`` (``agents/policies/<game>.npz``), checked against the game."""
     from cardenvs.core.batch import get_spec
 
@@ -713,7 +729,7 @@ def load_shipped(game: Any, seed: int | None = None, deterministic: bool = True)
     if path is None:
         raise BadArgumentError(f"no shipped policy for {name}; train one with `cardenvs train {name}` "
                                f"(or use heuristic, random or ppo:PATH)")
-    return load_npz(path, game=name, seed=seed, deterministic=deterministic, name="ppo")
+    return load_npz(path, game=name, seed=seed, deterministic=deterministic, name="ppo", older_rules=older_rules)
 
 
 def main(argv: Any = None) -> Path:
@@ -735,7 +751,7 @@ def main(argv: Any = None) -> Path:
 
 
 __all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
-           "check_meta", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
+           "check_meta", "stale_rules", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
 
 
 if __name__ == "__main__":

@@ -171,7 +171,8 @@ def _rewrite_meta(src: Path, dst: Path, **changes) -> Path:
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"rules_version": 0}, "rules version 0"),
+    ({"rules_version": 99}, "rules version 99"),
+    ({"rules_version": "1"}, "rules version 1"),
     ({"obs_digest": "0000"}, "another .* observation layout"),
     ({"obs_dim": 3}, "another .* observation layout"),
     ({"num_actions": 2}, "has 2 actions"),
@@ -236,7 +237,26 @@ def test_a_stale_shipped_policy_falls_back_to_the_heuristic_and_says_why(exporte
     assert default_pilot(GAME) == "heuristic"
     assert "the shipped policy is not used" in describe_pilot(GAME, "heuristic")
     with pytest.raises(BadArgumentError, match="rules version 0"):
-        make_agent(GAME, "ppo")
+        policy_mod.load_shipped(GAME)
+
+
+def test_a_policy_of_older_rules_plays_only_when_named_and_says_so(exported: Path, tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """Same observations and actions, older rules version: `ppo` / `ppo:FILE` asked for by name still play it (it
+    reads every observation right), the pilot line says its strength predates the rules, and the default pilot does
+    not take it (checked failing with older_rules admitted in default_pilot)."""
+    from cardenvs.agents import default_pilot, describe_pilot
+    from cardenvs.core.registry import RULES_VERSIONS
+
+    older = RULES_VERSIONS[GAME] - 1
+    stale = _rewrite_meta(exported, tmp_path / f"{GAME}.npz", rules_version=older)
+    monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(tmp_path))
+    assert default_pilot(GAME) == "heuristic"
+    for kind in ("ppo", f"ppo:{stale}"):
+        assert isinstance(make_agent(GAME, kind, seed=0), policy_mod.NumpyPolicy)
+        assert f"trained on {GAME} rules version {older} (now {RULES_VERSIONS[GAME]}" in describe_pilot(GAME, kind)
+    with pytest.raises(BadArgumentError, match=f"rules version {older}"):
+        policy_mod.load_npz(stale, game=GAME)  # the strict check stays the default of the loader
 
 
 def test_a_distilled_policy_is_described_by_its_teachers_training(exported: Path, tmp_path: Path) -> None:
