@@ -55,7 +55,7 @@ def make_vec(name: str, num_envs: int, **kwargs: Any):
 
 
 def _register_with_pettingzoo() -> None:
-    """``pettingzoo.make("aec", "cardenvs/levelneo-v1")`` where PettingZoo has a registry (1.25+)."""
+    """``pettingzoo.make("aec", "cardenvs/levelneo-v2")`` where PettingZoo has a registry (1.25+)."""
     try:
         from pettingzoo import register
         from pettingzoo.env_registry import registration

@@ -23,7 +23,7 @@ GAMES: dict[str, str] = {
 SIMULTANEOUS_GAMES = frozenset({"simulfight"})
 #: each game's rules version (its ``SPEC.version``, known without importing it; a test keeps the two equal). Bump it
 #: with any change that can change a game's outcome, observation or action space: replays and environment ids
-#: (``levelneo_v1``, ``cardenvs/levelneo-v1``) carry it, and older ones are refused by name.
+#: (``levelneo_v2``, ``cardenvs/levelneo-v2``) carry it, and older ones are refused by name.
 RULES_VERSIONS: dict[str, int] = {"levelneo": 2, "simulfight": 1, "heartbreak": 2, "divinecross": 2, "relics": 2}
 
 

@@ -180,4 +180,4 @@ def test_pilot_speed_benchmark_rejects_bad_arguments(argv: list[str], error: str
 def test_pilot_speed_benchmark_takes_game_names_as_the_registry_spells_them() -> None:
     from cardenvs.benchmarks import pilots
 
-    assert pilots.parse_args(["LevelNeo", "relics_v1"]).games_list == ["levelneo", "relics"]
+    assert pilots.parse_args(["LevelNeo", "relics_v2"]).games_list == ["levelneo", "relics"]
