@@ -1,6 +1,7 @@
 """``cardenvs play`` and ``cardenvs replay`` as a person uses them: in a real terminal (tmux), keys typed, screen read.
 
-Skipped, with the reason, where tmux is missing (``apt-get install tmux``; ``.ci/run`` installs it).
+Skipped, with the reason, where tmux is missing (``apt-get install tmux``; ``.ci/run`` installs it) or cannot start a
+server.
 """
 from __future__ import annotations
 
@@ -17,7 +18,27 @@ import pytest
 
 from cardenvs.replay import Replay, simulate
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+
+
+def tmux_problem(tmux: str = "tmux") -> str | None:
+    """Why these tests cannot drive a terminal here, or None: tmux missing, or present but unable to start a server
+    (seen where /dev/null is a regular file); either way the tests are skipped with the reason, not failed."""
+    if shutil.which(tmux) is None:
+        return "tmux is not installed (apt-get install tmux)"
+    probe = [tmux, "-L", f"cardenvs-probe-{os.getpid()}"]
+    try:
+        started = subprocess.run([*probe, "new-session", "-d", "-s", "probe", "sleep 5"], capture_output=True,
+                                 text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"tmux cannot start a server here ({exc})"
+    subprocess.run([*probe, "kill-server"], capture_output=True, timeout=20)
+    if started.returncode != 0:
+        return f"tmux cannot start a server here: {(started.stderr or started.stdout).strip() or started.returncode}"
+    return None
+
+
+TMUX_PROBLEM = tmux_problem()
+needs_tmux = pytest.mark.skipif(TMUX_PROBLEM is not None, reason=str(TMUX_PROBLEM))
 ACTION_ROW = re.compile(r"^\s*│\s*(\d+)\s*│", re.M)
 DECISION = re.compile(r"your legal actions \(decision (\d+)\)")
 
@@ -62,6 +83,7 @@ class Tmux:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
+@needs_tmux
 def test_play_and_watch_in_a_real_terminal(tmp_path):
     cmd = (f"{shlex.quote(sys.executable)} -m cardenvs play levelneo --opponent heuristic --seed 4 "
            f"--replay-dir {shlex.quote(str(tmp_path / 'replays'))}")
@@ -104,3 +126,14 @@ def test_play_and_watch_in_a_real_terminal(tmp_path):
         assert "EXITED 0" in watch.wait_for("EXITED")
     finally:
         watch.close()
+
+
+def test_a_tmux_that_cannot_start_a_server_skips_these_tests(tmp_path: Path) -> None:
+    """A tmux that exits with an error when it starts its server (as on a machine whose /dev/null is a regular file)
+    gives a reason to skip, not a failure (checked failing with the probe reduced to shutil.which)."""
+    broken = tmp_path / "tmux"
+    broken.write_text("#!/bin/sh\necho 'server exited unexpectedly' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    reason = tmux_problem(str(broken))
+    assert reason is not None and "cannot start a server" in reason and "server exited unexpectedly" in reason
+    assert tmux_problem(str(tmp_path / "no-such-tmux")) == "tmux is not installed (apt-get install tmux)"
