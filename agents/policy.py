@@ -19,6 +19,8 @@ import json
 import os
 import subprocess
 import time
+import zipfile
+import zlib
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -552,14 +554,116 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     return out
 
 
+#: the most bytes one member of a policy file may hold once decompressed, and all members together (relics' 256-wide
+#: float32 first layer is 9.5 MB): a small compressed file cannot make the loader allocate gigabytes
+MAX_MEMBER_BYTES = 64 * 2**20
+MAX_POLICY_BYTES = 256 * 2**20
+
+
+def _check_members(p: Path, path: str | Path) -> None:
+    """Refuse, before any member is read, a policy file whose members would decompress past the caps, declare more
+    data than they hold, or hold Python objects (read from the zip directory and each member's ``.npy`` header)."""
+    try:
+        with zipfile.ZipFile(p) as zf:
+            total = 0
+            for info in zf.infolist():
+                total += info.file_size
+                if info.file_size > MAX_MEMBER_BYTES or total > MAX_POLICY_BYTES:
+                    raise BadArgumentError(
+                        f"{path!s}: member {info.filename!r} decompresses to {info.file_size:,} bytes ({total:,} so "
+                        f"far); a policy file may hold at most {MAX_MEMBER_BYTES:,} bytes a member and "
+                        f"{MAX_POLICY_BYTES:,} in all")
+                if not info.filename.endswith(".npy"):
+                    continue
+                with zf.open(info) as fh:
+                    version = np.lib.format.read_magic(fh)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(fh)
+                if dtype.hasobject:
+                    raise BadArgumentError(f"{path!s}: member {info.filename!r} holds Python objects; a policy "
+                                           f"file holds numbers only")
+                if int(np.prod(shape, dtype=object)) * dtype.itemsize > info.file_size:
+                    raise BadArgumentError(f"{path!s}: member {info.filename!r} declares a {dtype} array of shape "
+                                           f"{shape}, more data than its {info.file_size:,} bytes")
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error) as exc:
+        if isinstance(exc, BadArgumentError):
+            raise
+        raise BadArgumentError(f"{path!s} is not a cardenvs policy file (a damaged or foreign .npz: {exc})") from None
+
+
+def _weights(path: str | Path, name: str, a: np.ndarray, ndim: int) -> np.ndarray:
+    """A weight array of a policy file: float16/32/64, ``ndim`` dimensions, every value finite."""
+    if a.dtype.kind != "f" or a.dtype.itemsize not in (2, 4, 8):
+        raise BadArgumentError(f"{path!s}: {name} must hold float weights, got {a.dtype}")
+    if a.ndim != ndim or 0 in a.shape[:1]:
+        raise BadArgumentError(f"{path!s}: {name} must be a {ndim}-D array, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise BadArgumentError(f"{path!s}: {name} holds NaN or infinite weights (a float16 overflow?): this "
+                               f"policy cannot play")
+    return a
+
+
+def _indices(path: str | Path, name: str, a: np.ndarray, ndim: int) -> np.ndarray:
+    """An index array of a policy file: integers, ``ndim`` dimensions."""
+    if a.dtype.kind not in "iu" or a.ndim != ndim:
+        raise BadArgumentError(f"{path!s}: {name} must be a {ndim}-D integer array, got {a.dtype}{list(a.shape)}")
+    return a.astype(np.int64)
+
+
+def _check_network(path: str | Path, hidden: list, action: tuple, embed: dict | None) -> None:
+    """Every weight and index of a policy file fits the others (no game needed): layer widths chain, the card
+    embedding's positions are each observation position exactly once, so no kernel reads outside a row."""
+    for k, (w, b) in enumerate(hidden):
+        _weights(path, f"pi_w{k}", w, 2)
+        _weights(path, f"pi_b{k}", b, 1)
+        if b.shape[0] != w.shape[1]:
+            raise BadArgumentError(f"{path!s}: pi_b{k} has {b.shape[0]} values for the {w.shape[1]} outputs of pi_w{k}")
+        if k and w.shape[0] != hidden[k - 1][0].shape[1]:
+            raise BadArgumentError(f"{path!s}: pi_w{k} reads {w.shape[0]} values; pi_w{k - 1} gives "
+                                   f"{hidden[k - 1][0].shape[1]}")
+    aw, ab = _weights(path, "action_w", action[0], 2), _weights(path, "action_b", action[1], 1)
+    if ab.shape[0] != aw.shape[1]:
+        raise BadArgumentError(f"{path!s}: action_b has {ab.shape[0]} values for the {aw.shape[1]} actions of action_w")
+    if hidden and aw.shape[0] != hidden[-1][0].shape[1]:
+        raise BadArgumentError(f"{path!s}: action_w reads {aw.shape[0]} values; the last hidden layer gives "
+                               f"{hidden[-1][0].shape[1]}")
+    first = hidden[0][0] if hidden else aw
+    if embed is None:
+        return
+    table = _weights(path, "emb_table", embed["table"], 2)
+    card, rest = (_indices(path, f"emb_{key}", embed[key], 1) for key in ("card_idx", "rest_idx"))
+    obs_dim = len(card) + len(rest)
+    # each observation position read once: as a plain value (rest) or as a card id (card); positions past the row
+    # were the SIGSEGV of issue 43
+    if not np.array_equal(np.sort(np.concatenate([card, rest])), np.arange(obs_dim)):
+        raise BadArgumentError(f"{path!s}: emb_card_idx and emb_rest_idx must name each of the {obs_dim} observation "
+                               f"positions once (an index outside the observation or repeated)")
+    width = len(rest) + len(card) * table.shape[1]
+    if first.shape[0] != width:
+        name = "pi_w0" if hidden else "action_w"
+        raise BadArgumentError(f"{path!s}: {name} reads {first.shape[0]} values; the card embedding gives {width}")
+
+
 def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray],
                                         dict | None, list[dict] | None]:
     """``(meta, hidden layers, action layer, card embedding or None, instance head or None)`` of a shipped-policy
-    file (no checks against a game)."""
+    file, checked on its own (no game): member sizes capped before reading, dtypes, shapes that chain, index arrays
+    within the observation, finite weights. A damaged or hostile file is one :class:`BadArgumentError` naming the
+    file and the field."""
     p = _resolve(path)
+    _check_members(p, path)
     try:
         with np.load(p, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            try:
+                meta = json.loads(str(data["meta"]))
+            except ValueError as exc:
+                raise BadArgumentError(f"{path!s}: meta is not JSON ({exc})") from None
+            if not isinstance(meta, dict):
+                raise BadArgumentError(f"{path!s}: meta must be a JSON object, got {type(meta).__name__}")
+            if meta.get("format") != FORMAT:
+                raise BadArgumentError(f"{path!s}: unknown policy format {meta.get('format')!r} (this cardenvs reads "
+                                       f"{FORMAT})")
             hidden = []
             k = 0
             while f"pi_w{k}" in data.files:
@@ -570,18 +674,33 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
             if "emb_table" in data.files:
                 embed = {"table": data["emb_table"], "card_idx": data["emb_card_idx"],
                          "rest_idx": data["emb_rest_idx"]}
+            _check_network(path, hidden, action, embed)
             instance = []
             while f"inst{len(instance)}_range" in data.files:
                 k = len(instance)
-                a0, n = (int(v) for v in data[f"inst{k}_range"])
-                instance.append({"a0": a0, "n": n, "rest_pos": data[f"inst{k}_rest_pos"],
-                                 "id_pos": data[f"inst{k}_id_pos"].reshape(n, -1),
-                                 "score_b": float(data[f"inst{k}_score_b"][0]),
-                                 **{key: data[f"inst{k}_{key}"] for key in ("block_w", "block_b", "state_w", "score_w")}})
-    except (OSError, KeyError, ValueError) as exc:
+                rng = _indices(path, f"inst{k}_range", data[f"inst{k}_range"], 1)
+                if rng.shape != (2,) or rng[1] < 1:
+                    raise BadArgumentError(f"{path!s}: inst{k}_range must be [first action, count >= 1], got {rng}")
+                a0, n = (int(v) for v in rng)
+                id_pos = _indices(path, f"inst{k}_id_pos", data[f"inst{k}_id_pos"], data[f"inst{k}_id_pos"].ndim)
+                if id_pos.size % n:
+                    raise BadArgumentError(f"{path!s}: inst{k}_id_pos holds {id_pos.size} positions, not a multiple "
+                                           f"of its {n} instances")
+                score_b = _weights(path, f"inst{k}_score_b", data[f"inst{k}_score_b"], 1)
+                if score_b.shape != (1,):
+                    raise BadArgumentError(f"{path!s}: inst{k}_score_b must hold one value, got {score_b.shape}")
+                instance.append({"a0": a0, "n": n,
+                                 "rest_pos": _indices(path, f"inst{k}_rest_pos", data[f"inst{k}_rest_pos"], 2),
+                                 "id_pos": id_pos.reshape(n, -1), "score_b": float(score_b[0]),
+                                 **{key: _weights(path, f"inst{k}_{key}", data[f"inst{k}_{key}"],
+                                                  2 if key in ("block_w", "state_w") else 1)
+                                    for key in ("block_w", "block_b", "state_w", "score_w")}})
+    except KeyError as exc:
+        raise BadArgumentError(f"{path!s}: member {exc} is missing (not a complete cardenvs policy file)") from None
+    except (OSError, ValueError, IndexError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        if isinstance(exc, BadArgumentError):
+            raise
         raise BadArgumentError(f"{path!s} is not a cardenvs policy file ({exc})") from None
-    if meta.get("format") != FORMAT:
-        raise BadArgumentError(f"{path!s}: unknown policy format {meta.get('format')!r} (this cardenvs reads {FORMAT})")
     return meta, hidden, action, embed, instance or None
 
 
@@ -628,9 +747,21 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
     meta, hidden, action, embed, instance = read_npz(p)
     if game is not None:
         check_meta(meta, game, p, older_rules=older_rules)
-    return NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
-                       name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
-                       instance=instance)
+    try:
+        agent = NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
+                            name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
+                            instance=instance)
+    except BadArgumentError as exc:  # the instance head's ranges and shapes, the activation: name the file
+        raise BadArgumentError(f"{p}: {exc}") from None
+    if game is not None:  # the arrays themselves, not only the metadata, must fit the game
+        from cardenvs.core.batch import get_spec
+
+        spec = get_spec(game)
+        if agent.obs_dim != spec.obs_dim or agent.num_actions != spec.num_actions:
+            raise BadArgumentError(f"{p}: its arrays read {agent.obs_dim} observation values and score "
+                                   f"{agent.num_actions} actions; {spec.name} has {spec.obs_dim} and "
+                                   f"{spec.num_actions} (the metadata says otherwise: a damaged or hand-made file)")
+    return agent
 
 
 # ----- SB3 models -------------------------------------------------------------------------------------------------
