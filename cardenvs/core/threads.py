@@ -36,8 +36,23 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+class _Call:
+    """One :func:`_run_calls`: the slices its workers have started and finished, the first failure, and whether the
+    caller has given up (an interrupt): a slice not started by then never starts, one started is waited for."""
+
+    __slots__ = ("lock", "done", "active", "finished", "failure", "cancelled")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done: queue.SimpleQueue = queue.SimpleQueue()  # a wake-up token per finished slice; the counts are truth
+        self.active = 0
+        self.finished = 0
+        self.failure: BaseException | None = None
+        self.cancelled = False
+
+
 class _Workers:
-    """Daemon threads that run ``(fn, args, done)`` jobs and put ``None`` or the exception on ``done``.
+    """Daemon threads that run ``(fn, args, call)`` jobs, counting them in their :class:`_Call`.
 
     ``queue.SimpleQueue`` (C, one lock) rather than ``ThreadPoolExecutor``: a hand-off costs about 23 µs instead
     of about 63 µs (2 cores; a ``prange`` dispatch is about 16 µs)."""
@@ -51,13 +66,22 @@ class _Workers:
 
     def _serve(self) -> None:
         while True:
-            fn, args, done = self.jobs.get()
+            fn, args, call = self.jobs.get()
+            with call.lock:
+                if call.cancelled:  # the caller was interrupted before this slice started: it must not write now
+                    continue
+                call.active += 1
+            failure = None
             try:
                 fn(*args)
             except BaseException as err:  # handed back to the caller, which re-raises it
-                done.put(err)
-            else:
-                done.put(None)
+                failure = err
+            with call.lock:
+                call.active -= 1
+                call.finished += 1
+                if failure is not None and call.failure is None:
+                    call.failure = failure
+            call.done.put(None)
 
 
 _workers: _Workers | None = None
@@ -88,21 +112,37 @@ def _threads_for(num_rows: int, min_rows: int, threads: int | None) -> int:
 
 def _run_calls(kernel: Callable, calls: list[tuple]) -> None:
     """``kernel(*args)`` for each argument tuple: the first on this thread, the others on the workers; returns when
-    all are done (re-raising the first failure)."""
+    all are done (re-raising the first failure).
+
+    No slice writes after this returns, even when the caller is interrupted (Ctrl-C) while it waits: the interrupt
+    cancels the slices no worker has started and waits for the running ones before it is raised (a second Ctrl-C
+    meanwhile is absorbed). The counts live in the :class:`_Call`, so an interrupt between two bytecodes cannot lose
+    track of a slice."""
     workers = _get_workers()
-    done: queue.SimpleQueue = queue.SimpleQueue()  # one per call: concurrent callers never share
-    for args in calls[1:]:
-        workers.jobs.put((kernel, args, done))
-    failure: BaseException | None = None
+    call = _Call()  # one per call: concurrent callers never share
+    others = len(calls) - 1
     try:
+        for args in calls[1:]:
+            workers.jobs.put((kernel, args, call))
         kernel(*calls[0])  # this thread takes the first slice instead of waiting idle
-    except BaseException as err:
-        failure = err
-    for _ in calls[1:]:  # wait for every slice even after a failure: none may still write after we return
-        err = done.get()
-        failure = failure or err
-    if failure is not None:
-        raise failure
+        while True:
+            with call.lock:
+                if call.finished == others:
+                    break
+            call.done.get()
+    except BaseException as first:
+        while True:  # cancel what has not started, wait for what runs; nothing may write after we return
+            try:
+                with call.lock:
+                    call.cancelled = True
+                    if call.active == 0:
+                        break
+                call.done.get()
+            except BaseException:  # noqa: S112 (a second interrupt: keep waiting, the first one is raised)
+                continue
+        raise first
+    if call.failure is not None:
+        raise call.failure
 
 
 def split_rows(kernel: Callable, sliced: tuple, whole: tuple = (), min_rows: int = PARALLEL_MIN_ROWS) -> None:

@@ -214,3 +214,48 @@ def test_finding6_a_pickled_member_is_refused_without_unpickling(tmp_path: Path)
     del pickle
     refused(path, "Python objects")
     assert not (tmp_path / "ran").exists()
+
+
+# ----- finding 3: no worker slice writes after an interrupted call returned ---------------------------------------
+def test_finding3_an_interrupt_while_waiting_still_waits_for_every_running_slice() -> None:
+    """Ctrl-C (a real SIGINT to the main thread) while the caller waits for a worker's slice: the call raises
+    KeyboardInterrupt only once that slice is done, so nothing writes after it returned."""
+    import signal
+    import threading
+    import time
+
+    from cardenvs.core import threads
+
+    if threads._get_workers().count < 1:  # pragma: no cover (always one worker at least)
+        pytest.skip("no worker thread")
+    out = np.zeros(2, np.int64)
+    started = threading.Event()
+
+    def kernel(k: int) -> None:
+        if k == 0:  # the caller's slice: interrupt the caller once the worker's slice runs
+            started.wait(5)
+            main = threading.main_thread().ident
+            threading.Timer(0.05, signal.pthread_kill, (main, signal.SIGINT)).start()
+            return
+        started.set()
+        time.sleep(0.5)
+        out[1] = 1  # the worker's write, late
+
+    with pytest.raises(KeyboardInterrupt):
+        threads._run_calls(kernel, [(0,), (1,)])
+    at_return = out.copy()
+    time.sleep(0.8)
+    assert (out == at_return).all(), "a worker slice wrote after the interrupted call returned"
+    assert at_return[1] == 1
+
+
+def test_finding3_threaded_calls_still_run_every_slice() -> None:
+    from cardenvs.core import threads
+
+    seen = np.zeros(1000, np.int64)
+
+    def kernel(states, tables) -> None:
+        states[:] += 1
+
+    threads.threaded(kernel, min_rows=2, threads=4)(seen, None)
+    assert (seen == 1).all()
