@@ -48,7 +48,7 @@ from cardenvs.games.heartbreak.actions import (
     A_TARGET_END,
     NUM_ACTIONS,
 )
-from cardenvs.games.heartbreak.board import card_of, field_at, hp_of
+from cardenvs.games.heartbreak.board import card_of, field_at, hand_slots, hp_of
 from cardenvs.games.heartbreak.cards import (
     C_ARMOR,
     C_COUNTER,
@@ -166,7 +166,7 @@ def _quick_choice(row, tables):
                     best, best_key = A_SWAP + j, key
         return best
     best = A_PASS
-    for i in range(row[HAND_COUNT + q]):
+    for i in range(hand_slots(row, q)):
         card = card_of(row, q, row[HAND + q * HAND_CAP + i])
         for pos in range(FIELD_CAP):
             if can_evolve_with(row, ctab, q, field_at(row, q, pos), card):
@@ -231,7 +231,7 @@ def _best_fighter_move(row, tables, p, mask):
     ctab = tables[0]
     best = -1
     best_key = -1.0
-    for i in range(row[HAND_COUNT + p]):
+    for i in range(hand_slots(row, p)):
         card = card_of(row, p, row[HAND + p * HAND_CAP + i])
         t = ctab[card, C_TYPE]
         for pos in range(FIELD_CAP):
@@ -307,7 +307,7 @@ def decide(row, tables, p, mask, scratch):
             return A_PASS  # the charge draws: near the end of the deck, keep it for the draw steps
         best = -1
         best_v = 1e9
-        for i in range(row[HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             v = _keep_value(ctab, card_of(row, p, row[HAND + p * HAND_CAP + i]))
             if v < best_v:
                 best, best_v = A_HAND + i, v
@@ -394,7 +394,7 @@ def decide(row, tables, p, mask, scratch):
         valued = False  # resolving the stack as it stands is only needed once an answer is legal
         best = A_PASS
         best_gain = GAIN_CARD
-        for i in range(row[HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             a = A_HAND + i
             if mask[a] == 0:
                 continue

@@ -14,9 +14,9 @@ ACTIONS = Layout(
     "heartbreak_actions",
     fields(
         ("pass", (), "pass: no charge / end the phase / no (more) Turbo in a response window"),
-        ("choose_lead", (S.MAX_DECK,), "setup: card instance i of the deck list becomes the face-down Lead"),
-        ("hand", (S.HAND_CAP,), "hand card i: charge it (charge step), call it, play it (support, Turbo, climax)"),
-        ("onto", (S.HAND_CAP, S.FIELD_CAP), "hand card i onto own field position f: evolve (fighter) or equip (item)"),
+        ("choose_lead", (S.LEAD_SLOTS,), "setup: card instance i of the deck list becomes the face-down Lead"),
+        ("hand", (S.HAND_SLOTS,), "hand card i: charge it (charge step), call it, play it (support, Turbo, climax)"),
+        ("onto", (S.HAND_SLOTS, S.FIELD_CAP), "hand card i onto own field position f: evolve (fighter) or equip (item)"),
         ("skill", (S.FIELD_CAP, S.MAX_SKILLS), "use skill k of the own fighter at field position f"),
         ("swap", (S.BACKUP_CAP,), "swap the Lead with Back-Up slot j (once per turn)"),
         ("act", (S.MAX_ACTIONS,), "the Lead declares its action k"),

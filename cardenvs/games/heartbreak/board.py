@@ -60,8 +60,47 @@ def to_discard(row: np.ndarray, p: int, inst: int) -> None:
 
 
 @helper
+def hand_slots(row: np.ndarray, p: int) -> int:
+    """Hand places the actions address and the observation shows: the first ``HAND_SLOTS`` (see hand_window)."""
+    return min(row[S.HAND_COUNT + p], S.HAND_SLOTS)
+
+
+@helper
+def hand_window(row: np.ndarray, p: int) -> None:
+    """HB-E3 (no hand limit) with 60 addressable hand slots: a hand of more than ``HAND_SLOTS`` cards is ordered so
+    that every distinct card in it has a copy among the first ``HAND_SLOTS`` places. A pool has at most
+    ``MAX_TITLES = HAND_SLOTS`` titles, so while a card is missing there the first places hold a duplicate to trade
+    with; copies of a card are interchangeable in hand, so every play the rules allow stays an action."""
+    n = row[S.HAND_COUNT + p]
+    if n <= S.HAND_SLOTS:
+        return
+    base = S.HAND + p * S.HAND_CAP
+    for j in range(S.HAND_SLOTS, n):
+        c = card_of(row, p, row[base + j])
+        shown = False
+        for i in range(S.HAND_SLOTS):
+            if card_of(row, p, row[base + i]) == c:
+                shown = True
+                break
+        if shown:
+            continue
+        for i in range(S.HAND_SLOTS):
+            ci = card_of(row, p, row[base + i])
+            dup = False
+            for k in range(S.HAND_SLOTS):
+                if k != i and card_of(row, p, row[base + k]) == ci:
+                    dup = True
+                    break
+            if dup:
+                inst = row[base + i]
+                row[base + i] = row[base + j]
+                row[base + j] = inst
+                break
+
+
+@helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
+    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # never: the hand holds every card of the deck (HB-E3)
         to_discard(row, p, inst)
         return
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
@@ -95,7 +134,7 @@ def charge_card(row: np.ndarray, p: int, inst: int) -> None:
 
 @helper
 def heart_push(row: np.ndarray, p: int, inst: int) -> bool:
-    if row[S.HEART_COUNT + p] >= S.HEART_CAP:
+    if row[S.HEART_COUNT + p] >= S.HEART_CAP:  # never: the heart holds every card of the deck (HB-H10)
         return False
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
     zone_push(row, S.HEART, S.HEART_COUNT, S.HEART_CAP, p, inst)

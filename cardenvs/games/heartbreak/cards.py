@@ -48,6 +48,8 @@ LOW_HEART = 2  # "low_heart": the owner's heart holds this many cards or fewer
 
 TRIGGERS = ("call", "start_turn", "end_turn", "skill", "action", "play")
 TR_CALL, TR_START, TR_END, TR_SKILL, TR_ACTION, TR_PLAY = range(6)
+# keyword abilities that trigger (HB-R2, L4): the index of their stack entries only, never a card's effect trigger
+TR_STRIKE, TR_COUNTER = 6, 7
 CONDITIONS = ("none", "own_turn", "opp_turn", "is_lead", "low_heart")
 CO_NONE, CO_OWN_TURN, CO_OPP_TURN, CO_IS_LEAD, CO_LOW_HEART = range(5)
 TARGETS = ("self", "own_lead", "own_backup", "own_all", "opp_lead", "opp_backup", "opp_all", "action_target")
@@ -79,15 +81,20 @@ OPS: dict[str, OpSpec] = {
                    "until end of turn: +amount Armor/Ward/Counter/HP/attack damage, X Strike = amount, or Bypass"),
     "rise": OpSpec(OP_RISE, {"target": _TARGET}, "the targets rise (stand)"),
     "rest": OpSpec(OP_REST, {"target": _TARGET}, "the targets rest"),
-    "swap_lead": OpSpec(OP_SWAP_LEAD, {}, "swap your Lead with your standing Back-Up fighter with the most HP left"),
+    "swap_lead": OpSpec(OP_SWAP_LEAD, {}, "swap your Lead with a standing Back-Up fighter of your choice (HB-M6; "
+                                          "nothing without a standing Back-Up fighter)"),
     "evolve": OpSpec(OP_EVOLVE, {}, "evolve a fighter of yours with a hand card, at no cost and regardless of how "
-                                    "long it has been on the field (HB-I5): the first eligible Lead/Back-Up and card"),
+                                    "long it has been on the field (HB-I5): you choose the card and the fighter; an "
+                                    "eligible evolve must be made"),
     "stock_top": OpSpec(OP_STOCK_TOP, {"n": _N, "target": _TARGET},
-                        "put the top n cards of your deck face down into the stock of the (first) target fighter"),
-    "negate": OpSpec(OP_NEGATE, {}, "Turbo only: what this card answers does nothing when it resolves"),
+                        "put the top n cards of your deck face down into the stock of the target fighter (a selector "
+                        "naming one fighter: self, a Lead or action_target)"),
+    "negate": OpSpec(OP_NEGATE, {}, "Turbo only: what this card answers does nothing when it resolves (a "
+                                      "negated action stays declared: cost paid, Lead rested, [X Strike] triggers)"),
     "silence": OpSpec(OP_SILENCE, {"target": _TARGET}, "until end of turn the targets' abilities and skills are "
                                                        "inactive (keywords, triggers and skills: HB-L4)"),
-    "add_heart": OpSpec(OP_ADD_HEART, {"n": _N}, "put the top n cards of your deck face down on top of your heart"),
+    "add_heart": OpSpec(OP_ADD_HEART, {"n": _N}, "put the top n cards of your deck face down on top of your heart "
+                                                 "(no heart limit, HB-H10)"),
 }
 OP_NAMES = {spec.code: name for name, spec in OPS.items()}
 
@@ -345,8 +352,9 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
             cards.append(card)
     if len(alliances) > MAX_ALLIANCES - 1:
         raise CardPoolError(str(paths[0]), None, f"at most {MAX_ALLIANCES - 1} alliances over all pool files")
-    if len(cards) > S.POOL_CAP:  # the observation counts public cards per card id
-        raise CardPoolError(str(paths[0]), None, f"at most {S.POOL_CAP} cards over all pool files")
+    if len(cards) > S.MAX_TITLES:  # every distinct hand card needs one of the 60 addressable hand slots (state.py)
+        raise CardPoolError(str(paths[0]), None, f"at most {S.MAX_TITLES} cards (titles) over all pool files, got "
+                                                 f"{len(cards)}: the observation shows {S.HAND_SLOTS} hand cards")
     ctab, etab, names = compile_pool(cards, alliances)
     from .obs_layout import card_features  # (obs_layout imports this module)
 
@@ -357,12 +365,10 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 
 
 def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
-    """HB-D1..D7, D9 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule)."""
+    """HB-D1..D7 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule). HB-D9: no maximum size; the
+    largest deck HB-D2 allows, 4 copies of each of at most ``MAX_TITLES`` titles, is ``MAX_DECK``, the state's width."""
     if len(deck) < S.MIN_DECK:
         raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {S.MIN_DECK} or more", rule="HB-D1")
-    if len(deck) > S.MAX_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck holds at most {S.MAX_DECK} (a rule this game states)",
-                        rule="HB-D9")
     copy_limit(deck, pool, S.MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
     ctab = pool.tables[0]
     if not wild:

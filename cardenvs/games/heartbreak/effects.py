@@ -88,8 +88,10 @@ from .cards import (
     TG_SELF,
     TR_ACTION,
     TR_CALL,
+    TR_COUNTER,
     TR_PLAY,
     TR_SKILL,
+    TR_STRIKE,
     TYPE_FIGHTER,
 )
 from . import state as S
@@ -221,7 +223,7 @@ def apply_op(row: np.ndarray, tables, p: int, src: int, eff: np.ndarray, t_inst:
         return
     if op == OP_ADD_HEART:
         for _ in range(eff[E_N]):
-            if row[S.DECK_COUNT + p] == 0 or row[S.HEART_COUNT + p] >= S.HEART_CAP:
+            if row[S.DECK_COUNT + p] == 0:  # HB-H10: no heart limit; an empty deck has nothing to add
                 break
             heart_push(row, p, pop_deck(row, p))
         return
@@ -331,6 +333,11 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
             row[S.STEP] = S.ST_CHOOSE
             return e
         apply_op(row, tables, p, src, eff, t_inst, stack_pos)
+        # HB-B11/V5: a KO happens the moment a fighter's damage reaches its HP, so it is checked after every
+        # effect, not once per entry; a player who lost by it ends the game before the next effect
+        check_kos(row, tables)
+        if row[S.LOST] != 0 or row[S.LOST + 1] != 0:
+            return -1
     return -1
 
 
@@ -341,28 +348,76 @@ def active_on_field(row: np.ndarray, p: int, inst: int) -> bool:
 
 
 @helper
-def action_damage(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: int) -> None:
-    """HB-A7/A8, B7, K2-K4: after the action's effects: attack damage (less [Armor]), the [X Strike] rise check,
-    then [Counter] damage to the attacker unless the target was KO'd."""
+def push_keyword_trigger(row: np.ndarray, p: int, inst: int, trigger: int, target: int) -> None:
+    """HB-R2, L4: a keyword ability that triggers ([X Strike]'s rise, [Counter]) goes on the stack like any triggered
+    ability and opens a window, the owner's opponent answering first (HB-R5/R9). Pushed while the stack resolves."""
+    push_entry(row, S.K_TRIGGER, p, inst, trigger, target)
+    row[S.STEP] = S.ST_WINDOW
+    row[S.WIN_ACTOR] = p
+    row[S.WIN_STAGE] = 0
+
+
+@helper
+def strike_rises(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
+    """HB-K4: a fighter on the field that has acted X-1 times or fewer this turn rises by its [X Strike]."""
+    return field_pos(row, p, inst) >= 0 and row[S.ACTED + p * S.MAX_DECK + inst] <= strike_of(row, ctab, p, inst) - 1
+
+
+@helper
+def finish_action(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: int, cancelled: bool) -> None:
+    """HB-A7/A8, B7, K2-K4: after the action's effects, the attack damage (less [Armor]) and its KO; then the
+    keyword abilities that trigger after acting: [X Strike] (also after a negated action: the fighter has acted,
+    HB-A5, and a negate cancels the action, not the fighter's own ability), then [Counter] (after an attack the
+    target survived), each its own stack entry with a window (HB-R2). The Counter waits in ``kw_counter`` until the
+    Strike entry (and whatever answers it) has resolved."""
     ctab = tables[0]
-    if field_pos(row, p, inst) < 0:
+    if not cancelled and field_pos(row, p, inst) >= 0:
+        dmg = ctab[card_of(row, p, inst), C_ACT_DMG + NUM_ACT_COLS * k]
+        o = 1 - p
+        if dmg > 0 and field_pos(row, o, t_inst) >= 0:
+            total = dmg + attack_bonus(row, ctab, p, inst) - armor_of(row, ctab, o, t_inst)
+            if total > 0:
+                row[S.DAMAGE + o * S.MAX_DECK + t_inst] += total
+            check_kos(row, tables)  # HB-B11: a target KO'd by the attack is gone before Strike and Counter
+            if row[S.LOST] != 0 or row[S.LOST + 1] != 0:
+                return
+            if field_pos(row, o, t_inst) >= 0 and field_pos(row, p, inst) >= 0 and counter_of(row, ctab, o, t_inst) > 0:
+                row[S.KW_COUNTER] = t_inst
+                row[S.KW_ATTACKER] = inst
+    if strike_rises(row, ctab, p, inst):
+        push_keyword_trigger(row, p, inst, TR_STRIKE, -1)
+    else:
+        fire_counter(row)
+
+
+@helper
+def fire_counter(row: np.ndarray) -> None:
+    """The waiting [Counter] triggers once the stack is empty (after the action and its Strike), if its fighter and
+    the attacker are both still on the field."""
+    t_inst = row[S.KW_COUNTER]
+    if t_inst < 0 or row[S.STACK_COUNT] != 0:
         return
-    card = card_of(row, p, inst)
-    dmg = ctab[card, C_ACT_DMG + NUM_ACT_COLS * k]
-    o = 1 - p
-    hit = dmg > 0 and field_pos(row, o, t_inst) >= 0
-    survived = False
-    if hit:
-        total = dmg + attack_bonus(row, ctab, p, inst) - armor_of(row, ctab, o, t_inst)
-        if total > 0:
-            row[S.DAMAGE + o * S.MAX_DECK + t_inst] += total
-        survived = not is_ko(row, ctab, o, t_inst)
-    if row[S.ACTED + p * S.MAX_DECK + inst] <= strike_of(row, ctab, p, inst) - 1:
-        row[S.RESTED + p * S.MAX_DECK + inst] = 0
-    if hit and survived and field_pos(row, p, inst) >= 0:
-        c = counter_of(row, ctab, o, t_inst)
+    att = row[S.KW_ATTACKER]
+    row[S.KW_COUNTER] = -1
+    row[S.KW_ATTACKER] = -1
+    o = 1 - row[S.TURN_PLAYER]
+    if field_pos(row, o, t_inst) >= 0 and field_pos(row, 1 - o, att) >= 0:
+        push_keyword_trigger(row, o, t_inst, TR_COUNTER, att)
+
+
+@helper
+def resolve_keyword(row: np.ndarray, tables, p: int, inst: int, trigger: int, target: int) -> None:
+    """A keyword trigger resolves with the fighter's keyword as it is now (a silence in answer turns the printed
+    keyword off; HB-L4): [X Strike] rises the fighter if it still qualifies; [Counter X] deals X effect damage
+    (Ward lowers it, HB-K6) to the attacker if it is still on the field."""
+    ctab = tables[0]
+    if trigger == TR_STRIKE:
+        if strike_rises(row, ctab, p, inst):
+            row[S.RESTED + p * S.MAX_DECK + inst] = 0
+    elif field_pos(row, p, inst) >= 0 and field_pos(row, 1 - p, target) >= 0:
+        c = counter_of(row, ctab, p, inst)
         if c > 0:
-            effect_damage(row, tables, p, inst, c)
+            effect_damage(row, tables, 1 - p, target, c)
 
 
 @helper
@@ -435,8 +490,9 @@ def resolve_top(row: np.ndarray, tables) -> None:
     target = row[base + S.SK_TARGET]
     cancelled = row[base + S.SK_CANCEL] != 0
     # one call site of the interpreter (it is the largest code here): pick the text, then run it
+    keyword = kind == S.K_TRIGGER and index >= TR_STRIKE  # [X Strike] / [Counter]: no card text to run
     trigger = -1
-    if not cancelled:
+    if not cancelled and not keyword:
         if kind == S.K_CARD:
             trigger = TR_PLAY
         elif kind != S.K_PHASE and kind != S.K_PLAYED and active_on_field(row, p, inst):
@@ -456,14 +512,20 @@ def resolve_top(row: np.ndarray, tables) -> None:
     row[S.STACK_COUNT] = n
     for c in range(S.NUM_STACK_COLS):
         row[base + c] = -1
-    if kind == S.K_ACTION and not cancelled:
-        action_damage(row, tables, p, inst, index, target)
     if kind == S.K_CARD:
         j = zone_find(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, inst)
         if j >= 0:
             zone_remove(row, S.RESOLVING, S.RESOLVING_COUNT, S.RESOLVING_CAP, p, j)
             to_discard(row, p, inst)  # HB-M3 / HB-X4: after its effect
+    if row[S.LOST] != 0 or row[S.LOST + 1] != 0:
+        return  # HB-V5: the game is over
+    if kind == S.K_ACTION:
+        finish_action(row, tables, p, inst, index, target, cancelled)
+    elif keyword and not cancelled:
+        resolve_keyword(row, tables, p, inst, index, target)
     check_kos(row, tables)
+    if row[S.LOST] == 0 and row[S.LOST + 1] == 0:
+        fire_counter(row)  # once the stack is empty (the Strike entry resolved), a waiting [Counter] triggers
 
 
 @helper

@@ -97,13 +97,15 @@ OBS = Layout(
         ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
         ("context", (CONTEXT.size,), "flags: " + _names(CONTEXT)),
         ("counts", (2, COUNTS.size), "per player (own, opp): " + _names(COUNTS)),
-        ("hand", (S.HAND_CAP, CARD.size), "own hand, card features: " + _names(CARD)),
+        ("hand", (S.HAND_SLOTS, CARD.size), "own hand (the first 60 slots: every distinct card in hand has one), "
+                                              "card features: " + _names(CARD)),
         ("field", (2, S.FIELD_CAP, FIGHTER.size), ("fighters (own, opp) at positions Lead, Back-Up 1..3: "
                                                     + _names(FIGHTER))),
-        ("heart", (2, S.HEART_CAP, HEART_SLOT.size), "heart stacks (own, opp), bottom first: " + _names(HEART_SLOT)),
+        ("heart", (2, S.HEART_SLOTS, HEART_SLOT.size), ("heart stacks (own, opp), the top 10 cards, bottom first: "
+                                                       + _names(HEART_SLOT))),
         ("stack", (S.STACK_CAP, STACK_ENTRY.size), "response stack, bottom first: " + _names(STACK_ENTRY)),
         ("triggers", (S.TRIG_CAP, TRIGGER.size), "waiting triggered abilities: " + _names(TRIGGER)),
-        ("lead_options", (S.MAX_DECK, LEAD_OPTION.size),
+        ("lead_options", (S.LEAD_SLOTS, LEAD_OPTION.size),
          ("setup, while choosing the own Lead: for each deck instance i (the choose_lead action i): "
           + _names(LEAD_OPTION))),
         ("public_cards", (2, len(PUBLIC_PILES), S.POOL_CAP),
@@ -129,7 +131,7 @@ def _card_id_indices() -> tuple[int, ...]:
         for k in range(OBS[name].size // block.size):
             out.extend(start + k * block.size + c + card_id for c in cards)
     start = OBS.offset("lead_options")
-    out.extend(start + k * LEAD_OPTION.size + LEAD_OPTION.offset("card_id") for k in range(S.MAX_DECK))
+    out.extend(start + k * LEAD_OPTION.size + LEAD_OPTION.offset("card_id") for k in range(S.LEAD_SLOTS))
     return tuple(sorted(out))
 
 

@@ -203,15 +203,19 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
         out[base + L.COUNT_HAND] = row[S.HAND_COUNT + q]
         out[base + L.COUNT_HEART] = row[S.HEART_COUNT + q]
         down = 0
+        top10 = max(0, row[S.HEART_COUNT + q] - S.HEART_SLOTS)  # the slots show the top 10 cards, bottom first
         for j in range(row[S.HEART_COUNT + q]):
             inst = row[S.HEART + q * S.HEART_CAP + j]
-            hat = L.O_HEART + (side * S.HEART_CAP + j) * L.HEART_SLOT_SIZE
+            up = row[S.FACE_UP + q * S.MAX_DECK + inst] != 0
+            if not up:
+                down += 1
+            if j < top10:
+                continue  # deeper cards: face down (hidden from both) or in public_cards' heart pile
+            hat = L.O_HEART + (side * S.HEART_SLOTS + j - top10) * L.HEART_SLOT_SIZE
             out[hat + L.HEART_SLOT_PRESENT] = 1.0
-            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
+            if up:
                 out[hat + L.HEART_SLOT_FACE_UP] = 1.0
                 write_card(feat, card_of(row, q, inst), out, hat + L.HEART_SLOT_CARD)
-            else:
-                down += 1
         out[base + L.COUNT_HEART_FACE_DOWN] = down
         out[base + L.COUNT_CHARGE] = row[S.CHARGE_COUNT + q]
         out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
@@ -238,7 +242,7 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
                 write_fighter(row, tables, q, pos, info, side, out, at)
             else:  # the opponent's face-down Lead during setup: present, nothing else
                 out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1.0
-    for i in range(row[S.HAND_COUNT + p]):
+    for i in range(min(row[S.HAND_COUNT + p], S.HAND_SLOTS)):  # board.hand_window: every distinct card is here
         write_card(feat, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
     for j in range(row[S.STACK_COUNT]):
         b = S.STACK + j * S.NUM_STACK_COLS
@@ -276,7 +280,7 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
                 if card_of(row, p, row[base + k]) == card:
                     first = False
                     break
-            if not first:
+            if not first or inst >= S.LEAD_SLOTS:  # (never the latter: reset_row orders first copies first)
                 continue
             at = L.O_LEAD_OPTIONS + inst * L.LEAD_OPTION_SIZE
             out[at + L.LEAD_OPT_OFFERED] = 1.0

@@ -60,6 +60,8 @@ from .board import (
     draw,
     field_at,
     field_count,
+    hand_slots,
+    hand_window,
     has_bypass,
     heart_push,
     item_of,
@@ -288,7 +290,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 if card_of(row, p, row[base + k]) == card:
                     first = False
                     break
-            if first:
+            if first and inst < S.LEAD_SLOTS:  # always: reset_row puts every card's first copy there
                 out[A_CHOOSE_LEAD + inst] = 1
     elif st == S.ST_TRIGGERS:
         for j in range(row[S.TRIG_COUNT]):
@@ -296,14 +298,14 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 out[A_ORDER + j] = 1
     elif st == S.ST_CHARGE:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             out[A_HAND + i] = 1
     elif st == S.ST_REFILL:
         for j in range(row[S.BACKUP_COUNT + p]):
             out[A_REFILL + j] = 1
     elif st == S.ST_MAIN:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if call_ok(row, ctab, p, card) or support_ok(row, ctab, p, card, True, False):
                 out[A_HAND + i] = 1
@@ -323,7 +325,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 if row[S.RESTED + p * S.MAX_DECK + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
                     out[A_SWAP + j] = 1
         else:
-            for i in range(row[S.HAND_COUNT + p]):
+            for i in range(hand_slots(row, p)):
                 card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
                 for pos in range(S.FIELD_CAP):
                     if can_evolve_with(row, ctab, p, field_at(row, p, pos), card):
@@ -339,7 +341,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             for k in range(S.MAX_ACTIONS):
                 if act_ok(row, ctab, p, k):
                     out[A_ACT + k] = 1
-        for i in range(row[S.HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if support_ok(row, ctab, p, card, False, False) \
                     or st == S.ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[S.CLIMAX_USED] == 0 \
@@ -352,7 +354,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 out[A_TARGET + pos] = 1
     elif st == S.ST_WINDOW:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_COUNT + p]):
+        for i in range(hand_slots(row, p)):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             if support_ok(row, ctab, p, card, False, True):
                 out[A_HAND + i] = 1
@@ -722,10 +724,13 @@ def advance(row: np.ndarray, tables) -> None:
             continue
         if st == S.ST_WINDOW:
             if row[S.WIN_STAGE] == S.WIN_RESOLVING:
+                # resolving stops at a choice (ST_CHOOSE) and at a keyword ability that triggered on the way
+                # ([X Strike], [Counter]): it opens its own window (win_stage 0) before it resolves
                 while row[S.STACK_COUNT] > 0 and row[S.LOST] == 0 and row[S.LOST + 1] == 0 \
-                        and row[S.STEP] == S.ST_WINDOW:
+                        and row[S.STEP] == S.ST_WINDOW and row[S.WIN_STAGE] == S.WIN_RESOLVING:
                     resolve_top(row, tables)
-                if row[S.LOST] != 0 or row[S.LOST + 1] != 0 or row[S.STEP] != S.ST_WINDOW:
+                if row[S.LOST] != 0 or row[S.LOST + 1] != 0 or row[S.STEP] != S.ST_WINDOW \
+                        or row[S.WIN_STAGE] != S.WIN_RESOLVING:
                     continue
                 row[S.WIN_STAGE] = 0
                 row[S.STEP] = row[S.RET_STEP]
@@ -748,6 +753,8 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
         advance(row, tables)
         if row[H_STATUS] != LIVE:
             return
+        for q in range(2):  # HB-E3: every distinct hand card within the addressable hand slots
+            hand_window(row, q)
         p = row[H_TO_ACT]
         if mask_row(row, tables, p, mask) != 1 or not auto_ok(row, p):
             return
@@ -772,16 +779,32 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
         row[S.STACK + j] = -1
     for j in range(S.TRIG_CAP * S.NUM_TRIG_COLS):
         row[S.TRIG + j] = -1
+    seen = np.zeros(S.POOL_CAP, dtype=np.int8)
     for p in range(2):
+        # instance order: the first copy of every distinct card, then the other copies (the deck is shuffled at
+        # HB-S2, so the order matters only here): every card's first copy is an instance below LEAD_SLOTS, the
+        # setup choice's range (a pool has at most MAX_TITLES = LEAD_SLOTS titles)
+        seen[:] = 0
         n = 0
         for i in range(S.MAX_DECK):
             card = decks[p, i]
-            row[S.DECK_LIST + p * S.MAX_DECK + i] = card
-            if card >= 0:
-                row[S.DECK + p * S.MAX_DECK + n] = i
+            if card >= 0 and seen[card] == 0:
+                seen[card] = 1
+                row[S.DECK_LIST + p * S.MAX_DECK + n] = card
                 n += 1
+        for i in range(S.MAX_DECK):
+            card = decks[p, i]
+            if card >= 0 and seen[card] == 1:
+                seen[card] = 2
+            elif card >= 0:
+                row[S.DECK_LIST + p * S.MAX_DECK + n] = card
+                n += 1
+        for i in range(n):
+            row[S.DECK + p * S.MAX_DECK + i] = i
         row[S.DECK_COUNT + p] = n
     row[S.PENDING_ACTION] = -1
+    row[S.KW_COUNTER] = -1
+    row[S.KW_ATTACKER] = -1
     row[S.STEP] = S.ST_SETUP_LEAD
     row[S.SETUP_PLAYER] = 0
     settle(row, tables, mask)

@@ -11,13 +11,25 @@ from cardenvs.core.header import HEADER
 from cardenvs.core.layout import Layout, fields
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
+# No limit below is a rule of the game: the rulebook prints no deck maximum, no hand limit and no heart limit, so
+# every zone holds every card a player owns (HB-D9, HB-E3, HB-H10). The widths follow from the deck rules:
 MIN_DECK = 50  # HB-D1
-MAX_DECK = 60  # HB-D9 (stated rule): the rulebook gives no maximum; this game's decks hold 50..60 cards
 MAX_COPIES = 4  # HB-D2
+MAX_TITLES = 60  # a card pool holds at most this many titles (cards.load_pool; see HAND_SLOTS for why)
+MAX_DECK = MAX_COPIES * MAX_TITLES  # HB-D9: 4 copies of every title (HB-D2) is the largest legal deck: 240
 OPENING_HAND_SIZE = 5  # HB-S4
 START_HEART_SIZE = 5  # HB-S5 / HB-H1
 HAND_CAP = MAX_DECK  # HB-E3: no hand limit: every card of the deck fits (the engine never discards from a full hand)
-HEART_CAP = 10  # HB-H11 (stated rule): a heart holds at most 10 cards (5 at setup; add_heart effects stop there)
+HEART_CAP = MAX_DECK  # HB-H10: no heart limit: add_heart (High Tide) always adds while the deck has cards
+# The observation and the action space address fewer places than the state holds (their layout is what the shipped
+# policies read, and it is unchanged): 60 hand slots, 60 setup choices, the top 10 heart cards. None of them limits
+# play: a pool has at most 60 titles, so ``board.hand_window`` keeps one copy of every distinct hand card in the
+# first 60 hand slots (copies are interchangeable), and ``reset_row`` puts the first copy of every distinct deck
+# card among the first 60 deck instances (setup offers one action per distinct card). Heart cards below the top
+# 10 are face down (hidden from both players) or counted in ``public_cards``.
+HAND_SLOTS = MAX_TITLES  # hand cards the observation shows and the hand / onto actions address
+LEAD_SLOTS = MAX_TITLES  # deck instances the choose_lead actions and lead_options address
+HEART_SLOTS = 10  # heart cards the observation shows per player: the top 10, bottom first
 BACKUP_CAP = 3  # HB-F4: 1 Lead + 3 Back-Up
 FIELD_CAP = 1 + BACKUP_CAP
 STOCK_CAP = MAX_DECK  # stock cards of one player over all fighters: every card of the deck fits (no engine limit)
@@ -28,7 +40,7 @@ TRIG_CAP = 8  # simultaneous triggered abilities waiting for an order (4 fighter
 MAX_SKILLS = 2
 MAX_ACTIONS = 2
 TURN_CAP = 120  # HB-V6: the game ends as a draw (status 1, winner 2) when turn 121 would start
-POOL_CAP = 64  # card ids the observation's public per-card counts cover (the loader rejects larger pools)
+POOL_CAP = 64  # card ids the observation's public per-card counts cover (4 more than MAX_TITLES: layout kept)
 DECISION_CAP = 4000  # truncate after this many agent decisions (a backstop; random games take ~200)
 
 # ---- steps -------------------------------------------------------------------------------------------------------
@@ -127,6 +139,9 @@ _STATE_FIELDS = fields(
     ("choice_player", (), "ST_CHOOSE: the player who chooses"),
     ("choice_value", (), "the choice made for the paused effect (-1 none yet; -2 nothing eligible)"),
     ("resume_effect", (), "effect index at which the top stack entry resumes after a choice (0 from the start)"),
+    ("kw_counter", (), "the attacked fighter whose [Counter] triggers once the action's [X Strike] entry has "
+                       "resolved (-1 none; HB-R2)"),
+    ("kw_attacker", (), "the attacker that waiting [Counter] hits (-1 none)"),
 )
 STATE = Layout("heartbreak_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size

@@ -31,6 +31,8 @@ from .cards import (
     CC_ALLY,
     CC_LOW_HEART,
     LOW_HEART,
+    TR_COUNTER,
+    TR_STRIKE,
     TYPE_ITEM,
 )
 from . import state as S
@@ -179,12 +181,17 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
                                           or "-"))
     stack = _f(row, "stack")
     for j in range(int(_f(row, "stack_count"))):
-        kind, q, inst, _index, target, cancelled = (int(x) for x in stack[j])
+        kind, q, inst, index, target, cancelled = (int(x) for x in stack[j])
         what = S.KIND_NAMES[kind] + ("" if inst < 0 else f" '{_card(row, pool, q, inst)}'")
+        if kind == S.K_TRIGGER and index in _KEYWORD_TRIGGERS:
+            what += f" {_KEYWORD_TRIGGERS[index]}"
         if target >= 0:
             what += f" -> '{_card(row, pool, 1 - q, target)}'"
         lines.append(f"  stack {j}: P{q} {what}{' (negated)' if cancelled else ''}")
     return "\n".join(lines)
+
+
+_KEYWORD_TRIGGERS = {TR_STRIKE: "[X Strike] rise", TR_COUNTER: "[Counter]"}  # keyword abilities on the stack
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
@@ -281,7 +288,8 @@ heartbreak board, line by line:
   'stack N: P0 KIND 'NAME' -> 'TARGET' (negated)': the response stack, bottom (0) first; it resolves top first.
         KIND: 'phase change' (answerable end of a phase), 'card' (a support/climax card played), 'call' (a fighter
         called), 'card play' (an evolve or equip), 'skill', 'action' (a Lead's action; '-> TARGET' the attacked
-        fighter), 'trigger' (a triggered ability); '(negated)': a negate Turbo answered it, it does nothing.
+        fighter), 'trigger' (a triggered ability; '[X Strike] rise' / '[Counter]' for those keyword abilities,
+        '-> TARGET' the attacker a Counter hits); '(negated)': a negate Turbo answered it, it does nothing.
   steps: 'choose Lead' (setup: pick a Lead-capable deck card), 'order triggers' (pick which of your waiting
         triggered abilities resolves next), 'charge step' (charge one hand card and draw, or not), 'refill Lead'
         (move a Back-Up into your empty Lead), 'start phase (Turbo)' (Turbos before the main phase), 'main phase'

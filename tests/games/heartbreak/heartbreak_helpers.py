@@ -38,7 +38,7 @@ from cardenvs.scenario import Scenario
 POOL = SPEC.load_pool(None)
 FILLER = "Wandering Sellsword"  # vanilla Lv1 fighter, 40 HP, a 20-damage attack
 
-_MINUS_ONE = ("pending_action", "stack", "trig", "stock_host")
+_MINUS_ONE = ("pending_action", "stack", "trig", "stock_host", "kw_counter", "kw_attacker")
 
 
 kit = Scenario(SPEC)

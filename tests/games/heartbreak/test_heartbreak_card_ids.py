@@ -16,7 +16,7 @@ from cardenvs.games.heartbreak.obs_layout import (
     STACK_ENTRY_CARD,
     TRIGGER_CARD,
 )
-from cardenvs.games.heartbreak.state import FIELD_CAP, HAND_CAP, HEART_CAP, MAX_DECK, STACK_CAP, TRIG_CAP
+from cardenvs.games.heartbreak.state import FIELD_CAP, HAND_SLOTS, HEART_SLOTS, LEAD_SLOTS, STACK_CAP, TRIG_CAP
 
 SECRET = "Tidecaller Siren"  # only ever in the opponent's hand: its id must appear nowhere
 
@@ -27,8 +27,8 @@ def card_id(name: str) -> int:
 
 def test_obs_card_ids_cover_every_card_slot_once() -> None:
     ids = SPEC.obs_card_ids
-    assert len(set(ids)) == len(ids) == (HAND_CAP + 2 * FIELD_CAP * 2 + 2 * HEART_CAP + STACK_CAP + TRIG_CAP
-                                         + MAX_DECK)
+    assert len(set(ids)) == len(ids) == (HAND_SLOTS + 2 * FIELD_CAP * 2 + 2 * HEART_SLOTS + STACK_CAP + TRIG_CAP
+                                         + LEAD_SLOTS)
     assert all(0 <= i < OBS.size for i in ids)
     named = {OBS.locate(i)[0] for i in ids}
     assert named == {"hand", "field", "heart", "stack", "triggers", "lead_options"}

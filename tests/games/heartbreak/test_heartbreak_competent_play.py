@@ -299,19 +299,6 @@ def test_HB_I2_evolve_with_more_than_16_stock_cards() -> None:
     assert name_at(g, 0, 0) == "Thornwood Sapling" and int(field(g, "stock_count")[0]) == 18
 
 
-def test_HB_H10_a_heart_holds_at_most_10_cards() -> None:
-    """HB-H10 (a rule this game states): High Tide's add-heart stops at 10 heart cards."""
-    g = build({"lead": "Kiln Warden", "heart": [FILLER] * 9, "hand": ["High Tide", "High Tide", STOP], "charge": 2},
-              {"lead": "Reefling Scout"}, step=ST_CLIMAX)
-    do(g, "hand", 0)
-    pass_window(g, end_open=False)
-    assert int(field(g, "heart_count")[0]) == 10 and int(field(g, "deck_count")[0]) == 19
-    field(g, "climax_used")[...] = 0
-    do(g, "hand", 0)
-    pass_window(g, end_open=False)
-    assert int(field(g, "heart_count")[0]) == 10 and int(field(g, "deck_count")[0]) == 19
-
-
 def test_flickering_lantern_rests_the_opposing_lead_before_it_acts() -> None:
     """Card fix: Flickering Lantern is a Turbo; played against the action-phase change it rests the Lead, which
     then cannot act (as a main-phase card it could never matter: fighters rise at the start of their turn)."""

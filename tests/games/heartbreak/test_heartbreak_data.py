@@ -1,19 +1,30 @@
 """Card pool and deck files: the starter decks are legal; every error names the file, the card and the rule/field.
 
-Deck-building IDs: HB-D1..HB-D8. Card types and fighter attributes: HB-F1, HB-F3.
+Deck-building IDs: HB-D1..HB-D9. Card types and fighter attributes: HB-F1, HB-F3.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import tomllib
 
 from cardenvs.core.errors import CardPoolError, DeckError
 from cardenvs.games.heartbreak import SPEC, load_deck, load_pool
-from cardenvs.games.heartbreak.cards import DEFAULT_POOL
+from cardenvs.games.heartbreak.cards import C_LEAD_OK, DEFAULT_POOL
+from cardenvs.games.heartbreak.state import MAX_COPIES, MAX_DECK, MAX_TITLES
 
 POOL = load_pool()
+
+
+def legal_ids(g, name: str) -> list[int]:
+    """Indices inside the action range ``name`` that are legal for the player to act in row 0."""
+    from cardenvs.games.heartbreak.actions import ACTIONS
+
+    m = g.legal_mask()[0]
+    start = ACTIONS.offset(name)
+    return [int(a) - start for a in np.flatnonzero(m) if start <= a < start + ACTIONS[name].size]
 
 
 def write_deck(tmp_path: Path, cards: dict[str, int], name: str = "deck.toml", extra: str = "") -> Path:
@@ -75,22 +86,73 @@ def test_HB_D1_deck_needs_50_or_more_cards(tmp_path: Path) -> None:
     assert len(load_deck(write_deck(tmp_path, cards, "ok.toml"), POOL)) == 51
 
 
-def test_HB_D9_a_deck_holds_at_most_60_cards(tmp_path: Path) -> None:
+def test_HB_D1_D9_no_maximum_deck_size_61_cards_and_four_of_every_title_load(tmp_path: Path) -> None:
+    """HB-D1, HB-D9 (rules version 2): "50 or more" has no maximum. A 61-card deck is legal (version 1 refused it), and
+    so is the largest deck HB-D2 allows: 4 copies of every title of the pool (wild format), which the state holds."""
     cards = starter("tide")  # 51 cards
     extra = [k for k in POOL.by_name if POOL.cards[POOL.by_name[k]]["alliance"] == "free"]
     for name in extra:
         while sum(cards.values()) < 61 and cards.get(name, 0) < 4:
             cards[name] = cards.get(name, 0) + 1
     assert sum(cards.values()) == 61
-    path = write_deck(tmp_path, cards)
-    with pytest.raises(DeckError) as err:
-        load_deck(path, POOL)
-    assert err.value.rule == "HB-D9" and "61" in str(err.value)
-    for name in extra:  # 60 is fine
-        if cards.get(name, 0) > 0:
-            cards[name] -= 1
+    assert len(load_deck(write_deck(tmp_path, cards), POOL)) == 61
+    everything = {name: 4 for name in POOL.by_name}
+    deck = load_deck(write_deck(tmp_path, everything, "all.toml", extra='format = "wild"'), POOL)
+    assert len(deck) == 4 * len(POOL.by_name) == 208
+    assert MAX_DECK == MAX_COPIES * MAX_TITLES >= len(deck)  # no legal deck is wider than the state
+
+
+def test_HB_D9_a_pool_holds_at_most_60_titles_so_every_legal_deck_fits(tmp_path: Path) -> None:
+    """HB-D9: the state holds 4 copies of 60 titles; a pool of 61 titles is refused when it is loaded (naming the file
+    and the reason), never a deck built from it."""
+    body = 'alliances = ["moon"]\n' + "".join(
+        f'[[card]]\nname = "Card {i}"\ntype = "support"\nalliance = "moon"\n'
+        'effects = [{ trigger = "play", op = "draw" }]\n' for i in range(MAX_TITLES + 1))
+    path = tmp_path / "pool.toml"
+    path.write_text(body)
+    with pytest.raises(CardPoolError) as err:
+        load_pool([path])
+    assert str(path) in str(err.value) and "61" in str(err.value) and "60" in str(err.value)
+    path.write_text(body[:body.rindex("[[card]]")])
+    assert len(load_pool([path]).by_name) == MAX_TITLES
+
+
+def test_HB_D9_a_game_with_208_card_decks_plays_to_its_end(tmp_path: Path) -> None:
+    """HB-D9, HB-S1, HB-E3: decks of 4 copies of every title play to the end with every card conserved, and the setup
+    choice offers one action per distinct Lead-capable card of a 208-card deck (the first copies are instances below
+    the 60 setup actions)."""
+    from cardenvs.core.batch import BatchGame
+    from cardenvs.testing import check_conservation
+
+    everything = {name: 4 for name in POOL.by_name}
+    big = load_deck(write_deck(tmp_path, everything, "all.toml", extra='format = "wild"'), POOL)
+    g = BatchGame(SPEC, 4, decks=(big, big), seed=5)
+    deck_list = SPEC.state_layout.get(g.states, "deck_list")
+    leads = {int(deck_list[0, 0, a]) for a in legal_ids(g, "choose_lead")}
+    assert leads == {cid for cid in range(len(POOL.by_name)) if POOL.tables[0][cid, C_LEAD_OK]}
+    rng = np.random.default_rng(0)
+    for _ in range(4000):
+        if g.done.all():
             break
-    assert len(load_deck(write_deck(tmp_path, cards, "ok.toml"), POOL)) == 60
+        masks = g.legal_mask()
+        g.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], dtype=np.int64))
+        assert not check_conservation(SPEC, g.states).any()
+    assert g.done.all()
+
+
+def test_deck_search_may_add_cards_past_60() -> None:
+    """HB-D9: `cardenvs decks optimize --resize` explores deck sizes: from a 60-card deck, adding a card is legal."""
+    from cardenvs.core.deckgen import legal_moves
+
+    deck = load_deck("tide", POOL)
+    ids = deck.card_ids.tolist()
+    free = [POOL.by_name[k] for k in POOL.by_name if POOL.cards[POOL.by_name[k]]["alliance"] == "free"]
+    for cid in free:
+        while len(ids) < 60 and ids.count(cid) < 4:
+            ids.append(cid)
+    assert len(ids) == 60
+    adds = [m for m in legal_moves(ids, POOL, SPEC, resize=True) if m.remove is None]
+    assert adds, "no card can be added to a 60-card deck"
 
 
 def test_HB_D2_D6_at_most_four_of_a_title_and_each_level_is_a_title(tmp_path: Path) -> None:
@@ -214,3 +276,14 @@ def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
                      'effects = [{ trigger = "call", op = "overdrive", side = "opp" }]\n')
     pool = load_pool([DEFAULT_POOL, extra])
     assert pool.by_name["Moon Moth"] == len(pool) - 1 and "moon" in pool.alliances
+
+
+def test_op_texts_describe_the_players_choices_not_engine_picks() -> None:
+    """Issue 39 finding 5: the op texts (shown by the card tools) say what the rules do now: `swap_lead` and `evolve`
+    are their player's choice (HB-M6, HB-I5), not the version-0 engine picks."""
+    from cardenvs.games.heartbreak.cards import OPS
+
+    assert "choice" in OPS["swap_lead"].doc and "most HP" not in OPS["swap_lead"].doc
+    assert "you choose" in OPS["evolve"].doc and "first eligible" not in OPS["evolve"].doc
+    assert "(first)" not in OPS["stock_top"].doc
+    assert "no heart limit" in OPS["add_heart"].doc

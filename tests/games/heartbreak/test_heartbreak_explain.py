@@ -203,8 +203,9 @@ def test_HB_S1_setup_lead_capable_and_one_action_per_distinct_card():
     deck_list = field(g, "deck_list")[0]
     names = [POOL.name(int(c)) for c in deck_list if c >= 0]
     assert "cannot be the Lead" in why(g, "choose_lead", names.index("Cinderwing Drake"))
-    first = names.index("Cinderwing Hatchling")
-    assert "another copy of 'Cinderwing Hatchling'" in why(g, "choose_lead", first + 1)
+    first = names.index("Cinderwing Hatchling")  # reset_row lists the first copies first, the others after them
+    assert "another copy of 'Cinderwing Hatchling'" in why(g, "choose_lead", names.index("Cinderwing Hatchling",
+                                                                                          first + 1))
     assert "no card 59" in why(g, "choose_lead", 59)
 
 

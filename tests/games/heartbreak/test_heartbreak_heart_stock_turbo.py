@@ -341,10 +341,16 @@ def test_HB_V5_the_game_ends_at_once_so_the_second_empty_field_check_never_happe
 
 
 def test_HB_V6_both_losing_at_once_is_a_draw_and_the_turn_cap_is_a_draw() -> None:
-    g = build({"lead": "Kiln Warden:d20", "hand": ["Wildfire"], "charge": 2, "heart": []},
-              {"lead": "Kiln Warden:d20", "heart": []}, step=ST_CLIMAX)
-    do(g, "hand", 0)  # Wildfire KOs both Leads: both empty hearts break
+    # one event KOs both Leads: the end of the turn ends both +20 HP buffs (a state-based KO, HB-B10), and both
+    # empty hearts break. (Wildfire's two effects are two events since rules version 2: HB-B11.)
+    g = build({"lead": "Kiln Warden:d40", "hand": [STOP], "heart": []},
+              {"lead": "Kiln Warden:d40", "heart": []}, step=ST_CLIMAX)
+    field(g, "mod_hp")[0, inst_at(g, 0, 0)] = 20
+    field(g, "mod_hp")[1, inst_at(g, 1, 0)] = 20
+    do(g, "pass")
+    pass_window(g)
     assert int(g.states[0, H_STATUS]) == TERMINATED and int(g.states[0, H_WINNER]) == DRAW
+    assert int(field(g, "discard_count")[0]) == 1 and int(field(g, "discard_count")[1]) == 1
     g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout"}, step=ST_CLIMAX, turn=TURN_CAP)
     do(g, "pass")
     pass_window(g)
