@@ -210,7 +210,8 @@ def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
 def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     """The damage skill ``k`` of ``p``'s Main Unit would deal to the opponent's Main Unit, in the rulebook's order:
     step 1 skill damage and ability (DC-A1), step 2 the user's modifiers (DC-A2), step 3 the receiver's modifiers
-    (DC-A3), both ordered by the user, then x2 for an advantageous attribute, last (DC-A4). Never below 0 (DC-A7)."""
+    (DC-A3), both ordered by the user, then x2 for an advantageous attribute, last (DC-A4). Never below 0 (DC-A7).
+    A skill whose step-1 damage is 0 does no damage: steps 2 to 4 do not apply to it (DC-A8)."""
     ctab = tables[0]
     q = 1 - p
     u = row[S.MAIN + p]
@@ -220,6 +221,8 @@ def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     cu = card_of(row, p, u)
     cv = card_of(row, q, v)
     dmg = step1_damage(row, tables, p, u, k)
+    if dmg <= 0:  # DC-A8: a skill that deals no damage (printed 0, no damage ability) takes no modifiers
+        return 0
     boost = row[S.BOOST + p * S.DECK_SIZE + u]
     plus = ctab[cu, C_DEAL_PLUS] + assist_sum(row, ctab, p, u, C_DEAL_PLUS) + max(boost, 0)
     minus = ctab[cu, C_DEAL_MINUS] + assist_sum(row, ctab, p, u, C_DEAL_MINUS) + max(-boost, 0)

@@ -144,6 +144,8 @@ def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, sid
         dmg = ctab[cu, C_S0_DAMAGE + k]
     else:
         dmg = step1_damage(row, tables, p, u, k)
+    if dmg <= 0:  # DC-A8: a skill that deals no damage takes no modifiers (as effects.skill_damage)
+        return 0
     boost = row[S.BOOST + p * S.DECK_SIZE + u]
     plus = ctab[cu, C_DEAL_PLUS] + g[side, S.POS_MAIN, G_DEAL_PLUS] + max(boost, 0)
     minus = ctab[cu, C_DEAL_MINUS] + g[side, S.POS_MAIN, G_DEAL_MINUS] + max(-boost, 0)

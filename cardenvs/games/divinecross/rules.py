@@ -157,8 +157,9 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             if row[S.EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
                 out[A_EX_POWER + j] = 1
         m = row[S.MAIN + p]
-        if row[S.RETREATED + p] == 0 and row[S.STUNNED + p] == 0 \
-                and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):  # DC-R5: a Stunned Main Unit stays
+        # DC-R5 (v2): a Stunned Main Unit may retreat (the stun leaves with it, DC-N5); forbidding it made a
+        # repeatable stun (Sleep Pollen) a lock: the stunned player could neither attack nor retreat, ever
+        if row[S.RETREATED + p] == 0 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):
             for s in range(row[S.STANDBY_COUNT + p]):
                 out[A_RETREAT + s] = 1
     elif st == S.ST_ASSIST_HOST:

@@ -137,6 +137,10 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         ko = [_card_name(row, pool, p, k) for k in _zone(row, "ko", "ko_count", p)]
         if ko:
             lines.append("  KO zone: " + ", ".join(ko))
+        discard = [_card_name(row, pool, p, d) for d in _zone(row, "discard", "discard_count", p)]
+        if discard:  # face up, so every viewer sees it card by card (DC-U7); oldest first
+            lines.append(textwrap.fill(", ".join(discard), 111, initial_indent="  discard: ",
+                                       subsequent_indent=" " * 11, break_on_hyphens=False))
         if see_private:
             hand = [_card_name(row, pool, p, h) for h in _zone(row, "hand", "hand_count", p)]
             lines.append("  hand:    " + (", ".join(hand) or "-"))
@@ -156,13 +160,15 @@ Header: "divinecross  turn N  turn player Pn  step: S  to act: Pn". Turn 0 is se
   cap, DC-V3: no winner).
 Player line: "P0: deck N  hand N  discard N  KO n/3": cards in the deck, in the hand, in the discard pile, and
   in the KO Zone (a player with 3 cards in their KO Zone loses). Flags in brackets after it:
-  [stunned]  the player's Main Unit is Stunned: it cannot use a skill or retreat (cleared at the end of its
-             owner's turn);
+  [stunned]  the player's Main Unit is Stunned: it cannot use a skill (cleared at the end of its owner's turn,
+             or when it retreats);
   [poisoned] the player's Main Unit is Poisoned: 100 damage at the end of its owner's turn;
   [EX used]  the player has used their once-per-game EX-Power.
   main:    the Unit in the Main Area (the one that uses skills and that the opponent's skills hit); "-" = none.
   standby: the Standby Units in slot order, separated by " | ", slot 1 first (3 slots); "-" = none.
   KO zone: the KO'd cards in order (shown once there is one).  hand: your own hand (never the opponent's).
+  discard: the discard pile card by card, oldest first (face up, so both players see both piles; shown once
+           there is one): played Events and Actions, Energy paid for retreats, a KO'd Unit's attachments.
 A Unit: "Name (attribute, dmg D/HP, En, +Assist, boost +X, guard +X)":
   attribute  none/red/green/blue: a skill deals double damage to a Unit whose attribute is in the user's
              advantage list (DC-A4);
@@ -284,8 +290,6 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
             out.append(_unit_missing(row, p, i + 1))
         if int(_f(row, "retreated")[p]):
             out.append("you already retreated this turn (once per turn, DC-R1)")
-        if int(_f(row, "stunned")[p]):
-            out.append("your Main Unit is Stunned and cannot retreat (DC-R5)")
         if main >= 0:
             cost, have = int(retreat_cost(row, ctab, p, main)), int(energy_of(row, p, main))
             if have < cost:

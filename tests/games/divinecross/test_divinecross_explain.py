@@ -121,12 +121,12 @@ def test_DC_R1_R2_R5_retreat_reasons() -> None:
     g = main_phase(energy={0: 2}, retreated=1)
     assert "already retreated this turn (once per turn, DC-R1)" in why(g, "retreat", 0)
     g = main_phase(energy={0: 2}, stunned=1)
-    assert "Stunned and cannot retreat (DC-R5)" in why(g, "retreat", 0)
+    assert EXPLAIN(g.states[0], g.pool, 0, A("retreat", 0)) == ""  # DC-R5 (v2): a Stunned Main Unit may retreat
     g = main_phase(energy={0: 2})
     assert "no Unit in standby slot 2" in why(g, "retreat", 1)
-    g = main_phase(energy={0: 0}, retreated=1, stunned=1)  # every reason at once
+    g = main_phase(energy={0: 0}, retreated=1, stunned=1)  # every reason at once, and the stun is none of them
     text = why(g, "retreat", 0)
-    assert "already retreated" in text and "Stunned" in text and "costs 2 Energy" in text
+    assert "already retreated" in text and "costs 2 Energy" in text and "Stunned" not in text
 
 
 def test_DC_K5_ex_power_once_per_game_and_units_without_one() -> None:
@@ -334,3 +334,26 @@ def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
     assert "charging is allowed only in your Main Phase (DC-C1); the step now is 'setup: place main unit'" in text
     assert "divinecross board legend" in text
     assert "only a Unit can be placed face down as your Main Unit" in text  # seed 7: hand 0 is Smoldering Ember
+
+
+def test_DC_U7_board_shows_both_discard_piles_and_the_log_names_public_cards() -> None:
+    """Issue 39 #15 (DC-U7: discard piles are face up): the board printed only the piles' sizes, and the play log
+    showed the opponent's Firestorm and Battle Fury as "an action you cannot see the details of" although both cards
+    go face up to the discard pile. Every viewer's board lists both piles card by card, and the log names them."""
+    from cardenvs.viewer import HIDDEN_ACTION, public_action_name
+
+    g = build({"main": "Kiln Warden", "hand": ["Firestorm", "Battle Fury", "Flicker Imp"], "discard": ["Sap Mend"]},
+              {"main": "Reef Titan", "standby": ["Pearl Sprite"], "hand": ["Riptide"], "discard": ["Still Waters"]})
+    for viewer in (None, 0, 1):
+        board = g.render(0, viewer=viewer)
+        assert "  discard: Sap Mend" in board and "  discard: Still Waters" in board, board
+    for card in ("Firestorm", "Battle Fury"):
+        before = g.states[0].copy()
+        hand = [POOL.name(int(field(g, "deck_list")[0, i])) for i in field(g, "hand")[0, :int(field(g, "hand_count")[0])]]
+        action = A("hand", hand.index(card))
+        g.step([action])
+        shown = public_action_name(SPEC, before, g.pool, 0, action, viewer=1, after=g.states[0])
+        assert shown != HIDDEN_ACTION and f"'{card}'" in shown, shown
+    board = g.render(0, viewer=1)
+    assert "  discard: Sap Mend, Firestorm, Battle Fury\n" in board, board  # oldest first
+    assert "Flicker Imp" not in board  # the hand stays hidden: only public cards are named

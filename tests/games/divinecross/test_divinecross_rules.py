@@ -552,11 +552,11 @@ def test_DC_A1_step_one_printed_damage_and_skill_ability() -> None:
 
 
 def test_DC_A2_users_modifiers_in_the_order_its_player_chooses() -> None:
-    """Spore Cloud (0) with Cursed Blade (+200) and a -100 boost: -100 first (floored at 0) then +200 gives 200,
-    the other order 100; the user chooses, so 200."""
-    attacker = side("Pollen Wisp", energy={0: 1}, assists={0: ["Cursed Blade"]})
+    """Quick Jab (100) with Cursed Blade (+200) and a -200 boost: -200 first (floored at 0) then +200 gives 200,
+    the other order 100; the user chooses, so 200. (Before v2 this used Spore Cloud, printed 0: DC-A8.)"""
+    attacker = side("Vagabond Scout", assists={0: ["Cursed Blade"]})
     g = build(attacker, side("Wandering Golem"), step=ST_BATTLE)
-    field(g, "boost")[0, unit(g, 0)] = -100
+    field(g, "boost")[0, unit(g, 0)] = -200
     do(g, "skill", 0)
     assert damage(g, 1) == 200
 
@@ -612,6 +612,23 @@ def test_DC_A7_modified_damage_never_below_zero() -> None:
     assert damage(g, 1) == 100 and int(field(g, "last_damage")) == 0  # 300 - 100 - 200 -> 0, no healing
 
 
+def test_DC_A8_a_skill_that_deals_no_damage_takes_no_modifiers_and_no_doubling() -> None:
+    """Issue 39 #14 (DC-A8, v2): Spore Cloud (printed 0, no damage ability) with Battle Fury (+200 this turn)
+    against a blue Main Unit (Pollen Wisp has the advantage on blue) dealt (0 + 200) x 2 = 400. A skill whose step-1
+    damage is 0 does no damage: steps 2-4 never turn it into a hit. One off, at 100, every step applies."""
+    wisp = side("Pollen Wisp", energy={0: 3}, hand=["Battle Fury"])
+    for k, want in ((0, 0), (1, (100 + 200 - 100) * 2)):  # Spore Cloud (0), Sleep Pollen (100); Titan: -100
+        g = build(wisp, side("Reef Titan"), step=ST_MAIN)
+        do(g, "hand", 0)  # Battle Fury: boost +200 on the Wisp
+        do(g, "pass")
+        do(g, "skill", k)
+        assert damage(g, 1) == want and int(field(g, "last_damage")) == want, (k, damage(g, 1))
+    g = build(side("Pollen Wisp", energy={0: 1}), side("Tidecaller Nymph", assists={0: ["Cursed Blade"]}),
+              step=ST_BATTLE)
+    do(g, "skill", 0)  # the receiver's "takes 100 more" does not reach a skill that deals nothing either
+    assert damage(g, 1) == 0 and int(field(g, "poisoned")[1]) == 1  # the ability still resolves (Poison)
+
+
 # ---------------------------------------------------------------------------------------------------- conditions
 def test_DC_N1_N4_end_phase_checks_only_the_turn_players_main_and_poison_stays() -> None:
     """DC-N1, DC-N4."""
@@ -630,18 +647,75 @@ def test_DC_N2_N3_stunned_main_misses_its_battle_phase_and_stun_ends_at_its_end_
     assert int(field(g, "turn_player")) == 0 and int(field(g, "stunned")[1]) == 0 and damage(g, 0) == 0
 
 
-def test_DC_N3_R5_a_stunned_main_unit_cannot_retreat_so_no_skill_is_used_that_turn() -> None:
-    """Issue 12 defect 19: a Stunned Main Unit retreated (Flicker Imp: cost 0), the stun went with it (DC-N5) and
-    the replacement used a skill the same turn, which voided DC-N3. A Stunned Main Unit cannot retreat (DC-R5)."""
-    g = build(side("Flicker Imp", standby=["Cinderpaw Cub"], energy={1: 2}, stunned=1), side("Wandering Golem"),
+def test_DC_N3_R5_a_stunned_main_unit_may_retreat_and_the_replacement_attacks() -> None:
+    """DC-R5 (v2): a Stunned Main Unit may retreat; the stun leaves with it (DC-N5), so the Unit misses its Battle
+    Phase (DC-N3) but its player does not. v0/v1 forbade the retreat, which made a repeatable stun a lock (issue 39
+    #13). The retreat still costs its Energy (DC-R2) and the once-per-turn retreat (DC-R1)."""
+    g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 2, 1: 2}, stunned=1),
+              side("Wandering Golem"), step=ST_MAIN)
+    assert not is_legal(g, "skill", 0)  # not the Battle Phase yet; the Stunned Warden has no skill there either
+    do(g, "retreat", 0)
+    assert unit_name(g, 0) == "Cinderpaw Cub" and int(field(g, "stunned")[0]) == 0  # DC-N5: the stun went with it
+    assert energy(g, 0, 1) == 0 and unit_name(g, 0, 1) == "Kiln Warden"  # DC-R2: the Warden paid 2
+    do(g, "pass")
+    assert is_legal(g, "skill", 1)  # the replacement attacks this very turn
+    do(g, "skill", 1)
+    assert damage(g, 1) == 200
+    g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 1}, stunned=1), side("Wandering Golem"),
               step=ST_MAIN)
-    assert not any(n == "retreat" for n, _ in legal(g))
-    with pytest.raises(IllegalActionError):
-        do(g, "retreat", 0)
-    do(g, "pass")  # no skill while Stunned: the Battle Phase ends by itself
-    assert int(field(g, "turn_player")) == 1 and damage(g, 1) == 0
-    g = build(side("Flicker Imp", standby=["Cinderpaw Cub"], energy={1: 2}), side("Wandering Golem"), step=ST_MAIN)
-    assert is_legal(g, "retreat", 0)  # not Stunned: the free retreat is there
+    assert not is_legal(g, "retreat", 0)  # a Stunned Unit still pays its retreat cost (2 > 1 Energy)
+
+
+def _battle_turn(g: BatchGame, p: int) -> int:
+    """Player ``p``'s Battle Phase (the Main Phase passed): the usable skill with the most damage; its damage."""
+    if step_of(g) == ST_MAIN:
+        do(g, "pass")
+    if step_of(g) != ST_BATTLE or int(g.to_act[0]) != p:
+        return 0
+    usable = [k for name, k in legal(g) if name == "skill"]
+    if not usable:
+        do(g, "pass")
+        return 0
+    do(g, "skill", usable[-1])
+    return int(field(g, "last_damage"))
+
+
+def test_DC_N3_R5_no_repeatable_stun_lock_sleep_pollen_every_turn() -> None:
+    """Issue 39 #13: Pollen Wisp's Sleep Pollen (3 Energy, never spent) stunned the opposing Main Unit every turn,
+    and an Elder Treant with 6 Energy and 2 Standby Units could neither attack nor retreat for 5 rounds (DC-R5 of
+    v0/v1). Now the stunned player retreats (DC-R5, v2) and a Standby Unit attacks the same turn, every turn the
+    Wisp stuns, and the Wisp falls."""
+    g = build(side("Elder Treant", standby=["Sproutling Guard", "Grove Stag"], energy={0: 6, 1: 2, 2: 2}),
+              side("Pollen Wisp", standby=["Wandering Golem"], energy={0: 3}), turn_player=1, step=ST_BATTLE)
+    hits = []
+    for _ in range(5):
+        if unit_name(g, 1) != "Pollen Wisp" or int(g.states[0, H_STATUS]) != LIVE:
+            break
+        do(g, "skill", 1)  # Sleep Pollen: 100 damage and a stun on player 0's Main Unit
+        assert int(field(g, "stunned")[0]) == 1 and int(field(g, "turn_player")) == 0
+        retreats = [k for name, k in legal(g) if name == "retreat"]
+        assert retreats, f"player 0's Stunned {unit_name(g, 0)} cannot retreat: a stun-lock"
+        best = max(retreats, key=lambda s: energy(g, 0, s + 1))
+        do(g, "retreat", best)
+        do(g, "charge", 0)  # the Energy a charge adds each turn (DC-C1) keeps paying retreats: skills spend none
+        hits.append(_battle_turn(g, 0))
+        if unit_name(g, 1) == "Pollen Wisp":  # player 1's next turn: straight to its Battle Phase
+            do(g, "pass")
+    assert all(h > 0 for h in hits), hits  # every stunned turn ended with a skill all the same
+    assert "Pollen Wisp" in names(g, 1, "ko")
+
+
+@pytest.mark.parametrize("card", [c["name"] for c in POOL.cards if c["type"] == "unit"])
+def test_DC_R5_every_stunned_unit_can_hand_over_to_a_standby_unit(card: str) -> None:
+    """Issue 39 #13, for the whole pool: whatever Unit is Stunned, with a Standby Unit and its retreat cost in
+    Energy its player retreats it and the Standby Unit uses a skill that same turn, so no stun (repeatable or not)
+    takes a player's Battle Phase while they have a Standby Unit and the Energy."""
+    cost = int(POOL.cards[POOL.by_name[card]]["retreat"])
+    g = build(side(card, standby=["Vagabond Scout"], energy={0: cost}, stunned=1), side("Wandering Golem"),
+              step=ST_MAIN)
+    do(g, "retreat", 0)
+    do(g, "pass")
+    assert is_legal(g, "skill", 0), card  # Quick Jab: 0 Energy
 
 
 def test_main_phase_with_cards_in_hand_is_a_decision_even_with_only_pass_legal() -> None:
@@ -657,7 +731,7 @@ def test_main_phase_with_cards_in_hand_is_a_decision_even_with_only_pass_legal()
 
 
 def test_DC_N5_leaving_the_main_area_ends_conditions() -> None:
-    """DC-N5: a retreat ends Poison (a Stunned Unit cannot retreat, DC-R5); a KO ends both."""
+    """DC-N5: a retreat ends the conditions (Poison here; the stun: DC-R5's test); a KO ends both."""
     g = build(side("Kiln Warden", standby=["Cinderpaw Cub"], energy={0: 2}, poisoned=1), side(), step=ST_MAIN)
     do(g, "retreat", 0)
     assert int(field(g, "poisoned")[0]) == 0 and unit_name(g, 0) == "Cinderpaw Cub"
