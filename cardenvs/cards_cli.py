@@ -128,17 +128,25 @@ def stats_text(stats: dict) -> str:
 
 
 def render_table(rows: list[dict], title: str, width: int | None = None) -> str:
-    """The rows as a text table (rich), as a string."""
+    """The rows as a text table (rich), as a string. Every cell is plain text (never rich markup: a card named
+    ``[/]`` or ``[bold]`` prints as written) with its control characters escaped (:func:`escaping.terminal`)."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, show_lines=False, expand=False)
+    from .core.escaping import terminal
+
+    def cell(value: Any) -> Text:
+        return Text(terminal(value))
+
+    table = Table(title=cell(title), show_lines=False, expand=False)
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("cost", justify="right")
     table.add_column("stats")
     table.add_column("text")
     for r in rows:
-        table.add_row(r["name"], "" if r["cost"] is None else _shown(r["cost"]), stats_text(r["stats"]), r["text"])
+        table.add_row(cell(r["name"]), cell("" if r["cost"] is None else _shown(r["cost"])),
+                      cell(stats_text(r["stats"])), cell(r["text"]))
     out = io.StringIO()
     Console(width=width or 160, file=out, color_system=None, force_terminal=False).print(table)
     return out.getvalue()
@@ -180,12 +188,14 @@ def main(args: Any) -> int:
                 raise BadArgumentError(f"--pool: {file}: no such card pool file")
     pool = spec.load_pool([Path(p) for p in args.pool] if args.pool else None)
     rows = search_rows(card_rows(pool, spec), args.search)
-    if args.json:
-        print(json.dumps(rows, indent=1, ensure_ascii=False))
+    from .core.escaping import json_text, terminal
+
+    if args.json:  # the same strings; only what a terminal would act on is \u-escaped
+        print(json_text(rows, indent=1))
         return 0
     if not rows:
         hint = did_you_mean(args.search, [c["name"] for c in pool.cards])
-        print(f"no {spec.name} card matches {args.search!r}{hint}", file=sys.stderr)
+        print(terminal(f"no {spec.name} card matches {args.search!r}{hint}"), file=sys.stderr)
         return 1
     import shutil
 
@@ -211,8 +221,10 @@ def add_decks_random(dsub: Any) -> None:
                     "many random one-card moves (swaps, and adds/removals where the deck size may vary), each kept "
                     "only if the game's deck-building rules accept it. The same --seed gives the same decks.")
     p.add_argument("game", help="game name (see 'cardenvs games')")
+    from .cli import seed_type
+
     p.add_argument("-n", "--number", type=int, default=1, help="how many decks (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
     p.add_argument("--start", metavar="DECK", help="start from this deck (starter name or file) instead of a random "
                                                    "starter")
     p.add_argument("--moves", type=int, default=None, help="random moves per deck (default: 2 per card, at least 20)")
@@ -223,6 +235,7 @@ def add_decks_random(dsub: Any) -> None:
 
 def main_decks_random(args: Any) -> int:
     from .core import deckgen
+    from .core.escaping import terminal
     from .core.errors import BadArgumentError
     from .core.registry import get_game
 
@@ -231,6 +244,10 @@ def main_decks_random(args: Any) -> int:
         raise BadArgumentError(f"-n must be between 1 and 100000, got {args.number}")
     if args.moves is not None and args.moves < 0:
         raise BadArgumentError(f"--moves must be 0 or more, got {args.moves}")
+    if args.out:
+        from .core.outputs import check_folder
+
+        check_folder(args.out, "--out")
     pool = spec.load_pool(None)
     start = spec.load_deck(args.start, pool) if args.start else None
     decks = deckgen.random_decks(spec, args.number, seed=args.seed, pool=pool, start=start, swaps=args.moves)
@@ -244,5 +261,5 @@ def main_decks_random(args: Any) -> int:
             sys.stdout.write(("\n" if i else "") + deck_toml(deck, pool))
         else:
             path = deckgen.write_deck(deck, pool, folder / f"random-{args.seed}-{i}.toml")
-            print(f"{path}  ({len(deck)} cards)")
+            print(terminal(f"{path}  ({len(deck)} cards)"))
     return 0

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .core.errors import BadArgumentError, CardenvsError
+from .core.escaping import terminal
 
 PROG = "cardenvs"
 EXIT_USAGE = 2
@@ -70,6 +71,19 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def seed_type(text: str) -> int:
+    """The one seed rule of every command (eval, balance, play, decks random, decks optimize): any integer,
+    negative or past 64 bits included, as the core takes it; the same seed gives the same games and decks."""
+    import re
+
+    try:  # ASCII digits only: int() also reads "٣" and would refuse "²" (which str.isdigit() accepts)
+        if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+            raise ValueError(text)
+        return int(text)
+    except ValueError:  # also a number past int()'s 4,300 digits
+        raise argparse.ArgumentTypeError(f"a seed is an integer (any sign), got {text[:40]!r}") from None
 
 
 def _fraction(text: str) -> float:
@@ -151,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="play in rounds until every pairing's 95%% interval is at most W wide (e.g. 0.04)")
     ev.add_argument("--max-games", type=_positive_int, default=20000,
                     help="cap per pairing for --ci-width and --sprt, never exceeded (default: %(default)s)")
-    ev.add_argument("--seed", type=_int, default=0, help="tournament seed; game and pilot seeds derive from it (default: %(default)s)")
+    ev.add_argument("--seed", type=seed_type, default=0, help="tournament seed; game and pilot seeds derive from it (default: %(default)s)")
     ev.add_argument("--sprt", nargs=2, metavar=("A", "B"),
                     help="sequential test of deck A against deck B instead of a round robin")
     ev.add_argument("--field", nargs="*", metavar="DECK", default=None,
@@ -347,6 +361,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         entries = make_entries(spec, args.sprt or args.decks, args.agents)
     if args.save_replays and args.backend != "local":
         raise BadArgumentError("--save-replays needs the local backend (the games' decisions stay in this process)")
+    json_path = args.json or (None if args.report else f"eval-{spec.name}.json")
+    # every output path is checked before the first game, not after the last (issue 43)
+    report.check_outputs(json_path, args.csv, args.report, args.save_replays)
     if args.save_replays:
         from .eval.tournament import LocalBackend
 
@@ -382,12 +399,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         if gauntlet is not None:
             from .eval.gauntlet import format_gauntlet
 
-            print(format_gauntlet(summary["gauntlet"]))
-    json_path = args.json or (None if args.report else f"eval-{spec.name}.json")
+            print(terminal(format_gauntlet(summary["gauntlet"]), newlines=True))
     if json_path:
         report.write_json(summary, json_path)
         if not args.quiet:
-            print(f"json: {json_path}")
+            print(f"json: {terminal(json_path)}")
     if args.csv:
         report.write_csv(summary, args.csv)
     if args.report:
@@ -397,14 +413,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
             add_to_report(out, summary["gauntlet"])
         if not args.quiet:
-            print(f"report: {out}")
+            print(f"report: {terminal(out)}")
     if args.save_replays:
         from .eval.replays import save_tournament_replays
 
         saved = save_tournament_replays(result, backend.history, args.replays, args.save_replays)
         if not args.quiet:
-            print(f"replays: {len(saved)} games in {args.save_replays} (watch one: cardenvs replay {saved[0]})"
-                  if saved else "replays: none")
+            print(terminal(f"replays: {len(saved)} games in {args.save_replays} (watch one: cardenvs replay "
+                           f"{saved[0]})" if saved else "replays: none"))
     return 0
 
 
@@ -422,14 +438,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         return args.func(args)
-    except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+    except UsageError as exc:  # messages quote names from files and the command line: shown, never acted on
+        print(terminal(exc), file=sys.stderr)
         return EXIT_USAGE
     except CardenvsError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {terminal(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:  # an output file that cannot be written, a full disk
-        print(f"{PROG}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        print(terminal(f"{PROG}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from .core.aec import forfeit_game
 from .core.batch import BatchGame, get_spec
+from .core.escaping import terminal
 from .core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE
 from .replay import Replay, ReplayRecorder, _agent
 from .viewer import public_action_name
@@ -31,6 +32,8 @@ HELP = ("Type an action id to take it.  ? N: text of the cards in action N   ? N
         "why N: why action N is not legal now   legend: what the board's marks mean   log: every decision so far   "
         "board: show the board again   quit: resign and save the replay")
 QUOTED = re.compile(r"'([^']+)'")
+#: an action id as typed: ASCII digits only (str.isdigit() also accepts "²", which int() refuses)
+ACTION_ID = re.compile(r"-?[0-9]{1,9}")
 PLANNED = "planned (the plan shows when the phase resolves)"
 
 
@@ -120,13 +123,14 @@ class PlaySession:
     # ----- output ------------------------------------------------------------------------------------------
     def show_board(self) -> None:
         row = self.game.states[0]
-        title = f"{self.spec.name}  turn {int(row[H_TURN])}  you are player_{self.seat}"
-        board = Text(self.spec.render(row, self.game.pool, self.seat))  # plain text: "[stunned]" is not markup
+        title = Text(f"{self.spec.name}  turn {int(row[H_TURN])}  you are player_{self.seat}")
+        # plain text ("[stunned]" is not markup), and a card or deck name's control characters shown, not obeyed
+        board = Text(terminal(self.spec.render(row, self.game.pool, self.seat), newlines=True))
         self.console.print(Panel(board, title=title, expand=False))
         if self.history:
             recent = self.history[-6:]
-            self.console.print("last decisions: " + "  |  ".join(
-                f"{'you' if s == self.seat else 'opponent'}: {n}" for s, n in recent), markup=False)
+            self.say("last decisions: " + "  |  ".join(
+                f"{'you' if s == self.seat else 'opponent'}: {n}" for s, n in recent))
 
     def show_actions(self) -> None:
         mask = self.game.legal_mask(self.seat)[0]
@@ -136,11 +140,12 @@ class PlaySession:
         table.add_column("id", justify="right")
         table.add_column("action")
         for a in np.flatnonzero(mask):
-            table.add_row(str(int(a)), Text(self.game.action_name(int(a), 0, self.seat)))
+            table.add_row(str(int(a)), Text(terminal(self.game.action_name(int(a), 0, self.seat))))
         self.console.print(table)
 
     def say(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False)
+        """Print ``text`` as it is: no markup, and control characters (from card and deck names) escaped."""
+        self.console.print(terminal(text, newlines=True), markup=False, highlight=False)
 
     # ----- the loop ----------------------------------------------------------------------------------------
     def step(self, player: int, action: int) -> None:
@@ -196,13 +201,13 @@ class PlaySession:
                     self.say(f"{k:>4}  {'you' if s == self.seat else 'opponent'}: {n}")
             elif low.startswith("why"):
                 arg = text[3:].strip()
-                if not arg.lstrip("-").isdigit():
+                if not ACTION_ID.fullmatch(arg):
                     self.say("usage: why N (N an action id)")
                 else:
                     self.say(explain(self.game, self.seat, int(arg)))
             elif text.startswith("?"):
                 self.card_help(text[1:].strip())
-            elif text.lstrip("-").isdigit():
+            elif ACTION_ID.fullmatch(text):
                 action = int(text)
                 mask = self.game.legal_mask(self.seat)[0]
                 if 0 <= action < self.spec.num_actions and mask[action]:
@@ -214,7 +219,7 @@ class PlaySession:
 
     def card_help(self, arg: str) -> None:
         pool = self.game.pool
-        if arg.isdigit():
+        if ACTION_ID.fullmatch(arg):
             action = int(arg)
             if not 0 <= action < self.spec.num_actions:
                 self.say(f"there is no action {action}")
@@ -272,7 +277,9 @@ def add_command(sub: Any) -> None:
     p.add_argument("--deck", help="your deck: a starter deck name or a deck file (default: the game's first default)")
     p.add_argument("--opp-deck", help="the agent's deck (default: the game's second default deck)")
     p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat, 0 or 1 (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    from .cli import seed_type
+
+    p.add_argument("--seed", type=seed_type, default=None, help="game seed, any integer (default: random)")
     p.add_argument("--replay-dir", default="replays", metavar="DIR",
                    help="where the finished game is saved (default: %(default)s)")
     p.add_argument("--no-save", action="store_true", help="do not save a replay")
@@ -281,6 +288,9 @@ def add_command(sub: Any) -> None:
 
 def main(args: Any) -> int:
     if not args.no_save:  # a folder that cannot be written is reported before the game, not after it
+        from .core.outputs import check_folder
+
+        check_folder(args.replay_dir, "--replay-dir")
         Path(args.replay_dir).mkdir(parents=True, exist_ok=True)
     session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
                           seat=args.seat, seed=args.seed)

@@ -40,6 +40,10 @@ REPLAY_FORMAT = 1
 RESIGN = -1
 #: replays larger than this are refused before parsing (a full game is a few hundred KB at most)
 MAX_REPLAY_BYTES = 64 * 1024 * 1024
+#: more decisions than any game allows (the longest games take a few thousand); a longer list is refused unread
+MAX_REPLAY_DECISIONS = 1_000_000
+#: deck names, card names and pool paths longer than this are refused (the loaders' own limits are far below)
+MAX_REPLAY_TEXT = 4096
 STATUS_NAMES = {LIVE: "live", TERMINATED: "terminated", TRUNCATED: "truncated"}
 
 
@@ -88,17 +92,33 @@ class Replay:
         for key, kind in need.items():
             value = data.get(key)
             if not isinstance(value, kind) or isinstance(value, bool):
-                raise ReplayError(f"{where}: field {key!r} must be {kind.__name__}, got {value!r:.60}")
+                raise ReplayError(f"{where}: field {key!r} must be {kind.__name__}, got {_short(value)}")
+        if len(data["game"]) > 64:
+            raise ReplayError(f"{where}: field 'game' is not a game name, got {_short(data['game'])}")
+        if not -2 ** 63 <= data["seed"] < 2 ** 64:  # what a recorder writes: a kernel seed (int64) or a tournament's
+            raise ReplayError(f"{where}: field 'seed' is out of range, got {_short(data['seed'])}")
         decks = data["decks"]
         if len(decks) != 2 or not all(isinstance(d, dict) and isinstance(d.get("cards"), list)
-                                      and all(isinstance(c, str) for c in d["cards"]) for d in decks):
+                                      and all(_text(c) for c in d["cards"]) for d in decks):
             raise ReplayError(f"{where}: 'decks' must be two objects with a 'cards' list of card names")
+        if not all(_text(d.get("name", "")) for d in decks):
+            raise ReplayError(f"{where}: a deck's 'name' must be a string of at most {MAX_REPLAY_TEXT} characters")
+        if len(data["decisions"]) > MAX_REPLAY_DECISIONS:
+            raise ReplayError(f"{where}: {len(data['decisions'])} decisions, more than any game has")
         for k, d in enumerate(data["decisions"]):
-            if not (isinstance(d, dict) and type(d.get("seat")) is int and type(d.get("action")) is int):
-                raise ReplayError(f"{where}: decision {k} must be an object with integer 'seat' and 'action'")
+            if not (isinstance(d, dict) and type(d.get("seat")) is int and type(d.get("action")) is int
+                    and _text(d.get("name", ""))):
+                raise ReplayError(f"{where}: decision {k} must be an object with integer 'seat' and 'action' "
+                                  f"(and a string 'name')")
         pool = data.get("pool")
-        if pool is not None and not (isinstance(pool, list) and all(isinstance(p, str) for p in pool)):
+        if pool is not None and not (isinstance(pool, list) and pool and all(_text(p) and p for p in pool)):
             raise ReplayError(f"{where}: 'pool' must be null or a list of card pool paths")
+        result = data["result"]
+        if not all(isinstance(result.get(k), kind) and not isinstance(result.get(k), bool)
+                   for k, kind in (("status", str), ("winner", int)) if k in result):
+            raise ReplayError(f"{where}: 'result' must hold a string 'status' and an integer 'winner'")
+        if not isinstance(data.get("meta", {}), dict):
+            raise ReplayError(f"{where}: 'meta' must be an object, got {_short(data.get('meta'))}")
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -113,9 +133,23 @@ class Replay:
             raise ReplayError(f"{path}: {size} bytes, more than a replay can be ({MAX_REPLAY_BYTES} bytes)")
         try:
             data = json.loads(path.read_bytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        except OSError as err:  # a folder, or unreadable
+            raise ReplayError(f"{path}: cannot read the replay ({err.strerror or err})") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as err:  # ValueError: bad JSON, 5,000-digit numbers
             raise ReplayError(f"{path}: not a replay file (invalid JSON: {str(err)[:80]})") from None
         return cls.from_dict(data, str(path))
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_REPLAY_TEXT
+
+
+def _short(value: Any) -> str:
+    """A value from a replay file for an error line: its repr, cut (a 10,000-digit int is not printed whole)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 30:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # ----- recording ---------------------------------------------------------------------------------------------
@@ -230,8 +264,8 @@ def open_game(replay: Replay) -> BatchGame:
     except CardenvsError as err:
         raise ReplayError(f"replay of {replay.game!r}: {err}") from None
     if spec.version != replay.rules_version:
-        raise ReplayError(f"this replay was recorded under {spec.name} rules version {replay.rules_version}; the "
-                          f"installed cardenvs plays version {spec.version}, so it would not replay the same game")
+        raise ReplayError(f"this replay was recorded under {spec.name} rules version {_short(replay.rules_version)}; "
+                          f"the installed cardenvs plays version {spec.version}, so it would not replay the same game")
     pool = spec.load_pool([Path(p) for p in replay.pool] if replay.pool else None)
     decks = []
     for k, entry in enumerate(replay.decks):
@@ -263,8 +297,8 @@ def simulate(replay: Replay, verify: bool = True) -> ReplayRun:
             states.append(game.states[0].copy())
             continue
         if not 0 <= d["action"] < spec.num_actions or not game.legal_mask(d["seat"])[0, d["action"]]:
-            raise ReplayError(f"decision {k}: action {d['action']} ({d.get('name', '?')}) is not legal here under "
-                              f"the installed rules")
+            raise ReplayError(f"decision {k}: action {_short(d['action'])} ({_short(d.get('name', '?'))}) is not legal "
+                              f"here under the installed rules")
         game.step(np.array([d["action"]], dtype=np.int32), players=np.array([d["seat"]], dtype=np.int32))
         states.append(game.states[0].copy())
     if verify and replay.result:
@@ -295,5 +329,7 @@ def record_match(game: str | GameSpec, decks: Any = None, seed: int = 0, pilots:
 
 def _agent(spec: GameSpec, pilot: Any, seed: int) -> Any:
     from .core.agents import make_agent
+    from .eval.matches import seed_bits
 
-    return make_agent(spec.name, pilot, seed=seed)
+    # any integer is a game seed; an agent's generator takes a non-negative one (the same for seeds 0 .. 2**64-1)
+    return make_agent(spec.name, pilot, seed=seed_bits(int(seed)))

@@ -7,8 +7,6 @@ nothing that player cannot see (:func:`public_action_name`).
 """
 from __future__ import annotations
 
-import html
-import json
 import re
 import sys
 from pathlib import Path
@@ -16,6 +14,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .core.escaping import html_text, script_json, terminal
 from .core.header import H_TURN
 from .replay import RESIGN, ReplayRun
 
@@ -101,6 +100,10 @@ class TerminalViewer:
         self.out = out or sys.stdout
         self._logs: dict[int | None, list[str]] = {}
 
+    def write(self, text: str) -> None:
+        """Everything the viewer prints: names from the replay file are shown, never obeyed by the terminal."""
+        self.out.write(terminal(text, newlines=True))
+
     @property
     def last(self) -> int:
         return len(self.run.states) - 1
@@ -147,23 +150,23 @@ class TerminalViewer:
             elif verb in ("v", "view") and arg is not None:
                 self.viewer = parse_view(arg)
             elif verb in ("l", "log"):
-                self.out.write("\n".join(self.log()) + "\n")
+                self.write("\n".join(self.log()) + "\n")
                 return True
             else:
-                self.out.write(HELP + "\n")
+                self.write(HELP + "\n")
                 return True
         except ValueError as err:
-            self.out.write(f"{err}\n{HELP}\n")
+            self.write(f"{str(err)[:200]}\n{HELP}\n")
             return True
-        self.out.write(self.frame() + "\n")
+        self.write(self.frame() + "\n")
         return True
 
     def loop(self, lines: IO[str] | None = None) -> None:
         lines = lines or sys.stdin
-        self.out.write(self.frame() + "\n" + HELP + "\n")
+        self.write(self.frame() + "\n" + HELP + "\n")
         while True:
             if lines.isatty():
-                self.out.write("> ")
+                self.write("> ")
                 self.out.flush()
             text = lines.readline()
             if not text:  # end of input
@@ -256,13 +259,23 @@ def html_page(run: ReplayRun) -> str:
                "seat": run.replay.decisions[k]["seat"] if k < len(run.replay.decisions) else -1}
               for k, s in enumerate(run.states)]
     data = {"frames": frames, "boards": boards, "names": names, "result": result_line(run)}
-    payload = json.dumps(data).replace("</", "<\\/")  # a card name can never close the script element
+    # no "<" in the payload at all: a card name can neither close the script element nor open a "<!--<script>"
+    # that would make the browser swallow the rest of the page
+    payload = script_json(data)
     decks = run.replay.decks
     title = f"{run.spec.name} replay: {decks[0].get('name', '?')} vs {decks[1].get('name', '?')}"
     subtitle = (f"rules version {run.replay.rules_version}, seed {run.replay.seed}; {result_line(run)}; "
-                f"pilots: {', '.join(run.replay.meta.get('pilots', [])) or 'not recorded'}")
-    return (PAGE.replace("__TITLE__", html.escape(title)).replace("__SUBTITLE__", html.escape(subtitle))
+                f"pilots: {pilots_text(run.replay.meta)}")
+    return (PAGE.replace("__TITLE__", html_text(title)).replace("__SUBTITLE__", html_text(subtitle))
             .replace("__DATA__", payload))
+
+
+def pilots_text(meta: Any) -> str:
+    """The pilots a replay's free-form ``meta`` names, as one line ("not recorded" when it names none)."""
+    pilots = meta.get("pilots") if isinstance(meta, dict) else None
+    if not isinstance(pilots, list) or not pilots:
+        return "not recorded"
+    return ", ".join(str(p)[:200] for p in pilots[:2])
 
 
 def write_html(run: ReplayRun, path: str | Path) -> Path:
@@ -300,15 +313,19 @@ def main(args: Any) -> int:
         from .core.errors import BadArgumentError
 
         raise BadArgumentError(str(err)) from None
+    if args.html:  # before the replay is played back, not after
+        from .core.outputs import check_file
+
+        check_file(args.html, "--html")
     run = simulate(Replay.load(args.file))
     if args.html:
         path = write_html(run, args.html)
-        print(f"wrote {path} ({len(run.states) - 1} decisions; open it in a browser)")
+        print(terminal(f"wrote {path} ({len(run.states) - 1} decisions; open it in a browser)"))
         return 0
     tv = TerminalViewer(run, viewer)
     if args.step is not None:
         tv.step = min(max(args.step, 0), tv.last)
-        print(tv.frame())
+        tv.write(tv.frame() + "\n")
         return 0
     tv.loop()
     return 0

@@ -116,7 +116,9 @@ def default_config_path(game: str) -> Path | None:
 EXTRA_KEYS: dict[str, tuple[str, ...]] = {"opponents": ("phases",), "train": (), "eval": (), "ppo": ()}
 #: MaskablePPO arguments the trainer sets itself (never from [ppo])
 _PPO_MANAGED = {"self", "policy", "env", "seed", "device", "verbose", "policy_kwargs", "tensorboard_log",
-                "_init_setup_model", "kwargs"}
+                "_init_setup_model", "kwargs",
+                # a Python class and its arguments: nothing a TOML file can spell (a string failed in SB3's constructor)
+                "rollout_buffer_class", "rollout_buffer_kwargs"}
 
 
 def valid_keys(table: str) -> list[str]:
@@ -176,6 +178,9 @@ VALUE_RULES: dict[str, dict[str, tuple]] = {
         "ent_coef": _number(0, 100), "vf_coef": _number(0, 1000), "max_grad_norm": _number(1e-9, 1e9),
         "target_kl": ("optional_number", 1e-9, 1e9), "net_arch": ("widths",),
         "card_embedding": _whole(0, 4096), "instance_head": _whole(0, 4096),
+        # the other MaskablePPO arguments [ppo] accepts (a wrong type failed in SB3, or at the first update)
+        "clip_range_vf": ("optional_number", 1e-9, 1e9), "normalize_advantage": ("flag",),
+        "stats_window_size": _whole(1, 1_000_000),
     },
     "train": {
         "total_steps": _whole(1, _BIG), "stop_steps": _whole(0, _BIG), "num_envs": _whole(1, 65_536),
@@ -257,9 +262,101 @@ def check_values(cfg: Mapping[str, Any], where: str = "config (files and command
                                f"{ppo['n_steps']} x {train['num_envs']}")
 
 
+def _mix_problem(mix: Any) -> str | None:
+    """What is wrong with an opponent mix (None: nothing)."""
+    import math
+
+    from .league import KINDS
+
+    if not isinstance(mix, Mapping) or not mix:
+        return f"must be a table of opponent kind = weight ({', '.join(KINDS)}), e.g. {{random = 1.0}}"
+    unknown = sorted(str(k) for k in mix if k not in KINDS)
+    if unknown:
+        return f"names unknown opponent kind(s) {unknown}; use {', '.join(KINDS)}"
+    if not all(not isinstance(w, bool) and isinstance(w, (int, float)) and math.isfinite(w) and w >= 0
+               for w in mix.values()):
+        return "must give each opponent kind a number >= 0"
+    if not any(w > 0 for w in mix.values()):
+        return "needs at least one weight above 0"
+    return None
+
+
+def check_game_settings(cfg: Mapping[str, Any], game: str, where: str = "config") -> None:
+    """The settings whose meaning depends on the game, or that a run would only read hours in, checked now: one
+    :class:`~cardenvs.core.errors.BadArgumentError` naming the setting (issue 43: an unknown ``[eval] opponents``
+    name used to fail at the first evaluation, after training time was spent; a phase's ``until`` in the middle of
+    training; a mix weight or ``league_fallback`` when the league was first drawn).
+
+    Checked: ``[opponents]`` ``mix`` / ``phases`` (known kinds, weights >= 0, one above 0, increasing ``until``,
+    only the last phase open-ended) and ``league_fallback`` (an agent the game has); ``[eval] opponents`` (each
+    agent built once, so a ``ppo:PATH`` is loaded and checked); ``[train] decks`` (a pair of the game's starter decks
+    or deck files, loaded) and ``starter_weights`` (the game's starter decks)."""
+    from cardenvs.core.errors import BadArgumentError, CardenvsError
+
+    ocfg, tcfg, ecfg = cfg.get("opponents") or {}, cfg.get("train") or {}, cfg.get("eval") or {}
+    if "phases" in ocfg:
+        phases = ocfg["phases"]
+        if not isinstance(phases, list) or not phases:
+            raise BadArgumentError(f"{where}: [[opponents.phases]] must be a list of phases, got {phases!r:.80}")
+        last = 0
+        for k, phase in enumerate(phases, 1):
+            problem = _mix_problem(phase.get("mix"))
+            if problem:
+                raise BadArgumentError(f"{where}: [[opponents.phases]] entry {k}: mix {problem}, got "
+                                       f"{phase.get('mix')!r:.80}")
+            until = phase.get("until")
+            if until is None:
+                if k != len(phases):
+                    raise BadArgumentError(f"{where}: [[opponents.phases]] entry {k} has no 'until', so it lasts to "
+                                           f"the end, but entries follow it")
+                continue
+            if _value_problem(_whole(1, _BIG), until) or until <= last:
+                raise BadArgumentError(f"{where}: [[opponents.phases]] entry {k}: until must be a step count "
+                                       f"above the previous phase's ({last:,}), got {until!r:.40}")
+            last = until
+    else:
+        problem = _mix_problem(ocfg.get("mix", {"random": 1.0}))
+        if problem:
+            raise BadArgumentError(f"{where}: [opponents] mix {problem}, got {ocfg.get('mix')!r:.80}")
+    from cardenvs.core.agents import make_agent
+
+    def agent(setting: str, name: Any) -> None:
+        if not isinstance(name, str) or not name:
+            raise BadArgumentError(f"{where}: {setting} must be an agent name, got {name!r:.80}")
+        try:
+            make_agent(game, name, seed=0)
+        except CardenvsError as exc:
+            raise BadArgumentError(f"{where}: {setting} {name!r:.80}: {exc}") from None
+        except (ImportError, OSError, ValueError, KeyError) as exc:
+            raise BadArgumentError(f"{where}: {setting} {name!r:.80}: cannot be loaded ({exc})") from None
+
+    if "league_fallback" in ocfg:
+        agent("[opponents] league_fallback", ocfg["league_fallback"])
+    for name in dict.fromkeys(ecfg.get("opponents") or ()):
+        agent("[eval] opponents", name)
+    import cardenvs
+
+    spec = cardenvs.get_game(game)
+    decks = tcfg.get("decks")
+    if isinstance(decks, (list, tuple)):
+        pool = spec.load_pool(None)
+        for deck in decks:
+            try:
+                spec.load_deck(deck, pool)
+            except CardenvsError as exc:
+                raise BadArgumentError(f"{where}: [train] decks: {exc}") from None
+    weights = tcfg.get("starter_weights") or {}
+    unknown = sorted(set(weights) - set(spec.starter_decks())) if isinstance(weights, Mapping) else []
+    if unknown:
+        raise BadArgumentError(f"{where}: [train] starter_weights: {', '.join(map(repr, unknown))} is not a starter "
+                               f"deck of {spec.name} (starter decks: {', '.join(spec.starter_decks())})")
+
+
 def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
     """Defaults, then the game's shipped config (if any), then ``path`` (if given). Unknown tables and keys are an
-    error (:class:`~cardenvs.core.errors.BadArgumentError`) listing the valid ones."""
+    error (:class:`~cardenvs.core.errors.BadArgumentError`) listing the valid ones; so is every value out of range
+    (:func:`check_values`) and every setting the game does not have (:func:`check_game_settings`), before any
+    training starts."""
     from cardenvs.core.errors import BadArgumentError
 
     cfg = copy.deepcopy(DEFAULTS)
@@ -282,8 +379,9 @@ def load_config(game: str, path: str | Path | None = None) -> dict[str, Any]:
         elif "mix" in opp:
             cfg["opponents"].pop("phases", None)  # ... and a mix an earlier schedule
         cfg = merge(cfg, data)
+    check_game_settings(cfg, game, str(path) if path else str(shipped or "config"))
     return cfg
 
 
 __all__ = ["DEFAULTS", "VALUE_RULES", "load_config", "merge", "default_config_path", "check_config", "check_values",
-           "valid_keys", "CONFIG_DIR"]
+           "check_game_settings", "valid_keys", "CONFIG_DIR"]

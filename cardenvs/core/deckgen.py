@@ -341,6 +341,8 @@ def random_decks(game: Any, n: int, seed: int, pool: CardPool | Sequence[str | P
     """``n`` random legal decks from one seed (deck ``i`` is the same whatever ``n`` is)."""
     spec = _spec(game)
     pool = load_game_pool(spec, pool)
-    seqs = np.random.SeedSequence(seed).spawn(n)
+    from .batch import seed_sequence  # any integer seed, as everywhere (negative ones too; issue 43)
+
+    seqs = seed_sequence(seed).spawn(n)
     return [random_deck(spec, np.random.default_rng(s), pool=pool, name=f"random-{seed}-{i}", **kwargs)
             for i, s in enumerate(seqs)]

@@ -37,6 +37,7 @@ import numpy as np
 from cardenvs.core.batch import get_spec
 from cardenvs.core.cards import CardPool
 from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.escaping import csv_cell, html_text, plot_text, terminal
 from cardenvs.core.spec import GameSpec
 
 from . import stats
@@ -44,9 +45,13 @@ from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_tabl
 from .matches import Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 from .optimize import bind_pool, pool_pilot
 
-__all__ = ["balance_report", "BalanceResult", "format_balance", "write_balance", "field_range"]
+__all__ = ["balance_report", "BalanceResult", "format_balance", "write_balance", "field_range", "read_strong_report"]
 
 FLAG_STRONG, FLAG_WEAK = "too strong", "never worth playing"
+#: the kind of report in a balance folder's manifest (:mod:`cardenvs.core.outputs`)
+BALANCE_KIND = "cardenvs balance"
+#: a deck search report larger than this is refused before it is parsed (a real one is a few hundred KB)
+MAX_STRONG_BYTES = 16 * 1024 * 1024
 
 
 @dataclass
@@ -92,19 +97,40 @@ def field_range(values: Sequence[float], k: float = 1.5) -> tuple[float, float]:
     return float(q1 - k * (q3 - q1)), float(q3 + k * (q3 - q1))
 
 
-def _strong_inclusion(reports: Sequence[str | Path | dict], names: Sequence[str]) -> tuple[np.ndarray, int]:
-    """Share of the searched decks (best deck of each optimize report) holding each card."""
+def read_strong_report(report: str | Path | dict) -> list[str]:
+    """The card names of a deck search report's best deck (``cardenvs decks optimize`` JSON, or its dict): one
+    :class:`BadArgumentError` naming the file for anything else (missing, too large, not JSON, no ``best`` deck)."""
+    where = "--strong report" if isinstance(report, dict) else f"--strong {report}"
+    if isinstance(report, dict):
+        data: Any = report
+    else:
+        path = Path(report)
+        try:
+            if path.stat().st_size > MAX_STRONG_BYTES:
+                raise BadArgumentError(f"{where}: larger than a deck search report can be ({MAX_STRONG_BYTES} bytes)")
+            data = json.loads(path.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise BadArgumentError(f"{where}: cannot read the report ({exc.strerror or exc})") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: bad JSON, 5,000-digit numbers
+            raise BadArgumentError(f"{where}: not a deck search report (invalid JSON: {str(exc)[:80]})") from None
+    best = data.get("best") if isinstance(data, dict) else None
+    if isinstance(best, dict):
+        best = list(best)
+    if not isinstance(best, list) or not all(isinstance(card, str) for card in best):
+        raise BadArgumentError(f"{where}: not a deck search report (no 'best' deck of card names)")
+    return best
+
+
+def _strong_inclusion(reports: Sequence[list[str]], names: Sequence[str]) -> tuple[np.ndarray, int]:
+    """Share of the searched decks (best deck of each optimize report, as :func:`read_strong_report` reads it)
+    holding each card."""
     counts = np.zeros(len(names))
     index = {n: i for i, n in enumerate(names)}
-    n = 0
-    for rep in reports:
-        data = rep if isinstance(rep, dict) else json.loads(Path(rep).read_text(encoding="utf-8"))
-        if "best" not in data:
-            raise BadArgumentError(f"{rep}: not a deck search report (no 'best' deck)")
-        n += 1
-        for card in data["best"]:
+    for best in reports:
+        for card in set(best):
             if card in index:
                 counts[index[card]] += 1
+    n = len(reports)
     return (counts / n if n else np.full(len(names), np.nan)), n
 
 
@@ -134,6 +160,7 @@ def balance_report(
             raise BadArgumentError(f"--{name} must be a positive integer, got {v!r}")
     if n_decks < 2:
         raise BadArgumentError("--decks must be at least 2")
+    best_decks = [read_strong_report(r) for r in strong_reports]  # read before any game, not after the last
     opponents = min(opponents, n_decks - 1)
     decks = random_decks(spec, n_decks, seed, pool=pool)
     agent = pool_pilot(spec, pilot, pool, seed)
@@ -172,7 +199,7 @@ def balance_report(
         r["iwd_ci"] = [lo, hi]
     holding = np.array([[np.count_nonzero(d.card_ids == c) > 0 for c in range(len(pool))] for d in decks])
     incl_random = holding.mean(axis=0)
-    incl_strong, n_strong = _strong_inclusion(strong_reports, names)
+    incl_strong, n_strong = _strong_inclusion(best_decks, names)
     lo_f, hi_f = field_range([r["iwd"] for r in rows], fence_k)
     out = []
     for r in rows:
@@ -217,9 +244,21 @@ def format_balance(result: BalanceResult, top: int | None = None) -> str:
 
 
 def write_balance(result: BalanceResult, folder: str | Path, plot: bool = True) -> list[Path]:
-    """balance.json, balance.csv, balance.txt and (with matplotlib) balance.png and balance.html in ``folder``."""
+    """balance.json, balance.csv, balance.txt and (with matplotlib) balance.png and balance.html in ``folder``.
+
+    The folder holds one run: new, empty, or an earlier balance report (replaced whole); any other non-empty folder
+    is refused with a :class:`BadArgumentError` (:mod:`cardenvs.core.outputs`). The files are written into a
+    temporary folder first, so an interrupt leaves the earlier report or none, never a mixture."""
+    from cardenvs.core.outputs import write_folder
+
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    write_folder(folder, BALANCE_KIND, lambda tmp: names.extend(p.name for p in _write_balance_files(result, tmp,
+                                                                                                       plot)), "--out")
+    return [folder / name for name in names]
+
+
+def _write_balance_files(result: BalanceResult, folder: Path, plot: bool) -> list[Path]:
     paths = []
     js = folder / "balance.json"
     js.write_text(json.dumps(result.to_dict(), indent=1, default=float) + "\n", encoding="utf-8")
@@ -230,14 +269,14 @@ def write_balance(result: BalanceResult, folder: str | Path, plot: bool = True) 
     with cs.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
-        for r in result.rows:
-            w.writerow([r["card"], r["decks"], r["games"], r["drawn_rate"], r["played_rate"], r["gih_wr"], r["gns_wr"],
-                        r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
+        for r in result.rows:  # a card named "=..." is text, not a spreadsheet formula
+            w.writerow([csv_cell(r["card"]), r["decks"], r["games"], r["drawn_rate"], r["played_rate"], r["gih_wr"],
+                        r["gns_wr"], r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
                         "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"],
                         int(r["rarely_played"])])
     paths.append(cs)
     txt = folder / "balance.txt"
-    txt.write_text(format_balance(result) + "\n", encoding="utf-8")
+    txt.write_text(terminal(format_balance(result), newlines=True) + "\n", encoding="utf-8")
     paths.append(txt)
     if plot:
         png = plot_balance(result, folder / "balance.png")
@@ -268,10 +307,11 @@ def plot_balance(result: BalanceResult, path: Path) -> Path | None:
     ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="none", ecolor=colors, elinewidth=1)
     ax.scatter(x, y, c=colors, s=14, zorder=3)
     ax.set_yticks(y)
-    ax.set_yticklabels([r["card"] + (f"  [{r['flag']}]" if r["flag"] else "")
-                        + ("  (rarely played)" if r["rarely_played"] else "") for r in rows], fontsize=7)
+    ax.set_yticklabels([plot_text(r["card"] + (f"  [{r['flag']}]" if r["flag"] else "")
+                                  + ("  (rarely played)" if r["rarely_played"] else "")) for r in rows], fontsize=7)
     ax.set_xlabel("win rate when drawn - when not drawn (points, 95% interval)")
-    ax.set_title(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games)", fontsize=9)
+    ax.set_title(plot_text(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games)"),
+                 fontsize=9)
     ax.legend(loc="lower right", fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -280,8 +320,7 @@ def plot_balance(result: BalanceResult, path: Path) -> Path | None:
 
 
 def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
-    import html
-
+    e = html_text
     head = ["card", "decks", "drawn %", "played %", "GIH WR", "GNS WR", "IWD pts [95%]", "incl. random", "incl. strong",
             "flag"]
     body = []
@@ -293,17 +332,17 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
                  _p(r["inclusion_strong"]), r["flag"]]
         style = ' style="background:#fde2e2"' if r["flag"] == FLAG_STRONG else \
             ' style="background:#e2ecfd"' if r["flag"] == FLAG_WEAK else ""
-        body.append(f"<tr{style}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{result.game} card balance</title>"
+        body.append(f"<tr{style}>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(result.game)} card balance</title>"
             "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:right}td:first-child{text-align:left}"
             "</style></head><body>"
-            f"<h1>{html.escape(result.game)}: card balance</h1><p>{result.n_decks} random legal decks, pilot "
-            f"{html.escape(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
+            f"<h1>{e(result.game)}: card balance</h1><p>{result.n_decks} random legal decks, pilot "
+            f"{e(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
             f"cards' win rate when drawn - not drawn): {100 * result.fence[0]:+.1f} .. {100 * result.fence[1]:+.1f} "
-            f"points. Flagged: {html.escape(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
-            f"</p><p>{html.escape(rare[:1].upper() + rare[1:])}.</p>"
-            f"<img src='{html.escape(png)}' alt='card balance plot'><table><tr>"
-            + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
+            f"points. Flagged: {e(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
+            f"</p><p>{e(rare[:1].upper() + rare[1:])}.</p>"
+            f"<img src='{e(png)}' alt='card balance plot'><table><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
     path.write_text(page, encoding="utf-8")
     return path
 
@@ -323,7 +362,9 @@ def add_command(sub: Any) -> None:
     p.add_argument("--pilot", default="heuristic", help="pilot of every deck (default: %(default)s)")
     p.add_argument("--opponents", type=int, default=4, help="opponents per deck (default: %(default)s)")
     p.add_argument("--pairs", type=int, default=4, help="games per opponent and seat (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    from cardenvs.cli import seed_type
+
+    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
     p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
     p.add_argument("--strong", nargs="+", metavar="REPORT", default=(),
                    help="deck search reports (cardenvs decks optimize ... JSON): their best decks give the inclusion "
@@ -351,6 +392,11 @@ def main_balance(args: Any) -> int:
     for p in args.strong:
         if not Path(p).is_file():
             raise BadArgumentError(f"--strong: no such report file: {p}")
+        read_strong_report(p)  # a file that is not a deck search report: one line now, not after the games
+    out = args.out or f"balance-{spec.name}"
+    from cardenvs.core.outputs import check_folder
+
+    check_folder(out, "--out", BALANCE_KIND)
     if args.pilot != "random":
         from cardenvs.core.agents import make_agent
 
@@ -359,8 +405,8 @@ def main_balance(args: Any) -> int:
     with RichProgress(f"{spec.name} balance", console=Console(stderr=True), disable=args.quiet) as bar:
         result = balance_report(spec, args.decks, args.pilot, args.seed, pool, opponents=args.opponents,
                                 pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar)
-    paths = write_balance(result, args.out or f"balance-{spec.name}", plot=not args.no_plot)
-    if not args.quiet:
-        print(format_balance(result))
-        print("\nwritten: " + ", ".join(str(p) for p in paths))
+    paths = write_balance(result, out, plot=not args.no_plot)
+    if not args.quiet:  # card names come from the pool files: shown, never acted on by the terminal
+        print(terminal(format_balance(result), newlines=True))
+        print("\nwritten: " + terminal(", ".join(str(p) for p in paths)))
     return 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import html
 import json
 import math
 import os
@@ -17,6 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..core.escaping import csv_cell, html_text, markup, plot_text, terminal
 from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_stats, rarely_played
 from .tournament import SprtResult, TournamentResult
 
@@ -226,11 +226,12 @@ def write_csv(summary: dict, folder: str | Path) -> list[Path]:
 
 
 def _csv(path: Path, rows: list[dict]) -> Path:
-    with path.open("w", newline="") as fh:
+    with path.open("w", newline="", encoding="utf-8") as fh:
         if rows:
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             writer.writeheader()
-            writer.writerows(rows)
+            # names come from deck files and pools: a cell starting with "=" must not be a spreadsheet formula
+            writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return path
 
 
@@ -244,20 +245,25 @@ def _signed(x: float | None) -> str:
 
 
 def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> None:
-    """Rich tables: score matrix with intervals, ratings, first-player advantage, best and worst cards."""
+    """Rich tables: score matrix with intervals, ratings, first-player advantage, best and worst cards.
+
+    Every name (deck labels, pilots and their notes, cards) goes through :func:`~cardenvs.core.escaping.markup`:
+    rich parses the strings it prints as markup, and a name is text."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
     console = console or Console()
-    console.print(f"[bold]{summary['game']}[/bold]: {pilot_line(summary)}", soft_wrap=True)  # one line, greppable
+    e = markup
+    game = e(summary["game"])
+    console.print(f"[bold]{game}[/bold]: {e(pilot_line(summary))}", soft_wrap=True)  # one line, greppable
     m = summary["matrix"]
     labels = m["labels"]
-    table = Table(title=f"{summary['game']}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",
+    table = Table(title=f"{game}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",
                   box=box.SIMPLE_HEAD)
     table.add_column("deck", style="bold")
     for label in labels:
-        table.add_column(label, justify="center")
+        table.add_column(e(label), justify="center")
     for i, label in enumerate(labels):
         cells = []
         for j in range(len(labels)):
@@ -265,7 +271,7 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
                 cells.append("")
             else:
                 cells.append(f"{_pct(m['score'][i][j])}\n[{_pct(m['lo'][i][j])}, {_pct(m['hi'][i][j])}]")
-        table.add_row(label, *cells)
+        table.add_row(e(label), *cells)
     console.print(table)
 
     rt = Table(title=f"Bradley-Terry ratings (Elo scale, bootstrap {summary['ratings']['bootstrap']})", box=box.SIMPLE_HEAD)
@@ -274,7 +280,7 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
     for r in summary["ratings"]["rows"]:
         ci = r["ci"]
         ci_text = "-" if ci[0] is None else f"[{ci[0]:+.0f}, {ci[1]:+.0f}]"
-        rt.add_row(str(r["rank"]), r["label"], f"{r['elo']:+.0f}", ci_text)
+        rt.add_row(str(r["rank"]), e(r["label"]), f"{r['elo']:+.0f}", e(ci_text))
     console.print(rt)
 
     if summary.get("pilot_agreement"):
@@ -283,32 +289,32 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
         at = Table(title="Pilot agreement: each pilot's deck ranking (games where both decks had that pilot)",
                    box=box.SIMPLE_HEAD)
         for col in rank_head:
-            at.add_column(col, justify="right" if col == "rank" else "left")
+            at.add_column(e(col), justify="right" if col == "rank" else "left")
         for row in rank_rows:
-            at.add_row(*[str(v) for v in row])
+            at.add_row(*[e(v) for v in row])
         console.print(at)
         pt = Table(title="Pairings by pilot, % [95% Wilson]; 'disagree' = intervals do not overlap", box=box.SIMPLE_HEAD)
         for col in pair_head:
-            pt.add_column(col, justify="left" if col in ("a", "b", "disagree?") else "center")
+            pt.add_column(e(col), justify="left" if col in ("a", "b", "disagree?") else "center")
         for row in pair_rows:
             style = "bold red" if row[-1] else None
-            pt.add_row(*[str(v) for v in row], style=style)
+            pt.add_row(*[e(v) for v in row], style=style)
         console.print(pt)
         for line in taus:
-            console.print(line)
+            console.print(e(line))
         n_bad = ag["disagreements"]
         console.print(f"{n_bad} of {len(ag['pairings'])} pairings disagree beyond their intervals"
                       + (": the ranking depends on who pilots the decks" if n_bad else ""))
 
     fp = summary["first_player"]
-    console.print(f"{fp['who'].capitalize()} score: {_pct(fp['score'])}% [{_pct(fp['ci'][0])}, {_pct(fp['ci'][1])}] "
-                  f"over {fp['games']} games; truncated games: {summary['truncated']}")
+    console.print(e(f"{fp['who'].capitalize()} score: {_pct(fp['score'])}% [{_pct(fp['ci'][0])}, {_pct(fp['ci'][1])}] "
+                    f"over {fp['games']} games; truncated games: {summary['truncated']}"))
     if "sprt" in summary:
         s = summary["sprt"]
         verdict = {"H1": f"H1: {s['a']} is stronger by at least {s['elo1']:g} Elo",
                    "H0": f"H0: {s['a']} is not stronger than {s['elo0']:g} Elo", None: "no decision (game cap reached)"}[s["decision"]]
-        console.print(f"SPRT {s['a']} vs {s['b']}: {verdict}; LLR {s['llr']:.2f} in ({s['bounds'][0]:.2f}, "
-                      f"{s['bounds'][1]:.2f}) after {s['games']} games; score {_pct(s['score'])}%")
+        console.print(e(f"SPRT {s['a']} vs {s['b']}: {verdict}; LLR {s['llr']:.2f} in ({s['bounds'][0]:.2f}, "
+                        f"{s['bounds'][1]:.2f}) after {s['games']} games; score {_pct(s['score'])}%"))
     if summary.get("cards"):
         ct = Table(title="Cards by improvement when drawn (IWD = GIH% - GNS%); win rates in % in games with the card "
                          "in the deck (GP), drawn (GIH), never drawn (GNS), played (Play)", box=box.SIMPLE_HEAD)
@@ -320,14 +326,15 @@ def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> No
             if c is None:
                 ct.add_row("...", "", "", "", "", "", "")
                 continue
-            ct.add_row(c["card"], str(c["gp_games"]), _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
-                       _pct(c["played_wr"]), f"{_signed(c['iwd'])} [{_signed(c['iwd_ci'][0])},{_signed(c['iwd_ci'][1])}]")
+            ct.add_row(e(c["card"]), str(c["gp_games"]), _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
+                       _pct(c["played_wr"]),
+                       e(f"{_signed(c['iwd'])} [{_signed(c['iwd_ci'][0])},{_signed(c['iwd_ci'][1])}]"))
         console.print(ct)
         for line in rarely_played_lines(summary):
-            console.print(line, markup=False)
+            console.print(e(line))
     run = summary["run"]
-    console.print(f"{summary['games']} games in {run['seconds']:.1f} s ({run['games_per_second']:.0f} games/s, "
-                  f"{run['backend']} backend)")
+    console.print(e(f"{summary['games']} games in {run['seconds']:.1f} s ({run['games_per_second']:.0f} games/s, "
+                    f"{run['backend']} backend)"))
 
 
 class RichProgress:
@@ -374,14 +381,15 @@ def plot_heatmap(summary: dict, path: str | Path) -> Path:
     score = np.array([[np.nan if v is None else v for v in row] for row in m["score"]], dtype=float)
     fig, ax = plt.subplots(figsize=(1.6 + 1.25 * e, 1.0 + 1.0 * e))
     im = ax.imshow(score, cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(e), labels, rotation=30, ha="right")
-    ax.set_yticks(range(e), labels)
+    shown = [plot_text(label) for label in labels]  # a "$...$" in a deck name is text, not mathtext
+    ax.set_xticks(range(e), shown, rotation=30, ha="right")
+    ax.set_yticks(range(e), shown)
     for i in range(e):
         for j in range(e):
             if i != j and m["score"][i][j] is not None:
                 ax.text(j, i, f"{m['score'][i][j]:.2f}\n[{m['lo'][i][j]:.2f}, {m['hi'][i][j]:.2f}]", ha="center",
                         va="center", fontsize=8)
-    ax.set_title(f"{summary['game']}: score of row vs column (95% Wilson)")
+    ax.set_title(plot_text(f"{summary['game']}: score of row vs column (95% Wilson)"))
     fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()
     return _save(fig, path)
@@ -398,9 +406,9 @@ def plot_ratings(summary: dict, path: str | Path) -> Path:
     fig, ax = plt.subplots(figsize=(6.5, 1.2 + 0.45 * len(rows)))
     ax.errorbar(elo, range(len(rows)), xerr=[elo - lo, hi - elo], fmt="o", capsize=4)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(range(len(rows)), labels)
+    ax.set_yticks(range(len(rows)), [plot_text(label) for label in labels])
     ax.set_xlabel("Elo (Bradley-Terry, mean 0) with bootstrap 95% interval")
-    ax.set_title(f"{summary['game']}: deck ratings")
+    ax.set_title(plot_text(f"{summary['game']}: deck ratings"))
     fig.tight_layout()
     return _save(fig, path)
 
@@ -420,10 +428,10 @@ def plot_cards(summary: dict, path: str | Path, max_cards: int = 40) -> Path:
         colors = ["tab:green" if v > 0 else "tab:red" for v in iwd]
         ax.barh(range(len(cards)), iwd, color=colors, alpha=0.6)
         ax.errorbar(iwd, range(len(cards)), xerr=[iwd - lo, hi - iwd], fmt="none", ecolor="black", capsize=2, lw=0.8)
-        ax.set_yticks(range(len(cards)), [c["card"] for c in cards], fontsize=8)
+        ax.set_yticks(range(len(cards)), [plot_text(c["card"]) for c in cards], fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_xlabel("improvement when drawn: GIH WR - GNS WR (percentage points, 95% Newcombe)")
-    ax.set_title(f"{summary['game']}: per-card impact")
+    ax.set_title(plot_text(f"{summary['game']}: per-card impact"))
     fig.tight_layout()
     return _save(fig, path)
 
@@ -440,34 +448,38 @@ def _save(fig: Any, path: str | Path) -> Path:
 
 
 # ----- HTML ---------------------------------------------------------------------------------------------------------
+#: the kind of report in a report folder's manifest (:mod:`cardenvs.core.outputs`)
+REPORT_KIND = "cardenvs eval report"
+
+
+def check_outputs(json_file: str | Path | None = None, csv_folder: str | Path | None = None,
+                  report_folder: str | Path | None = None, replay_folder: str | Path | None = None) -> None:
+    """Every output of ``cardenvs eval`` checked before the first game (one
+    :class:`~cardenvs.core.errors.BadArgumentError` naming the flag): ``--json`` a writable file, not a folder;
+    ``--csv`` and ``--save-replays`` writable folders; ``--report`` a new, empty or earlier-report folder."""
+    from ..core.outputs import check_file, check_folder
+
+    if json_file:
+        check_file(json_file, "--json")
+    if csv_folder:
+        check_folder(csv_folder, "--csv")
+    if report_folder:
+        check_folder(report_folder, "--report", REPORT_KIND)
+    if replay_folder:
+        check_folder(replay_folder, "--save-replays")
+
+
 def write_report(summary: dict, folder: str | Path) -> Path:
     """``folder/``: ``report.html`` (self-contained, PNGs embedded as base64), the PNGs, ``results.json``, CSVs.
 
-    Everything is written into a temporary folder beside ``folder`` first; a new (or empty) ``folder`` is then that
-    folder renamed, an existing one receives each finished file by rename. An interrupt or an error while writing
-    leaves no partial report (only complete files, and no temporary folder)."""
-    import shutil
-    import tempfile
+    The folder holds one run: a new or empty folder, or one holding an earlier report of ``cardenvs eval`` (which
+    is replaced whole, so none of its files stays beside the new ones); any other non-empty folder is refused with
+    a :class:`~cardenvs.core.errors.BadArgumentError` (:mod:`cardenvs.core.outputs`). Everything is written into a
+    temporary folder beside ``folder`` first, so an interrupt or an error while writing leaves the earlier report
+    or none, never a mixture."""
+    from ..core.outputs import write_folder
 
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise NotADirectoryError(20, "not a folder", str(folder))
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would become the report folder's mode
-    try:
-        _write_report_files(summary, tmp)
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-        if not folder.exists():
-            os.replace(tmp, folder)
-        else:
-            for file in sorted(tmp.iterdir()):
-                os.replace(file, folder / file.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    folder = write_folder(folder, REPORT_KIND, lambda tmp: _write_report_files(summary, tmp), "--report")
     return folder / "report.html"
 
 
@@ -479,7 +491,7 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     write_json(summary, folder / "results.json")
     write_csv(summary, folder)
     img = {k: base64.b64encode(p.read_bytes()).decode("ascii") for k, p in pngs.items()}
-    e = html.escape
+    e = html_text
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>cardenvs eval: {e(summary['game'])}</title>",
@@ -532,7 +544,7 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     parts.append(f"<p><small>{run['seconds']} s, {run['games_per_second']} games/s, {e(run['backend'])} backend. "
                  "Generated by <code>cardenvs eval</code>.</small></p></body></html>")
     out = folder / "report.html"
-    out.write_text("\n".join(parts))
+    out.write_text("\n".join(parts), encoding="utf-8")
     return out
 
 
@@ -561,6 +573,6 @@ def _ci(ci: Sequence[float | None], fmt: str) -> str:
 
 
 def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows)
+    head = "".join(f"<th>{html_text(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html_text(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
