@@ -781,10 +781,14 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
         row[S.TRIG + j] = -1
     seen = np.zeros(S.POOL_CAP, dtype=np.int8)
     for p in range(2):
-        # instance order: the first copy of every distinct card, then the other copies (the deck is shuffled at
-        # HB-S2, so the order matters only here): every card's first copy is an instance below LEAD_SLOTS, the
-        # setup choice's range (a pool has at most MAX_TITLES = LEAD_SLOTS titles)
-        seen[:] = 0
+        size = 0
+        for i in range(S.MAX_DECK):
+            size += decks[p, i] >= 0
+        # instance order: the deck file's, except that a deck of more than LEAD_SLOTS cards lists the first copy of
+        # every distinct card first, then the other copies (the deck is shuffled at HB-S2, so the order matters only
+        # here): every card's first copy is then an instance the setup choice's range reaches (a pool has at most
+        # MAX_TITLES = LEAD_SLOTS titles)
+        seen[:] = 0 if size > S.LEAD_SLOTS else 2
         n = 0
         for i in range(S.MAX_DECK):
             card = decks[p, i]
