@@ -15,6 +15,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .batch import BatchGame, check_seed, is_int, outcome_rewards, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
@@ -118,7 +119,7 @@ class OneGameView:
     def render(self, viewer: str | None = None) -> str | None:
         """The board as text: as ``viewer`` sees it, or omniscient ("ansi" mode with no viewer, for logs and tests).
         "human" mode prints it, from ``viewer``'s seat or by default from the seat of the player to act (a
-        simultaneous game's ParallelEnv prints the view both players share), never the all-seeing board."""
+        simultaneous game prints the view both players share), never the all-seeing board."""
         if viewer is not None and viewer not in AGENTS:
             raise BadArgumentError(f"viewer must be None or one of {AGENTS}, got {viewer!r}")
         if self.render_mode is None:
@@ -135,9 +136,12 @@ class OneGameView:
 
     def _human_viewer(self) -> int | None:
         """Whose view "human" mode prints when no viewer is named: the player to act (the whole board once the game
-        is over)."""
+        is over); in a simultaneous game the view both players share (-1), as in its ParallelEnv: both plan at once,
+        so the player to act is only the AEC env's order (issue 39 #9)."""
         row = self.game.states[0]
-        return int(row[H_TO_ACT]) if row[H_STATUS] == LIVE else None
+        if row[H_STATUS] != LIVE:
+            return None
+        return -1 if self.spec.simultaneous else int(row[H_TO_ACT])
 
     def close(self) -> None:
         pass
@@ -298,6 +302,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def render(self, viewer: str | None = None) -> str | None:
+        """The env's ``render(viewer)`` (PettingZoo's wrapper takes no viewer: ``render("player_1")`` was a
+        TypeError, issue 39 #9)."""
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return self.env.render(viewer)
 
     def __copy__(self):
         return copy.deepcopy(self)

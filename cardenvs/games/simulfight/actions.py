@@ -121,12 +121,15 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
     """Both boards. ``viewer=None`` shows everything (live plans and hands included: for logs and golden files, never
     for a player); ``viewer=p`` shows what ``p`` sees: its own side live, the opponent as it stood at the start of the
     phase, and no opponent hand or plan; ``viewer=-1`` is the public view (what both players may see: both sides as
-    at the phase start, no hand, no plan), for a screen both players look at."""
+    at the phase start, no hand, no plan), for a screen both players look at. The header names the view: "full
+    view", "player_0's view", "public view"."""
     row = np.asarray(row)
     public = viewer is not None and viewer < 0
     status, rnd = int(row[H_STATUS]), int(row[H_TURN])
     phase = S.PHASE_NAMES[int(_get(row, "phase"))]
-    lines = [f"simulfight round {rnd}, {phase} phase" + ("" if status == LIVE else
+    # the header says whose view this is (issue 39 #9), so a screen shown to people never leaves it in doubt
+    view = "full view" if viewer is None else "public view" if public else f"player_{viewer}'s view"
+    lines = [f"simulfight round {rnd}, {phase} phase | {view}" + ("" if status == LIVE else
              f" -- game over: {_ENDINGS[status]}, winner {int(row[H_WINNER])}")]
     deck_list = _get(row, "deck_list")
     snap = _get(row, "snap_player")

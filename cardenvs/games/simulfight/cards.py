@@ -87,6 +87,7 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
 }
 
 MAX_ENTRIES = 3  # entries (effects) per ability
+MAX_POOL_CARDS = 1000  # the observation's card id (pool index + 1) must stay inside its Box (obs_layout.OBS_LIMIT)
 NUM_TRIGGERS = len(TRIGGERS)
 NUM_TARGETS = len(TARGETS)
 NUM_OPS = len(OPS)
@@ -239,6 +240,10 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     """Load and validate a card pool (default: the game's ``cards.toml``); several files are merged in order."""
     paths = [DEFAULT_POOL] if paths is None else [Path(p) for p in paths]
     cards = load_card_pool(paths, CARD_SCHEMA, OPS, EFFECT_SCHEMA)
+    if len(cards) > MAX_POOL_CARDS:  # issue 43 #11: a larger id would leave the observation's declared Box
+        raise CardPoolError(", ".join(str(p) for p in paths), None,
+                            f"{len(cards)} cards; a simulfight pool holds at most {MAX_POOL_CARDS} (the observation "
+                            f"carries each card's id, pool index + 1, within +-{MAX_POOL_CARDS})")
     by_file: dict[str, str] = {}
     for path in paths:
         for raw in read_toml(path).get("card", []):

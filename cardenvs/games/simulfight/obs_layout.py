@@ -69,6 +69,11 @@ OBS = Layout(
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
+#: every observation value lies in [-OBS_LIMIT, OBS_LIMIT], the Box the envs declare (core.aec.OBS_BOUND; a test checks
+#: they agree): the counters a custom pool can grow without bound (health, resources, next-round changes, a plan's
+#: queued amounts) are clipped to it by observe.py, and card ids stay within it because a pool holds at most
+#: MAX_POOL_CARDS cards (cards.load_pool). With the shipped pool no value comes near (issue 43 #11).
+OBS_LIMIT = 1000.0
 OBS.export(globals(), "O_")  # O_PHASE, O_ME, O_MY_CARDS, ... (+ _END)
 #: every flat observation index that holds a card id (pool index + 1; 0: no card), for SPEC.obs_card_ids
 OBS_CARD_IDS = tuple(OBS.offset(name) + inst * CARD.size + CARD_ID for name in ("my_cards", "opp_cards")

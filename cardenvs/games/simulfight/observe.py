@@ -4,7 +4,7 @@ What player ``p`` sees: its own side live (hand, deck contents but not their ord
 so far, including what the plan has queued against the opponent); the opponent only as it stood at the start of
 the phase (``snap_*``), plus the public deck list and discard pile. Nothing of the opponent's hand, deck order or
 in-progress plan reaches the vector (SF-R2), and neither does what the opponent's plan has queued against ``p``.
-Values are scaled to roughly [0, 10].
+Values are scaled to roughly [0, 10] and clipped to the declared Box (``bounded``, issue 43 #11).
 """
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ assert L.O_MY_CARDS % 2 == 0 and L.O_OPP_CARDS % 2 == 0 and CARD_SIZE % 2 == 0 a
 assert OBS_SIZE % 2 == 0
 
 
+@helper
+def bounded(x: float) -> float:
+    """``x`` clipped to the declared Box (issue 43 #11): health, resources and queued amounts have no cap in the
+    rules, and a schema-valid custom pool (+10 gold, +20 health a use, 40 copies) grows them past 1000 in a few
+    rounds. Values inside the Box are returned unchanged, so observations of the shipped pool are bit-identical."""
+    return min(max(x, -L.OBS_LIMIT), L.OBS_LIMIT)
+
+
 @helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
 def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
                       out: np.ndarray) -> None:
@@ -52,29 +60,29 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         out[L.O_DECISION + row[S.SUB + p]] = 1.0
     # players: me live, the opponent from the snapshot (deck and discard do not change during plans)
     me = L.O_ME
-    out[me + L.PLAYER_HEALTH] = row[S.HEALTH + p] / 10.0
+    out[me + L.PLAYER_HEALTH] = bounded(row[S.HEALTH + p] / 10.0)
     for r in range(S.NUM_RESOURCES):
-        out[me + L.PLAYER_RESOURCES + r] = row[S.RESOURCES + p * S.NUM_RESOURCES + r] / 5.0
-        out[me + L.PLAYER_NEXT_ROUND + r] = row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r] / 5.0
+        out[me + L.PLAYER_RESOURCES + r] = bounded(row[S.RESOURCES + p * S.NUM_RESOURCES + r] / 5.0)
+        out[me + L.PLAYER_NEXT_ROUND + r] = bounded(row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r] / 5.0)
     out[me + L.PLAYER_HAND] = row[S.HAND_COUNT + p] / 5.0
     out[me + L.PLAYER_DECK] = row[S.DECK_COUNT + p] / 10.0
     out[me + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + p] / 10.0
     out[me + L.PLAYER_UNITS] = row[S.PLAY_COUNT + p] / 5.0
     op = L.O_OPP
     snap = S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE
-    out[op + L.PLAYER_HEALTH] = row[snap + S.SP_HEALTH] / 10.0
+    out[op + L.PLAYER_HEALTH] = bounded(row[snap + S.SP_HEALTH] / 10.0)
     for r in range(S.NUM_RESOURCES):
-        out[op + L.PLAYER_RESOURCES + r] = row[snap + S.SP_RESOURCES + r] / 5.0
-        out[op + L.PLAYER_NEXT_ROUND + r] = row[snap + S.SP_NEXT_ROUND + r] / 5.0
+        out[op + L.PLAYER_RESOURCES + r] = bounded(row[snap + S.SP_RESOURCES + r] / 5.0)
+        out[op + L.PLAYER_NEXT_ROUND + r] = bounded(row[snap + S.SP_NEXT_ROUND + r] / 5.0)
     out[op + L.PLAYER_HAND] = row[snap + S.SP_HAND] / 5.0
     out[op + L.PLAYER_DECK] = row[S.DECK_COUNT + q] / 10.0
     out[op + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
     out[op + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + q] / 5.0
     # my plan against the opponent (stored on the opponent's in_* fields)
-    out[L.O_PLANNED + L.PLANNED_DAMAGE] = row[S.IN_PLAYER_DAMAGE + q] / 10.0
+    out[L.O_PLANNED + L.PLANNED_DAMAGE] = bounded(row[S.IN_PLAYER_DAMAGE + q] / 10.0)
     for r in range(S.NUM_RESOURCES):
-        out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r] / 5.0
-        out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r] / 5.0
+        out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = bounded(row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r] / 5.0)
+        out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = bounded(row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r] / 5.0)
     # the ability I am resolving
     if own_open and row[S.SUB + p] != S.SUB_MAIN:
         inst = row[S.CUR_INST + p]
@@ -102,7 +110,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_IN_HAND] = 1.0
         elif loc == S.LOC_PLAY:
             out[base + CARD_IN_PLAY] = 1.0
-            out[base + CARD_HEALTH] = row[S.UNIT_HEALTH + at] / 5.0
+            out[base + CARD_HEALTH] = bounded(row[S.UNIT_HEALTH + at] / 5.0)
             out[base + CARD_PROTECTED] = row[S.PROTECTED + at]
             out[base + CARD_STUNNED] = row[S.STUNNED + at]
             out[base + CARD_USED] = row[S.USED + at]
@@ -123,7 +131,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_IN_DISCARD] = 1.0
         else:
             out[base + CARD_HIDDEN] = 1.0
-        out[base + CARD_PLANNED_DAMAGE] = row[S.IN_DAMAGE + at] / 5.0
+        out[base + CARD_PLANNED_DAMAGE] = bounded(row[S.IN_DAMAGE + at] / 5.0)
         out[base + CARD_PLANNED_STUN] = row[S.IN_STUN + at]
     for j in range(row[S.SNAP_PLAY_COUNT + q]):
         inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
@@ -131,7 +139,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         base = L.O_OPP_CARDS + inst * CARD_SIZE
         out[base + CARD_HIDDEN] = 0.0
         out[base + CARD_IN_PLAY] = 1.0
-        out[base + CARD_HEALTH] = row[S.SNAP_HEALTH + at] / 5.0
+        out[base + CARD_HEALTH] = bounded(row[S.SNAP_HEALTH + at] / 5.0)
         out[base + CARD_PROTECTED] = row[S.SNAP_PROTECTED + at]
         out[base + CARD_STUNNED] = row[S.SNAP_STUNNED + at]
 

@@ -38,11 +38,15 @@ _RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_PLAY_END - 1}", "use": f"{
 
 LEGEND = f"""\
 simulfight board legend (every mark the text board prints)
-Header "simulfight round N, Defend phase": the round number (the game is truncated, no winner, when round 41
-  would start) and the phase. A round is Start (automatic: draw 2, +2 gold, shields = swords = round number,
-  then next-round changes), Defend (play cards, use DEFEND abilities) and Attack (use ATTACK abilities). In
-  Defend and Attack both players build a plan at once without seeing the other's; what a plan does to the other
-  side lands when both plans are done.
+Header "simulfight round N, Defend phase | player_0's view": the round number (the game is truncated, no
+  winner, when round 41 would start) and the phase. A round is Start (automatic: draw 2, +2 gold, shields =
+  swords = round number, then next-round changes), Defend (play cards, use DEFEND abilities) and Attack (use
+  ATTACK abilities). In Defend and Attack both players build a plan at once without seeing the other's; what a
+  plan does to the other side lands when both plans are done.
+  After "|", whose view the board is: "player_0's view" (what player_0 may see: its own side live, the other
+  side as at the phase start), "public view" (what both players may see: both sides as at the phase start, no
+  hand, no plan; render_mode="human" prints it while the game is live) or "full view" (every hand and plan:
+  the ansi render() for logs, tests and golden files, never a player's screen).
   "-- game over: finished, winner W": W is 0 or 1 (player_0 / player_1 won) or 2 (a draw: equal health);
   "-- game over: truncated, winner -1": stopped at the round cap, nobody won.
 Player line "player_0 (you): health H, gold G, shields S, swords W; deck D, hand N, discard X; plan ...":

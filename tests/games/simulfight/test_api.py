@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from cardenvs.agents.base import masked_uniform
 from cardenvs.core.batch import BatchGame
@@ -135,3 +136,62 @@ def test_batch_step_clears_stale_errors_on_every_row() -> None:
     np.testing.assert_array_equal(g.states[0], before[0])
     np.testing.assert_array_equal(g.states[2], before[2])
     assert not np.array_equal(g.states[1], before[1])
+
+
+def _plan_steps(env, count: int) -> None:
+    """Play ``count`` plan decisions of the player to act, preferring anything over "done" (a plan with content)."""
+    for _ in range(count):
+        legal = env.unwrapped.legal_actions()
+        env.step(next((a for a in legal if a != 0), legal[0]))
+
+
+def test_issue39_9_human_mode_on_the_aec_env_prints_the_public_view(capsys) -> None:
+    """Issue 39 #9: render_mode="human" printed the private view of the player to act after every step, so a person
+    at the other seat saw that player's hand and plan while it was being built. Both players plan at once, as in the
+    ParallelEnv, so the screen shows what both may see (the public view) and says so; a player's own view is
+    ``render("player_k")``."""
+    env = simulfight.env(render_mode="human")
+    env.reset(seed=3)
+    capsys.readouterr()
+    game = env.unwrapped.game
+    for _ in range(6):  # both players' plans, one decision at a time
+        _plan_steps(env, 1)
+        shown = capsys.readouterr().out.strip()
+        assert shown == SPEC.render(game.states[0], game.pool, -1).strip()
+        assert "| public view" in shown.splitlines()[0]
+        assert "hand:" not in shown and "planned against" not in shown and "plan open" not in shown
+    env.render("player_0")  # a seat's own screen, asked for by name
+    mine = capsys.readouterr().out
+    assert "| player_0's view" in mine and "hand:" in mine
+
+
+def test_issue39_9_ansi_render_takes_a_viewer_through_the_wrapper_and_names_the_view() -> None:
+    """Issue 39 #9: ``env().render("player_1")`` raised TypeError (PettingZoo's OrderEnforcingWrapper.render takes no
+    argument) and no board said whose view it was. The ansi ``render()`` without a viewer stays the full board, as
+    for every game (README "Views": logs, tests, golden files), and now says it is the full view."""
+    env = simulfight.env(render_mode="ansi")
+    env.reset(seed=3)
+    _plan_steps(env, 3)  # player_0's plan under way: its hand and plan are private
+    row, pool = env.unwrapped.row, env.unwrapped.game.pool
+    for seat, agent in enumerate(("player_0", "player_1")):
+        text = env.render(agent)
+        assert text == SPEC.render(row, pool, seat) and text.splitlines()[0].endswith(f"| {agent}'s view")
+    theirs = env.render("player_1")
+    assert "planned against" not in theirs and "plan hidden" in theirs
+    full = env.render()
+    assert full.splitlines()[0].endswith("| full view") and "plan open" in full
+    with pytest.raises(ValueError, match="viewer must be None or one of"):
+        env.render("player_2")
+
+
+@pytest.mark.parametrize("game", ["simulfight", "divinecross"])  # one simultaneous and one sequential game
+def test_issue39_9_render_takes_a_viewer_through_the_wrapper_in_any_game(game: str) -> None:
+    """The same API in every game (README "Views"): ``render(agent)`` on the wrapped env is that seat's view (the
+    fix is in the core's wrapper, core/aec.py ``OrderEnforcing.render``)."""
+    import cardenvs
+
+    env = cardenvs.make_env(game, render_mode="ansi")
+    env.reset(seed=1)
+    spec, row, pool = env.unwrapped.spec, env.unwrapped.row, env.unwrapped.game.pool
+    assert env.render("player_1") == spec.render(row, pool, 1)
+    assert env.render("player_0") == spec.render(row, pool, 0)
