@@ -99,7 +99,8 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
 
 MAX_EFFECTS = 4
 MAX_TRAITS = 30
-MAX_POOL = 128  # cards (and skills) in a pool: the observation counts discard piles per card id, used skills per id
+MAX_POOL = S.MAX_POOL  # cards (and skills) in a pool: the observation counts discard piles per card id, used
+#                       skills per skill id
 # card table columns
 NUM_CARD_COLUMNS = 12
 (C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
@@ -254,14 +255,78 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     return pool
 
 
+#: the most characters that attack, or end a turn, on one side in one turn (main + full support zone, LN-A1/T10)
+MAX_FIELD = 1 + S.SUPPORT_CAP
+
+
+def hand_bound(card_ids: Sequence[int], pool: CardPool) -> tuple[int, str]:
+    """LN-D5: an upper bound on the cards a player holding a deck of these cards can ever have in hand, and the
+    largest terms of it (for the error message).
+
+    Every turn starts with both hands at 6 or fewer (LN-S3/S4; LN-T7 discards both hands down to 6), and a hand grows
+    only by ``draw`` effects and the turn player's draw (LN-T1). Within one turn a player draws at most:
+
+    * 1 at the start of its turn;
+    * per distinct [Use] skill or event skill, once (LN-K4): its draws (an event leaves the hand first: draws - 1);
+    * on_play: 2 supports a turn (LN-T2/T6), each leaving the hand first (draws - 1);
+    * on_attack and on_win of its attackers: each character attacks once (LN-A1), at most 5 on the field;
+    * end_turn: its at most 5 characters;
+    * as the defender, on_win: one winner a battle, at most 5 battles a turn;
+    * bursts: a revealed card stays face up until it leaves for the discard pile (LN-B5), so each card bursts at
+      most once a game; the turn player's main fights one battle a turn (its 4 level cards at most).
+
+    (Lv #) requirements and conditions are ignored: the bound is a bound, not the likely hand.
+    """
+    ctab, etab = pool.tables
+    ids = [int(c) for c in card_ids]
+
+    def draws(card: int, trigger: int) -> int:
+        return sum(int(etab[card, e, E_N]) for e in range(MAX_EFFECTS)
+                   if etab[card, e, E_TRIGGER] == trigger and etab[card, e, E_OP] == OP_DRAW)
+
+    def top(values: list[int], k: int) -> int:
+        return sum(sorted(values, reverse=True)[:k])
+
+    chars = [c for c in ids if ctab[c, C_TYPE] == TYPE_CHARACTER]
+    skills: dict[int, int] = {}
+    for c in set(ids):
+        e = int(ctab[c, C_USE_EFFECT] if ctab[c, C_TYPE] == TYPE_CHARACTER else ctab[c, C_EVENT_EFFECT])
+        if e >= 0:
+            gain = draws(c, TR_USE) if ctab[c, C_TYPE] == TYPE_CHARACTER else max(draws(c, TR_EVENT) - 1, 0)
+            skill = int(etab[c, e, E_SKILL])
+            skills[skill] = max(skills.get(skill, 0), gain)
+    bursts = [draws(c, TR_BURST) for c in ids]
+    terms_turn = {
+        "the turn's draw": 1,
+        "[Use] skills and events": sum(skills.values()),
+        "on_play": top([max(draws(c, TR_ON_PLAY) - 1, 0) for c in chars], 2),
+        "on_attack and on_win": top([draws(c, TR_ON_ATTACK) + draws(c, TR_ON_WIN) for c in chars], MAX_FIELD),
+        "end_turn": top([draws(c, TR_END_TURN) for c in chars], MAX_FIELD),
+        "Level Bursts": top(bursts, S.LEVEL_CAP),
+    }
+    terms_defender = {
+        "[Use] skills and events": sum(skills.values()),
+        "on_win": MAX_FIELD * max([draws(c, TR_ON_WIN) for c in chars], default=0),
+        "Level Bursts": sum(bursts),
+    }
+    turn, defender = sum(terms_turn.values()), sum(terms_defender.values())
+    terms, role = (terms_turn, "in its own turn") if turn >= defender else (terms_defender, "in the opponent's turn")
+    parts = ", ".join(f"{name} {n}" for name, n in terms.items() if n)
+    return S.MAX_KEPT_HAND + max(turn, defender), f"{S.MAX_KEPT_HAND} kept + draws {role}: {parts}"
+
+
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
-    """LN-D1..D3 (LN-D4, colour cost, is a play rule checked by the kernels)."""
+    """LN-D1..D3, LN-D5 (LN-D4, colour cost, is a play rule checked by the kernels)."""
     if len(deck) != S.DECK_SIZE:
         raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="LN-D1")
     copy_limit(deck, pool, S.MAX_COPIES, rule="LN-D2")
     ctab = pool.tables[0]
     if not any(ctab[int(c), C_MAIN_OK] for c in deck.card_ids):
         raise DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3")
+    bound, why = hand_bound(deck.card_ids, pool)
+    if bound > S.HAND_CAP:  # the action and observation spaces hold 16 hand cards
+        raise DeckError(deck.path, f"its draw effects could put {bound} cards in one hand ({why}); a hand holds at "
+                                   f"most {S.HAND_CAP}: take out some draw cards", rule="LN-D5")
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below
 
@@ -206,20 +207,74 @@ def one_candidates(row: np.ndarray, tables, p: int, src: int, target: int, filt:
 
 
 @helper
+def may_still_be_judged(row: np.ndarray, q: int, inst: int) -> bool:
+    """Whether character ``inst`` of ``q`` can still take part in a battle judgement this turn, by public
+    information: it is in the battle in progress, may still cover in it (the defender's supports before the cover
+    step, LN-C1), or a later attack can involve it (the battle phase is still to come or under way, and the turn
+    player's character has not attacked yet (LN-A1) or, for the defender's characters, the turn player still has
+    one that has not). AP changes end by the end of the turn (LN-T8) and AP counts only in a judgement (LN-J1), so an
+    AP change on any other character changes nothing; the defender's rest state lasts only until its own turn starts
+    (LN-T1), so the same holds for resting or activating it."""
+    tp = row[S.TURN_PLAYER]
+    st = row[S.STEP]
+    if row[S.BATTLE] != 0:
+        if in_battle(row, q, inst):
+            return True
+        if q != tp and st == S.ST_DECL_WINDOW and inst != row[S.MAIN + q]:
+            return True  # it may still become the cover
+    if st == S.ST_MAIN and (row[S.MAIN_PHASE] == 2 or row[H_TURN] <= 1):
+        return False  # main phase 2, or the first turn (LN-T5): no battle is left this turn
+    if q == tp:
+        return row[S.ATTACKED + q * S.DECK_SIZE + inst] == 0
+    if row[S.ATTACKED + tp * S.DECK_SIZE + row[S.MAIN + tp]] == 0:
+        return True
+    for s in range(row[S.SUPPORT_COUNT + tp]):
+        if row[S.ATTACKED + tp * S.DECK_SIZE + support_at(row, tp, s)] == 0:
+            return True
+    return False
+
+
+@helper
+def op_changes(row: np.ndarray, q: int, inst: int, op: int) -> bool:
+    """Whether applying ``op`` (an AP change, ``rest`` or ``activate``) to character ``inst`` of ``q`` would change
+    anything: a rest state must differ, and the turn player's rest state lasts through the opponent's turn (cover,
+    LN-C1; support attack targets, LN-A3), the defender's only while a battle can still come this turn."""
+    if op == OP_REST or op == OP_ACTIVATE:
+        if row[S.RESTED + q * S.DECK_SIZE + inst] == (1 if op == OP_REST else 0):
+            return False
+        return q == row[S.TURN_PLAYER] or may_still_be_judged(row, q, inst)
+    return may_still_be_judged(row, q, inst)
+
+
+@helper
 def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
-    """Whether effect ``e`` would change anything now (LN-K3, issue 12 items 15 and 17: a Use skill or event none of
-    whose effects can act is not offered): battler targets need a declared battle, selectors need a character."""
+    """Whether effect ``e`` would change anything now (LN-T3/LN-K3, issue 12 items 15 and 17, issue 39 item 6: a Use
+    skill or event none of whose effects can act is not offered). Public information only decides it: deck and hand
+    sizes, levels, the battle, rest states and attacks of the field."""
     eff = tables[1][card, e]
     op = eff[E_OP]
-    if op == OP_DRAW or op == OP_OPP_DISCARD or op == OP_PREVENT_LEVEL_DOWN or op == OP_LEVEL_UP:
-        return True
+    if op == OP_DRAW:
+        return row[S.DECK_COUNT + p] > 0
+    if op == OP_OPP_DISCARD:
+        return row[S.HAND_COUNT + 1 - p] > 0
+    if op == OP_LEVEL_UP:  # LN-L2/L6: a card must move from the deck, below level 5
+        return row[S.LEVEL_COUNT + p] < S.LEVEL_CAP and row[S.DECK_COUNT + p] > 0
+    if op == OP_PREVENT_LEVEL_DOWN:  # only a defending main that is the target can level down (LN-J5), not at 1 (L6)
+        return (row[S.BATTLE] != 0 and p != row[S.TURN_PLAYER] and row[S.TARGET] == row[S.MAIN + p]
+                and row[S.NO_LEVEL_DOWN + p] == 0 and row[S.LEVEL_COUNT + p] > 0)
     target = eff[E_TARGET]
     if target == TG_OWN_ONE or target == TG_OPP_ONE:
-        return one_candidates(row, tables, p, src, target, eff[E_FILTER], op) != 0
+        q = one_side(p, target)
+        for s in range(row[S.SUPPORT_COUNT + q]):
+            inst = support_at(row, q, s)
+            if one_candidate(row, tables, p, src, target, eff[E_FILTER], op, inst) and op_changes(row, q, inst, op):
+                return True
+        return False
     for q in range(2):
         for s in range(-1, row[S.SUPPORT_COUNT + q]):
             inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
-            if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst):
+            if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst) \
+                    and op_changes(row, q, inst, op):
                 return True
     return False
 

@@ -195,8 +195,11 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
         for j in range(row[S.DISCARD_COUNT + q]):
             out[L.O_DISCARD + side * MAX_POOL + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + j])] += 1.0
-        for j in range(row[S.USED_COUNT + q]):
-            out[L.O_USED_SKILLS + side * MAX_POOL + row[S.USED_SKILLS + q * S.USED_CAP + j]] = 1.0
+        for w in range(S.USED_WORDS):
+            bits = row[S.USED_SKILLS + q * S.USED_WORDS + w]
+            for b in range(S.USED_BITS):
+                if (bits >> b) & 1:
+                    out[L.O_USED_SKILLS + side * MAX_POOL + w * S.USED_BITS + b] = 1.0
         battle = row[S.BATTLE] != 0
         for s in range(-1, row[S.SUPPORT_COUNT + q]):  # the main (s = -1), then the supports: the CHAR blocks
             if s < 0:

@@ -49,17 +49,13 @@ def is_neo(row: np.ndarray, p: int) -> bool:
 
 @helper
 def skill_used(row: np.ndarray, p: int, skill: int) -> bool:
-    for j in range(row[S.USED_COUNT + p]):
-        if row[S.USED_SKILLS + p * S.USED_CAP + j] == skill:
-            return True
-    return row[S.USED_COUNT + p] >= S.USED_CAP
+    """LN-K4: whether ``p`` used skill id ``skill`` this turn (a bit set over the pool's skills: no cap)."""
+    return ((row[S.USED_SKILLS + p * S.USED_WORDS + skill // S.USED_BITS] >> (skill % S.USED_BITS)) & 1) != 0
 
 
 @helper
 def mark_skill(row: np.ndarray, p: int, skill: int) -> None:
-    n = row[S.USED_COUNT + p]
-    row[S.USED_SKILLS + p * S.USED_CAP + n] = skill
-    row[S.USED_COUNT + p] = n + 1
+    row[S.USED_SKILLS + p * S.USED_WORDS + skill // S.USED_BITS] |= 1 << (skill % S.USED_BITS)
 
 
 @helper
@@ -113,6 +109,12 @@ def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     q = one_side(p, target)
     apply_to(row, tables, q, support_at(row, q, slot), op, eff[E_AMOUNT], eff[E_DURATION])
     row[S.CHOICE_PLAYER] = -1
+
+
+@helper
+def level_up_player(row: np.ndarray) -> int:
+    """LN-L2: the player whose main character won the battle judged now (the attacker's or the defender's)."""
+    return 1 - row[S.TURN_PLAYER] if row[S.RESULT] == S.RES_DEFENDER else row[S.TURN_PLAYER]
 
 
 @helper
@@ -510,8 +512,12 @@ def judge(row: np.ndarray, tables) -> None:
         return
     row[S.PENDING_LEVEL_DOWN] = -1
     row[S.COMBI_CHOOSER] = -1
-    if atk_wins and atk_main and row[S.LEVEL_COUNT + tp] < S.LEVEL_CAP and row[S.DECK_COUNT + tp] > 0:
-        row[S.STEP] = S.ST_LEVEL_UP  # LN-J2, LN-L2: the winner chooses (also in a combi, also over a cover: LN-C2)
+    # LN-J2, LN-L2: a main character that wins a battle may level up, its player's choice: the attacking main (also
+    # in a combi, also over a cover: LN-C2) and, as the rulebook's general "when your Main Character wins a battle"
+    # reads (like the Level Neo victory, LN-V1), the defending main that was not covered (issue 39 item 7)
+    winner = tp if (atk_wins and atk_main) else (op if (def_wins and def_main) else -1)
+    if winner >= 0 and row[S.LEVEL_COUNT + winner] < S.LEVEL_CAP and row[S.DECK_COUNT + winner] > 0:
+        row[S.STEP] = S.ST_LEVEL_UP
         return
     judge_rest(row, tables)
 
@@ -588,8 +594,9 @@ def end_of_turn_cleanup(row: np.ndarray) -> None:
         row[S.AP_NEXT + k] = 0
         row[S.AP_BATTLE + k] = 0
         row[S.ATTACKED + k] = 0
+    for k in range(S.USED_SKILLS, S.USED_SKILLS_END):
+        row[k] = 0
     for p in range(2):
-        row[S.USED_COUNT + p] = 0
         row[S.NO_LEVEL_DOWN + p] = 0
     row[S.SUPPORT_PLAYED] = 0
     row[S.TURN_PLAYER] = 1 - row[S.TURN_PLAYER]
@@ -694,7 +701,7 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         row[S.STEP] = S.ST_BATTLE_END
     elif st == S.ST_LEVEL_UP:  # LN-L2, LN-J2
         if a == A_LEVEL_UP:
-            level_up(row, tp)
+            level_up(row, level_up_player(row))
         judge_rest(row, tables)
     elif st == S.ST_END:  # LN-T7
         to_discard(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
@@ -765,7 +772,7 @@ def advance(row: np.ndarray, tables) -> None:
             set_decision(row, row[S.COMBI_CHOOSER])
             return
         if st == S.ST_LEVEL_UP:
-            set_decision(row, tp)
+            set_decision(row, level_up_player(row))
             return
         if st == S.ST_BATTLE_END:
             end_battle(row)

@@ -13,16 +13,23 @@ from cardenvs.core.layout import Layout, fields
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 DECK_SIZE = 40  # LN-D1
 MAX_COPIES = 3  # LN-D2
-HAND_CAP = 16  # physical hand size; a draw into a full hand goes to the discard pile (never reached in practice)
+HAND_CAP = 16  # LN-D5: hand limit (the action and observation spaces have 16 hand slots); a deck that could draw
+#               a 17th card is refused when it is loaded (cards.hand_bound); unchecked decks: the card is discarded
 OPENING_HAND_SIZE = 6  # LN-S3
 MAX_KEPT_HAND = 6  # LN-T7: the most cards kept at end of turn (discard down to 6 when holding 7 or more)
 SUPPORT_CAP = 4  # LN-T10 (gap): support zone capacity
 MAX_LEVEL = 5  # LN-L5/L6: level 5 is Level Neo (the highest level)
 LEVEL_CAP = MAX_LEVEL - 1  # the level zone holds at most 4 cards (level = cards + 1)
 AP_PER_LEVEL = 500  # LN-L4
-USED_CAP = 16  # distinct Use skills one player can use in a turn (more is refused; never reached in practice)
+MAX_POOL = 128  # cards, and distinct skills, in a pool (cards.MAX_POOL): the observation counts per card/skill id
+USED_BITS = 16  # skills per word of used_skills (a bit set: every skill of the pool fits, LN-K4 has no cap)
+USED_WORDS = MAX_POOL // USED_BITS
 TURN_CAP = 80  # LN-V3: truncate (status 2) when turn 81 would start
-QUEUE_CAP = 8  # triggered effects waiting to resolve (at most 5 can wait at once: end-of-turn skills)
+# triggered effect sources waiting to resolve: one entry per source and trigger, queued only while the queue is
+# empty (effects resolve before the next decision and trigger nothing themselves), and the most sources one event
+# triggers at once are the turn player's main and supports at end of turn (on_attack/on_win: 2, bursts, plays: 1),
+# so no pool can queue more than this (RULES.md "Caps")
+QUEUE_CAP = 1 + SUPPORT_CAP
 DECISION_CAP = 10_000  # truncate after this many agent decisions (a backstop behind TURN_CAP; games take ~300-800)
 
 # ---- steps (where the game is; the pending decision follows from it) ---------------------------------------------
@@ -45,7 +52,7 @@ DECISION_CAP = 10_000  # truncate after this many agent decisions (a backstop be
     ST_COMBI_LOSS,  # the winning player chooses which of two attacking supports is discarded
     ST_BATTLE_END,  # forced: clear the battle, back to the battle window
     ST_END,  # end of turn: end-of-turn skills, discards down to 6, expiry
-    ST_LEVEL_UP,  # the winning attacking main's player chooses whether to level up (LN-L2: "may")
+    ST_LEVEL_UP,  # the player whose main won the battle chooses whether to level up (LN-L2: "may"; LN-J2)
 ) = range(19)
 NUM_STEPS = 19
 STEP_NAMES = (
@@ -96,8 +103,8 @@ _STATE_FIELDS = fields(
     ("played", (2, DECK_SIZE), "per instance: played at least once (card statistics)"),
     ("marker", (2,), "turn markers (LN-S5, LN-T1)"),
     ("mulligan_used", (2,), "1 once the player has made the once-per-game mulligan decision"),
-    ("used_skills", (2, USED_CAP), "skill ids used this turn by each player (LN-K4)"),
-    ("used_count", (2,), "entries in used_skills"),
+    ("used_skills", (2, USED_WORDS), "skills used this turn by each player (LN-K4), a bit set: skill id s is bit "
+                                     "s % 16 of word s // 16"),
     ("no_level_down", (2,), "1: this player's main cannot level down this battle"),
     ("step", (), "ST_* step"),
     ("sub", (), "window initiative: 0 the turn player, 1 the opponent"),

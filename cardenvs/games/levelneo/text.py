@@ -360,8 +360,6 @@ def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e
     elif int(eff[E_COST_REST]) != 0 and bool(_f(row, "rested")[p, inst]):
         return "its cost is to rest this character, and it is already resting"
     if skill_used(row, p, int(eff[E_SKILL])):  # LN-K4
-        if int(_f(row, "used_count")[p]) >= _f(row, "used_skills").shape[1]:
-            return f"you already used as many different skills this turn as the game allows ({S.USED_CAP})"
         skills = getattr(pool, "skills", None)
         name = skills[int(eff[E_SKILL])] if skills else info["name"]
         return f"the skill '{name}' was already used this turn (each skill once per turn)"
@@ -378,8 +376,44 @@ def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e
         }.get(CONDITIONS[cond], CONDITIONS[cond])
         return f"its condition '{CONDITIONS[cond]}' is not met: {what}"
     if not any_effect_can_act(row, tables, p, card, trigger, inst):
-        return "it would do nothing now: none of its effects has a character it could act on (no valid target)"
+        return "it would do nothing now: " + "; ".join(_idle_reasons(row, pool, p, card, trigger, inst))
     return ""
+
+
+def _idle_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, trigger: int, inst: int) -> list[str]:
+    """Why each effect of ``card`` with ``trigger`` would change nothing now (``effects.effect_can_act`` said so; the
+    words follow its branches), in card order, one reason per op."""
+    from .cards import E_OP, E_TARGET, E_TRIGGER, MAX_EFFECTS, OP_NAMES, TARGETS
+    from .effects import effect_active
+
+    reasons: list[str] = []
+    for e in range(MAX_EFFECTS):
+        eff = pool.tables[1][card, e]
+        if int(eff[E_TRIGGER]) != trigger:
+            continue
+        op = OP_NAMES[int(eff[E_OP])]
+        if not effect_active(row, pool.tables, p, card, e, inst):
+            why = f"its {op} effect's level requirement (LN-K5) or condition is not met"
+        elif op == "draw":
+            why = "your deck is empty"
+        elif op == "opp_discard":
+            why = "the opponent's hand is empty"
+        elif op == "level_up":
+            why = ("your main character is at level 5 (Level Neo)" if int(_f(row, "level_count")[p]) >= S.LEVEL_CAP
+                   else "your deck is empty")
+        elif op == "prevent_level_down":
+            why = ("your main character is not the target of an attack with a level to lose (only a defending main "
+                   "levels down, LN-J5; not at level 1, LN-L6), or it is already protected this battle")
+        elif op in ("rest", "activate"):
+            state = "resting" if op == "rest" else "Active"
+            why = (f"every character it could {op} ({TARGETS[int(eff[E_TARGET])]}) is already {state}, or is the "
+                   f"opponent's and no battle can involve it before its turn starts")
+        else:
+            why = (f"no character it changes ({TARGETS[int(eff[E_TARGET])]}) can still be in a battle this turn, "
+                   f"and the change ends with the turn (LN-T8)")
+        if why not in reasons:
+            reasons.append(why)
+    return reasons
 
 
 FALLBACK = "not legal in this decision"

@@ -166,3 +166,11 @@ def pass_until(g: BatchGame, target_step: int, limit: int = 20) -> None:
             return
         do(g, "pass")
     raise AssertionError(f"step {target_step} not reached; now {step_name(g)}")
+
+
+def mark_used(g: BatchGame, p: int, skill: str) -> None:
+    """Record that player ``p`` used the skill named ``skill`` this turn (LN-K4; ``used_skills`` is a bit set)."""
+    from cardenvs.games.levelneo.state import USED_BITS
+
+    k = POOL.skills.index(skill)
+    field(g, "used_skills")[p, k // USED_BITS] |= 1 << (k % USED_BITS)

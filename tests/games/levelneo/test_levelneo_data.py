@@ -80,6 +80,53 @@ def test_LN_D3_needs_a_turn_cost_1_character(tmp_path: Path) -> None:
     assert err.value.rule == "LN-D3" and str(path) in str(err.value)
 
 
+# 16 cards of hand at most (LN-D5): 6 kept + the draws of one turn; this deck's bound is exactly 16, in the
+# opponent's turn: Insight (draw 2, itself leaving the hand) + every Level Burst draw (3 Mossback Elder x 2, 3 Abyssal
+# Surge x 1), each card bursting at most once a game
+AT_THE_HAND_LIMIT = {"Mossback Elder": 3, "Abyssal Surge": 3, "Insight": 1, "Ashen Recruit": 3, "Harbor Watch": 3,
+                     "Meadow Scout": 3, "Brass Footman": 3, "Clumsy Page": 3, "Rusty Bot": 3, "Lost Lamb": 3,
+                     "Drowsy Ghost": 3, "Dynamo Mech": 3, "Frost Sage": 3, "Glacier Warden": 3}
+
+
+def test_LN_D5_a_deck_at_the_hand_limit_loads(tmp_path: Path) -> None:
+    from cardenvs.games.levelneo.cards import hand_bound
+
+    deck = load_deck(write_deck(tmp_path, AT_THE_HAND_LIMIT), POOL)
+    assert hand_bound(deck.card_ids, POOL)[0] == 16
+
+
+def test_LN_D5_a_deck_that_could_draw_a_17th_card_into_hand_is_refused(tmp_path: Path) -> None:
+    """Issue 39 item 8: a hand holds 16 cards (the action and observation spaces); a deck whose draw effects could
+    bring a 17th card into one hand in one turn is refused when it is loaded, with the bound and its terms."""
+    cards = dict(AT_THE_HAND_LIMIT, **{"Tide Apprentice": 1, "Glacier Warden": 2})  # a [Use] draw 1 more: 17
+    path = write_deck(tmp_path, cards)
+    with pytest.raises(DeckError) as err:
+        load_deck(path, POOL)
+    text = str(err.value)
+    assert err.value.rule == "LN-D5" and str(path) in text and "17 cards" in text and "at most 16" in text, text
+    assert "Level Bursts 9" in text
+
+
+def test_LN_D5_a_custom_pool_card_that_could_overfill_the_hand_is_refused(tmp_path: Path) -> None:
+    """A custom pool can reach the limit with one card: an event drawing 4 x 3 (net 11 after it leaves the hand)
+    makes any deck holding it refused (6 + 1 + 11 = 18); one drawing 2 x 3 (net 5) fits (6 + 1 + 5 = 12)."""
+    extra = tmp_path / "extra.toml"
+    draw3 = '{ trigger = "event", op = "draw", n = 3 }'
+    extra.write_text(f'[[card]]\nname = "Deep Insight"\ntype = "event"\ncolor = "blue"\n'
+                     f'effects = [{draw3}, {draw3}]\n\n'
+                     f'[[card]]\nname = "Bottomless Well"\ntype = "event"\ncolor = "blue"\n'
+                     f'effects = [{draw3}, {draw3}, {draw3}, {draw3}]\n')
+    pool = load_pool([DEFAULT_POOL, extra])
+    vanilla = {name: 3 for name in ("Ashen Recruit", "Harbor Watch", "Meadow Scout", "Brass Footman", "Clumsy Page",
+                                     "Rusty Bot", "Lost Lamb", "Drowsy Ghost", "Dynamo Mech", "Frost Sage",
+                                     "Glacier Warden", "Wildheart Ranger", "Verdant Guardian")}  # 39 cards
+    load_deck(write_deck(tmp_path, dict(vanilla, **{"Deep Insight": 1})), pool)
+    path = write_deck(tmp_path, dict(vanilla, **{"Bottomless Well": 1}))
+    with pytest.raises(DeckError) as err:
+        load_deck(path, pool)
+    assert err.value.rule == "LN-D5" and "18 cards" in str(err.value) and str(path) in str(err.value)
+
+
 def test_unknown_card_name_is_named(tmp_path: Path) -> None:
     cards = legal_cards()
     cards["Nonexistent Dragon"] = 1

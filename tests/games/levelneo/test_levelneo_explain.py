@@ -21,7 +21,7 @@ from cardenvs.games.levelneo.state import (
 )
 from cardenvs.games.levelneo.text import FALLBACK, LEGEND, explain_illegal
 
-from levelneo_helpers import POOL, A, build, field, inst_of, is_legal
+from levelneo_helpers import POOL, A, build, field, inst_of, is_legal, mark_used
 
 explain = SPEC.explain_illegal
 
@@ -124,8 +124,7 @@ def test_LN_K5_event_level_requirement() -> None:
 def test_LN_K4_event_once_per_turn() -> None:
     g = build(side(main="Harbor Watch", hand=["Insight"], level=["Clumsy Page"]), side())
     assert is_legal(g, "hand", 0)
-    field(g, "used_skills")[0, 0] = POOL.skills.index("Insight")
-    field(g, "used_count")[0] = 1
+    mark_used(g, 0, "Insight")
     assert "'Insight' was already used this turn" in why(g, "hand", 0)
 
 
@@ -149,8 +148,7 @@ def test_LN_K3_skill_rest_cost_needs_an_active_character() -> None:
 def test_LN_K4_skill_once_per_turn() -> None:
     g = build(side(main="Tide Apprentice"), side())
     assert is_legal(g, "skill", 0)
-    field(g, "used_skills")[0, 0] = POOL.skills.index("Tide Apprentice")
-    field(g, "used_count")[0] = 1
+    mark_used(g, 0, "Tide Apprentice")
     assert "'Tide Apprentice' was already used this turn (each skill once per turn)" in why(g, "skill", 0)
 
 

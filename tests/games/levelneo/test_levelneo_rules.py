@@ -619,9 +619,13 @@ def test_LN_L6_level_one_cannot_go_down_and_level_caps_at_five() -> None:
     do(g, "attack", 0)
     assert level(g, 1) == 1 and zone_names(g, 1, "discard") == []
     g = build({"main": "Meadow Scout", "hand": ["Overgrowth", "Lost Lamb"], "level": [FILLER] * 4}, blue())
+    assert not is_legal(g, "hand", 0)  # Overgrowth's level up would do nothing at level 5: not offered (LN-T3)
+    g = build({"main": "Meadow Scout", "supports": ["Ancient Treant"], "level": [FILLER] * 4, "hand": [STOP]},
+              blue(main="Harbor Watch:R"), step=ST_ATTACK)
     before = int(field(g, "deck_count")[0])
-    do(g, "hand", 0)  # Overgrowth: level up, already level 5
-    assert level(g, 0) == 5 and int(field(g, "deck_count")[0]) == before
+    do(g, "attack", 1)  # Ancient Treant 4500 beats the resting main; its on_win level up at level 5 does nothing
+    judge(g)
+    assert level(g, 0) == 5 and int(field(g, "deck_count")[0]) == before and g.states[0, H_STATUS] == 0
 
 
 # ---------------------------------------------------------------------------------------------------- level burst
@@ -744,8 +748,36 @@ def test_LN_J3_level_neo_attacking_main_wins_the_game() -> None:
 def test_LN_J4_attacking_main_loses_nothing_happens() -> None:
     g = build(red(level=[LV]), blue(main="Dynamo Mech", level=[LV]), step=ST_ATTACK)
     do(g, "attack", 0)  # 3500 vs 4000
-    judge(g)
+    judge(g, level_up=False)  # (the defending main won: its level up is declined, LN-L2)
     assert level(g, 0) == 2 and level(g, 1) == 2 and zone_names(g, 0, "discard") == []
+
+
+def test_LN_L2_J2_a_defending_main_that_wins_may_level_up() -> None:
+    """Issue 39 item 7: "your Main Character may level up ... when your Main Character wins a battle" is general,
+    like the Level Neo victory (LN-V1): a defending main that wins its battle may level up too, the defending
+    player's decision (pass declines); a covered main is not in the judgement, so its cover's win levels nobody up."""
+    g = build(red(), blue(main="Dynamo Mech", deck=["Phoenix Ember"]), step=ST_ATTACK)
+    do(g, "attack", 0)  # 2500 + 500 vs 4000: the defender wins
+    pass_until(g, ST_LEVEL_UP)
+    assert int(g.to_act[0]) == 1 and sorted(legal(g)) == [("level_up", 0), ("pass", 0)]
+    do(g, "level_up")
+    assert level(g, 1) == 2 and zone_names(g, 1, "level") == ["Phoenix Ember"] and level(g, 0) == 1
+    assert step_name(g) == ST_BATTLE_WINDOW and int(field(g, "turn_player")) == 0
+    g = build(red(), blue(main="Dynamo Mech"), step=ST_ATTACK)
+    do(g, "attack", 0)
+    pass_until(g, ST_LEVEL_UP)
+    do(g, "pass")  # declined
+    assert level(g, 1) == 1 and step_name(g) == ST_BATTLE_WINDOW
+    g = build(red(supports=["Clumsy Page"]), blue(main="Harbor Watch:R", level=[LV] * 3), step=ST_ATTACK)
+    do(g, "attack", 1)  # a support attack: 1000 vs 2500, the defending main wins and reaches Level Neo
+    pass_until(g, ST_LEVEL_UP)
+    do(g, "level_up")
+    assert level(g, 1) == 5 and g.states[0, H_STATUS] == 0 and zone_names(g, 0, "discard") == ["Clumsy Page"]
+    g = build(red(), blue(supports=["Dynamo Mech"]), step=ST_ATTACK)
+    do(g, "attack", 0)
+    do(g, "cover", 0)  # Dynamo Mech 4000 covers and beats 3000
+    judge(g)
+    assert level(g, 1) == 1 and level(g, 0) == 1 and step_name(g) == ST_BATTLE_WINDOW
 
 
 def test_LN_J5_defending_main_loses_levels_down() -> None:
@@ -795,6 +827,38 @@ def test_LN_J8_next_battle_effects_end_only_for_characters_in_the_judgement() ->
     assert nxt[0, main0] == 0 and nxt[1, mech] == 0  # in the judgement
     assert nxt[1, main1] == 100  # attacked first but covered: not in the judgement
     assert nxt[0, page] == 100  # outside the battle
+
+
+# ---------------------------------------------------------------------------------------------------- caps
+def test_LN_K4_no_cap_on_how_many_different_skills_a_turn() -> None:
+    """Issue 39 item 8: LN-K4 limits each skill to once a turn and nothing else; a 17th different skill in a turn is
+    offered and recorded (it used to be refused once 16 were recorded)."""
+    from cardenvs.games.levelneo.rules import mark_skill
+
+    g = build(red(main="Tide Apprentice", hand=[STOP], deck=["Blaze Vanguard"]), blue())
+    tide = POOL.skills.index("Tide Apprentice")
+    others = [k for k in range(len(POOL.skills)) if k != tide][:16]
+    for k in others:
+        mark_skill(g.states[0], 0, k)
+    assert is_legal(g, "skill", 0)
+    do(g, "skill", 0)
+    used = OBS.get(g.observe([1])[0], "used_skills")[1]  # the opponent sees all 17
+    assert used.sum() == 17 and used[tide] == 1
+
+
+def test_queue_holds_the_most_effects_one_event_can_trigger() -> None:
+    """Issue 39 item 8: the effect queue holds one entry per triggered source, and the most sources one event
+    triggers are the turn player's main and full support zone at end of turn (QUEUE_CAP = 1 + SUPPORT_CAP, RULES.md
+    "Caps"): all five end-of-turn draws of five Moonlit Scholars resolve."""
+    from cardenvs.games.levelneo.state import QUEUE_CAP
+
+    assert QUEUE_CAP == 1 + SUPPORT_CAP
+    scholars = ["Moonlit Scholar"] * SUPPORT_CAP
+    g = build(blue(main="Moonlit Scholar", supports=scholars, level=[LV] * 2, hand=["Drowsy Ghost"]),
+              red(hand=[]), main_phase=2)
+    deck = int(field(g, "deck_count")[0])
+    do(g, "pass")
+    assert int(field(g, "deck_count")[0]) == deck - 5 and int(field(g, "hand_count")[0]) == 6
 
 
 # ---------------------------------------------------------------------------------------------------- victory
