@@ -349,7 +349,8 @@ def test_DC_U7_board_shows_both_discard_piles_and_the_log_names_public_cards() -
         assert "  discard: Sap Mend" in board and "  discard: Still Waters" in board, board
     for card in ("Firestorm", "Battle Fury"):
         before = g.states[0].copy()
-        hand = [POOL.name(int(field(g, "deck_list")[0, i])) for i in field(g, "hand")[0, :int(field(g, "hand_count")[0])]]
+        in_hand = field(g, "hand")[0, :int(field(g, "hand_count")[0])]
+        hand = [POOL.name(int(field(g, "deck_list")[0, i])) for i in in_hand]
         action = A("hand", hand.index(card))
         g.step([action])
         shown = public_action_name(SPEC, before, g.pool, 0, action, viewer=1, after=g.states[0])
