@@ -110,6 +110,7 @@ from cardenvs.games.relics.state import (
     PK_OWN_TARGET,
     PK_REINFORCE,
     RES_CAP,
+    RES_VIEW,
     RESERVES,
     RESERVES_COUNT,
     ROW_SIZE,
@@ -389,7 +390,7 @@ def decide(row, tables, p, mask, stats, bonus):
     if st == ST_TRIM:
         best = -1
         best_v = 1e9
-        for j in range(row[RESERVES_COUNT + p]):
+        for j in range(min(row[RESERVES_COUNT + p], RES_VIEW)):  # the reserve actions name RES_VIEW entries
             v = _card_worth(ctab, card_of(row, p, row[RESERVES + p * RES_CAP + j]))
             if mask[A_RESERVE + j] != 0 and v < best_v:
                 best, best_v = A_RESERVE + j, v
@@ -400,7 +401,7 @@ def decide(row, tables, p, mask, stats, bonus):
             return a
         best = -1
         best_v = -1.0
-        for j in range(row[RESERVES_COUNT + p]):
+        for j in range(min(row[RESERVES_COUNT + p], RES_VIEW)):  # the reserve actions name RES_VIEW entries
             if mask[A_RESERVE + j] != 0:
                 v = _card_worth(ctab, card_of(row, p, row[RESERVES + p * RES_CAP + j]))
                 if v > best_v:

@@ -19,7 +19,7 @@ ACTIONS = Layout(
          "Throw: own slot a throws at opposing slot t (then pick the equipment to discard)"),
         ("move", (S.PARTY_SIZE, S.PARTY_SIZE), "Move: own slot a to empty own slot b (a * 6 + b)"),
         ("hand", (S.HAND_CAP,), "hand card i: Cast/Use it, Reinforce with it (equipment), or discard it when asked"),
-        ("reserve", (S.RES_CAP,), "reserve character j: Reinforce with it; in the Relic phase: discard it (trim)"),
+        ("reserve", (S.RES_VIEW,), "reserve character j: Reinforce with it; in the Relic phase: discard it (trim)"),
         ("relic", (2 * S.SIDE_CAP,),
          "Reinforce with a sideboard relic: k < 5 own location cards, k >= 5 the opponent's"),
         ("ability", (S.PARTY_SIZE,), "use the act ability of the character on own slot s"),

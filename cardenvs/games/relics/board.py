@@ -76,12 +76,57 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
 
 
 @kernel
+def normalize_reserves(row: np.ndarray, p: int) -> None:
+    """RL-P6: while ``p`` holds more than ``RES_VIEW`` reserve characters, the first ``RES_VIEW`` entries (the ones
+    observed and named by the ``reserve`` actions) hold one copy of every different character in the reserves: a
+    stable reorder, first copies first, then the extra copies. Copies are alike, so every choice stays reachable
+    (a deck has at most ``RES_VIEW`` different characters, RL-D14). At most ``RES_VIEW`` reserves: left as they are."""
+    n = row[S.RESERVES_COUNT + p]
+    if n <= S.RES_VIEW:
+        return
+    base = S.RESERVES + p * S.RES_CAP
+    firsts = np.empty(S.RES_CAP, dtype=np.int32)
+    extras = np.empty(S.RES_CAP, dtype=np.int32)
+    nf = 0
+    ne = 0
+    for j in range(n):
+        inst = row[base + j]
+        card = card_of(row, p, inst)
+        seen = False
+        for k in range(nf):
+            if card_of(row, p, firsts[k]) == card:
+                seen = True
+                break
+        if seen:
+            extras[ne] = inst
+            ne += 1
+        else:
+            firsts[nf] = inst
+            nf += 1
+    for k in range(nf):
+        row[base + k] = firsts[k]
+    for k in range(ne):
+        row[base + nf + k] = extras[k]
+
+
+@kernel
 def add_to_reserves(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.RESERVES_COUNT + p] >= S.RES_CAP:  # physical cap (never reached: Recruit stops at RECRUIT_LIMIT)
+    """RL-P4: the reserves have no limit once the battle starts; ``RES_CAP`` is every character a player owns, so
+    the guard below is never reached."""
+    if row[S.RESERVES_COUNT + p] >= S.RES_CAP:
         to_discard(row, p, inst)
         return
     zone_push(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, inst)
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
+    normalize_reserves(row, p)
+
+
+@kernel
+def remove_reserve(row: np.ndarray, p: int, j: int) -> int:
+    """Take reserve entry ``j`` of ``p`` out of the reserves (RL-P6 order kept); returns its instance."""
+    inst = zone_remove(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, j)
+    normalize_reserves(row, p)
+    return inst
 
 
 @kernel

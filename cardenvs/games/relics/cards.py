@@ -312,7 +312,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 
 
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
-    """RL-D1/D2/D6 (sizes of the character deck, item deck, locations, leader) and RL-D4/D5 (Common / Rare)."""
+    """RL-D1/D2/D6 (sizes of the character deck, item deck, locations, leader), RL-D4/D5 (Common / Rare) and RL-D14
+    (at most ``RES_VIEW`` different characters)."""
     ctab = pool.tables[0]
     kinds = ctab[deck.card_ids, C_TYPE] if len(deck) else np.zeros(0, np.int32)
     wanted = (
@@ -325,6 +326,11 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
         n = int(np.isin(kinds, types).sum())
         if n != size:
             raise DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule)
+    distinct = np.unique(deck.card_ids[kinds == T_CHARACTER]).size
+    if distinct > S.RES_VIEW:  # RL-D14 (engine limit): the reserves are observed and chosen in RES_VIEW slots
+        raise DeckError(deck.path, f"{distinct} different characters, a deck may hold at most {S.RES_VIEW} (the "
+                                   f"observation and the reserve actions name {S.RES_VIEW} reserve entries, which "
+                                   f"then always show one copy of each)", rule="RL-D14")
     rare = ctab[deck.card_ids, C_RARITY] == 1
     copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.MAX_RARE_COPIES, rule="RL-D5")
     copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.MAX_COMMON_COPIES, rule="RL-D4")

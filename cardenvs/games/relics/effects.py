@@ -20,6 +20,7 @@ from .board import (
     def_of,
     draw_item,
     immune,
+    is_down,
     leave_play,
     mark_known,
     pop_character,
@@ -69,9 +70,8 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
     """Index in ``p``'s pile of the most recent card a take-back may pick (raise: a character of the discard pile,
     while the reserves have room; reclaim: an item-deck card of the discard pile; exhume: any card of the doom pile),
     of card id ``cid`` (any when negative), never the instance ``exclude`` (the card being resolved); -1 if none.
+    The reserves have no limit (RL-P4), so a raise finds a candidate whenever the pile holds a character.
     Copies of one card are alike, so which copy is taken cannot matter."""
-    if op == OP_RAISE and row[S.RESERVES_COUNT + p] >= S.RECRUIT_LIMIT:
-        return -1
     zone = S.DOOM if op == OP_EXHUME else S.DISCARD
     count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
     for j in range(row[count + p] - 1, -1, -1):
@@ -113,10 +113,8 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
         for _ in range(n):
             draw_item(row, p)
         return
-    if op == OP_RECRUIT:
+    if op == OP_RECRUIT:  # RL-P4: the reserves have no limit once the battle starts
         for _ in range(n):
-            if row[S.RESERVES_COUNT + p] >= S.RECRUIT_LIMIT:
-                break
             inst = pop_character(row, p)
             if inst < 0:
                 break
@@ -187,6 +185,73 @@ def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, targe
         elif op == OP_BOOST:
             row[S.ATT_MOD + k] += eff[E_ATT]
             row[S.DEF_MOD + k] += eff[E_DEF]
+
+
+@kernel
+def char_op_useful(row: np.ndarray, tables, eff: np.ndarray, p: int, side: int, inst: int, payer: int) -> bool:
+    """RL-M4: whether a character op of effect ``eff`` (of player ``p``) changes character ``inst`` of ``side``, once
+    ``payer`` (own character, -1 none) went Down to pay: an Up only Ups a Down character (the payer was Up before it
+    paid, so Upping it gives back the payment and nothing else), a Down only Downs an Up one, a strike only hits a
+    character whose DEF is at most its power, a boost changes ATT or DEF."""
+    op = eff[E_OP]
+    paid = side == p and inst == payer
+    if op == OP_UP:
+        return is_down(row, side, inst) and not paid
+    if op == OP_DOWN:
+        return not is_down(row, side, inst) and not paid
+    if op == OP_STRIKE:
+        return def_of(row, tables, side, inst) <= eff[E_POWER]
+    if op == OP_BOOST:
+        return eff[E_ATT] != 0 or eff[E_DEF] != 0
+    return False
+
+
+@kernel
+def op_useful(row: np.ndarray, tables, p: int, card: int, e: int, src: int, payer: int, target: int,
+              school: int) -> bool:
+    """RL-M4: whether effect ``e`` of ``card`` would change the game when ``p`` fires it now: ``src`` the character
+    carrying or casting it (-1 none), ``payer`` the character Downed to pay for it (-1 none), ``target`` the chosen
+    character (own or opposing by the effect's target kind; -1: any character it may be aimed at)."""
+    ctab = tables[0]
+    eff = tables[1][card, e]
+    op = eff[E_OP]
+    q = 1 - p
+    if op == OP_DRAW:
+        return row[S.ITEM_DECK_COUNT + p] > 0
+    if op == OP_RECRUIT:
+        return row[S.CHAR_DECK_COUNT + p] > 0
+    if op == OP_RAISE or op == OP_RECLAIM or op == OP_EXHUME:
+        return pile_candidate(row, ctab, p, op, -1, -1) >= 0
+    if op == OP_OPP_DISCARD:
+        return row[S.HAND_COUNT + q] > 0
+    tg = eff[E_TARGET]
+    if tg == TG_SELF:
+        return src >= 0 and char_op_useful(row, tables, eff, p, p, src, payer)
+    if (tg == TG_OWN_ONE or tg == TG_OPP_ONE) and target >= 0:
+        side = p if tg == TG_OWN_ONE else q
+        return (not immune(row, ctab, p, side, target, school)
+                and char_op_useful(row, tables, eff, p, side, target, payer))
+    if tg == TG_OWN_ONE or tg == TG_OWN_ALL or tg == TG_OPP_ONE or tg == TG_OPP_ALL:
+        side = p if (tg == TG_OWN_ONE or tg == TG_OWN_ALL) else q
+        for j in range(row[S.PARTY_COUNT + side]):
+            inst = row[S.PARTY + side * S.PARTY_SIZE + j]
+            if row[S.FACE_DOWN + side * S.MAX_DECK + inst] != 0:
+                continue  # only before the reveal, when no effect can be used: its stats are not public
+            if not immune(row, ctab, p, side, inst, school) and char_op_useful(row, tables, eff, p, side, inst, payer):
+                return True
+    return False
+
+
+@kernel
+def effect_useful(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int, payer: int, target: int,
+                  school: int) -> bool:
+    """RL-M4: a card or ability is offered only when one of its ``trigger`` effects would change the game (see
+    ``op_useful``); paying its cost alone (a Down, the card) is no use."""
+    etab = tables[1]
+    for e in range(MAX_EFFECTS):
+        if etab[card, e, E_TRIGGER] == trigger and op_useful(row, tables, p, card, e, src, payer, target, school):
+            return True
+    return False
 
 
 @kernel

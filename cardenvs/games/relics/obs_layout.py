@@ -112,7 +112,8 @@ OBS = Layout(
         ("grid", (2, S.PARTY_SIZE, CELL_SIZE), "grid slots 0-5 (own, opp): card features + " + _names(SLOT)),
         ("hand", (S.HAND_CAP, CARD_SIZE), "own hand, card features: " + _names(CARD)),
         ("lineup", (S.LINEUP_SIZE, CARD_SIZE), "own drawn characters waiting to be placed"),
-        ("reserves", (S.RES_CAP, CARD_SIZE), "own reserves"),
+        ("reserves", (S.RES_VIEW, CARD_SIZE), "own reserves (the first 24 entries: every different character, "
+                                              "RL-P6; the count is in context)"),
         ("sideboard", (2 * S.SIDE_CAP, SIDE_ENTRY_SIZE), "relics I control, in relic-action order: card features + "
                                                          "in_play"),
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "public cards counted by card id (pool order), per player (own, "

@@ -164,8 +164,10 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[c + L.CTX_LEADER_QUALIFIES + side] = 1.0 if qualifies(row, ctab, q) else 0.0
         out[c + L.CTX_CHAR_DECK + side] = row[S.CHAR_DECK_COUNT + q] / 10.0
         out[c + L.CTX_ITEM_DECK + side] = row[S.ITEM_DECK_COUNT + q] / 10.0
-        out[c + L.CTX_HAND + side] = row[S.HAND_COUNT + q]
-        out[c + L.CTX_RESERVES + side] = row[S.RESERVES_COUNT + q]
+        # RL-G14: what the opponent set aside in a simultaneous step is still in its hand / reserves for the viewer
+        aside = row[S.HAND_ASIDE_COUNT + q] if q != p else 0
+        out[c + L.CTX_HAND + side] = row[S.HAND_COUNT + q] + (aside if row[S.STEP] == S.ST_HAND else 0)
+        out[c + L.CTX_RESERVES + side] = row[S.RESERVES_COUNT + q] + (aside if row[S.STEP] == S.ST_TRIM else 0)
         out[c + L.CTX_PARTY + side] = row[S.PARTY_COUNT + q]
         out[c + L.CTX_DISCARD + side] = row[S.DISCARD_COUNT + q] / 10.0
         out[c + L.CTX_DOOM + side] = row[S.DOOM_COUNT + q] / 10.0
@@ -227,7 +229,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         write_card(ctab, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
     for j in range(row[S.LINEUP_COUNT + p]):
         write_card(ctab, card_of(row, p, row[S.LINEUP + p * S.LINEUP_SIZE + j]), out, L.O_LINEUP + j * L.CARD_SIZE)
-    for j in range(row[S.RESERVES_COUNT + p]):
+    for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):  # RL-P6: every different character is in view
         write_card(ctab, card_of(row, p, row[S.RESERVES + p * S.RES_CAP + j]), out, L.O_RESERVES + j * L.CARD_SIZE)
     for k in range(2 * S.SIDE_CAP):
         code = sideboard_entry(row, p, k)

@@ -75,6 +75,7 @@ from .board import (
     printed_att,
     qualifies,
     relic_count,
+    remove_reserve,
     sideboard_entry,
     skills_of,
     to_discard,
@@ -123,7 +124,7 @@ from .cards import (
     TR_ENTER,
     TR_LOCATION,
 )
-from .effects import fire, pile_candidate, take_back
+from .effects import effect_useful, fire, pile_candidate, take_back
 from .jit import kernel
 from . import state as S
 
@@ -245,8 +246,19 @@ def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int
 
 
 @kernel
+def caster_useful(row: np.ndarray, tables, p: int, card: int, c: int) -> bool:
+    """RL-M2/M3 and RL-M4: character ``c`` may cast / use ``card`` and the card would then change something."""
+    ctab = tables[0]
+    if not valid_caster(row, ctab, p, card, c):
+        return False
+    payer = c if ctab[card, C_COST_DOWN] != 0 else -1
+    return effect_useful(row, tables, p, card, TR_CAST, c, payer, -1, ctab[card, C_SCHOOL])
+
+
+@kernel
 def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
-    """RL-A3 / RL-A5: a spell or item that can be paid and aimed, or equipment with a suitable host."""
+    """RL-A3 / RL-A5: a spell or item that can be paid and aimed and would change something (RL-M4), or equipment
+    with a suitable host."""
     ctab = tables[0]
     card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
     kind = ctab[card, C_TYPE]
@@ -257,11 +269,23 @@ def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
     if not has_target(row, ctab, p, card, ctab[card, C_SCHOOL]):
         return False
     if ctab[card, C_NEEDS_CASTER] == 0:
-        return True
+        return effect_useful(row, tables, p, card, TR_CAST, -1, -1, -1, ctab[card, C_SCHOOL])
     for j in range(row[S.PARTY_COUNT + p]):
-        if valid_caster(row, ctab, p, card, row[S.PARTY + p * S.PARTY_SIZE + j]):
+        if caster_useful(row, tables, p, card, row[S.PARTY + p * S.PARTY_SIZE + j]):
             return True
     return False
+
+
+@kernel
+def pending_target_useful(row: np.ndarray, tables, p: int, target: int) -> bool:
+    """RL-M4: the pending Cast / ability, aimed at ``target`` (own or opposing by the card's target kind), would
+    change something."""
+    card = pending_card_id(row)
+    caster = row[S.PEND_CASTER]
+    if row[S.PEND_SRC] == S.SRC_CARD:
+        payer = caster if tables[0][card, C_COST_DOWN] != 0 else -1
+        return effect_useful(row, tables, p, card, TR_CAST, caster, payer, target, pending_school(row, tables))
+    return effect_useful(row, tables, p, card, TR_ACT, caster, caster, target, SC_NONE)
 
 
 @kernel
@@ -273,7 +297,7 @@ def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
         return False
     if ctab[card, C_ACT_LEADER] != 0 and row[S.LEADER + p] != c:
         return False
-    return has_target(row, ctab, p, card, SC_NONE)
+    return has_target(row, ctab, p, card, SC_NONE) and effect_useful(row, tables, p, card, TR_ACT, c, c, -1, SC_NONE)
 
 
 @kernel
@@ -286,7 +310,8 @@ def leader_ability_usable(row: np.ndarray, tables, p: int) -> bool:
         return False
     if not qualifies(row, ctab, p):
         return False
-    return has_target(row, ctab, p, lc, SC_NONE)
+    return (has_target(row, ctab, p, lc, SC_NONE)
+            and effect_useful(row, tables, p, lc, TR_ACT, leader, leader, -1, SC_NONE))
 
 
 @njit(cache=True, inline="always")
@@ -321,8 +346,8 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         for s in range(S.PARTY_SIZE):
             if at_slot(row, p, s) < 0:
                 out[A_SLOT + s] = 1
-    elif st == S.ST_TRIM:
-        for j in range(row[S.RESERVES_COUNT + p]):
+    elif st == S.ST_TRIM:  # RL-P6: the first RES_VIEW entries hold every different character
+        for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):
             out[A_RESERVE + j] = 1
     elif st == S.ST_BATTLE:
         out[A_PASS] = 1
@@ -343,9 +368,9 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                 if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
                     # RL-K11/K12: an attack: the thrower must be Up and goes Down
                     out[A_THROW + a * S.PARTY_SIZE + t] = 1
-            if up:
+            if up:  # RL-A4: to an empty slot of the other row (within a row a Move changes nothing, RL-M4)
                 for b in range(S.PARTY_SIZE):
-                    if at_slot(row, p, b) < 0:
+                    if at_slot(row, p, b) < 0 and b // S.ROW_SIZE != a // S.ROW_SIZE:
                         out[A_MOVE + a * S.PARTY_SIZE + b] = 1
             if ability_usable(row, tables, p, att):
                 out[A_ABILITY + a] = 1
@@ -355,15 +380,14 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             if hand_playable(row, tables, p, i):
                 out[A_HAND + i] = 1
         if row[S.PARTY_COUNT + p] < S.PARTY_SIZE:  # RL-A5: characters only while the party has fewer than 6
-            for j in range(row[S.RESERVES_COUNT + p]):
+            for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):  # RL-P6
                 out[A_RESERVE + j] = 1
         if free_host(row, ctab, p, -1):
             for k in range(2 * S.SIDE_CAP):
                 code = sideboard_entry(row, p, k)
                 if code >= 0 and row[S.HOST + code] < 0:
                     out[A_RELIC + k] = 1
-        if (row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0
-                and row[S.RESERVES_COUNT + p] < S.RECRUIT_LIMIT):
+        if row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0:  # RL-A6, RL-P4: no limit
             out[A_RECRUIT] = 1
         if row[S.HAND_COUNT + p] >= S.APPOINT_COST:
             for j in range(row[S.PARTY_COUNT + p]):
@@ -385,9 +409,9 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             elif kind == S.PK_RELIC:
                 ok = row[S.ATTACHED + p * S.MAX_DECK + c] < 0
             elif kind == S.PK_CASTER:
-                ok = valid_caster(row, ctab, p, pending_card_id(row), c)
+                ok = caster_useful(row, tables, p, pending_card_id(row), c)
             elif kind == S.PK_OWN_TARGET:
-                ok = True
+                ok = pending_target_useful(row, tables, p, c)  # RL-M4
             elif kind == S.PK_APPOINT:
                 ok = c != row[S.LEADER + p]
             if ok:
@@ -396,8 +420,8 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
         school = pending_school(row, tables)
         for t in range(S.PARTY_SIZE):
             c = at_slot(row, q, t)
-            if c >= 0 and not immune(row, ctab, p, q, c, school):
-                out[A_TARGET + t] = 1
+            if c >= 0 and not immune(row, ctab, p, q, c, school) and pending_target_useful(row, tables, p, c):
+                out[A_TARGET + t] = 1  # RL-K1/K2, RL-M4
     elif st == S.ST_DISCARD:
         throw = row[S.PEND_KIND] == S.PK_THROW
         for i in range(row[S.HAND_COUNT + p]):
@@ -660,8 +684,7 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         granted_jump(row, tables, p, c, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK))
     elif kind == S.PK_REINFORCE:  # RL-A5 / RL-P5 / RL-U7
         inst = row[S.PEND_CARD]
-        zone_remove(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p,
-                    zone_find(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, inst))
+        remove_reserve(row, p, zone_find(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, inst))
         enter_party(row, p, inst, s, False)
         row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         card = card_of(row, p, inst)
@@ -828,6 +851,22 @@ def location_back(row: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
+def set_aside(row: np.ndarray, p: int, inst: int) -> None:
+    """RL-G14: a card chosen in a simultaneous step waits face down (``hand_aside``) until both players chose."""
+    zone_push(row, S.HAND_ASIDE, S.HAND_ASIDE_COUNT, S.ASIDE_CAP, p, inst)
+
+
+@njit(cache=True, inline="always")
+def reveal_aside(row: np.ndarray) -> None:
+    """RL-G14: both players chose: every card set aside goes to its owner's discard pile, in the order chosen."""
+    for p in range(2):
+        for j in range(row[S.HAND_ASIDE_COUNT + p]):
+            to_discard(row, p, row[S.HAND_ASIDE + p * S.ASIDE_CAP + j])
+            row[S.HAND_ASIDE + p * S.ASIDE_CAP + j] = -1
+        row[S.HAND_ASIDE_COUNT + p] = 0
+
+
+@njit(cache=True, inline="always")
 def start_resolution(row: np.ndarray, tables) -> None:
     """RL-B1..B5, RL-K14, RL-V1: who gets the relic; then the winner keeps characters (RL-B6)."""
     ctab = tables[0]
@@ -911,9 +950,8 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         else:
             enter_party(row, p, inst, a - A_SLOT, True)
             row[S.PLAYED + p * S.MAX_DECK + inst] = 1
-    elif st == S.ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go
-        inst = zone_remove(row, S.RESERVES, S.RESERVES_COUNT, S.RES_CAP, p, a - A_RESERVE)
-        to_discard(row, p, inst)
+    elif st == S.ST_TRIM:  # RL-G8 (gap): the owner picks which reserve characters go; RL-G14: set aside face down
+        set_aside(row, p, remove_reserve(row, p, a - A_RESERVE))
     elif st == S.ST_BATTLE:
         battle_action(row, tables, p, a)
     elif st == S.ST_SLOT:
@@ -937,16 +975,18 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
         else:
             leave_play(row, p, at_slot(row, p, a - A_SLOT), TO_RESERVES)
             row[S.KEPT] += 1
-    elif st == S.ST_HAND:  # RL-B7
+    elif st == S.ST_HAND:  # RL-B7; RL-G14: the discards are set aside face down until both players chose
         if a != A_PASS:
-            discard_from_hand(row, p, a - A_HAND)
+            set_aside(row, p, zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, a - A_HAND))
+        elif p == row[S.LEAD]:
+            row[S.SETUP_PLAYER] = 1 - p
         else:
-            while row[S.HAND_COUNT + p] < S.OPENING_HAND_SIZE and draw_item(row, p):
-                pass
-            if p == row[S.LEAD]:
-                row[S.SETUP_PLAYER] = 1 - p
-            else:
-                end_battle(row)
+            reveal_aside(row)
+            for k in range(2):
+                x = row[S.LEAD] if k == 0 else 1 - row[S.LEAD]
+                while row[S.HAND_COUNT + x] < S.OPENING_HAND_SIZE and draw_item(row, x):
+                    pass
+            end_battle(row)
 
 
 @kernel
@@ -955,9 +995,12 @@ def advance(row: np.ndarray, tables) -> None:
     while True:
         if row[H_STATUS] != LIVE:
             return
-        # RL-V2: a player with no card in hand and none in the item deck loses (checked before every decision)
-        out0 = row[S.HAND_COUNT] == 0 and row[S.ITEM_DECK_COUNT] == 0
-        out1 = row[S.HAND_COUNT + 1] == 0 and row[S.ITEM_DECK_COUNT + 1] == 0
+        # RL-V2: a player with no card in hand and none in the item deck loses (checked before every decision);
+        # cards set aside in the Resolution (RL-G14) are still in hand until both players chose
+        aside = row[S.STEP] == S.ST_HAND
+        out0 = row[S.HAND_COUNT] + (row[S.HAND_ASIDE_COUNT] if aside else 0) == 0 and row[S.ITEM_DECK_COUNT] == 0
+        out1 = (row[S.HAND_COUNT + 1] + (row[S.HAND_ASIDE_COUNT + 1] if aside else 0) == 0
+                and row[S.ITEM_DECK_COUNT + 1] == 0)
         if out0 or out1:
             finish_relics(row, DRAW if (out0 and out1) else (1 if out0 else 0))
             return
@@ -991,6 +1034,7 @@ def advance(row: np.ndarray, tables) -> None:
             if sp == lead:
                 row[S.SETUP_PLAYER] = 1 - lead
                 continue
+            reveal_aside(row)  # RL-G14: both trims are discarded together
             location_effect(row, tables, 0)  # RL-G7, then the battle phase (RL-G9)
             continue
         if st == S.ST_BATTLE:

@@ -29,16 +29,18 @@ PARTY_SIZE = 6  # RL-P1
 ROW_SIZE = 3  # RL-P2
 RESERVE_TARGET = 3  # RL-G8
 HAND_CAP = ITEM_DECK_SIZE  # a hand can hold every item-deck card of its owner: no engine hand limit (RL-B7)
-RES_CAP = 24  # physical reserve size
-RECRUIT_LIMIT = 12  # Recruit and reserve-filling effects need fewer than this many reserves (so a Retreat fits)
+RES_CAP = CHAR_DECK_SIZE  # RL-P4: the reserves have no limit in battle; they can hold every character a player owns
+RES_VIEW = 24  # reserve entries observed and named by the ``reserve`` actions (RL-P6: the first 24 hold one copy of
+# every different character in the reserves; a deck has at most RES_VIEW different characters, RL-D14)
+ASIDE_CAP = max(HAND_CAP, RES_CAP)  # RL-G14: cards set aside face down in a simultaneous step (a hand or reserves)
 SIDE_CAP = NUM_LOCATIONS  # won location cards per owner
 APPOINT_COST = 3  # RL-A7
 RECRUIT_COST = 3  # RL-A6
 RELICS_TO_WIN = 4  # RL-V1
 ROUND_CAP = 12  # RL-G13 (gap): a battle that would start round 13 ends as a draw
-BATTLE_TURN_CAP = 100  # RL-G13 (gap): a battle whose battle phase reached 100 turns (actions and passes) is a draw
+BATTLE_TURN_CAP = 2000  # RL-G13: unreachable backstop (RULES.md "Caps": a battle phase has at most 1,728 turns)
 BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start (unreachable: at most 7 battles)
-DECISION_CAP = 7000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
+DECISION_CAP = 50_000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
 POOL_CAP = 128  # at most this many cards in a pool: the observation counts public cards by card id
 TURN_CAP = BATTLE_CAP
 
@@ -99,6 +101,9 @@ _STATE_FIELDS = fields(
     ("hand", (2, HAND_CAP), "hand, instance ids", True),
     ("lineup", (2, LINEUP_SIZE), "characters drawn this Relic phase, not yet placed (face down)", True),
     ("reserves", (2, RES_CAP), "reserves, face down (their owner may look)", True),
+    ("hand_aside", (2, ASIDE_CAP), "cards set aside face down for a simultaneous discard (Resolution hand discards, "
+                                   "the reserve trim), hidden from the opponent until both players chose (RL-G14)",
+     True),
     ("party", (2, PARTY_SIZE), "characters in play (grid slot in pos)", True),
     ("gear", (2, PARTY_SIZE), "equipment attached to characters in play (host in host)", True),
     ("discard", (2, MAX_DECK), "discard pile, instance ids in order", True),
@@ -112,6 +117,7 @@ _STATE_FIELDS = fields(
     ("hand_count", (2,), "cards in each hand"),
     ("lineup_count", (2,), "drawn characters waiting to be placed"),
     ("reserves_count", (2,), "characters in each reserve"),
+    ("hand_aside_count", (2,), "cards each player set aside in the current simultaneous step"),
     ("party_count", (2,), "characters in each party"),
     ("gear_count", (2,), "attached equipment"),
     ("discard_count", (2,), "cards in each discard pile"),
@@ -164,6 +170,6 @@ STATE.export(globals())  # every field's offset is its name upper-cased (hand_co
 # zone (offset, count offset, width) triples, for generic zone helpers and reset (the leader card has no count: -1)
 _C = STATE.constants()
 ZONES = tuple((_C[z.upper()], _C.get(z.upper() + "_COUNT", -1), STATE[z].shape[1]) for z in (
-    "char_deck", "item_deck", "hand", "lineup", "reserves", "party", "gear", "discard", "doom", "loc_pile",
+    "char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "party", "gear", "discard", "doom", "loc_pile",
     "battlefield", "won", "leader_card"))
 del _C

@@ -10,6 +10,7 @@ from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
 from .actions import ACTIONS, NUM_ACTIONS, action_range
+from .board import normalize_reserves
 from .board import att_of, def_of, distance, immune, is_down, meets_requirements, qualifies, sideboard_entry, skills_of
 from .cards import (
     C_ACT,
@@ -21,11 +22,28 @@ from .cards import (
     C_RELIC_DEF,
     C_SCHOOL,
     C_TYPE,
+    E_OP,
+    E_POWER,
+    E_TARGET,
+    E_TRIGGER,
     ONE_OPP,
     ONE_OWN,
+    OP_BOOST,
+    OP_DOWN,
+    OP_DRAW,
     OP_EXHUME,
+    OP_OPP_DISCARD,
     OP_RAISE,
     OP_RECLAIM,
+    OP_RECRUIT,
+    OP_STRIKE,
+    OP_UP,
+    TG_OPP_ONE,
+    TG_OWN_ALL,
+    TG_OWN_ONE,
+    TG_SELF,
+    TR_ACT,
+    TR_CAST,
     SCHOOLS,
     SK_RANGED,
     SK_THROW,
@@ -36,14 +54,16 @@ from .cards import (
     T_SPELL,
     TYPES,
 )
-from .effects import pile_candidate
+from .effects import effect_useful, pile_candidate
 from .rules import (
+    caster_useful,
     mask_row,
     free_host,
     has_target,
     pending_card_id,
     pending_is_hidden,
     pending_school,
+    pending_target_useful,
     school_skill,
     valid_caster,
 )
@@ -228,10 +248,16 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             leader = "(not shown yet)"
         relics = [_relic_name(pool, int(_f(row, "deck_list")[q, i])) for q in (0, 1) for i in _zone(row, "won", q)
                   if _f(row, "controller")[q, i] == p]
+        hand, res = int(_f(row, "hand_count")[p]), int(_f(row, "reserves_count")[p])
+        aside = _zone(row, "hand_aside", p)
+        if not private:  # RL-G14: what the opponent set aside is still in its hand / reserves for this viewer
+            step_now = int(_f(row, "step"))
+            hand += len(aside) if step_now == S.ST_HAND else 0
+            res += len(aside) if step_now == S.ST_TRIM else 0
         lines.append(
             f"P{p}: relics {len(relics)} ({', '.join(relics) or '-'})  character deck {int(_f(row, 'char_deck_count')[p])}"
-            f"  item deck {int(_f(row, 'item_deck_count')[p])}  hand {int(_f(row, 'hand_count')[p])}"
-            f"  reserves {int(_f(row, 'reserves_count')[p])}  discard {int(_f(row, 'discard_count')[p])}"
+            f"  item deck {int(_f(row, 'item_deck_count')[p])}  hand {hand}"
+            f"  reserves {res}  discard {int(_f(row, 'discard_count')[p])}"
             f"  doom {int(_f(row, 'doom_count')[p])}  leader card {leader}"
         )
         for back, label in ((0, "front"), (1, "back ")):
@@ -244,6 +270,8 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
             line = _zone(row, "lineup", p)
             if line:
                 lines.append("  drawn:    " + ", ".join(_name(row, pool, p, h) for h in line))
+            if aside:
+                lines.append("  set aside: " + ", ".join(_name(row, pool, p, h) for h in aside))
     return "\n".join(lines)
 
 
@@ -284,8 +312,9 @@ Player line: "P0: relics N (names)  character deck N  item deck N  hand N  reser
   front: / back : the grid, slots 1-3 left to right, separated by " | " (front row nearer the opponent;
   distance front-front 1, front-back 2, back-back 3 rows, an empty front row collapses, RL-P3).
   "." an empty slot; [face down] an opposing character not revealed yet (placed in setup).
-  hand: / reserves: / drawn: your own cards (never the opponent's): hand, reserves, characters drawn this Relic
-  phase waiting to be placed.
+  hand: / reserves: / drawn: / set aside: your own cards (never the opponent's): hand, reserves, characters drawn
+  this Relic phase waiting to be placed, and the cards you chose to discard in a step both players take at once
+  (trim reserves, resolution discard): they wait face down until both chose; the opponent's counts include them.
 A character: "Name ATT/DEF +Attachment [flags]": current ATT/DEF (printed + attachment + boosts + continuous
   effects), the equipment or relic attached to it (one at most, RL-E2), then its flags:
   ^  Up (can Fight, Throw, Move, use a down cost);   v  Down (used; goes Up when both players pass in a row);
@@ -398,6 +427,47 @@ def _target_reason(row: np.ndarray, pool: CardPool, p: int, card: int, school: i
     return ""
 
 
+def _useless_reason(row: np.ndarray, pool: CardPool, p: int, card: int, trigger: int, src: int, payer: int,
+                    target: int, school: int) -> str:
+    """Why firing ``card``'s ``trigger`` effects now would change nothing (mirrors ``effects.effect_useful``), or ""."""
+    if effect_useful(_c(row), pool.tables, p, card, trigger, src, payer, target, school):
+        return ""
+    etab = pool.tables[1]
+    q = 1 - p
+    parts = []
+    for e in range(etab.shape[1]):
+        if int(etab[card, e, E_TRIGGER]) != trigger:
+            continue
+        op, tg = int(etab[card, e, E_OP]), int(etab[card, e, E_TARGET])
+        own = tg in (TG_SELF, TG_OWN_ONE, TG_OWN_ALL)
+        side = p if own else q
+        chosen = target if tg in (TG_OWN_ONE, TG_OPP_ONE) else -1
+        who = f"'{_name(row, pool, side, chosen)}'" if chosen >= 0 else None
+        if op == OP_DRAW:
+            parts.append("your item deck is empty: there is nothing to draw")
+        elif op == OP_RECRUIT:
+            parts.append("your character deck is empty: there is no character to recruit")
+        elif op in (OP_RAISE, OP_RECLAIM, OP_EXHUME):
+            what = {OP_RAISE: "no character in your discard pile",
+                    OP_RECLAIM: "no equipment, item or spell in your discard pile",
+                    OP_EXHUME: "no character or item-deck card in your doom pile"}[op]
+            parts.append(f"there is {what} to take back")
+        elif op == OP_OPP_DISCARD:
+            parts.append("the opponent's hand is empty")
+        elif op == OP_UP:
+            parts.append(f"{who} is not Down" if who else "none of your characters is Down" + (
+                " (the one that pays would only get its payment back)" if payer >= 0 else ""))
+        elif op == OP_DOWN:
+            parts.append(f"{who} is Down already" if who else "every character it may Down is Down already")
+        elif op == OP_STRIKE:
+            power = int(etab[card, e, E_POWER])
+            parts.append(f"{who} has DEF {int(def_of(_c(row), pool.tables, side, chosen))}, more than the strike's "
+                         f"power {power}" if who else f"no character it may hit has DEF {power} or less")
+        elif op == OP_BOOST:
+            parts.append("it changes no ATT or DEF")
+    return f"'{pool.name(card)}' would change nothing now (RL-M4): " + "; ".join(parts)
+
+
 def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
     """Why hand card ``i`` cannot be played in the battle step (mirrors ``rules.hand_playable``)."""
     ctab = pool.tables[0]
@@ -428,9 +498,16 @@ def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
             need.append(f"with the {SCHOOLS[int(ctab[card, C_SCHOOL])].capitalize()} skill (RL-M2)")
         if int(ctab[card, C_COST_DOWN]):
             need.append("that is Up to pay its down cost (RL-U1/U3)")
-        return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours " + " and ".join(need)
-                + ": none of your characters in play qualifies"]
-    return []
+        casters = [c for c in party if valid_caster(_c(row), ctab, p, card, c)]
+        if not casters:
+            return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours " + " and ".join(need)
+                    + ": none of your characters in play qualifies"]
+        c = casters[0]
+        payer = c if int(ctab[card, C_COST_DOWN]) else -1
+        reason = _useless_reason(row, pool, p, card, TR_CAST, c, payer, -1, int(ctab[card, C_SCHOOL]))
+        return [reason] if reason else []
+    reason = _useless_reason(row, pool, p, card, TR_CAST, -1, -1, -1, int(ctab[card, C_SCHOOL]))
+    return [reason] if reason else []
 
 
 def _requires(pool: CardPool, card: int) -> str:
@@ -479,6 +556,9 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
         if _at_slot(row, p, b) >= 0:
             out.append(f"{_slot_text(p, b)} is taken by {_who(row, pool, p, b)}: a character moves to an empty slot "
                        f"(RL-A4)" if b != a else "a character moves to another, empty slot (RL-A4)")
+        if a // S.ROW_SIZE == b // S.ROW_SIZE:
+            out.append("a Move goes to the other row: within its row a character's place changes nothing (RL-A4, "
+                       "RL-M4)")
         return out
     if field == "hand":
         return _hand_reasons(row, pool, p, i)
@@ -514,7 +594,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
             out.append(f"{who} is Down: using its ability downs it, so it must be Up (RL-U1/U3)")
         if int(ctab[card, C_ACT_LEADER]) and int(_f(row, "leader")[p]) != c:
             out.append(f"the ability of {who} is marked Leader and works only while it is your party leader (RL-K13)")
-        reason = _target_reason(row, pool, p, card, 0)
+        reason = _target_reason(row, pool, p, card, 0) or _useless_reason(row, pool, p, card, TR_ACT, c, c, -1, 0)
         if reason:
             out.append(reason)
         return out
@@ -532,7 +612,7 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
             loc = _location_line(row, pool)
             out.append(f"{lname} does not qualify for the location{loc}: the leader card's ability works only while "
                        f"the leader's class or a descriptor matches (RL-L2)")
-        reason = _target_reason(row, pool, p, lc, 0)
+        reason = _target_reason(row, pool, p, lc, 0) or _useless_reason(row, pool, p, lc, TR_ACT, leader, leader, -1, 0)
         if reason:
             out.append(reason)
         return out
@@ -542,9 +622,6 @@ def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int)
             out.append(f"Recruit costs {S.RECRUIT_COST} cards from hand and you hold {n} (RL-A6)")
         if int(_f(row, "char_deck_count")[p]) == 0:
             out.append("your character deck is empty: there is no character to draw (RL-A6)")
-        if int(_f(row, "reserves_count")[p]) >= S.RECRUIT_LIMIT:
-            out.append(f"your reserves hold {int(_f(row, 'reserves_count')[p])} characters: Recruit needs fewer "
-                       f"than {S.RECRUIT_LIMIT}")
         return out
     if field == "appoint":
         n = int(_f(row, "hand_count")[p])
@@ -592,10 +669,28 @@ def _slot_reasons(row: np.ndarray, pool: CardPool, p: int, s: int) -> list[str]:
                            f"RL-E1)")
         return out
     if kind == S.PK_CASTER:
-        return _caster_reasons(row, pool, p, int(pending_card_id(_c(row))), c)
+        card = int(pending_card_id(_c(row)))
+        out = _caster_reasons(row, pool, p, card, c)
+        if not out and not caster_useful(_c(row), pool.tables, p, card, c):
+            payer = c if int(ctab[card, C_COST_DOWN]) else -1
+            out = [_useless_reason(row, pool, p, card, TR_CAST, c, payer, -1, int(ctab[card, C_SCHOOL]))]
+        return out
+    if kind == S.PK_OWN_TARGET and not pending_target_useful(_c(row), pool.tables, p, c):
+        return [_pending_useless(row, pool, p, c)]
     if kind == S.PK_APPOINT:
         return [f"{who} is already your leader: Appoint moves the leader card to another character (RL-A7)"]
     return []
+
+
+def _pending_useless(row: np.ndarray, pool: CardPool, p: int, target: int) -> str:
+    """Why the pending Cast / ability aimed at ``target`` would change nothing (mirrors ``pending_target_useful``)."""
+    card = int(pending_card_id(_c(row)))
+    caster = int(_f(row, "pend_caster"))
+    if int(_f(row, "pend_src")) == S.SRC_CARD:
+        payer = caster if int(pool.tables[0][card, C_COST_DOWN]) else -1
+        return _useless_reason(row, pool, p, card, TR_CAST, caster, payer, target,
+                               int(pending_school(_c(row), pool.tables)))
+    return _useless_reason(row, pool, p, card, TR_ACT, caster, caster, target, 0)
 
 
 def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str]:
@@ -606,8 +701,6 @@ def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str
     if cid >= len(pool.cards):
         return [f"there is no card id {cid}: the pool has {len(pool.cards)} cards"]
     name = pool.cards[cid]["name"]
-    if op == OP_RAISE and int(_f(row, "reserves_count")[p]) >= S.RECRUIT_LIMIT:
-        return [f"raise puts a character into your reserves and they hold {S.RECRUIT_LIMIT} or more"]
     insts = [i for i in _zone(row, "doom" if op == OP_EXHUME else "discard", p)
              if int(_f(row, "deck_list")[p, i]) == cid]
     if not insts:
@@ -662,6 +755,8 @@ def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> lis
         if immune(_c(row), ctab, p, q, c, school):
             return [f"{_who(row, pool, q, i)} is an Up {SCHOOLS[school].capitalize()} character: it ignores your "
                     f"{SCHOOLS[school]} magic (RL-K1/K2)"]
+        if st == S.ST_TARGET and not pending_target_useful(_c(row), pool.tables, p, c):
+            return [_pending_useless(row, pool, p, c)]
         return []
     if st == S.ST_DISCARD:
         hand = _zone(row, "hand", p)
@@ -727,11 +822,16 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     def unknown(zone: str) -> list[int]:
         return [i for i in _zone(out, zone, opp) if not known[opp, i]]
 
+    # RL-G14: cards the opponent set aside in a simultaneous step are hidden like its hand / reserves
+    is_char = pool.tables[0][:, C_TYPE] == TYPES.index("character")
+    aside = unknown("hand_aside")
+    aside_chars = [i for i in aside if is_char[deck_list[opp, i]]]
+    aside_items = [i for i in aside if not is_char[deck_list[opp, i]]]
     groups = [
         (viewer, _zone(out, "item_deck", viewer)),
         (viewer, _zone(out, "char_deck", viewer)),
-        (opp, unknown("hand") + _zone(out, "item_deck", opp)),
-        (opp, _zone(out, "char_deck", opp) + unknown("reserves") + _zone(out, "lineup", opp)
+        (opp, unknown("hand") + aside_items + _zone(out, "item_deck", opp)),
+        (opp, _zone(out, "char_deck", opp) + unknown("reserves") + aside_chars + _zone(out, "lineup", opp)
          + [i for i in _zone(out, "party", opp) if face_down[opp, i]]),
     ]
     for p, hidden in groups:
@@ -739,6 +839,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         rng.shuffle(cards)
         for i, c in zip(hidden, cards):
             out[off + p * S.MAX_DECK + i] = c
+    normalize_reserves(out, opp)  # RL-P6: the re-dealt reserves keep one copy of each character in view
     if not _S.get(out, "leader_shown")[opp]:
         leaders = np.flatnonzero(pool.tables[0][:, C_TYPE] == TYPES.index("leader"))
         inst = int(_S.get(out, "leader_card")[opp, 0])

@@ -12,7 +12,8 @@ at a decision of the given step (default: the battle phase, player 0 to act). A 
   (``"Name@slot"`` attaches the relic to the character on that slot);
 * ``leader_card``: the leader card (default ``"Sigil of the Archmage"``).
 
-``location=(name, owner)`` puts a location on the battlefield (default: Royal Arena of player 0).
+``location=(name, owner)`` puts a location on the battlefield (default: Royal Arena of player 0); ``pool`` plays a
+pool of its own (default: the game's).
 """
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ POOL = SPEC.load_pool(None)
 CHAR_FILLER = "Ironbrand Squire"
 ITEM_FILLER = "Oak Buckler"
 
-_ZONES = ("char_deck", "item_deck", "hand", "lineup", "reserves", "party", "gear", "discard", "doom", "loc_pile",
-          "battlefield", "won", "leader_card")
+_ZONES = ("char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "party", "gear", "discard", "doom",
+          "loc_pile", "battlefield", "won", "leader_card")
 _MINUS_ONE = ("pos", "attached", "host", "controller", "leader", "pend_player", "pend_card", "pend_caster",
               "pend_target", "pend_next", "jumper", "battle_winner")
 
@@ -52,8 +53,9 @@ def fight(a: int, t: int) -> int:
 
 def build(p0: dict, p1: dict, *, step: int = ST_BATTLE, actor: int = 0, lead: int = 0, to_act: int | None = None,
           location: tuple[str, int] | None = ("Royal Arena", 0), battle: int = 1, round_: int = 1,
-          passes: int = 0, seed: int = 0) -> BatchGame:
-    g = BatchGame(SPEC, 1, seed=seed)
+          passes: int = 0, seed: int = 0, pool=None) -> BatchGame:
+    pool = POOL if pool is None else pool
+    g = BatchGame(SPEC, 1, seed=seed, pool=pool)
     row = g.states[0]
     row[HEADER_SIZE:] = 0
     for z in _ZONES:
@@ -63,9 +65,9 @@ def build(p0: dict, p1: dict, *, step: int = ST_BATTLE, actor: int = 0, lead: in
         field(g, name)[...] = -1
     insts: list[list[str]] = [[], []]
     for p, side in enumerate((p0, p1)):
-        _place(g, p, side, insts[p], location if location and location[1] == p else None)
+        _place(g, p, side, insts[p], location if location and location[1] == p else None, pool)
     for p in range(2):
-        field(g, "deck_list")[p, : len(insts[p])] = [POOL.by_name[c] for c in insts[p]]
+        field(g, "deck_list")[p, : len(insts[p])] = [pool.by_name[c] for c in insts[p]]
     field(g, "step")[...] = step
     field(g, "lead")[...] = lead
     field(g, "first_player")[...] = lead
@@ -82,9 +84,9 @@ def build(p0: dict, p1: dict, *, step: int = ST_BATTLE, actor: int = 0, lead: in
     return g
 
 
-def _place(g: BatchGame, p: int, side: dict, cards: list[str], location: tuple[str, int] | None) -> None:
+def _place(g: BatchGame, p: int, side: dict, cards: list[str], location: tuple[str, int] | None, pool) -> None:
     def new(name: str) -> int:
-        if name not in POOL.by_name:
+        if name not in pool.by_name:
             raise KeyError(f"no card {name!r} in the pool")
         cards.append(name)
         return len(cards) - 1

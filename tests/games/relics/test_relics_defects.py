@@ -4,6 +4,8 @@ Every test names the checklist rule it guards (RL-*) and the defect it pins down
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from relics_helpers import (
     A,
@@ -23,7 +25,8 @@ from relics_helpers import (
 )
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.games.relics import SPEC, rules
+from cardenvs.games.relics import SPEC, load_pool, rules
+from cardenvs.games.relics.cards import DEFAULT_POOL
 from cardenvs.games.relics.obs_layout import CARD_SIZE, OBS
 from cardenvs.games.relics.state import (
     BATTLE_TURN_CAP,
@@ -56,30 +59,30 @@ def test_RL_M1_scavengers_hook_is_one_use_and_cannot_take_itself_back() -> None:
                "discard": ["Tin Sword", "Dust Monk"]},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)
+    do(g, "slot", 0)  # its user goes Down (issue 39: the Hook costs a Down)
     assert names(g, 0, "hand") == ["Oak Buckler", "Tin Sword"]
     assert names(g, 0, "discard") == ["Dust Monk", "Scavenger's Hook"]
     alone = build({"party": ["Ironbrand Squire@0:L"], "hand": ["Scavenger's Hook", "Oak Buckler"]},
                   {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
-    do(alone, "hand", 0)  # nothing to reclaim: the Hook is spent all the same
-    assert names(alone, 0, "hand") == ["Oak Buckler"] and names(alone, 0, "discard") == ["Scavenger's Hook"]
+    assert not is_legal(alone, "hand", 0)  # RL-M4: nothing to reclaim, so the Hook is not offered
 
 
 # ---------------------------------------------------------------------------------------------------- defect 2
 def test_RL_G13_G11_repeatable_actions_cannot_keep_a_battle_going() -> None:
-    """Checks RL-G13, RL-G11 (defect 2): two Dawn Clerics Up themselves turn after turn (Down, then Up: never a
-    pass, so no round ever ends); the battle still ends, as a draw, when its battle phase reaches BATTLE_TURN_CAP
-    turns (actions and passes)."""
+    """Checks RL-G13, RL-G11 (defect 2, issue 39 finding 10): two Dawn Clerics used to Up themselves turn after turn
+    (Down, then Up: never a pass, so no round ever ended) until the battle-turn cap drew the battle. Dawn Cleric's
+    ability now gives +2 DEF, so each Cleric acts once, then only Pass is left: the round ends and both go Up."""
     g = build({"party": ["Dawn Cleric@0:L"], "hand": ["Oak Buckler"], "pile": ["Iron Foundry"]},
               {"party": ["Dawn Cleric@0:L"], "hand": ["Oak Buckler"], "pile": ["Storm Peak"]})
-    for turn in range(BATTLE_TURN_CAP):
-        assert step_of(g) == ST_BATTLE and int(field(g, "battle_winner")) == -1
-        actor = int(g.to_act[0])
+    for actor in (0, 1):
+        assert int(g.to_act[0]) == actor
         do(g, "ability", 0)  # its only own target is itself: played for it (public, one legal action)
-        if turn < BATTLE_TURN_CAP - 1:
-            assert not is_down(g, actor, 0) and int(g.to_act[0]) == 1 - actor  # Down, then Up again
-    assert int(field(g, "round")) == 1  # no round ever ended
-    assert int(field(g, "battle_winner")) == 2  # RL-G13: a draw; RL-B9 aftermath
-    assert "Royal Arena" in names(g, 0, "loc_pile") and int(field(g, "party_count").sum()) == 0
+        assert is_down(g, actor, 0)  # it stays Down: nothing Ups it for free any more
+    assert [n for n, _ in legal(g)] == ["pass", "retreat"]  # nothing else: the Clerics are spent
+    do(g, "pass")
+    do(g, "pass")
+    assert int(field(g, "round")) == 2 and not is_down(g, 0, 0) and not is_down(g, 1, 0)
+    assert int(field(g, "battle_turns")) == 4 < BATTLE_TURN_CAP
 
 
 # ---------------------------------------------------------------------------------------------------- defect 3
@@ -290,7 +293,8 @@ def test_hide_keeps_what_the_viewer_saw_and_re_deals_the_rest() -> None:
                "reserves": ["Dust Monk"], "discard": ["Longbow"], "char_deck": ["Quill Archer"] * 4,
                "item_deck": ["Supply Cart"] * 4},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}, location=("Royal Arena", 1))
-    do(g, "hand", 0)  # the Hook brings the Longbow back into the hand, seen by P1
+    do(g, "hand", 0)
+    do(g, "slot", 0)  # its user goes Down; the Hook brings the Longbow back into the hand, seen by P1
     do(g, "pass", player=1)
     do(g, "retreat")  # the Duelist and the Sentinel go back to the reserves, seen by P1
     row = g.states[0]
@@ -307,14 +311,20 @@ def test_hide_keeps_what_the_viewer_saw_and_re_deals_the_rest() -> None:
     assert moved and not moved & known  # the Dust Monk and the Whetstone were re-dealt
 
 
-def test_RL_Z5_K6_a_take_back_after_a_defeat_is_a_decision_then_the_action_ends() -> None:
-    """Checks RL-Z5, RL-K6: Gravecrawler's defeat trigger raises a character of its owner's choice (a decision in
-    the middle of the Fight); then the action ends and the turn passes (Steal discards would come first)."""
-    g = build({"party": ["Gravecrawler@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
+def test_RL_Z5_K6_a_take_back_after_a_defeat_is_a_decision_then_the_action_ends(tmp_path: Path) -> None:
+    """Checks RL-Z5, RL-K6: a defeat trigger that raises (a pool's own card: the project's Gravecrawler boosts
+    itself since issue 39) takes a character of its owner's choice (a decision in the middle of the Fight); then the
+    action ends and the turn passes (Steal discards would come first)."""
+    extra = tmp_path / "ghoul.toml"
+    extra.write_text('[[card]]\nname = "Test Ghoul"\ntype = "character"\nclass = "Blade"\ndescriptors = ["Undead"]\n'
+                     'att = 4\ndef = 3\nskills = ["villain"]\n'
+                     'effects = [{ trigger = "defeat", op = "raise", n = 1 }]\n')
+    pool = load_pool([DEFAULT_POOL, extra])
+    g = build({"party": ["Test Ghoul@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
                "discard": ["Dust Monk", "Quill Archer"]},
-              {"party": ["Cutpurse Vex@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+              {"party": ["Cutpurse Vex@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]}, pool=pool)
     act(g, fight(0, 0))  # 4 vs DEF 3: defeated
     assert step_of(g) == ST_PILE and int(g.to_act[0]) == 0
-    do(g, "pile", POOL.by_name["Dust Monk"])
+    do(g, "pile", pool.by_name["Dust Monk"])
     assert names(g, 0, "reserves") == ["Dust Monk"] and names(g, 0, "discard") == ["Quill Archer"]
     assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 1

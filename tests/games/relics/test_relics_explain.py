@@ -131,6 +131,18 @@ def test_RL_A4_move_down_character_and_taken_slot() -> None:
     g = battle(party=["Gale Duelist@1:vL", "Quill Archer@4"])
     assert "is Down: a Move downs the character, so it must be Up (RL-A4)" in why(g, "move", 1 * PARTY_SIZE + 0)
     assert "front 2 is taken by 'Gale Duelist' (front 2)" in why(g, "move", 4 * PARTY_SIZE + 1)
+    assert "a Move goes to the other row" in why(g, "move", 4 * PARTY_SIZE + 5)  # RL-M4: back 2 -> back 3
+
+
+def test_RL_M4_no_op_casts_and_abilities_say_why() -> None:
+    """Checks RL-M4: a card or ability that would change nothing is refused with the reason."""
+    g = battle(party=["Gale Duelist@1:L"], hand=["Healing Draught", "Supply Cart", "Scavenger's Hook", "Smoke Bomb"],
+               item_deck=[])
+    assert "'Healing Draught' would change nothing now (RL-M4): none of your characters is Down" in why(g, "hand", 0)
+    assert "your item deck is empty: there is nothing to draw" in why(g, "hand", 1)
+    assert "no equipment, item or spell in your discard pile to take back" in why(g, "hand", 2)
+    down = battle(opp={"party": ["Brass Golem@0:Lv"], "hand": ["Oak Buckler"]}, hand=["Smoke Bomb"])
+    assert "every character it may Down is Down already" in why(down, "hand", 0)
 
 
 # ---------------------------------------------------------------------------------------------- Cast/Use, Reinforce
@@ -201,7 +213,7 @@ def test_RL_A6_A7_recruit_and_appoint_cost_three_cards() -> None:
 
 # ---------------------------------------------------------------------------------------------- pending choices
 def test_RL_M2_caster_slot_and_RL_K1_immune_target() -> None:
-    g = battle(opp={"party": ["Marrow Witch@1:L", "Brass Golem@0"], "hand": ["Oak Buckler"]},
+    g = battle(opp={"party": ["Marrow Witch@1:L", "Ironbrand Squire@0"], "hand": ["Oak Buckler"]},
                party=["Ember Savant@1:L", "Gale Duelist@0"], hand=["Night Bolt"])
     do(g, "hand", 0)
     assert int(field(g, "step")) == ST_SLOT

@@ -46,7 +46,7 @@ def test_RL_G13_V5_random_play_ends_well_inside_the_caps(random_games: BatchGame
     assert (g.status != LIVE).all() and (g.status != TRUNCATED).all()
     # H_TURN counts the battle about to start: at most 7 are played, the 8th start ends the game (RL-V3)
     assert g.states[:, H_TURN].max() <= 8
-    assert g.decisions.max() < DECISION_CAP // 4
+    assert g.decisions.max() < 2_000  # measured ~250 mean; DECISION_CAP is a proven, far bound (RULES.md Caps)
 
 
 def _stalling_actions(g: BatchGame, rng: np.random.Generator) -> np.ndarray:
@@ -66,24 +66,23 @@ def _stalling_actions(g: BatchGame, rng: np.random.Generator) -> np.ndarray:
 
 
 def test_RL_G13_V5_stalling_play_cannot_keep_a_battle_or_a_game_going() -> None:
-    """Checks RL-G13, RL-V5 (defect 2).
-    Players that never pass when they can act (Dawn Cleric and Banner of Command Up the character that just paid, a
-    move every turn) used to keep a battle going forever (no round ever ends). Every battle now ends by
-    BATTLE_TURN_CAP at the latest; every game ends (no truncation) and some battles reached the cap."""
-    g = BatchGame(SPEC, 40, decks=[("vanguard", "arcana"), ("arcana", "vanguard")] * 20, seed=5)
+    """Checks RL-G13, RL-V5 (defect 2, issue 39 finding 10).
+    Players that never pass when they can act used to keep a battle going (Dawn Cleric and Banner of Command Upping
+    the character that just paid, Scavenger's Hooks taking each other back) until BATTLE_TURN_CAP drew it. Those
+    loops are gone (RULES.md "Caps": every action lowers a bounded potential), so every battle ends by a wipe, a
+    Retreat or ROUND_CAP, far below the turn cap, and every game ends."""
+    decks = [(a, b) for a in SPEC.starter_decks() for b in SPEC.starter_decks()] * 5
+    g = BatchGame(SPEC, len(decks), decks=decks, seed=5)
     rng = np.random.default_rng(0)
-    capped = 0
+    most = 0
     for _ in range(DECISION_CAP):
         live = g.status == LIVE
         if not live.any():
             break
-        turns = SPEC.state_layout.get(g.states, "battle_turns").copy()
         g.step(_stalling_actions(g, rng))
-        after = SPEC.state_layout.get(g.states, "battle_turns")
-        capped += int(((turns == BATTLE_TURN_CAP) & (after == 0) & live).sum())
-        assert after.max() <= BATTLE_TURN_CAP
+        most = max(most, int(SPEC.state_layout.get(g.states, "battle_turns").max()))
     assert (g.status == TERMINATED).all()
-    assert capped > 0
+    assert 0 < most < BATTLE_TURN_CAP // 4
 
 
 def test_same_seed_same_game() -> None:

@@ -198,11 +198,12 @@ def test_RL_G9_A4_U2_players_alternate_and_move_downs_the_character() -> None:
     """Checks RL-G9, RL-A4, RL-U2."""
     g = duel()
     assert not is_legal(g, "move", 0 * 6 + 1)  # occupied
-    do(g, "move", 1 * 6 + 2)  # Gale Duelist: front 2 -> front 3, its own row
-    assert party_at(g, 0)[2] == "Gale Duelist" and is_down(g, 0, 2)
+    assert not is_legal(g, "move", 1 * 6 + 2)  # RL-M4: within its own row a Move changes nothing
+    do(g, "move", 1 * 6 + 5)  # Gale Duelist: front 2 -> back 3, the other row
+    assert party_at(g, 0)[5] == "Gale Duelist" and is_down(g, 0, 5)
     assert int(g.to_act[0]) == 1 and int(field(g, "passes")) == 0
-    do(g, "move", 4 * 6 + 5)  # P1: back row to back row
-    assert party_at(g, 1)[5] == "Quill Archer" and int(g.to_act[0]) == 0
+    do(g, "move", 4 * 6 + 2)  # P1: back row to front row
+    assert party_at(g, 1)[2] == "Quill Archer" and int(g.to_act[0]) == 0
 
 
 def test_RL_G10_U4_U6_two_passes_in_a_row_up_everything_and_restart_with_1P() -> None:
@@ -250,7 +251,8 @@ def test_RL_P2_P3_A1_fight_reach_by_rows() -> None:
     assert 0 * 6 + 1 in fights and 0 * 6 + 5 not in fights  # front can reach front only
     assert 3 * 6 + 1 in fights and 3 * 6 + 5 not in fights  # Ranged back row: front (2) yes, back (3) no
     assert 4 * 6 + 1 not in fights  # plain back row: 2 rows, too far
-    assert sum(1 for n, _ in legal(g) if n == "move" and _ // 6 == 0) == 3  # 3 empty places left
+    # a Move goes to an empty place of the other row (RL-A4, RL-M4): the back row has one left of its 3
+    assert [k % 6 for n, k in legal(g) if n == "move" and k // 6 == 0] == [5]
 
 
 def test_RL_P3_empty_front_row_collapses() -> None:
@@ -372,14 +374,14 @@ def test_RL_K1_standing_black_character_ignores_opponent_black_magic() -> None:
 def test_RL_K2_standing_white_character_ignores_opponent_white_magic() -> None:
     """Checks RL-K2."""
     g = build({"party": ["Ironbrand Squire@0:L", "Dawn Cleric@3"], "hand": ["Sanctify"]},
-              {"party": ["Dawn Cleric@0:L", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
+              {"party": ["Glimmer Acolyte@0:L", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
     do(g, "hand", 0)
     do(g, "slot", 3)  # the caster
-    assert legal(g) == [("target", 1)]  # the standing White Cleric cannot be targeted
+    assert legal(g) == [("target", 1)]  # the standing White Acolyte cannot be targeted
     do(g, "target", 1)
-    assert party_at(g, 1) == {0: "Dawn Cleric"}
+    assert party_at(g, 1) == {0: "Glimmer Acolyte"}
     down = build({"party": ["Ironbrand Squire@0:L", "Dawn Cleric@3"], "hand": ["Sanctify"]},
-                 {"party": ["Dawn Cleric@0:Lv", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
+                 {"party": ["Glimmer Acolyte@0:Lv", "Marrow Witch@1"], "hand": ["Oak Buckler"]})
     do(down, "hand", 0)
     do(down, "slot", 3)
     assert is_legal(down, "target", 0)  # a Down White character is not protected
@@ -567,6 +569,9 @@ def test_RL_L2_D13_leader_card_abilities_need_a_qualifying_leader() -> None:
                 "leader_card": "Banner of Command"}, p1, location=("Royal Arena", 0))  # Blade qualifies
     assert stats(ok, 0, 1) == (5, 3)  # cont: +1 ATT to the party
     assert is_legal(ok, "leader_ability")
+    do(ok, "leader_ability")  # act: the leader goes Down, one own character +2 ATT until the next Up
+    do(ok, "slot", 1)
+    assert is_down(ok, 0, 0) and stats(ok, 0, 1) == (7, 3)
     no = build({"party": ["Marrow Witch@0:L", "Gale Duelist@1"], "hand": ["Oak Buckler"],
                 "leader_card": "Banner of Command"}, p1, location=("Royal Arena", 0))  # Sage, Undead: no
     assert stats(no, 0, 1) == (4, 3) and not is_legal(no, "leader_ability")
@@ -684,11 +689,11 @@ def test_RL_B7_B8_G12_resolution_discards_redraws_dooms_and_swaps_1P() -> None:
                "item_deck": ["Longbow"] * 5, "pile": ["Royal Arena"]},
               {"party": [], "hand": ["Oak Buckler"] * 4, "item_deck": ["Longbow"] * 5, "pile": ["Iron Foundry"]},
               step=ST_HAND, location=None, lead=0, to_act=0)
-    do(g, "hand", 1)  # P0 discards the sword, keeps the buckler
-    do(g, "pass")  # done: draw up to 3
-    assert names(g, 0, "hand") == ["Oak Buckler", "Longbow", "Longbow"]
-    assert int(g.to_act[0]) == 1
+    do(g, "hand", 1)  # P0 discards the sword, keeps the buckler (set aside face down until P1 chose, RL-G14)
+    do(g, "pass")  # done: P0 draws up to 3 once both players chose
+    assert names(g, 0, "hand") == ["Oak Buckler"] and int(g.to_act[0]) == 1
     do(g, "pass")  # P1 keeps all 4 (none discarded, no draw)
+    assert names(g, 0, "hand") == ["Oak Buckler", "Longbow", "Longbow"]
     assert int(field(g, "hand_count")[1]) == 4
     assert names(g, 0, "discard") == [] and names(g, 0, "doom") == ["Gale Duelist", "Tin Sword"]  # RL-B8
     assert int(field(g, "lead")) == 1 and step_of(g) == ST_LOCATION and int(g.to_act[0]) == 1  # RL-G12
@@ -717,10 +722,11 @@ def test_RL_V1_fourth_relic_wins_at_once() -> None:
 
 def test_RL_V2_no_card_in_hand_or_item_deck_loses() -> None:
     """Checks RL-V2."""
-    g = build({"party": ["Gale Duelist@0:L"], "hand": ["Supply Cart"], "item_deck": []},
+    g = build({"party": ["Gale Duelist@0:L"], "hand": ["Smoke Bomb"], "item_deck": []},
               {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
     field(g, "deck_list")[0, inst_at(g, 0, 0)] = POOL.by_name["Gale Duelist"]
-    do(g, "hand", 0)  # draws nothing: hand and item deck are both empty now
+    do(g, "hand", 0)
+    do(g, "target", 0)  # the last card is used: hand and item deck are both empty now
     assert g.states[0, H_STATUS] == TERMINATED and g.states[0, H_WINNER] == 1
 
 
