@@ -287,13 +287,22 @@ def check_game_settings(cfg: Mapping[str, Any], game: str, where: str = "config"
     name used to fail at the first evaluation, after training time was spent; a phase's ``until`` in the middle of
     training; a mix weight or ``league_fallback`` when the league was first drawn).
 
-    Checked: ``[opponents]`` ``mix`` / ``phases`` (known kinds, weights >= 0, one above 0, increasing ``until``,
-    only the last phase open-ended) and ``league_fallback`` (an agent the game has); ``[eval] opponents`` (each
-    agent built once, so a ``ppo:PATH`` is loaded and checked); ``[train] decks`` (a pair of the game's starter decks
-    or deck files, loaded) and ``starter_weights`` (the game's starter decks)."""
+    Checked: ``[bc]``'s ranges and its ``teacher`` (built once when ``games`` > 0); ``[opponents]`` ``mix`` /
+    ``phases`` (known kinds, weights >= 0, one above 0, increasing ``until``, only the last phase open-ended) and
+    ``league_fallback`` (an agent the game has); ``[eval] opponents`` (each agent built once, so a ``ppo:PATH`` is
+    loaded and checked); ``[train] decks`` (a pair of the game's starter decks or deck files, loaded) and
+    ``starter_weights`` (the game's starter decks).
+    """
     from cardenvs.core.errors import BadArgumentError, CardenvsError
 
     ocfg, tcfg, ecfg = cfg.get("opponents") or {}, cfg.get("train") or {}, cfg.get("eval") or {}
+    bcfg = cfg.get("bc") or {}
+    from .bc import check_settings
+
+    try:  # [bc]'s ranges: the trainer checks them too, but only once its folder and env are made
+        check_settings(bcfg)
+    except BadArgumentError as exc:
+        raise BadArgumentError(f"{where}: {exc}") from None
     if "phases" in ocfg:
         phases = ocfg["phases"]
         if not isinstance(phases, list) or not phases:
@@ -332,6 +341,8 @@ def check_game_settings(cfg: Mapping[str, Any], game: str, where: str = "config"
 
     if "league_fallback" in ocfg:
         agent("[opponents] league_fallback", ocfg["league_fallback"])
+    if int(bcfg.get("games", 0) or 0) > 0:
+        agent("[bc] teacher", bcfg.get("teacher", "heuristic"))
     for name in dict.fromkeys(ecfg.get("opponents") or ()):
         agent("[eval] opponents", name)
     import cardenvs

@@ -10,8 +10,9 @@ medium                 function
 terminal / text files  :func:`terminal`: control characters (escape sequences that set the window title or
                        clear the screen, carriage returns, bells), C1 controls and bidirectional overrides are
                        shown as ``\\x1b``-style escapes; newlines too, unless the text is a multi-line board
-rich console markup    :func:`markup`: :func:`terminal`, then rich's own escape, so ``[bold]`` prints as
-                       written and ``[/]`` cannot close a tag that was never opened (a crash in rich)
+rich console           :func:`rich_text`: a ``rich.text.Text`` of :func:`terminal`'s text, never parsed as
+                       markup, so ``[bold]`` prints as written and ``[/]`` cannot close a tag that was never
+                       opened (a crash in rich); :func:`markup` where a name must sit inside a markup string
 HTML text/attributes   :func:`html_text`: ``& < > " '`` as entities
 JSON inside ``<script>``  :func:`script_json`: ``< > &`` and the JS line separators as ``\\uXXXX``, so neither
                        ``</script>`` nor ``<!--<script>`` (which makes the browser swallow the rest of the page)
@@ -30,7 +31,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["terminal", "markup", "html_text", "script_json", "csv_cell", "plot_text", "json_text", "UNSAFE"]
+__all__ = ["terminal", "rich_text", "markup", "html_text", "script_json", "csv_cell", "plot_text", "json_text", "UNSAFE"]
 
 # C0 controls (tab and newline are handled by ``newlines``), DEL, C1 controls, the bidirectional embeddings,
 # overrides and isolates (they reorder what follows on screen: "Trojan source"), and the Unicode line and paragraph
@@ -53,11 +54,23 @@ def terminal(text: Any, newlines: bool = False) -> str:
     return (UNSAFE if newlines else _UNSAFE_WITH_LINES).sub(_visible, s)
 
 
+def rich_text(text: Any, newlines: bool = False) -> Any:
+    """``text`` for a rich console or table cell: a ``rich.text.Text`` (printed as written, never as markup) of
+    :func:`terminal`'s escaped text."""
+    from rich.text import Text
+
+    return Text(terminal(text, newlines))
+
+
 def markup(text: Any, newlines: bool = False) -> str:
-    """``text`` for a rich console string that is parsed as markup: :func:`terminal`, then rich's markup escape."""
+    """``text`` to embed in a rich markup string (``f"[bold]{markup(name)}[/bold]"``): :func:`terminal`, then
+    rich's escape; the backslashes that end the name are doubled, so the tag after it stays a tag and the name
+    keeps every backslash (rich's own escape loses one of two). Prefer :func:`rich_text` where no markup is needed."""
     from rich.markup import escape
 
-    return escape(terminal(text, newlines))
+    shown = terminal(text, newlines)
+    body = shown.rstrip("\\")
+    return escape(body) + "\\" * (2 * (len(shown) - len(body)))
 
 
 def html_text(text: Any) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..core.escaping import csv_cell, html_text, markup, plot_text, terminal
+from ..core.escaping import csv_cell, html_text, plot_text, rich_text, terminal
 from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_stats, rarely_played
 from .tournament import SprtResult, TournamentResult
 
@@ -247,19 +247,20 @@ def _signed(x: float | None) -> str:
 def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> None:
     """Rich tables: score matrix with intervals, ratings, first-player advantage, best and worst cards.
 
-    Every name (deck labels, pilots and their notes, cards) goes through :func:`~cardenvs.core.escaping.markup`:
-    rich parses the strings it prints as markup, and a name is text."""
+    Every name (deck labels, pilots and their notes, cards) is printed as plain text
+    (:func:`~cardenvs.core.escaping.rich_text`): rich would parse a string as markup, and a name is text."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = console or Console()
-    e = markup
-    game = e(summary["game"])
-    console.print(f"[bold]{game}[/bold]: {e(pilot_line(summary))}", soft_wrap=True)  # one line, greppable
+    e = rich_text
+    game = summary["game"]
+    console.print(Text.assemble((terminal(game), "bold"), ": ", e(pilot_line(summary))), soft_wrap=True)  # greppable
     m = summary["matrix"]
     labels = m["labels"]
-    table = Table(title=f"{game}: score of row vs column, % [95% Wilson]  ({summary['games']} games)",
+    table = Table(title=e(f"{game}: score of row vs column, % [95% Wilson]  ({summary['games']} games)"),
                   box=box.SIMPLE_HEAD)
     table.add_column("deck", style="bold")
     for label in labels:

@@ -237,6 +237,8 @@ LATE_CONFIGS = {
     "stats-window": '[ppo]\nstats_window_size = 0\n',
     "clip-range-vf": '[ppo]\nclip_range_vf = "x"\n',
     "rollout-buffer": '[ppo]\nrollout_buffer_class = "RolloutBuffer"\n',
+    "bc-games": '[bc]\ngames = "many"\n',  # found by the fuzz suite: checked only once the run had started
+    "bc-teacher": '[bc]\ngames = 10\nteacher = "nonsense"\n',
 }
 
 
