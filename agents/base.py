@@ -38,7 +38,10 @@ def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players
 
     if states is None or players is None:
         raise BadArgumentError(f"the {name} heuristic reads the game state: pass states and players")
+    from cardenvs.core.rows import admit_rows
+
     spec = get_game(name)
+    admit_rows(states)  # a batch's rows written from outside are checked before this kernel reads them (issue 43)
     states_ = np.asarray(states)
     if states_.dtype != np.int32 or states_.ndim != 2 or states_.shape[1] != spec.state_layout.size:
         raise BadArgumentError(f"states must be int32[M, {spec.state_layout.size}] rows of {name}, got "

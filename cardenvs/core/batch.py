@@ -18,6 +18,7 @@ from .header import (
     DRAW, H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED,
 )
 from .spec import GameSpec, Kernels
+from .rows import Dirty, RowChecker, StateRows
 from .threads import PARALLEL_MIN_ROWS, threaded
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -274,7 +275,8 @@ class BatchGame:
         self.autoreset = bool(autoreset)
         self.check_decks = bool(check_decks)
         try:
-            self.states = np.zeros((self.num_games, self.spec.state_layout.size), dtype=np.int32)
+            # the kernels' array; ``states`` is a tracked view of it (cardenvs/core/rows.py)
+            self._rows = np.zeros((self.num_games, self.spec.state_layout.size), dtype=np.int32)
             self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=np.float32)
         except MemoryError:
             raise BadArgumentError(f"not enough memory for {self.num_games} games of {self.spec.name}") from None
@@ -287,7 +289,55 @@ class BatchGame:
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self._seat_cache: list[np.ndarray | None] = [None, None, None]  # seats -1, 0, 1 for every row (_players)
         self.final_states: np.ndarray | None = None
+        self._track()
         self.reset(seed)
+
+    # ----- the public rows: writes from outside are checked before a kernel reads them ------------------------------
+    def _track(self, dirty: np.ndarray | None = None) -> None:
+        """(Re)build the tracked ``states`` view of ``_rows``; ``dirty``: rows already known to be written from
+        outside."""
+        self._dirty = Dirty(self._rows, self._admit_rows)
+        if dirty is not None and dirty.any():
+            self._dirty.rows[:] = dirty
+            self._dirty.any = True
+        self._tracked = self._rows.view(StateRows)
+        self._tracked._dirty = self._dirty
+        self._checker: RowChecker | None = None
+
+    @property
+    def states(self) -> np.ndarray:
+        """``int32[num_games, L]``: one row per game (a snapshot is ``states[i].copy()``; ``states[i] = saved``
+        restores it). Rows written through this array are checked (header, deck list against the pool in use, zone
+        entries and counts) before the next kernel reads them: a damaged row is a :class:`BadArgumentError` naming
+        the game and the field, raised before anything changes (:mod:`cardenvs.core.rows`)."""
+        return self._tracked
+
+    @states.setter
+    def states(self, value: Any) -> None:
+        arr = value.view(np.ndarray) if isinstance(value, StateRows) else value
+        want = (self.num_games, self.spec.state_layout.size)
+        if not isinstance(arr, np.ndarray) or arr.dtype != np.int32 or arr.shape != want:
+            raise BadArgumentError(f"states must be an int32{list(want)} array, got "
+                                   f"{getattr(arr, 'dtype', type(arr).__name__)}{list(np.shape(arr))}")
+        self._rows = np.require(arr, requirements=("C", "W"))  # a C-contiguous writeable array (copied if not)
+        self._track(np.ones(self.num_games, dtype=np.bool_))
+
+    def _admit_rows(self) -> None:
+        """Check the rows written from outside since a kernel last read them; raises before any kernel runs."""
+        dirty = self._dirty
+        idx = np.flatnonzero(dirty.rows)
+        if idx.size:
+            self.check_states(idx)
+            dirty.rows[idx] = False
+        dirty.any = False
+
+    def check_states(self, rows: Any = None) -> None:
+        """Check rows (default: all) as a kernel needs them (:class:`~cardenvs.core.rows.RowChecker`): for rows
+        written by means the tracked ``states`` cannot see (an ``np.asarray`` view, ``ctypes``)."""
+        idx = np.flatnonzero(row_mask(rows, self.num_games))
+        if self._checker is None:
+            self._checker = RowChecker(self.spec, len(self.pool))
+        self._checker.check(self._rows[idx], idx)
 
     def _kernels(self) -> Kernels:
         kernels = self.spec.kernels
@@ -302,12 +352,15 @@ class BatchGame:
         state = dict(self.__dict__)
         state["kernels"] = None
         state["_seat_cache"] = [None, None, None]
+        state["_tracked"], state["_checker"] = None, None  # rebuilt over the unpickled array
+        state["_dirty"] = self._dirty.rows.copy()  # which rows still need their check
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_seat_cache", [None, None, None])
         self.kernels = self._kernels()
+        self._track(state.get("_dirty"))
 
     # ----- setup -------------------------------------------------------------------------------------------
     def _load(self, deck: Any) -> Deck:
@@ -371,10 +424,13 @@ class BatchGame:
         rows = row_mask(rows, self.num_games)
         seeds = seed_array(seed, self.num_games)
         self.seeds[rows] = seeds[rows]
+        if self._dirty.any:  # rows about to be rewritten whole need no check; the others keep theirs
+            self._dirty.rows[rows] = False
+            self._dirty.any = bool(self._dirty.rows.any())
         if self.fused:
             self._reset_by_play(rows)
         else:
-            self.kernels.batch_reset(self.states, self.pool.tables, self.decks, self.seeds, rows)
+            self.kernels.batch_reset(self._rows, self.pool.tables, self.decks, self.seeds, rows)
 
     def _reset_by_play(self, rows: np.ndarray) -> None:
         """``batch_reset`` of ``rows`` (bool[N]) through the fused kernel: a row marked finished is restarted by
@@ -386,7 +442,7 @@ class BatchGame:
         idx = None if whole else np.flatnonzero(rows)
         if idx is not None and idx.size == 0:
             return
-        states = self.states if whole else self.states[idx]
+        states = self._rows if whole else self._rows[idx]
         decks = self.decks if whole else self.decks[idx]
         seeds = self.seeds if whole else self.seeds[idx]
         k = states.shape[0]
@@ -396,7 +452,7 @@ class BatchGame:
                                 np.zeros(k, np.int32), np.zeros(k, np.int32), np.empty_like(states), nobody, False,
                                 self._obs[:1], np.empty((k, self.spec.num_actions), np.int8))
         if not whole:
-            self.states[idx] = states
+            self._rows[idx] = states
 
     # ----- header views -------------------------------------------------------------------------------------
     @property
@@ -425,18 +481,18 @@ class BatchGame:
 
     @property
     def done(self) -> np.ndarray:
-        return self.states[:, H_STATUS] != LIVE
+        return self._rows[:, H_STATUS] != LIVE
 
     def records(self) -> np.ndarray:
         """A structured view of the states (field access by name, no copy)."""
-        return self.spec.state_layout.records(self.states)
+        return self.states.view(self.spec.state_layout.dtype)[..., 0]  # writes through it are tracked too
 
     # ----- stepping ------------------------------------------------------------------------------------------
     def _players(self, players: Any, what: str = "players") -> np.ndarray:
         if type(players) is int and -1 <= players <= 1:  # one seat for every row: a cached array, no allocation
             rows = self._seat_cache[players + 1]
             return rows if rows is not None else self._seat_rows(players)
-        return seat_array(players, what, self.num_games, self.states[:, H_TO_ACT])
+        return seat_array(players, what, self.num_games, self._rows[:, H_TO_ACT])
 
     def _seat_rows(self, seat: int) -> np.ndarray:
         """``int32[num_games]`` filled with ``seat``, made on first use. Only kernels read it (they never write
@@ -448,9 +504,11 @@ class BatchGame:
         """Checked ``(actions int32, players int32, out_of_range bool)`` for a step; raises before any change."""
         if not isinstance(errors, str) or errors not in ERROR_MODES:
             raise BadArgumentError(f"errors must be 'raise' or 'ignore', got {errors!r}")
+        if self._dirty.any:
+            self._admit_rows()
         acts = int_array(actions, "actions", self.num_games)
         who = self._players(players)
-        who = np.where(self.states[:, H_STATUS] == LIVE, who, np.int32(-1))  # a fresh int32 array
+        who = np.where(self._rows[:, H_STATUS] == LIVE, who, np.int32(-1))  # a fresh int32 array
         # an action id outside [0, num_actions) is illegal: that row is skipped by the kernel and reported
         # (as uint32 a negative id is past num_actions, so one comparison finds both ends)
         wild = (acts.view(np.uint32) >= self.spec.num_actions) & (who >= 0)
@@ -466,20 +524,20 @@ class BatchGame:
         acts, who, wild = self._decisions(actions, players, errors)
         any_wild = np.count_nonzero(wild) > 0
         run_who = np.where(wild, np.int32(-1), who) if any_wild else who
-        self.kernels.batch_step(self.states, self.pool.tables, run_who, acts, self._errors)
+        self.kernels.batch_step(self._rows, self.pool.tables, run_who, acts, self._errors)
         if any_wild:
             self._errors[wild] = 1
         if errors == "raise" and np.count_nonzero(self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             raise IllegalActionError(self.describe_illegal(bad, int(who[bad]), int(acts[bad])))
         result = StepResult(
-            rewards_from(self.states[:, H_WINNER], self.states[:, H_STATUS]),
-            self.states[:, H_STATUS] == TERMINATED,
-            self.states[:, H_STATUS] == TRUNCATED,
+            rewards_from(self._rows[:, H_WINNER], self._rows[:, H_STATUS]),
+            self._rows[:, H_STATUS] == TERMINATED,
+            self._rows[:, H_STATUS] == TRUNCATED,
         )
         if self.autoreset:
             done = result.terminated | result.truncated
-            self.final_states = self.states[done].copy() if done.any() else None
+            self.final_states = self._rows[done].copy() if done.any() else None
             if done.any():
                 next_seeds = self.seeds + self.num_games  # a fresh, deterministic seed per finished row
                 self.reset(next_seeds, rows=done)
@@ -495,7 +553,9 @@ class BatchGame:
             raise BadArgumentError(f"actions must be an integer in [{INT32_MIN}, {INT32_MAX}], got {action!r}")
         if (type(player) is not int and not is_int(player)) or not -1 <= player <= 1:
             raise BadArgumentError(f"players must be -1, 0 or 1, got {player!r}")
-        states = self.states
+        if self._dirty.any:
+            self._admit_rows()
+        states = self._rows
         who = int(player) if states[0, H_STATUS] == LIVE else -1
         wild = who >= 0 and not 0 <= action < self.spec.num_actions
         errors = self._errors
@@ -531,11 +591,11 @@ class BatchGame:
         view = self._viewers(viewers)
         any_wild = np.count_nonzero(wild) > 0
         run_who = np.where(wild, np.int32(-1), who) if any_wild else who
-        if self._finals is None or (self.autoreset and self._finals.shape != self.states.shape):
+        if self._finals is None or (self.autoreset and self._finals.shape != self._rows.shape):
             # finished rows are copied here before their autoreset; without autoreset nothing is written
-            width = self.states.shape[1]
-            self._finals = np.zeros_like(self.states) if self.autoreset else np.zeros((1, width), np.int32)
-        play(self.states, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), run_who, acts,
+            width = self._rows.shape[1]
+            self._finals = np.zeros_like(self._rows) if self.autoreset else np.zeros((1, width), np.int32)
+        play(self._rows, self.pool.tables, self.decks, self.seeds, self.num_games, bool(self.autoreset), run_who, acts,
              self._errors, self._ended, self._finals, view, bool(observe), self._obs, self._mask)
         if any_wild:
             self._errors[wild] = 1
@@ -547,10 +607,10 @@ class BatchGame:
         if not with_result:
             return None, self._obs, self._mask
         if ended is not None:
-            status = np.where(ended, self._finals[:, H_STATUS], self.states[:, H_STATUS])
-            winner = np.where(ended, self._finals[:, H_WINNER], self.states[:, H_WINNER])
+            status = np.where(ended, self._finals[:, H_STATUS], self._rows[:, H_STATUS])
+            winner = np.where(ended, self._finals[:, H_WINNER], self._rows[:, H_WINNER])
         else:
-            status, winner = self.states[:, H_STATUS], self.states[:, H_WINNER]
+            status, winner = self._rows[:, H_STATUS], self._rows[:, H_WINNER]
         result = StepResult(rewards_from(winner, status), status == TERMINATED, status == TRUNCATED)
         return result, self._obs, self._mask
 
@@ -562,7 +622,7 @@ class BatchGame:
         tournaments (:mod:`cardenvs.eval`) and training evaluations (:mod:`train.evaluate`)."""
         if self.autoreset:
             raise BadArgumentError("play_out needs a BatchGame without autoreset (its games must end)")
-        who = self.to_act.copy()
+        who = self._rows[:, H_TO_ACT].copy()
         obs, mask = self._first_view(who, observe)
         fused = self.kernels.batch_play is not None
         total = 0
@@ -575,7 +635,7 @@ class BatchGame:
             _, obs, mask = (self._play_fused(actions, who, None, "raise", observe, False) if fused
                             else self.play(actions, players=who, observe=observe))
             obs = obs if observe else None
-            who = self.to_act.copy()
+            who = self._rows[:, H_TO_ACT].copy()
             if on_step is not None:
                 on_step()
         raise RuntimeError(f"{self.spec.name}: games still live after {max_steps} decisions")
@@ -600,7 +660,7 @@ class BatchGame:
         a kernel compiles at its first call in a process (with a progress line), so a clock started after this times
         play only."""
         probe = cls(game, 1, decks=decks, seed=0, pool=pool, fused=True)
-        who = probe.to_act.copy()
+        who = probe._rows[:, H_TO_ACT].copy()
         _, mask = probe._first_view(who, observe)
         probe.play(mask.argmax(axis=1), players=who, observe=observe)
 
@@ -613,7 +673,7 @@ class BatchGame:
         """:meth:`play` for a game without a fused kernel: the same results from the four kernels."""
         view = self._viewers(viewers)  # checked before the step changes anything
         result = self.step(actions, players, errors)
-        view = np.where(view >= 0, view, self.states[:, H_TO_ACT]).astype(np.int32)
+        view = np.where(view >= 0, view, self._rows[:, H_TO_ACT]).astype(np.int32)
         obs = self.observe(view) if observe else self._obs  # the kernels write zeros for a viewer of -1
         mask = self.legal_mask(view)
         return result, obs, mask
@@ -640,7 +700,9 @@ class BatchGame:
             out = self._obs
         else:
             out = out_buffer(out, (self.num_games, self.spec.obs_dim), np.float32, "observe")
-        self.kernels.batch_observe(self.states, self.pool.tables, self._players(players), out)
+        if self._dirty.any:
+            self._admit_rows()
+        self.kernels.batch_observe(self._rows, self.pool.tables, self._players(players), out)
         return out
 
     def legal_mask(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
@@ -650,35 +712,40 @@ class BatchGame:
             out = self._mask
         else:
             out = out_buffer(out, (self.num_games, self.spec.num_actions), np.int8, "legal_mask")
-        self.kernels.batch_mask(self.states, self.pool.tables, self._players(players), out)
+        if self._dirty.any:
+            self._admit_rows()
+        self.kernels.batch_mask(self._rows, self.pool.tables, self._players(players), out)
         return out
 
     # ----- text --------------------------------------------------------------------------------------------
     def _row(self, row: Any) -> int:
         if not is_int(row) or not -self.num_games <= int(row) < self.num_games:
             raise BadArgumentError(f"row must be an integer in [0, {self.num_games}), got {row!r}")
+        if self._dirty.any:  # the text helpers index tables by the row's numbers too
+            self._admit_rows()
         return int(row) % self.num_games
 
     def action_name(self, action: int, row: int = 0, player: int | None = None) -> str:
         row = self._row(row)
         if not is_int(action) or not 0 <= int(action) < self.spec.num_actions:
             raise BadArgumentError(f"action must be an integer in [0, {self.spec.num_actions}), got {action!r}")
-        p = int(self.states[row, H_TO_ACT]) if player is None else player
+        p = int(self._rows[row, H_TO_ACT]) if player is None else player
         if not is_int(p) or not -1 <= int(p) <= 1:
             raise BadArgumentError(f"player must be -1, 0 or 1, got {p!r}")
-        return self.spec.action_name(self.states[row], self.pool, int(p), int(action))
+        return self.spec.action_name(self._rows[row], self.pool, int(p), int(action))
 
     def render(self, row: int = 0, viewer: int | None = None) -> str:
         row = self._row(row)
         if viewer is not None and (not is_int(viewer) or int(viewer) not in (0, 1)):
             raise BadArgumentError(f"viewer must be None, 0 or 1, got {viewer!r}")
-        return self.spec.render(self.states[row], self.pool, None if viewer is None else int(viewer))
+        return self.spec.render(self._rows[row], self.pool, None if viewer is None else int(viewer))
 
     def clone(self) -> "BatchGame":
         """A copy sharing the (read-only) pool and decks; states copied."""
         twin = object.__new__(BatchGame)
         twin.__dict__.update(self.__dict__)
-        twin.states = self.states.copy()
+        twin._rows = self._rows.copy()
+        twin._track(self._dirty.rows)
         twin._obs, twin._mask, twin._errors = self._obs.copy(), self._mask.copy(), self._errors.copy()
         twin._ended, twin._finals = self._ended.copy(), None
         twin._seat_cache = [None, None, None]

@@ -259,3 +259,124 @@ def test_finding3_threaded_calls_still_run_every_slice() -> None:
 
     threads.threaded(kernel, min_rows=2, threads=4)(seen, None)
     assert (seen == 1).all()
+
+
+# ----- finding 2: state rows written from outside are checked before a kernel reads them --------------------------
+@pytest.fixture(scope="module")
+def batch():
+    from cardenvs.core.batch import BatchGame
+
+    return BatchGame(GAME, 6, seed=0)
+
+
+def _field(name: str) -> int:
+    return get_spec(GAME).state_layout.offset(name)
+
+
+def _refused_unchanged(game, call, *words: str) -> None:
+    before = game.states.copy()
+    with pytest.raises(BadArgumentError) as info:
+        call()
+    assert (np.asarray(game.states) == before).all()
+    for word in words:
+        assert word in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("field, value, word", [
+    ("hand_count", 10**6, "hand_count"),  # a loop far past the row: the segfault
+    ("hand", 10**6, "hand"),
+    ("deck_list", 10**6, "deck_list"),  # a card id past the pool's tables
+    ("deck_list", -7, "deck_list"),
+    ("status", 9, "status"),
+    ("to_act", 5, "to_act"),
+])
+def test_finding2_a_damaged_restored_row_is_refused_before_any_kernel(batch, field, value, word) -> None:
+    """README: ``saved = game.states[i].copy()`` and ``game.states[i] = saved``; here the copy was damaged."""
+    game = batch.clone()
+    saved = game.states[2].copy()
+    saved[_field(field)] = value
+    game.states[2] = saved
+    for call in (lambda: game.step(np.zeros(6, np.int32)), lambda: game.observe(), lambda: game.legal_mask(),
+                 lambda: game.play(np.zeros(6, np.int32)), lambda: game.render(2), lambda: game.check_states()):
+        _refused_unchanged(game, call, "game 2", word)
+    game.states[2] = batch.states[2]  # a good row again: the batch plays on
+    game.observe()
+
+
+def _replace_all(game) -> None:
+    rows = np.asarray(game.states).copy()
+    rows[3, _field("hand_count")] = 99
+    game.states = rows  # a whole new array: every row is checked
+
+
+def test_finding2_writes_by_every_numpy_route_are_seen(batch) -> None:
+    bad_count = _field("hand_count")
+    routes = [
+        lambda g: g.states.__setitem__((3, bad_count), 99),
+        lambda g: g.states[3].__setitem__(bad_count, 99),
+        lambda g: g.states[3, bad_count:bad_count + 1].__iadd__(99),
+        lambda g: np.copyto(g.states[3], np.where(np.arange(g.states.shape[1]) == bad_count, 99, g.states[3])),
+        lambda g: g.records()["hand_count"].__setitem__((3, 0), 99),
+        lambda g: g.states[3:4, bad_count:bad_count + 1].fill(99),
+        lambda g: np.add.at(g.states[3], [bad_count], 99),
+        _replace_all,
+    ]
+    for route in routes:
+        game = batch.clone()
+        route(game)
+        _refused_unchanged(game, game.observe, "game 3", "hand_count")
+
+
+def test_finding2_a_row_of_a_larger_custom_pool_is_refused_on_a_smaller_one(tmp_path: Path) -> None:
+    """Pool identity as far as a row can prove it: its card ids must exist in the pool in use."""
+    from cardenvs.core.batch import BatchGame
+
+    spec = get_spec(GAME)
+    game = BatchGame(GAME, 2, seed=0)
+    row = game.states[0].copy()
+    decks = row[_field("deck_list"):_field("deck_list") + 2 * spec.state_layout["deck_list"].shape[1]]
+    decks[decks >= 0] = len(game.pool) + 3  # ids a larger pool has, this one does not
+    game.states[1] = row
+    _refused_unchanged(game, lambda: game.step(np.zeros(2, np.int32)), "game 1", "deck_list",
+                       f"0 to {len(game.pool) - 1}")
+
+
+def test_finding2_kernel_rows_and_good_restores_pass_and_cost_nothing_when_clean(batch) -> None:
+    from cardenvs.agents import RandomAgent
+
+    game = batch.clone()
+    agent = RandomAgent(seed=0)
+    snapshots = []
+    for _ in range(30):
+        snapshots.append(game.states.copy())
+        game.play(agent.act(game.observe(), game.legal_mask()))
+        assert not game._dirty.any  # the kernels' own writes mark nothing
+    game.states[:] = snapshots[10]  # a whole earlier position restored: checked, accepted
+    game.check_states()
+    game.observe()
+    assert not game._dirty.any
+    copy = game.states[0].copy()
+    copy[_field("hand_count")] = 10**6  # a copy is not the batch's memory
+    assert not game._dirty.any
+
+
+def test_finding2_a_heuristic_reading_damaged_rows_is_refused_first(batch) -> None:
+    game = batch.clone()
+    agent = make_agent(GAME, "heuristic")
+    game.states[1, _field("hand_count")] = 10**6
+    with pytest.raises(BadArgumentError, match="game 1: state field hand_count"):
+        agent.act(None, np.ones((6, game.spec.num_actions), np.int8), game.states, np.zeros(6, np.int32))
+
+
+@pytest.mark.parametrize("which", ["levelneo", "simulfight", "heartbreak", "divinecross", "relics"])
+def test_finding2_every_row_the_kernels_write_passes_the_check(which: str) -> None:
+    """No false refusal: rows of random games (resets, steps, ends) of every game pass the check."""
+    from cardenvs.agents import RandomAgent
+    from cardenvs.core.batch import BatchGame
+
+    game = BatchGame(which, 64, seed=1, autoreset=True, fused=True)
+    agent = RandomAgent(seed=1)
+    _, obs, mask = game.play(np.zeros(64, np.int32), players=-1)
+    for _ in range(150):
+        game.check_states()
+        _, obs, mask = game.play(agent.act(obs, mask))
