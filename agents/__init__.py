@@ -1,8 +1,9 @@
 """Batched agents for every cardenvs game: ``random``, ``heuristic`` (one per game) and trained policies.
 
-``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.zip" | "ppo:path.npz", seed=...)`` returns an object
+``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.npz" | "ppo:path.zip", seed=...)`` returns an object
 with ``act(obs, mask, states=None, players=None) -> actions`` over many games at once. ``ppo`` is the policy shipped
 for the game (``agents/policies/<game>.npz``, numpy only); :func:`default_pilot` names the strongest pilot available.
+An SB3 ``.zip`` is unpickled when loaded (a crafted one runs code): it needs ``trust_pickle=True`` (``--trust-pickle``).
 """
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ from .random_agent import RandomAgent
 AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH")
 
 
-def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None) -> Agent:
+def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, trust_pickle: bool = False) -> Agent:
     """Resolve an agent by name for ``game`` (a name or GameSpec); objects with ``act`` pass through. ``pool``: the
-    card pool the games use when it is not the game's own (the heuristics read card stats from it)."""
+    card pool the games use when it is not the game's own (the heuristics read card stats from it).
+    ``trust_pickle``: load a ``ppo:FILE.zip`` although SB3 unpickles it (a crafted one runs code); without it a
+    ``.zip`` loads only if this process wrote it or named it trusted (``policy.trust_pickle_file``). ``.npz`` policies
+    are numbers only and need no trust."""
     if hasattr(kind, "act"):
         return kind
     if not isinstance(kind, str):
@@ -43,7 +47,7 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None) 
 
         # named on purpose: a policy of an older rules version (same observations and actions) plays, and
         # describe_pilot says its figures predate the rule changes; default_pilot never picks one
-        return load(kind[4:], game=game_name, seed=seed, older_rules=True)
+        return load(kind[4:], game=game_name, seed=seed, older_rules=True, trust_pickle=trust_pickle)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
 
 
@@ -117,11 +121,11 @@ def _short_commit(commit: Any) -> str:
     return text[:10] + ("+dirty" if text.endswith("+dirty") else "")
 
 
-def load(path: str, game: str | None = None, seed: int | None = None) -> Agent:
-    """A saved MaskablePPO model wrapped as a batched agent."""
+def load(path: str, game: str | None = None, seed: int | None = None, trust_pickle: bool = False) -> Agent:
+    """A saved policy wrapped as a batched agent (a ``.zip`` only with ``trust_pickle=True``: SB3 unpickles it)."""
     from .policy import load as _load
 
-    return _load(path, game=game, seed=seed)
+    return _load(path, game=game, seed=seed, trust_pickle=trust_pickle)
 
 
 __all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "describe_pilot", "load", "masked_uniform"]

@@ -1,7 +1,9 @@
 """Trained MaskablePPO policies as batched agents: SB3 ``.zip`` files (needs torch) and shipped ``.npz`` files (numpy only).
 
-``load("runs/x/final.zip", game="levelneo")`` wraps an SB3 model: ``act`` is ``model.predict(obs, action_masks=mask,
-deterministic=True)`` over many games at once. Loaded models are cached by (resolved path, modification time): a
+``load("runs/x/final.zip", game="levelneo", trust_pickle=True)`` wraps an SB3 model: ``act`` is ``model.predict(obs,
+action_masks=mask, deterministic=True)`` over many games at once. SB3 unpickles parts of a ``.zip``, so a crafted one
+runs code: a ``.zip`` loads only when the caller says it trusts it (``trust_pickle=True``, ``--trust-pickle``) or this
+process wrote it; the shipped ``.npz`` format is numbers only and needs no trust. Loaded models are cached by (resolved path, modification time): a
 league that samples the same frozen checkpoint for thousands of episodes reads it from disk once.
 
 The shipped format (``agents/policies/<game>.npz``, written by :func:`export`) holds the policy network only, no value
@@ -494,9 +496,11 @@ def _torch_instance_head(model: Any) -> list[dict] | None:
 
 
 def export(model: Any, out: str | Path, game: str, config: dict | None = None, seed: int | None = None,
-           steps: int | None = None, extra: dict | None = None, weights_dtype: str = "float32") -> Path:
-    """Write the policy network of ``model`` (a MaskablePPO, or the path of its ``.zip``) to ``out`` (``.npz``)
-    with the metadata the loader checks. Returns the path written.
+           steps: int | None = None, extra: dict | None = None, weights_dtype: str = "float32",
+           trust_pickle: bool = False) -> Path:
+    """Write the policy network of ``model`` (a MaskablePPO, or the path of its ``.zip``: loaded only when trusted,
+    see :func:`check_pickle_trust`) to ``out`` (``.npz``) with the metadata the loader checks. Returns the path
+    written.
 
     ``weights_dtype="float16"`` halves the file (relics' 9,036-value observation makes a [256, 256] network 9 MB in
     float32); the forward pass still computes in float32, and probabilities move by about 1e-3."""
@@ -505,7 +509,7 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     from cardenvs.core.batch import get_spec
 
     if isinstance(model, (str, Path)):
-        model = load_model(model)
+        model = load_model(model, trust_pickle=trust_pickle)
     spec = get_spec(game)
     hidden, action, activation, embed = _torch_policy_arrays(model)
     instance = _torch_instance_head(model)
@@ -806,15 +810,69 @@ def _resolve(path: str | Path) -> Path:
     raise BadArgumentError(f"no saved policy at {path!s}{where}")
 
 
-def load_model(path: str | Path, device: str = "cpu") -> Any:
-    """The MaskablePPO model saved at ``path`` (cached; a rewritten file is read again)."""
+#: SB3 ``.zip`` files this process may unpickle: the ones it wrote itself (a training run's checkpoints) and the ones
+#: the user named with ``--trust-pickle`` (or ``trust_pickle=True``)
+_TRUSTED_ZIPS: set[str] = set()
+PICKLE_WARNING = ("an SB3 .zip holds pickled Python objects, and loading one runs whatever code its author put in "
+                  "it")
+
+
+def trust_pickle_file(path: str | Path) -> Path:
+    """Allow this process to load the SB3 ``.zip`` at ``path`` (see :func:`check_pickle_trust`). For files this process
+    wrote, and for files the user vouched for with ``--trust-pickle``; never on a configuration file's word."""
+    p = _resolve(path)
+    _TRUSTED_ZIPS.add(str(p))
+    return p
+
+
+def trusted_zips() -> list[str]:
+    """The SB3 ``.zip`` files this process may load (for worker processes: Ray tasks trust the same files)."""
+    return sorted(_TRUSTED_ZIPS)
+
+
+def check_pickle_trust(path: str | Path, trust_pickle: bool = False) -> Path:
+    """The resolved path of an SB3 ``.zip`` that may be loaded, or a :class:`BadArgumentError` that says why not: such
+    a file is unpickled, so a crafted one runs code (issue 43). The pickle-free ``.npz`` export needs no trust."""
+    p = _resolve(path)
+    if trust_pickle:
+        _TRUSTED_ZIPS.add(str(p))
+    elif str(p) not in _TRUSTED_ZIPS:
+        raise BadArgumentError(
+            f"{p}: refusing to load an SB3 .zip that was not marked as trusted: {PICKLE_WARNING}. Load it only "
+            f"if you made it or trust whoever did: add --trust-pickle on the command line (Python: trust_pickle=True), "
+            f"or use its pickle-free export (python -m cardenvs.agents.policy MODEL.zip GAME OUT.npz --trust-pickle, "
+            f"then ppo:OUT.npz)")
+    return p
+
+
+#: the help text of every command's ``--trust-pickle``
+TRUST_HELP = ("load ppo:FILE.zip pilots although SB3 unpickles them (a crafted .zip runs code): only for models you "
+              "made or trust; prefer the pickle-free .npz (python -m cardenvs.agents.policy)")
+
+
+def trust_pilots(pilots: Any, trusted: bool) -> None:
+    """With ``trusted`` (a command's ``--trust-pickle``), allow the SB3 ``.zip`` files among the pilot names
+    (``ppo:FILE.zip``, ``ppo:FILE`` saved as FILE.zip) to load; a missing file is left to the loader to report."""
+    if not trusted:
+        return
+    for kind in [pilots] if isinstance(pilots, str) else list(pilots or ()):
+        if isinstance(kind, str) and kind.startswith("ppo:") and Path(kind[4:]).suffix != ".npz":
+            try:
+                trust_pickle_file(kind[4:])
+            except BadArgumentError:
+                pass  # no such file: make_agent says so, with the places it looked
+
+
+def load_model(path: str | Path, device: str = "cpu", trust_pickle: bool = False) -> Any:
+    """The MaskablePPO model saved at ``path`` (cached; a rewritten file is read again). SB3 unpickles parts of the
+    file, so it is loaded only when trusted (:func:`check_pickle_trust`)."""
+    p = check_pickle_trust(path, trust_pickle)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:
         raise BadArgumentError(f"{path!s} is an SB3 model: loading it needs the training extras "
                                f"(pip install 'cardenvs[train]'); a shipped .npz policy needs only numpy") from None
 
-    p = _resolve(path)
     key = (str(p), p.stat().st_mtime_ns)
     if key in _CACHE:
         _CACHE.move_to_end(key)
@@ -831,12 +889,13 @@ def clear_cache() -> None:
 
 
 def load(path: str | Path, game: Any = None, seed: int | None = None, deterministic: bool = True,
-         device: str = "cpu", older_rules: bool = False) -> Any:
+         device: str = "cpu", older_rules: bool = False, trust_pickle: bool = False) -> Any:
     """Wrap the policy saved at ``path`` (SB3 ``.zip`` or shipped ``.npz``) as a batched agent; with ``game``, check
-    that it was made for that game's current rules, observation layout and action count."""
+    that it was made for that game's current rules, observation layout and action count. A ``.zip`` is unpickled by
+    SB3 and loads only with ``trust_pickle=True`` (or once :func:`trust_pickle_file` named it); ``.npz`` is numbers."""
     if Path(path).suffix == ".npz":
         return load_npz(path, game=game, seed=seed, deterministic=deterministic, older_rules=older_rules)
-    model = load_model(path, device=device)
+    model = load_model(path, device=device, trust_pickle=trust_pickle)
     if game is not None:
         from cardenvs.core.batch import get_spec
 
@@ -869,19 +928,24 @@ def main(argv: Any = None) -> Path:
 
     ap = argparse.ArgumentParser(prog="python -m cardenvs.agents.policy",
                                  description="export a MaskablePPO model's policy network as a shipped-policy .npz")
-    ap.add_argument("model", help="an SB3 MaskablePPO .zip")
+    ap.add_argument("model", help="an SB3 MaskablePPO .zip (unpickled: it runs code a crafted file holds; needs "
+                                  "--trust-pickle)")
+    ap.add_argument("--trust-pickle", action="store_true",
+                    help="load the .zip although SB3 unpickles it: only for a model you made or trust")
     ap.add_argument("game")
     ap.add_argument("out", help="the .npz to write (e.g. agents/policies/<game>.npz)")
     ap.add_argument("--float16", action="store_true", help="store the weights in float16 (half the size)")
     ap.add_argument("--seed", type=int, default=None, help="the training seed, for the metadata")
     args = ap.parse_args(argv)
     out = export(args.model, args.out, args.game, seed=args.seed,
-                 weights_dtype="float16" if args.float16 else "float32")
+                 weights_dtype="float16" if args.float16 else "float32", trust_pickle=args.trust_pickle)
     print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
     return out
 
 
 __all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
+           "trust_pickle_file", "check_pickle_trust", "trust_pilots", "trusted_zips", "PICKLE_WARNING",
+           "TRUST_HELP",
            "check_meta", "stale_rules", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
 
 

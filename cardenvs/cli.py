@@ -154,9 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--decks", nargs="+", metavar="DECK",
                     help="starter deck names or deck files (default: all starter decks of the game)")
     ev.add_argument("--agent", "--agents", dest="agents", nargs="+", default=None, metavar="PILOT",
-                    help="pilots: random, heuristic, ppo (the shipped policy) or ppo:PATH; several pilots make every "
-                         "deck x pilot an entry and add a pilot-agreement table (default: the strongest available: "
-                         "ppo where a policy ships for the game, else heuristic)")
+                    help="pilots: random, heuristic, ppo (the shipped policy) or ppo:PATH (a pickle-free .npz; an SB3 "
+                         ".zip is unpickled, so a crafted one runs code: it needs --trust-pickle); several pilots make "
+                         "every deck x pilot an entry and add a pilot-agreement table (default: the strongest "
+                         "available: ppo where a policy ships for the game, else heuristic)")
+    ev.add_argument("--trust-pickle", action="store_true",
+                    help="load ppo:FILE.zip pilots although SB3 unpickles them (a crafted .zip runs code): only for "
+                         "models you made or trust; prefer the pickle-free .npz (python -m cardenvs.agents.policy)")
     how = ev.add_mutually_exclusive_group()
     how.add_argument("--games", type=_even_games, default=None,
                      help="games per pairing, half in each seating (default: 200); the first round with --ci-width, "
@@ -348,6 +352,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     chosen = not args.agents
     if chosen:  # no --agents: the strongest pilot the install can run, named in the report's first line
         args.agents = [default_pilot(spec.name)]
+    if args.trust_pickle:  # the user vouches for the .zip pilots named here (SB3 unpickles them)
+        from .agents.policy import trust_pilots
+
+        trust_pilots(args.agents, True)
     _check_pilots(spec.name, args.agents)
     from .eval.tournament import make_entries
 

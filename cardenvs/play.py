@@ -273,7 +273,11 @@ def add_command(sub: Any) -> None:
                     "saved as a replay ('cardenvs replay FILE' to watch it).")
     p.add_argument("game", help="game name (see 'cardenvs games')")
     p.add_argument("--opponent", "--agent", dest="opponent", default="heuristic", metavar="PILOT",
-                   help="the agent you play against: random, heuristic or ppo:PATH (default: %(default)s)")
+                   help="the agent you play against: random, heuristic or ppo:PATH (a pickle-free .npz; an SB3 .zip "
+                        "needs --trust-pickle) (default: %(default)s)")
+    p.add_argument("--trust-pickle", action="store_true",
+                   help="load a ppo:FILE.zip opponent although SB3 unpickles it (a crafted .zip runs code): only for "
+                        "models you made or trust")
     p.add_argument("--deck", help="your deck: a starter deck name or a deck file (default: the game's first default)")
     p.add_argument("--opp-deck", help="the agent's deck (default: the game's second default deck)")
     p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat, 0 or 1 (default: %(default)s)")
@@ -292,6 +296,10 @@ def main(args: Any) -> int:
 
         check_folder(args.replay_dir, "--replay-dir")
         Path(args.replay_dir).mkdir(parents=True, exist_ok=True)
+    if getattr(args, "trust_pickle", False):  # the user vouches for a .zip opponent (SB3 unpickles it)
+        from .agents.policy import trust_pilots
+
+        trust_pilots(args.opponent, True)
     session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
                           seat=args.seat, seed=args.seed)
     try:

@@ -224,7 +224,12 @@ def main(argv: Any = None) -> MatchResult:
                     help="the training run's seed (its deck bank is excluded from the unseen pairs; default 0)")
     ap.add_argument("--deck-bank", type=int, default=256, dest="deck_bank", help="the training run's deck_bank")
     ap.add_argument("--json", help="write the counts and interval to this file")
+    ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
+                    help="load ppo:FILE.zip agents although SB3 unpickles them (a crafted .zip runs code)")
     args = ap.parse_args(argv)
+    from cardenvs.agents.policy import trust_pilots
+
+    trust_pilots([args.a, args.b], args.trust_pickle)
     numba.set_num_threads(1)  # tiny kernels per call: one thread is fastest on small machines
     t = time.perf_counter()
     pairings: dict = {}

@@ -50,7 +50,7 @@ def _first_layer_columns(old_dim: int, new_dim: int, kwargs: dict) -> tuple[np.n
 
 
 def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequence[int] | None = None,
-         seed: int = 0) -> dict:
+         seed: int = 0, trust_pickle: bool = False) -> dict:
     """Write ``out_path``: the model of ``model_path`` on ``game``'s current observation, hidden layers widened to
     ``net_arch`` (same depth; ``None`` keeps them). Returns a summary (old and new sizes). The run-state file beside
     the model is copied beside the output."""
@@ -63,6 +63,9 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     from cardenvs.core.batch import get_spec
 
     torch.manual_seed(seed)
+    from cardenvs.agents.policy import check_pickle_trust, trust_pickle_file
+
+    check_pickle_trust(model_path, trust_pickle)  # SB3 unpickles the file: a crafted one runs code
     model = MaskablePPO.load(str(model_path), device="cpu")
     spec = get_spec(cardenvs.get_game(game).name)
     old_space = model.observation_space
@@ -123,6 +126,7 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     model.save(str(out_path))
+    trust_pickle_file(out_path)  # written by this process: the run resumes it
     summary = {"model": str(model_path), "out": str(out_path), "obs": [old_dim, new_dim],
                "net_arch": [old_pi, widths], "steps": int(model.num_timesteps), "seed": int(seed)}
     carry_run_state(model_path, out_path, {"grown": summary})  # what retraces the policy
@@ -132,6 +136,8 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
 def main(argv: Sequence[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m cardenvs.train.grow", description=__doc__.split("\n\n")[0])
     ap.add_argument("game")
+    ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
+                    help="load the .zip although SB3 unpickles it (a crafted one runs code): for models you trust")
     ap.add_argument("model", help="a MaskablePPO .zip")
     ap.add_argument("out", help="the grown .zip (the run state .json is copied beside it)")
     ap.add_argument("--net-arch", type=int, nargs="+", dest="net_arch", help="new hidden widths (same depth)")
@@ -140,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
     if not Path(args.model).is_file():
         ap.error(f"no model file {args.model!r}")
     try:
-        summary = grow(args.model, args.out, args.game, args.net_arch, args.seed)
-    except (GrowError, KeyError) as exc:
+        summary = grow(args.model, args.out, args.game, args.net_arch, args.seed, trust_pickle=args.trust_pickle)
+    except (GrowError, KeyError, ValueError) as exc:  # BadArgumentError (an untrusted .zip) is a ValueError
         print(f"python -m cardenvs.train.grow: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     print(json.dumps(summary))

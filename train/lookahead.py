@@ -177,7 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=50, help="games played at once (default 50)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write the result as JSON here")
+    ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
+                    help="load ppo:FILE.zip pilots although SB3 unpickles them (a crafted .zip runs code)")
     args = ap.parse_args(argv)
+    from cardenvs.agents.policy import trust_pilots
+
+    trust_pilots([args.pilot, args.opponent], args.trust_pickle)
     t0 = time.perf_counter()
     total = MatchResult.empty()
     per_pairing: dict[str, MatchResult] = {}

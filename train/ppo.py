@@ -134,8 +134,9 @@ class Trainer:
     """Builds the env, model and callbacks from a config; ``run()`` trains and saves."""
 
     def __init__(self, game: str, cfg: dict, out: Path, resume: str | None = None, progress: bool = True,
-                 verbose: int = 1, max_minutes: float | None = None) -> None:
+                 verbose: int = 1, max_minutes: float | None = None, trust_pickle: bool = False) -> None:
         import cardenvs
+        from cardenvs.agents.policy import check_pickle_trust, trust_pickle_file, trust_pilots
         from cardenvs.core.errors import BadArgumentError
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.logger import configure
@@ -154,6 +155,12 @@ class Trainer:
         # merged config with the command line's overrides, or a dict given by a caller)
         check_values(cfg)
         check_settings(cfg.get("bc", {}))
+        # SB3 unpickles a .zip (a crafted one runs code): --resume and a [bc] teacher zip load only when the command
+        # line says --trust-pickle (trust_pickle=True), or when this process wrote them (a staged run's models);
+        # a config file alone never grants it
+        if resume:
+            check_pickle_trust(resume, trust_pickle)
+        trust_pilots(str((cfg.get("bc") or {}).get("teacher", "")), trust_pickle)
         if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
             from cardenvs.agents import make_agent
 
@@ -172,11 +179,16 @@ class Trainer:
                             seed=int(gcfg.get("seed", 0)))
             except GrowError as exc:
                 raise BadArgumentError(f"[grow] {resume}: {exc}") from None
+            trust_pickle_file(grown)  # written by this process
             if verbose:
                 _print(f"[grow] {resume} -> {grown}: observation {info['obs'][0]:,} -> {info['obs'][1]:,} values, "
                        f"hidden layers {info['net_arch'][0]} -> {info['net_arch'][1]}")
             resume = str(grown)
         state = _load_run_state(resume) if resume else {}
+        if trust_pickle:  # the resumed run's league checkpoints come with the run the user vouched for
+            for league_path in state.get("league", []):
+                if Path(league_path).exists():
+                    trust_pickle_file(league_path)
         # the runs this one continues, oldest first, each with its config: what retraces a resumed (shipped) run
         self.lineage = list(state.get("lineage", [])) + (
             [{"model": str(resume), "steps": state.get("steps"), "config": state.get("config")}] if resume else [])
@@ -321,6 +333,9 @@ class Trainer:
     def checkpoint(self, n: int) -> Path:
         path = self.out / "checkpoints" / f"step_{n:010d}.zip"
         self.model.save(path)
+        from cardenvs.agents.policy import trust_pickle_file
+
+        trust_pickle_file(path)  # this process wrote it: the league may load it back
         while self.next_checkpoint <= n:
             self.next_checkpoint += self.checkpoint_every
         if n >= self.next_league:
@@ -409,6 +424,9 @@ class Trainer:
         n = self.model.num_timesteps
         final = self.out / "final.zip"
         self.model.save(final)
+        from cardenvs.agents.policy import trust_pickle_file
+
+        trust_pickle_file(final)  # this process wrote it: the next stage resumes it
         self._save_run_state(final)
         if not self.eval_rows or self.eval_rows[-1]["step"] != n:
             self.evaluate(n)
@@ -556,7 +574,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--num-envs", type=int, dest="num_envs")
     ap.add_argument("--eval-every", type=int, dest="eval_every", help="steps between evaluations")
     ap.add_argument("--eval-games", type=int, dest="eval_games", help="games per evaluation and opponent")
-    ap.add_argument("--resume", help="continue from a checkpoint .zip (league pool and counters restored)")
+    ap.add_argument("--resume", help="continue from a checkpoint .zip (league pool and counters restored); SB3 "
+                                     "unpickles it, so it needs --trust-pickle")
+    ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
+                    help="load the --resume model, its league and a [bc] teacher .zip although SB3 unpickles them (a "
+                         "crafted .zip runs code): only for runs you made or trust. A config file cannot grant this")
     ap.add_argument("--stages", nargs="?", const="", default=None, metavar="CHAIN.toml",
                     help="then continue the run with each train/configs/<game>_stage<k>.toml in turn, each resuming "
                          "the previous final model in <out>-stage<k>; with a chain file (train/configs/chains/), run "
@@ -710,7 +732,7 @@ def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Nam
     # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
     bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
     trainer = Trainer(game, cfg, out, resume=resume, progress=bar, verbose=0 if args.quiet else 1,
-                      max_minutes=args.max_minutes)
+                      max_minutes=args.max_minutes, trust_pickle=bool(getattr(args, "trust_pickle", False)))
     return trainer.run()
 
 

@@ -17,23 +17,30 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from cardenvs.core.errors import BadArgumentError
+
 from .lineage import carry_run_state
 
 #: saved by SB3 but not needed to resume: the envs are reset when a run resumes without them
 LAST_BATCH = ("_last_obs", "_last_original_obs", "_last_episode_starts")
 
 
-def slim(model_path: str | Path, out_path: str | Path) -> dict[str, Any]:
-    """Write ``out_path``: the model of ``model_path`` without its optimizer state or last batch; returns a summary."""
+def slim(model_path: str | Path, out_path: str | Path, trust_pickle: bool = False) -> dict[str, Any]:
+    """Write ``out_path``: the model of ``model_path`` without its optimizer state or last batch; returns a summary.
+    ``model_path`` is unpickled by SB3: it loads only if trusted (``trust_pickle``, or written by this process)."""
     from sb3_contrib import MaskablePPO
 
     model_path, out_path = Path(model_path), Path(out_path)
+    from cardenvs.agents.policy import check_pickle_trust, trust_pickle_file
+
+    check_pickle_trust(model_path, trust_pickle)  # SB3 unpickles the file: a crafted one runs code
     model = MaskablePPO.load(str(model_path), device="cpu")
     policy = model.policy
     # a fresh optimizer over the same parameters: the saved state dict then holds no moments
     policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1.0), **policy.optimizer_kwargs)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     model.save(str(out_path), exclude=list(LAST_BATCH))
+    trust_pickle_file(out_path)  # written by this process: a staged run resumes it
     summary = {"model": str(model_path), "out": str(out_path), "steps": int(model.num_timesteps),
                "bytes": [model_path.stat().st_size, out_path.stat().st_size]}
     carry_run_state(model_path, out_path, {"slimmed": summary})
@@ -42,6 +49,8 @@ def slim(model_path: str | Path, out_path: str | Path) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(prog="python -m cardenvs.train.slim", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
+                    help="load the .zip although SB3 unpickles it (a crafted one runs code): for models you trust")
     ap.add_argument("model", help="a MaskablePPO .zip (a run's final.zip or a checkpoint)")
     ap.add_argument("out", help="the slim .zip (the run state .json beside the model is copied beside it)")
     args = ap.parse_args(argv)
@@ -50,7 +59,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if Path(args.out).resolve() == Path(args.model).resolve():
         ap.error("the slim copy must not overwrite the model it is made from")
     try:
-        summary = slim(args.model, args.out)
+        summary = slim(args.model, args.out, trust_pickle=args.trust_pickle)
+    except BadArgumentError as exc:
+        print(f"python -m cardenvs.train.slim: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     except (ValueError, KeyError, OSError) as exc:  # SB3 turns a file that is not a zip into a ValueError
         print(f"python -m cardenvs.train.slim: {args.model}: not a saved MaskablePPO model ({exc})", file=sys.stderr)
         raise SystemExit(2) from None

@@ -359,7 +359,11 @@ def add_command(sub: Any) -> None:
                     "page.")
     p.add_argument("game", help="game name (see 'cardenvs games')")
     p.add_argument("--decks", type=int, default=200, help="random legal decks (default: %(default)s)")
-    p.add_argument("--pilot", default="heuristic", help="pilot of every deck (default: %(default)s)")
+    p.add_argument("--pilot", default="heuristic", help="pilot of every deck: heuristic, random, ppo or ppo:PATH (an "
+                                                       "SB3 .zip needs --trust-pickle) (default: %(default)s)")
+    p.add_argument("--trust-pickle", action="store_true",
+                   help="load a ppo:FILE.zip pilot although SB3 unpickles it (a crafted .zip runs code): only for "
+                        "models you made or trust")
     p.add_argument("--opponents", type=int, default=4, help="opponents per deck (default: %(default)s)")
     p.add_argument("--pairs", type=int, default=4, help="games per opponent and seat (default: %(default)s)")
     from cardenvs.cli import seed_type
@@ -397,6 +401,10 @@ def main_balance(args: Any) -> int:
     from cardenvs.core.outputs import check_folder
 
     check_folder(out, "--out", BALANCE_KIND)
+    if args.trust_pickle:  # the user vouches for a .zip pilot (SB3 unpickles it)
+        from cardenvs.agents.policy import trust_pilots
+
+        trust_pilots(args.pilot, True)
     if args.pilot != "random":
         from cardenvs.core.agents import make_agent
 

@@ -232,6 +232,16 @@ def parse_budget(text: str) -> tuple[int | None, float | None]:
             from None
 
 
+def check_elo1(elo1: Any, flag: str = "elo1") -> float:
+    """The swap test's H1 (paired Elo): a finite number above 0, the H0 (``elo0`` is 0). 0, a negative number, NaN or
+    inf made every test decide at once or never, which silently turned the search off (issue 43)."""
+    if isinstance(elo1, bool) or not isinstance(elo1, (int, float, np.integer, np.floating)) or not (
+            math.isfinite(float(elo1)) and float(elo1) > 0):
+        raise BadArgumentError(f"{flag} must be a finite number of Elo above 0 (the swap test's H1; H0 is 0), got "
+                               f"{elo1!r}")
+    return float(elo1)
+
+
 def optimize_deck(
     game: str | GameSpec,
     start: str | Path | Deck,
@@ -269,6 +279,7 @@ def optimize_deck(
     for name, v in (("candidates", candidates), ("round_pairs", round_pairs)):
         if not isinstance(v, (int, np.integer)) or v < 1:
             raise BadArgumentError(f"{name} must be a positive integer, got {v!r}")
+    check_elo1(elo1)
     bspec = bind_pool(spec, pool)
     start_deck = start if isinstance(start, Deck) else spec.load_deck(start, pool)
     start_deck = deck_from_ids(start_deck.card_ids, pool, name=start_deck.name, game=spec)
@@ -557,7 +568,10 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--budget", default="20000",
                    help="games (20000) or time (90s, 15m, 2h) the search may spend (default: %(default)s games)")
     p.add_argument("--pilot", default="heuristic", help="who plays every deck: heuristic, random, ppo or ppo:PATH "
-                                                       "(default: %(default)s)")
+                                                       "(an SB3 .zip needs --trust-pickle) (default: %(default)s)")
+    p.add_argument("--trust-pickle", action="store_true",
+                   help="load a ppo:FILE.zip pilot although SB3 unpickles it (a crafted .zip runs code): only for "
+                        "models you made or trust")
     p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
     p.add_argument("--out", metavar="FILE", help="best deck file (default: GAME-optimized.toml); the report goes "
                                                  "beside it as FILE.search.json / .txt unless --report")
@@ -567,7 +581,8 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--round-pairs", type=int, default=8,
                    help="games per field deck and seat per race round (default: %(default)s)")
     p.add_argument("--elo1", type=float, default=30.0,
-                   help="a swap is kept when the test says it is this much better (paired Elo; default %(default)s)")
+                   help="a swap is kept when the test says it is this much better (paired Elo, a finite number above "
+                        "0; default %(default)s)")
     p.add_argument("--resize", action="store_true",
                    help="also try adding or removing one card where the deck size may change")
     p.add_argument("--confirm", type=int, default=100, metavar="PAIRS",
@@ -595,6 +610,11 @@ def main_optimize(args: Any) -> int:
     budget_games, budget_seconds = parse_budget(args.budget)
     if args.candidates < 1 or args.round_pairs < 1 or args.confirm < 0:
         raise BadArgumentError("--candidates and --round-pairs must be positive, --confirm 0 or more")
+    check_elo1(args.elo1, "--elo1")
+    if args.trust_pickle:  # the user vouches for a .zip pilot (SB3 unpickles it)
+        from cardenvs.agents.policy import trust_pilots
+
+        trust_pilots(args.pilot, True)
     if args.pilot != "random":
         from cardenvs.core.agents import make_agent
 

@@ -24,11 +24,39 @@ def _import_ray() -> Any:
     return ray
 
 
-def _play_task(game: str, entries: Sequence[Entry], chunk: Chunk) -> Tally:
+def _play_task(game: str, entries: Sequence[Entry], chunk: Chunk, trusted: Sequence[str] = ()) -> Tally:
     # numpy arrays arrive read-only from Ray's object store; a pilot object that carries card tables (deck search on
     # a custom pool) would hand them to Numba kernels typed for writable arrays, so the worker takes its own copy
     entries = copy.deepcopy(list(entries))
+    if trusted:  # the SB3 .zip pilots the driver's user vouched for (--trust-pickle): the same files here
+        from cardenvs.agents.policy import trust_pickle_file
+
+        for path in trusted:
+            trust_pickle_file(path)
     return play_chunk(game, entries, chunk)
+
+
+#: seconds to wait for a TCP connection to ``--address`` before saying nothing listens there (Ray itself retries for
+#: minutes)
+CONNECT_TIMEOUT_S = 10.0
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """A :class:`BadArgumentError` unless something accepts a TCP connection at ``address`` (``host:port`` or
+    ``ray://host:port``) within ``timeout`` seconds; ``auto`` and other forms are left to Ray."""
+    import socket
+
+    hostport = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise BadArgumentError(f"could not reach Ray at {address}: nothing accepted a connection within "
+                               f"{timeout:g} s ({exc.strerror or exc}); start the cluster (ray start --head) or "
+                               f"check --address") from None
 
 
 class RayBackend:
@@ -42,6 +70,7 @@ class RayBackend:
         if not self.ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
             if address:
+                check_reachable(address)  # Ray's own client retries an address where nothing listens for minutes
                 kwargs["address"] = address
             else:
                 if workers:
@@ -59,7 +88,10 @@ class RayBackend:
     def run(self, game: str, entries: Sequence[Entry], chunks: Sequence[Chunk],
             progress: ProgressFn | None = None) -> Iterator[Tally]:
         entries_ref = self.ray.put(list(entries))  # shipped once, not once per task
-        pending = [self._remote.remote(game, entries_ref, chunk) for chunk in chunks]
+        from cardenvs.agents.policy import trusted_zips
+
+        trusted = trusted_zips()
+        pending = [self._remote.remote(game, entries_ref, chunk, trusted) for chunk in chunks]
         sizes = {ref: len(chunk) for ref, chunk in zip(pending, chunks)}
         while pending:
             ready, pending = self.ray.wait(pending, num_returns=1)

@@ -27,6 +27,7 @@ def saved_model(tmp_path_factory) -> Path:
     model.learn(256)  # a few hundred steps: the weights move away from their initial values
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
     model.save(path)
+    policy_mod.trust_pickle_file(path)  # this process wrote it: SB3 zips load only when trusted (issue 43)
     return path
 
 
@@ -298,6 +299,7 @@ def test_card_embedding_policy_exports_and_matches_torch(tmp_path: Path) -> None
     assert agent.meta["card_embedding"] == 4 and agent.obs_dim == cardenvs.get_game(GAME).obs_dim
     np.testing.assert_allclose(agent.probs(obs, masks), want.numpy(), rtol=1e-4, atol=1e-6)
     model.save(tmp_path / "emb.zip")  # and the zip reloads with its extractor (ppo:PATH.zip keeps working)
+    policy_mod.trust_pickle_file(tmp_path / "emb.zip")
     policy_mod.clear_cache()
     assert policy_mod.load(tmp_path / "emb.zip", game=GAME).act(obs, masks).shape == (len(obs),)
 

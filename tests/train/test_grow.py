@@ -37,6 +37,9 @@ def _old_model(tmp_path: Path, net: list[int]) -> Path:
                         policy_kwargs={"net_arch": {"pi": net, "vf": net}, **card_embedding_kwargs(GAME, 4)})
     path = tmp_path / "old.zip"
     model.save(str(path))
+    from cardenvs.agents.policy import trust_pickle_file
+
+    trust_pickle_file(path)  # this process wrote it: SB3 zips load only when trusted (issue 43)
     path.with_suffix(".json").write_text(json.dumps({"steps": 0, "config": {}, "lineage": []}))
     return path
 
