@@ -74,8 +74,8 @@ def _int(text: str) -> int:
 
 
 def seed_type(text: str) -> int:
-    """The one seed rule of every command (eval, balance, play, decks random, decks optimize): any integer,
-    negative or past 64 bits included, as the core takes it; the same seed gives the same games and decks."""
+    """The one seed rule of the commands (eval, balance, play, decks random): any integer, negative or past 64 bits
+    included, as the core takes it; the same seed gives the same games and decks."""
     import re
 
     try:  # ASCII digits only: int() also reads "٣" and would refuse "²" (which str.isdigit() accepts)

@@ -458,8 +458,16 @@ def check_outputs(json_file: str | Path | None = None, csv_folder: str | Path | 
     """Every output of ``cardenvs eval`` checked before the first game (one
     :class:`~cardenvs.core.errors.BadArgumentError` naming the flag): ``--json`` a writable file, not a folder;
     ``--csv`` and ``--save-replays`` writable folders; ``--report`` a new, empty or earlier-report folder."""
+    from ..core.errors import BadArgumentError
     from ..core.outputs import check_file, check_folder
 
+    if report_folder:  # the report folder holds one run of the report's own files, and nothing else
+        inside = Path(report_folder).resolve()
+        for flag, other in (("--json", json_file), ("--csv", csv_folder), ("--save-replays", replay_folder)):
+            path = Path(other).resolve() if other else None
+            if path is not None and (path == inside or inside in path.parents):
+                raise BadArgumentError(f"{flag} {other}: inside the --report folder {report_folder}, which holds "
+                                       f"results.json and the CSV files already; choose a path outside it")
     if json_file:
         check_file(json_file, "--json")
     if csv_folder:

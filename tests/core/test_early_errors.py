@@ -61,6 +61,10 @@ def test_eval_checks_every_output_path_before_the_first_game(capsys, tmp_path: P
         (["--report", str(foreign)], "not a previous cardenvs eval report"),
         (["--csv", str(a_file)], "--csv"),
         (["--save-replays", str(a_file)], "--save-replays"),
+        # the report folder holds one run's files only: other outputs inside it would mix into the next run
+        (["--report", str(tmp_path / "rep"), "--json", str(tmp_path / "rep" / "results.json")], "inside the --report"),
+        (["--report", str(tmp_path / "rep"), "--csv", str(tmp_path / "rep")], "inside the --report"),
+        (["--report", str(tmp_path / "rep"), "--save-replays", str(tmp_path / "rep" / "r")], "inside the --report"),
     ]:
         assert needle in one_line_error(capsys, base + argv), argv
     assert (foreign / "notes.txt").read_text() == "my own notes" and len(list(foreign.iterdir())) == 1
