@@ -38,7 +38,7 @@ APPOINT_COST = 3  # RL-A7
 RECRUIT_COST = 3  # RL-A6
 RELICS_TO_WIN = 4  # RL-V1
 ROUND_CAP = 12  # RL-G13 (gap): a battle that would start round 13 ends as a draw
-BATTLE_TURN_CAP = 2000  # RL-G13: unreachable backstop (RULES.md "Caps": a battle phase has at most 1,728 turns)
+BATTLE_TURN_CAP = 2000  # RL-G13: unreachable with this pool (RULES.md "Caps": a battle phase has at most 1,500 turns)
 BATTLE_CAP = 16  # RL-V5 (gap): the game is truncated when battle 17 would start (unreachable: at most 7 battles)
 DECISION_CAP = 50_000  # truncate after this many agent decisions (unreachable backstop: RULES.md "Caps" bounds a game)
 POOL_CAP = 128  # at most this many cards in a pool: the observation counts public cards by card id
@@ -170,6 +170,6 @@ STATE.export(globals())  # every field's offset is its name upper-cased (hand_co
 # zone (offset, count offset, width) triples, for generic zone helpers and reset (the leader card has no count: -1)
 _C = STATE.constants()
 ZONES = tuple((_C[z.upper()], _C.get(z.upper() + "_COUNT", -1), STATE[z].shape[1]) for z in (
-    "char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "party", "gear", "discard", "doom", "loc_pile",
-    "battlefield", "won", "leader_card"))
+    "char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "party", "gear", "discard", "doom",
+    "loc_pile", "battlefield", "won", "leader_card"))
 del _C

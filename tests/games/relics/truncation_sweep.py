@@ -26,12 +26,14 @@ for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "
     layout = SPEC.state_layout
     by_turns = np.zeros((N, 20), bool)  # per game and battle: the battle reached BATTLE_TURN_CAP
     by_rounds = np.zeros((N, 20), bool)  # ... or ROUND_CAP
+    most = [0]  # the most battle-phase turns any battle reached (RULES.md "Caps" proves at most 1,500)
 
     def on_step():
         hit = layout.get(g.states, "battle_turns") >= BATTLE_TURN_CAP
         by_turns[np.flatnonzero(hit), g.states[hit, H_TURN]] = True
         hit = layout.get(g.states, "round") > ROUND_CAP
         by_rounds[np.flatnonzero(hit), g.states[hit, H_TURN]] = True
+        most[0] = max(most[0], int(layout.get(g.states, "battle_turns").max()))
 
     g.play_out(decide, on_step=on_step)
     st = g.states[:, H_STATUS]; w = g.states[:, H_WINNER]
@@ -40,4 +42,5 @@ for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "
           f"P0 wins {(w == 0).mean():.3f}, P1 wins {(w == 1).mean():.3f}, draws {(w == 2).mean():.3f}, "
           f"battles mean {g.states[:, H_TURN].mean():.2f} max {g.states[:, H_TURN].max()}, "
           f"decisions mean {g.decisions.mean():.0f} max {g.decisions.max()}, battles {g.states[:, H_TURN].sum()}, "
-          f"ended by ROUND_CAP {by_rounds.sum()}, by BATTLE_TURN_CAP {by_turns.sum()}, {time.time() - t:.0f}s", flush=True)
+          f"ended by ROUND_CAP {by_rounds.sum()}, by BATTLE_TURN_CAP {by_turns.sum()}, most battle turns {most[0]}, "
+          f"{time.time() - t:.0f}s", flush=True)
