@@ -14,6 +14,7 @@
     cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
     cardenvs train levelneo --max-minutes 60                MaskablePPO by self-play (python -m cardenvs.train.ppo)
+    cardenvs match levelneo heuristic random --games 2000   one pilot against another: both seats, every deck pairing
 
 Every user mistake (unknown game, missing or illegal deck file, bad flag) is reported as one line on stderr with
 exit status 2, never a traceback.
@@ -135,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  cardenvs decks validate mydeck.toml --game levelneo\n"
                "  cardenvs play levelneo --opponent heuristic\n"
                "  cardenvs replay replays/levelneo-....json --html game.html\n"
+               "  cardenvs match levelneo ppo heuristic --json match.json\n"
                "Run 'cardenvs COMMAND --help' for the options of a command.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -230,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     cards_cli.add_command(sub)
     viewer.add_command(sub)
+    from .eval import match_cmd
+
+    match_cmd.add_command(sub)
     sub.add_parser("train", add_help=False,
                    help="train a MaskablePPO policy by self-play: cardenvs train GAME [options] "
                         "(the options of python -m cardenvs.train.ppo; 'cardenvs train --help' lists them)")
