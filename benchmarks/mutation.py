@@ -140,6 +140,10 @@ def pytest_sessionfinish(session, exitstatus):
 '''
 
 
+class GameFailed(Exception):
+    """A game that cannot be measured (its tests fail unmutated, or cannot be collected)."""
+
+
 @dataclasses.dataclass
 class Mutant:
     """One mutation of one file: cosmic-ray's (module, operator, occurrence), with where and what it changes."""
@@ -382,9 +386,14 @@ class TestServer:
         return (None if timed_out else done["status"]), done["cpu"]
 
     def close(self) -> None:
+        """Stop the server; a test run still going (an interrupted run) dies with it (PR_SET_PDEATHSIG)."""
         if self.proc.stdin:
             self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def run_tests(copy: Copy, nodeids: Sequence[str], timeout: float, jit: bool, stop_first: bool = True,
@@ -438,7 +447,7 @@ def collect(copy: Copy, game: str, cfg: dict[str, Any]) -> list[str]:
                           capture_output=True, text=True)
     ids = [ln.strip() for ln in proc.stdout.splitlines() if "::" in ln and not ln.startswith(" ")]
     if proc.returncode != 0 or not ids:
-        raise SystemExit(f"collecting {game}'s tests failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+        raise GameFailed(f"collecting {game}'s tests failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
     own = tuple(p.rstrip("/") for p in cfg["tests"])
     param = re.compile(rf"[\[-]{re.escape(game)}[\]-]")
     left_out = set(cfg.get("deselect", []))
@@ -670,7 +679,7 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
         base = run_tests(copy, nodeids, timeout=7200, jit=jit, stop_first=False,
                          cover=[copy.root / r for r in rels], coverage_file=cov_file)
         if base["exit_code"] != 0:
-            raise SystemExit(f"{game}: the tests fail on the unmutated copy "
+            raise GameFailed(f"{game}: the tests fail on the unmutated copy "
                              f"({'compiled' if jit else 'NUMBA_DISABLE_JIT=1'}):\n{base['tail']}")
         base["nodeids"] = nodeids
         base_file.write_text(json.dumps(base))
@@ -680,9 +689,9 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
                 if base["durations"].get(i, 0.0) > cfg.get("max_test_s", math.inf)}
     ordered = order_tests([i for i in nodeids if i not in too_slow], base["durations"], slow_s)
     test_map = TestMap(cov_file, copy.root, rels, base["fixtures"])
-    timeout = max(120.0, 3.0 * base["seconds"])
+    startup = 60.0  # a run's own start (imports, collection) on a loaded machine
     log(f"{game}: baseline passes ({base['passed']} tests, {base['seconds']:.0f} s with coverage); "
-        f"timeout {timeout:.0f} s")
+        f"timeout per mutant {startup:.0f} s + 3 x its tests' baseline seconds")
     meta = {"game": game, "commit": copy.commit, "seed": seed, "sample": len(chosen), "mutants_total": len(mutants),
             "files": files, "tests": len(ordered), "tests_left_out": too_slow,
             "tests_deselected": list(cfg.get("deselect", [])), "jit": jit,
@@ -699,6 +708,8 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
                 copy.restore()
                 covering = test_map.tests_for(m)
                 tests = select_tests(ordered, covering, base["durations"], slow_s)
+                # a mutant that loops forever is stopped after 3 x what its tests took unmutated
+                timeout = startup + 3.0 * sum(base["durations"].get(i, 0.0) for i in tests)
                 rec = run_mutant(copy, m, tests, base["docs"], timeout, jit,
                                  None if covering is None else len(covering), server)
                 log(f"{game} {n}/{len(chosen)} {m.file.split('/')[-1]}:{m.line} {m.operator.split('/')[-1]} "
@@ -773,25 +784,34 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         raise SystemExit("mutation testing needs cosmic-ray: pip install -e '.[test]' (or pip install cosmic-ray)")
     if args.nice and hasattr(os, "nice"):
         os.nice(args.nice)
-    import signal
-
-    def stop(signum: int, frame: Any) -> None:  # a kill runs the finally blocks: the mutated file is put back
-        raise SystemExit(f"stopped by signal {signum}")
-
-    signal.signal(signal.SIGTERM, stop)
     copy = Copy(REPO, args.rev, args.copy)
     args.out.mkdir(parents=True, exist_ok=True)
     command = "python -m cardenvs.benchmarks.mutation " + " ".join(argv if argv is not None else sys.argv[1:])
-    reports = []
+    reports: list[dict[str, Any]] = []
+    failures: list[str] = []
     for game in games:
         cfg = config[game]
         sample = args.sample if args.sample is not None else cfg["sample"]
         seed = args.seed if args.seed is not None else cfg["seed"]
-        reports.append(run_game(game, cfg, copy, sample, seed, args.out, args.resume, args.jit, command.strip(),
-                                log=lambda line: print(line, flush=True)))
+        try:
+            reports.append(run_game(game, cfg, copy, sample, seed, args.out, args.resume, args.jit, command.strip(),
+                                    log=lambda line: print(line, flush=True)))
+        except GameFailed as exc:  # e.g. its tests fail as plain Python: said, and the next game is run
+            failures.append(str(exc))
+            print(exc, flush=True)
     print(table(reports))
+    if failures:
+        raise SystemExit("\n".join(failures))
     return reports
 
 
+def _stop(signum: int, frame: Any) -> None:
+    """``kill`` of a run: raised as SystemExit, so the finally blocks put the mutated file back."""
+    raise SystemExit(f"stopped by signal {signum}")
+
+
 if __name__ == "__main__":
+    import signal
+
+    signal.signal(signal.SIGTERM, _stop)
     main()
