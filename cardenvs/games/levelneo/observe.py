@@ -197,6 +197,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[L.O_DISCARD + side * MAX_POOL + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + j])] += 1.0
         for w in range(S.USED_WORDS):
             bits = row[S.USED_SKILLS + q * S.USED_WORDS + w]
+            if bits == 0:
+                continue
             for b in range(S.USED_BITS):
                 if (bits >> b) & 1:
                     out[L.O_USED_SKILLS + side * MAX_POOL + w * S.USED_BITS + b] = 1.0

@@ -133,6 +133,18 @@ def test_event_without_a_target_does_nothing() -> None:
     assert "would do nothing now" in why(g, "hand", 0)
 
 
+def test_LN_T3_an_offer_that_would_change_nothing_says_why() -> None:
+    """Issue 39 item 6: the reason names what would not change (the words follow effects.effect_can_act)."""
+    g = build(side(main="Harbor Watch", hand=["Mind Drain"]), side(hand=[]))
+    assert "the opponent's hand is empty" in why(g, "hand", 0)
+    g = build(side(main="Brass Footman", hand=["Recall Signal"]), side())
+    assert "already Active" in why(g, "hand", 0)
+    g = build(side(main="Meadow Scout", hand=["Overgrowth"], level=["Clumsy Page:up"] * 4), side())
+    assert "level 5 (Level Neo)" in why(g, "hand", 0)
+    g = build(side(main="Brass Footman", hand=["Rally Banner"]), side(), main_phase=2)
+    assert "can still be in a battle this turn" in why(g, "hand", 0)
+
+
 # ------------------------------------------------------------------------------------------------- [Use] skills
 def test_skill_empty_slot_and_no_use_skill() -> None:
     g = build(side(hand=["Insight"]), side())
