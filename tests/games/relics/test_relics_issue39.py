@@ -192,6 +192,18 @@ def test_RL_G13_U5_dawn_cleric_and_banner_of_command_no_longer_up_the_one_that_p
     assert not is_legal(g, "leader_ability") and [n for n, _ in legal(g)] == ["pass", "retreat"]
 
 
+def test_RL_G13_gravecrawler_defeat_gives_att_not_a_raise() -> None:
+    """Checks RL-G13 (issue 39 finding 10): a raise on a defeat lets two Gravecrawler players trade defeats, raises
+    and Reinforces forever (the potential of RULES.md "Caps" rises by 1 on a Down victim). Gravecrawler's [Defeat]
+    now gives it +1 ATT until the next Up, and the discard pile stays where it was."""
+    g = build({"party": ["Gravecrawler@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"], "discard": ["Dust Monk"]},
+              {"party": ["Cutpurse Vex@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+    do(g, "fight", 0)  # 4 vs DEF 3: defeated
+    assert party_at(g, 1) == {1: "Brass Golem"} and names(g, 0, "reserves") == []
+    assert names(g, 0, "discard") == ["Dust Monk"] and int(field(g, "att_mod")[0, 0]) == 1
+    assert int(g.to_act[0]) == 1
+
+
 # ---------------------------------------------------------------------------------------------------- finding 11
 def test_RL_P4_P6_recruit_and_raise_beyond_twelve_and_twenty_four_reserves() -> None:
     """Checks RL-P4, RL-P6 (issue 39 finding 11): the reserves have no limit once the battle starts. Recruit,
