@@ -21,7 +21,7 @@ from heartbreak_helpers import (
 )
 
 from cardenvs.core.header import H_STATUS, H_WINNER, TERMINATED
-from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak.cards import TR_COUNTER, TR_STRIKE
 from cardenvs.games.heartbreak.obs_layout import COUNTS, HEART_SLOT, OBS
 from cardenvs.games.heartbreak.state import K_ACTION, K_TRIGGER, SK_INDEX, SK_KIND, ST_ACTION, ST_CLIMAX, ST_WINDOW
 
@@ -41,6 +41,11 @@ def acts(g) -> list[int]:
 def top_kind(g) -> int:
     n = int(field(g, "stack_count"))
     return int(field(g, "stack")[n - 1, SK_KIND]) if n else -1
+
+
+def top_index(g) -> int:
+    n = int(field(g, "stack_count"))
+    return int(field(g, "stack")[n - 1, SK_INDEX]) if n else -1
 
 
 # ------------------------------------------------------------------------------------- finding 1: negate and Strike
@@ -85,7 +90,7 @@ def test_HB_R2_K3_counter_opens_a_window_for_the_attacker() -> None:
     do(g, "act", 0)  # Coal Toss 20 into [Armor 20] [Counter 20]
     # the opponent (empty hand) passed the action's window by itself; the attack resolved
     assert step_of(g) == ST_WINDOW and int(g.to_act[0]) == 0, "no window for the Counter"
-    assert top_kind(g) == K_TRIGGER
+    assert top_kind(g) == K_TRIGGER and top_index(g) == TR_COUNTER
     assert is_legal(g, "hand", 0)  # Echo Hex may negate the Counter
     do(g, "hand", 0)
     pass_window(g)
@@ -107,7 +112,7 @@ def test_HB_R2_K4_a_strike_rise_is_an_ability_the_opponent_may_answer() -> None:
     assert top_kind(g) == K_ACTION and int(g.to_act[0]) == 1
     do(g, "pass", player=1)  # no answer to the action: it resolves, then [Dual Strike] triggers
     assert step_of(g) == ST_WINDOW and int(g.to_act[0]) == 1 and top_kind(g) == K_TRIGGER
-    assert damage_at(g, 1, 0) == 20
+    assert top_index(g) == TR_STRIKE and damage_at(g, 1, 0) == 20
     do(g, "hand", 0, player=1)  # Echo Hex negates the rise
     pass_window(g)
     assert step_of(g) == ST_ACTION and rested_at(g, 0, 0) and acts(g) == []
@@ -117,8 +122,8 @@ def test_HB_R2_K4_a_strike_rise_is_an_ability_the_opponent_may_answer() -> None:
 def test_HB_H10_a_heart_has_no_size_limit_and_the_observation_shows_its_top_10() -> None:
     """HB-H10 (rules version 2): the rulebook gives the heart no size limit, so High Tide adds a card at 10 heart cards
     too (version 1 stopped there). The observation's 10 heart slots show the top 10 cards, bottom first."""
-    g = build({"lead": "Kiln Warden", "heart": [FILLER] * 9 + ["Kelp Mail:up"], "hand": ["High Tide", "High Tide", STOP],
-               "charge": 2}, {"lead": "Reefling Scout"}, step=ST_CLIMAX)
+    g = build({"lead": "Kiln Warden", "heart": [FILLER] * 9 + ["Kelp Mail:up"],
+               "hand": ["High Tide", "High Tide", STOP], "charge": 2}, {"lead": "Reefling Scout"}, step=ST_CLIMAX)
     do(g, "hand", 0)
     pass_window(g, end_open=False)
     assert int(field(g, "heart_count")[0]) == 11 and int(field(g, "deck_count")[0]) == 19
