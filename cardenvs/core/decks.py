@@ -25,7 +25,8 @@ MAX_DECK_CARDS = 1000
 
 @dataclass(frozen=True)
 class Deck:
-    """A deck: card ids of a pool, in file order.
+    """A deck: card ids of a pool (sorted when read from a file or built by ``deckgen``, so two listings of the same
+    cards are the same deck and play the same games).
 
     ``pool_key`` is the :attr:`CardPool.fingerprint` of the pool the ids were resolved against (None for a deck built
     by hand), and ``checked`` is set when the game's deck-building rules passed: a digest of those ids and that pool
@@ -35,7 +36,7 @@ class Deck:
 
     name: str
     path: str
-    card_ids: np.ndarray  # int32, one entry per card in the deck, in file order
+    card_ids: np.ndarray  # int32, one entry per card in the deck (sorted for decks read from files)
     description: str = ""
     pool_key: str | None = field(default=None, compare=False)
     checked: str = field(default="", compare=False)
@@ -106,7 +107,9 @@ def read_deck(
         total += copies
         if total > MAX_DECK_CARDS:
             raise DeckError(where, f"more than {MAX_DECK_CARDS} cards (no game's deck holds that many)", card=card_name)
-    ids = np.concatenate([np.full(copies, pool.by_name[n], dtype=np.int32) for n, copies in cards.items()])
+    # a deck is a multiset: its ids are kept sorted, so the order a file lists its cards in changes nothing (issue
+    # 38: eval kept the file's order and the deck search sorted it, and the pilots broke ties by deck-list slot)
+    ids = np.sort(np.concatenate([np.full(copies, pool.by_name[n], dtype=np.int32) for n, copies in cards.items()]))
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         raise DeckError(where, f"field 'name' must be a string, got {name!r}")
