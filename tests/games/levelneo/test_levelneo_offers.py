@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, HEADER_SIZE, LIVE
+from cardenvs.core.header import H_TO_ACT, H_TURN, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo import state as S
 from cardenvs.games.levelneo.actions import A_EFFECT_TARGET, A_HAND, A_HAND_END, A_SKILL, A_SKILL_END, NUM_ACTIONS
