@@ -385,16 +385,21 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         backend = make_backend(args.backend, address=args.address, workers=args.workers)
     err = Console(stderr=True)
     sprt = None
-    with report.RichProgress(f"{spec.name}", console=err, disable=args.quiet) as bar:
-        if args.sprt:
-            sprt = run_sprt(spec, entries[0].deck, entries[1].deck, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
-                            beta=args.beta, pilot=args.agents[0], seed=args.seed, max_games=args.max_games,
-                            round_games=args.games or 400, chunk_size=args.chunk_size, backend=backend, progress=bar)
-            result = sprt.tournament
-        else:
-            result = run_tournament(spec, entries=entries, games=args.games or 200, seed=args.seed,
-                                    ci_width=args.ci_width, max_games=args.max_games, chunk_size=args.chunk_size,
-                                    backend=backend, progress=bar, pairs=gauntlet)
+    try:
+        with report.RichProgress(f"{spec.name}", console=err, disable=args.quiet) as bar:
+            if args.sprt:
+                sprt = run_sprt(spec, entries[0].deck, entries[1].deck, elo0=args.elo0, elo1=args.elo1,
+                                alpha=args.alpha, beta=args.beta, pilot=args.agents[0], seed=args.seed,
+                                max_games=args.max_games, round_games=args.games or 400, chunk_size=args.chunk_size,
+                                backend=backend, progress=bar)
+                result = sprt.tournament
+            else:
+                result = run_tournament(spec, entries=entries, games=args.games or 200, seed=args.seed,
+                                        ci_width=args.ci_width, max_games=args.max_games, chunk_size=args.chunk_size,
+                                        backend=backend, progress=bar, pairs=gauntlet)
+    except KeyboardInterrupt:  # decided (issue 43): a part of a round robin is not a result, so none is written
+        print(f"{PROG} eval: interrupted: nothing was written (exit status 130)", file=sys.stderr)
+        return 130
     if gauntlet is not None:
         from .eval.gauntlet import mark_gauntlet
 

@@ -75,6 +75,7 @@ class SeatedBatch:
         self._mask_cache: tuple[np.ndarray, np.ndarray] | None = None  # (key, the learner's mask) of one position
         self._opponent_cache: dict[Any, int] = {}
         self._opponent_agents: list[Any] = []
+        self._opponent_faults: dict[int, str] = {}  # row -> what the opponent did wrong (see _report_opponent_faults)
 
     # ----- opponents -----------------------------------------------------------------------------------------
     def _make_opponent(self) -> int:
@@ -146,10 +147,43 @@ class SeatedBatch:
             for slot in np.unique(self.opponent_of[waiting]):
                 rows = np.flatnonzero(waiting & (self.opponent_of == slot))
                 agent = self._opponent_agents[slot]
-                actions[rows] = agent.act(obs[rows], mask[rows], states[rows], players[rows])
+                chosen = agent.act(obs[rows], mask[rows], states[rows], players[rows])
+                try:
+                    actions[rows] = int_array(chosen, "opponent actions", len(rows))
+                except BadArgumentError as exc:
+                    raise BadArgumentError(f"opponent {getattr(agent, 'name', type(agent).__name__)!r}: {exc}") from None
+            # an opponent's illegal action ends that game as the opponent's loss (checked here, before any row is
+            # stepped: BatchGame.step would raise after stepping the others, leaving the opponent to act forever)
+            legal = np.zeros(self.num_envs, dtype=np.bool_)
+            ok = waiting & (actions >= 0) & (actions < self.spec.num_actions)
+            legal[ok] = mask[ok, actions[ok]] != 0
+            for i in np.flatnonzero(waiting & ~legal):
+                agent = self._opponent_agents[self.opponent_of[i]]
+                self._opponent_faults[int(i)] = (
+                    f"opponent {getattr(agent, 'name', type(agent).__name__)!r} in vector env row {int(i)}: "
+                    f"{self.game.describe_illegal(int(i), int(players[i]), int(actions[i]))}")
+                forfeit_game(self.game.states[i], int(players[i]))
+                players[i] = -1
             self._mask_cache = None
             self.game.step(actions, players=players)
         raise RuntimeError("opponent did not hand the turn back within 100000 decisions")
+
+    def _report_opponent_faults(self, infos: list[dict] | None = None) -> None:
+        """After the opponents played: with ``illegal_action="raise"`` an opponent's illegal action is an
+        :class:`IllegalActionError` naming the agent and the action (its game already ended as the opponent's loss,
+        so the env stays usable: the next step reports that game done); with ``"lose"`` it is only
+        ``infos[i]["opponent_illegal_action"]``."""
+        faults, self._opponent_faults = self._opponent_faults, {}
+        if not faults:
+            return
+        if self.illegal_action == "raise":
+            first = min(faults)
+            more = f" (and {len(faults) - 1} more rows)" if len(faults) > 1 else ""
+            raise IllegalActionError(f"{faults[first]}{more}; that game ends as the opponent's loss and the env "
+                                     f"plays on (make it with illegal_action='lose' to only report it in infos)")
+        for i, text in faults.items():
+            if infos is not None:
+                infos[i]["opponent_illegal_action"] = text
 
     # ----- stepping ---------------------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -157,9 +191,11 @@ class SeatedBatch:
             self._next_seed = self._pending_seed
             self._rng = np.random.default_rng(seed_sequence(self._pending_seed))
             self._pending_seed = None
+        self._opponent_faults = {}
         self._start_episodes(np.ones(self.num_envs, dtype=np.bool_))
         self._play_opponents()
         self._settle_finished_before_learner()
+        self._report_opponent_faults()
         return self.game.observe(self.seats).copy()
 
     def _settle_finished_before_learner(self) -> None:
@@ -221,6 +257,7 @@ class SeatedBatch:
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(bad):
             infos[i]["illegal_action"] = True
+        self._report_opponent_faults(infos)  # raises here with illegal_action="raise": the rows are consistent
         if done.any():
             final_obs = self.game.observe(self.seats).copy()
             for i in np.flatnonzero(done):
@@ -231,6 +268,7 @@ class SeatedBatch:
             self._start_episodes(done)
             self._play_opponents()
             self._settle_finished_before_learner()
+            self._report_opponent_faults(infos)
         obs = self.game.observe(self.seats).copy()
         return obs, rewards.astype(np.float32), done, infos
 

@@ -83,10 +83,7 @@ def make_entries(game: str | GameSpec, decks: Sequence[str | Path | Deck] | None
     if not pilots:
         raise BadArgumentError("need at least one pilot")
     loaded = [d if isinstance(d, Deck) else spec.load_deck(d, pool) for d in decks]
-    names = [_deck_label(d, given) for d, given in zip(loaded, decks)]
-    for i, n in enumerate(names):  # two files with the same name get their position appended
-        if names.count(n) > 1:
-            names[i] = f"{n}#{i + 1}"
+    names = deck_labels(loaded, decks)
     entries = []
     for deck, name in zip(loaded, names):
         for pilot in pilots:
@@ -95,6 +92,31 @@ def make_entries(game: str | GameSpec, decks: Sequence[str | Path | Deck] | None
     if len(entries) < 2:
         raise BadArgumentError("a tournament needs at least two decks (or two pilots)")
     return entries
+
+
+def deck_labels(loaded: Sequence[Deck], given: Sequence[Any]) -> list[str]:
+    """One label per deck, all different, each saying which file it came from: the file's name (its stem); where two
+    files share a name, the path as given; the same file given twice gets ``#2``, ``#3``... after it, never a label
+    another deck already has (issue 43: ``a.toml``, ``x/a.toml`` and ``a#2.toml`` once made two ``a#2``)."""
+    stems = [_deck_label(d, g) for d, g in zip(loaded, given)]
+    wanted = [stem if stems.count(stem) == 1 else _deck_source(d, g) for stem, d, g in zip(stems, loaded, given)]
+    reserved, taken, out = set(wanted), set(), []
+    for label in wanted:
+        if label in taken:
+            k = 2
+            while f"{label}#{k}" in taken or f"{label}#{k}" in reserved:
+                k += 1
+            label = f"{label}#{k}"
+        taken.add(label)
+        out.append(label)
+    return out
+
+
+def _deck_source(deck: Deck, given: Any) -> str:
+    """Where a deck came from, as the user named it: the path given, else the deck's own path or name."""
+    if isinstance(given, Deck):
+        return str(given.path or given.name)
+    return str(given)
 
 
 def _deck_label(deck: Deck, given: Any) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from cardenvs.core.errors import BadArgumentError
 
@@ -35,6 +35,9 @@ def _play_task(game: str, entries: Sequence[Entry], chunk: Chunk, trusted: Seque
             trust_pickle_file(path)
     return play_chunk(game, entries, chunk)
 
+
+#: chunk tasks submitted and not yet finished, at most: enough to keep a cluster busy
+IN_FLIGHT = 256
 
 #: seconds to wait for a TCP connection to ``--address`` before saying nothing listens there (Ray itself retries for
 #: minutes)
@@ -85,19 +88,30 @@ class RayBackend:
             self._started = True
         self._remote = self.ray.remote(num_cpus=1)(_play_task)
 
-    def run(self, game: str, entries: Sequence[Entry], chunks: Sequence[Chunk],
+    def run(self, game: str, entries: Sequence[Entry], chunks: Iterable[Chunk],
             progress: ProgressFn | None = None) -> Iterator[Tally]:
+        """Submit the chunks as they are made (at most :data:`IN_FLIGHT` tasks waiting at a time, so a long
+        schedule is never held whole) and yield each tally as its task finishes."""
         entries_ref = self.ray.put(list(entries))  # shipped once, not once per task
         from cardenvs.agents.policy import trusted_zips
 
         trusted = trusted_zips()
-        pending = [self._remote.remote(game, entries_ref, chunk, trusted) for chunk in chunks]
-        sizes = {ref: len(chunk) for ref, chunk in zip(pending, chunks)}
-        while pending:
+        todo = iter(chunks)
+        sizes: dict[Any, int] = {}
+        pending: list[Any] = []
+        while True:
+            for chunk in todo:
+                ref = self._remote.remote(game, entries_ref, chunk, trusted)
+                sizes[ref] = len(chunk)
+                pending.append(ref)
+                if len(pending) >= IN_FLIGHT:
+                    break
+            if not pending:
+                return
             ready, pending = self.ray.wait(pending, num_returns=1)
             for ref in ready:
                 if progress is not None:
-                    progress(sizes[ref])
+                    progress(sizes.pop(ref))
                 yield self.ray.get(ref)
 
     def close(self) -> None:

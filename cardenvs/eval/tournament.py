@@ -39,6 +39,57 @@ def pairings(n_entries: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n_entries) for j in range(i + 1, n_entries)]
 
 
+#: the most games one tournament or SPRT may schedule: each played game keeps a record (id, outcome, first player:
+#: 10 bytes) for the statistics, so 50 million games hold 0.5 GB (and take days at the batch core's rates)
+MAX_TOURNAMENT_GAMES = 50_000_000
+
+
+def check_total(games_per_pairing: int, pairings_count: int, flag: str = "--games") -> None:
+    """Refuse a tournament whose games would not fit in memory (``eval --games 2000000000`` allocated its whole
+    schedule, 65 bytes a game, and was killed at 23.9 GB): one line that says the limit."""
+    total = int(games_per_pairing) * int(pairings_count)
+    if total > MAX_TOURNAMENT_GAMES:
+        raise BadArgumentError(f"{flag} {games_per_pairing:,} x {pairings_count} pairing(s) is {total:,} games; a "
+                               f"tournament plays at most {MAX_TOURNAMENT_GAMES:,} (each game's record is kept for "
+                               f"the statistics): use fewer games, fewer decks or --ci-width")
+
+
+def iter_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tuple[int, int]], chunk_size: int,
+               first_chunk: int = 0, crn: bool = True, pair_keys: Sequence[int] | None = None) -> Iterator[Chunk]:
+    """:func:`plan_round`'s chunks, made one at a time: memory holds one chunk's schedule, not the round's."""
+    pieces: list[tuple[np.ndarray, ...]] = []
+    held, index = 0, first_chunk
+    step = max(1, chunk_size // 2)  # paired games (k) per piece: a piece holds 2 * step games
+
+    def cut(n: int) -> Chunk:
+        nonlocal pieces, held, index
+        s0, s1, gid, sd = (np.concatenate(x) for x in zip(*pieces))
+        pieces = [(s0[n:], s1[n:], gid[n:], sd[n:])] if n < gid.size else []
+        held -= n
+        chunk = Chunk(index, s0[:n], s1[:n], sd[:n], gid[:n], derive_seed(seed, 0xA6E47, index))
+        index += 1
+        return chunk
+
+    for p in sorted(ranges):
+        k0, k1 = ranges[p]
+        a, b = pairs[p]
+        # CRN: game k has one seed in both seatings and in every pairing (so A-vs-C and B-vs-C share C's luck);
+        # without CRN the pairing and the seating are part of the key
+        key, flip = (p, 0) if pair_keys is None else (int(pair_keys[p]) >> 1, int(pair_keys[p]) & 1)
+        for lo in range(k0, k1, step):
+            hi = min(k1, lo + step)
+            k = np.repeat(np.arange(lo, hi, dtype=np.int64), 2)
+            swapped = np.tile(np.array([0, 1], dtype=np.int64), hi - lo)
+            seeds = derive_seeds(seed, 0x5EED, k) if crn else derive_seeds(seed, 0x5EED, key, swapped ^ flip, k)
+            pieces.append((np.where(swapped == 0, a, b).astype(np.int32), np.where(swapped == 0, b, a).astype(np.int32),
+                           (np.int64(p) << 40) | (k << 1) | swapped, seeds))
+            held += k.size
+            while held >= chunk_size:
+                yield cut(chunk_size)
+    if held:
+        yield cut(held)
+
+
 def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tuple[int, int]], chunk_size: int,
                first_chunk: int = 0, crn: bool = True, pair_keys: Sequence[int] | None = None) -> list[Chunk]:
     """Games ``k in [k0, k1)`` of each pairing ``p`` in ``ranges``, both seatings, cut into fixed-size chunks.
@@ -47,32 +98,22 @@ def plan_round(seed: int, pairs: Sequence[tuple[int, int]], ranges: dict[int, tu
     same chunks; chunk ``c`` seeds its pilots from ``(seed, c)``. A game's seed never depends on where its pairing
     sits in the schedule: with CRN it is keyed by ``k`` alone, without CRN by the pairing, who sits in seat 0 and
     ``k`` (``pair_keys[p]``: :func:`pairing_key` of the two entries; default: ``p``), so a gauntlet replays exactly
-    the games of the same pairings in a round robin, whichever entry of a pairing is listed first.
+    the games of the same pairings in a round robin, whichever entry of a pairing is listed first. The tournaments
+    play :func:`iter_round`'s chunks as they are made.
     """
-    seat0, seat1, ids, seeds = [], [], [], []
-    for p in sorted(ranges):
-        k0, k1 = ranges[p]
-        if k1 <= k0:
-            continue
-        a, b = pairs[p]
-        k = np.repeat(np.arange(k0, k1, dtype=np.int64), 2)
-        swapped = np.tile(np.array([0, 1], dtype=np.int64), k1 - k0)
-        seat0.append(np.where(swapped == 0, a, b).astype(np.int32))
-        seat1.append(np.where(swapped == 0, b, a).astype(np.int32))
-        ids.append((np.int64(p) << 40) | (k << 1) | swapped)
-        # CRN: game k has one seed in both seatings and in every pairing (so A-vs-C and B-vs-C share C's luck);
-        # without CRN the pairing and the seating are part of the key
-        key, flip = (p, 0) if pair_keys is None else (int(pair_keys[p]) >> 1, int(pair_keys[p]) & 1)
-        seeds.append(derive_seeds(seed, 0x5EED, k) if crn else derive_seeds(seed, 0x5EED, key, swapped ^ flip, k))
-    if not ids:
-        return []
-    s0, s1, gid, sd = (np.concatenate(x) for x in (seat0, seat1, ids, seeds))
-    chunks = []
-    for c, start in enumerate(range(0, gid.size, chunk_size)):
-        sl = slice(start, start + chunk_size)
-        index = first_chunk + c
-        chunks.append(Chunk(index, s0[sl], s1[sl], sd[sl], gid[sl], derive_seed(seed, 0xA6E47, index)))
-    return chunks
+    return list(iter_round(seed, pairs, ranges, chunk_size, first_chunk, crn, pair_keys))
+
+
+class _Counted:
+    """Chunks passed through while counting them (the next round's first chunk index)."""
+
+    def __init__(self, chunks: Iterator[Chunk]) -> None:
+        self.chunks, self.count = chunks, 0
+
+    def __iter__(self) -> Iterator[Chunk]:
+        for chunk in self.chunks:
+            self.count += 1
+            yield chunk
 
 
 # ----- backends -----------------------------------------------------------------------------------------------------
@@ -216,6 +257,8 @@ def run_tournament(
         raise BadArgumentError(f"pairs must be pairs of two different entry indices below {len(entries)}")
     pairs = schedule if schedule is not None else pairings(len(entries))
     keys = [pairing_key(entries[a], entries[b]) for a, b in pairs]
+    check_total(games if ci_width is None else max(min(games, max_games), max_games), len(pairs),
+                "--games" if ci_width is None else "--max-games")
     back = make_backend(backend) if isinstance(backend, str) else backend
     per_pair = games // 2  # paired games (k) per pairing
     if ci_width is not None:  # max_games caps every pairing, its first round included
@@ -234,12 +277,12 @@ def run_tournament(
             ranges = {p: (done_k[p], target[p]) for p in target if target[p] > done_k[p]}
             if not ranges:
                 break
-            chunks = plan_round(seed, pairs, ranges, chunk_size, next_chunk, crn, keys)
+            chunks = _Counted(iter_round(seed, pairs, ranges, chunk_size, next_chunk, crn, keys))
             if progress is not None:
-                progress.set_total(tally.games + sum(len(c) for c in chunks))
+                progress.set_total(tally.games + sum(2 * (k1 - k0) for k0, k1 in ranges.values()))
             for part in back.run(spec.name, entries, chunks, advance):
                 tally = tally.merge(part)
-            next_chunk += len(chunks)
+            next_chunk += chunks.count
             rounds += 1
             done_k.update({p: r[1] for p, r in ranges.items()})
             if ci_width is None:
@@ -347,6 +390,7 @@ def run_sprt(
     if round_games % 2 or max_games < 2:
         raise BadArgumentError(f"the SPRT plays games in pairs (both seatings): round games must be even and "
                                f"--max-games at least 2, got {round_games} and {max_games}")
+    check_total(max_games, 1, "--max-games")
     spec = get_spec(game)
     entries = make_entries(spec, [deck_a, deck_b], [pilot])
     pool = spec.load_pool(None)
@@ -363,12 +407,12 @@ def run_sprt(
             k_next = min(k + per_round, max_games // 2)
             if k_next <= k:
                 break
-            chunks = plan_round(seed, [(0, 1)], {0: (k, k_next)}, chunk_size, next_chunk)
+            chunks = _Counted(iter_round(seed, [(0, 1)], {0: (k, k_next)}, chunk_size, next_chunk))
             if progress is not None:
                 progress.set_total(min(max_games, tally.games + 2 * per_round * 4))  # open-ended: a moving horizon
             for part in back.run(spec.name, entries, chunks, advance):
                 tally = tally.merge(part)
-            next_chunk += len(chunks)
+            next_chunk += chunks.count
             k, rnd = k_next, rnd + 1
             w, l_, d = _wdl(tally.results)
             llr = stats.gsprt_llr(w, d, l_, elo0, elo1)
