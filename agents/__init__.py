@@ -104,15 +104,18 @@ def describe_pilot(game: Any, kind: str) -> str:
 
             where = (f"{where} trained on {game_name} rules version {older} (now {RULES_VERSIONS.get(game_name)}; "
                      f"its measured strength predates the rule changes, retrain for figures that hold)")
-        teacher = (meta.get("warm_start") or {}).get("teacher")
-        if isinstance(teacher, dict) and teacher.get("steps"):  # distilled ([bc] teacher): its teacher did the training
-            layers = "x".join(str(w) for w in meta.get("hidden") or []) or "linear"
-            taught = "x".join(str(w) for w in teacher.get("hidden") or []) or "linear"
-            return (f"{where} {path}, a {layers} network distilled from a {taught} policy of "
-                    f"{int(teacher['steps']):,} training steps (commit {_short_commit(teacher.get('commit'))}), "
-                    f"seed {meta.get('seed')}, commit {_short_commit(meta.get('commit'))}")
-        return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
-                f"commit {_short_commit(meta.get('commit'))}")
+        try:  # the metadata comes from the file: a hand-made one may hold anything, and this runs after the games
+            teacher = (meta.get("warm_start") or {}).get("teacher")
+            if isinstance(teacher, dict) and teacher.get("steps"):  # distilled ([bc] teacher): its teacher trained
+                layers = "x".join(str(w) for w in meta.get("hidden") or []) or "linear"
+                taught = "x".join(str(w) for w in teacher.get("hidden") or []) or "linear"
+                return (f"{where} {path}, a {layers} network distilled from a {taught} policy of "
+                        f"{int(teacher['steps']):,} training steps (commit {_short_commit(teacher.get('commit'))}), "
+                        f"seed {meta.get('seed')}, commit {_short_commit(meta.get('commit'))}")
+            return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
+                    f"commit {_short_commit(meta.get('commit'))}")
+        except (AttributeError, TypeError, ValueError, OverflowError):
+            return f"{where} {path} (its metadata does not say how it was trained)"
     return ""
 
 

@@ -222,6 +222,10 @@ class NumpyPolicy:
                  seed: int | None = None, embed: dict | None = None, instance: list[dict] | None = None) -> None:
         if activation not in ACTIVATIONS:
             raise BadArgumentError(f"unsupported activation {activation!r}; one of {', '.join(ACTIVATIONS)}")
+        # arrays handed in directly get the file loader's checks too: the kernels below index by them unchecked
+        _check_network("policy arrays", [(np.asarray(w), np.asarray(b)) for w, b in hidden],
+                       (np.asarray(action[0]), np.asarray(action[1])),
+                       None if not embed else {k: np.asarray(v) for k, v in embed.items()})
         self.hidden = [(np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in hidden]
         self.action = (np.ascontiguousarray(action[0], dtype=np.float32), np.asarray(action[1], dtype=np.float32))
         self.activation = activation

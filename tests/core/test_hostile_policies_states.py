@@ -380,3 +380,26 @@ def test_finding2_every_row_the_kernels_write_passes_the_check(which: str) -> No
     for _ in range(150):
         game.check_states()
         _, obs, mask = game.play(agent.act(obs, mask))
+
+
+def test_finding6_odd_metadata_values_never_give_a_traceback_after_the_games(tmp_path: Path) -> None:
+    """describe_pilot runs once every game was played (the report's pilot line): metadata of the wrong types is
+    described plainly, not a traceback."""
+    from cardenvs.agents import describe_pilot
+
+    arrays = policy_arrays()
+    meta = json.loads(str(arrays["meta"]))
+    meta.update(steps="many", warm_start={"teacher": {"steps": [1], "hidden": 5}})
+    arrays["meta"] = np.array(json.dumps(meta))
+    path = write(tmp_path / "odd.npz", arrays)
+    policy_mod.load_npz(path, game=GAME)
+    assert "odd.npz" in describe_pilot(GAME, f"ppo:{path}")
+
+
+def test_finding1_arrays_handed_to_numpy_policy_directly_are_checked_too() -> None:
+    arrays = policy_arrays()
+    embed = {"table": arrays["emb_table"], "card_idx": arrays["emb_card_idx"].copy(), "rest_idx": arrays["emb_rest_idx"]}
+    embed["card_idx"][0] = 10**6
+    with pytest.raises(BadArgumentError, match="emb_card_idx"):
+        policy_mod.NumpyPolicy([(arrays["pi_w0"], arrays["pi_b0"])], (arrays["action_w"], arrays["action_b"]),
+                               embed=embed)
