@@ -829,6 +829,26 @@ def trust_pickle_file(path: str | Path) -> Path:
     return p
 
 
+_TRUST_EVERY_ZIP = [False]  # inside trusting_every_zip(): a command whose user vouched for all the zips it names
+
+
+class trusting_every_zip:  # noqa: N801 (used as a context manager, like a function)
+    """``with trusting_every_zip(flag):`` every SB3 ``.zip`` loaded meanwhile is trusted (and recorded as trusted) when
+    ``flag`` is true: ``cardenvs train --trust-pickle``, whose configuration files name teacher and league zips that
+    are checked while they are read. Without the flag it changes nothing."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = bool(enabled)
+
+    def __enter__(self) -> "trusting_every_zip":
+        self.before = _TRUST_EVERY_ZIP[0]
+        _TRUST_EVERY_ZIP[0] = self.before or self.enabled
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _TRUST_EVERY_ZIP[0] = self.before
+
+
 def trusted_zips() -> list[str]:
     """The SB3 ``.zip`` files this process may load (for worker processes: Ray tasks trust the same files)."""
     return sorted(_TRUSTED_ZIPS)
@@ -838,7 +858,7 @@ def check_pickle_trust(path: str | Path, trust_pickle: bool = False) -> Path:
     """The resolved path of an SB3 ``.zip`` that may be loaded, or a :class:`BadArgumentError` that says why not: such
     a file is unpickled, so a crafted one runs code (issue 43). The pickle-free ``.npz`` export needs no trust."""
     p = _resolve(path)
-    if trust_pickle:
+    if trust_pickle or _TRUST_EVERY_ZIP[0]:
         _TRUSTED_ZIPS.add(str(p))
     elif str(p) not in _TRUSTED_ZIPS:
         raise BadArgumentError(
@@ -948,7 +968,7 @@ def main(argv: Any = None) -> Path:
 
 
 __all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
-           "trust_pickle_file", "check_pickle_trust", "trust_pilots", "trusted_zips", "PICKLE_WARNING",
+           "trust_pickle_file", "check_pickle_trust", "trust_pilots", "trusted_zips", "trusting_every_zip", "PICKLE_WARNING",
            "TRUST_HELP",
            "check_meta", "stale_rules", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
 

@@ -538,7 +538,12 @@ def _print(text: str) -> None:
 
 
 def build_config(game: str, args: argparse.Namespace) -> dict:
-    cfg = load_config(game, args.config)
+    from cardenvs.agents.policy import trusting_every_zip
+
+    # load_config loads the agents a config names: with --trust-pickle the user vouches for their SB3 zips (a [bc]
+    # teacher); without it a config file alone never makes one load
+    with trusting_every_zip(bool(getattr(args, "trust_pickle", False))):
+        cfg = load_config(game, args.config)
     over: dict[str, Any] = {"train": {}, "eval": {}}
     for key, name in (("total_steps", "total_steps"), ("stop_steps", "stop_steps"), ("seed", "seed"),
                       ("num_envs", "num_envs")):
