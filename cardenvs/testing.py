@@ -9,9 +9,9 @@ game exactly, that the single AEC env plays the same game as the batch core for 
 player's observation and legal actions do not change when everything hidden from that player is re-dealt
 (``spec.hide``), and the **decision-timing leak check** (:func:`check_timing`): re-deal what a viewer cannot know,
 apply the same action in both copies, and require that who decides next and what the viewer sees next are the same
-unless the step revealed a card to the viewer. Truncations are counted per pairing; a pairing with a non-random
-pilot may not truncate any game unless the call allows a documented rate (``allow_truncation``). The exact rules of
-every check are in ``docs/CHECKS.md``.
+once the cards the step revealed to the viewer are pinned to the same slots in both. Truncations are counted per
+pairing; a pairing with a non-random pilot may not truncate any game unless the call allows a documented rate
+(``allow_truncation``). The exact rules of every check are in ``docs/CHECKS.md``.
 
 Users can run it on their own card pool and decks:
 ``check_game("levelneo", decks=("my.toml", "my.toml"), pool=levelneo.SPEC.load_pool([Path("my_cards.toml")]))``.
@@ -65,9 +65,10 @@ class TimingStats:
     """Counts of the decision-timing leak check (see :func:`check_timing`)."""
 
     pairs: int = 0  # (state, viewer) pairs sampled
-    compared: int = 0  # pairs compared: the copies agree, or they differ and no card was revealed (a leak)
-    revealed: int = 0  # not comparable: the copies differ and the step revealed a card to the viewer in a copy
-    illegal: int = 0  # skipped: the actor's action is not legal in the re-dealt copy (only when viewer != actor)
+    compared: int = 0  # pairs compared (the copies agree: a pass; they differ: a leak)
+    pinned: int = 0  # of those, compared after the cards the step revealed were pinned in the re-deal
+    unpinned: int = 0  # skipped: a card the step revealed could not be put in the same slot of the re-deal
+    illegal: int = 0  # skipped: the actor's action is not legal in the re-deal (only when viewer != actor)
     unchanged: int = 0  # hide() changed nothing in the copy (nothing to hide from this viewer here)
     leaks: int = 0  # compared pairs that differ: each is a failure
     examples: list[str] = field(default_factory=list)
@@ -102,9 +103,9 @@ class CheckReport:
         lines.append(f"  hidden information: {self.hidden_checks} re-deals ({self.hidden_changed} changed the state, "
                      f"{self.hidden_possible} had something to hide); {self.aligned_games} games single env == batch")
         t = self.timing
-        lines.append(f"  decision timing: {t.pairs} pairs, {t.compared} compared, {t.leaks} leaks; skipped: "
-                     f"{t.revealed} revealed a card, {t.illegal} action illegal after the re-deal, "
-                     f"{t.unchanged} nothing re-dealt")
+        lines.append(f"  decision timing: {t.pairs} pairs, {t.compared} compared ({t.pinned} with the revealed "
+                     f"cards pinned), {t.leaks} leaks; skipped: {t.unpinned} revealed card not pinnable, "
+                     f"{t.illegal} action illegal after the re-deal, {t.unchanged} nothing re-dealt")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -409,24 +410,31 @@ def _slice_name(spec: GameSpec, index: int) -> str:
 
 # ----- the decision-timing leak check ------------------------------------------------------------------------------
 def check_timing(game: BatchGame, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator,
-                 stats: TimingStats, samples: int = 3, redeals: int = 8, max_examples: int = 3) -> TimingStats:
+                 stats: TimingStats, samples: int = 3, max_examples: int = 3, horizon: int = 16) -> TimingStats:
     """The decision-timing leak check on rows ``rows`` of ``game`` (live, not yet stepped), where the player to act
     is about to play ``actions``. For each row and each viewer V (the actor and its opponent):
 
     1. copy 1 is the row; copy 2 is ``spec.hide(row, V)``: everything V cannot know re-dealt (a copy that ``hide``
        left unchanged is counted in ``unchanged`` and dropped);
-    2. when V is the actor, its legal actions must be the same in both copies (else a leak through the mask); when V
-       is the opponent, an action no longer legal in copy 2 drops the pair (``illegal``);
+    2. when V is the actor, its legal actions must be the same in both copies (else a leak through the mask);
     3. the actor plays the same action in both copies (the batch step kernel: every forced step runs after it);
     4. the copies must agree on who decides next and how the game stands (header ``status``, ``to_act``, ``needs``,
-       ``winner``, ``turn``), on V's next observation and on V's legal actions, **unless the step revealed
-       different cards to V**. What a step reveals to V in a copy is the list, in slot order, of ``(owner, zone, card)``
-       for every card instance that was in a slot hidden from V before the step and is in a slot visible to V after it
-       (a draw into V's hand, a face-down card turned up, a card played from the opponent's hand); hidden and visible
-       slots are found with ``hide`` itself (:func:`hidden_slots`). When the two lists differ, copy 2 is re-dealt
-       again, up to ``redeals`` times, until a re-deal reveals the same list as copy 1; the copies compared are then
-       V's two worlds with the same revealed cards. A compared pair that disagrees is a leak (``leaks``, described in
-       ``examples``); a pair for which no re-deal revealed the same cards is not comparable (``revealed``).
+       ``winner``, ``turn``), on V's next observation and on V's legal actions. If they agree, the pair passes.
+    5. If they differ (or the action is not legal in copy 2), the difference may come from the cards the step
+       revealed to V, which differ between the copies. Those cards are **pinned**: in copy 2, every slot from which
+       the step revealed a card to V in copy 1 (a slot hidden from V before the step whose card is visible to V
+       after it, :func:`revealed_slots`) is given copy 1's card, by swapping card identities with another slot hidden
+       from V (:func:`pin_cards`); nothing else of copy 2 is chosen. When the actor (not V) decides again and V has
+       no decision pending, copy 1 is carried on with up to ``horizon`` random legal moves of the actor until V
+       decides, and the cards revealed along the way are pinned too (V cannot act on what it sees meanwhile). The
+       actor plays the action, then copy 1's further moves, in the pinned copy, and any difference from copy 1 after
+       a step is a leak: who decides next, what V sees next or whether a reveal happens at all depends on hidden
+       cards other than the ones revealed. A pair is skipped only when a revealed card cannot be pinned
+       (``unpinned``) or the action is not legal even in the pinned copy (``illegal``).
+
+    Unlike re-dealing until a copy happens to reveal the same cards, pinning never selects copies by their hidden
+    cards, so a step that reveals a card *because* of the rest of a hidden hand (an engine-made placement, a phase
+    skipped because nothing in the hand is playable) is caught.
     """
     spec = game.spec
     pool = game.pool
@@ -450,64 +458,151 @@ def check_timing(game: BatchGame, rows: np.ndarray, actions: np.ndarray, rng: np
         return stats
     m = len(firsts)
     before = np.stack(firsts + seconds)
-    actor_arr = np.array(actors + actors, dtype=np.int32)
-    masks = _masks(game, before, actor_arr)
+    actor_arr = np.array(actors, dtype=np.int32)
+    view_arr = np.array(views, dtype=np.int32)
+    act_arr = np.array(acts, dtype=np.int32)
+    masks = _masks(game, before, np.concatenate([actor_arr, actor_arr]))
     keep = []
     for i in range(m):
         if views[i] == actors[i] and not np.array_equal(masks[i], masks[m + i]):
-            diff = np.flatnonzero(masks[i] != masks[m + i])[:6]
-            names = [spec.action_name(before[i], pool, actors[i], int(x)) for x in diff]
-            stats.compared += 1
-            stats.leaks += 1
-            _example(stats, max_examples, f"player_{actors[i]}'s legal actions depend on what it cannot see "
-                     f"(actions {names} differ after a re-deal) in game {origin[i]}:\n"
-                     f"{spec.render(before[i], pool, views[i])}")
-        elif masks[m + i, acts[i]] == 0:
-            stats.illegal += 1
+            _mask_leak(spec, pool, stats, max_examples, before[i], masks[i], masks[m + i], actors[i], origin[i])
         else:
             keep.append(i)
     if not keep:
         return stats
     keep_arr = np.array(keep)
+    legal2 = masks[m + keep_arr, act_arr[keep_arr]] != 0
+    # copy 1 of every kept pair, copy 2 where the action is legal in it: one batch
+    idx = np.concatenate([keep_arr, m + keep_arr[legal2]])
+    sel = np.concatenate([keep_arr, keep_arr[legal2]])
+    after, obs, vmask = _step_and_view(game, before[idx], actor_arr[sel], act_arr[sel], view_arr[sel])
     k = keep_arr.size
-    idx = np.concatenate([keep_arr, m + keep_arr])
-    b = before[idx]
-    actor_k = actor_arr[idx]
-    view_k = np.array(views + views, dtype=np.int32)[idx]
-    act_k = np.array(acts + acts, dtype=np.int32)[idx]
-    after, obs, vmask = _step_and_view(game, b, actor_k, act_k, view_k)
+    at2 = np.full(k, -1)
+    at2[legal2] = k + np.arange(int(legal2.sum()))
     for j in range(k):
-        i1, i2 = j, k + j
-        viewer, actor, action = int(view_k[i1]), int(actor_k[i1]), int(act_k[i1])
-        differs = _differences(spec, after, obs, vmask, i1, i2)
-        if not differs:
+        i = int(keep_arr[j])
+        if at2[j] >= 0 and not _differences(spec, after, obs, vmask, j, int(at2[j])):
             stats.compared += 1
             continue
-        hid = hidden_slots(spec, b[i1], viewer, rng, pool, samples=samples, extra=(b[i2],))
-        sig1 = _reveal_signature(spec, b[i1], after[i1], hid, viewer, rng, pool, samples)
-        other = (after[i2], obs[i2], vmask[i2])
-        if _reveal_signature(spec, b[i2], after[i2], hid, viewer, rng, pool, samples) != sig1:
-            other = _matching_redeal(game, b[i1], after[i1], actor, action, viewer, hid, rng, redeals, samples)
-            if other is None:
-                stats.revealed += 1
-                continue
-            differs = _differences(spec, np.stack([after[i1], other[0]]), np.stack([obs[i1], other[1]]),
-                                   np.stack([vmask[i1], other[2]]), 0, 1)
-        stats.compared += 1
-        if not differs:
-            continue
-        stats.leaks += 1
-        what = spec.action_name(b[i1], pool, actor, action)
-        header = [i for _, i in TIMING_FIELDS]
-        shown = f"; the step revealed {len(sig1)} card(s) to player_{viewer}, the same in both" if sig1 else \
-            f"; no card was revealed to player_{viewer}"
-        _example(stats, max_examples,
-                 f"after player_{actor} plays {what!r} in game {origin[keep_arr[j]]}, {'; '.join(differs)} differ "
-                 f"between two deals that player_{viewer} cannot tell apart{shown}. Header "
-                 f"{[n for n, _ in TIMING_FIELDS]}: copy 1 {after[i1, header].tolist()}, copy 2 "
-                 f"{other[0][header].tolist()}.\nBefore the step, as player_{viewer} sees it:\n"
-                 f"{spec.render(b[i1], pool, viewer)}")
+        viewer = views[i]
+        hid = hidden_slots(spec, firsts[i], viewer, rng, pool, samples=samples, extra=(seconds[i],))
+        chain = _actor_goes_on(game, after[j], actors[i], viewer, rng, horizon)
+        shown = _union(revealed_slots(spec, firsts[i], st, hid, viewer, rng, pool, samples)
+                       for st in [after[j]] + [c[0] for c in chain])
+        pinned = pin_cards(spec, seconds[i], shown, hid, rng)
+        if pinned is None:
+            stats.unpinned += 1
+        elif at2[j] >= 0 and np.array_equal(pinned, seconds[i]):  # nothing to pin: the difference stands
+            stats.compared += 1
+            _timing_leak(spec, pool, stats, max_examples, firsts[i], after[j], after[at2[j]],
+                         _differences(spec, after, obs, vmask, j, int(at2[j])), actors[i], acts[i], viewer,
+                         origin[i], shown, False)
+        else:
+            _compare_pinned(game, stats, max_examples, firsts[i], pinned, actors[i], acts[i], viewer, origin[i],
+                            (after[j], obs[j], vmask[j]), chain, shown)
     return stats
+
+
+def _actor_goes_on(game: BatchGame, state: np.ndarray, actor: int, viewer: int, rng: np.random.Generator,
+                   horizon: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+    """Copy 1 carried on while the actor, not the viewer, decides again and the viewer has no decision pending (a
+    compound action, the rest of a turn): ``(state, viewer's observation, viewer's mask, the actor's move)`` after
+    each of up to ``horizon`` random legal moves of the actor. The viewer cannot act on what it sees meanwhile, so
+    cards revealed before its next decision may explain it."""
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+    cur = state
+    one = np.array([actor], np.int32)
+    for _ in range(horizon if actor != viewer else 0):
+        if cur[H_STATUS] != LIVE or cur[H_TO_ACT] != actor or (int(cur[H_NEEDS]) >> viewer) & 1:
+            break
+        move = int(rng.choice(np.flatnonzero(_masks(game, cur[None], one)[0])))
+        nxt, o, m = _step_and_view(game, cur[None], one, np.array([move], np.int32), np.array([viewer], np.int32))
+        cur = nxt[0]
+        out.append((cur, o[0], m[0], move))
+    return out
+
+
+def _union(lists: Any) -> list[tuple[int, int, int]]:
+    seen: dict[tuple[int, int], int] = {}
+    for items in lists:
+        for p, s, c in items:
+            seen.setdefault((p, s), c)
+    return [(p, s, c) for (p, s), c in sorted(seen.items())]
+
+
+def _compare_pinned(game: BatchGame, stats: TimingStats, max_examples: int, first: np.ndarray, pinned: np.ndarray,
+                    actor: int, action: int, viewer: int, origin: int, one: tuple, chain: list, shown: list) -> None:
+    """Step the pinned copy 2 and compare it with copy 1 (``one``: its state, the viewer's observation and mask after
+    the step), then along copy 1's ``chain`` (the actor's further moves, while they are legal in copy 2)."""
+    spec, pool = game.spec, game.pool
+    both = np.stack([first, pinned])
+    view = np.array([viewer, viewer], np.int32)
+    seen = np.zeros((2, spec.obs_dim), dtype=np.float32)
+    game.kernels.batch_observe(both, pool.tables, view, seen)
+    masks = _masks(game, both, np.array([actor, actor], np.int32))
+    if check_conservation(spec, pinned[None])[0] or not np.array_equal(seen[0], seen[1]):
+        stats.unpinned += 1  # the swap touched something V sees (a hidden slot taken for visible): no world of V's
+        return
+    if viewer == actor and not np.array_equal(masks[0], masks[1]):
+        _mask_leak(spec, pool, stats, max_examples, first, masks[0], masks[1], actor, origin)
+        return
+    if masks[1, action] == 0:
+        stats.illegal += 1
+        return
+    stats.compared += 1
+    stats.pinned += 1
+    steps = [(one, action)] + [((c[0], c[1], c[2]), c[3]) for c in chain]
+    cur = pinned
+    for (want, move) in steps:
+        if _masks(game, cur[None], np.array([actor], np.int32))[0, move] == 0:
+            return  # copy 1's next move is not open in copy 2 (the actor's own hidden cards): compared up to here
+        got = _step_and_view(game, cur[None], np.array([actor], np.int32), np.array([move], np.int32),
+                             np.array([viewer], np.int32))
+        differs = _differences(spec, np.stack([want[0], got[0][0]]), np.stack([want[1], got[1][0]]),
+                               np.stack([want[2], got[2][0]]), 0, 1)
+        if differs:
+            _timing_leak(spec, pool, stats, max_examples, first, want[0], got[0][0], differs, actor, action, viewer,
+                         origin, shown, True)
+            return
+        cur = got[0][0]
+
+
+def _mask_leak(spec: GameSpec, pool: Any, stats: TimingStats, max_examples: int, row: np.ndarray, mask1: np.ndarray,
+               mask2: np.ndarray, actor: int, origin: int) -> None:
+    diff = np.flatnonzero(mask1 != mask2)[:6]
+    names = [spec.action_name(row, pool, actor, int(x)) for x in diff]
+    stats.compared += 1
+    stats.leaks += 1
+    _example(stats, max_examples, f"player_{actor}'s legal actions depend on what it cannot see (actions {names} "
+             f"differ after a re-deal) in game {origin}:\n{spec.render(row, pool, actor)}")
+
+
+def _timing_leak(spec: GameSpec, pool: Any, stats: TimingStats, max_examples: int, row: np.ndarray,
+                 after1: np.ndarray, after2: np.ndarray, differs: list, actor: int, action: int, viewer: int,
+                 origin: int, shown: list, pinned: bool) -> None:
+    stats.leaks += 1
+    if len(stats.examples) >= max_examples:
+        return
+    what = spec.action_name(row, pool, actor, action)
+    header = [i for _, i in TIMING_FIELDS]
+    if shown:
+        names = [_card_name(pool, c) for _, _, c in shown]
+        told = (f"; the step revealed {len(shown)} card(s) to player_{viewer} in copy 1 ({', '.join(names)}), "
+                f"{'pinned in copy 2' if pinned else 'the same in copy 2'}")
+    else:
+        told = f"; the step revealed no card to player_{viewer} in copy 1"
+    _example(stats, max_examples,
+             f"after player_{actor} plays {what!r} in game {origin}, {'; '.join(differs)} differ between two deals "
+             f"that player_{viewer} cannot tell apart{told}. Header {[n for n, _ in TIMING_FIELDS]}: copy 1 "
+             f"{after1[header].tolist()}, copy 2 {after2[header].tolist()}.\nBefore the step, as player_{viewer} "
+             f"sees it:\n{spec.render(row, pool, viewer)}")
+
+
+def _card_name(pool: Any, card: int) -> str:
+    try:
+        return str(pool.cards[card]["name"])
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return f"card {card}"
 
 
 def _masks(game: BatchGame, states: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -544,51 +639,57 @@ def _slot_zone(spec: GameSpec) -> np.ndarray:
     return np.concatenate([np.full(z.shape[1], k) for k, z in enumerate(spec.state_layout.zones)])
 
 
-def _reveal_signature(spec: GameSpec, before: np.ndarray, after: np.ndarray, hidden_before: np.ndarray,
-                      viewer: int, rng: np.random.Generator, pool: Any, samples: int) -> tuple:
-    """What the step from ``before`` to ``after`` revealed to ``viewer``: ``(owner, zone, card)`` in slot order for
-    every instance that was in a slot hidden from the viewer before (``hidden_before``, ``bool[2, S]``) and is in a
-    slot visible to it after."""
+def revealed_slots(spec: GameSpec, before: np.ndarray, after: np.ndarray, hidden_before: np.ndarray, viewer: int,
+                   rng: np.random.Generator, pool: Any, samples: int = 3) -> list[tuple[int, int, int]]:
+    """What the step from ``before`` to ``after`` revealed to ``viewer``: ``(owner, slot, card)``, in slot order, for
+    every card instance that was in a slot hidden from the viewer before (``hidden_before``, ``bool[2, S]``, slots as
+    in :func:`slot_cards`) and is in a slot visible to it after; ``slot`` is where the instance was *before* the step
+    and ``card`` its card id."""
     vis_after = ~hidden_slots(spec, after, viewer, rng, pool, samples=samples)
-    inst_b, _ = slot_cards(spec, before)
-    inst_a, cards_a = slot_cards(spec, after)
-    zone = _slot_zone(spec)
+    inst_b, cards_b = slot_cards(spec, before)
+    inst_a, _ = slot_cards(spec, after)
     out = []
     for p in (0, 1):
-        was_hidden = inst_b[0, p][hidden_before[p] & (inst_b[0, p] >= 0)]
-        if was_hidden.size == 0:
+        now_seen = inst_a[0, p][vis_after[p] & (inst_a[0, p] >= 0)]
+        hit = hidden_before[p] & (inst_b[0, p] >= 0) & np.isin(inst_b[0, p], now_seen)
+        out += [(p, int(s), int(cards_b[0, p, s])) for s in np.flatnonzero(hit)]
+    return out
+
+
+def pin_cards(spec: GameSpec, row: np.ndarray, pins: Sequence[tuple[int, int, int]], hidden: np.ndarray,
+              rng: np.random.Generator) -> np.ndarray | None:
+    """A copy of ``row`` in which every slot ``(owner, slot, card)`` of ``pins`` holds ``card``; None when one cannot.
+
+    The card identities (``deck_list`` entries) of the instance in the slot and of an instance holding ``card`` in
+    another slot of the same owner that is hidden (``hidden``, ``bool[2, S]``) and not pinned are swapped, as ``hide``
+    itself re-deals: positions and per-instance state stay. The other slot is taken from the same zone if it can be,
+    else from a zone named ``*deck*`` or ``*hand*`` (any card may lie there); a card found only in another zone (a
+    face-down card that must be of some kind) is not moved, and the copy is not made."""
+    out = row.copy()
+    inst, cards = slot_cards(spec, out)
+    inst, cards = inst[0], cards[0]
+    zone = _slot_zone(spec)
+    anywhere = np.zeros(zone.size, dtype=bool)
+    for start, stop, _ in _hideable_zones(spec):
+        anywhere[start:stop] = True
+    want = np.full(hidden.shape, -1, dtype=np.int64)
+    for p, s, card in pins:
+        want[p, s] = card
+    _, dl_at = _slot_index(spec)
+    for p, s, card in pins:
+        if cards[p, s] == card:
             continue
-        shown = vis_after[p] & np.isin(inst_a[0, p], was_hidden)
-        out += [(p, int(zone[s]), int(cards_a[0, p, s])) for s in np.flatnonzero(shown)]
-    return tuple(out)
-
-
-def _matching_redeal(game: BatchGame, row: np.ndarray, row_after: np.ndarray, actor: int, action: int, viewer: int,
-                     hidden_before: np.ndarray, rng: np.random.Generator, redeals: int,
-                     samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """A re-deal of ``row`` (for ``viewer``) where ``action`` is legal and reveals the same cards as the step from
-    ``row`` to ``row_after``: its state, view and mask after the step; None when none of ``redeals`` tries does.
-
-    Each try's own re-dealt slots join ``hidden_before`` before the two reveals are compared: a hidden slot that the
-    first samples happened not to change (identical cards) must not count as visible when this try changes it."""
-    spec = game.spec
-    variants = np.stack([spec.hide(row, viewer, rng, game.pool) for _ in range(redeals)])
-    n = variants.shape[0]
-    legal = _masks(game, variants, np.full(n, actor, np.int32))[:, action] != 0
-    variants = variants[legal]
-    if variants.shape[0] == 0:
-        return None
-    n = variants.shape[0]
-    after, obs, vmask = _step_and_view(game, variants, np.full(n, actor, np.int32), np.full(n, action, np.int32),
-                                       np.full(n, viewer, np.int32))
-    _, base = slot_cards(spec, row)
-    _, dealt = slot_cards(spec, variants)
-    for t in range(n):
-        hidden = hidden_before | (dealt[t] != base[0])
-        wanted = _reveal_signature(spec, row, row_after, hidden, viewer, rng, game.pool, samples)
-        if _reveal_signature(spec, variants[t], after[t], hidden, viewer, rng, game.pool, samples) == wanted:
-            return after[t], obs[t], vmask[t]
-    return None
+        # a donor may be a pinned slot not yet given its own card (it gets it later), never one that has it
+        donors = np.flatnonzero(hidden[p] & (cards[p] != want[p]) & (cards[p] == card) & (inst[p] >= 0))
+        same = donors[zone[donors] == zone[s]]
+        donors = same if same.size else donors[anywhere[donors]]
+        if donors.size == 0 or inst[p, s] < 0:
+            return None
+        d = int(rng.choice(donors))
+        a, b = dl_at + p * spec.max_deck + inst[p, s], dl_at + p * spec.max_deck + inst[p, d]
+        out[a], out[b] = out[b], out[a]
+        cards[p, s], cards[p, d] = card, cards[p, s]
+    return out
 
 
 def _example(stats: TimingStats, limit: int, text: str) -> None:
@@ -783,7 +884,7 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
                              f"({t.pairs} sampled). First:\n" + "\n\n".join(t.examples[:1]) + f"\n{report.summary()}")
     if timing and t.compared < min_timing_pairs and (t.pairs > t.unchanged or report.hidden_possible):
         raise InvariantError(f"{spec.name}: the decision-timing check compared only {t.compared} pairs (at least "
-                             f"{min_timing_pairs} needed to mean anything; {t.revealed} revealed a card, "
+                             f"{min_timing_pairs} needed to mean anything; {t.unpinned} revealed card not pinnable, "
                              f"{t.illegal} illegal after the re-deal, {t.unchanged} unchanged); play more games")
 
 

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 import cardenvs
+from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE, TRUNCATED
 from cardenvs.core.spec import GameSpec, Kernels
 from cardenvs.testing import (
-    InvariantError, check_game, hidden_slots, make_pilot, pairing_name, pairings_of, slot_cards, something_to_hide,
+    InvariantError, TimingStats, check_game, check_timing, hidden_slots, make_pilot, pairing_name, pairings_of,
+    pin_cards, revealed_slots, slot_cards, something_to_hide,
 )
 
 TOY_GAME = "divinecross"  # a sequential game with pass-only decisions that depend on the hand (and fast to compile)
@@ -56,6 +58,48 @@ def autoplay_forced(spec: GameSpec, only_the_actor: bool = False) -> GameSpec:
     return with_step(spec, wrap)
 
 
+def autoplay_in_steps(spec: GameSpec, steps: tuple[int, ...]) -> GameSpec:
+    """Issue 39 item 16's injected leaks: after reset and after every step, the engine plays a decision that has
+    exactly one legal action when the row's ``step`` field is one of ``steps`` (divinecross's ``ST_*``), as the old
+    divinecross did for the setup placement (a hand holding a single Unit) and for the Main Phase (nothing playable:
+    pass)."""
+    k = spec.kernels
+    step_at = spec.state_layout.offset("step")
+
+    def settle(states, tables):
+        for _ in range(10_000):
+            who = np.where(states[:, H_STATUS] == LIVE, states[:, H_TO_ACT], -1).astype(np.int32)
+            masks = np.zeros((states.shape[0], spec.num_actions), np.int8)
+            k.batch_mask(states, tables, who, masks)
+            forced = (who >= 0) & (masks.sum(axis=1) == 1) & np.isin(states[:, step_at], steps)
+            if not forced.any():
+                return
+            k.batch_step(states, tables, np.where(forced, who, -1).astype(np.int32),
+                         masks.argmax(axis=1).astype(np.int32), np.zeros(states.shape[0], np.int32))
+
+    def reset(states, tables, decks, seeds, rows):
+        k.batch_reset(states, tables, decks, seeds, rows)
+        settle(states, tables)
+
+    def step(states, tables, players, actions, errors):
+        k.batch_step(states, tables, players, actions, errors)
+        settle(states, tables)
+
+    return dataclasses.replace(spec, kernels=Kernels(reset, step, k.batch_observe, k.batch_mask, None))
+
+
+def setup_placement_leak() -> GameSpec:
+    from cardenvs.games.divinecross import state as S
+
+    return autoplay_in_steps(cardenvs.get_game("divinecross"), (S.ST_SETUP_PLACE,))
+
+
+def main_phase_leak() -> GameSpec:
+    from cardenvs.games.divinecross import state as S
+
+    return autoplay_in_steps(cardenvs.get_game("divinecross"), (S.ST_MAIN,))
+
+
 def truncate_at_turn(spec: GameSpec, turn: int) -> GameSpec:
     """A toy cap far below the game's: every game is truncated when it reaches ``turn``."""
 
@@ -90,6 +134,165 @@ def test_timing_check_views_the_step_from_the_opponent_too() -> None:
     first = str(err.value).split("First:")[1]
     actor = int(first.split("after player_")[1][0])
     assert f"player_{1 - actor} cannot tell apart" in first
+
+
+def test_issue39_setup_placement_leak_is_caught_where_matching_reveals_hid_it() -> None:
+    """Issue 39 item 16: with the setup placement auto-played for a hand holding one Unit, player 0's placement
+    either hands the decision to player 1 or (one Unit: placed for it, both Main Units turned up, the game starts)
+    does not. Re-dealing until the step reveals the same card selected deals with the same hidden hand, so the old
+    check found none of these; pinning the revealed card finds them. Checked on player 0's real placements."""
+    from cardenvs.games.divinecross import state as S
+
+    spec = setup_placement_leak()
+    game = BatchGame(spec, 96, seed=5)
+    for _ in range(20):  # decline every extra draw, so that each row stands at player 0's placement
+        extra = (game.states[:, spec.state_layout.offset("step")] == S.ST_EXTRA_DRAW) & (game.status == LIVE)
+        if not extra.any():
+            break
+        game.step(np.zeros(game.num_games, np.int32), players=np.where(extra, game.to_act, -1).astype(np.int32))
+    at = (game.states[:, spec.state_layout.offset("step")] == S.ST_SETUP_PLACE) & (game.to_act == 0)
+    rows = np.flatnonzero(at)
+    assert rows.size >= 40
+    actions = game.legal_mask(np.zeros(game.num_games, np.int32))[rows].argmax(axis=1)
+    stats = check_timing(game, rows, actions, np.random.default_rng(0), TimingStats())
+    # player 1 holds a single Unit in about a third of the deals of its starter deck: most pairs that re-deal its
+    # hand (viewer player 0) differ in who decides next
+    assert stats.leaks >= 15, stats
+    assert stats.compared >= rows.size
+    # the same positions without the leak: nothing
+    clean = BatchGame("divinecross", rows.size, seed=0)
+    clean.states[:] = game.states[rows]
+    clean_stats = check_timing(clean, np.arange(rows.size), actions, np.random.default_rng(0), TimingStats())
+    assert clean_stats.leaks == 0 and clean_stats.compared >= rows.size
+
+
+def test_issue39_main_phase_leak_pairs_that_differ_are_compared_not_skipped() -> None:
+    """Issue 39 item 16: with the Main Phase auto-passed when nothing in the hand is playable, a Main Phase action
+    either leaves its player a decision or (nothing left to play) ends the turn, and the next turn's draw reveals a
+    card to the opponent. The old check skipped such pairs as "revealed a card" (18 that differed, 3 leaks reported);
+    now every pair whose copies differ in who decides next is compared and reported: the check finds at least as
+    many leaks as a direct probe finds such pairs (plain re-deals, same action, next decider compared)."""
+    from cardenvs.games.divinecross import state as S
+
+    spec = main_phase_leak()
+    game = BatchGame(spec, 12, seed=7)
+    rng = np.random.default_rng(0)
+    step_at = spec.state_layout.offset("step")
+    states, acts = [], []
+    while (game.status == LIVE).any() and len(states) < 300:
+        live = game.status == LIVE
+        players = np.where(live, game.to_act, -1).astype(np.int32)
+        mask = game.legal_mask(players)
+        a = np.argmax((rng.random(mask.shape) + 1.0) * (mask != 0), axis=1)
+        for r in np.flatnonzero(live & (game.states[:, step_at] == S.ST_MAIN) & (a != 0)):  # not "end the phase"
+            states.append(game.states[r].copy())
+            acts.append(int(a[r]))
+        game.step(a, players=players)
+    probe = BatchGame(spec, len(states), seed=0)
+    probe.states[:] = np.stack(states)
+    stats = check_timing(probe, np.arange(len(states)), np.array(acts), np.random.default_rng(1), TimingStats())
+    differ = 0  # the direct probe
+    probe_rng = np.random.default_rng(2)
+    header = [H_STATUS, H_TO_ACT, H_NEEDS, H_TURN]
+    for row, a in zip(states, acts):
+        actor = int(row[H_TO_ACT])
+        for viewer in (actor, 1 - actor):
+            pair = np.stack([row, spec.hide(row, viewer, probe_rng, probe.pool)])
+            mask = np.zeros((2, spec.num_actions), np.int8)
+            spec.kernels.batch_mask(pair, probe.pool.tables, np.array([actor, actor], np.int32), mask)
+            if mask[1, a]:
+                spec.kernels.batch_step(pair, probe.pool.tables, np.array([actor, actor], np.int32),
+                                        np.array([a, a], np.int32), np.zeros(2, np.int32))
+                differ += int(not np.array_equal(pair[0, header], pair[1, header]))
+    assert differ >= 10
+    assert stats.leaks >= 0.8 * differ, (stats, differ)  # measured: 292 leaks where the probe finds 226 (old: 37)
+    assert stats.unpinned + stats.illegal <= 0.05 * stats.pairs, stats
+
+
+@pytest.mark.parametrize("leak,games,every,rows,least", [(setup_placement_leak, 60, 50, 60, 5),
+                                                         (main_phase_leak, 40, 4, 16, 14)],
+                         ids=["setup-placement", "main-phase"])
+def test_issue39_check_game_catches_decisions_the_engine_makes_from_a_hidden_hand(leak, games, every, rows,
+                                                                                 least) -> None:
+    """Issue 39 item 16: ``check_game`` as a user runs it reports both injected leaks, many times over (measured on
+    these games: 10 and 28 leaks; the old check reported 1 and 3, skipping 49 and 147 pairs as "revealed a card").
+    The setup run samples every game at its first decision, where the placements are."""
+    with pytest.raises(InvariantError, match="decision-timing leak") as err:
+        check_game(leak(), num_games=games, pilots=("random",), batch_size=games, align_games=1, seed=3,
+                   timing_every=every, timing_rows=rows, min_timing_pairs=10)
+    assert "cannot tell apart" in str(err.value)
+    leaks = int(str(err.value).split("decision-timing leak in ")[1].split(" ")[0])
+    assert leaks >= least
+
+
+def test_cards_revealed_before_the_viewer_decides_explain_what_it_saw_meanwhile() -> None:
+    """Relics keeps a cast card hidden while its caster picks the target and shows it when it resolves (its
+    RULES.md, "Decision timing"): whether the caster decides again depends on the hidden card, but the opponent has
+    no decision before the card is shown. Carrying copy 1 on to the viewer's next decision (``horizon``) and pinning
+    what it reveals explains it; with ``horizon=0`` the same pairs are reported as leaks."""
+    game = BatchGame("relics", 48, seed=5)
+    spec = game.spec
+    pend = spec.state_layout.offset("pend_card")
+    rng = np.random.default_rng(0)
+    states, acts = [], []
+    probe = BatchGame("relics", 48, seed=0)
+    while (game.status == LIVE).any() and len(states) < 160:
+        live = game.status == LIVE
+        players = np.where(live, game.to_act, -1).astype(np.int32)
+        mask = game.legal_mask(players)
+        a = np.argmax((rng.random(mask.shape) + 1.0) * (mask != 0), axis=1)
+        probe.states[:] = game.states
+        probe.step(a, players=players)
+        # a hand card now pending while its player decides again: the case in question
+        hit = live & (probe.states[:, pend] >= 0) & (probe.to_act == players) & (game.states[:, pend] < 0)
+        for r in np.flatnonzero(hit):
+            states.append(game.states[r].copy())
+            acts.append(int(a[r]))
+        game.step(a, players=players)
+    assert len(states) >= 10
+    batch = BatchGame("relics", len(states), seed=0)
+    batch.states[:] = np.stack(states)
+    rows, actions = np.arange(len(states)), np.array(acts)
+    carried, one_step = TimingStats(), TimingStats()
+    for seed in range(3):  # few re-deals put a card that resolves at once (no target) in the cast card's slot
+        check_timing(batch, rows, actions, np.random.default_rng(seed), carried)
+        check_timing(batch, rows, actions, np.random.default_rng(seed), one_step, horizon=0)
+    assert carried.leaks == 0 and carried.pinned > 0, carried
+    assert one_step.leaks > 0, one_step
+
+
+def test_pinning_puts_the_revealed_cards_in_the_re_deal_and_nothing_else() -> None:
+    """``revealed_slots`` names the slots a draw revealed to the drawer; ``pin_cards`` gives a re-deal those cards in
+    those slots by swapping card identities with other hidden slots, leaving every other slot's multiset alone."""
+    game = BatchGame(TOY_GAME, 1, seed=5)
+    spec = game.spec
+    rng = np.random.default_rng(1)
+    while True:  # play to a Main Phase decision whose pass leads to the opponent's draw
+        mask = game.legal_mask()[0]
+        if game.states[0, spec.state_layout.offset("turn")] >= 1 and mask[0]:
+            break
+        game.step([int(np.flatnonzero(mask)[0])])
+    row = game.states[0].copy()
+    actor = int(game.to_act[0])
+    viewer = 1 - actor
+    after = row[None].copy()
+    game.kernels.batch_step(after, game.pool.tables, np.array([actor], np.int32), np.array([0], np.int32),
+                            np.zeros(1, np.int32))
+    hid = hidden_slots(spec, row, viewer, rng, game.pool, samples=8)
+    shown = revealed_slots(spec, row, after[0], hid, viewer, rng, game.pool, samples=8)
+    if not shown:
+        pytest.skip("the pass ended the game or drew nothing")
+    other = spec.hide(row, viewer, rng, game.pool)
+    pinned = pin_cards(spec, other, shown, hid, rng)
+    assert pinned is not None
+    _, cards = slot_cards(spec, pinned)
+    _, before = slot_cards(spec, other)
+    for p, s, card in shown:
+        assert cards[0, p, s] == card
+    changed = cards[0] != before[0]
+    assert not (changed & ~hid).any()  # only hidden slots were touched
+    for p in (0, 1):
+        assert sorted(cards[0, p][hid[p]]) == sorted(before[0, p][hid[p]])
 
 
 def test_timing_false_skips_the_timing_check() -> None:
