@@ -134,8 +134,14 @@ def deck_toml(deck: Deck, pool: CardPool) -> str:
             names.append(card)
             counts[card] = 0
         counts[card] += 1
-    lines = [f"name = {json.dumps(deck.name)}", "", "[cards]"]
-    lines += [f"{json.dumps(card)} = {counts[card]}" for card in names]  # JSON strings are TOML basic strings
+
+    def toml_string(text: str) -> str:
+        # a JSON string is a TOML basic string, except that TOML has no \uD83D-style surrogate pairs (so characters
+        # outside the BMP are written as themselves) and wants DEL escaped
+        return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+    lines = [f"name = {toml_string(deck.name)}", "", "[cards]"]
+    lines += [f"{toml_string(card)} = {counts[card]}" for card in names]
     return "\n".join(lines) + "\n"
 
 
