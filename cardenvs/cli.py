@@ -242,8 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_train(argv: Sequence[str]) -> int:
-    """``cardenvs train ...`` is ``python -m cardenvs.train.ppo ...`` (its options are passed through as given)."""
-    from .train.ppo import main as train
+    """``cardenvs train ...`` is ``python -m cardenvs.train.ppo ...`` (its options are passed through as given; a
+    --max-minutes budget counts from this process's start)."""
+    from .train.ppo import command as train
 
     train(list(argv))
     return 0

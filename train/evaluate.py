@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from cardenvs.core.batch import BatchGame, get_spec
-from cardenvs.core.header import TERMINATED
+from cardenvs.core.header import LIVE, TERMINATED
 from cardenvs.eval import stats
 
 MAX_DECISIONS = 1_000_000  # guard: the kernels truncate long games far earlier
@@ -82,18 +82,22 @@ def _resolve_agent(spec: Any, agent: Any, seed: int) -> Any:
 
 
 def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: int = 0, decks: Any = None,
-               batch_size: int = 1000) -> MatchResult:
+               batch_size: int = 1000, progress: Any = None, first: int = 0) -> MatchResult:
     """Play ``games`` seat-swapped games of ``agent_a`` against ``agent_b`` (agent objects or names such as
     "random", "heuristic", "ppo:path.zip") and count the results from A's side.
 
     ``games`` is rounded up to an even number; ``decks`` is a pair (seat 0's deck, seat 1's deck) or None for the
-    game's default pair (so with seat swapping each agent pilots each deck in half of the games).
+    game's default pair (so with seat swapping each agent pilots each deck in half of the games). ``progress``, when
+    given, is called with the number of games that just finished (a progress bar's ``advance``). ``first``: the index
+    of the first seat-swapped pair, so that rounds of one match (:func:`play_timed`) play the games a single call of
+    the summed size would.
     """
     spec = get_spec(game)
     a = _resolve_agent(spec, agent_a, seed * 2 + 1)
     b = _resolve_agent(spec, agent_b, seed * 2 + 2)
     half = (int(games) + 1) // 2
-    seeds = np.concatenate([np.arange(half), np.arange(half)]).astype(np.int64) + int(seed) * 1_000_003
+    ks = np.arange(int(first), int(first) + half)
+    seeds = np.concatenate([ks, ks]).astype(np.int64) + int(seed) * 1_000_003
     a_seat = np.concatenate([np.zeros(half, np.int32), np.ones(half, np.int32)])
     wins = draws = losses = truncated = decisions = 0
     by_seat = {0: [0, 0, 0], 1: [0, 0, 0]}
@@ -102,7 +106,7 @@ def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: i
         sl = slice(start, min(start + batch_size, 2 * half))
         batch = BatchGame(spec, sl.stop - sl.start, decks=decks, seed=seeds[sl], pool=pool, fused=True)
         seat_a = a_seat[sl]
-        decisions += _play_to_end(batch, a, b, seat_a)
+        decisions += _play_to_end(batch, a, b, seat_a, progress)
         status = batch.status
         winner = batch.winner
         for s in (0, 1):
@@ -118,10 +122,17 @@ def play_match(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: i
     return MatchResult(wins, draws, losses, truncated, {k: tuple(v) for k, v in by_seat.items()}, decisions)
 
 
-def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
+def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray, progress: Any = None) -> int:
     """One batched decision per loop for every live game (``BatchGame.play_out``, the tournaments' loop too);
-    returns the number of decisions played."""
+    returns the number of decisions played. ``progress(n)`` hears of every ``n`` games that finished."""
     actions = np.zeros(batch.num_games, dtype=np.int32)
+    finished = [0]
+
+    def report() -> None:
+        done = int(np.count_nonzero(batch.status != LIVE))
+        if done > finished[0]:
+            progress(done - finished[0])
+            finished[0] = done
 
     def decide(who: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         actions[:] = 0
@@ -134,7 +145,7 @@ def _play_to_end(batch: BatchGame, a: Any, b: Any, seat_a: np.ndarray) -> int:
                 actions[rows] = agent.act(obs[rows], mask[rows], batch.states[rows], who[rows])
         return actions
 
-    return batch.play_out(decide, max_steps=MAX_DECISIONS)
+    return batch.play_out(decide, max_steps=MAX_DECISIONS, on_step=None if progress is None else report)
 
 
 def unseen_pairings(game: Any, pairs: int = 20, train_seed: int = 0, deck_bank: int = 256) -> list:
@@ -153,7 +164,8 @@ def starter_pairings(game: Any) -> list[tuple[str, str]]:
 
 
 def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs: int = 20, seed: int = 0,
-                train_seed: int = 0, deck_bank: int = 256, per_pairing: dict | None = None) -> MatchResult:
+                train_seed: int = 0, deck_bank: int = 256, per_pairing: dict | None = None,
+                progress: Any = None) -> MatchResult:
     """``games`` seat-swapped games spread evenly over ``pairs`` random legal deck pairs that a deck-general run with
     ``train_seed`` (and ``deck_bank`` random decks) never used; counts summed over the pairs. ``per_pairing``, when
     given, receives ``"unseen pair K" -> MatchResult`` for each pair: whether the losses gather in a few pairs."""
@@ -161,7 +173,7 @@ def play_unseen(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, pairs:
     per = max(2, int(games) // max(len(held), 1))
     total = MatchResult.empty()
     for k, pair in enumerate(held):
-        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
+        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair, progress=progress)
         if per_pairing is not None:
             per_pairing[f"unseen pair {k}"] = r
         add_result(total, r)
@@ -178,8 +190,47 @@ def add_result(total: MatchResult, r: MatchResult) -> None:
     total.by_seat = {s: tuple(a + b for a, b in zip(total.by_seat[s], r.by_seat[s])) for s in (0, 1)}
 
 
+def play_timed(game: Any, agent_a: Any, agent_b: Any, games: int, seconds: float, seed: int = 0,
+               pairs: list | None = None, progress: Any = None) -> tuple[MatchResult, int]:
+    """Up to ``games`` seat-swapped games (spread evenly over the deck ``pairs``; None: the game's default pair) that
+    stop when ``seconds`` of wall time are used: rounds of seat-swapped pairs on every deck pair in turn, each round
+    sized by the games per second measured so far so that the next one fits. Returns the counts and how many deck
+    pairs were reached. Always plays at least one seat-swapped pair. Pair ``k`` plays its games with seed ``seed + k``
+    and the game indices a single :func:`play_match` of the same size would (``first``), so the games played are a
+    prefix of the untimed evaluation's.
+
+    Why: a training run under ``--max-minutes`` must end within its budget, evaluations included, so each
+    evaluation gets a time slice instead of a game count (train/budget.py)."""
+    import time
+
+    end = time.perf_counter() + float(seconds)
+    pairs = list(pairs) if pairs else [None]
+    cap = max(1, (int(games) // len(pairs) + 1) // 2)  # seat-swapped pairs per deck pair
+    total = MatchResult.empty()
+    played, per_game, reached = 0, None, 0  # pairs of games played on every deck pair so far; seconds a game
+    size = 1
+    while played < cap:
+        for k, pair in enumerate(pairs):
+            left = end - time.perf_counter()
+            if total.games and (left <= 0 or (per_game is not None and per_game * 2 * size > left)):
+                return total, reached
+            t = time.perf_counter()
+            r = play_match(game, agent_a, agent_b, games=2 * size, seed=seed + k, decks=pair, progress=progress,
+                           first=played)
+            spent = time.perf_counter() - t
+            per_game = spent / r.games if per_game is None else 0.5 * per_game + 0.5 * spent / r.games
+            add_result(total, r)
+            reached = max(reached, k + 1)
+        played += size
+        left = end - time.perf_counter()
+        # the next round: what the time left holds at the measured rate (half of it, as rates vary), at most 4x
+        fit = int(0.5 * left / max(per_game * 2 * len(pairs), 1e-9))
+        size = max(1, min(cap - played, 4 * size, fit))
+    return total, reached
+
+
 def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed: int = 0,
-                  per_pairing: dict | None = None) -> MatchResult:
+                  per_pairing: dict | None = None, progress: Any = None) -> MatchResult:
     """``games`` seat-swapped games spread evenly over every ordered pair of the game's starter decks, mirrors
     included (n x n pairings for n starter decks); counts summed over the pairings.
 
@@ -192,7 +243,7 @@ def play_starters(game: Any, agent_a: Any, agent_b: Any, games: int = 2000, seed
     per = max(2, int(games) // len(pairings))
     total = MatchResult.empty()
     for k, pair in enumerate(pairings):
-        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair)
+        r = play_match(game, agent_a, agent_b, games=per, seed=seed * 1000 + k, decks=pair, progress=progress)
         if per_pairing is not None:
             per_pairing[f"{pair[0]} vs {pair[1]}"] = r
         add_result(total, r)
@@ -224,6 +275,8 @@ def main(argv: Any = None) -> MatchResult:
                     help="the training run's seed (its deck bank is excluded from the unseen pairs; default 0)")
     ap.add_argument("--deck-bank", type=int, default=256, dest="deck_bank", help="the training run's deck_bank")
     ap.add_argument("--json", help="write the counts and interval to this file")
+    ap.add_argument("--no-progress", action="store_true", dest="no_progress",
+                    help="no progress bar (it goes to stderr; the results go to stdout)")
     ap.add_argument("--trust-pickle", action="store_true", dest="trust_pickle",
                     help="load ppo:FILE.zip agents although SB3 unpickles them (a crafted .zip runs code)")
     args = ap.parse_args(argv)
@@ -235,14 +288,27 @@ def main(argv: Any = None) -> MatchResult:
     pairings: dict = {}
     if args.unseen_pairs > 0 and args.all_starters:
         ap.error("--unseen-pairs and --all-starters pick the decks in two different ways: give one of them")
-    if args.all_starters:
-        res = play_starters(args.game, args.a, args.b, games=args.games, seed=args.seed, per_pairing=pairings)
-    elif args.unseen_pairs > 0:
-        res = play_unseen(args.game, args.a, args.b, games=args.games, pairs=args.unseen_pairs, seed=args.seed,
-                          train_seed=args.train_seed, deck_bank=args.deck_bank, per_pairing=pairings)
-    else:
-        res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
-                         decks=tuple(args.decks) if args.decks else None)
+    from rich.console import Console
+
+    from cardenvs.eval.report import RichProgress
+
+    # long work shows progress (issue 42): a bar of games on stderr, so stdout holds the results alone
+    with RichProgress(f"{args.game}: {args.a} vs {args.b}", console=Console(stderr=True),
+                      disable=args.no_progress) as bar:
+        if args.all_starters:
+            n_pairings = len(starter_pairings(args.game))
+            bar.set_total((max(2, args.games // n_pairings) + 1) // 2 * 2 * n_pairings)
+            res = play_starters(args.game, args.a, args.b, games=args.games, seed=args.seed, per_pairing=pairings,
+                                progress=bar.advance)
+        elif args.unseen_pairs > 0:
+            bar.set_total((max(2, args.games // args.unseen_pairs) + 1) // 2 * 2 * args.unseen_pairs)
+            res = play_unseen(args.game, args.a, args.b, games=args.games, pairs=args.unseen_pairs, seed=args.seed,
+                              train_seed=args.train_seed, deck_bank=args.deck_bank, per_pairing=pairings,
+                              progress=bar.advance)
+        else:
+            bar.set_total((args.games + 1) // 2 * 2)
+            res = play_match(args.game, args.a, args.b, games=args.games, seed=args.seed,
+                             decks=tuple(args.decks) if args.decks else None, progress=bar.advance)
     wall = time.perf_counter() - t
     print(f"{args.game}: {args.a} vs {args.b}: {res.summary()}  [{wall:.1f}s]")
     for seat, (w, d, l_) in sorted(res.by_seat.items()):
@@ -263,7 +329,7 @@ def match_json(game: str, a: str, b: str, seed: int, result: MatchResult, pairin
     return out
 
 
-__all__ = ["MatchResult", "match_json", "play_match", "play_starters", "play_unseen", "wilson", "main"]
+__all__ = ["MatchResult", "match_json", "play_match", "play_starters", "play_timed", "play_unseen", "wilson", "main"]
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ The learner plays a random seat of ``cardenvs.make_vec(game, num_envs, opponent=
 episode's opponent from random, the game's heuristic and a league of frozen earlier checkpoints (see
 :mod:`train.league`), following the schedule in the config (:mod:`train.config`). Every ``eval.every`` steps the
 current policy plays seat-swapped games against random and heuristic on the batch core (:mod:`train.evaluate`);
-win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. Checkpoints go to ``<out>/checkpoints/``, the final
+win rates go to TensorBoard (``<out>/tb``) and ``<out>/eval.csv``. ``--max-minutes M`` is a budget for the whole
+command, evaluations included: they are then planned in time and sized to fit, and training stops in time for the
+final evaluation and saving (:mod:`train.budget`). Checkpoints go to ``<out>/checkpoints/``, the final
 model to ``<out>/final.zip`` and its shipped-policy file (numpy only, :mod:`cardenvs.agents.policy`) to
 ``<out>/policy.npz``, throughput and the env's share of wall time to ``<out>/summary.json``.
 ``--resume path.zip`` continues a run (steps, league pool and schedule position included); ``--stages`` then runs
@@ -29,6 +31,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 
+from .budget import clock, plan as plan_budget, process_start, tolerance  # noqa: E402
 from .config import load_config, merge  # noqa: E402
 from .league import CheckpointPool, OpponentMix  # noqa: E402
 
@@ -79,17 +82,27 @@ def _make_callback(trainer: "Trainer"):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class TrainerCallback(BaseCallback):
-        """Schedule position, checkpoints + league pool, periodic evaluation, throughput logging."""
+        """Schedule position, checkpoints + league pool, periodic evaluation, throughput logging; under a budget
+        (``--max-minutes``) the stop that keeps the final evaluation and saving within it (train/budget.py)."""
 
         def _on_training_start(self) -> None:
-            trainer.t_start = time.perf_counter()
+            trainer.t_start = trainer.t_start or time.perf_counter()
             trainer.steps_start = self.model.num_timesteps
             trainer.env_seconds_start = trainer.timed.env_seconds
+            trainer.last_step_t = time.perf_counter()
+
+        def _on_rollout_start(self) -> None:
+            now = time.perf_counter()
+            if trainer.rollout_end_t is not None:  # the PPO update between two rollouts: measured for the stop
+                trainer.update_s = max(now - trainer.rollout_end_t, 0.8 * trainer.update_s)
+            trainer.last_step_t = now
 
         def _on_step(self) -> bool:
             n = self.model.num_timesteps
-            if trainer.deadline is not None and time.perf_counter() > trainer.deadline:
-                return False  # --max-minutes: stop here; run() still saves and evaluates the final model
+            now = time.perf_counter()
+            trainer.time_step(now)
+            if trainer.plan is not None and trainer.should_stop(now, self.locals):
+                return False  # --max-minutes: run() saves and evaluates the final model within the budget
             if trainer.stop_steps and n >= trainer.stop_steps:
                 return False  # [train] stop_steps: the same stop, at a step count instead of a wall time
             if n >= trainer.next_stop_check:  # a STOP file in the run folder: the same stop, asked for by hand
@@ -102,11 +115,17 @@ def _make_callback(trainer: "Trainer"):
             trainer.mix.steps = n
             if n >= trainer.next_checkpoint:
                 trainer.checkpoint(n)
-            if n >= trainer.next_eval:
+            if trainer.plan is not None:
+                if trainer.eval_due(now):
+                    trainer.evaluate(n, seconds=trainer.eval_slice(self.locals))
+            elif n >= trainer.next_eval:
                 trainer.evaluate(n)
+            if trainer.bar is not None:
+                trainer.bar.update(n, trainer.rate())
             return True
 
         def _on_rollout_end(self) -> None:
+            trainer.rollout_end_t = time.perf_counter()
             wall = time.perf_counter() - trainer.t_start
             steps = self.model.num_timesteps - trainer.steps_start
             env = trainer.timed.env_seconds - trainer.env_seconds_start
@@ -117,14 +136,19 @@ def _make_callback(trainer: "Trainer"):
             for k, v in counts.items():
                 self.logger.record(f"opponents/{k}_share", v / total)
             self.logger.record("opponents/league_pool", len(trainer.mix.pool))
-            if trainer.verbose and not trainer.progress and time.perf_counter() - trainer.last_status > 30:
+            if trainer.plan is not None:
+                trainer.schedule_eval(trainer.rollout_end_t)  # the measured rate may end the run before the budget
+            if trainer.verbose and trainer.bar is None and time.perf_counter() - trainer.last_status > 30:
                 trainer.last_status = time.perf_counter()
                 rate = steps / max(wall, 1e-9)
                 left = (trainer.total_steps - self.model.num_timesteps) / max(rate, 1e-9)
+                budget = ""
                 if trainer.deadline is not None:
                     left = min(left, trainer.deadline - time.perf_counter())
+                    budget = (f"  budget {clock(time.perf_counter() - trainer.clock_start)} of "
+                              f"{clock(trainer.deadline - trainer.clock_start)}")
                 _print(f"[train] step {self.model.num_timesteps:>10,} / {trainer.total_steps:,}  {rate:,.0f} steps/s  "
-                       f"env {env / max(wall, 1e-9):.0%} of wall  ~{left / 60:.1f} min left")
+                       f"env {env / max(wall, 1e-9):.0%} of wall  ~{left / 60:.1f} min left{budget}")
 
     return TrainerCallback()
 
@@ -134,7 +158,15 @@ class Trainer:
     """Builds the env, model and callbacks from a config; ``run()`` trains and saves."""
 
     def __init__(self, game: str, cfg: dict, out: Path, resume: str | None = None, progress: bool = True,
-                 verbose: int = 1, max_minutes: float | None = None, trust_pickle: bool = False) -> None:
+                 verbose: int = 1, max_minutes: float | None = None, trust_pickle: bool = False,
+                 deadline: float | None = None, clock_start: float | None = None) -> None:
+        """``max_minutes``: a budget from now; or ``deadline`` (a ``time.perf_counter()`` reading) with the
+        ``clock_start`` it counts from (the command's start, train/budget.py): the run, its evaluations and saving
+        end by then."""
+        self.clock_start = time.perf_counter() if clock_start is None else float(clock_start)
+        if deadline is None and max_minutes is not None:
+            deadline = self.clock_start + 60.0 * float(max_minutes)
+        self.deadline = deadline
         import cardenvs
         from cardenvs.agents.policy import check_pickle_trust, trust_pickle_file, trust_pilots
         from cardenvs.core.errors import BadArgumentError
@@ -256,7 +288,14 @@ class Trainer:
         self.model.set_logger(configure(str(self.out / "tb"), formats))
         self.warm_start: dict | None = None
         if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
+            t_bc = time.perf_counter()
             self.warm_start = self._clone_teacher(cfg["bc"])  # [bc]: start from a clone of the teacher
+            if self.deadline is not None:  # a fixed number of games: the budget's clock starts after it (stated)
+                bc_s = time.perf_counter() - t_bc
+                self.deadline += bc_s
+                self.clock_start += bc_s
+                if verbose:
+                    _print(f"[budget] the [bc] warm start took {bc_s:.0f} s; the budget counts from its end")
         self.total_steps = int(tcfg["total_steps"])
         self.stop_steps = int(tcfg.get("stop_steps") or 0)
         self.next_stop_check = 0  # the step at which the callback next looks for <out>/STOP
@@ -273,8 +312,20 @@ class Trainer:
         self.env_seconds_start = 0.0
         self.eval_seconds = 0.0
         self.last_status = time.perf_counter()
-        self.deadline = None if max_minutes is None else time.perf_counter() + 60.0 * max_minutes
         self.mix.steps = n
+        # the budget (train/budget.py): its evaluation plan, made when training starts, and what the stop measures
+        self.plan = None
+        self.bar: Any = None
+        self.periodic_done = 0  # evaluations of the plan made before the final one
+        self.last_eval_t = 0.0
+        self.next_eval_t = float("inf")
+        self.step_s = 0.0  # seconds per vector step (an average), the PPO update's seconds, saving's seconds
+        self.update_s = 0.0
+        self.save_s = 2.0
+        self.exit_s = 0.5
+        self.last_step_t = time.perf_counter()
+        self.rollout_end_t: float | None = None
+        self.stop_said = False
 
     def _clone_teacher(self, bcfg: dict) -> dict:
         """The ``[bc]`` warm start (train/bc.py): record the teacher's games (the heuristic's unless ``[bc] teacher``
@@ -329,10 +380,86 @@ class Trainer:
         (self.out / "bc.json").write_text(json.dumps(summary, indent=1))
         return summary
 
+    # -- the budget (train/budget.py) --
+    def rate(self) -> float:
+        """Steps per second of this run so far (evaluations included)."""
+        return (self.model.num_timesteps - self.steps_start) / max(time.perf_counter() - self.t_start, 1e-9)
+
+    def time_step(self, now: float) -> None:
+        """Average the seconds of one vector step (the time since the callback's last call, when nothing else ran)."""
+        dt = now - self.last_step_t
+        if dt > 0:
+            self.step_s = dt if self.step_s == 0 else 0.9 * self.step_s + 0.1 * dt
+        self.last_step_t = now
+
+    def final_reserve(self) -> float:
+        """Seconds kept for the end of a budgeted run: the final evaluation, saving and exporting, the process's exit
+        and 1 s to spare."""
+        return (self.plan.final_s if self.plan is not None else 0.0) + self.save_s + self.exit_s + 1.0
+
+    def rollout_rest(self, locals_: dict) -> float:
+        """Seconds until the current rollout and its PPO update are done, at the measured rates."""
+        left = int(locals_.get("n_rollout_steps", 0)) - int(locals_.get("n_steps", 0)) - 1
+        return max(left, 0) * self.step_s + self.update_s
+
+    def should_stop(self, now: float, locals_: dict) -> bool:
+        """Stop now if finishing this rollout and its update would leave too little for the final evaluation and
+        saving before the deadline (the steps of a rollout that is cut short are not trained on: nothing is lost
+        by stopping at its start instead of its end)."""
+        if now + self.rollout_rest(locals_) + self.final_reserve() <= self.deadline:
+            return False
+        if self.verbose and not self.stop_said:
+            self.stop_said = True
+            _print(f"[budget] training stops at step {self.model.num_timesteps:,} with "
+                   f"{max(self.deadline - now, 0):.0f} s left: the final evaluation (up to {self.plan.final_s:.0f} s) "
+                   f"and saving fit in it")
+        return True
+
+    def start_budget(self, now: float) -> None:
+        """Plan the evaluations for the time left (train/budget.py) and say so."""
+        budget_s = self.deadline - self.clock_start
+        self.plan = plan_budget(budget_s, left=self.deadline - now)
+        # Python's exit (torch's and numba's modules torn down) slows with the machine's load as the start did:
+        # measured 0.25-0.4 of the imports' time on a loaded 2-core machine, under a second on a quiet one
+        self.exit_s = max(0.5, 0.25 * (now - self.clock_start))
+        self.last_eval_t = now
+        resumed_here = bool(self.eval_rows) and self.eval_rows[-1]["step"] == self.model.num_timesteps
+        self.next_eval_t = float("inf") if resumed_here else now  # the start: the untrained (or resumed) policy
+        if resumed_here:
+            self.schedule_eval(now)
+        if self.verbose:
+            _print(f"[budget] {clock(budget_s)} for the whole command ({clock(self.deadline - now)} left after "
+                   f"setup; ends within +{tolerance(budget_s):.0f} s): {self.plan.points} evaluations, the first now, "
+                   f"the final one after training, each up to {self.plan.slice_s:.0f} s (the final "
+                   f"{self.plan.final_s:.0f} s) of the games [eval] asks for")
+
+    def schedule_eval(self, now: float) -> None:
+        """The next periodic evaluation: the ones still to make spread evenly between the last one and the end of
+        training (the deadline less the final reserve, or sooner where the measured rate reaches total_steps)."""
+        left_points = self.plan.points - 1 - self.periodic_done
+        if left_points <= 0:
+            self.next_eval_t = float("inf")
+            return
+        end = self.deadline - self.final_reserve()
+        rate = self.rate()
+        if rate > 0 and self.model.num_timesteps > self.steps_start:
+            end = min(end, now + (self.total_steps - self.model.num_timesteps) / rate)
+        self.next_eval_t = self.last_eval_t + (end - self.last_eval_t) / (left_points + 1)
+
+    def eval_due(self, now: float) -> bool:
+        return now >= self.next_eval_t
+
+    def eval_slice(self, locals_: dict | None = None) -> float:
+        """Seconds for a periodic evaluation: its slice of the plan, less whatever the final reserve needs."""
+        room = self.deadline - time.perf_counter() - self.final_reserve() - self.rollout_rest(locals_ or {})
+        return max(0.0, min(self.plan.slice_s, room))
+
     # -- pieces called by the callback --
     def checkpoint(self, n: int) -> Path:
         path = self.out / "checkpoints" / f"step_{n:010d}.zip"
+        t_save = time.perf_counter()
         self.model.save(path)
+        self.save_s = max(2.0, 3 * (time.perf_counter() - t_save))  # the final save, its run state and the export
         from cardenvs.agents.policy import trust_pickle_file
 
         trust_pickle_file(path)  # this process wrote it: the league may load it back
@@ -345,35 +472,65 @@ class Trainer:
         self._save_run_state(path)
         return path
 
-    def evaluate(self, n: int) -> dict:
+    def evaluate(self, n: int, seconds: float | None = None, final: bool = False) -> dict:
+        """Play the learner against each ``[eval]`` opponent (and on the held-out deck pairs) and log a row of
+        ``eval.csv``. With ``seconds`` (a budgeted run) the games are those that fit in that time, at most
+        ``[eval] games`` per opponent (:func:`train.evaluate.play_timed`); the row says how many were played."""
         from cardenvs.agents.policy import PolicyAgent
 
-        from .evaluate import play_match
+        from .evaluate import MatchResult, play_match, play_timed, wilson
 
         t = time.perf_counter()
         ecfg = self.cfg["eval"]
+        games = int(ecfg["games"])
         learner = PolicyAgent(self.model, name="learner")
         row: dict[str, Any] = {"step": n, "wall_s": round(time.perf_counter() - self.t_start + self.eval_seconds, 2)}
         decks = self.cfg["train"].get("decks")
         decks = None if decks == "mixed" or not decks else tuple(decks)
-        for opp in ecfg["opponents"]:
-            if self.holdout:  # the same number of games again, spread over the held-out random deck pairs
-                per = max(2, int(ecfg["games"]) // len(self.holdout))
-                parts = [play_match(self.game, learner, opp, games=per, seed=int(ecfg["seed"]) + k, decks=pair)
-                         for k, pair in enumerate(self.holdout)]
-                from .evaluate import wilson
+        opponents = list(ecfg["opponents"])
+        parts = len(opponents) * (2 if self.holdout else 1)
+        unseen = f", and as many on {len(self.holdout)} unseen deck pairs" if self.holdout else ""
+        what = f"vs {', '.join(opponents)}: {games:,} games each{unseen}"
+        if self.verbose:  # said before it plays: an evaluation can take minutes
+            _print(f"[eval] step {n:,}: " + ("the final evaluation: " if final else "")
+                   + (f"up to {seconds:.0f} s, at most {what}" if seconds is not None else what))
+        played = [0]
 
-                won, played = sum(r.wins for r in parts), sum(r.games for r in parts)
-                row[f"unseen_win_{opp}"] = round(won / max(played, 1), 4)
-                row[f"unseen_lo_{opp}"], row[f"unseen_hi_{opp}"] = (round(v, 4) for v in wilson(won, played))
-                self.model.logger.record(f"eval/unseen_win_rate_vs_{opp}", won / max(played, 1))
-            res = play_match(self.game, learner, opp, games=int(ecfg["games"]), seed=int(ecfg["seed"]),
-                             decks=decks)
+        def progress(k: int) -> None:
+            played[0] += k
+            if self.bar is not None:
+                self.bar.set_note(f"evaluating {label}: {played[0]:,} games played", n, self.rate())
+
+        def match(opp: str, pairs: list, seed: int) -> tuple[MatchResult, int]:
+            if seconds is not None:  # the games that fit in this part's share of the slice
+                return play_timed(self.game, learner, opp, games, seconds / parts, seed=seed, pairs=pairs,
+                                  progress=progress)
+            per = max(2, games // len(pairs))
+            total = MatchResult.empty()
+            from .evaluate import add_result
+
+            for k, pair in enumerate(pairs):
+                add_result(total, play_match(self.game, learner, opp, games=per, seed=seed + k, decks=pair,
+                                             progress=progress))
+            return total, len(pairs)
+
+        for opp in opponents:
+            if self.holdout:  # the same number of games again, spread over the held-out random deck pairs
+                label = f"vs {opp} on unseen decks"
+                res, reached = match(opp, self.holdout, int(ecfg["seed"]))
+                row[f"unseen_win_{opp}"] = round(res.win_rate, 4)
+                row[f"unseen_lo_{opp}"], row[f"unseen_hi_{opp}"] = (round(v, 4) for v in wilson(res.wins, res.games))
+                row[f"unseen_games_{opp}"] = res.games
+                row[f"unseen_pairs_{opp}"] = reached
+                self.model.logger.record(f"eval/unseen_win_rate_vs_{opp}", res.win_rate)
+            label = f"vs {opp}"
+            res, _ = match(opp, [decks], int(ecfg["seed"]))
             lo, hi = res.ci
             row[f"win_{opp}"] = round(res.win_rate, 4)
             row[f"lo_{opp}"] = round(lo, 4)
             row[f"hi_{opp}"] = round(hi, 4)
             row[f"score_{opp}"] = round(res.score, 4)
+            row[f"games_{opp}"] = res.games
             for seat, (w_, d_, l_) in res.by_seat.items():  # a policy that only wins from one seat is not done
                 row[f"win_{opp}_seat{seat}"] = round(w_ / max(w_ + d_ + l_, 1), 4)
             self.model.logger.record(f"eval/win_rate_vs_{opp}", res.win_rate)
@@ -385,10 +542,18 @@ class Trainer:
         _write_csv(self.out / "eval.csv", self.eval_rows)
         while self.next_eval <= n:
             self.next_eval += self.eval_every
+        if self.plan is not None and not final:  # the next one of the plan, spread over the time left
+            self.periodic_done += 1
+            self.last_eval_t = time.perf_counter()
+            self.schedule_eval(self.last_eval_t)
+        self.last_step_t = time.perf_counter()  # the evaluation is not a vector step
+        if self.bar is not None:
+            self.bar.set_note("", n, self.rate())
         if self.verbose:
             text = "  ".join(f"vs {o}: {row[f'win_{o}']:.3f} [{row[f'lo_{o}']:.3f}, {row[f'hi_{o}']:.3f}]"
+                             + (f" of {row[f'games_{o}']}" if seconds is not None else "")
                              + (f" unseen {row[f'unseen_win_{o}']:.3f}" if f"unseen_win_{o}" in row else "")
-                             for o in ecfg["opponents"])
+                             for o in opponents)
             _print(f"[eval] step {n:>10,}  {text}  ({row['eval_s']:.1f}s)")
         return row
 
@@ -418,19 +583,47 @@ class Trainer:
         wall0 = time.perf_counter()
         env0 = self.timed.env_seconds
         steps0 = self.model.num_timesteps
-        if remaining > 0:
-            self.model.learn(total_timesteps=remaining, callback=_make_callback(self), reset_num_timesteps=False,
-                             progress_bar=self.progress)
-        n = self.model.num_timesteps
-        final = self.out / "final.zip"
-        self.model.save(final)
-        from cardenvs.agents.policy import trust_pickle_file
+        self.t_start = self.last_step_t = wall0
+        self.steps_start = steps0
+        if self.progress:  # the budget's clock when there is one, else the steps against total_steps
+            from .budget import TrainBar
 
-        trust_pickle_file(final)  # this process wrote it: the next stage resumes it
-        self._save_run_state(final)
-        if not self.eval_rows or self.eval_rows[-1]["step"] != n:
-            self.evaluate(n)
-        exported = self.export(self.out / "policy.npz")
+            self.bar = TrainBar(self.game, self.total_steps, steps0,
+                                None if self.deadline is None else self.deadline - self.clock_start, self.clock_start)
+        try:
+            if self.deadline is not None:  # plan the evaluations in time; the first one now, at the start
+                from cardenvs.core.batch import BatchGame
+
+                # the evaluation kernels compile at their first call (after an install or an edit): here, so the
+                # plan sees the time that is really left
+                BatchGame.warm_up(self.game)
+                self.start_budget(time.perf_counter())
+                if self.eval_due(time.perf_counter()):
+                    self.evaluate(steps0, seconds=self.eval_slice())
+                    # its first games also warmed the pilots up: the rest of the plan fits the time now left
+                    self.plan = plan_budget(self.plan.seconds, left=self.deadline - time.perf_counter())
+                    self.schedule_eval(time.perf_counter())
+            if remaining > 0:
+                self.model.learn(total_timesteps=remaining, callback=_make_callback(self), reset_num_timesteps=False,
+                                 progress_bar=False)
+            n = self.model.num_timesteps
+            final = self.out / "final.zip"
+            self.model.save(final)
+            from cardenvs.agents.policy import trust_pickle_file
+
+            trust_pickle_file(final)  # this process wrote it: the next stage resumes it
+            self._save_run_state(final)
+            if not self.eval_rows or self.eval_rows[-1]["step"] != n:
+                # under a budget: its reserved slice, or what is left of it (the export and 1 s to spare kept)
+                seconds = (None if self.plan is None else
+                           max(0.0, min(self.plan.final_s, self.deadline - time.perf_counter() - self.exit_s - 1.0)))
+                self.evaluate(n, seconds=seconds, final=True)
+            exported = self.export(self.out / "policy.npz")
+        finally:
+            if self.bar is not None:
+                self.bar.update(self.model.num_timesteps, self.rate(), force=True)
+                self.bar.close()
+                self.bar = None
         wall = time.perf_counter() - wall0
         env_s = self.timed.env_seconds - env0
         summary = {
@@ -587,12 +780,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--stages", nargs="?", const="", default=None, metavar="CHAIN.toml",
                     help="then continue the run with each train/configs/<game>_stage<k>.toml in turn, each resuming "
                          "the previous final model in <out>-stage<k>; with a chain file (train/configs/chains/), run "
-                         "its [[stage]] list instead (retraces a staged shipped policy; --max-minutes applies to each "
-                         "stage)")
+                         "its [[stage]] list instead (retraces a staged shipped policy; a --max-minutes budget "
+                         "covers all stages, each getting an equal share of the time still left)")
     ap.add_argument("--out", help="run folder (default runs/<game>-<seed>-<time>, or the resumed run's folder)")
     ap.add_argument("--max-minutes", type=float, dest="max_minutes",
-                    help="stop training after this much wall time (the final model is still saved and evaluated); "
-                         "creating a file named STOP in the run folder stops it the same way at any time")
+                    help="a budget for the whole command (from its start, evaluations included; a [bc] warm start "
+                         "excepted): evaluations are spread over it in time and sized to fit, training stops in time "
+                         "for the final evaluation and saving, and the command ends within it plus 5 s and 2%% "
+                         "(train/budget.py); creating a file named STOP in the run folder stops a run at any time")
     ap.add_argument("--export", help="also write the shipped-policy .npz here (e.g. agents/policies/<game>.npz); the run "
                                      "folder always gets policy.npz")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -672,14 +867,21 @@ def chain_stages(game: str, path: str | Path) -> list[Stage]:
     return stages
 
 
-def main(argv: Sequence[str] | None = None) -> dict:
+def main(argv: Sequence[str] | None = None, clock_start: float | None = None) -> dict:
+    """Train as the command line says; ``clock_start`` (a ``time.perf_counter()`` reading, default: now) is where a
+    ``--max-minutes`` budget counts from: the commands pass their process's start (train/budget.py)."""
+    clock_start = time.perf_counter() if clock_start is None else clock_start
     args = parse_args(argv)
     import importlib.util  # noqa: F401  (cardenvs.available_games uses importlib.util)
+    import math
 
     import cardenvs
     from cardenvs.core.errors import BadArgumentError
 
     game = cardenvs.get_game(args.game).name
+    if args.max_minutes is not None and not (math.isfinite(args.max_minutes) and args.max_minutes > 0):
+        raise BadArgumentError(f"--max-minutes must be a number of minutes above 0, got {args.max_minutes:g}")
+    deadline = None if args.max_minutes is None else clock_start + 60.0 * args.max_minutes
     stages: list[Stage] = []
     if args.stages is not None:
         clash = [flag for flag, value in (("--config", args.config), ("--resume", args.resume),
@@ -704,7 +906,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
         out = p.parent.parent if p.parent.name == "checkpoints" else p.parent
     else:
         out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
-    summary = _run(game, cfg, out, args.resume, args)
+    # a budget covers the whole command: with --stages each stage gets an equal share of the time still left
+    summary = _run(game, cfg, out, args.resume, args, *_stage_budget(deadline, clock_start, 1 + len(stages)))
     for k, stage in enumerate(stages, 2):  # each stage resumes the final model of the run before it
         args.config, args.total_steps, args.stop_steps = str(stage.config), stage.total_steps, stage.stop_steps
         suffix = stage.config.stem.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
@@ -715,7 +918,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
 
             stage_out.mkdir(parents=True, exist_ok=True)
             start = slim(start, stage_out / "start.zip")["out"]
-        summary = _run(game, build_config(game, args), stage_out, start, args)
+        summary = _run(game, build_config(game, args), stage_out, start, args,
+                       *_stage_budget(deadline, None, len(stages) + 2 - k))
     if args.export:
         import shutil
 
@@ -727,7 +931,17 @@ def main(argv: Sequence[str] | None = None) -> dict:
     return summary
 
 
-def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Namespace) -> dict:
+def _stage_budget(deadline: float | None, clock_start: float | None, stages_left: int) -> tuple:
+    """``(deadline, clock_start)`` of the next of ``stages_left`` stages: an equal share of the budget still left
+    (a stage that ends early leaves its time to the next ones); its clock starts now unless given."""
+    if deadline is None:
+        return None, None
+    now = time.perf_counter()
+    return now + (deadline - now) / max(stages_left, 1), now if clock_start is None else clock_start
+
+
+def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Namespace,
+         deadline: float | None = None, clock_start: float | None = None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg, indent=1))
     if not args.quiet:
@@ -737,15 +951,22 @@ def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Nam
     # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
     bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
     trainer = Trainer(game, cfg, out, resume=resume, progress=bar, verbose=0 if args.quiet else 1,
-                      max_minutes=args.max_minutes, trust_pickle=bool(getattr(args, "trust_pickle", False)))
+                      trust_pickle=bool(getattr(args, "trust_pickle", False)), deadline=deadline,
+                      clock_start=clock_start)
     return trainer.run()
+
+
+def command(argv: Sequence[str] | None = None) -> dict:
+    """``cardenvs train`` and ``python -m cardenvs.train.ppo``: :func:`main` with a budget counted from the start of
+    this process (Python's start and the imports included), as the person who timed the command counts it."""
+    return main(argv, clock_start=process_start())
 
 
 def _cli(argv: Sequence[str] | None = None) -> int:
     """``python -m cardenvs.train.ppo``: a user mistake (unknown game, bad config key) is one line on stderr, exit status 2."""
     from cardenvs.core.errors import run_cli
 
-    return run_cli(main, argv, "python -m cardenvs.train.ppo")
+    return run_cli(command, argv, "python -m cardenvs.train.ppo")
 
 
 if __name__ == "__main__":

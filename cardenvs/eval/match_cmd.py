@@ -244,8 +244,9 @@ def add_command(sub: Any) -> None:
                     "results from each seat and per deck pairing.",
         epilog="Example: cardenvs match levelneo heuristic random --games 2000 --json match.json")
     p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("a", metavar="A", help="pilot A: random, heuristic, ppo (the shipped policy) or ppo:FILE (a .npz; an "
-                                         "SB3 .zip is unpickled, so a crafted one runs code: it needs --trust-pickle)")
+    p.add_argument("a", metavar="A", help="pilot A: random, heuristic, ppo (the shipped policy) or ppo:FILE (a .npz; "
+                                         "an SB3 .zip is unpickled, so a crafted one runs code: it needs "
+                                         "--trust-pickle)")
     p.add_argument("b", metavar="B", help="pilot B, as A")
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="starter deck names or deck files; every ordered pairing is played (default: the game's "
