@@ -39,6 +39,7 @@ from cardenvs.core.batch import get_spec
 from cardenvs.core.cards import CardPool
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.escaping import plot_text, terminal
 from cardenvs.core.spec import GameSpec
 
 from . import stats
@@ -516,9 +517,10 @@ def _plot_steps(data: dict, path: Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o-", capsize=3)
     ax.set_xticks(x)
-    ax.set_xticklabels(["start"] + [s["move"] for s in steps], rotation=30, ha="right", fontsize=7)
+    # card names come from pool files: plot_text keeps a '$' in one from starting mathtext (issue 43 finding 7)
+    ax.set_xticklabels(["start"] + [plot_text(s["move"]) for s in steps], rotation=30, ha="right", fontsize=7)
     ax.set_ylabel("score vs field (%, 95% CI)")
-    ax.set_title(f"{data['game']}: deck search, seed {data['seed']}", fontsize=9)
+    ax.set_title(plot_text(f"{data['game']}: deck search, seed {data['seed']}"), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -554,6 +556,8 @@ def _json_default(x: Any) -> Any:
 # ----- command line ------------------------------------------------------------------------------------------------
 def add_command(dsub: Any) -> None:
     """``cardenvs decks optimize``: added to the ``decks`` actions by :mod:`cardenvs.cli`."""
+    from cardenvs.cli import _positive_int, seed_type  # the parser is built by cardenvs.cli, already imported
+
     p = dsub.add_parser(
         "optimize", help="search for a better deck: hill climbing over legal one-card swaps, raced against the field",
         description="Start from a deck and repeatedly try legal one-card swaps, racing each batch of candidates "
@@ -572,7 +576,7 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--trust-pickle", action="store_true",
                    help="load a ppo:FILE.zip pilot although SB3 unpickles it (a crafted .zip runs code): only for "
                         "models you made or trust")
-    p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
     p.add_argument("--out", metavar="FILE", help="best deck file (default: GAME-optimized.toml); the report goes "
                                                  "beside it as FILE.search.json / .txt unless --report")
     p.add_argument("--report", metavar="BASE", help="report path without extension (writes BASE.json, BASE.txt)")
@@ -591,8 +595,6 @@ def add_command(dsub: Any) -> None:
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: this process, or Ray workers (same results for the same seed and budget)")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
-    from cardenvs.cli import _positive_int  # the parser is built by cardenvs.cli, already imported
-
     p.add_argument("--workers", type=_positive_int, help="Ray workers (default: one per CPU)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
     p.set_defaults(func=main_optimize)
@@ -639,6 +641,6 @@ def main_optimize(args: Any) -> int:
     out = args.out or f"{spec.name}-optimized.toml"
     paths = write_optimize_report(result, out, args.report)
     if not args.quiet:
-        print(format_optimize(result))
-        print(f"\nbest deck: {paths[0]}\nreport: " + ", ".join(str(p) for p in paths[1:]))
+        print(terminal(format_optimize(result), newlines=True))  # names from files reach a terminal as text
+        print(terminal(f"\nbest deck: {paths[0]}\nreport: " + ", ".join(str(p) for p in paths[1:]), newlines=True))
     return 0

@@ -237,3 +237,20 @@ def test_replay_html_viewer_cannot_be_blanked(replay_file: Path, tmp_path: Path,
     payload = page.split('<script id="replay-data" type="application/json">', 1)[1].split("</script>", 1)[0]
     data = json.loads(payload)
     assert any(HOSTILE in b for b in data["boards"]["all"]), "the card's name must still be shown"
+
+
+def test_deck_search_outputs_show_names_as_text(hostile: dict, tmp_path: Path, capsys) -> None:
+    """`decks optimize`: the start deck's name reaches the terminal and the .txt report as text, and a card name in a
+    move label cannot start mathtext in the plot (both seen failing before optimize used the escaping functions)."""
+    from cardenvs.cli import main
+    from cardenvs.eval.optimize import _plot_steps
+
+    code = main(["decks", "optimize", GAME, "--pool", str(hostile["pool"]), "--start", str(hostile["named"]),
+                 "--budget", "1", "--confirm", "0", "--out", str(tmp_path / "best.toml")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert_terminal_safe(out, "decks optimize's terminal output")
+    assert_terminal_safe((tmp_path / "best.search.txt").read_text(encoding="utf-8"), "best.search.txt")
+    score = {"score": 0.5, "ci": [0.4, 0.6]}
+    step = {"incumbent_score": score, "score": score, "move": f"-{HOSTILE} +{HOSTILE}"}
+    assert _plot_steps({"game": GAME, "seed": 0, "steps": [step]}, tmp_path / "steps.png").stat().st_size > 0
