@@ -661,8 +661,8 @@ def pin_cards(spec: GameSpec, row: np.ndarray, pins: Sequence[tuple[int, int, in
     """A copy of ``row`` in which every slot ``(owner, slot, card)`` of ``pins`` holds ``card``; None when one cannot.
 
     The card identities (``deck_list`` entries) of the instance in the slot and of an instance holding ``card`` in
-    another slot of the same owner that is hidden (``hidden``, ``bool[2, S]``) and not pinned are swapped, as ``hide``
-    itself re-deals: positions and per-instance state stay. The other slot is taken from the same zone if it can be,
+    another slot of the same owner that is hidden (``hidden``, ``bool[2, S]``) and does not already hold its own
+    pinned card are swapped, as ``hide`` itself re-deals: positions and per-instance state stay. The other slot is taken from the same zone if it can be,
     else from a zone named ``*deck*`` or ``*hand*`` (any card may lie there); a card found only in another zone (a
     face-down card that must be of some kind) is not moved, and the copy is not made."""
     out = row.copy()
