@@ -64,7 +64,7 @@ def match_entries(game: Any, pilot_a: str, pilot_b: str,
     (default: the game's starter decks) first, so a bad name or file is one error before any game."""
     from cardenvs.core.batch import get_spec
 
-    from .matches import Entry
+    from .matches import Entry, deck_labels
 
     spec = get_spec(game)
     check_pilot(spec.name, "A", pilot_a)
@@ -72,7 +72,7 @@ def match_entries(game: Any, pilot_a: str, pilot_b: str,
     pool = spec.load_pool(None)
     names = list(decks) if decks else list(spec.starter_decks())
     loaded = [spec.load_deck(d, pool) for d in names]
-    labels = _deck_labels(names)
+    labels = deck_labels(loaded, names)  # eval's labels: unique, and each says which file it came from
     n = len(loaded)
     entries = ([Entry(f"A:{label}", deck, pilot_a) for label, deck in zip(labels, loaded)]
                + [Entry(f"B:{label}", deck, pilot_b) for label, deck in zip(labels, loaded)])
@@ -100,14 +100,6 @@ def run_match(game: Any, pilot_a: str, pilot_b: str, decks: Sequence[str | Path]
     result = run_tournament(spec, entries=entries, pairs=pairs, games=per, seed=seed, chunk_size=chunk_size,
                             progress=progress)
     return summarize_match(result, pilot_a, pilot_b, labels, bootstrap)
-
-
-def _deck_labels(names: Sequence[str | Path]) -> list[str]:
-    labels = [Path(str(d)).stem for d in names]
-    for i, label in enumerate(labels):  # two files with one name: their position tells them apart
-        if labels.count(label) > 1:
-            labels[i] = f"{label}#{i + 1}"
-    return labels
 
 
 def _a_points(result: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -112,3 +112,20 @@ def test_a_zip_pilot_needs_the_trust_flag(tmp_path: Path, capsys) -> None:
     zipped.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip: refused before anything is read
     code, out, err = _run(capsys, ["match", GAME, f"ppo:{zipped}", "random"])
     assert code == 2 and "--trust-pickle" in err and len(err.strip().splitlines()) == 1
+
+
+def test_deck_labels_are_unique_and_name_their_files(tmp_path: Path) -> None:
+    """`a.toml`, `x/a.toml` and `a#2.toml` once made two `a#2` labels (issue 43 finding 10): match uses eval's labels
+    (checked failing with match's own position-suffix labelling)."""
+    from cardenvs.eval.match_cmd import match_entries
+
+    import cardenvs
+
+    spec = cardenvs.get_game("simulfight")
+    aggro = (spec.deck_dir / "aggro.toml").read_text(encoding="utf-8")
+    (tmp_path / "x").mkdir()
+    files = [tmp_path / "a.toml", tmp_path / "x" / "a.toml", tmp_path / "a#2.toml"]
+    for f in files:
+        f.write_text(aggro, encoding="utf-8")
+    labels = match_entries("simulfight", "random", "random", [str(f) for f in files])[2]
+    assert len(set(labels)) == 3, labels
