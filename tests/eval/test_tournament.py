@@ -102,10 +102,13 @@ def test_common_random_numbers_reduce_the_variance_of_a_minus_b(spec, pool, caps
     """A deck and a one-card variant, each against the same opponent: CRN vs independent seeds.
 
     The estimate is score(A vs C) - score(B vs C) from paired games; its variance per pair of games is measured in
-    both schedules. Typical numbers here: about 0.14 with CRN against 0.23 independent (about 40% less).
+    both schedules. The variant swaps an event for an event: levelneo's first decision picks the Main Character among
+    the deck's distinct characters by deck-list slot, so swapping a character renumbers the random pilot's choice and
+    the paired games part at their first decision (CRN then keeps only the deals; with rules v2 and sorted deck lists
+    a character swap measured 5-18% less variance, an event swap keeps the choice and the draws aligned).
     """
     a = spec.load_deck("aggro", pool)
-    b = swapped_in_place(spec, pool, "aggro", "Ignis Captain", "Clumsy Page")
+    b = swapped_in_place(spec, pool, "aggro", "War Drums", "Second Wind")
     c = spec.load_deck("machine", pool)
     var = {}
     for crn in (True, False):
@@ -115,7 +118,7 @@ def test_common_random_numbers_reduce_the_variance_of_a_minus_b(spec, pool, caps
     reduction = 1 - var[True] / var[False]
     with capsys.disabled():
         print(f"\nCRN: var(A-B) per paired game {var[True]:.4f} vs {var[False]:.4f} independent: {100 * reduction:.0f}% less")
-    assert reduction > 0.2  # 33-49% over seeds 1, 2, 3, 21
+    assert reduction > 0.2  # 37% at seed 21 (rules v2, sorted deck lists); 33-49% over seeds 1, 2, 3, 21 under v1
 
 
 def test_a_weakened_deck_ranks_below_its_original(spec, pool, tmp_path) -> None:
