@@ -228,7 +228,7 @@ def add_command(sub: Any) -> None:
 
     p = sub.add_parser(
         "match", help="one pilot against another (random, heuristic, ppo, ppo:FILE): both seats, every deck pairing, "
-                      "95% intervals",
+                      "95%% intervals",  # argparse %-formats a subcommand's help (not its description)
         description="Play pilot A against pilot B on every ordered pairing of the decks (default: the game's starter "
                     "decks), each in both seats with common random numbers, on the batch core. Prints A's score "
                     "(wins + draws/2) with a 95% Wilson interval and a 95% bootstrap interval over deck pairings and "
