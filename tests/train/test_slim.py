@@ -86,8 +86,8 @@ def test_slim_model_resumes_and_cli_errors_are_one_line(trained: Path, tmp_path:
     bad = tmp_path / "bad.zip"
     bad.write_text("not a zip")
     for argv, expected in (([str(tmp_path / "none.zip"), str(out)], "no model file"),
+                           ([str(bad), str(tmp_path / "b.zip")], "--trust-pickle"),  # before a call that trusts
                            (["--trust-pickle", str(bad), str(tmp_path / "b.zip")], "not a saved MaskablePPO model"),
-                           ([str(bad), str(tmp_path / "b.zip")], "--trust-pickle"),
                            ([str(out), str(out)], "must not overwrite")):
         with pytest.raises(SystemExit) as info:
             main(argv)
