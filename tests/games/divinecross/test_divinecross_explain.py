@@ -326,14 +326,14 @@ def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
     from cardenvs.play import PlaySession
 
     out = io.StringIO()
-    session = PlaySession("divinecross", opponent="random", seed=7, console=Console(file=out, width=200),
+    session = PlaySession("divinecross", opponent="random", seed=0, console=Console(file=out, width=200),
                           inp=io.StringIO("why 0\nwhy 32\nlegend\n2\nquit\n"))
     session.run()
     text = out.getvalue()
     assert "every player must place a Unit as Main Unit (DC-S4)" in text
     assert "charging is allowed only in your Main Phase (DC-C1); the step now is 'setup: place main unit'" in text
     assert "divinecross board legend" in text
-    assert "only a Unit can be placed face down as your Main Unit" in text  # seed 7: hand 0 is Smoldering Ember
+    assert "only a Unit can be placed face down as your Main Unit" in text  # seed 0: hand 0 is not a Unit
 
 
 def test_DC_U7_board_shows_both_discard_piles_and_the_log_names_public_cards() -> None:
