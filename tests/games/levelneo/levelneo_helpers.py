@@ -14,7 +14,7 @@ at a decision of the given step. A side is a dict:
 from __future__ import annotations
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import HEADER_SIZE, LIVE
+from cardenvs.core.header import H_STATUS, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.obs_layout import CHAR_AP_NOW
 from cardenvs.games.levelneo.observe import OBS
@@ -167,3 +167,27 @@ def mark_used(g: BatchGame, p: int, skill: str) -> None:
 
     k = POOL.skills.index(skill)
     field(g, "used_skills")[p, k // USED_BITS] |= 1 << (k % USED_BITS)
+
+
+def play_positions(pilot: str = "random", games: int = 3, steps: int = 110, seed: int = 5, every: int = 1):
+    """Games of ``pilot`` ("random": uniform over the legal actions, or "heuristic") against itself; yields the
+    BatchGame every ``every`` decisions (its live rows are the positions to check)."""
+    import numpy as np
+
+    from cardenvs.agents import make_agent
+
+    g = BatchGame(SPEC, games, decks=("aggro", "control"), seed=seed)
+    rng = np.random.default_rng(seed)
+    agent = make_agent("levelneo", "heuristic") if pilot == "heuristic" else None
+    for k in range(steps):
+        if k % every == 0:
+            yield g
+        if not (g.states[:, H_STATUS] == LIVE).any():
+            return
+        to = g.to_act.copy()
+        mask = g.legal_mask(to)
+        if agent is None:
+            acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        else:
+            acts = agent.act(None, mask, g.states, np.where(g.states[:, H_STATUS] == LIVE, to, -1))
+        g.step(acts, to)
