@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs.core.errors import CardPoolError, DeckError
+from cardenvs.core.errors import DeckError
 from cardenvs.games.levelneo import SPEC, load_deck, load_pool
 from cardenvs.games.levelneo.cards import DEFAULT_POOL
+from pool_files import pool_error, pool_with  # tests/pool_files.py
 
 POOL = load_pool()
 
@@ -147,18 +148,13 @@ POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\ncolor = "red"\nap = 1000
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text(POOL_HEAD + "[[card]]\n" + card)
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    text = str(err.value)
-    assert str(path) in text and "'Bad'" in text and needle in text, text
+    text = pool_error(load_pool, tmp_path / "pool.toml", POOL_HEAD + "[[card]]\n" + card)
+    assert "'Bad'" in text and needle in text, text
 
 
 def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
-    extra = tmp_path / "extra.toml"
-    extra.write_text('[[card]]\nname = "Test Golem"\ntype = "character"\ncolor = "green"\nap = 3100\n'
+    pool = pool_with(load_pool, DEFAULT_POOL, tmp_path / "extra.toml",
+                     '[[card]]\nname = "Test Golem"\ntype = "character"\ncolor = "green"\nap = 3100\n'
                      'traits = ["Construct"]\n'
                      'effects = [{ trigger = "on_win", op = "opp_discard", n = 2 }]\n')
-    pool = load_pool([DEFAULT_POOL, extra])
     assert pool.by_name["Test Golem"] == len(pool) - 1 and "Construct" in pool.traits
