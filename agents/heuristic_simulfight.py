@@ -37,7 +37,7 @@ from cardenvs.games.simulfight import state as S  # noqa: E402
 from cardenvs.games.simulfight.actions import (  # noqa: E402
     A_ALLY, A_DONE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, NUM_ACTIONS,
 )
-from cardenvs.games.simulfight.cards import C_GOLD  # noqa: E402
+from cardenvs.games.simulfight.cards import C_GOLD, Tables  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
 # score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
@@ -272,9 +272,9 @@ class HeuristicAgent:
 
         self.seed = seed
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
-        tables = (pool if pool is not None else get_game("simulfight").load_pool(None)).tables
-        self.cards = np.ascontiguousarray(tables[0], dtype=np.int32)
-        self.effects = np.ascontiguousarray(tables[1], dtype=np.int32)
+        tables = Tables(*(pool if pool is not None else get_game("simulfight").load_pool(None)).tables)
+        self.cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
+        self.effects = np.ascontiguousarray(tables.effects, dtype=np.int32)
         self.unit_values = unit_values(self.cards, self.effects)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,

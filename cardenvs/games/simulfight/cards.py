@@ -3,7 +3,8 @@
 Every card is a unit: ``name, gold (cost to play), health (printed starting health)`` plus ``effects``: a list of
 ``{trigger, condition, threshold, cost, cost_amount, op, target, <op args>}`` tables. The entries of one trigger
 form that card's one ability of that kind (PLAY / DEFEND / ATTACK), resolved in file order; the ability's cost is
-written on its first entry. The pool compiles to two int32 tables the kernels read:
+written on its first entry. The pool compiles to the tables the kernels read, a :class:`Tables` named tuple (read by
+name: ``tables.cards``):
 
 * ``cards[n, CARD_TABLE_SIZE]``: gold, printed health, and per trigger the number of entries and the cost (the
   ``CARD_TABLE`` layout, columns ``C_*``);
@@ -17,7 +18,7 @@ Adding a card built from the existing conditions, targets and ops needs no code 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -33,25 +34,50 @@ DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
 DECK_DIR = PACKAGE_DIR / "decks"
 FULL_DECK = "full"  # the starter name (and load_deck(None)) for one copy of every card of the pool (SF-S1)
 
-TRIGGERS = ("play", "defend", "attack")
+# The card vocabulary: each word's code is its position in its tuple, and each name below reads it from there (so a
+# new word renumbers nothing by hand, and a misspelt name fails at import). Triggers and resources are the state's.
+TRIGGERS = S.TRIGGER_NAMES
+RESOURCES = S.RESOURCE_NAMES
 
 COSTS = ("none", "shields", "swords", "gold", "unit_health")
-COST_NONE, COST_SHIELDS, COST_SWORDS, COST_GOLD, COST_UNIT_HEALTH = range(5)
+COST_NONE = COSTS.index("none")
+COST_SHIELDS = COSTS.index("shields")
+COST_SWORDS = COSTS.index("swords")
+COST_GOLD = COSTS.index("gold")
+COST_UNIT_HEALTH = COSTS.index("unit_health")
 
 TARGETS = ("self", "one_ally", "all_allies", "other_allies", "one_foe", "all_foes", "you", "opponent")
-TG_SELF, TG_ONE_ALLY, TG_ALL_ALLIES, TG_OTHER_ALLIES, TG_ONE_FOE, TG_ALL_FOES, TG_YOU, TG_OPPONENT = range(8)
+TG_SELF = TARGETS.index("self")
+TG_ONE_ALLY = TARGETS.index("one_ally")
+TG_ALL_ALLIES = TARGETS.index("all_allies")
+TG_OTHER_ALLIES = TARGETS.index("other_allies")
+TG_ONE_FOE = TARGETS.index("one_foe")
+TG_ALL_FOES = TARGETS.index("all_foes")
+TG_YOU = TARGETS.index("you")
+TG_OPPONENT = TARGETS.index("opponent")
 UNIT_TARGETS = ("self", "one_ally", "all_allies", "other_allies", "one_foe", "all_foes")
 FOE_TARGETS = ("one_foe", "all_foes", "opponent")
 
 CONDITIONS = ("none", "health_le", "health_ge", "you_health_le", "opponent_health_le", "allies_ge", "foes_ge")
-CO_NONE, CO_HEALTH_LE, CO_HEALTH_GE, CO_YOU_HEALTH_LE, CO_OPP_HEALTH_LE, CO_ALLIES_GE, CO_FOES_GE = range(7)
+CO_NONE = CONDITIONS.index("none")
+CO_HEALTH_LE = CONDITIONS.index("health_le")
+CO_HEALTH_GE = CONDITIONS.index("health_ge")
+CO_YOU_HEALTH_LE = CONDITIONS.index("you_health_le")
+CO_OPP_HEALTH_LE = CONDITIONS.index("opponent_health_le")
+CO_ALLIES_GE = CONDITIONS.index("allies_ge")
+CO_FOES_GE = CONDITIONS.index("foes_ge")
 FILTER_CONDITIONS = ("health_le", "health_ge")  # filter which units an effect may hit
 
 WHENS = ("now", "next_round")
-WHEN_NOW, WHEN_NEXT = range(2)
-RESOURCES = ("gold", "shields", "swords")
+WHEN_NOW = WHENS.index("now")
+WHEN_NEXT = WHENS.index("next_round")
 
-OP_DAMAGE, OP_HEAL, OP_PROTECT, OP_STUN, OP_GAIN = range(5)
+OP_WORDS = ("damage", "heal", "protect", "stun", "gain")  # the ops' TOML names; OPS below gives each its schema
+OP_DAMAGE = OP_WORDS.index("damage")
+OP_HEAL = OP_WORDS.index("heal")
+OP_PROTECT = OP_WORDS.index("protect")
+OP_STUN = OP_WORDS.index("stun")
+OP_GAIN = OP_WORDS.index("gain")
 _TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="who is affected")
 _AMOUNT = FieldSpec("int", required=True, min=1, max=20, doc="how much")
 OPS: dict[str, OpSpec] = {
@@ -70,6 +96,7 @@ OPS: dict[str, OpSpec] = {
         "the target player gains `amount` (or loses, if negative) of a resource, now or at the next round start",
     ),
 }
+assert tuple(OPS) == OP_WORDS and all(spec.code == OP_WORDS.index(name) for name, spec in OPS.items())
 OP_NAMES = {spec.code: name for name, spec in OPS.items()}
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
@@ -115,6 +142,16 @@ ENTRY = Layout("simulfight_entry", fields(
 ))
 ENTRY.export(globals(), "E_")  # E_COND, E_THRESHOLD, E_OP, E_TARGET, E_AMOUNT, E_RESOURCE, E_WHEN (+ _END)
 ENTRY_SIZE = ENTRY.size
+
+
+class Tables(NamedTuple):
+    """A pool's compiled tables (``CardPool.tables``), the ``tables`` argument of every kernel. Numba types a named
+    tuple of arrays field by field and caches the kernels that take it, so kernels read ``tables.cards`` by name
+    instead of a position whose meaning differs per game."""
+
+    cards: np.ndarray  # int32 [n, CARD_TABLE_SIZE]: the CARD_TABLE columns C_*
+    effects: np.ndarray  # int32 [n, NUM_TRIGGERS, MAX_ENTRIES, ENTRY_SIZE]: the ENTRY columns E_*
+    features: np.ndarray  # float32 [n, CARD_STATIC_END]: the static part of the observation's CARD block
 
 
 def _check_card_rules(path: str, card: dict) -> None:
@@ -190,7 +227,7 @@ ABILITY = Layout("simulfight_ability_features", fields(
 ABILITY.export(globals(), "ABILITY_")  # ABILITY_HAS, ABILITY_COST_KIND, ABILITY_COST (+ _END)
 #: one card instance in the observation (``my_cards`` / ``opp_cards`` rows); the fields up to ``CARD_STATIC_END`` are
 #: the card's static features, the same for every instance of a card: :func:`card_features` computes them once per
-#: pool (``tables[2]``) and observe.py copies them
+#: pool (``Tables.features``) and observe.py copies them
 CARD = Layout("simulfight_card", fields(
     ("present", (), "1: the deck list has a card at this instance"),
     ("id", (), "card identity: pool index + 1 (0: no card); SPEC.obs_card_ids lists these entries"),
@@ -252,7 +289,7 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     for card in cards:
         _check_card_rules(by_file.get(card["name"], str(paths[0])), card)
     table, effects = compile_tables(cards)
-    return CardPool(paths=list(paths), cards=cards, tables=(table, effects, card_features(table)))
+    return CardPool(paths=list(paths), cards=cards, tables=Tables(table, effects, card_features(table)))
 
 
 def deck_rules(deck: Deck, pool: CardPool) -> None:

@@ -1,6 +1,6 @@
 """Print the simulfight tables for RULES.md, generated from the layouts so the docs cannot drift from the code.
 
-    python -m cardenvs.games.simulfight.docs            # actions, observation, state, card pool
+    python -m cardenvs.games.simulfight.docs            # actions, observation, state, card pool, reasons
 """
 from __future__ import annotations
 
@@ -9,6 +9,13 @@ from . import state as S
 from .actions import ACTIONS, card_text
 from .cards import ABILITY, CARD, CARD_TABLE, ENTRY, load_pool
 from .observe import OBS
+from .reasons import REASONS
+
+
+def reasons_table() -> str:
+    """The reason codes the mask records for a refused action, with their message templates (reasons.py)."""
+    rows = [f"| {code} | `{r.name}` | {r.template or '(legal: no reason)'} |" for code, r in enumerate(REASONS)]
+    return "| code | reason | message (fields in braces are filled from the row) |\n|---:|---|---|\n" + "\n".join(rows)
 
 
 def tables() -> str:
@@ -29,6 +36,7 @@ def tables() -> str:
         "### Card tables (int32; `cards[id]`: CARD_TABLE, `effects[id, trigger, k]`: ENTRY)\n\n"
         + CARD_TABLE.markdown() + "\n\n" + ENTRY.markdown(),
         f"### Card pool ({len(pool)} units; id = instance in the full deck)\n\n| id | card |\n|---:|---|\n" + cards,
+        "### Why an action is refused (the reason codes the mask records)\n\n" + reasons_table(),
     ])
 
 

@@ -18,6 +18,7 @@ from .cards import (
     E_OP, E_RESOURCE, E_TARGET, E_THRESHOLD, E_WHEN, OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN,
     TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_ALLY, TG_ONE_FOE, TG_OPPONENT, TG_OTHER_ALLIES, TG_SELF, TG_YOU, WHEN_NOW,
 )
+from . import reasons as R
 from . import state as S
 
 from cardenvs.core.jit import helper
@@ -64,19 +65,26 @@ def passes_filter(health: int, cond: int, threshold: int) -> bool:
     return True
 
 
-@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
-def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> bool:
-    """May the one-unit target of an entry be instance ``inst`` (an Ally for one_ally, a Foe for one_foe)?"""
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
+def candidate_reason(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> int:
+    """May the one-unit target of an entry be instance ``inst`` (an Ally for one_ally, a Foe for one_foe)? ``R.NONE``
+    if so, else the reason code (reasons.py) of the test that refuses it."""
     if target == TG_ONE_ALLY:
         for j in range(row[S.PLAY_COUNT + p]):
             if row[S.PLAY + p * S.MAX_DECK + j] == inst:
-                return passes_filter(row[S.UNIT_HEALTH + p * S.MAX_DECK + inst], cond, threshold)
-        return False
+                return R.NONE if passes_filter(row[S.UNIT_HEALTH + p * S.MAX_DECK + inst], cond, threshold) \
+                    else R.FILTER
+        return R.TARGET_NOT_IN_PLAY
     foe = 1 - p
     for j in range(row[S.SNAP_PLAY_COUNT + foe]):
         if row[S.SNAP_PLAY + foe * S.MAX_DECK + j] == inst:
-            return passes_filter(foe_view_health(row, p, inst), cond, threshold)
-    return False
+            return R.NONE if passes_filter(foe_view_health(row, p, inst), cond, threshold) else R.FILTER
+    return R.NOT_A_FOE
+
+
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))
+def is_candidate(row: np.ndarray, p: int, target: int, cond: int, threshold: int, inst: int) -> bool:
+    return candidate_reason(row, p, target, cond, threshold, inst) == R.NONE
 
 
 @helper(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT, S.NB_INT))

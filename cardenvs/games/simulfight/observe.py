@@ -26,7 +26,6 @@ from .cards import (
 from .obs_layout import OBS, OBS_SIZE
 
 __all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "batch_observe", "hide"]
-OBS.export(globals(), "O_")  # O_ME, O_MY_CARDS ... here too (the kernels below read them as L.O_ME ...)
 
 # Every card block starts at an even float offset and its static part has an even length, so it can be copied as
 # int64 pairs: half the loads and stores of the observation's largest part (bit-identical floats).
@@ -159,7 +158,7 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
 @helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     """Write player ``p``'s observation of ``row`` into ``out`` (zeros for ``p`` outside 0..1)."""
-    write_obs(row, tables[0], tables[1], tables[2], p, out)
+    write_obs(row, tables.cards, tables.effects, tables.features, p, out)
 
 
 @njit(cache=True, nogil=True)

@@ -20,8 +20,10 @@ and the parallel env (both at once) play the same game. Chance (shuffles) only h
 The row contract (the same names and returns in every game): ``reset_row(row, tables, decks, seed)``,
 ``step_row(row, tables, p, a, mask) -> bool`` (False, row untouched, for an illegal action), ``mask_row(row, tables,
 p, out) -> int`` (the number of legal actions), ``settle(row, tables, mask)`` (every forced step up to the next
-decision) and ``observe_row`` in observe.py; ``tables`` is the pool's tables tuple ``(cards, effects, features)``.
-The helpers below take the unpacked tables and declare their Numba signatures (``S.NB_*``): one compiled copy each.
+decision) and ``observe_row`` in observe.py; ``tables`` is the pool's ``cards.Tables`` (``tables.cards``,
+``tables.effects``, ``tables.features``). The helpers below take the unpacked tables and declare their Numba
+signatures (``S.NB_*``): one compiled copy each. Beside the contract, ``why_row`` records why each refused action is
+refused (``legal_row``, the one copy of the legality rules; reasons.py), which ``text.explain_illegal`` puts in words.
 """
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ from .cards import (
     C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, C_N, COST_GOLD, COST_NONE, COST_SHIELDS, COST_SWORDS,
     COST_UNIT_HEALTH, E_COND, E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TG_ONE_FOE,
 )
-from .effects import apply_entry, count_candidates, entry_condition_holds, is_candidate
+from .effects import apply_entry, candidate_reason, count_candidates, entry_condition_holds, is_candidate
+from . import reasons as R
 from . import state as S
 
 
@@ -101,11 +104,25 @@ def draw_card(row: np.ndarray, p: int) -> None:
 
 
 # ---- costs and abilities --------------------------------------------------------------------------------------------
+# Each ``*_reason`` helper is a legality test that answers *why not*: ``R.NONE`` when the action may be taken, else
+# the reason code of the branch that refuses it (reasons.py). The mask (``legal_row``) and the ``can_*`` predicates
+# read the same helpers, so an explanation is the mask's own answer.
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
+def payer_reason(row: np.ndarray, p: int, payer: int, amount: int) -> int:
+    """May ally ``payer`` pay a health cost of ``amount``: in play, able to lose health, and with that much?"""
+    at = p * S.MAX_DECK + payer
+    if row[S.LOC + at] != S.LOC_PLAY:
+        return R.PAYER_NOT_IN_PLAY
+    if row[S.PROTECTED + at] != 0:
+        return R.PAYER_PROTECTED
+    if row[S.UNIT_HEALTH + at] < amount:
+        return R.PAYER_HEALTH
+    return R.NONE
+
+
 @helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
 def can_pay_with(row: np.ndarray, p: int, payer: int, amount: int) -> bool:
-    """May ally ``payer`` pay a health cost of ``amount``? It needs that much health and must be able to lose it."""
-    at = p * S.MAX_DECK + payer
-    return row[S.LOC + at] == S.LOC_PLAY and row[S.UNIT_HEALTH + at] >= amount and row[S.PROTECTED + at] == 0
+    return payer_reason(row, p, payer, amount) == R.NONE
 
 
 @helper(S.NB_PAIR(S.NB_ROW, S.NB_INT, S.NB_INT))
@@ -121,17 +138,20 @@ def count_payers(row: np.ndarray, p: int, amount: int) -> tuple[int, int]:
     return count, first
 
 
-@helper(S.NB_BOOL(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
-def can_pay(row: np.ndarray, p: int, kind: int, amount: int) -> bool:
+@helper(S.NB_INT(S.NB_ROW, S.NB_INT, S.NB_INT, S.NB_INT))
+def cost_reason(row: np.ndarray, p: int, kind: int, amount: int) -> int:
+    """Can ``p`` pay a cost of ``kind`` (COST_*) and ``amount``?"""
     if kind == COST_NONE:
-        return True
+        return R.NONE
     if kind == COST_SHIELDS:
-        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SHIELDS] >= amount
-    if kind == COST_SWORDS:
-        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SWORDS] >= amount
-    if kind == COST_GOLD:
-        return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= amount
-    return count_payers(row, p, amount)[0] > 0
+        have = row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SHIELDS]
+    elif kind == COST_SWORDS:
+        have = row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_SWORDS]
+    elif kind == COST_GOLD:
+        have = row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD]
+    else:
+        return R.NONE if count_payers(row, p, amount)[0] > 0 else R.COST_HEALTH
+    return R.NONE if have >= amount else R.COST_RESOURCE
 
 
 @helper(S.NB_INT(S.NB_ROW))
@@ -139,30 +159,49 @@ def phase_trigger(row: np.ndarray) -> int:
     return S.TR_DEFEND + row[S.PHASE] - S.PH_DEFEND  # TR_DEFEND in Defend, TR_ATTACK in Attack
 
 
-@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
-def can_use(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
-    """Unit ``inst`` can use this phase's ability now: in play, not used yet, alive, not Stunned, cost payable.
+@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
+def use_reason(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> int:
+    """Can unit ``inst`` use this phase's ability now: in play, not used yet, alive, not Stunned, cost payable.
 
     A unit that lost all its health or was Stunned earlier in the round uses nothing more (SF-C7, SF-C8).
     """
     at = p * S.MAX_DECK + inst
-    if row[S.LOC + at] != S.LOC_PLAY or row[S.USED + at] != 0:
-        return False
-    if row[S.UNIT_HEALTH + at] <= 0 or row[S.STUNNED + at] != 0:
-        return False
+    if row[S.LOC + at] != S.LOC_PLAY:
+        return R.NOT_IN_PLAY
+    if row[S.USED + at] != 0:
+        return R.USED
+    if row[S.UNIT_HEALTH + at] <= 0:
+        return R.NO_HEALTH
+    if row[S.STUNNED + at] != 0:
+        return R.STUNNED
     card = row[S.DECK_LIST + at]
     t = phase_trigger(row)
     if cards[card, C_N + t] == 0:
-        return False
-    return can_pay(row, p, cards[card, C_COST + t], cards[card, C_COST_AMOUNT + t])
+        return R.NO_ABILITY
+    return cost_reason(row, p, cards[card, C_COST + t], cards[card, C_COST_AMOUNT + t])
+
+
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
+def can_use(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
+    return use_reason(row, cards, p, inst) == R.NONE
+
+
+@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
+def play_reason(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> int:
+    """Can ``p`` play card instance ``inst``: Defend phase, in hand, gold enough (SF-D1)."""
+    at = p * S.MAX_DECK + inst
+    if row[S.PHASE] != S.PH_DEFEND:
+        return R.NOT_DEFEND_PHASE
+    if row[S.LOC + at] != S.LOC_HAND:
+        return R.NOT_IN_HAND
+    if row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] < cards[row[S.DECK_LIST + at], C_GOLD]:
+        return R.GOLD
+    return R.NONE
 
 
 @helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT, S.NB_INT))
 def can_play(row: np.ndarray, cards: np.ndarray, p: int, inst: int) -> bool:
-    at = p * S.MAX_DECK + inst
-    if row[S.PHASE] != S.PH_DEFEND or row[S.LOC + at] != S.LOC_HAND:
-        return False
-    return row[S.RESOURCES + p * S.NUM_RESOURCES + S.RES_GOLD] >= cards[row[S.DECK_LIST + at], C_GOLD]
+    return play_reason(row, cards, p, inst) == R.NONE
 
 
 @helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT))
@@ -357,7 +396,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
     """Run every forced step up to the next decision or the end: close plans with nothing to decide, resolve finished
     phases, run Start phases. ``mask`` is the contract's scratch and unused here: a plan closes from public
     information (``has_choice``), never because a single action is legal."""
-    cards = tables[0]
+    cards = tables.cards
     while True:
         if row[H_STATUS] != LIVE:
             row[H_TO_ACT] = -1
@@ -457,8 +496,8 @@ def apply_action(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int
 def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
     """Apply one decision and settle: True when it was legal and applied, False (row untouched) when it was not.
     ``mask`` is scratch (unused, see ``settle``)."""
-    cards = tables[0]
-    effects = tables[1]
+    cards = tables.cards
+    effects = tables.effects
     if not action_legal(row, cards, effects, p, a):
         return False
     apply_action(row, cards, effects, p, a)
@@ -476,58 +515,133 @@ def count_legal(mask: np.ndarray) -> int:
     return n
 
 
-@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, _nt.int8[::1]))
-def write_mask(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray) -> int:
-    """``mask_row`` on the unpacked tables (the explicitly typed kernel; the heuristic calls it too)."""
+@njit(cache=True, inline="always")
+def mark_missing(row: np.ndarray, side: int, why: np.ndarray, start: int) -> None:
+    """Record ``NO_CARD`` for the actions of the range at ``start`` that name no instance of ``side``'s deck list."""
+    for inst in range(row[S.DECK_SIZE + side], S.MAX_DECK):
+        why[start + inst] = R.NO_CARD
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray, why: np.ndarray,
+              record: bool) -> int:
+    """``p``'s legal actions into ``out`` (returns how many); with ``record``, also why each other action is refused.
+
+    The one copy of the legality rules. With ``record`` true every action gets a reason code in ``why`` (reasons.py):
+    ``R.NONE`` for a legal one, else the code of the branch that refuses it: a range nobody visits gets its default
+    (a ``play`` of a card that is not in hand...), a visited action the code its ``*_reason`` helper returned. Callers
+    pass ``record`` as a constant: inlined into ``write_mask`` with ``False`` the recording branches compile away."""
     out[:] = 0
-    if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[S.PLAN_OPEN + p] == 0:
+    if record:
+        why[:] = R.NONE
+    if row[H_STATUS] != LIVE or p < 0 or p > 1:
+        if record and row[H_STATUS] != LIVE:
+            why[:] = R.GAME_OVER
+        return 0
+    if row[S.PLAN_OPEN + p] == 0:
+        if record:
+            why[:] = R.PLAN_DONE
         return 0
     sub = row[S.SUB + p]
     if sub == S.SUB_MAIN:
+        if record:
+            why[A_ALLY:A_FOE_END] = R.NO_CHOICE_PENDING
+            why[A_USE:A_USE_END] = R.NOT_IN_PLAY  # the loop below visits only the units in play
         mandatory = False
         for j in range(row[S.PLAY_COUNT + p]):
             inst = row[S.PLAY + p * S.MAX_DECK + j]
-            if can_use(row, cards, p, inst):
+            code = use_reason(row, cards, p, inst)
+            if code == R.NONE:
                 out[A_USE + inst] = 1
                 mandatory = True
+            if record:
+                why[A_USE + inst] = code
         if not mandatory:
             out[A_DONE] = 1
+        elif record:
+            why[A_DONE] = R.MANDATORY
         if row[S.PHASE] == S.PH_DEFEND:
+            if record:
+                why[A_PLAY:A_PLAY_END] = R.NOT_IN_HAND  # the loop below visits only the cards in hand
             for j in range(row[S.HAND_COUNT + p]):
                 inst = row[S.HAND + p * S.MAX_DECK + j]
-                if can_play(row, cards, p, inst):
+                code = play_reason(row, cards, p, inst)
+                if code == R.NONE:
                     out[A_PLAY + inst] = 1
+                if record:
+                    why[A_PLAY + inst] = code
+        elif record:
+            why[A_PLAY:A_PLAY_END] = R.NOT_DEFEND_PHASE
+        if record:
+            mark_missing(row, p, why, A_PLAY)
+            mark_missing(row, p, why, A_USE)
         return count_legal(out)
     inst = row[S.CUR_INST + p]
     card = card_of(row, p, inst)
     t = row[S.CUR_TRIGGER + p]
     if sub == S.SUB_PAYER:
         amount = cards[card, C_COST_AMOUNT + t]
+        if record:
+            why[:] = R.PAYER_PENDING
+            why[A_ALLY:A_ALLY_END] = R.PAYER_NOT_IN_PLAY  # the loop below visits only the units in play
+            mark_missing(row, p, why, A_ALLY)
         for j in range(row[S.PLAY_COUNT + p]):
             ally = row[S.PLAY + p * S.MAX_DECK + j]
-            if can_pay_with(row, p, ally, amount):
+            code = payer_reason(row, p, ally, amount)
+            if code == R.NONE:
                 out[A_ALLY + ally] = 1
+            if record:
+                why[A_ALLY + ally] = code
         return count_legal(out)
     entry = effects[card, t, row[S.CUR_ENTRY + p]]
     target = entry[E_TARGET]
+    if record:
+        why[:] = R.TARGET_PENDING
     if target == TG_ONE_ALLY:
+        if record:
+            why[A_ALLY:A_ALLY_END] = R.TARGET_NOT_IN_PLAY  # the loop below visits only the units in play
+            mark_missing(row, p, why, A_ALLY)
         for j in range(row[S.PLAY_COUNT + p]):
             ally = row[S.PLAY + p * S.MAX_DECK + j]
-            if is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], ally):
+            code = candidate_reason(row, p, target, entry[E_COND], entry[E_THRESHOLD], ally)
+            if code == R.NONE:
                 out[A_ALLY + ally] = 1
+            if record:
+                why[A_ALLY + ally] = code
     else:
         foe = 1 - p
+        if record:
+            why[A_FOE:A_FOE_END] = R.NOT_A_FOE  # the loop below visits only the Foes (in play at the phase start)
+            mark_missing(row, foe, why, A_FOE)
         for j in range(row[S.SNAP_PLAY_COUNT + foe]):
             unit = row[S.SNAP_PLAY + foe * S.MAX_DECK + j]
-            if is_candidate(row, p, target, entry[E_COND], entry[E_THRESHOLD], unit):
+            code = candidate_reason(row, p, target, entry[E_COND], entry[E_THRESHOLD], unit)
+            if code == R.NONE:
                 out[A_FOE + unit] = 1
+            if record:
+                why[A_FOE + unit] = code
     return count_legal(out)
+
+
+@helper(S.NB_INT(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, S.NB_INT, _nt.int8[::1]))
+def write_mask(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, out: np.ndarray) -> int:
+    """``mask_row`` on the unpacked tables (the explicitly typed kernel; the heuristic calls it too). Nothing is
+    recorded, so ``out`` also stands in for the unused reasons array."""
+    return legal_row(row, cards, effects, p, out, out, False)
 
 
 @helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
-    return write_mask(row, tables[0], tables[1], p, out)
+    return write_mask(row, tables.cards, tables.effects, p, out)
+
+
+@helper
+def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
+    """Write into ``why`` (int8 [NUM_ACTIONS]) the reason code (reasons.py) the mask records for each of ``p``'s
+    actions, ``R.NONE`` for the legal ones; returns how many are legal. What ``text.explain_illegal`` reads."""
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    return legal_row(row, tables.cards, tables.effects, p, mask, why, True)
 
 
 @helper

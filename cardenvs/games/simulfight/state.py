@@ -36,12 +36,17 @@ SUB_NAMES = ("plan", "choose the ally that pays", "choose a target")
 LOC_NONE, LOC_DECK, LOC_HAND, LOC_PLAY, LOC_DISCARD = 0, 1, 2, 3, 4
 LOC_NAMES = ("-", "deck", "hand", "in play", "discard")
 
-# ---- triggers (the three kinds of abilities) ----------------------------------------------------------------------
-TR_PLAY, TR_DEFEND, TR_ATTACK = 0, 1, 2
+# ---- triggers (the three kinds of abilities; the card files' words, a code is the word's position) ----------------
+TRIGGER_NAMES = ("play", "defend", "attack")
+TR_PLAY = TRIGGER_NAMES.index("play")
+TR_DEFEND = TRIGGER_NAMES.index("defend")
+TR_ATTACK = TRIGGER_NAMES.index("attack")
 
-# ---- resources (index into the resource fields) ------------------------------------------------------------------
-RES_GOLD, RES_SHIELDS, RES_SWORDS = 0, 1, 2
+# ---- resources (index into the resource fields; the card files' words) -------------------------------------------
 RESOURCE_NAMES = ("gold", "shields", "swords")
+RES_GOLD = RESOURCE_NAMES.index("gold")
+RES_SHIELDS = RESOURCE_NAMES.index("shields")
+RES_SWORDS = RESOURCE_NAMES.index("swords")
 
 NUM_RESOURCES = len(RESOURCE_NAMES)  # columns of the (2, NUM_RESOURCES) resource fields
 

@@ -2,36 +2,40 @@
 action is not legal for a player now), both registered in ``SPEC.extra`` for ``cardenvs play`` (``legend``,
 ``why N``).
 
-``explain_illegal`` asks the rules kernel itself (``rules.action_legal``) whether the action is legal, so it returns
-"" exactly when the mask offers the action; the reasons are read from the same predicates the mask uses
-(``can_play``, ``can_use``, ``can_pay``, ``can_pay_with``, ``is_candidate``, ``foe_view_health``). simulfight is
-simultaneous, so an explanation reads only what the asking player may know (SF-R2): their own side live, and the
-other side as their plan sees it (the phase-start snapshot less the damage their own plan queued, G3). It never reads
-the other player's hand, deck order or live side, nor what the other plan queued against the asking player (the
-``in_*`` fields of the asker's own side), so it cannot tell a player anything about the other plan
+``explain_illegal`` decides nothing itself: the legal-action kernel records, for every action it refuses, the reason
+code of the very branch that refuses it (``rules.why_row``; the codes and their message templates are declared once
+in reasons.py), and this module only fills the template's fields (card names, zones, costs, amounts) from the row.
+So it returns "" exactly when the mask offers the action, and its reason is the mask's. simulfight is simultaneous,
+so the fields read only what the asking player may know (SF-R2): their own side live, and the other side as their
+plan sees it (the phase-start snapshot less the damage their own plan queued, G3). They never read the other player's
+hand, deck order or live side, nor what the other plan queued against the asking player (the ``in_*`` fields of the
+asker's own side), so an explanation cannot tell a player anything about the other plan
 (``test_explanations_do_not_depend_on_the_other_plan`` checks this).
 """
 from __future__ import annotations
 
-from typing import Any
+from string import Formatter
+from typing import Any, Callable
 
 import numpy as np
 
-from cardenvs.core.header import H_STATUS, LIVE, TRUNCATED
+from cardenvs.core.header import H_STATUS, TRUNCATED
 
 from .actions import (
     A_ALLY, A_ALLY_END, A_DONE, A_FOE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, ACTIONS, NUM_ACTIONS,
     ability_text, phase_trigger,
 )
 from .cards import (
-    C_COST, C_COST_AMOUNT, C_GOLD, C_N, CO_HEALTH_LE, COST_GOLD, COST_NONE, COST_SHIELDS, COST_SWORDS,
-    CONDITIONS, E_COND, E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TRIGGERS,
+    C_COST, C_COST_AMOUNT, C_GOLD, C_N, CO_HEALTH_LE, COST_GOLD, COST_SHIELDS, COST_SWORDS, CONDITIONS, E_COND,
+    E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TRIGGERS, Tables,
 )
-from .effects import foe_view_health, is_candidate
-from .rules import action_legal, can_pay, can_pay_with, can_play, can_use
+from .effects import foe_view_health
+from .reasons import REASONS
+from .rules import mask_row, why_row
+from . import reasons as R
 from . import state as S
 
-__all__ = ["LEGEND", "explain_illegal", "NO_REASON"]
+__all__ = ["LEGEND", "explain_illegal", "reasons", "NO_REASON"]
 
 _RANGES = {"done": f"{A_DONE}", "play": f"{A_PLAY}-{A_PLAY_END - 1}", "use": f"{A_USE}-{A_USE_END - 1}",
            "ally": f"{A_ALLY}-{A_ALLY_END - 1}", "foe": f"{A_FOE}-{A_FOE_END - 1}"}
@@ -95,20 +99,8 @@ def _f(row: np.ndarray, name: str) -> np.ndarray:
     return S.STATE.get(row, name)
 
 
-def _kind(action: int) -> tuple[str, int]:
-    return ACTIONS.locate(action)  # (range name, index inside the range)
-
-
 def _unit(row: np.ndarray, pool: Any, side: int, inst: int) -> str:
     return f"#{inst} {pool.name(int(_f(row, 'deck_list')[side, inst]))}"
-
-
-def _no_card(row: np.ndarray, side: int, inst: int, whose: str) -> str:
-    """'' if ``side`` has a card instance ``inst``, else why not (deck lists are public)."""
-    size = int(_f(row, "deck_size")[side])
-    if 0 <= inst < size:
-        return ""
-    return f"{whose} deck list has {size} cards, #0 to #{size - 1}: there is no card #{inst}"
 
 
 def _ability_name(row: np.ndarray, pool: Any, p: int, inst: int, trig: int) -> str:
@@ -117,8 +109,8 @@ def _ability_name(row: np.ndarray, pool: Any, p: int, inst: int, trig: int) -> s
     return f"{_unit(row, pool, p, inst)}'s {TRIGGERS[trig].upper()} ability" + (f" ({text})" if text else "")
 
 
-def _payers(row: np.ndarray, pool: Any, p: int, amount: int) -> str:
-    """Why none of ``p``'s units can pay a health cost of ``amount`` (own side only)."""
+def _payers(row: np.ndarray, pool: Any, p: int) -> str:
+    """What stops each of ``p``'s units in play from paying a health cost: its health, or that it is Protected."""
     parts = []
     for inst in _f(row, "play")[p]:
         if inst < 0:
@@ -131,161 +123,147 @@ def _payers(row: np.ndarray, pool: Any, p: int, amount: int) -> str:
     return "; ".join(parts) if parts else "you have no units in play"
 
 
-def _cost_reason(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, inst: int, trig: int) -> str:
-    card = int(_f(row, "deck_list")[p, inst])
-    kind = int(cards[card, C_COST + trig])
-    amount = int(cards[card, C_COST_AMOUNT + trig])
-    if kind == COST_NONE or can_pay(row, p, kind, amount):
-        return ""
-    if kind in _COST_WORD:
-        have = int(_f(row, "resources")[p, _RES_INDEX[kind]])
-        return f"it costs {amount} {_COST_WORD[kind]} and you have {have} (an unaffordable ability is skipped, SF-D5)"
-    return (f"it costs {amount} health paid by one of your units in play with at least {amount} health that is not "
-            f"Protected, and none can pay: {_payers(row, pool, p, amount)} (SF-C2, G5)")
+class _Words:
+    """The fields of a reason's template for one (row, player, action): each computed when a template names it."""
 
+    def __init__(self, row: np.ndarray, pool: Any, p: int, a: int, mask: np.ndarray) -> None:
+        self.row, self.pool, self.p, self.mask = row, pool, p, mask
+        self.kind, self.i = ACTIONS.locate(a)  # (range name, card instance)
+        self.tables = Tables(*pool.tables)
+        self.cards = self.tables.cards
+        self.phase_code = int(_f(row, "phase"))
+        self.trig = phase_trigger(self.phase_code)
+        self.sub = int(_f(row, "sub")[p])
+        self.side = 1 - p if self.kind == "foe" else p  # whose card instance the action names
 
-def _main_step(row: np.ndarray, cards: np.ndarray, pool: Any, p: int, kind: str, i: int, phase: str) -> list[str]:
-    if kind == "done":
-        must = [_ability_name(row, pool, p, int(u), phase_trigger(int(_f(row, "phase"))))
-                for u in _f(row, "play")[p] if u >= 0 and can_use(row, cards, p, int(u))]
-        rule = "SF-D4" if int(_f(row, "phase")) == S.PH_DEFEND else "SF-A1"
-        return [f"{phase.upper()} abilities are mandatory: you can still use and pay " + ", ".join(must)
-                + f"; use {'it' if len(must) == 1 else 'them'} first (in any order), then 'done' ({rule})"]
-    if kind in ("ally", "foe"):
-        what = "an ally" if kind == "ally" else "a Foe"
-        return [f"no choice of {what} is pending: '{kind} N' actions ({_RANGES[kind]}) answer the choice of the unit "
-                f"that pays a health cost or of an effect's target, right after you play or use a card that needs "
-                f"one; now you are building your {phase} plan (play, use or done)"]
-    missing = _no_card(row, p, i, "your")
-    if missing:
-        return [missing]
-    name = _unit(row, pool, p, i)
-    loc = int(_f(row, "loc")[p, i])
-    at = _ZONE.get(loc, "not in any zone")
-    if kind == "play":
-        if int(_f(row, "phase")) != S.PH_DEFEND:
-            return [f"cards are played only in the Defend phase (SF-D1); this is the {phase} phase: here you use "
-                    f"ATTACK abilities of your units in play"]
-        if loc != S.LOC_HAND:
-            return [f"{name} is not in your hand: it is {at}"]
-        cost = int(cards[int(_f(row, 'deck_list')[p, i]), C_GOLD])
-        have = int(_f(row, "resources")[p, S.RES_GOLD])
-        if not can_play(row, cards, p, i):
-            return [f"{name} costs {cost} gold and you have {have} (SF-D1)"]
-        return []
-    # use
-    trig = phase_trigger(int(_f(row, "phase")))
-    reasons = []
-    if loc != S.LOC_PLAY:
-        reasons.append(f"{name} is not in play: it is {at}; only units in play use abilities")
-        return reasons
-    card = int(_f(row, "deck_list")[p, i])
-    if int(cards[card, C_N + trig]) == 0:
-        other = [t for t in (S.TR_DEFEND, S.TR_ATTACK) if t != trig and int(cards[card, C_N + t])]
-        when = S.PHASE_NAMES[other[0] - S.TR_DEFEND + S.PH_DEFEND] if other else ""
-        note = f" (its {TRIGGERS[other[0]].upper()} ability is used in the {when} phase)" if other else ""
-        reasons.append(f"{name} has no {TRIGGERS[trig].upper()} ability, the kind used in the {phase} phase{note}")
-        return reasons
-    if int(_f(row, "used")[p, i]):
-        reasons.append(f"{name} already used its {TRIGGERS[trig].upper()} ability this phase (once per phase)")
-    if int(_f(row, "unit_health")[p, i]) <= 0:
-        reasons.append(f"{name} has {int(_f(row, 'unit_health')[p, i])} health: a unit that lost all its health uses "
-                       f"no more abilities (SF-C8); it is discarded when the phase ends")
-    if int(_f(row, "stunned")[p, i]):
-        reasons.append(f"{name} is Stunned: it uses no abilities until the end of the round (SF-C7)")
-    if not reasons:
-        cost = _cost_reason(row, cards, pool, p, i, trig)
-        if cost:
-            reasons.append(f"{_ability_name(row, pool, p, i, trig)}: {cost}")
-    return reasons
+    def fill(self, template: str) -> str:
+        names = {name for _, name, _, _ in Formatter().parse(template) if name}
+        return template.format(**{name: _FIELDS[name](self) for name in names})
 
+    # the card the action names, and the ability being resolved in a sub-decision
+    def card(self) -> int:
+        return int(_f(self.row, "deck_list")[self.side, self.i])
 
-def _sub_step(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, pool: Any, p: int, kind: str, i: int) -> list[str]:
-    sub = int(_f(row, "sub")[p])
-    src = int(_f(row, "cur_inst")[p])
-    trig = int(_f(row, "cur_trigger")[p])
-    card = int(_f(row, "deck_list")[p, src])
-    ability = _ability_name(row, pool, p, src, trig)
-    if sub == S.SUB_PAYER:
-        amount = int(cards[card, C_COST_AMOUNT + trig])
-        if kind != "ally":
-            return [f"you are choosing which of your units pays the {amount} health that {ability} costs: only an "
-                    f"'ally N' action ({_RANGES['ally']}) answers now; finish this choice first"]
-        missing = _no_card(row, p, i, "your")
-        if missing:
-            return [missing]
-        name = _unit(row, pool, p, i)
-        loc = int(_f(row, "loc")[p, i])
-        if loc != S.LOC_PLAY:
-            return [f"{name} is not in play (it is {_ZONE.get(loc, 'not in any zone')}): only a unit in play can pay "
-                    f"the {amount} health"]
-        if int(_f(row, "protected")[p, i]):
-            return [f"{name} is Protected and cannot lose health, so it cannot pay the {amount} health (G5)"]
-        if not can_pay_with(row, p, i, amount):
-            return [f"{name} has {int(_f(row, 'unit_health')[p, i])} health and the cost is {amount} (SF-C2)"]
-        return []
-    entry = effects[card, trig, int(_f(row, "cur_entry")[p])]
-    target = int(entry[E_TARGET])
-    want = "ally" if target == TG_ONE_ALLY else "foe"
-    cond, threshold = int(entry[E_COND]), int(entry[E_THRESHOLD])
-    if kind != want:
-        whom = "one of your units in play" if want == "ally" else "a Foe (a unit the opponent had in play at the phase start)"
-        return [f"you are choosing the target of {ability}: it must be {whom}, a '{want} N' action "
-                f"({_RANGES[want]}); finish this choice first"]
-    side = p if want == "ally" else 1 - p
-    missing = _no_card(row, side, i, "your" if want == "ally" else "the opponent's")
-    if missing:
-        return [missing]
-    name = _unit(row, pool, side, i)
-    if want == "ally":
-        loc = int(_f(row, "loc")[p, i])
-        if loc != S.LOC_PLAY:
-            return [f"{name} is not in play (it is {_ZONE.get(loc, 'not in any zone')}): the target must be one of "
-                    f"your units in play"]
-        health = int(_f(row, "unit_health")[p, i])
-        seen = f"{name} has {health} health"
-    else:
-        snap = _f(row, "snap_play")[side]
-        if i not in set(int(u) for u in snap if u >= 0):
-            return [f"{name} is not a Foe: the targets are the units the opponent had in play at the start of this "
-                    f"phase (a unit played during the phase is not a Foe until the next phase)"]
-        health = int(foe_view_health(row, p, i))
-        seen = f"as your plan sees it, {name} has {health} health (its health at the phase start less the damage " \
+    def source(self) -> tuple[int, int]:
+        return int(_f(self.row, "cur_inst")[self.p]), int(_f(self.row, "cur_trigger")[self.p])
+
+    def entry(self) -> np.ndarray:
+        src, trig = self.source()
+        card = int(_f(self.row, "deck_list")[self.p, src])
+        return self.tables.effects[card, trig, int(_f(self.row, "cur_entry")[self.p])]
+
+    def want(self) -> str:
+        """The action range the pending decision takes."""
+        if self.sub == S.SUB_MAIN:
+            return self.kind
+        if self.sub == S.SUB_PAYER:
+            return "ally"
+        return "ally" if int(self.entry()[E_TARGET]) == TG_ONE_ALLY else "foe"
+
+    def ability(self) -> str:
+        if self.sub == S.SUB_MAIN:
+            return _ability_name(self.row, self.pool, self.p, self.i, self.trig)
+        return _ability_name(self.row, self.pool, self.p, *self.source())
+
+    def cost(self) -> int:
+        if self.kind == "play":
+            return int(self.cards[self.card(), C_GOLD])
+        return int(self.cards[self.card(), C_COST_AMOUNT + self.trig])
+
+    def have(self) -> int:
+        kind = S.RES_GOLD if self.kind == "play" else _RES_INDEX[int(self.cards[self.card(), C_COST + self.trig])]
+        return int(_f(self.row, "resources")[self.p, kind])
+
+    def must(self) -> list[str]:
+        """The units whose ability must still be used: the mask offers their ``use``."""
+        return [_ability_name(self.row, self.pool, self.p, int(u), self.trig)
+                for u in np.flatnonzero(self.mask[A_USE:A_USE_END])]
+
+    def note(self) -> str:
+        other = [t for t in (S.TR_DEFEND, S.TR_ATTACK) if t != self.trig and int(self.cards[self.card(), C_N + t])]
+        if not other:
+            return ""
+        return f" (its {TRIGGERS[other[0]].upper()} ability is used in the " \
+               f"{S.PHASE_NAMES[other[0] - S.TR_DEFEND + S.PH_DEFEND]} phase)"
+
+    def seen(self) -> str:
+        name = _unit(self.row, self.pool, self.side, self.i)
+        if self.side == self.p:
+            return f"{name} has {int(_f(self.row, 'unit_health')[self.p, self.i])} health"
+        health = int(foe_view_health(self.row, self.p, self.i))
+        return f"as your plan sees it, {name} has {health} health (its health at the phase start less the damage " \
                f"your plan queued on it, G3)"
-    if not is_candidate(row, p, target, cond, threshold, i):
-        need = f"{threshold} or less" if cond == CO_HEALTH_LE else f"{threshold} or more"
-        return [f"{seen}; this effect hits only a unit with {need} health ({CONDITIONS[cond]} {threshold})"]
-    return []
+
+
+_FIELDS: dict[str, Callable[[_Words], Any]] = {
+    "unit": lambda w: _unit(w.row, w.pool, w.side, w.i),
+    "zone": lambda w: _ZONE.get(int(_f(w.row, "loc")[w.side, w.i]), "not in any zone"),
+    "phase": lambda w: S.PHASE_NAMES[w.phase_code],
+    "other_phase": lambda w: "Attack phase" if w.phase_code == S.PH_DEFEND else "next round's Defend phase",
+    "trigger": lambda w: TRIGGERS[w.trig].upper(),
+    "rule": lambda w: "SF-D4" if w.phase_code == S.PH_DEFEND else "SF-A1",
+    "must": lambda w: ", ".join(w.must()),
+    "them": lambda w: "it" if len(w.must()) == 1 else "them",
+    "what": lambda w: "an ally" if w.kind == "ally" else "a Foe",
+    "kind": lambda w: w.kind,
+    "range": lambda w: _RANGES[w.want()],
+    "want": lambda w: w.want(),
+    "whom": lambda w: "one of your units in play" if w.want() == "ally"
+    else "a Foe (a unit the opponent had in play at the phase start)",
+    "whose": lambda w: "your" if w.side == w.p else "the opponent's",
+    "size": lambda w: int(_f(w.row, "deck_size")[w.side]),
+    "last": lambda w: int(_f(w.row, "deck_size")[w.side]) - 1,
+    "i": lambda w: w.i,
+    "cost": _Words.cost,
+    "have": _Words.have,
+    "resource": lambda w: _COST_WORD[int(w.cards[w.card(), C_COST + w.trig])],
+    "health": lambda w: int(_f(w.row, "unit_health")[w.p, w.i]),
+    "ability": _Words.ability,
+    "payers": lambda w: _payers(w.row, w.pool, w.p),
+    "amount": lambda w: int(w.cards[int(_f(w.row, "deck_list")[w.p, w.source()[0]]), C_COST_AMOUNT + w.source()[1]]),
+    "note": _Words.note,
+    "seen": _Words.seen,
+    "need": lambda w: f"{int(w.entry()[E_THRESHOLD])} or " + ("less" if int(w.entry()[E_COND]) == CO_HEALTH_LE
+                                                               else "more"),
+    "filter": lambda w: f"{CONDITIONS[int(w.entry()[E_COND])]} {int(w.entry()[E_THRESHOLD])}",
+    "truncated": lambda w: " (truncated at the round cap)" if int(w.row[H_STATUS]) == TRUNCATED else "",
+}
+
+
+def _kernel_row(row: np.ndarray) -> np.ndarray:
+    row = np.ascontiguousarray(row, dtype=np.int32)
+    if not row.flags.writeable:  # the kernels' signatures take a writable row (a replay may hand a read-only one)
+        row = row.copy()
+    return row
+
+
+def reasons(row: np.ndarray, pool: Any, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(mask, why)`` for ``player`` (0 or 1) in ``row``: the legal mask and the reason code (reasons.py) the mask
+    recorded for every action, ``reasons.NONE`` for the legal ones."""
+    row, tables = _kernel_row(row), Tables(*pool.tables)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    why = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask_row(row, tables, int(player), mask)
+    why_row(row, tables, int(player), why)
+    return mask, why
 
 
 def explain_illegal(row: np.ndarray, pool: Any, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` now, in simulfight's terms; "" if it is legal.
 
-    Reads only what ``player`` may know (their own side, public zones and the other side as their plan sees it), so
-    it says nothing about the other player's hand or plan."""
-    row = np.ascontiguousarray(row, dtype=np.int32)
-    if not row.flags.writeable:  # the kernels' signatures take a writable row (a replay may hand a read-only one)
-        row = row.copy()
-    cards, effects = pool.tables[0], pool.tables[1]
+    The reason is the one the mask recorded (``rules.why_row``); the words read only what ``player`` may know (their
+    own side, public zones and the other side as their plan sees it), so they say nothing about the other player's
+    hand or plan."""
+    row = _kernel_row(row)
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
     if p not in (0, 1):
         return f"there is no player {p}: the players are 0 and 1"
-    if action_legal(row, cards, effects, p, a):
+    mask, why = reasons(row, pool, p)
+    if mask[a]:
         return ""
-    status = int(row[H_STATUS])
-    if status != LIVE:
-        return "the game is over" + (" (truncated at the round cap)" if status == TRUNCATED else "")
-    phase = S.PHASE_NAMES[int(_f(row, "phase"))]
-    if not int(_f(row, "plan_open")[p]):
-        after = "Attack phase" if int(_f(row, "phase")) == S.PH_DEFEND else "next round's Defend phase"
-        return (f"your {phase} plan is done (you chose 'done', or it closed by itself with nothing left to decide); "
-                f"you plan again in the {after}, once both plans of this phase are done")
-    kind, i = _kind(a)
-    if int(_f(row, "sub")[p]) == S.SUB_MAIN:
-        reasons = _main_step(row, cards, pool, p, kind, i, phase)
-    else:
-        reasons = _sub_step(row, cards, effects, pool, p, kind, i)
-    return "; ".join(reasons) if reasons else NO_REASON
-
+    code = int(why[a])
+    if code == R.NONE:
+        return NO_REASON  # the mask refused without naming why: a defect the sweep tests catch
+    return _Words(row, pool, p, a, mask).fill(REASONS[code].template)

@@ -123,7 +123,7 @@ def test_rules_md_cites_every_checklist_id_and_existing_tests() -> None:
 def test_batch_step_clears_stale_errors_on_every_row() -> None:
     """Issue 18 (kernel contract, cardenvs/core/spec.py): ``errors[i] = 0`` for every row not in error, rows skipped
     with ``players[i] < 0`` included; an illegal action sets 1 and leaves the row untouched."""
-    from cardenvs.games.simulfight.rules import batch_step
+    batch_step = SPEC.kernels.batch_step  # the game's batch loop, wherever the kernel template puts it
 
     g = BatchGame(SPEC, 3, seed=6)
     before = g.states.copy()

@@ -15,7 +15,7 @@ from cardenvs.core.aec import OBS_BOUND
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.errors import CardPoolError
 from cardenvs.games.simulfight import SPEC
-from cardenvs.games.simulfight.cards import MAX_POOL_CARDS
+from cardenvs.games.simulfight.cards import CARD_ID, MAX_POOL_CARDS
 from cardenvs.games.simulfight.obs_layout import OBS_LIMIT
 
 _GAIN = '{{ trigger = "{t}", op = "gain", target = "{who}", resource = "{r}", amount = {n}{when} }}'
@@ -72,7 +72,7 @@ def test_issue43_11_a_pool_holds_at_most_max_pool_cards_so_card_ids_stay_in_the_
     """At the limit the pool loads and its last card's id is exactly the bound; one more card is one clear error."""
     assert MAX_POOL_CARDS == OBS_BOUND
     pool = SPEC.load_pool([_pool_of(tmp_path, MAX_POOL_CARDS)])
-    assert len(pool) == MAX_POOL_CARDS and pool.tables[2][:, 1].max() == OBS_BOUND  # CARD.id = pool index + 1
+    assert len(pool) == MAX_POOL_CARDS and pool.tables.features[:, CARD_ID].max() == OBS_BOUND  # CARD.id: index + 1
     with pytest.raises(CardPoolError, match=f"{MAX_POOL_CARDS + 1} cards; a simulfight pool holds at most "
                                             f"{MAX_POOL_CARDS}"):
         SPEC.load_pool([_pool_of(tmp_path, MAX_POOL_CARDS + 1)])
