@@ -25,6 +25,7 @@ import numpy as np
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import legal_or_first
 
 from .base import StateHeuristic
 
@@ -38,20 +39,12 @@ from cardenvs.games.divinecross.actions import (
     A_PROMOTE,
     A_RETREAT,
     A_SKILL,
-    NUM_ACTIONS,
 )
 from cardenvs.games.divinecross.board import card_of, energy_of, standby_at, unit_at
-from cardenvs.games.divinecross.cards import (
-    C_HP,
-    C_N_SKILLS,
-    C_S0_ENERGY,
-    C_TYPE,
-    TYPE_ASSIST,
-    TYPE_UNIT,
-)
 from cardenvs.games.divinecross.effects import hp_left, skill_damage
 from cardenvs.games.divinecross.rules import apply_action, promoter, skill_usable
 from cardenvs.games.divinecross.state import (
+    AREA_SIZE,
     CHARGED,
     DECK_COUNT,
     ENERGY_COUNT,
@@ -70,6 +63,15 @@ from cardenvs.games.divinecross.state import (
     STANDBY_COUNT,
     STEP,
     STUNNED,
+)
+from cardenvs.games.divinecross.vocab import (
+    C_HP,
+    C_N_SKILLS,
+    C_S0_ENERGY,
+    C_TYPE,
+    MAX_SKILLS,
+    TYPE_ASSIST,
+    TYPE_UNIT,
 )
 
 # value weights (damage units)
@@ -122,8 +124,8 @@ def _simulate(row, tables, p, a, scratch):
 def _attack_value(row, tables, p, scratch):
     """Value for p after p's best Battle Phase from ``row`` (a skill or none), simulated in ``scratch``."""
     best = _value(row, tables, p)
-    for k in range(2):
-        if skill_usable(row, tables[0], p, k):
+    for k in range(MAX_SKILLS):
+        if skill_usable(row, tables.cards, p, k):
             scratch[:] = row
             scratch[STEP] = ST_BATTLE
             apply_action(scratch, tables, p, A_SKILL + k)
@@ -134,7 +136,7 @@ def _attack_value(row, tables, p, scratch):
 @helper
 def _unit_score(row, tables, p, inst):
     card = card_of(row, p, inst)
-    return tables[0][card, C_HP] - 50 * tables[0][card, C_S0_ENERGY]
+    return tables.cards[card, C_HP] - 50 * tables.cards[card, C_S0_ENERGY]
 
 
 @helper
@@ -148,7 +150,7 @@ def _max_need(ctab, card):
 @helper
 def _threat(row, tables, q):
     """Most damage q's Main Unit could deal next turn with the Energy it has (one more charge counted)."""
-    ctab = tables[0]
+    ctab = tables.cards
     u = row[MAIN + q]
     if u < 0 or row[MAIN + 1 - q] < 0:
         return 0
@@ -164,7 +166,7 @@ def _threat(row, tables, q):
 @helper
 def decide(row, tables, p, mask, scratch):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
-    ctab = tables[0]
+    ctab = tables.cards
     q = 1 - p
     if promoter(row) == p:
         best, best_v = -1, -1e9
@@ -191,7 +193,7 @@ def decide(row, tables, p, mask, scratch):
     if st == ST_BATTLE:
         base = _value(row, tables, p)
         best, best_v = A_PASS, base
-        for k in range(2):
+        for k in range(MAX_SKILLS):
             if mask[A_SKILL + k] != 0:
                 v = _simulate(row, tables, p, A_SKILL + k, scratch)
                 if v > best_v:
@@ -241,7 +243,7 @@ def decide(row, tables, p, mask, scratch):
             gain += 80.0  # an Assist's passive value shows only in later fights
         if gain > best_gain:
             best, best_gain = a, gain
-    for j in range(4):
+    for j in range(AREA_SIZE):
         a = A_EX_POWER + j
         if mask[a] != 0:
             gain = _simulate(row, tables, p, a, scratch) - base
@@ -255,7 +257,7 @@ def decide(row, tables, p, mask, scratch):
         left = hp_left(row, tables, p, m)
         threat = _threat(row, tables, q)
         can_finish = False
-        for k in range(2):
+        for k in range(MAX_SKILLS):
             om = row[MAIN + q]
             if om >= 0 and energy_of(row, p, m) >= ctab[card_of(row, p, m), C_S0_ENERGY + k] \
                     and k < ctab[card_of(row, p, m), C_N_SKILLS] \
@@ -298,13 +300,7 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], scratch)
-        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
-            for b in range(NUM_ACTIONS):
-                if masks[i, b] != 0:
-                    a = b
-                    break
-        out[i] = a
+        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], scratch), masks[i], fallback)
 
 
 class HeuristicAgent(StateHeuristic):

@@ -40,7 +40,7 @@ from cardenvs.games.levelneo.actions import (  # noqa: E402
     A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_HAND_END, A_SKILL_END,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
-from cardenvs.games.levelneo.cards import (  # noqa: E402
+from cardenvs.games.levelneo.tables import (  # noqa: E402
     C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER,
 )
 from cardenvs.games.levelneo.effects import (  # noqa: E402
@@ -52,7 +52,7 @@ from cardenvs.games.levelneo.state import (  # noqa: E402
     LEVEL_CAP, LEVEL_COUNT, MAIN, MAX_LEVEL, ST_LEVEL_UP,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
-    STEP, SUB, SUPPORT_COUNT, TARGET, TURN_PLAYER,
+    STEP, SUB, SUPPORT_CAP, SUPPORT_COUNT, TARGET, TURN_PLAYER,
 )
 
 # value weights (AP units): a level is worth far more than a card, a battle outcome more than a level's AP bonus
@@ -181,7 +181,7 @@ def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
             continue
         if a < A_HAND_END:
             card = card_of(row, p, row[HAND + p * HAND_CAP + (a - A_HAND)])
-            if tables[0][card, C_TYPE] == TYPE_CHARACTER:
+            if tables.cards[card, C_TYPE] == TYPE_CHARACTER:
                 continue  # supports are chosen by _best_support
             # A second copy of an event gains exactly what the first did (an event's effects read its card, never
             # its instance or hand slot), and only a strictly larger gain replaces the best: skip it.
@@ -216,9 +216,9 @@ def _best_support(row, tables, p, mask):
         if mask[a] == 0:
             continue
         card = card_of(row, p, row[HAND + p * HAND_CAP + i])
-        if tables[0][card, C_TYPE] != TYPE_CHARACTER:
+        if tables.cards[card, C_TYPE] != TYPE_CHARACTER:
             continue
-        ap = tables[0][card, C_AP] + (300 if tables[0][card, C_USE_EFFECT] >= 0 else 0)
+        ap = tables.cards[card, C_AP] + (300 if tables.cards[card, C_USE_EFFECT] >= 0 else 0)
         if ap > best_ap:
             best, best_ap = a, ap
     return best
@@ -287,7 +287,7 @@ def _support_target(row, tables, p, atk_ap, memo, sources):
 @helper
 def _card_keep_value(row, tables, p, inst):
     card = card_of(row, p, inst)
-    ctab = tables[0]
+    ctab = tables.cards
     v = ctab[card, C_AP] if ctab[card, C_TYPE] == TYPE_CHARACTER else 2500
     if ctab[card, C_HAS_BURST] != 0:
         v += 300
@@ -306,7 +306,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
     st = row[STEP]
     tp = row[TURN_PLAYER]
     q = 1 - p
-    ctab = tables[0]
+    ctab = tables.cards
     if row[CHOICE_PLAYER] >= 0:
         s = _choice_slot(row, tables, memo_row, sources_row)
         return A_EFFECT_TARGET + s if s >= 0 else -1
@@ -392,7 +392,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
         # nothing beatable: the weakest legal target
         best = -1
         best_ap = 1 << 30
-        for k in range(1 + 4):
+        for k in range(1 + SUPPORT_CAP):
             if mask[A_TARGET + k] != 0:
                 inst = row[MAIN + q] if k == 0 else support_at(row, q, k - 1)
                 ap = _ap(row, tables, q, inst, memo_row, sources_row)

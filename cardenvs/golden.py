@@ -1,4 +1,5 @@
-"""Golden playthroughs: seeded random games rendered to text, stored under ``tests/golden/`` and compared by a test.
+"""Golden playthroughs: seeded random games rendered to text, stored in each game's folder (``golden/seed<N>.txt``)
+and compared by a test.
 
 A rules change shows up as a readable diff. Regenerate after an intended change with
 ``python -m cardenvs.golden --write`` and review the diff like code.
@@ -6,7 +7,7 @@ A rules change shows up as a readable diff. Regenerate after an intended change 
 Beside the text, :func:`stream_digest` hashes everything the batch core hands out over seeded games played by
 random and by heuristic pilots: every state row, both players' observations and legal masks before every
 decision, the actions, rewards and final states. The text shows *what* changed in a rules change; the digests
-(``tests/golden/streams.json``) prove that a speed change changed nothing at all, observations included (a
+(the game's ``golden/streams.json``) prove that a speed change changed nothing at all, observations included (a
 policy trained on today's observations stays valid only if they stay byte-identical).
 """
 from __future__ import annotations
@@ -19,8 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from . import available_games, make_env
+from .core.registry import game_dir
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+__all__ = ["SEEDS", "STREAM_PILOTS", "golden_dir", "golden_path", "playthrough", "stream_digest", "stream_digests",
+           "streams_path"]
+
 SEEDS = (1, 2)
 MAX_DECISIONS = 120
 
@@ -44,11 +48,19 @@ def playthrough(game: str, seed: int, max_decisions: int = MAX_DECISIONS) -> str
     return "\n".join(lines) + "\n"
 
 
+def golden_dir(game: str) -> Path:
+    """A game's golden files live in its folder, beside the rules they pin (and install with it)."""
+    return game_dir(game) / "golden"
+
+
 def golden_path(game: str, seed: int) -> Path:
-    return GOLDEN_DIR / f"{game}_seed{seed}.txt"
+    return golden_dir(game) / f"seed{seed}.txt"
 
 
-STREAMS_PATH = GOLDEN_DIR / "streams.json"
+def streams_path(game: str) -> Path:
+    """The game's stream digests: ``{pilot: digest}``."""
+    return golden_dir(game) / "streams.json"
+
 STREAM_PILOTS = ("random", "heuristic")
 STREAM_GAMES = 24
 STREAM_SEED = 7
@@ -92,20 +104,30 @@ def stream_digests(games: list[str] | None = None) -> dict[str, dict[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="rewrite the golden files")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare with the stored files (the default); exit 1 if "
+                                                            "any differs")
+    mode.add_argument("--write", action="store_true", help="rewrite the golden files")
     parser.add_argument("games", nargs="*", default=None)
     parser.add_argument("--streams", action="store_true",
                         help="only the stream digests (states, both views' observations and masks; random and heuristic pilots)")
     args = parser.parse_args(argv)
-    stored = json.loads(STREAMS_PATH.read_text()) if STREAMS_PATH.is_file() else {}
+    differs = False
     for game in args.games or available_games():
+        streams = streams_path(game)
+        stored = json.loads(streams.read_text()) if streams.is_file() else {}
         for pilot in STREAM_PILOTS:
             digest = stream_digest(game, pilot)
             if args.write:
-                stored.setdefault(game, {})[pilot] = digest
+                stored[pilot] = digest
             else:
-                same = stored.get(game, {}).get(pilot) == digest
+                same = stored.get(pilot) == digest
+                differs |= not same
                 print(f"{game} {pilot} stream {digest}: {'ok' if same else 'DIFFERS'}")
+        if args.write:
+            streams.parent.mkdir(parents=True, exist_ok=True)
+            streams.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+            print(f"wrote {streams}")
         if args.streams:
             continue
         for seed in SEEDS:
@@ -117,11 +139,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"wrote {path}")
             else:
                 same = path.is_file() and path.read_text() == text
+                differs |= not same
                 print(f"{path}: {'ok' if same else 'DIFFERS'}")
-    if args.write:
-        STREAMS_PATH.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
-        print(f"wrote {STREAMS_PATH}")
-    return 0
+    return 1 if differs else 0
 
 
 if __name__ == "__main__":

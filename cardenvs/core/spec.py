@@ -52,7 +52,7 @@ class Kernels(NamedTuple):
     batch_play: Callable | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameSpec:
     """Everything the generic code needs to know about one ruleset, declared once."""
 
@@ -107,6 +107,9 @@ class GameSpec:
         included, and is never copied."""
         return (_registered_spec, (self.name,))
 
+    def __repr__(self) -> str:
+        return f"<GameSpec {self.env_name} from {self.package_dir}>"  # the generated one prints every layout
+
     @property
     def env_name(self) -> str:
         return f"{self.name}_v{self.version}"
@@ -125,6 +128,73 @@ class GameSpec:
 
     def starter_decks(self) -> list[str]:
         return sorted(p.stem for p in self.deck_dir.glob("*.toml"))
+
+    # The PettingZoo views, written once for every game: a game's __init__.py binds them (``env = SPEC.env``) so that
+    # ``from cardenvs.games import levelneo; levelneo.env()`` keeps PettingZoo's classic shape.
+    def env(self, **kwargs: Any):
+        """The PettingZoo AEC env (wrapped in OrderEnforcingWrapper), e.g. ``env(render_mode="ansi",
+        decks=("aggro", "burst"))``; see :func:`cardenvs.core.aec.make_env` for every option."""
+        from .aec import make_env
+
+        return make_env(self, **kwargs)
+
+    def raw_env(self, **kwargs: Any):
+        """The unwrapped AEC env."""
+        from .aec import make_env
+
+        return make_env(self, raw=True, **kwargs)
+
+    def parallel_env(self, **kwargs: Any):
+        """The PettingZoo ParallelEnv of a simultaneous game: one decision from each player per step (a finished
+        plan takes ``noop_action``)."""
+        from .parallel import make_parallel_env
+
+        return make_parallel_env(self, **kwargs)
+
+
+#: where :func:`declare` finds a field the game's ``__init__.py`` does not pass: (module of the game's package, name),
+#: the first that exists. The shipped games and the skeleton follow it; a game may pass any field itself instead.
+CONVENTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "num_actions": (("actions", "NUM_ACTIONS"),),
+    "action_layout": (("actions", "ACTIONS"),),
+    "state_layout": (("state", "STATE"),),
+    "decision_cap": (("state", "DECISION_CAP"),),
+    "obs_layout": (("observe", "OBS"),),
+    "load_pool": (("cards", "load_pool"),),
+    "load_deck": (("cards", "load_deck"),),
+    "action_name": (("text", "action_name"), ("actions", "action_name")),
+    "render": (("text", "render"), ("actions", "render")),
+    "hide": (("text", "hide"), ("observe", "hide")),
+    "legend": (("text", "LEGEND"),),
+    "explain_illegal": (("text", "explain_illegal"),),
+}
+
+
+def declare(package: str, **fields: Any) -> GameSpec:
+    """A game's SPEC, declared in its ``__init__.py`` as ``SPEC = declare(__name__, description=..., ...)``.
+
+    The name, the rules version and whether play is simultaneous come from the ``game.toml`` in the package's folder
+    (the registry reads the same file without importing the game, so the two cannot disagree), and ``package_dir``
+    is that folder. A field not in ``fields`` is taken from the game's modules by :data:`CONVENTIONS` (``NUM_ACTIONS``
+    from its actions.py, ``load_pool`` from its cards.py, ...), so the declaration lists only what is the game's own.
+    """
+    import importlib
+    import sys
+
+    from .registry import read_metadata
+
+    folder = Path(sys.modules[package].__file__).resolve().parent
+    info = read_metadata(folder, package)
+    for name, places in CONVENTIONS.items():
+        if name in fields:
+            continue
+        for module, attr in places:
+            if (folder / f"{module}.py").is_file() and hasattr(mod := importlib.import_module(f"{package}.{module}"),
+                                                               attr):
+                fields[name] = getattr(mod, attr)
+                break
+    return GameSpec(name=info.name, version=info.rules_version, simultaneous=info.simultaneous, package_dir=folder,
+                    **fields)
 
 
 def _registered_spec(name: str) -> GameSpec:

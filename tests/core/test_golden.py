@@ -1,4 +1,4 @@
-"""Golden playthroughs: the rendered text of seeded games must match tests/golden/ exactly.
+"""Golden playthroughs: the rendered text of seeded games must match the game folder's ``golden/`` exactly.
 
 After an intended rules or rendering change: ``python -m cardenvs.golden --write`` and review the diff.
 """
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from cardenvs.golden import SEEDS, STREAM_PILOTS, STREAMS_PATH, golden_path, playthrough, stream_digest
+from cardenvs.golden import SEEDS, STREAM_PILOTS, golden_path, playthrough, stream_digest, streams_path
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -22,7 +22,7 @@ def test_golden_playthrough(game_name: str, seed: int) -> None:
 def test_golden_stream_digest(game_name: str, pilot: str) -> None:
     """Everything the batch core hands out over 24 seeded games (states, both players' observations and masks before
     every decision, actions, rewards) hashes to the stored digest: a speed change must change none of it."""
-    stored = json.loads(STREAMS_PATH.read_text())
-    assert stream_digest(game_name, pilot) == stored[game_name][pilot], (
+    stored = json.loads(streams_path(game_name).read_text())
+    assert stream_digest(game_name, pilot) == stored[pilot], (
         f"{game_name}/{pilot}: the stream of states, observations or masks changed; if on purpose, run "
         f"python -m cardenvs.golden --write and say why in the commit")

@@ -25,4 +25,8 @@ ACTIONS = Layout(
     ),
 )
 NUM_ACTIONS = ACTIONS.size
-ACTIONS.export(globals(), "A_")  # A_HAND .. A_HAND_END: decode a flat action by its range
+# each range's first id (A_HAND + i is hand card i) and, where an action is decoded by its range, one past its last
+A_PASS, A_EXTRA_DRAW, A_HAND, A_CHARGE, A_RETREAT, A_EX_POWER, A_SKILL, A_HOST, A_PROMOTE = ACTIONS.offsets(
+    "pass", "extra_draw", "hand", "charge", "retreat", "ex_power", "skill", "host", "promote")
+A_HAND_END, A_CHARGE_END, A_RETREAT_END, A_EX_POWER_END = (
+    ACTIONS.slice(name).stop for name in ("hand", "charge", "retreat", "ex_power"))

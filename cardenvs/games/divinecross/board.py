@@ -8,7 +8,7 @@ from cardenvs.core.jit import helper
 from cardenvs.core.turns import finish
 from cardenvs.core.zones import zone_push, zone_remove
 
-from .cards import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
+from .vocab import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
 from . import state as S
 
 

@@ -1,16 +1,15 @@
-"""divinecross card schema, effect vocabulary, pool compilation and deck rules.
+"""divinecross card schema, the effect ops' arguments, pool compilation and deck rules (codes: ``vocab.py``).
 
 A card is ``name, type (unit|event|action|assist), series`` plus, for Units, ``attribute, hp, advantage, retreat``,
 up to two ``[[card.skill]]`` tables (``name, energy, damage, effects``) and ``effects``: a list of
 ``{trigger, op, <op args>}`` tables (triggers ``passive``, ``ex_power``, ``play``). Skill effects have no trigger: the
 ``bonus_*`` ops are the skill ability of damage step 1, the others resolve after the skill's damage is dealt.
 
-The pool compiles to three int32 tables the kernels read:
+The pool compiles to a ``vocab.Tables`` NamedTuple of three int32 tables the kernels read by name (their columns
+are declared in ``vocab.py``):
 
 * ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed),
-  then from ``C_FEATURES`` the card's observation block (``observe.card_features``) as float32 bit patterns: the
-  observation copies it instead of re-encoding the card (a fourth table would widen the ``tables`` tuple every kernel
-  call passes, which slowed step by about 10%);
+  then from ``C_FEATURES`` the card's observation block (``obs_layout.card_features``) as float32 bit patterns;
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
 * ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill.
 
@@ -36,97 +35,67 @@ from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
+from .obs_layout import card_features
+from . import vocab as V
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
 DECK_DIR = PACKAGE_DIR / "decks"
 
-TYPES = ("unit", "event", "action", "assist")  # DC-D5
-TYPE_UNIT, TYPE_EVENT, TYPE_ACTION, TYPE_ASSIST = range(4)
-ATTRIBUTES = ("none", "red", "green", "blue")  # DC-U8
-ATTR_NONE, ATTR_RED, ATTR_GREEN, ATTR_BLUE = range(4)
-
-TRIGGERS = ("passive", "ex_power", "play", "skill")
-TR_PASSIVE, TR_EX, TR_PLAY, TR_SKILL = range(4)
-
-TARGETS = ("self", "own_main", "own_standby", "own_all", "opp_main", "opp_standby", "opp_all")
-TG_SELF, TG_OWN_MAIN, TG_OWN_STANDBY, TG_OWN_ALL, TG_OPP_MAIN, TG_OPP_STANDBY, TG_OPP_ALL = range(7)
-
-(
-    OP_DAMAGE, OP_HEAL, OP_DRAW, OP_STUN, OP_POISON, OP_CURE, OP_CHARGE, OP_STRIP_ENERGY, OP_BOOST, OP_GUARD,
-    OP_DMG_UP, OP_DMG_DOWN, OP_HALVE, OP_HP_UP, OP_RETREAT_DOWN, OP_BONUS_ENERGY, OP_BONUS_DAMAGED, OP_BONUS_CONDITION,
-) = range(18)
-NUM_OPS = 18
-
 _AMOUNT = FieldSpec("int", required=True, min=100, max=2000, doc="damage/HP amount, a multiple of 100")
 _SIGNED = FieldSpec("int", required=True, min=-1000, max=1000, doc="signed amount, a multiple of 100, not 0")
-_TARGET = FieldSpec("enum", default="opp_main", choices=TARGETS, doc="which units")
+_TARGET = FieldSpec("enum", default="opp_main", choices=V.TARGETS, doc="which units")
 _N = FieldSpec("int", default=1, min=1, max=3)
 
 OPS: dict[str, OpSpec] = {
-    "damage": OpSpec(OP_DAMAGE, {"amount": _AMOUNT, "target": _TARGET},
+    "damage": OpSpec(V.OP_DAMAGE, {"amount": _AMOUNT, "target": _TARGET},
                      "deal amount damage to the target units (not skill damage: no modifiers, no doubling)"),
-    "heal": OpSpec(OP_HEAL, {"amount": _AMOUNT, "target": _TARGET}, "remove up to amount damage from the targets"),
-    "draw": OpSpec(OP_DRAW, {"n": _N}, "draw n cards (deck-out damage for each card that cannot be drawn)"),
-    "stun": OpSpec(OP_STUN, {"target": _TARGET}, "put a stun marker on the target Main Unit"),
-    "poison": OpSpec(OP_POISON, {"target": _TARGET}, "Poison the target Main Unit"),
-    "cure": OpSpec(OP_CURE, {"target": _TARGET}, "remove stun and poison from the target Main Unit"),
-    "charge": OpSpec(OP_CHARGE, {"n": _N, "target": _TARGET},
+    "heal": OpSpec(V.OP_HEAL, {"amount": _AMOUNT, "target": _TARGET}, "remove up to amount damage from the targets"),
+    "draw": OpSpec(V.OP_DRAW, {"n": _N}, "draw n cards (deck-out damage for each card that cannot be drawn)"),
+    "stun": OpSpec(V.OP_STUN, {"target": _TARGET}, "put a stun marker on the target Main Unit"),
+    "poison": OpSpec(V.OP_POISON, {"target": _TARGET}, "Poison the target Main Unit"),
+    "cure": OpSpec(V.OP_CURE, {"target": _TARGET}, "remove stun and poison from the target Main Unit"),
+    "charge": OpSpec(V.OP_CHARGE, {"n": _N, "target": _TARGET},
                      "attach the top n deck cards to the target as Energy (each counts as a draw)"),
-    "strip_energy": OpSpec(OP_STRIP_ENERGY, {"n": _N, "target": _TARGET}, "discard n Energy from each target"),
-    "boost": OpSpec(OP_BOOST, {"amount": _SIGNED, "target": _TARGET},
+    "strip_energy": OpSpec(V.OP_STRIP_ENERGY, {"n": _N, "target": _TARGET}, "discard n Energy from each target"),
+    "boost": OpSpec(V.OP_BOOST, {"amount": _SIGNED, "target": _TARGET},
                     "this turn, the targets' skills deal +amount (damage step 2)"),
-    "guard": OpSpec(OP_GUARD, {"amount": _AMOUNT, "target": _TARGET},
+    "guard": OpSpec(V.OP_GUARD, {"amount": _AMOUNT, "target": _TARGET},
                     "until the start of the owner's next turn, the targets take -amount skill damage (step 3)"),
-    "dmg_up": OpSpec(OP_DMG_UP, {"amount": _SIGNED},
+    "dmg_up": OpSpec(V.OP_DMG_UP, {"amount": _SIGNED},
                      "passive: skills of this unit (or the host) deal +amount (step 2)"),
-    "dmg_down": OpSpec(OP_DMG_DOWN, {"amount": _SIGNED},
+    "dmg_down": OpSpec(V.OP_DMG_DOWN, {"amount": _SIGNED},
                        "passive: this unit (or the host) takes -amount skill damage (step 3)"),
-    "halve": OpSpec(OP_HALVE, {},
+    "halve": OpSpec(V.OP_HALVE, {},
                     "passive: skill damage taken by this unit (or the host) is halved, rounded up to 100"),
-    "hp_up": OpSpec(OP_HP_UP, {"amount": _AMOUNT}, "passive (assist): the host has +amount HP"),
-    "retreat_down": OpSpec(OP_RETREAT_DOWN, {"n": _N}, "passive (assist): the host's retreat cost is n lower"),
-    "bonus_energy": OpSpec(OP_BONUS_ENERGY, {"amount": _AMOUNT},
+    "hp_up": OpSpec(V.OP_HP_UP, {"amount": _AMOUNT}, "passive (assist): the host has +amount HP"),
+    "retreat_down": OpSpec(V.OP_RETREAT_DOWN, {"n": _N}, "passive (assist): the host's retreat cost is n lower"),
+    "bonus_energy": OpSpec(V.OP_BONUS_ENERGY, {"amount": _AMOUNT},
                            "skill ability: +amount for each Energy attached beyond the skill's requirement"),
-    "bonus_damaged": OpSpec(OP_BONUS_DAMAGED, {"amount": _AMOUNT},
+    "bonus_damaged": OpSpec(V.OP_BONUS_DAMAGED, {"amount": _AMOUNT},
                             "skill ability: +amount if the opponent's Main Unit already has damage"),
-    "bonus_condition": OpSpec(OP_BONUS_CONDITION, {"amount": _AMOUNT},
+    "bonus_condition": OpSpec(V.OP_BONUS_CONDITION, {"amount": _AMOUNT},
                               "skill ability: +amount if the opponent's Main Unit is Stunned or Poisoned"),
 }
-OP_NAMES = {spec.code: name for name, spec in OPS.items()}
-PASSIVE_OPS = ("dmg_up", "dmg_down", "halve", "hp_up", "retreat_down")
-ASSIST_ONLY_OPS = ("hp_up", "retreat_down")
-BONUS_OPS = ("bonus_energy", "bonus_damaged", "bonus_condition")
-MAIN_ONLY_OPS = ("stun", "poison", "cure")  # these act on a player's Main Unit
+if [(name, spec.code) for name, spec in OPS.items()] != [(name, code) for code, name in enumerate(V.OP_NAMES)]:
+    raise ImportError("divinecross: cards.OPS must list vocab.OP_NAMES in code order")  # one vocabulary
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
-    "type": FieldSpec("enum", required=True, choices=TYPES),
+    "type": FieldSpec("enum", required=True, choices=V.TYPES),
     "series": FieldSpec("list[str]", required=True, doc="the series the card is printed in (one or more)"),
-    "attribute": FieldSpec("enum", default="none", choices=ATTRIBUTES),
+    "attribute": FieldSpec("enum", default="none", choices=V.ATTRIBUTES),
     "hp": FieldSpec("int", default=0, min=0, max=3000),
-    "advantage": FieldSpec("list[str]", default=(), choices=ATTRIBUTES[1:]),
+    "advantage": FieldSpec("list[str]", default=(), choices=V.ATTRIBUTES[1:]),
     "retreat": FieldSpec("int", default=0, min=0, max=4),
     "text": FieldSpec("str", default=""),
 }
-EFFECT_SCHEMA: dict[str, FieldSpec] = {"trigger": FieldSpec("enum", required=True, choices=TRIGGERS[:3])}
+EFFECT_SCHEMA: dict[str, FieldSpec] = {"trigger": FieldSpec("enum", required=True, choices=V.TRIGGERS[:3])}
 SKILL_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
     "energy": FieldSpec("int", default=0, min=0, max=6, doc="Energy that must be attached to use it"),
     "damage": FieldSpec("int", default=0, min=0, max=2000, doc="printed damage, a multiple of 100"),
 }
-
-MAX_EFFECTS = 4
-MAX_SKILLS = 2
-MAX_SKILL_EFFECTS = 3
-# card table columns
-(C_TYPE, C_ATTR, C_ADV, C_HP, C_RETREAT, C_N_SKILLS, C_HAS_EX, C_DEAL_PLUS, C_DEAL_MINUS, C_TAKE_PLUS, C_TAKE_MINUS,
- C_HALVE, C_HP_UP, C_RETREAT_DOWN, C_OPS, C_S0_ENERGY, C_S1_ENERGY, C_S0_DAMAGE, C_S1_DAMAGE) = range(19)
-NUM_CARD_COLUMNS = 19
-C_FEATURES = NUM_CARD_COLUMNS  # the observation's card block starts here (float32 bits, see the module docstring)
-# effect table columns
-E_TRIGGER, E_OP, E_AMOUNT, E_N, E_TARGET = range(5)
-NUM_EFFECT_COLUMNS = 5
 
 
 class DivineCrossPool(CardPool):
@@ -159,15 +128,15 @@ def _check_card(path: str, card: dict) -> None:
     effects = card["effects"]
     if not card["series"]:
         raise CardPoolError(path, name, "field 'series': a card belongs to at least one series")
-    if len(effects) > MAX_EFFECTS:
-        raise CardPoolError(path, name, f"field 'effects': at most {MAX_EFFECTS} effects, got {len(effects)}")
+    if len(effects) > V.MAX_EFFECTS:
+        raise CardPoolError(path, name, f"field 'effects': at most {V.MAX_EFFECTS} effects, got {len(effects)}")
     if kind == "unit":
         if card["hp"] <= 0:
             raise CardPoolError(path, name, "field 'hp': a unit needs hp > 0")
         _multiple_of_100(path, name, "field 'hp'", card["hp"])
-        if not 1 <= len(card["skills"]) <= MAX_SKILLS:
+        if not 1 <= len(card["skills"]) <= V.MAX_SKILLS:
             raise CardPoolError(path, name,
-                                f"field 'skill': a unit has 1 to {MAX_SKILLS} skills, got {len(card['skills'])}")
+                                f"field 'skill': a unit has 1 to {V.MAX_SKILLS} skills, got {len(card['skills'])}")
     else:
         for key, empty in (("attribute", "none"), ("hp", 0), ("advantage", ()), ("retreat", 0)):
             if card[key] != empty:
@@ -177,12 +146,12 @@ def _check_card(path: str, card: dict) -> None:
     for i, e in enumerate(effects):
         where = f"effect {i + 1} ({e['op']})"
         trig, op = e["trigger"], e["op"]
-        if op in BONUS_OPS:
+        if op in V.BONUS_OPS:
             raise CardPoolError(path, name, f"{where} key 'op': {op!r} is a skill ability, only inside [[card.skill]]")
-        if (trig == "passive") != (op in PASSIVE_OPS):
-            raise CardPoolError(path, name, f"{where} key 'trigger': ops {', '.join(PASSIVE_OPS)} are exactly the "
+        if (trig == "passive") != (op in V.PASSIVE_OPS):
+            raise CardPoolError(path, name, f"{where} key 'trigger': ops {', '.join(V.PASSIVE_OPS)} are exactly the "
                                             "passive ones")
-        if op in ASSIST_ONLY_OPS and kind != "assist":
+        if op in V.ASSIST_ONLY_OPS and kind != "assist":
             raise CardPoolError(path, name, f"{where} key 'op': {op!r} is for assist cards")
         if trig == "passive" and kind not in ("unit", "assist"):
             raise CardPoolError(path, name, f"{where} key 'trigger': only units and assists have passive effects")
@@ -190,7 +159,7 @@ def _check_card(path: str, card: dict) -> None:
             raise CardPoolError(path, name, f"{where} key 'trigger': only units have an EX-Power")
         if trig == "play" and kind not in ("event", "action"):
             raise CardPoolError(path, name, f"{where} key 'trigger': only events and actions have play effects")
-        if op in MAIN_ONLY_OPS and e.get("target") not in ("own_main", "opp_main", "self"):
+        if op in V.MAIN_ONLY_OPS and e.get("target") not in ("own_main", "opp_main", "self"):
             raise CardPoolError(path, name, f"{where} key 'target': {op!r} acts on a Main Unit (own_main, opp_main)")
     if kind in ("event", "action") and not any(e["trigger"] == "play" for e in effects):
         raise CardPoolError(path, name, f"field 'effects': an {kind} needs at least one 'play' effect")
@@ -199,12 +168,12 @@ def _check_card(path: str, card: dict) -> None:
     for k, skill in enumerate(card["skills"]):
         where = f"skill {k + 1} ({skill['name']})"
         _multiple_of_100(path, name, f"{where} key 'damage'", skill["damage"])
-        if len(skill["effects"]) > MAX_SKILL_EFFECTS:
-            raise CardPoolError(path, name, f"{where}: at most {MAX_SKILL_EFFECTS} effects")
+        if len(skill["effects"]) > V.MAX_SKILL_EFFECTS:
+            raise CardPoolError(path, name, f"{where}: at most {V.MAX_SKILL_EFFECTS} effects")
         for j, e in enumerate(skill["effects"]):
-            if e["op"] in PASSIVE_OPS:
+            if e["op"] in V.PASSIVE_OPS:
                 raise CardPoolError(path, name, f"{where} effect {j + 1} key 'op': {e['op']!r} is a passive effect")
-            if e["op"] in MAIN_ONLY_OPS and e.get("target") not in ("own_main", "opp_main", "self"):
+            if e["op"] in V.MAIN_ONLY_OPS and e.get("target") not in ("own_main", "opp_main", "self"):
                 raise CardPoolError(path, name, f"{where} effect {j + 1} key 'target': {e['op']!r} acts on a Main Unit")
 
 
@@ -243,53 +212,53 @@ def read_pool_file(path: Path) -> list[dict]:
     return cards
 
 
-def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def compile_pool(cards: list[dict]) -> V.Tables:
     """Turn cleaned cards into the kernels' tables."""
-    from .observe import card_features  # observe imports this module
     n = len(cards)
-    ctab = np.zeros((n, NUM_CARD_COLUMNS), dtype=np.int32)
-    etab = np.full((n, MAX_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
-    stab = np.full((n, MAX_SKILLS, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
+    ctab = np.zeros((n, V.NUM_CARD_COLUMNS), dtype=np.int32)
+    etab = np.full((n, V.MAX_EFFECTS, V.NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
+    stab = np.full((n, V.MAX_SKILLS, V.MAX_SKILL_EFFECTS, V.NUM_EFFECT_COLUMNS), -1, dtype=np.int32)
 
     def encode(e: dict, trigger: int) -> tuple[int, ...]:
         target = e.get("target")
         return (trigger, e["opcode"], int(e.get("amount", 0) or 0), int(e.get("n", 0) or 0),
-                TARGETS.index(target) if target else -1)
+                V.TARGETS.index(target) if target else -1)
 
     for cid, card in enumerate(cards):
         row = ctab[cid]
-        row[C_TYPE] = TYPES.index(card["type"])
-        row[C_ATTR] = ATTRIBUTES.index(card["attribute"])
-        row[C_ADV] = sum(1 << ATTRIBUTES.index(a) for a in set(card["advantage"]))
-        row[C_HP] = card["hp"]
-        row[C_RETREAT] = card["retreat"]
-        row[C_N_SKILLS] = len(card["skills"])
+        row[V.C_TYPE] = V.TYPES.index(card["type"])
+        row[V.C_ATTR] = V.ATTRIBUTES.index(card["attribute"])
+        row[V.C_ADV] = sum(1 << V.ATTRIBUTES.index(a) for a in set(card["advantage"]))
+        row[V.C_HP] = card["hp"]
+        row[V.C_RETREAT] = card["retreat"]
+        row[V.C_N_SKILLS] = len(card["skills"])
         ops = 0
         for i, e in enumerate(card["effects"]):
-            trig = TRIGGERS.index(e["trigger"])
+            trig = V.TRIGGERS.index(e["trigger"])
             etab[cid, i] = encode(e, trig)
             ops |= 1 << e["opcode"]
             amount = int(e.get("amount", 0) or 0)
-            if trig == TR_EX:
-                row[C_HAS_EX] = 1
+            if trig == V.TR_EX:
+                row[V.C_HAS_EX] = 1
             elif e["op"] == "dmg_up":
-                row[C_DEAL_PLUS if amount > 0 else C_DEAL_MINUS] += abs(amount)
+                row[V.C_DEAL_PLUS if amount > 0 else V.C_DEAL_MINUS] += abs(amount)
             elif e["op"] == "dmg_down":
-                row[C_TAKE_MINUS if amount > 0 else C_TAKE_PLUS] += abs(amount)
+                row[V.C_TAKE_MINUS if amount > 0 else V.C_TAKE_PLUS] += abs(amount)
             elif e["op"] == "halve":
-                row[C_HALVE] += 1
+                row[V.C_HALVE] += 1
             elif e["op"] == "hp_up":
-                row[C_HP_UP] += amount
+                row[V.C_HP_UP] += amount
             elif e["op"] == "retreat_down":
-                row[C_RETREAT_DOWN] += int(e["n"])
+                row[V.C_RETREAT_DOWN] += int(e["n"])
         for k, skill in enumerate(card["skills"]):
-            row[C_S0_ENERGY + k] = skill["energy"]
-            row[C_S0_DAMAGE + k] = skill["damage"]
+            row[V.C_S0_ENERGY + k] = skill["energy"]
+            row[V.C_S0_DAMAGE + k] = skill["damage"]
             for j, e in enumerate(skill["effects"]):
-                stab[cid, k, j] = encode(e, TR_SKILL)
+                stab[cid, k, j] = encode(e, V.TR_SKILL)
                 ops |= 1 << e["opcode"]
-        row[C_OPS] = ops
-    return np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1)), etab, stab
+        row[V.C_OPS] = ops
+    return V.Tables(cards=np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1)),
+                  effects=etab, skill_effects=stab)
 
 
 def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:
@@ -323,8 +292,8 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
                             card=pool.name(cid), rule="DC-D2")
         common = series if common is None else common & series
     copy_limit(deck, pool, S.MAX_COPIES, rule="DC-D3")
-    ctab = pool.tables[0]
-    if not any(ctab[int(c), C_TYPE] == TYPE_UNIT for c in deck.card_ids):
+    ctab = pool.tables.cards
+    if not any(ctab[int(c), V.C_TYPE] == V.TYPE_UNIT for c in deck.card_ids):
         raise DeckError(deck.path, "no Unit card: setup could never place a Main Unit", rule="DC-D4")
 
 

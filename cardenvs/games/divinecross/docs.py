@@ -4,7 +4,16 @@ from __future__ import annotations
 from . import obs_layout as L
 from . import state as S
 from .actions import ACTIONS
-from .observe import OBS
+from .obs_layout import OBS
+from .reasons import REASONS
+from .vocab import CARD_COLUMNS, EFFECT_COLUMNS
+
+
+def reasons_table() -> str:
+    """The reason codes ``rules.legal_row`` records, with the message ``text.explain_illegal`` makes of each."""
+    lines = ["| code | reason | message (fields in braces are filled from the position) |", "|---:|---|---|"]
+    lines += [f"| {code} | `{r.name}` | {r.template.replace('|', '/')} |" for code, r in enumerate(REASONS)]
+    return "\n".join(lines)
 
 
 def tables() -> str:
@@ -17,6 +26,11 @@ def tables() -> str:
         f"#### Context block ({L.CONTEXT.size} floats: `context`)\n\n" + L.CONTEXT.markdown(),
         f"#### Counts block ({L.COUNTS.size} floats per player: `counts`)\n\n" + L.COUNTS.markdown(),
         f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
+        f"### Card table ({CARD_COLUMNS.size} int32 columns per card, then its card block)\n\n"
+        + CARD_COLUMNS.markdown().replace("| offset |", "| column |"),
+        f"### Effect tables ({EFFECT_COLUMNS.size} int32 columns per effect)\n\n"
+        + EFFECT_COLUMNS.markdown().replace("| offset |", "| column |"),
+        f"### Reason codes ({len(REASONS)}: why an action is illegal)\n\n" + reasons_table(),
     ])
 
 

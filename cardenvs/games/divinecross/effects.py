@@ -19,7 +19,8 @@ from .board import (
     standby_at,
     unit_hp,
 )
-from .cards import (
+from .vocab import (
+    BONUS_OP_BITS,
     ATTR_NONE,
     C_ADV,
     C_ATTR,
@@ -143,7 +144,7 @@ def resolve_op(row: np.ndarray, tables, p: int, src: int, op: int, amount: int, 
 @helper
 def fire(row: np.ndarray, tables, p: int, card: int, src: int, trigger: int) -> None:
     """Resolve every effect of ``card`` with this trigger, in card order."""
-    etab = tables[1]
+    etab = tables.effects
     for e in range(MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger:
             resolve_op(row, tables, p, src, etab[card, e, E_OP], etab[card, e, E_AMOUNT], etab[card, e, E_N],
@@ -185,8 +186,8 @@ def best_order(x: int, plus: int, minus: int, halves: int) -> int:
 @helper
 def step1_damage(row: np.ndarray, tables, p: int, unit: int, k: int) -> int:
     """DC-A1: printed damage plus the skill ability's bonuses (the ``bonus_*`` ops)."""
-    ctab = tables[0]
-    stab = tables[2]
+    ctab = tables.cards
+    stab = tables.skill_effects
     card = card_of(row, p, unit)
     q = 1 - p
     target = row[S.MAIN + q]
@@ -212,7 +213,7 @@ def skill_damage(row: np.ndarray, tables, p: int, k: int) -> int:
     step 1 skill damage and ability (DC-A1), step 2 the user's modifiers (DC-A2), step 3 the receiver's modifiers
     (DC-A3), both ordered by the user, then x2 for an advantageous attribute, last (DC-A4). Never below 0 (DC-A7).
     A skill whose step-1 damage is 0 does no damage: steps 2 to 4 do not apply to it (DC-A8)."""
-    ctab = tables[0]
+    ctab = tables.cards
     q = 1 - p
     u = row[S.MAIN + p]
     v = row[S.MAIN + q]
@@ -245,11 +246,10 @@ def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
     card = card_of(row, p, u)
     dmg = skill_damage(row, tables, p, k)
     deal(row, 1 - p, row[S.MAIN + 1 - p], dmg)
-    stab = tables[2]
+    stab = tables.skill_effects
     for e in range(MAX_SKILL_EFFECTS):
         op = stab[card, k, e, E_OP]
-        if stab[card, k, e, E_TRIGGER] < 0 or op == OP_BONUS_ENERGY or op == OP_BONUS_DAMAGED \
-                or op == OP_BONUS_CONDITION:
+        if stab[card, k, e, E_TRIGGER] < 0 or ((BONUS_OP_BITS >> op) & 1) != 0:  # the ability counts in step 1
             continue
         resolve_op(row, tables, p, u, op, stab[card, k, e, E_AMOUNT], stab[card, k, e, E_N], stab[card, k, e, E_TARGET])
     return dmg
@@ -257,4 +257,4 @@ def resolve_skill(row: np.ndarray, tables, p: int, k: int) -> int:
 
 @helper
 def hp_left(row: np.ndarray, tables, q: int, unit: int) -> int:
-    return unit_hp(row, tables[0], q, unit) - row[S.DAMAGE + q * S.DECK_SIZE + unit]
+    return unit_hp(row, tables.cards, q, unit) - row[S.DAMAGE + q * S.DECK_SIZE + unit]

@@ -1,8 +1,9 @@
 """The divinecross observation layout: the observation row and the blocks repeated inside it (declared once).
 
-Every block is a float32 :class:`Layout` exported with its prefix (``CARD_HP``, ``UNIT_DAMAGE``, ``CTX_MY_TURN``,
-``COUNT_DECK``, ``O_HAND``): the kernels in ``observe.py`` read them as ``L.CARD_HP`` (``from . import obs_layout as
-L``), so a reordered or resized field moves every use with it.
+Every block is a float32 :class:`Layout` whose field offsets are named here with its prefix (``CARD_HP``,
+``UNIT_DAMAGE``, ``CTX_MY_TURN``, ``COUNT_DECK``, ``O_HAND``), looked up by field name: the kernels in ``observe.py``
+read them as ``L.CARD_HP`` (``from . import obs_layout as L``), so a reordered or resized field moves every use with
+it.
 """
 from __future__ import annotations
 
@@ -11,7 +12,30 @@ import numpy as np
 from cardenvs.core.layout import Layout, fields
 
 from . import state as S
-from .cards import ATTR_RED, ATTRIBUTES, MAX_SKILLS, NUM_OPS, TYPES
+from .vocab import (
+    ATTR_RED,
+    ATTRIBUTES,
+    C_ADV,
+    C_ATTR,
+    C_DEAL_MINUS,
+    C_DEAL_PLUS,
+    C_HALVE,
+    C_HAS_EX,
+    C_HP,
+    C_HP_UP,
+    C_N_SKILLS,
+    C_OPS,
+    C_RETREAT,
+    C_RETREAT_DOWN,
+    C_S0_DAMAGE,
+    C_S0_ENERGY,
+    C_TAKE_MINUS,
+    C_TAKE_PLUS,
+    C_TYPE,
+    MAX_SKILLS,
+    NUM_OPS,
+    TYPES,
+)
 
 # A card described by features (hand, units, the pending Assist): one float32 block, indexed by name.
 CARD = Layout(
@@ -35,11 +59,18 @@ CARD = Layout(
         ("halve", (), "passive halvings of skill damage taken (a unit's slot adds its Assists')"),
         ("hp_up", (), "assist: host HP + / 100"),
         ("retreat_down", (), "assist: host retreat cost -"),
-        ("ops", (NUM_OPS,), "1 per effect op the card's text uses (OP_* in cards.py)"),
+        ("ops", (NUM_OPS,), "1 per effect op the card's text uses (OP_* in vocab.py)"),
     ),
     np.float32,
 )
-CARD.export(globals(), "CARD_")
+(
+    CARD_PRESENT, CARD_CARD_ID, CARD_TYPE, CARD_ATTR, CARD_ADV, CARD_HP, CARD_RETREAT, CARD_SKILLS, CARD_SKILL_ENERGY,
+    CARD_SKILL_DAMAGE, CARD_HAS_EX_POWER, CARD_DEAL_PLUS, CARD_DEAL_MINUS, CARD_TAKE_PLUS, CARD_TAKE_MINUS, CARD_HALVE,
+    CARD_HP_UP, CARD_RETREAT_DOWN, CARD_OPS,
+) = CARD.offsets(
+    "present", "card_id", "type", "attr", "adv", "hp", "retreat", "skills", "skill_energy", "skill_damage",
+    "has_ex_power", "deal_plus", "deal_minus", "take_plus", "take_minus", "halve", "hp_up", "retreat_down", "ops",
+)
 CARD_SIZE = CARD.size
 # What a unit in play adds after its card features.
 UNIT = Layout(
@@ -57,7 +88,12 @@ UNIT = Layout(
     ),
     np.float32,
 )
-UNIT.export(globals(), "UNIT_")
+(
+    UNIT_DAMAGE, UNIT_HP_LEFT, UNIT_ENERGY, UNIT_ASSISTS, UNIT_BOOST, UNIT_GUARD, UNIT_RETREAT_COST_NOW,
+    UNIT_SKILL_DAMAGE_NOW, UNIT_FACE_UP,
+) = UNIT.offsets(
+    "damage", "hp_left", "energy", "assists", "boost", "guard", "retreat_cost_now", "skill_damage_now", "face_up",
+)
 UNIT_SIZE = UNIT.size
 SLOT_SIZE = CARD_SIZE + UNIT_SIZE  # one unit position: card features, then unit features
 CONTEXT = Layout(
@@ -71,7 +107,16 @@ CONTEXT = Layout(
     ),
     np.float32,
 )
-CONTEXT.export(globals(), "CTX_")
+(
+    CTX_MY_DECISION, CTX_MY_TURN, CTX_I_WENT_FIRST, CTX_NO_SKILL_THIS_TURN, CTX_CHARGED_OWN, CTX_RETREATED_OWN,
+    CTX_EVENT_PLAYED_OWN, CTX_EX_USED_OWN, CTX_EX_USED_OPP, CTX_STUNNED_OWN, CTX_STUNNED_OPP, CTX_POISONED_OWN,
+    CTX_POISONED_OPP, CTX_PROMOTE_OWN, CTX_PROMOTE_OPP, CTX_TURN, CTX_REDEALS_OWN, CTX_REDEALS_OPP,
+    CTX_EXTRA_DRAWS_LEFT_OWN, CTX_EXTRA_DRAWS_LEFT_OPP,
+) = CONTEXT.offsets(
+    "my_decision", "my_turn", "i_went_first", "no_skill_this_turn", "charged_own", "retreated_own", "event_played_own",
+    "ex_used_own", "ex_used_opp", "stunned_own", "stunned_opp", "poisoned_own", "poisoned_opp", "promote_own",
+    "promote_opp", "turn", "redeals_own", "redeals_opp", "extra_draws_left_own", "extra_draws_left_opp",
+)
 CONTEXT_SIZE = CONTEXT.size
 COUNTS = Layout(
     "divinecross_counts",
@@ -79,7 +124,11 @@ COUNTS = Layout(
            ("energy", (), "/ 10")),
     np.float32,
 )
-COUNTS.export(globals(), "COUNT_")
+(
+    COUNT_DECK, COUNT_HAND, COUNT_STANDBY, COUNT_KO, COUNT_DISCARD, COUNT_ENERGY,
+) = COUNTS.offsets(
+    "deck", "hand", "standby", "ko", "discard", "energy",
+)
 COUNT_SIZE = COUNTS.size
 PILES = ("discard", "ko_zone", "attached")  # the face-up piles (DC-U7, DC-O3): Energy and Assists count as attached
 PILE_DISCARD, PILE_KO, PILE_ATTACHED = (PILES.index(n) for n in ("discard", "ko_zone", "attached"))
@@ -107,7 +156,11 @@ OBS = Layout(
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
-OBS.export(globals(), "O_")
+(
+    O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC_CARDS,
+) = OBS.offsets(
+    "step", "context", "counts", "hand", "units", "pending", "public_cards",
+)
 
 #: every flat observation index that holds a card id (``SPEC.obs_card_ids``): the hand slots, the unit positions of
 #: both players and the pending Assist
@@ -117,3 +170,38 @@ CARD_ID_INDICES = tuple(
     + [OBS.offset("units") + k * SLOT_SIZE + _ID for k in range(2 * S.AREA_SIZE)]
     + [OBS.offset("pending") + _ID]
 )
+
+
+def card_features(ctab: np.ndarray) -> np.ndarray:
+    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept
+    in the card table from column ``C_FEATURES`` (``cards.compile_pool``): the observation copies a card's block
+    instead of re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
+    feat = np.zeros((ctab.shape[0], CARD_SIZE), dtype=np.float32)
+    for card in range(ctab.shape[0]):
+        f = feat[card]
+        f[CARD_PRESENT] = 1.0
+        f[CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
+        f[CARD_TYPE + ctab[card, C_TYPE]] = 1.0
+        f[CARD_ATTR + ctab[card, C_ATTR]] = 1.0
+        for a in range(ATTR_RED, len(ATTRIBUTES)):
+            if ctab[card, C_ADV] & (1 << a):
+                f[CARD_ADV + a - ATTR_RED] = 1.0
+        # the divisions run in float64 and round once to float32, as the kernels' scalar writes did
+        f[CARD_HP] = ctab[card, C_HP] / 100.0
+        f[CARD_RETREAT] = ctab[card, C_RETREAT]
+        f[CARD_SKILLS] = ctab[card, C_N_SKILLS]
+        for k in range(MAX_SKILLS):
+            f[CARD_SKILL_ENERGY + k] = ctab[card, C_S0_ENERGY + k]
+            f[CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] / 100.0
+        f[CARD_HAS_EX_POWER] = ctab[card, C_HAS_EX]
+        f[CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] / 100.0
+        f[CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] / 100.0
+        f[CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] / 100.0
+        f[CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] / 100.0
+        f[CARD_HALVE] = ctab[card, C_HALVE]
+        f[CARD_HP_UP] = ctab[card, C_HP_UP] / 100.0
+        f[CARD_RETREAT_DOWN] = ctab[card, C_RETREAT_DOWN]
+        for b in range(NUM_OPS):
+            if ctab[card, C_OPS] & (1 << b):
+                f[CARD_OPS + b] = 1.0
+    return feat

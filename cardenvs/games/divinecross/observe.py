@@ -15,31 +15,23 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
 
 from .board import card_of, unit_at
-from .cards import (
+from .vocab import (
     ATTR_NONE,
-    ATTR_RED,
-    ATTRIBUTES,
     C_ADV,
     C_ATTR,
     C_DEAL_MINUS,
     C_DEAL_PLUS,
     C_FEATURES,
     C_HALVE,
-    C_HAS_EX,
     C_HP,
     C_HP_UP,
     C_N_SKILLS,
-    C_OPS,
     C_RETREAT,
     C_RETREAT_DOWN,
     C_S0_DAMAGE,
-    C_S0_ENERGY,
     C_TAKE_MINUS,
     C_TAKE_PLUS,
-    C_TYPE,
     E_TRIGGER,
-    MAX_SKILLS,
-    NUM_OPS,
 )
 from .effects import best_order, step1_damage
 from .rules import promoter
@@ -48,42 +40,6 @@ from . import state as S
 from .obs_layout import OBS
 
 OBS_SIZE = OBS.size
-OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read them as L.O_HAND)
-
-
-def card_features(ctab: np.ndarray) -> np.ndarray:
-    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept
-    in the card table from column ``C_FEATURES`` (``cards.py``): the observation copies a card's block instead of
-    re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
-    feat = np.zeros((ctab.shape[0], L.CARD_SIZE), dtype=np.float32)
-    for card in range(ctab.shape[0]):
-        f = feat[card]
-        f[L.CARD_PRESENT] = 1.0
-        f[L.CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
-        f[L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-        f[L.CARD_ATTR + ctab[card, C_ATTR]] = 1.0
-        for a in range(ATTR_RED, len(ATTRIBUTES)):
-            if ctab[card, C_ADV] & (1 << a):
-                f[L.CARD_ADV + a - ATTR_RED] = 1.0
-        # the divisions run in float64 and round once to float32, as the kernels' scalar writes did
-        f[L.CARD_HP] = ctab[card, C_HP] / 100.0
-        f[L.CARD_RETREAT] = ctab[card, C_RETREAT]
-        f[L.CARD_SKILLS] = ctab[card, C_N_SKILLS]
-        for k in range(MAX_SKILLS):
-            f[L.CARD_SKILL_ENERGY + k] = ctab[card, C_S0_ENERGY + k]
-            f[L.CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] / 100.0
-        f[L.CARD_HAS_EX_POWER] = ctab[card, C_HAS_EX]
-        f[L.CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] / 100.0
-        f[L.CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] / 100.0
-        f[L.CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] / 100.0
-        f[L.CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] / 100.0
-        f[L.CARD_HALVE] = ctab[card, C_HALVE]
-        f[L.CARD_HP_UP] = ctab[card, C_HP_UP] / 100.0
-        f[L.CARD_RETREAT_DOWN] = ctab[card, C_RETREAT_DOWN]
-        for b in range(NUM_OPS):
-            if ctab[card, C_OPS] & (1 << b):
-                f[L.CARD_OPS + b] = 1.0
-    return feat
 
 
 # What ``gather_units`` collects per unit position (one int row each): the unit instance (-1: empty), its attached
@@ -130,7 +86,7 @@ def gather_units(row: np.ndarray, ctab: np.ndarray, q: int, g: np.ndarray, side:
 def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, side: int) -> int:
     """``effects.skill_damage(row, tables, p, k)`` with the Assist sums of both Main Units read from ``g``
     (``gather_units``; ``g[side]`` is ``p``'s) instead of recounted (tests/games/divinecross checks they agree)."""
-    ctab = tables[0]
+    ctab = tables.cards
     q = 1 - p
     u = g[side, S.POS_MAIN, G_UNIT]
     v = g[1 - side, S.POS_MAIN, G_UNIT]
@@ -140,7 +96,7 @@ def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, sid
     cv = card_of(row, q, v)
     # fast paths (most skills, most turns): a skill without effects deals its printed damage at step 1, and a side
     # without modifiers leaves it as is (best_order with nothing to order)
-    if tables[2][cu, k, 0, E_TRIGGER] < 0:  # skill effects are packed from entry 0
+    if tables.skill_effects[cu, k, 0, E_TRIGGER] < 0:  # skill effects are packed from entry 0
         dmg = ctab[cu, C_S0_DAMAGE + k]
     else:
         dmg = step1_damage(row, tables, p, u, k)
@@ -193,7 +149,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CTX_REDEALS_OPP] = min(row[S.REDEALS + o], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OWN] = min(row[S.EXTRA_LEFT + p], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OPP] = min(row[S.EXTRA_LEFT + o], L.MAX_SMALL_COUNT)
-    ctab = tables[0]
+    ctab = tables.cards
     feat = ctab.view(np.float32)  # the card blocks from column C_FEATURES
     g = np.empty((2, S.AREA_SIZE, NUM_G), dtype=np.int64)  # per side (own, opp) and unit position
     gather_units(row, ctab, p, g, 0)

@@ -59,18 +59,43 @@ from .board import (
     to_discard,
     unit_at,
 )
-from .cards import (
+from .effects import fire, resolve_skill
+from .reasons import (
+    R_CHARGED,
+    R_EMPTY_SLOT,
+    R_EVENT_PLAYED,
+    R_EX_USED,
+    R_FIRST_TURN,
+    R_GAME_OVER,
+    R_NO_EX_POWER,
+    R_NO_HAND_CARD,
+    R_NO_MAIN_UNIT,
+    R_NO_SUCH_SKILL,
+    R_NO_TARGET,
+    R_NOT_A_UNIT,
+    R_NOT_YOUR_DECISION,
+    R_OPPONENT_PROMOTES,
+    R_PROMOTE_FIRST,
+    R_RETREAT_COST,
+    R_RETREATED,
+    R_SKILL_ENERGY,
+    R_STANDBY_FULL,
+    R_STUNNED,
+    R_UNKNOWN,
+    R_WRONG_STEP,
+)
+from .vocab import (
     C_HAS_EX,
     C_N_SKILLS,
     C_S0_ENERGY,
     C_TYPE,
+    MAX_SKILLS,
     TR_EX,
     TR_PLAY,
     TYPE_ASSIST,
     TYPE_EVENT,
     TYPE_UNIT,
 )
-from .effects import fire, resolve_skill
 from . import state as S
 
 
@@ -97,82 +122,150 @@ def promoter(row: np.ndarray) -> int:
 
 
 @helper
-def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
-    """DC-K1/K2/C4/N3: a skill of the Main Unit, with its Energy attached, not Stunned, not the first turn."""
+def skill_refusal(row: np.ndarray, ctab: np.ndarray, p: int, k: int, record: bool) -> int:
+    """DC-K1/K2/C4/N3: why skill ``k`` of ``p``'s Main Unit cannot be used now (``R_*`` bits, 0: it can): it needs a
+    Main Unit with that skill, an opponent's Main Unit, not the first turn, no stun, its Energy attached. With
+    ``record`` every reason is found, else the search stops at the first."""
     u = row[S.MAIN + p]
-    if u < 0 or row[S.MAIN + 1 - p] < 0:
-        return False
+    if u < 0:
+        return R_NO_MAIN_UNIT
     card = card_of(row, p, u)
     if k >= ctab[card, C_N_SKILLS]:
-        return False
+        return R_NO_SUCH_SKILL
+    bits = 0
+    if row[S.MAIN + 1 - p] < 0:
+        bits |= R_NO_TARGET
     if row[H_TURN] == 1:  # DC-K2: turn 1 is the first player's first turn
-        return False
+        bits |= R_FIRST_TURN
     if row[S.STUNNED + p] != 0:
-        return False
-    return energy_of(row, p, u) >= ctab[card, C_S0_ENERGY + k]
+        bits |= R_STUNNED
+    if (record or bits == 0) and energy_of(row, p, u) < ctab[card, C_S0_ENERGY + k]:
+        bits |= R_SKILL_ENERGY
+    return bits
 
 
 @helper
-def card_playable(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> bool:
-    """DC-U4/E1/E2: what a card in hand can do in its owner's Main Phase."""
+def skill_usable(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
+    """Whether skill ``k`` of ``p``'s Main Unit can be used now (``skill_refusal`` finds no reason)."""
+    return skill_refusal(row, ctab, p, k, False) == 0
+
+
+@helper
+def play_refusal(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
+    """DC-U4/E1/E2: why a card in hand cannot be played in its owner's Main Phase (``R_*`` bits, 0: it can)."""
     kind = ctab[card_of(row, p, inst), C_TYPE]
     if kind == TYPE_UNIT:
-        return row[S.STANDBY_COUNT + p] < S.STANDBY_CAP
+        return R_STANDBY_FULL if row[S.STANDBY_COUNT + p] >= S.STANDBY_CAP else 0
     if kind == TYPE_EVENT:
-        return row[S.EVENT_PLAYED + p] == 0
-    return True
+        return R_EVENT_PLAYED if row[S.EVENT_PLAYED + p] != 0 else 0
+    return 0
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# legal actions
-@helper
-def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+# legal actions, and why the others are not (rules written once: the branch that refuses an action records why)
+@njit(cache=True, inline="always")
+def verdict(out: np.ndarray, why: np.ndarray, a: int, bits: int, record: bool) -> None:
+    """Action ``a`` is legal when no reason refuses it; with ``record``, ``why[a]`` keeps the reasons."""
+    if bits == 0:
+        out[a] = 1
+    if record:
+        why[a] = bits
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision).
+
+    With ``record`` (a constant at each call site, so with False the recording compiles away) every action also gets
+    in ``why[a]`` the reasons that refuse it (``R_*`` bits of ``reasons.py``; 0 for a legal action), written by the
+    branch that refuses it. The loops then run over every slot of a range, not only the filled ones, so that an
+    empty slot gets its reason too."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        if record:
+            why[:] = R_GAME_OVER if row[H_STATUS] != LIVE else R_NOT_YOUR_DECISION
         return 0
-    ctab = tables[0]
+    ctab = tables.cards
     st = row[S.STEP]
-    if promoter(row) >= 0:
-        if promoter(row) == p:
-            for s in range(row[S.STANDBY_COUNT + p]):
-                out[A_PROMOTE + s] = 1
-    elif st == S.ST_SETUP_PLACE:
-        for i in range(row[S.HAND_COUNT + p]):
-            if ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == TYPE_UNIT:
-                out[A_HAND + i] = 1
-    elif st == S.ST_EXTRA_DRAW:
-        out[A_PASS] = 1
-        out[A_EXTRA_DRAW] = 1
+    q = promoter(row)
+    if record:  # what no branch below offers is refused by the step (or by the pending promotion)
+        why[:] = R_WRONG_STEP if q < 0 else (R_PROMOTE_FIRST if q == p else R_OPPONENT_PROMOTES)
+    if q >= 0:
+        if q == p:  # DC-O5/O6
+            n = row[S.STANDBY_COUNT + p]
+            for s in range(S.STANDBY_CAP if record else n):
+                verdict(out, why, A_PROMOTE + s, R_EMPTY_SLOT if s >= n else 0, record)
+    elif st == S.ST_SETUP_PLACE:  # DC-S4
+        n = row[S.HAND_COUNT + p]
+        for i in range(S.HAND_CAP if record else n):
+            if i >= n:
+                bits = R_NO_HAND_CARD
+            elif ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] != TYPE_UNIT:
+                bits = R_NOT_A_UNIT
+            else:
+                bits = 0
+            verdict(out, why, A_HAND + i, bits, record)
+    elif st == S.ST_EXTRA_DRAW:  # DC-S6
+        verdict(out, why, A_PASS, 0, record)
+        verdict(out, why, A_EXTRA_DRAW, 0, record)
     elif st == S.ST_MAIN:
-        out[A_PASS] = 1
-        for i in range(row[S.HAND_COUNT + p]):
-            if card_playable(row, ctab, p, row[S.HAND + p * S.HAND_CAP + i]):
-                out[A_HAND + i] = 1
+        verdict(out, why, A_PASS, 0, record)
+        n = row[S.HAND_COUNT + p]
+        for i in range(S.HAND_CAP if record else n):
+            bits = R_NO_HAND_CARD if i >= n else play_refusal(row, ctab, p, row[S.HAND + p * S.HAND_CAP + i])
+            verdict(out, why, A_HAND + i, bits, record)
         n_units = 1 + row[S.STANDBY_COUNT + p]
-        for j in range(n_units):
-            u = unit_at(row, p, j)
-            if row[S.CHARGED + p] == 0:
-                out[A_CHARGE + j] = 1
-            if row[S.EX_USED + p] == 0 and ctab[card_of(row, p, u), C_HAS_EX] != 0:
-                out[A_EX_POWER + j] = 1
+        charged = R_CHARGED if row[S.CHARGED + p] != 0 else 0  # DC-C1: once per turn
+        ex_used = R_EX_USED if row[S.EX_USED + p] != 0 else 0  # DC-K5: once per game
+        for j in range(S.AREA_SIZE if record else n_units):
+            if j >= n_units:
+                verdict(out, why, A_CHARGE + j, R_EMPTY_SLOT, record)
+                verdict(out, why, A_EX_POWER + j, R_EMPTY_SLOT, record)
+                continue
+            verdict(out, why, A_CHARGE + j, charged, record)
+            bits = ex_used
+            if (record or bits == 0) and ctab[card_of(row, p, unit_at(row, p, j)), C_HAS_EX] == 0:
+                bits |= R_NO_EX_POWER
+            verdict(out, why, A_EX_POWER + j, bits, record)
         m = row[S.MAIN + p]
         # DC-R5 (v2): a Stunned Main Unit may retreat (the stun leaves with it, DC-N5); forbidding it made a
         # repeatable stun (Sleep Pollen) a lock: the stunned player could neither attack nor retreat, ever
-        if row[S.RETREATED + p] == 0 and energy_of(row, p, m) >= retreat_cost(row, ctab, p, m):
-            for s in range(row[S.STANDBY_COUNT + p]):
-                out[A_RETREAT + s] = 1
-    elif st == S.ST_ASSIST_HOST:
-        for j in range(1 + row[S.STANDBY_COUNT + p]):
-            out[A_HOST + j] = 1
+        bits = R_RETREATED if row[S.RETREATED + p] != 0 else 0  # DC-R1: once per turn
+        if (record or bits == 0) and energy_of(row, p, m) < retreat_cost(row, ctab, p, m):  # DC-R2
+            bits |= R_RETREAT_COST
+        n = row[S.STANDBY_COUNT + p]
+        for s in range(S.STANDBY_CAP if record else n):
+            verdict(out, why, A_RETREAT + s, bits | (R_EMPTY_SLOT if s >= n else 0), record)
+    elif st == S.ST_ASSIST_HOST:  # DC-E4
+        n_units = 1 + row[S.STANDBY_COUNT + p]
+        for j in range(S.AREA_SIZE if record else n_units):
+            verdict(out, why, A_HOST + j, R_EMPTY_SLOT if j >= n_units else 0, record)
     elif st == S.ST_BATTLE:
-        out[A_PASS] = 1
-        for k in range(2):
-            if skill_usable(row, ctab, p, k):
-                out[A_SKILL + k] = 1
+        verdict(out, why, A_PASS, 0, record)
+        for k in range(MAX_SKILLS):
+            verdict(out, why, A_SKILL + k, skill_refusal(row, ctab, p, k, record), record)
     n = 0
     for a in range(NUM_ACTIONS):
         n += out[a]
+    return n
+
+
+@helper
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    return legal_row(row, tables, p, out, out, False)  # ``out`` stands in for ``why``: never written without record
+
+
+@njit(cache=True)
+def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
+    """Write into ``why[a]`` the reasons (``R_*`` bits of ``reasons.py``) that refuse each action of ``p`` now, 0 for
+    a legal action (``text.explain_illegal`` words them); returns how many actions are legal. A refused action that
+    no branch gave a reason gets ``R_UNKNOWN`` (a test checks it never happens)."""
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    n = legal_row(row, tables, p, mask, why, True)
+    for a in range(NUM_ACTIONS):
+        if mask[a] == 0 and why[a] == 0:
+            why[a] = R_UNKNOWN
     return n
 
 
@@ -189,7 +282,7 @@ def hand_index(row: np.ndarray, p: int, inst: int) -> int:
 @helper
 def play_card(row: np.ndarray, tables, p: int, i: int) -> None:
     """DC-U4, DC-E1..E5: a Unit to an empty Standby slot; an Event/Action resolves; an Assist waits for its host."""
-    ctab = tables[0]
+    ctab = tables.cards
     inst = row[S.HAND + p * S.HAND_CAP + i]
     card = card_of(row, p, inst)
     kind = ctab[card, C_TYPE]
@@ -224,7 +317,7 @@ def retreat(row: np.ndarray, ctab: np.ndarray, p: int, s: int) -> None:
 @helper
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
-    ctab = tables[0]
+    ctab = tables.cards
     st = row[S.STEP]
     if promoter(row) >= 0:
         promote(row, p, a - A_PROMOTE)
@@ -289,7 +382,7 @@ def redeal(row: np.ndarray, p: int) -> None:
 @helper
 def advance(row: np.ndarray, tables) -> None:
     """Run forced steps until a decision is pending or the game is over."""
-    ctab = tables[0]
+    ctab = tables.cards
     while True:
         if row[H_STATUS] != LIVE:
             return

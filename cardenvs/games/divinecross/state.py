@@ -93,4 +93,23 @@ _STATE_FIELDS = fields(
 STATE = Layout("divinecross_state", HEADER + _STATE_FIELDS)
 STATE_SIZE = STATE.size
 
-STATE.export(globals())  # every field's offset is its name upper-cased (hand_count -> HAND_COUNT, HAND_COUNT_END)
+# every field's offset, named after the field upper-cased (hand_count -> HAND_COUNT); a field read as a range
+# also has one past its end (HAND_END). The kernels read them as S.HAND (``from . import state as S``).
+(
+    DECK_LIST, DECK, HAND, MAIN, STANDBY, ENERGY, ASSIST, KO, DISCARD, DECK_COUNT, HAND_COUNT, STANDBY_COUNT,
+    ENERGY_COUNT, ASSIST_COUNT, KO_COUNT, DISCARD_COUNT, HOST, DAMAGE, BOOST, GUARD, FACE_UP, DRAWN, PLAYED, STUNNED,
+    POISONED, CHARGED, RETREATED, EVENT_PLAYED, EX_USED, REDEALS, EXTRA_LEFT, PROMOTE, STEP, TURN_PLAYER, FIRST_PLAYER,
+    SETUP_PLAYER, EXTRA_PLAYER, PENDING_CARD, END_STAGE, LAST_DAMAGE,
+) = STATE.offsets(
+    "deck_list", "deck", "hand", "main", "standby", "energy", "assist", "ko", "discard", "deck_count", "hand_count",
+    "standby_count", "energy_count", "assist_count", "ko_count", "discard_count", "host", "damage", "boost", "guard",
+    "face_up", "drawn", "played", "stunned", "poisoned", "charged", "retreated", "event_played", "ex_used", "redeals",
+    "extra_left", "promote", "step", "turn_player", "first_player", "setup_player", "extra_player", "pending_card",
+    "end_stage", "last_damage",
+)
+(
+    DECK_LIST_END, DECK_END, HAND_END, MAIN_END, STANDBY_END, ENERGY_END, ASSIST_END, KO_END, DISCARD_END, HOST_END,
+    BOOST_END,
+) = (STATE.slice(name).stop for name in (
+    "deck_list", "deck", "hand", "main", "standby", "energy", "assist", "ko", "discard", "host", "boost",
+))

@@ -11,8 +11,9 @@ from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIV
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .board import energy_of, retreat_cost, unit_hp
-from .cards import C_HAS_EX, C_N_SKILLS, C_S0_ENERGY, C_TYPE, TYPE_EVENT, TYPE_UNIT, TYPES
-from .rules import card_playable, mask_row, promoter, skill_usable
+from .reasons import CODES, REASONS, reasons_in
+from .rules import why_row
+from .vocab import C_S0_ENERGY, C_TYPE, TYPE_UNIT, TYPES
 from . import state as S
 
 
@@ -94,7 +95,7 @@ def _describe_unit(row: np.ndarray, pool: CardPool, p: int, inst: int, show: boo
     host = _f(row, "host")[p]
     energy = sum(1 for e in _zone(row, "energy", "energy_count", p) if host[e] == inst)
     assists = [_card_name(row, pool, p, a) for a in _zone(row, "assist", "assist_count", p) if host[a] == inst]
-    hp = int(unit_hp(row, pool.tables[0], p, inst))  # printed HP plus the HP of attached Assists
+    hp = int(unit_hp(row, pool.tables.cards, p, inst))  # printed HP plus the HP of attached Assists
     text = f"{info['name']} ({info['attribute']}, dmg {int(_f(row, 'damage')[p, inst])}/{hp}, E{energy}"
     if assists:
         text += ", +" + "+".join(assists)
@@ -213,136 +214,78 @@ _WHEN = {
     "host": "only while you choose the Unit an Assist you are playing attaches to (DC-E4)",
     "promote": "only when your Main Unit was KO'd and you must move a Standby Unit up (DC-O5)",
 }
-_NO_REASON = "not legal in this decision"  # the sweep test checks it never shows: every refusal has its reason
+_WHAT = {"pass": "passing", "extra_draw": "the extra draw", "hand": "playing a hand card", "charge": "charging",
+         "retreat": "retreating", "ex_power": "EX-Power", "skill": "a skill", "host": "attaching an Assist",
+         "promote": "moving a Standby Unit up"}
+_NO_REASON = REASONS[CODES["unknown"]].template  # the sweep tests check it never shows: every refusal has a reason
 
 
-def _unit_missing(row: np.ndarray, p: int, j: int) -> str:
-    n = len(_zone(row, "standby", "standby_count", p))
-    if j == S.POS_MAIN:
-        return "you have no Main Unit now"
-    return f"there is no Unit in standby slot {j}: you have {n} Standby Unit{'s' if n != 1 else ''}"
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _hand_missing(row: np.ndarray, p: int, i: int) -> str:
-    n = int(_f(row, "hand_count")[p])
-    return f"there is no hand card {i}: your hand holds {n} card{'s' if n != 1 else ''} (numbered from 0)"
-
-
-def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
-    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.mask_row``)."""
-    ctab = pool.tables[0]
-    st = int(_f(row, "step"))
-    step = f"the step now is '{S.STEP_NAMES[st]}'"
-    q = int(promoter(row))
-    if q >= 0:
-        if field != "promote":
-            return [f"your Main Unit was KO'd: before anything else you must move a Standby Unit up to the Main Area "
-                    f"(DC-O5); {field.replace('_', ' ')} is allowed {_WHEN[field]}"]
-        return [_unit_missing(row, p, i + 1)]
-    allowed = {S.ST_SETUP_PLACE: ("hand",), S.ST_EXTRA_DRAW: ("pass", "extra_draw"),
-               S.ST_MAIN: ("pass", "hand", "charge", "retreat", "ex_power"), S.ST_ASSIST_HOST: ("host",),
-               S.ST_BATTLE: ("pass", "skill")}.get(st, ())
-    if field not in allowed:
-        what = {"pass": "passing", "extra_draw": "the extra draw", "hand": "playing a hand card",
-                "charge": "charging", "retreat": "retreating", "ex_power": "EX-Power", "skill": "a skill",
-                "host": "attaching an Assist", "promote": "moving a Standby Unit up"}[field]
-        extra = ""
-        if st == S.ST_SETUP_PLACE and field == "pass":
-            extra = "; every player must place a Unit as Main Unit (DC-S4)"
-        elif st == S.ST_ASSIST_HOST:
-            extra = "; finish playing the Assist first: choose the Unit it attaches to"
-        return [f"{what} is allowed {_WHEN[field]}; {step}{extra}"]
-    out: list[str] = []
+def _reason_fields(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> dict[str, object]:
+    """What the reason templates of ``reasons.REASONS`` name: cards, counts and places, read only from what ``p``
+    sees (their own hand and Units, public information). Names that do not apply to ``field``/``i`` are "-"."""
+    ctab = pool.tables.cards
     deck_list = _f(row, "deck_list")[p]
-    if field == "hand":
-        hand = _zone(row, "hand", "hand_count", p)
-        if i >= len(hand):
-            return [_hand_missing(row, p, i)]
-        inst = hand[i]
-        kind = int(ctab[deck_list[inst], C_TYPE])
-        name = pool.name(int(deck_list[inst]))
-        if st == S.ST_SETUP_PLACE:
-            if kind != TYPE_UNIT:
-                out.append(f"'{name}' is {'an' if TYPES[kind][0] in 'aeiou' else 'a'} {TYPES[kind]} card: only a "
-                           f"Unit can be placed face down as your Main Unit (DC-S4)")
-        elif not card_playable(row, ctab, p, inst):
-            if kind == TYPE_UNIT:
-                out.append(f"'{name}' is a Unit and your Standby Area is full ({S.STANDBY_CAP} Units, DC-U3)")
-            elif kind == TYPE_EVENT:
-                out.append(f"'{name}' is an Event and you already played an Event this turn (one per turn, DC-E2)")
-        return out
-    if field in ("charge", "ex_power", "host"):
-        u = _unit_at(row, p, i)
-        if u < 0:
-            return [_unit_missing(row, p, i)]
-        name = pool.name(int(deck_list[u]))
-        if field == "charge" and int(_f(row, "charged")[p]):
-            out.append("you already charged a Unit this turn (once per turn, DC-C1)")
-        if field == "ex_power":
-            if int(_f(row, "ex_used")[p]):
-                out.append("you already used your EX-Power this game (once per game, DC-K5)")
-            if not int(ctab[deck_list[u], C_HAS_EX]):
-                out.append(f"{_where(i)} '{name}' has no EX-Power")
-        return out
-    if field == "retreat":
-        main = _unit_at(row, p, 0)
-        if _unit_at(row, p, i + 1) < 0:
-            out.append(_unit_missing(row, p, i + 1))
-        if int(_f(row, "retreated")[p]):
-            out.append("you already retreated this turn (once per turn, DC-R1)")
-        if main >= 0:
-            cost, have = int(retreat_cost(row, ctab, p, main)), int(energy_of(row, p, main))
-            if have < cost:
-                out.append(f"retreating '{pool.name(int(deck_list[main]))}' costs {cost} Energy and it has {have} "
-                           f"attached (DC-R2)")
-        return out
-    if field == "skill":
-        main = _unit_at(row, p, 0)
-        if main < 0:
-            return ["you have no Main Unit now"]
-        card = int(deck_list[main])
-        name = pool.name(card)
-        if i >= int(ctab[card, C_N_SKILLS]):
-            n = int(ctab[card, C_N_SKILLS])
-            return [f"'{name}' has {n} skill{'s' if n != 1 else ''}: there is no skill {i}"]
-        if skill_usable(row, ctab, p, i):
-            return out
-        skill = pool.cards[card]["skills"][i]["name"]
-        if int(row[H_TURN]) == 1:
-            out.append("the first player cannot use a skill on the first turn of the game (DC-K2)")
-        if int(_f(row, "stunned")[p]):
-            out.append(f"your Main Unit '{name}' is Stunned and cannot use a skill (DC-N3)")
-        need, have = int(ctab[card, C_S0_ENERGY + i]), int(energy_of(row, p, main))
-        if have < need:
-            out.append(f"skill '{skill}' needs {need} Energy attached to '{name}' and it has {have} (DC-C4)")
-        if int(_f(row, "main")[1 - p, 0]) < 0:
-            out.append("the opponent has no Main Unit to hit")
-        return out
-    return out
+    st = int(_f(row, "step"))
+    status = int(row[H_STATUS])
+    hand = _zone(row, "hand", "hand_count", p)
+    card = int(deck_list[hand[i]]) if field == "hand" and i < len(hand) else -1
+    kind = TYPES[int(ctab[card, C_TYPE])] if card >= 0 else "card"
+    main = _unit_at(row, p, S.POS_MAIN)
+    main_card = int(deck_list[main]) if main >= 0 else -1
+    pos = i if field in ("charge", "ex_power", "host") else i + 1  # the unit position an action names
+    unit = _unit_at(row, p, pos) if field != "skill" else -1
+    skills = pool.cards[main_card]["skills"] if main_card >= 0 else []
+    step_note = ""
+    if st == S.ST_SETUP_PLACE and field == "pass":
+        step_note = "; every player must place a Unit as Main Unit (DC-S4)"
+    elif st == S.ST_ASSIST_HOST:
+        step_note = "; finish playing the Assist first: choose the Unit it attaches to"
+    return {
+        "truncated": " (truncated at the turn or decision cap)" if status == TRUNCATED else "",
+        "to_act": int(row[H_TO_ACT]),
+        "step": S.STEP_NAMES[st],
+        "step_note": step_note,
+        "field": field.replace("_", " "),
+        "what": _WHAT[field],
+        "when": _WHEN[field],
+        "i": i,
+        "hand": _plural(len(hand), "card"),
+        "card": pool.name(card) if card >= 0 else "-",
+        "a_type": f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}",
+        "standby_cap": S.STANDBY_CAP,
+        "slot": pos,
+        "standby": _plural(len(_zone(row, "standby", "standby_count", p)), "Standby Unit"),
+        "where": _where(pos),
+        "unit": pool.name(int(deck_list[unit])) if unit >= 0 else "-",
+        "main": pool.name(main_card) if main_card >= 0 else "-",
+        "main_energy": int(energy_of(row, p, main)) if main >= 0 else 0,
+        "retreat_cost": int(retreat_cost(row, ctab, p, main)) if main >= 0 else 0,
+        "skills": _plural(len(skills), "skill"),
+        "skill": skills[i]["name"] if field == "skill" and i < len(skills) else "-",
+        "skill_energy": int(ctab[main_card, C_S0_ENERGY + i]) if field == "skill" and i < len(skills) else 0,
+    }
 
 
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
 
-    The mask of ``rules.mask_row`` decides legality; the reasons read the same predicates (``card_playable``,
-    ``skill_usable``, ``retreat_cost``, ``energy_of``, ``promoter``) and only what ``player`` can see: their own
-    hand and Units and public information (the opponent's hand and deck are never read)."""
+    The reasons are the ones ``rules.mask_row``'s own branches record (``rules.why_row``: codes of ``reasons.py``);
+    this only words them, naming what ``player`` can see: their own hand and Units and public information (the
+    opponent's hand and deck are never read)."""
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask_row(row, pool.tables, p, mask)
-    if mask[a]:
+    why = np.zeros(NUM_ACTIONS, dtype=np.int32)
+    why_row(row, pool.tables, p, why)
+    if why[a] == 0:
         return ""
-    status = int(row[H_STATUS])
-    if status != LIVE:
-        return "the game is over" + (" (truncated at the turn or decision cap)" if status == TRUNCATED else "")
-    if int(row[H_TO_ACT]) != p:
-        return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now "
-                f"(step '{S.STEP_NAMES[int(_f(row, 'step'))]}')")
     field, i = ACTIONS.locate(a)
-    reasons = _reasons(row, pool, p, field, i)
-    return "; ".join(reasons) if reasons else _NO_REASON
+    values = _reason_fields(row, pool, p, field, i)
+    return "; ".join(r.template.format(**values) for r in reasons_in(int(why[a])))
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
@@ -359,7 +302,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     out = row.copy()
     deck_list = S.STATE.get(out, "deck_list")  # a view into out
     face_up = S.STATE.get(out, "face_up")
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     off = S.DECK_LIST
     pending = int(_f(out, "pending_card"))
     tp = int(_f(out, "turn_player"))

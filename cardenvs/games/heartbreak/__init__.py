@@ -5,47 +5,28 @@
 """
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from cardenvs.core.spec import Kernels, declare
 
-from cardenvs.core.spec import GameSpec, Kernels
-
-from .actions import ACTIONS, NUM_ACTIONS
 from .cards import load_deck, load_pool
 from .fused import batch_play
 from .obs_layout import OBS_CARD_IDS
-from .observe import OBS, batch_observe
+from .observe import batch_observe
 from .rules import (
     batch_mask,
     batch_reset,
     batch_step,
 )
-from .state import DECISION_CAP, MAX_DECK, STATE, TURN_CAP
+from .state import MAX_DECK, TURN_CAP
 from .text import LEGEND, action_name, explain_illegal, hide, render
 
-SPEC = GameSpec(
-    name="heartbreak",
-    version=2,
+SPEC = declare(
+    __name__,
     description="Heartbreak: fighters in Lead and Back-Up, evolve lines, items in stock, Turbo answers; "
                 "break every heart card and the empty heart once more.",
-    num_actions=NUM_ACTIONS,
-    state_layout=STATE,
-    obs_layout=OBS,
     max_deck=MAX_DECK,
     turn_cap=TURN_CAP,
-    simultaneous=False,
     kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
-    package_dir=Path(__file__).resolve().parent,
-    load_pool=load_pool,
-    load_deck=load_deck,
-    action_name=action_name,
-    render=render,
-    hide=hide,
     default_decks=("blaze", "tide"),
-    decision_cap=DECISION_CAP,
-    action_layout=ACTIONS,
-    legend=LEGEND,
-    explain_illegal=explain_illegal,
     obs_card_ids=OBS_CARD_IDS,
     # the actions numbered by a card's slot or deck instance, with that card's observation block (``[ppo]
     # instance_head``); field[1] is the opponent's side
@@ -53,19 +34,9 @@ SPEC = GameSpec(
 )
 default_decks = SPEC.default_decks
 
-
-def env(**kw: Any):
-    """The PettingZoo AEC env (wrapped), e.g. ``env(render_mode="ansi", decks=("blaze", "grove"))``."""
-    from cardenvs.core.aec import make_env
-
-    return make_env(SPEC, **kw)
-
-
-def raw_env(**kw: Any):
-    """The unwrapped AEC env."""
-    from cardenvs.core.aec import make_env
-
-    return make_env(SPEC, raw=True, **kw)
+# the PettingZoo views, written once in the core (GameSpec.env, .raw_env)
+env = SPEC.env
+raw_env = SPEC.raw_env
 
 
 __all__ = ["LEGEND", "SPEC", "action_name", "default_decks", "env", "explain_illegal", "hide", "load_deck", "load_pool",

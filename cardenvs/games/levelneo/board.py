@@ -6,7 +6,7 @@ import numpy as np
 from cardenvs.core.jit import helper
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
-from .cards import C_COLOR, C_TRAITS
+from .tables import C_COLOR, C_TRAITS
 from . import state as S
 
 

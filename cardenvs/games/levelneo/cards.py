@@ -1,13 +1,14 @@
-"""levelneo card schema, effect vocabulary, pool compilation and deck rules.
+"""levelneo card schema, pool compilation and deck rules.
 
 A card is ``name, type (character|event), color, turn_cost, ap, traits`` plus ``effects``: a list of
-``{trigger, condition, ..., op, <op args>}`` tables. The pool compiles to two int32 tables the kernels read:
+``{trigger, condition, ..., op, <op args>}`` tables. The vocabulary and the table columns are declared in
+``tables.py``; the pool compiles to :class:`~.tables.Tables`, two int32 tables the kernels read by name:
 
 * ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``), then from ``C_FEATURES`` the card's
-  observation block (``observe.card_features``) as float32 bit patterns: the observation copies it instead of
-  re-encoding the card for every slot (a third table would widen the ``tables`` tuple every kernel call passes);
+  observation block (``obs_layout.card_features``) as float32 bit patterns: the observation copies it instead of
+  re-encoding the card for every slot;
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
-  ``E_TRIGGER = -1``);
+  ``E_TRIGGER = -1``).
 
 Adding a card that uses existing triggers, conditions, targets and ops needs no code change.
 """
@@ -23,39 +24,18 @@ from cardenvs.core.decks import Deck, copy_limit, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
+from .obs_layout import card_features
+from .tables import (
+    C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_N_EFFECTS, C_TRAITS, C_TURN_COST,
+    C_TYPE, C_USE_EFFECT, C_AP, COLORS, CONDITIONS, DURATIONS, E_N, E_OP, E_SKILL, E_TRIGGER, MAX_EFFECTS, MAX_POOL,
+    MAX_TRAITS, NUM_CARD_COLUMNS, NUM_EFFECT_COLUMNS, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_DRAW, OP_LEVEL_UP,
+    OP_NAMES, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, PHASES, START_TRIGGERS, TARGETS, TR_BURST, TR_END_TURN,
+    TR_CONT, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN, TR_USE, TRIGGERS, TURNS, TYPE_CHARACTER, TYPES, Tables,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
 DECK_DIR = PACKAGE_DIR / "decks"
-
-COLORS = ("red", "blue", "green", "yellow")
-TYPES = ("character", "event")
-TYPE_CHARACTER, TYPE_EVENT = 0, 1
-
-TRIGGERS = ("cont", "on_play", "on_attack", "on_win", "end_turn", "use", "event", "burst")
-(TR_CONT, TR_ON_PLAY, TR_ON_ATTACK, TR_ON_WIN, TR_END_TURN, TR_USE, TR_EVENT, TR_BURST) = range(8)
-
-CONDITIONS = ("none", "own_turn", "opp_turn", "has_trait", "in_battle", "attacking", "defending")
-(CO_NONE, CO_OWN_TURN, CO_OPP_TURN, CO_HAS_TRAIT, CO_IN_BATTLE, CO_ATTACKING, CO_DEFENDING) = range(7)
-
-PHASES = ("any", "main", "battle")
-PH_ANY, PH_MAIN, PH_BATTLE = range(3)
-TURNS = ("any", "own", "opp")
-TU_ANY, TU_OWN, TU_OPP = range(3)
-
-TARGETS = (
-    "self", "own_main", "own_supports", "own_all", "own_battlers", "own_one_support",
-    "opp_main", "opp_supports", "opp_all", "opp_battlers", "opp_one_support",
-)
-(
-    TG_SELF, TG_OWN_MAIN, TG_OWN_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_ONE,
-    TG_OPP_MAIN, TG_OPP_SUPPORTS, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_ONE,
-) = range(11)
-
-DURATIONS = ("turn", "next_battle", "battle")
-DU_TURN, DU_NEXT_BATTLE, DU_BATTLE = range(3)
-
-OP_AP_UP, OP_AP_DOWN, OP_DRAW, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, OP_ACTIVATE, OP_LEVEL_UP = range(8)
 
 _AMOUNT = FieldSpec("int", required=True, min=100, max=10000, doc="AP amount")
 _TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="which characters")
@@ -75,7 +55,7 @@ OPS: dict[str, OpSpec] = {
     "activate": OpSpec(OP_ACTIVATE, {"target": _TARGET, "filter": _FILTER}, "set the target characters Active"),
     "level_up": OpSpec(OP_LEVEL_UP, {}, "your main character levels up (top card of the deck, face down)"),
 }
-OP_NAMES = {spec.code: name for name, spec in OPS.items()}
+assert tuple(OPS) == OP_NAMES, "an op's code is its position in tables.OP_NAMES"
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
@@ -97,20 +77,6 @@ EFFECT_SCHEMA: dict[str, FieldSpec] = {
     "skill": FieldSpec("str", default="", doc="skill name for once-per-turn (default: the card name)"),
 }
 
-MAX_EFFECTS = 4
-MAX_TRAITS = 30
-MAX_POOL = S.MAX_POOL  # cards (and skills) in a pool: the observation counts discard piles per card id, used
-#                       skills per skill id
-# card table columns
-NUM_CARD_COLUMNS = 12
-(C_TYPE, C_COLOR, C_TURN_COST, C_AP, C_TRAITS, C_N_EFFECTS, C_USE_EFFECT, C_EVENT_EFFECT, C_HAS_BURST,
- C_MAIN_OK, C_HAS_CONT, C_HAS_START) = range(NUM_CARD_COLUMNS)
-C_FEATURES = NUM_CARD_COLUMNS  # the observation's CARD block starts here (float32 bits, see the module docstring)
-# effect table columns
-NUM_EFFECT_COLUMNS = 14
-(E_TRIGGER, E_COND, E_COND_TRAIT, E_LEVEL, E_PHASE, E_TURN, E_COST_REST, E_SKILL, E_OP, E_AMOUNT, E_TARGET,
- E_DURATION, E_FILTER, E_N) = range(NUM_EFFECT_COLUMNS)
-START_TRIGGERS = (TR_ON_PLAY, TR_ON_ATTACK, TR_ON_WIN, TR_END_TURN)
 
 
 def _check_card_rules(path: str, card: dict) -> None:
@@ -153,8 +119,8 @@ def _check_card_rules(path: str, card: dict) -> None:
             raise CardPoolError(path, name, f"{where} key 'cost_rest': only use skills have a rest cost")
 
 
-def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
-    """Turn cleaned cards into the kernels' int tables; returns (cards, effects, trait names, skill names)."""
+def compile_pool(cards: list[dict], path: str) -> tuple[Tables, list[str], list[str]]:
+    """Turn cleaned cards into the kernels' int tables; returns (tables, trait names, skill names)."""
     traits: list[str] = []
     for card in cards:
         for t in card["traits"]:
@@ -222,10 +188,8 @@ def compile_pool(cards: list[dict], path: str) -> tuple[np.ndarray, np.ndarray, 
             )
     if len(skills) > MAX_POOL:
         raise CardPoolError(path, None, f"at most {MAX_POOL} distinct skills (use and event), got {len(skills)}")
-    from .observe import card_features  # observe imports this module
-
     ctab = np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1))
-    return ctab, etab, traits, skills
+    return Tables(cards=ctab, effects=etab), traits, skills
 
 
 class LevelNeoPool(CardPool):
@@ -248,8 +212,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
     for i, n in enumerate(names):
         if n in names[:i]:
             raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
-    ctab, etab, traits, skills = compile_pool(cards, str(paths[0]))
-    pool = LevelNeoPool(paths=paths, cards=cards, tables=(ctab, etab))
+    tables, traits, skills = compile_pool(cards, str(paths[0]))
+    pool = LevelNeoPool(paths=paths, cards=cards, tables=tables)
     pool.traits = traits
     pool.skills = skills
     return pool
@@ -277,7 +241,7 @@ def hand_bound(card_ids: Sequence[int], pool: CardPool) -> tuple[int, str]:
 
     (Lv #) requirements and conditions are ignored: the bound is a bound, not the likely hand.
     """
-    ctab, etab = pool.tables
+    ctab, etab = pool.tables.cards, pool.tables.effects
     ids = [int(c) for c in card_ids]
 
     def draws(card: int, trigger: int) -> int:
@@ -320,7 +284,7 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     if len(deck) != S.DECK_SIZE:
         raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="LN-D1")
     copy_limit(deck, pool, S.MAX_COPIES, rule="LN-D2")
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     if not any(ctab[int(c), C_MAIN_OK] for c in deck.card_ids):
         raise DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3")
     bound, why = hand_bound(deck.card_ids, pool)

@@ -2,8 +2,18 @@
 from __future__ import annotations
 
 from . import obs_layout as L
+from . import reasons as W
 from . import state as S
 from .actions import ACTIONS
+from .tables import CARD_COLUMNS, EFFECT_COLUMNS, MAX_EFFECTS
+
+
+def reason_table() -> str:
+    """The reason codes ``mask_row`` records (``reasons.py``) with their message templates."""
+    lines = ["| code | name | message template |", "|---:|---|---|"]
+    for code, (name, _, template) in enumerate(W.REASONS.entries):
+        lines.append(f"| {code} | `{name}` | {template.replace('|', '/') or '(legal)'} |")
+    return "\n".join(lines)
 
 
 def tables() -> str:
@@ -21,6 +31,12 @@ def tables() -> str:
         f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
         f"#### State block: one `queue` entry ({S.QUEUE_ENTRY.size} int32; offsets `QUEUE_ENTRY_*`)\n\n"
         + S.QUEUE_ENTRY.markdown(),
+        f"### Card table `tables.cards` ({CARD_COLUMNS.size} int32 columns `C_*` in `tables.py`, then the card's "
+        f"observation block `CARD` as float32 bits from `C_FEATURES`)\n\n"
+        + CARD_COLUMNS.layout().markdown().replace("| offset |", "| column |"),
+        f"### Effect table `tables.effects` ({EFFECT_COLUMNS.size} int32 columns `E_*` in `tables.py`, "
+        f"{MAX_EFFECTS} rows per card)\n\n" + EFFECT_COLUMNS.layout().markdown().replace("| offset |", "| column |"),
+        f"### Why an action is illegal: reason codes ({W.NUM_REASONS} in `reasons.py`)\n\n" + reason_table(),
     ])
 
 

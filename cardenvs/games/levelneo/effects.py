@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba import njit
+
 from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below
@@ -17,13 +19,14 @@ from .board import (
     card_of, draw, has_trait, in_battle, is_attacker, is_defender, level_of, level_up, support_at,
     to_discard, zone_remove,
 )
-from .cards import (
+from .tables import (
     C_AP, C_HAS_CONT, C_N_EFFECTS, C_TRAITS, CO_ATTACKING, CO_DEFENDING, CO_HAS_TRAIT, CO_IN_BATTLE, CO_NONE,
     CO_OPP_TURN, CO_OWN_TURN, DU_BATTLE, DU_NEXT_BATTLE, E_AMOUNT, E_COND, E_COND_TRAIT, E_DURATION, E_FILTER,
     E_LEVEL, E_N, E_OP, E_TARGET, E_TRIGGER, MAX_EFFECTS, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_DRAW, OP_LEVEL_UP,
     OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE,
     TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_MAIN, TG_OWN_ONE, TG_OWN_SUPPORTS, TG_SELF, TR_CONT,
 )
+from . import reasons as W
 from . import state as S
 
 
@@ -37,7 +40,7 @@ def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait:
     if cond == CO_OPP_TURN:
         return row[S.TURN_PLAYER] != p
     if cond == CO_HAS_TRAIT:
-        return has_trait(row, tables[0], p, trait)
+        return has_trait(row, tables.cards, p, trait)
     if cond == CO_IN_BATTLE:
         return in_battle(row, p, src)
     if cond == CO_ATTACKING:
@@ -47,19 +50,28 @@ def condition_holds(row: np.ndarray, tables, p: int, src: int, cond: int, trait:
     return False
 
 
+@njit(cache=True, inline="always")
+def effect_refusal(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> int:
+    """Why effect ``e`` is not active (a ``reasons`` code: its (Lv #) requirement, LN-K5, or its condition), or
+    ``W.NONE``."""
+    eff = tables.effects[card, e]
+    if level_of(row, p) < eff[E_LEVEL]:
+        return W.LEVEL_REQUIREMENT
+    if not condition_holds(row, tables, p, src, eff[E_COND], eff[E_COND_TRAIT]):
+        return W.CONDITION
+    return W.NONE
+
+
 @helper
 def effect_active(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
     """(Lv #) requirement (LN-K5) and the effect's condition."""
-    eff = tables[1][card, e]
-    if level_of(row, p) < eff[E_LEVEL]:
-        return False
-    return condition_holds(row, tables, p, src, eff[E_COND], eff[E_COND_TRAIT])
+    return effect_refusal(row, tables, p, card, e, src) == W.NONE
 
 
 @helper
 def selects(row: np.ndarray, tables, owner: int, src: int, target: int, filt: int, q: int, inst: int) -> bool:
     """Whether the selector ``target`` of an effect owned by ``owner`` covers instance ``inst`` of player ``q``."""
-    if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
+    if filt != 0 and (tables.cards[card_of(row, q, inst), C_TRAITS] & filt) == 0:
         return False
     own = q == owner
     is_main = inst == row[S.MAIN + q]
@@ -98,7 +110,7 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
     """The [Cont] skills in force now (LN-K1, with their level and condition, LN-K5): rows ``(owner, instance,
     card, effect)`` written into ``sources``; returns how many. They do not depend on whose AP is asked, so a
     caller that needs many APs (the observation) finds them once."""
-    ctab = tables[0]
+    ctab = tables.cards
     n = 0
     for owner in range(2):
         for s in range(-1, row[S.SUPPORT_COUNT + owner]):
@@ -109,7 +121,7 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
             if ctab[card, C_HAS_CONT] == 0:
                 continue
             for e in range(ctab[card, C_N_EFFECTS]):
-                if tables[1][card, e][E_TRIGGER] != TR_CONT or not effect_active(row, tables, owner, card, e, c):
+                if tables.effects[card, e][E_TRIGGER] != TR_CONT or not effect_active(row, tables, owner, card, e, c):
                     continue
                 sources[n, SRC_OWNER] = owner
                 sources[n, SRC_INST] = c
@@ -122,13 +134,13 @@ def active_conts(row: np.ndarray, tables, sources: np.ndarray) -> int:
 @helper
 def ap_given(row: np.ndarray, tables, q: int, inst: int, sources: np.ndarray, n_sources: int) -> int:
     """:func:`compute_ap` with the [Cont] skills in force already found by :func:`active_conts`."""
-    ctab = tables[0]
+    ctab = tables.cards
     k = q * S.DECK_SIZE + inst
     ap = ctab[card_of(row, q, inst), C_AP] + row[S.AP_TURN + k] + row[S.AP_NEXT + k] + row[S.AP_BATTLE + k]
     if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
         ap += S.AP_PER_LEVEL * level_of(row, q)
     for j in range(n_sources):
-        eff = tables[1][sources[j, SRC_CARD], sources[j, SRC_EFFECT]]
+        eff = tables.effects[sources[j, SRC_CARD], sources[j, SRC_EFFECT]]
         if selects(row, tables, sources[j, SRC_OWNER], sources[j, SRC_INST], eff[E_TARGET], eff[E_FILTER], q, inst):
             ap += eff[E_AMOUNT] if eff[E_OP] == OP_AP_UP else -eff[E_AMOUNT]
     return max(ap, 0)
@@ -140,8 +152,8 @@ def compute_ap(row: np.ndarray, tables, q: int, inst: int) -> int:
 
     One pass, no allocation (the rules ask for one AP at a time); the observation, which needs every character's
     AP, uses :func:`active_conts` + :func:`ap_given` instead (tested equal)."""
-    ctab = tables[0]
-    etab = tables[1]
+    ctab = tables.cards
+    etab = tables.effects
     k = q * S.DECK_SIZE + inst
     ap = ctab[card_of(row, q, inst), C_AP] + row[S.AP_TURN + k] + row[S.AP_NEXT + k] + row[S.AP_BATTLE + k]
     if inst == row[S.MAIN + q] and row[S.TURN_PLAYER] == q:
@@ -178,18 +190,25 @@ def one_side(p: int, target: int) -> int:
     return p if target == TG_OWN_ONE else 1 - p
 
 
+@njit(cache=True, inline="always")
+def one_refusal(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int, inst: int) -> int:
+    """Why support ``inst`` of the affected player may not be chosen by a one-support effect of ``p`` from ``src``
+    (a ``reasons`` code), or ``W.NONE``."""
+    q = one_side(p, target)
+    if q == p and inst == src:  # LN-K3 / issue 12 item 15: never the card whose effect it is (no cost refund)
+        return W.CHOICE_ITSELF
+    if filt != 0 and (tables.cards[card_of(row, q, inst), C_TRAITS] & filt) == 0:
+        return W.CHOICE_TRAIT
+    want = one_want(op)
+    if want >= 0 and row[S.RESTED + q * S.DECK_SIZE + inst] != want:
+        return W.CHOICE_RESTING if want == 0 else W.CHOICE_ACTIVE
+    return W.NONE
+
+
 @helper
 def one_candidate(row: np.ndarray, tables, p: int, src: int, target: int, filt: int, op: int, inst: int) -> bool:
     """Whether support ``inst`` of the affected player may be chosen by a one-support effect of ``p`` from ``src``."""
-    q = one_side(p, target)
-    if q == p and inst == src:  # LN-K3 / issue 12 item 15: never the card whose effect it is (no cost refund)
-        return False
-    if filt != 0 and (tables[0][card_of(row, q, inst), C_TRAITS] & filt) == 0:
-        return False
-    want = one_want(op)
-    if want >= 0 and row[S.RESTED + q * S.DECK_SIZE + inst] != want:
-        return False
-    return True
+    return one_refusal(row, tables, p, src, target, filt, op, inst) == W.NONE
 
 
 @helper
@@ -247,45 +266,67 @@ def op_changes(row: np.ndarray, q: int, inst: int, op: int) -> bool:
 
 
 @helper
-def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
-    """Whether effect ``e`` would change anything now (LN-T3/LN-K3, issue 12 items 15 and 17, issue 39 item 6: a Use
-    skill or event none of whose effects can act is not offered). Public information only decides it: deck and hand
-    sizes, levels, the battle, rest states and attacks of the field."""
-    eff = tables[1][card, e]
+def effect_idle(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> int:
+    """Why effect ``e`` would change nothing now (an ``IDLE_*`` code of ``reasons``), or ``W.NONE`` when it would
+    (LN-T3/LN-K3, issue 12 items 15 and 17, issue 39 item 6: a Use skill or event none of whose effects can act is
+    not offered). Public information only decides it: deck and hand sizes, levels, the battle, rest states and
+    attacks of the field."""
+    eff = tables.effects[card, e]
     op = eff[E_OP]
     if op == OP_DRAW:
-        return row[S.DECK_COUNT + p] > 0
+        return W.NONE if row[S.DECK_COUNT + p] > 0 else W.IDLE_DECK_EMPTY
     if op == OP_OPP_DISCARD:
-        return row[S.HAND_COUNT + 1 - p] > 0
+        return W.NONE if row[S.HAND_COUNT + 1 - p] > 0 else W.IDLE_OPP_HAND_EMPTY
     if op == OP_LEVEL_UP:  # LN-L2/L6: a card must move from the deck, below level 5
-        return row[S.LEVEL_COUNT + p] < S.LEVEL_CAP and row[S.DECK_COUNT + p] > 0
+        if row[S.LEVEL_COUNT + p] >= S.LEVEL_CAP:
+            return W.IDLE_LEVEL_NEO
+        return W.NONE if row[S.DECK_COUNT + p] > 0 else W.IDLE_DECK_EMPTY
     if op == OP_PREVENT_LEVEL_DOWN:  # only a defending main that is the target can level down (LN-J5), not at 1 (L6)
-        return (row[S.BATTLE] != 0 and p != row[S.TURN_PLAYER] and row[S.TARGET] == row[S.MAIN + p]
-                and row[S.NO_LEVEL_DOWN + p] == 0 and row[S.LEVEL_COUNT + p] > 0)
+        if (row[S.BATTLE] != 0 and p != row[S.TURN_PLAYER] and row[S.TARGET] == row[S.MAIN + p]
+                and row[S.NO_LEVEL_DOWN + p] == 0 and row[S.LEVEL_COUNT + p] > 0):
+            return W.NONE
+        return W.IDLE_NO_LEVEL_DOWN
+    # a rest-state op finds every character in that state already (or out of reach); an AP change, none in a battle
+    idle = W.IDLE_REST_STATE if op == OP_REST or op == OP_ACTIVATE else W.IDLE_NO_BATTLE
     target = eff[E_TARGET]
     if target == TG_OWN_ONE or target == TG_OPP_ONE:
         q = one_side(p, target)
         for s in range(row[S.SUPPORT_COUNT + q]):
             inst = support_at(row, q, s)
             if one_candidate(row, tables, p, src, target, eff[E_FILTER], op, inst) and op_changes(row, q, inst, op):
-                return True
-        return False
+                return W.NONE
+        return idle
     for q in range(2):
         for s in range(-1, row[S.SUPPORT_COUNT + q]):
             inst = row[S.MAIN + q] if s < 0 else support_at(row, q, s)
             if inst >= 0 and selects(row, tables, p, src, target, eff[E_FILTER], q, inst) \
                     and op_changes(row, q, inst, op):
-                return True
-    return False
+                return W.NONE
+    return idle
+
+
+@helper
+def effect_can_act(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
+    """Whether effect ``e`` would change anything now (see :func:`effect_idle`)."""
+    return effect_idle(row, tables, p, card, e, src) == W.NONE
+
+
+@helper
+def effect_status(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> int:
+    """``W.NONE`` when effect ``e`` is active and would change something now; else ``W.IDLE_INACTIVE`` (its level
+    or condition fails) or its ``effect_idle`` code: what :func:`any_effect_can_act` asks of each effect, and what
+    ``text.py`` words when none of a card's effects would act."""
+    if not effect_active(row, tables, p, card, e, src):
+        return W.IDLE_INACTIVE
+    return effect_idle(row, tables, p, card, e, src)
 
 
 @helper
 def any_effect_can_act(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int) -> bool:
-    etab = tables[1]
+    etab = tables.effects
     for e in range(MAX_EFFECTS):
-        if etab[card, e, E_TRIGGER] == trigger and effect_active(row, tables, p, card, e, src):
-            if effect_can_act(row, tables, p, card, e, src):
-                return True
+        if etab[card, e, E_TRIGGER] == trigger and effect_status(row, tables, p, card, e, src) == W.NONE:
+            return True
     return False
 
 
@@ -310,7 +351,7 @@ def apply_to(row: np.ndarray, tables, q: int, inst: int, op: int, amount: int, d
 def resolve_effect(row: np.ndarray, tables, p: int, card: int, e: int, src: int) -> bool:
     """Carry out one effect of ``card`` owned by ``p`` (conditions are checked by the caller); True when it waits
     for the owner's choice of a support (two or more candidates)."""
-    eff = tables[1][card, e]
+    eff = tables.effects[card, e]
     op = eff[E_OP]
     if op == OP_DRAW:
         for _ in range(eff[E_N]):
@@ -358,7 +399,7 @@ def fire(row: np.ndarray, tables, p: int, inst: int, trigger: int, first: int) -
     (Lv #) and condition hold, in card order; returns -1 when done, or the index of the effect that waits for its
     owner's choice of a support."""
     card = card_of(row, p, inst)
-    etab = tables[1]
+    etab = tables.effects
     for e in range(first, MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger and effect_active(row, tables, p, card, e, inst):
             if resolve_effect(row, tables, p, card, e, inst):

@@ -11,7 +11,10 @@ import numpy as np
 from cardenvs.core.layout import Layout, fields
 
 from . import state as S
-from .cards import COLORS, MAX_POOL, TYPES
+from .tables import (
+    C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT, COLORS,
+    MAX_POOL, TYPES,
+)
 
 NUM_TRAIT_BITS = 8  # the first 8 traits of the pool get a feature bit each
 _F32 = np.float32
@@ -134,3 +137,27 @@ OBS_CARD_IDS = tuple(
     + [OBS.offset("level") + k * LEVEL_SLOT_SIZE + LEVEL_SLOT.offset("card") + CARD.offset("card_id")
        for k in range(2 * S.LEVEL_CAP)]
 )
+
+
+def card_features(ctab: np.ndarray) -> np.ndarray:
+    """The CARD block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept in the
+    card table from column ``C_FEATURES`` (``tables.py``): the observation copies a card's block instead of
+    re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
+    feat = np.zeros((ctab.shape[0], CARD_SIZE), dtype=np.float32)
+    for card in range(ctab.shape[0]):
+        f = feat[card]
+        f[CARD_PRESENT] = 1.0
+        f[CARD_TYPE + ctab[card, C_TYPE]] = 1.0
+        f[CARD_COLOR + ctab[card, C_COLOR]] = 1.0
+        f[CARD_TURN_COST] = ctab[card, C_TURN_COST]
+        f[CARD_AP] = ctab[card, C_AP] / 1000.0  # float64 division rounded once to float32, as a kernel write
+        for b in range(NUM_TRAIT_BITS):
+            if ctab[card, C_TRAITS] & (1 << b):
+                f[CARD_TRAITS + b] = 1.0
+        f[CARD_HAS_USE] = 1.0 if ctab[card, C_USE_EFFECT] >= 0 else 0.0
+        f[CARD_HAS_CONT] = ctab[card, C_HAS_CONT]
+        f[CARD_HAS_START] = ctab[card, C_HAS_START]
+        f[CARD_HAS_BURST] = ctab[card, C_HAS_BURST]
+        f[CARD_MAIN_CAPABLE] = ctab[card, C_MAIN_OK]
+        f[CARD_CARD_ID] = card + 1  # issue 14: the card's identity, for policies that embed card ids
+    return feat

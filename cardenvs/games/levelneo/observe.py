@@ -15,46 +15,17 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
 
 from .board import card_of, in_battle, level_of, support_at
-from .cards import (
-    C_AP, C_COLOR, C_FEATURES, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE,
-    C_USE_EFFECT,
-    E_AMOUNT, E_FILTER, E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_REST, TG_OPP_ALL,
-    TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE, TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS, TG_OWN_MAIN,
-    TG_OWN_SUPPORTS, TG_SELF,
+from .tables import (
+    C_AP, C_FEATURES, C_TRAITS, E_AMOUNT, E_FILTER, E_OP, E_TARGET, MAX_POOL, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP,
+    OP_REST, TG_OPP_ALL, TG_OPP_BATTLERS, TG_OPP_MAIN, TG_OPP_ONE, TG_OPP_SUPPORTS, TG_OWN_ALL, TG_OWN_BATTLERS,
+    TG_OWN_MAIN, TG_OWN_SUPPORTS, TG_SELF,
 )
 from .effects import (
     MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, SRC_CARD, SRC_EFFECT, SRC_INST, SRC_OWNER, active_conts,
 )
 from . import obs_layout as L
 from . import state as S
-from .obs_layout import OBS
-
-OBS_SIZE = OBS.size
-OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... (the kernels below read them as L.O_HAND)
-
-
-def card_features(ctab: np.ndarray) -> np.ndarray:
-    """The CARD block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept in the
-    card table from column ``C_FEATURES`` (``cards.py``): the observation copies a card's block instead of
-    re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
-    feat = np.zeros((ctab.shape[0], L.CARD_SIZE), dtype=np.float32)
-    for card in range(ctab.shape[0]):
-        f = feat[card]
-        f[L.CARD_PRESENT] = 1.0
-        f[L.CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-        f[L.CARD_COLOR + ctab[card, C_COLOR]] = 1.0
-        f[L.CARD_TURN_COST] = ctab[card, C_TURN_COST]
-        f[L.CARD_AP] = ctab[card, C_AP] / 1000.0  # float64 division rounded once to float32, as a kernel write
-        for b in range(L.NUM_TRAIT_BITS):
-            if ctab[card, C_TRAITS] & (1 << b):
-                f[L.CARD_TRAITS + b] = 1.0
-        f[L.CARD_HAS_USE] = 1.0 if ctab[card, C_USE_EFFECT] >= 0 else 0.0
-        f[L.CARD_HAS_CONT] = ctab[card, C_HAS_CONT]
-        f[L.CARD_HAS_START] = ctab[card, C_HAS_START]
-        f[L.CARD_HAS_BURST] = ctab[card, C_HAS_BURST]
-        f[L.CARD_MAIN_CAPABLE] = ctab[card, C_MAIN_OK]
-        f[L.CARD_CARD_ID] = card + 1  # issue 14: the card's identity, for policies that embed card ids
-    return feat
+from .obs_layout import OBS  # noqa: F401  (the spec takes the layout from here)
 
 
 @njit(cache=True, inline="always")
@@ -73,7 +44,7 @@ NUM_AP_COLUMNS = 5
 @helper
 def cont_deltas(tables, sources: np.ndarray, n_sources: int, info: np.ndarray) -> None:
     """Unpack the effect rows of the [Cont] skills in force once per observation (``ap_given`` reads them per AP)."""
-    etab = tables[1]
+    etab = tables.effects
     for j in range(n_sources):
         card = sources[j, SRC_CARD]
         e = sources[j, SRC_EFFECT]
@@ -132,13 +103,13 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
-    feat = tables[0].view(np.float32)  # the card blocks from column C_FEATURES
+    feat = tables.cards.view(np.float32)  # the card blocks from column C_FEATURES
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     # the [Cont] skills in force, found once per row
     sources = np.empty((MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
     n_sources = active_conts(row, tables, sources)
-    ctab = tables[0]
+    ctab = tables.cards
     info = np.empty((MAX_CONT_SOURCES, NUM_AP_COLUMNS), dtype=np.int64)
     cont_deltas(tables, sources, n_sources, info)
     out[L.O_STEP + row[S.STEP]] = 1.0
@@ -164,7 +135,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     cp = row[S.CHOICE_PLAYER]
     if cp >= 0:
         out[c + (L.CONTEXT_CHOICE_OWN if cp == p else L.CONTEXT_CHOICE_OPP)] = 1.0
-        eff = tables[1][card_of(row, cp, row[S.CHOICE_INST]), row[S.CHOICE_EFFECT]]
+        eff = tables.effects[card_of(row, cp, row[S.CHOICE_INST]), row[S.CHOICE_EFFECT]]
         out[c + L.CONTEXT_CHOICE_ON_OPP_SUPPORTS] = 1.0 if eff[E_TARGET] == TG_OPP_ONE else 0.0
         eop = eff[E_OP]
         out[c + L.CONTEXT_CHOICE_REST] = 1.0 if eop == OP_REST else 0.0

@@ -21,22 +21,25 @@ from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
 
 from .actions import (
-    A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
-    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_HAND_END, A_BURST_KNOWN_END,
-    A_GO_SECOND,
+    A_ATTACK, A_ATTACK_END, A_BURST, A_BURST_KNOWN, A_BURST_KNOWN_END, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER,
+    A_COVER_END, A_EFFECT_TARGET, A_EFFECT_TARGET_END, A_GO_FIRST, A_GO_SECOND, A_HAND, A_HAND_END, A_LEVEL_DOWN,
+    A_LEVEL_DOWN_END, A_LEVEL_UP, A_PARTNER, A_PARTNER_END, A_PASS, A_SKILL, A_SKILL_END, A_TARGET, A_TARGET_END,
+    NUM_ACTIONS,
 )
 from .board import (
     card_of, deck_to_bottom, discard_support, draw, is_rested, level_down_at, level_of, level_up, support_at,
     to_discard, zone_find, zone_push, zone_remove, has_color,
 )
-from .cards import (
-    C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_MAIN_OK, C_TURN_COST, C_TYPE, C_USE_EFFECT, E_COST_REST, E_PHASE,
-    E_SKILL, E_TURN, PH_ANY, PH_BATTLE, PH_MAIN, TR_BURST, TR_END_TURN, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN,
-    TR_USE, TU_ANY, TU_OWN, TYPE_CHARACTER, TYPE_EVENT,
+from .effects import (
+    any_effect_can_act, apply_to, compute_ap, effect_refusal, fire, one_refusal, one_side,
 )
-from .effects import any_effect_can_act, apply_to, compute_ap, effect_active, fire, one_candidate, one_side
+from . import reasons as W
 from . import state as S
-from .cards import E_AMOUNT, E_DURATION, E_FILTER, E_OP, E_TARGET
+from .tables import (
+    C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_MAIN_OK, C_TURN_COST, C_TYPE, C_USE_EFFECT, E_AMOUNT, E_COST_REST,
+    E_DURATION, E_FILTER, E_OP, E_PHASE, E_SKILL, E_TARGET, E_TURN, PH_ANY, PH_BATTLE, PH_MAIN, TR_BURST, TR_END_TURN,
+    TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN, TR_USE, TU_ANY, TU_OWN, TYPE_CHARACTER,
+)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -97,7 +100,7 @@ def choice_fields(row: np.ndarray, tables):
     """(owner, source instance, target selector, trait filter, op) of the effect waiting for a choice."""
     p = row[S.CHOICE_PLAYER]
     src = row[S.CHOICE_INST]
-    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFFECT]]
+    eff = tables.effects[card_of(row, p, src), row[S.CHOICE_EFFECT]]
     return p, src, eff[E_TARGET], eff[E_FILTER], eff[E_OP]
 
 
@@ -105,7 +108,7 @@ def choice_fields(row: np.ndarray, tables):
 def apply_choice(row: np.ndarray, tables, slot: int) -> None:
     """Apply the waiting one-support effect to support ``slot`` of the affected player (its owner's choice)."""
     p, src, target, filt, op = choice_fields(row, tables)
-    eff = tables[1][card_of(row, p, src), row[S.CHOICE_EFFECT]]
+    eff = tables.effects[card_of(row, p, src), row[S.CHOICE_EFFECT]]
     q = one_side(p, target)
     apply_to(row, tables, q, support_at(row, q, slot), op, eff[E_AMOUNT], eff[E_DURATION])
     row[S.CHOICE_PLAYER] = -1
@@ -133,42 +136,53 @@ def tags_allow(phase_tag: int, turn_tag: int, phase: int, own_turn: bool) -> boo
 
 
 @helper
-def event_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
-    ctab = tables[0]
+def event_refusal(row: np.ndarray, tables, p: int, inst: int) -> int:
+    """Why event card ``inst`` in ``p``'s hand cannot be played now (a ``reasons`` code), or ``W.NONE``."""
+    ctab = tables.cards
     card = card_of(row, p, inst)
-    if ctab[card, C_TYPE] != TYPE_EVENT:
-        return False
     e = ctab[card, C_EVENT_EFFECT]
-    eff = tables[1][card, e]
+    eff = tables.effects[card, e]
     if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[S.TURN_PLAYER] == p):
-        return False
+        return W.TIMING_TAG
     if row[S.MARKER + p] < ctab[card, C_TURN_COST]:  # LN-T9
-        return False
+        return W.TURN_COST
     if not has_color(row, ctab, p, ctab[card, C_COLOR]):  # LN-D4
-        return False
+        return W.COLOUR
     if skill_used(row, p, eff[E_SKILL]):  # LN-K4
-        return False
-    if not effect_active(row, tables, p, card, e, inst):
-        return False
-    return any_effect_can_act(row, tables, p, card, TR_EVENT, inst)  # issue 12 item 17: never a wasted card
+        return W.SKILL_USED
+    code = effect_refusal(row, tables, p, card, e, inst)
+    if code != W.NONE:
+        return code
+    if not any_effect_can_act(row, tables, p, card, TR_EVENT, inst):  # issue 12 item 17: never a wasted card
+        return W.NOTHING_TO_DO
+    return W.NONE
+
+
+@helper
+def skill_refusal(row: np.ndarray, tables, p: int, inst: int) -> int:
+    """Why the [Use] skill of ``p``'s character ``inst`` cannot be used now (a ``reasons`` code), or ``W.NONE``."""
+    card = card_of(row, p, inst)
+    e = tables.cards[card, C_USE_EFFECT]
+    if e < 0:
+        return W.NO_USE_SKILL
+    eff = tables.effects[card, e]
+    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[S.TURN_PLAYER] == p):
+        return W.TIMING_TAG
+    if eff[E_COST_REST] != 0 and is_rested(row, p, inst):
+        return W.REST_COST
+    if skill_used(row, p, eff[E_SKILL]):
+        return W.SKILL_USED
+    code = effect_refusal(row, tables, p, card, e, inst)
+    if code != W.NONE:
+        return code
+    if not any_effect_can_act(row, tables, p, card, TR_USE, inst):  # issue 12 item 15: Solar Engineer needs a target
+        return W.NOTHING_TO_DO
+    return W.NONE
 
 
 @helper
 def skill_usable(row: np.ndarray, tables, p: int, inst: int) -> bool:
-    card = card_of(row, p, inst)
-    e = tables[0][card, C_USE_EFFECT]
-    if e < 0:
-        return False
-    eff = tables[1][card, e]
-    if not tags_allow(eff[E_PHASE], eff[E_TURN], window_phase(row), row[S.TURN_PLAYER] == p):
-        return False
-    if eff[E_COST_REST] != 0 and is_rested(row, p, inst):
-        return False
-    if skill_used(row, p, eff[E_SKILL]):
-        return False
-    if not effect_active(row, tables, p, card, e, inst):
-        return False
-    return any_effect_can_act(row, tables, p, card, TR_USE, inst)  # issue 12 item 15: Solar Engineer needs a target
+    return skill_refusal(row, tables, p, inst) == W.NONE
 
 
 @helper
@@ -192,17 +206,20 @@ def window_open_for(row: np.ndarray, tables, w: int) -> bool:
 
 
 @helper
-def support_playable(row: np.ndarray, tables, p: int, inst: int) -> bool:
-    """LN-T2/T6/T9/T10/D4: a character card as a support in the turn player's main phase."""
-    ctab = tables[0]
+def support_refusal(row: np.ndarray, tables, p: int, inst: int) -> int:
+    """LN-T2/T6/T9/T10/D4: why character card ``inst`` in ``p``'s hand cannot be played as a support in ``p``'s own
+    main phase (a ``reasons`` code), or ``W.NONE``."""
+    ctab = tables.cards
     card = card_of(row, p, inst)
-    if ctab[card, C_TYPE] != TYPE_CHARACTER:
-        return False
-    if row[S.SUPPORT_PLAYED] != 0 or row[S.SUPPORT_COUNT + p] >= S.SUPPORT_CAP:
-        return False
+    if row[S.SUPPORT_PLAYED] != 0:
+        return W.SUPPORT_PLAYED
+    if row[S.SUPPORT_COUNT + p] >= S.SUPPORT_CAP:
+        return W.SUPPORT_ZONE_FULL
     if row[S.MARKER + p] < ctab[card, C_TURN_COST]:
-        return False
-    return has_color(row, ctab, p, ctab[card, C_COLOR])
+        return W.TURN_COST
+    if not has_color(row, ctab, p, ctab[card, C_COLOR]):
+        return W.COLOUR
+    return W.NONE
 
 
 @helper
@@ -216,10 +233,15 @@ def any_resting(row: np.ndarray, q: int) -> bool:
 
 
 @helper
-def can_attack(row: np.ndarray, p: int, inst: int) -> bool:
-    """LN-A1: an Active character that has not attacked this turn."""
+def attack_refusal(row: np.ndarray, p: int, inst: int) -> int:
+    """LN-A1: an Active character that has not attacked this turn may attack (or be a combi partner): ``W.NONE``,
+    else why not."""
     k = p * S.DECK_SIZE + inst
-    return row[S.RESTED + k] == 0 and row[S.ATTACKED + k] == 0
+    if row[S.RESTED + k] != 0:
+        return W.RESTING
+    if row[S.ATTACKED + k] != 0:
+        return W.ALREADY_ATTACKED
+    return W.NONE
 
 
 @helper
@@ -241,35 +263,72 @@ def has_face_down_level(row: np.ndarray, p: int) -> bool:
 
 
 @helper
-def can_burst(row: np.ndarray, p: int) -> bool:
-    return main_participates(row, p) and row[S.BURST_FAILED + p] == 0 and has_face_down_level(row, p)
+def burst_refusal(row: np.ndarray, p: int) -> int:
+    """LN-B3/B4: why ``p`` cannot Level Burst in this battle at all (a ``reasons`` code), or ``W.NONE``."""
+    if not main_participates(row, p):
+        return W.NOT_IN_BATTLE
+    if row[S.BURST_FAILED + p] != 0:
+        return W.BURST_FAILED
+    if not has_face_down_level(row, p):
+        return W.NO_FACE_DOWN
+    return W.NONE
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# legal actions
-@helper
-def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+# legal actions, and why the others are not (written once: rules once)
+@njit(cache=True, inline="always")
+def refuse(why: np.ndarray, start: int, stop: int, code: int) -> None:
+    for a in range(start, stop):
+        why[a] = code
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision). With
+    ``record``, the branch that refuses an action also writes its reason (a ``reasons`` code) into ``why``, and
+    ``why`` is ``W.NONE`` exactly for the legal actions. ``mask_row`` passes ``record=False``, a constant: inlined,
+    every ``if record`` compiles away and the mask costs what it did before reasons existed."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        if record:
+            refuse(why, 0, NUM_ACTIONS, W.GAME_OVER if row[H_STATUS] != LIVE else W.NOT_YOUR_DECISION)
         return 0
     st = row[S.STEP]
     tp = row[S.TURN_PLAYER]
     op = 1 - tp
-    ctab = tables[0]
+    ctab = tables.cards
+    if record:  # the action ranges the step's branch below does not offer
+        refuse(why, 0, NUM_ACTIONS, W.CHOICE_PENDING if row[S.CHOICE_PLAYER] >= 0 else W.WRONG_STEP)
+        refuse(why, A_EFFECT_TARGET, A_EFFECT_TARGET_END, W.NO_CHOICE)
     if row[S.CHOICE_PLAYER] >= 0:  # a one-support effect waits for its owner's choice (issue 12 item 14)
         cp, src, target, filt, eop = choice_fields(row, tables)
         q = one_side(cp, target)
-        for s in range(row[S.SUPPORT_COUNT + q]):
-            if one_candidate(row, tables, cp, src, target, filt, eop, support_at(row, q, s)):
+        n = row[S.SUPPORT_COUNT + q]
+        for s in range(n):
+            code = one_refusal(row, tables, cp, src, target, filt, eop, support_at(row, q, s))
+            if code == W.NONE:
                 out[A_EFFECT_TARGET + s] = 1
+            elif record:
+                why[A_EFFECT_TARGET + s] = code
+        if record:
+            refuse(why, A_EFFECT_TARGET + n, A_EFFECT_TARGET_END, W.CHOICE_SLOT_EMPTY)
     elif st == S.ST_ORDER:
         out[A_GO_FIRST] = 1
         out[A_GO_SECOND] = 1
+        if record:
+            why[A_PASS] = W.MUST_CHOOSE
     elif st == S.ST_CHOOSE_MAIN:  # the whole deck list is in the deck: one action per distinct card, its first
-        for inst in range(S.DECK_SIZE):  # instance in deck-list order (never the deck order, which nobody knows)
+        if record:  # instance in deck-list order (never the deck order, which nobody knows)
+            why[A_PASS] = W.MUST_CHOOSE
+        for inst in range(S.DECK_SIZE):
             card = card_of(row, p, inst)
-            if card < 0 or ctab[card, C_MAIN_OK] == 0:
+            if card < 0:
+                if record:
+                    why[A_CHOOSE_MAIN + inst] = W.NO_DECK_CARD
+                continue
+            if ctab[card, C_MAIN_OK] == 0:
+                if record:
+                    why[A_CHOOSE_MAIN + inst] = W.NOT_MAIN_CAPABLE
                 continue
             first = True  # copies are interchangeable
             for k in range(inst):
@@ -278,81 +337,183 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
                     break
             if first:
                 out[A_CHOOSE_MAIN + inst] = 1
+            elif record:
+                why[A_CHOOSE_MAIN + inst] = W.COPY
     elif st == S.ST_MULLIGAN:
         out[A_PASS] = 1
-        for i in range(row[S.HAND_COUNT + p]):
+        n = row[S.HAND_COUNT + p]
+        for i in range(n):
             out[A_HAND + i] = 1
+        if record:
+            refuse(why, A_HAND + n, A_HAND_END, W.HAND_EMPTY)
     elif st == S.ST_MAIN or st == S.ST_BATTLE_WINDOW or st == S.ST_DECL_WINDOW or st == S.ST_COVER_WINDOW:
         out[A_PASS] = 1
         main_turn = st == S.ST_MAIN and p == tp and row[S.SUB] == 0
-        for i in range(row[S.HAND_COUNT + p]):
+        n = row[S.HAND_COUNT + p]
+        for i in range(n):
             inst = row[S.HAND + p * S.HAND_CAP + i]
-            if event_usable(row, tables, p, inst) or (main_turn and support_playable(row, tables, p, inst)):
+            if ctab[card_of(row, p, inst), C_TYPE] == TYPE_CHARACTER:  # a support, only in one's own main phase
+                code = support_refusal(row, tables, p, inst) if main_turn else W.SUPPORT_NOT_NOW
+            else:
+                code = event_refusal(row, tables, p, inst)
+            if code == W.NONE:
                 out[A_HAND + i] = 1
-        if skill_usable(row, tables, p, row[S.MAIN + p]):
+            elif record:
+                why[A_HAND + i] = code
+        code = skill_refusal(row, tables, p, row[S.MAIN + p])
+        if code == W.NONE:
             out[A_SKILL] = 1
-        for s in range(row[S.SUPPORT_COUNT + p]):
-            if skill_usable(row, tables, p, support_at(row, p, s)):
+        elif record:
+            why[A_SKILL] = code
+        ns = row[S.SUPPORT_COUNT + p]
+        for s in range(ns):
+            code = skill_refusal(row, tables, p, support_at(row, p, s))
+            if code == W.NONE:
                 out[A_SKILL + 1 + s] = 1
+            elif record:
+                why[A_SKILL + 1 + s] = code
+        if record:
+            refuse(why, A_HAND + n, A_HAND_END, W.HAND_EMPTY)
+            refuse(why, A_SKILL + 1 + ns, A_SKILL_END, W.SUPPORT_EMPTY)
     elif st == S.ST_ATTACK:
         out[A_PASS] = 1
-        if can_attack(row, p, row[S.MAIN + p]):
+        code = attack_refusal(row, p, row[S.MAIN + p])
+        if code == W.NONE:
             out[A_ATTACK] = 1  # LN-A2: the opponent's main is always a legal target
+        elif record:
+            why[A_ATTACK] = code
+        ns = row[S.SUPPORT_COUNT + p]
         if any_resting(row, op):  # LN-A3/A6: a support needs a resting target
-            for s in range(row[S.SUPPORT_COUNT + p]):
-                if can_attack(row, p, support_at(row, p, s)):
+            for s in range(ns):
+                code = attack_refusal(row, p, support_at(row, p, s))
+                if code == W.NONE:
                     out[A_ATTACK + 1 + s] = 1
+                elif record:
+                    why[A_ATTACK + 1 + s] = code
+        elif record:
+            refuse(why, A_ATTACK + 1, A_ATTACK + 1 + ns, W.NO_RESTING_TARGET)
+        if record:
+            refuse(why, A_ATTACK + 1 + ns, A_ATTACK_END, W.SUPPORT_EMPTY)
     elif st == S.ST_PARTNER:
         out[A_PASS] = 1
+        ns = row[S.SUPPORT_COUNT + p]
         main_attacking = row[S.ATK_A] == row[S.MAIN + p]
         if not (main_attacking and is_neo(row, p)):  # LN-L5: no combi in Level Neo
-            for s in range(row[S.SUPPORT_COUNT + p]):
+            for s in range(ns):
                 inst = support_at(row, p, s)
-                if inst != row[S.ATK_A] and can_attack(row, p, inst):
+                code = W.IS_ATTACKER if inst == row[S.ATK_A] else attack_refusal(row, p, inst)
+                if code == W.NONE:
                     out[A_PARTNER + s] = 1
+                elif record:
+                    why[A_PARTNER + s] = code
+            if record:
+                refuse(why, A_PARTNER + ns, A_PARTNER_END, W.SUPPORT_EMPTY)
+        elif record:
+            refuse(why, A_PARTNER, A_PARTNER_END, W.NEO_NO_COMBI)
     elif st == S.ST_TARGET:
+        if record:
+            why[A_PASS] = W.MUST_CHOOSE
         if row[S.ATK_A] == row[S.MAIN + p]:
             out[A_TARGET] = 1  # LN-A2/A5: a main (or main + support) attack hits the main, resting or not
+            if record:
+                refuse(why, A_TARGET + 1, A_TARGET_END, W.MAIN_TARGETS_MAIN)
         else:
             if is_rested(row, op, row[S.MAIN + op]):
                 out[A_TARGET] = 1
-            for s in range(row[S.SUPPORT_COUNT + op]):
+            elif record:
+                why[A_TARGET] = W.TARGET_ACTIVE
+            no = row[S.SUPPORT_COUNT + op]
+            for s in range(no):
                 if is_rested(row, op, support_at(row, op, s)):
                     out[A_TARGET + 1 + s] = 1
+                elif record:
+                    why[A_TARGET + 1 + s] = W.TARGET_ACTIVE
+            if record:
+                refuse(why, A_TARGET + 1 + no, A_TARGET_END, W.OPP_SUPPORT_EMPTY)
     elif st == S.ST_COVER:
         out[A_PASS] = 1
+        ns = row[S.SUPPORT_COUNT + p]
         neo_main = row[S.ATK_A] == row[S.MAIN + tp] and is_neo(row, tp)
         if not neo_main:  # LN-C3
-            for s in range(row[S.SUPPORT_COUNT + p]):
+            for s in range(ns):
                 inst = support_at(row, p, s)
-                if inst != row[S.TARGET] and not is_rested(row, p, inst):
+                if inst == row[S.TARGET]:
+                    if record:
+                        why[A_COVER + s] = W.IS_TARGET
+                elif is_rested(row, p, inst):
+                    if record:
+                        why[A_COVER + s] = W.RESTING
+                else:
                     out[A_COVER + s] = 1
+            if record:
+                refuse(why, A_COVER + ns, A_COVER_END, W.SUPPORT_EMPTY)
+        elif record:
+            refuse(why, A_COVER, A_COVER_END, W.NEO_NO_COVER)
     elif st == S.ST_BURST:
         out[A_PASS] = 1
-        if can_burst(row, p):  # LN-B3: an unseen face-down card (any of them: nobody can tell them apart), or a
-            for j in range(row[S.LEVEL_COUNT + p]):  # face-down card its owner once held (it knows that one)
+        code = burst_refusal(row, p)
+        if code == W.NONE:  # LN-B3: an unseen face-down card (any of them: nobody can tell them apart), or a
+            nl = row[S.LEVEL_COUNT + p]  # face-down card its owner once held (it knows that one)
+            for j in range(nl):
                 inst = row[S.LEVEL + p * S.LEVEL_CAP + j]
                 if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0:
                     if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:
                         out[A_BURST_KNOWN + j] = 1
                     else:
                         out[A_BURST] = 1
+                        if record:
+                            why[A_BURST_KNOWN + j] = W.UNSEEN
+                elif record:
+                    why[A_BURST_KNOWN + j] = W.FACE_UP
+            if record:
+                refuse(why, A_BURST_KNOWN + nl, A_BURST_KNOWN_END, W.NO_LEVEL_CARD)
+                if out[A_BURST] == 0:
+                    why[A_BURST] = W.ONLY_KNOWN
+        elif record:
+            why[A_BURST] = code
+            refuse(why, A_BURST_KNOWN, A_BURST_KNOWN_END, code)
     elif st == S.ST_LEVEL_DOWN:
-        for k in range(row[S.LEVEL_COUNT + p]):
+        nl = row[S.LEVEL_COUNT + p]
+        for k in range(nl):
             out[A_LEVEL_DOWN + k] = 1
+        if record:
+            why[A_PASS] = W.MUST_CHOOSE
+            refuse(why, A_LEVEL_DOWN + nl, A_LEVEL_DOWN_END, W.NO_LEVEL_CARD)
     elif st == S.ST_COMBI_LOSS:
         out[A_COMBI_LOSS] = 1
         out[A_COMBI_LOSS + 1] = 1
+        if record:
+            why[A_PASS] = W.MUST_CHOOSE
     elif st == S.ST_LEVEL_UP:  # LN-L2: the main *may* level up
         out[A_PASS] = 1
         out[A_LEVEL_UP] = 1
     elif st == S.ST_END:
-        for i in range(row[S.HAND_COUNT + p]):
+        n = row[S.HAND_COUNT + p]
+        for i in range(n):
             out[A_HAND + i] = 1
+        if record:
+            why[A_PASS] = W.MUST_CHOOSE
+            refuse(why, A_HAND + n, A_HAND_END, W.HAND_EMPTY)
     n = 0
     for a in range(NUM_ACTIONS):
         n += out[a]
+        if record and out[a] != 0:
+            why[a] = W.NONE
     return n
+
+
+@helper
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    return legal_row(row, tables, p, out, out, False)  # record=False: ``why`` (here ``out``) is never written
+
+
+@njit(cache=True)
+def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
+    """Write why each action of ``p`` is illegal into ``why`` (int8 ``reasons`` codes, ``W.NONE`` for the legal ones);
+    returns how many are legal. ``text.explain_illegal`` words the codes."""
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    return legal_row(row, tables, p, mask, why, True)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -399,13 +560,13 @@ def play_from_hand(row: np.ndarray, tables, p: int, i: int) -> None:
     inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, i)
     row[S.PLAYED + p * S.DECK_SIZE + inst] = 1
     card = card_of(row, p, inst)
-    if tables[0][card, C_TYPE] == TYPE_CHARACTER:
+    if tables.cards[card, C_TYPE] == TYPE_CHARACTER:
         zone_push(row, S.SUPPORT, S.SUPPORT_COUNT, S.SUPPORT_CAP, p, inst)
         row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
         row[S.SUPPORT_PLAYED] = 1
         queue_effects(row, p, inst, TR_ON_PLAY)
     else:
-        mark_skill(row, p, tables[1][card, tables[0][card, C_EVENT_EFFECT], E_SKILL])
+        mark_skill(row, p, tables.effects[card, tables.cards[card, C_EVENT_EFFECT], E_SKILL])
         to_discard(row, p, inst)  # the event resolves from the discard pile (no extra zone)
         queue_effects(row, p, inst, TR_EVENT)
 
@@ -413,8 +574,8 @@ def play_from_hand(row: np.ndarray, tables, p: int, i: int) -> None:
 @njit(cache=True, inline="always")
 def use_skill(row: np.ndarray, tables, p: int, inst: int) -> None:
     card = card_of(row, p, inst)
-    e = tables[0][card, C_USE_EFFECT]
-    eff = tables[1][card, e]
+    e = tables.cards[card, C_USE_EFFECT]
+    eff = tables.effects[card, e]
     mark_skill(row, p, eff[E_SKILL])
     if eff[E_COST_REST] != 0:
         row[S.RESTED + p * S.DECK_SIZE + inst] = 1
@@ -454,7 +615,7 @@ def do_burst(row: np.ndarray, tables, p: int, k: int) -> None:
             continue
         if row[S.FACE_UP + p * S.DECK_SIZE + inst] == 0 and (k >= 0 or row[S.DRAWN + p * S.DECK_SIZE + inst] == 0):
             row[S.FACE_UP + p * S.DECK_SIZE + inst] = 1
-            if tables[0][card_of(row, p, inst), C_HAS_BURST] != 0:
+            if tables.cards[card_of(row, p, inst), C_HAS_BURST] != 0:
                 queue_effects(row, p, inst, TR_BURST)
             else:
                 row[S.BURST_FAILED + p] = 1

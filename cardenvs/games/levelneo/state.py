@@ -68,7 +68,8 @@ QUEUE_ENTRY = Layout("levelneo_queue_entry", fields(
     ("trigger", (), "TR_* trigger whose effects resolve"),
     ("next_effect", (), "index of the first of its effects still to resolve (after a choice: the one after it)"),
 ))
-QUEUE_ENTRY.export(globals(), "QUEUE_ENTRY_")
+QUEUE_ENTRY_PLAYER, QUEUE_ENTRY_INST, QUEUE_ENTRY_TRIGGER, QUEUE_ENTRY_NEXT_EFFECT = QUEUE_ENTRY.offsets(
+    "player", "inst", "trigger", "next_effect")
 QUEUE_ENTRY_SIZE = QUEUE_ENTRY.size
 
 # ---- codes of the result and end_stage fields --------------------------------------------------------------------

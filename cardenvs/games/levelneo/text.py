@@ -6,9 +6,16 @@ import numpy as np
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import ACTIONS
-from .cards import C_AP, C_MAIN_OK, E_COND, E_TARGET, E_TRIGGER, TG_OWN_ONE, TRIGGERS
+from . import reasons as W
 from . import state as S
+from .actions import ACTIONS, NUM_ACTIONS
+from .effects import effect_status
+from .rules import why_row
+from .tables import (
+    C_AP, C_EVENT_EFFECT, C_MAIN_OK, C_TURN_COST, C_TYPE, C_USE_EFFECT, CONDITIONS, E_COND, E_LEVEL, E_OP, E_PHASE,
+    E_SKILL, E_TARGET, E_TRIGGER, E_TURN, MAX_EFFECTS, OP_NAMES, PH_ANY, PHASES, TARGETS, TG_OWN_ONE, TR_EVENT, TR_USE,
+    TRIGGERS, TU_ANY, TU_OWN, TYPE_EVENT,
+)
 
 
 def _f(row: np.ndarray, name: str) -> np.ndarray:
@@ -91,7 +98,7 @@ def action_name(row: np.ndarray, pool: CardPool, player: int, action: int) -> st
         src = int(_f(row, "choice_inst"))
         q = p
         if owner >= 0:
-            eff = pool.tables[1][int(_f(row, "deck_list")[owner, src]), int(_f(row, "choice_effect"))]
+            eff = pool.tables.effects[int(_f(row, "deck_list")[owner, src]), int(_f(row, "choice_effect"))]
             q = owner if int(eff[E_TARGET]) == TG_OWN_ONE else 1 - owner
         inst = _entry(row, "support", "support_count", q, i)
         whose = "own" if q == p else "opponent's"
@@ -108,7 +115,7 @@ def _describe_char(row: np.ndarray, pool: CardPool, p: int, inst: int, show: boo
     info = pool.cards[card]
     mods = sum(int(_f(row, n)[p, inst]) for n in ("ap_turn", "ap_next", "ap_battle"))
     flags = "R" if _f(row, "rested")[p, inst] else "A"
-    text = f"{info['name']} ({info['color']}, AP {pool.tables[0][card, C_AP]}"
+    text = f"{info['name']} ({info['color']}, AP {pool.tables.cards[card, C_AP]}"
     if mods:
         text += f"{mods:+d}"
     return text + f") [{flags}{'*' if _f(row, 'attacked')[p, inst] else ''}]"
@@ -175,7 +182,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     deck_list = S.STATE.get(out, "deck_list")  # a view into out
     face_up = S.STATE.get(out, "face_up")
     drawn = S.STATE.get(out, "drawn")
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     off = S.DECK_LIST
     size = S.DECK_SIZE
     for p in (0, 1):
@@ -207,7 +214,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
 
 def effect_summary(pool: CardPool, card_id: int) -> str:
     """Short text of a card's effects, for card lists."""
-    etab = pool.tables[1]
+    etab = pool.tables.effects
     info = pool.cards[card_id]
     parts = []
     for e, eff in enumerate(info["effects"]):
@@ -255,8 +262,6 @@ Action names: 'hand i' = hand slot i (from 0); 'main' / 'support i' (from 1) for
 
 def _id_ranges() -> str:
     """The action id ranges (generated from the action layout), for ``why N``."""
-    from .actions import ACTIONS
-
     sz = {f.name: f.size for f in ACTIONS.fields}
     sup = f"supports 1-{sz['partner']}"
     label = {
@@ -315,297 +320,135 @@ def _where(field: str) -> str:
     }[field]
 
 
-_WINDOWS = (S.ST_MAIN, S.ST_BATTLE_WINDOW, S.ST_DECL_WINDOW, S.ST_COVER_WINDOW)
-_FIELD_STEPS = {  # the steps in which each action range can be legal (rules.mask_row)
-    "pass": (S.ST_MULLIGAN, *_WINDOWS, S.ST_ATTACK, S.ST_PARTNER, S.ST_COVER, S.ST_BURST, S.ST_LEVEL_UP),
-    "go_first": (S.ST_ORDER,), "go_second": (S.ST_ORDER,), "burst": (S.ST_BURST,), "burst_known": (S.ST_BURST,),
-    "hand": (S.ST_MULLIGAN, *_WINDOWS, S.ST_END), "skill": _WINDOWS, "attack": (S.ST_ATTACK,),
-    "partner": (S.ST_PARTNER,), "target": (S.ST_TARGET,), "cover": (S.ST_COVER,), "level_down": (S.ST_LEVEL_DOWN,),
-    "combi_loss": (S.ST_COMBI_LOSS,), "choose_main": (S.ST_CHOOSE_MAIN,), "level_up": (S.ST_LEVEL_UP,),
-    "effect_target": (),
-}
+FALLBACK = "not legal in this decision"  # only for a code the table does not know (never written by the rules)
 
 
-def _use_reason(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, e: int, trigger: int) -> str:
-    """The first failing requirement of a [Use] skill (``trigger`` TR_USE) or an event (TR_EVENT), in the order of
-    ``rules.skill_usable`` / ``rules.event_usable`` (their own predicates); "" when all hold."""
-    from .board import has_color
-    from .cards import C_COLOR, C_TURN_COST, CONDITIONS, E_COND_TRAIT, E_COST_REST, E_LEVEL, E_PHASE, E_SKILL, \
-        E_TURN, PH_MAIN, PHASES, TR_EVENT, TU_OWN
-    from .effects import any_effect_can_act, condition_holds
-    from .rules import skill_used, tags_allow, window_phase
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
+
+def _use_facts(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, trigger: int) -> dict:
+    """The words of the reasons an event (``trigger`` TR_EVENT) or a [Use] skill (TR_USE) gets: its tags, costs,
+    skill, level and condition, and, for ``NOTHING_TO_DO``, why each of its effects would change nothing (the code
+    ``effects.effect_status`` gives each, the same the mask asked)."""
     tables = pool.tables
-    eff = tables[1][card, e]
     info = pool.cards[card]
+    e = int(tables.cards[card, C_EVENT_EFFECT if trigger == TR_EVENT else C_USE_EFFECT])
+    eff = tables.effects[card, e]
     tp = int(_f(row, "turn_player"))
-    phase = int(window_phase(row))
     ph_tag, tu_tag = int(eff[E_PHASE]), int(eff[E_TURN])
-    if not tags_allow(ph_tag, tu_tag, phase, tp == p):
-        allows = []
-        if ph_tag != 0:
-            allows.append(f"only in the {PHASES[ph_tag]} phase")
-        if tu_tag != 0:
-            allows.append("only in your own turn" if tu_tag == TU_OWN else "only in the opponent's turn")
-        now = "main" if phase == PH_MAIN else "battle"
-        whose = "your" if tp == p else "the opponent's"
-        return f"its timing tag allows it {' and '.join(allows)}; now it is the {now} phase of {whose} turn"
-    if trigger == TR_EVENT:
-        cost, marker = int(tables[0][card, C_TURN_COST]), int(_f(row, "marker")[p])
-        if marker < cost:  # LN-T9
-            return f"it costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
-        if not has_color(row, tables[0], p, int(tables[0][card, C_COLOR])):  # LN-D4
-            return (f"its colour cost needs a {info['color']} character on your field (main or support) and you have "
-                    f"none")
-    elif int(eff[E_COST_REST]) != 0 and bool(_f(row, "rested")[p, inst]):
-        return "its cost is to rest this character, and it is already resting"
-    if skill_used(row, p, int(eff[E_SKILL])):  # LN-K4
-        skills = getattr(pool, "skills", None)
-        name = skills[int(eff[E_SKILL])] if skills else info["name"]
-        return f"the skill '{name}' was already used this turn (each skill once per turn)"
-    need, lv = int(eff[E_LEVEL]), int(_f(row, "level_count")[p]) + 1
-    if lv < need:  # LN-K5
-        return f"it needs your main character at level {need} (Lv {need}) and it is level {lv}"
-    cond = int(eff[E_COND])
-    if not condition_holds(row, tables, p, inst, cond, int(eff[E_COND_TRAIT])):
-        what = {
+    allows = []
+    if ph_tag != PH_ANY:
+        allows.append(f"only in the {PHASES[ph_tag]} phase")
+    if tu_tag != TU_ANY:
+        allows.append("only in your own turn" if tu_tag == TU_OWN else "only in the opponent's turn")
+    cond = CONDITIONS[int(eff[E_COND])]
+    skills = getattr(pool, "skills", None)
+    idle: list[str] = []
+    for k in range(MAX_EFFECTS):
+        if int(tables.effects[card, k, E_TRIGGER]) != trigger:
+            continue
+        other = tables.effects[card, k]
+        op = OP_NAMES[int(other[E_OP])]
+        target = TARGETS[int(other[E_TARGET])] if int(other[E_TARGET]) >= 0 else ""
+        code = int(effect_status(row, tables, p, card, k, inst))
+        words = W.TEMPLATES[code].format(op=op, target=target, state="resting" if op == "rest" else "Active")
+        if code != W.NONE and words not in idle:
+            idle.append(words)
+    return {
+        "card": "it", "allows": " and ".join(allows), "phase": "main" if int(_f(row, "step")) == S.ST_MAIN else "battle",
+        "whose_turn": "your" if tp == p else "the opponent's",
+        "skill": skills[int(eff[E_SKILL])] if skills else info["name"],
+        "need": int(eff[E_LEVEL]), "level": int(_f(row, "level_count")[p]) + 1, "cond": cond,
+        "cond_words": {
             "own_turn": "it must be your turn", "opp_turn": "it must be the opponent's turn",
             "has_trait": f"you need a character with the trait '{info['effects'][e].get('trait', '')}' on your field",
             "in_battle": "this character must be in the battle", "attacking": "this character must be attacking",
             "defending": "this character must be defending",
-        }.get(CONDITIONS[cond], CONDITIONS[cond])
-        return f"its condition '{CONDITIONS[cond]}' is not met: {what}"
-    if not any_effect_can_act(row, tables, p, card, trigger, inst):
-        return "it would do nothing now: " + "; ".join(_idle_reasons(row, pool, p, card, trigger, inst))
-    return ""
+        }.get(cond, cond),
+        "idle": "; ".join(idle),
+    }
 
 
-def _idle_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, trigger: int, inst: int) -> list[str]:
-    """Why each effect of ``card`` with ``trigger`` would change nothing now (``effects.effect_can_act`` said so; the
-    words follow its branches), in card order, one reason per op."""
-    from .cards import E_OP, E_TARGET, E_TRIGGER, MAX_EFFECTS, OP_NAMES, TARGETS
-    from .effects import effect_active
-
-    reasons: list[str] = []
-    for e in range(MAX_EFFECTS):
-        eff = pool.tables[1][card, e]
-        if int(eff[E_TRIGGER]) != trigger:
-            continue
-        op = OP_NAMES[int(eff[E_OP])]
-        if not effect_active(row, pool.tables, p, card, e, inst):
-            why = f"its {op} effect's level requirement (LN-K5) or condition is not met"
-        elif op == "draw":
-            why = "your deck is empty"
-        elif op == "opp_discard":
-            why = "the opponent's hand is empty"
-        elif op == "level_up":
-            why = ("your main character is at level 5 (Level Neo)" if int(_f(row, "level_count")[p]) >= S.LEVEL_CAP
-                   else "your deck is empty")
-        elif op == "prevent_level_down":
-            why = ("your main character is not the target of an attack with a level to lose (only a defending main "
-                   "levels down, LN-J5; not at level 1, LN-L6), or it is already protected this battle")
-        elif op in ("rest", "activate"):
-            state = "resting" if op == "rest" else "Active"
-            why = (f"every character it could {op} ({TARGETS[int(eff[E_TARGET])]}) is already {state}, or is the "
-                   f"opponent's and no battle can involve it before its turn starts")
+def _facts(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> tuple[dict, str]:
+    """The names and counts the templates of ``reasons`` fill in for action ``(field, i)`` of ``p``, and the prefix of
+    a reason said of an event or a [Use] skill. Only ``p``'s own cards and public information are read."""
+    tables = pool.tables
+    step = int(_f(row, "step"))
+    tp = int(_f(row, "turn_player"))
+    o = 1 - p
+    n_sup = int(_f(row, "support_count")[p])
+    facts: dict = {
+        "step": S.STEP_NAMES[step], "to_act": int(row[H_TO_ACT]), "where": _where(field), "i": i,
+        "supports": _count(n_sup, "support"), "levels": int(_f(row, "level_count")[p]),
+        "cap": S.SUPPORT_CAP, "markers": _count(int(_f(row, "marker")[p]), "turn marker"),
+    }
+    prefix = ""
+    inst, owner = -1, p
+    choice = int(_f(row, "choice_player"))
+    if choice >= 0:  # a one-support effect waits for its owner's choice
+        src = int(_f(row, "choice_inst"))
+        eff = tables.effects[int(_f(row, "deck_list")[choice, src]), int(_f(row, "choice_effect"))]
+        owner = choice if int(eff[E_TARGET]) == TG_OWN_ONE else 1 - choice
+        sup = _zone(row, "support", "support_count", owner)
+        whose = "your" if owner == p else "the opponent's"
+        facts.update(source=_card_name(row, pool, choice, src), whose=whose, slot=i + 1, count=len(sup))
+        inst = sup[i] if field == "effect_target" and i < len(sup) else -1
+    elif field in ("hand", "skill"):
+        if field == "hand":
+            hand = _zone(row, "hand", "hand_count", p)
+            facts["held"] = _count(len(hand), "card")
+            inst = hand[i] if i < len(hand) else -1
         else:
-            why = (f"no character it changes ({TARGETS[int(eff[E_TARGET])]}) can still be in a battle this turn, "
-                   f"and the change ends with the turn (LN-T8)")
-        if why not in reasons:
-            reasons.append(why)
-    return reasons
-
-
-FALLBACK = "not legal in this decision"
-
-
-def _own_support(row: np.ndarray, pool: CardPool, p: int, i: int) -> tuple[int, str]:
-    """(instance, card name) in player ``p``'s support slot ``i`` (0-based), or (-1, why the slot is empty)."""
-    sup = _zone(row, "support", "support_count", p)
-    if i >= len(sup):
-        n = len(sup)
-        return -1, f"your support {i + 1} is empty (you have {n} support{'' if n == 1 else 's'})"
-    return int(sup[i]), _card_name(row, pool, p, int(sup[i]))
+            inst = _slot_inst(row, p, i)
+            facts["slot"] = i
+        if inst >= 0:
+            card = int(_f(row, "deck_list")[p, inst])
+            name = pool.name(card)
+            facts.update(cost=int(tables.cards[card, C_TURN_COST]), color=pool.cards[card]["color"],
+                         now=f"this is P{tp}'s turn, not yours" if p != tp else f"now it is the '{S.STEP_NAMES[step]}' "
+                                                                                   f"window")
+            if field == "skill" and int(tables.cards[card, C_USE_EFFECT]) >= 0:
+                facts.update(_use_facts(row, pool, p, inst, card, TR_USE))
+                prefix = f"the [Use] skill of '{name}': "
+            elif field == "hand" and int(tables.cards[card, C_TYPE]) == TYPE_EVENT:
+                facts.update(_use_facts(row, pool, p, inst, card, TR_EVENT))
+                prefix = f"event '{name}': "
+    elif field == "attack":
+        inst = _slot_inst(row, p, i)
+        facts.update(slot=i, active_need="only an Active character can attack")
+    elif field in ("partner", "cover"):
+        inst = _entry(row, "support", "support_count", p, i)
+        need = "a combi partner must be Active" if field == "partner" else "only an Active support can cover"
+        facts.update(slot=i + 1, active_need=need)
+    elif field == "target":
+        owner, inst = o, _slot_inst(row, o, i)
+        facts.update(slot=i, opp_supports=_count(int(_f(row, "support_count")[o]), "support"))
+    elif field == "choose_main":
+        inst = i
+        card = int(_f(row, "deck_list")[p, i])
+        facts["first"] = next((k for k in range(i) if int(_f(row, "deck_list")[p, k]) == card), i)
+    if "card" not in facts:
+        facts["card"] = f"'{_card_name(row, pool, owner, inst)}'"
+    return facts, prefix
 
 
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` in ``row``, in levelneo's terms; "" when it is legal.
 
-    Legality is decided by the rules' own ``mask_row``; the reason follows the same branches and reuses the same
-    predicates (``support_playable``, ``skill_usable``'s checks, ``can_attack``, ``any_resting``, ``can_burst``...).
-    Only ``player``'s own cards and public information are named (never the opponent's hand or face-down cards).
+    The reason is the code the rules' own mask recorded from the branch that refused the action
+    (``rules.why_row``, the body of ``mask_row``); this function only words it (``reasons.TEMPLATES``), naming only
+    ``player``'s own cards and public information (never the opponent's hand or face-down cards).
     """
-    from . import rules as R
-    from .actions import NUM_ACTIONS
-    from .board import has_color
-    from .cards import (
-        C_COLOR, C_EVENT_EFFECT, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT, OP_REST, TR_EVENT, TR_USE,
-        TYPE_CHARACTER,
-    )
-
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
-    tables = pool.tables
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    if R.mask_row(row, tables, p, mask) and mask[a]:
+    why = np.zeros(NUM_ACTIONS, np.int8)
+    why_row(row, pool.tables, p, why)
+    code = int(why[a])
+    if code == W.NONE:
         return ""
-    status = int(row[H_STATUS])
-    if status != LIVE:
-        return "the game is over: nobody has a decision"
-    if int(row[H_TO_ACT]) != p:
-        step = S.STEP_NAMES[int(_f(row, 'step'))]
-        return f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: {step})"
-    field, i = ACTIONS.locate(a)
-    st = int(_f(row, "step"))
-    step = S.STEP_NAMES[st]
-    tp = int(_f(row, "turn_player"))
-    o = 1 - p
-    ctab = tables[0]
-    n_sup = int(_f(row, "support_count")[p])
-    choice = int(_f(row, "choice_player"))
-    if choice >= 0:  # a one-support effect waits for its owner's choice of a support
-        src = int(_f(row, "choice_inst"))
-        src_name = _card_name(row, pool, choice, src)
-        if field != "effect_target":
-            return (f"the effect of '{src_name}' waits for you to choose the support it applies to: only the "
-                    f"'effect target' actions are open now")
-        cp, src, target, filt, op = R.choice_fields(row, tables)
-        q = R.one_side(cp, target)
-        whose = "your" if q == p else "the opponent's"
-        sup = _zone(row, "support", "support_count", q)
-        if i >= len(sup):
-            return f"{whose} support {i + 1} is empty ({whose} support zone holds {len(sup)})"
-        inst = sup[i]
-        if q == p and inst == src:
-            return f"'{src_name}' cannot choose itself with its own effect"
-        if filt != 0 and (ctab[int(_f(row, "deck_list")[q, inst]), C_TRAITS] & filt) == 0:
-            return f"'{_card_name(row, pool, q, inst)}' lacks the trait the effect asks for"
-        want = 0 if op == OP_REST else 1
-        return f"the effect needs {'an Active' if want == 0 else 'a resting'} support and " \
-               f"'{_card_name(row, pool, q, inst)}' is {'resting' if want == 0 else 'Active'}"
-    if field == "effect_target":
-        return "no effect waits for a choice of support now; " + _where(field)
-    if st not in _FIELD_STEPS[field]:
-        if field == "pass":
-            return f"you cannot pass in the '{step}' step: one of the listed choices must be made"
-        return f"the step is '{step}'; this action is allowed only {_where(field)}"
-    if field == "hand":
-        hand = _zone(row, "hand", "hand_count", p)
-        if i >= len(hand):
-            return f"hand slot {i} is empty (you hold {len(hand)} card{'' if len(hand) == 1 else 's'})"
-        inst = hand[i]
-        card = int(_f(row, "deck_list")[p, inst])
-        name = pool.name(card)
-        if ctab[card, C_TYPE] == TYPE_CHARACTER:
-            main_turn = st == S.ST_MAIN and p == tp and int(_f(row, "sub")) == 0
-            if not main_turn:
-                now = f"this is P{tp}'s turn, not yours" if p != tp else f"now it is the '{step}' window"
-                return (f"'{name}' is a character: supports are played only in your own main phase and {now}; "
-                        f"only events can be played here")
-            if int(_f(row, "support_played")):
-                return "you already played a support this main phase (one support per main phase)"
-            if n_sup >= S.SUPPORT_CAP:
-                return f"your support zone is full ({S.SUPPORT_CAP} supports)"
-            cost, marker = int(ctab[card, C_TURN_COST]), int(_f(row, "marker")[p])
-            if marker < cost:
-                return f"'{name}' costs turn cost {cost} and you have {marker} turn marker{'' if marker == 1 else 's'}"
-            if not has_color(row, ctab, p, int(ctab[card, C_COLOR])):
-                return (f"'{name}' has a colour cost: it needs a {pool.cards[card]['color']} character on your field "
-                        f"(main or support) and you have none")
-            return FALLBACK
-        reason = _use_reason(row, pool, p, inst, card, int(ctab[card, C_EVENT_EFFECT]), TR_EVENT)
-        return f"event '{name}': {reason}" if reason else FALLBACK
-    if field == "skill":
-        inst = _slot_inst(row, p, i)
-        if inst < 0:
-            return f"your support {i} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
-        card = int(_f(row, "deck_list")[p, inst])
-        name = pool.name(card)
-        e = int(ctab[card, C_USE_EFFECT])
-        if e < 0:
-            return f"'{name}' has no [Use] skill"
-        reason = _use_reason(row, pool, p, inst, card, e, TR_USE)
-        return f"the [Use] skill of '{name}': {reason}" if reason else FALLBACK
-    if field == "attack":
-        inst = _slot_inst(row, p, i)
-        if inst < 0:
-            return f"your support {i} is empty (you have {n_sup} support{'' if n_sup == 1 else 's'})"
-        name = _card_name(row, pool, p, inst)
-        if bool(_f(row, "rested")[p, inst]):
-            return f"'{name}' is resting [R]: only an Active character can attack"
-        if bool(_f(row, "attacked")[p, inst]):
-            return f"'{name}' already attacked this turn (marked *)"
-        if i > 0 and not R.any_resting(row, o):
-            return ("a support can attack only a resting character, and none of the opponent's characters is "
-                    "resting")
+    if not 0 < code < W.NUM_REASONS:
         return FALLBACK
-    if field == "partner":
-        if int(_f(row, "atk_a")) == int(_f(row, "main")[p, 0]) and R.is_neo(row, p):
-            return "your main character is Level Neo: a Level Neo main attacks alone (no combi)"
-        inst, name = _own_support(row, pool, p, i)
-        if inst < 0:
-            return name
-        if inst == int(_f(row, "atk_a")):
-            return f"'{name}' is the attacker itself"
-        if bool(_f(row, "rested")[p, inst]):
-            return f"'{name}' is resting [R]: a combi partner must be Active"
-        if bool(_f(row, "attacked")[p, inst]):
-            return f"'{name}' already attacked this turn (marked *)"
-        return FALLBACK
-    if field == "target":
-        if int(_f(row, "atk_a")) == int(_f(row, "main")[p, 0]):
-            return "an attack by your main character (alone or in a combi) must target the opponent's main"
-        inst = _slot_inst(row, o, i)
-        if inst < 0:
-            n = int(_f(row, "support_count")[o])
-            return f"the opponent's support {i} is empty (it has {n} support{'' if n == 1 else 's'})"
-        if not bool(_f(row, "rested")[o, inst]):
-            return (f"'{_card_name(row, pool, o, inst)}' is Active [A]: a support's attack can target only a "
-                    f"resting character")
-        return FALLBACK
-    if field == "cover":
-        if int(_f(row, "atk_a")) == int(_f(row, "main")[tp, 0]) and R.is_neo(row, tp):
-            return "the attacker is a Level Neo main character: its attack cannot be covered"
-        inst, name = _own_support(row, pool, p, i)
-        if inst < 0:
-            return name
-        if inst == int(_f(row, "target")):
-            return f"'{name}' is the attack's target itself"
-        if bool(_f(row, "rested")[p, inst]):
-            return f"'{name}' is resting [R]: only an Active support can cover"
-        return FALLBACK
-    if field in ("burst", "burst_known"):
-        if not R.main_participates(row, p):
-            return "your main character is not in this battle: only a battling main can Level Burst"
-        if int(_f(row, "burst_failed")[p]):
-            return "your Level Burst already failed this battle"
-        if not R.has_face_down_level(row, p):
-            return "you have no face-down level card to reveal"
-        level = _zone(row, "level", "level_count", p)
-        face_up, drawn = _f(row, "face_up")[p], _f(row, "drawn")[p]
-        if field == "burst":
-            return ("every face-down level card of yours is one you once held: burst with it by its slot "
-                    "('Level Burst revealing level card k')")
-        if i >= len(level):
-            return f"level card {i} does not exist (your level zone holds {len(level)})"
-        inst = level[i]
-        if face_up[inst]:
-            return f"level card {i} is already face up"
-        if not drawn[inst]:
-            return "you never saw that face-down level card: use the plain 'Level Burst' action (unseen cards are " \
-                   "indistinguishable)"
-        return FALLBACK
-    if field == "level_down":
-        n = int(_f(row, "level_count")[p])
-        return f"level card {i} does not exist (your level zone holds {n})" if i >= n else FALLBACK
-    if field == "choose_main":
-        card = int(_f(row, "deck_list")[p, i])
-        if card < 0:
-            return f"deck card {i} does not exist (your deck list is shorter)"
-        name = pool.name(card)
-        if not ctab[card, C_MAIN_OK]:
-            return f"'{name}' cannot be a main character: only a character with turn cost 1 can"
-        first = next(k for k in range(i) if int(_f(row, "deck_list")[p, k]) == card)
-        return f"'{name}' is a copy: choose deck card {first}, its first copy (copies are interchangeable)"
-    return FALLBACK
+    facts, prefix = _facts(row, pool, p, *ACTIONS.locate(a))
+    return (prefix if code in W.USE_REASONS else "") + W.TEMPLATES[code].format(**facts)

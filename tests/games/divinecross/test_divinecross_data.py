@@ -8,7 +8,10 @@ import tomllib
 
 from cardenvs.core.errors import CardPoolError, DeckError
 from cardenvs.games.divinecross import SPEC, load_deck, load_pool
-from cardenvs.games.divinecross.cards import OPS, TYPES
+from cardenvs.games.divinecross import obs_layout as L
+from cardenvs.games.divinecross import vocab as V
+from cardenvs.games.divinecross.cards import OPS
+from cardenvs.games.divinecross.vocab import TYPES
 
 POOL = load_pool()
 
@@ -43,6 +46,22 @@ def test_pool_exercises_every_mechanic() -> None:
     assert triggers == {"passive", "ex_power", "play"}
     assert {a for c in cards for a in c["advantage"]} == {"red", "green", "blue"}
     assert len(POOL.series) == 3
+
+
+def test_compiled_tables_are_named_and_shaped_by_the_declared_columns() -> None:
+    """The kernels read ``tables`` by name (a NamedTuple); every column is a declared one, numbered by name."""
+    t = POOL.tables
+    assert isinstance(t, V.Tables) and t._fields == ("cards", "effects", "skill_effects")
+    n = len(POOL.cards)
+    assert t.cards.shape == (n, V.CARD_COLUMNS.size + L.CARD_SIZE) and V.C_FEATURES == V.CARD_COLUMNS.size
+    assert t.effects.shape == (n, V.MAX_EFFECTS, V.EFFECT_COLUMNS.size)
+    assert t.skill_effects.shape == (n, V.MAX_SKILLS, V.MAX_SKILL_EFFECTS, V.EFFECT_COLUMNS.size)
+    assert V.C_S0_DAMAGE == V.CARD_COLUMNS.offset("skill_damage") and V.E_TARGET == V.EFFECT_COLUMNS.offset("target")
+    warden = POOL.cards[POOL.by_name["Kiln Warden"]]
+    row = t.cards[POOL.by_name["Kiln Warden"]]
+    assert row[V.C_HP] == warden["hp"] and row[V.C_RETREAT] == warden["retreat"] == 2
+    assert [row[V.C_S0_ENERGY + k] for k in range(2)] == [s["energy"] for s in warden["skills"]]
+    assert [OPS[name].code for name in V.OP_NAMES] == list(range(V.NUM_OPS))
 
 
 def test_starter_decks_are_legal_and_distinct() -> None:

@@ -8,18 +8,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.games.divinecross import obs_layout as L
 from cardenvs.games.divinecross import state as S
 from cardenvs.games.divinecross.board import assist_sum, count_attached, energy_of, unit_at
-from cardenvs.games.divinecross.cards import (
-    C_DEAL_MINUS,
-    C_DEAL_PLUS,
-    C_FEATURES,
-    C_HALVE,
-    C_HP,
-    C_HP_UP,
-    C_RETREAT_DOWN,
-    C_TAKE_MINUS,
-    C_TAKE_PLUS,
-    load_pool,
-)
+from cardenvs.games.divinecross.cards import load_pool
 from cardenvs.games.divinecross.effects import skill_damage
 from cardenvs.games.divinecross.observe import (
     G_ASSISTS,
@@ -29,11 +18,23 @@ from cardenvs.games.divinecross.observe import (
     gather_units,
     skill_damage_now,
 )
+from cardenvs.games.divinecross.vocab import (
+    C_DEAL_MINUS,
+    C_DEAL_PLUS,
+    C_FEATURES,
+    C_HALVE,
+    C_HP,
+    C_HP_UP,
+    C_RETREAT_DOWN,
+    C_TAKE_MINUS,
+    C_TAKE_PLUS,
+    Tables,
+)
 
 SUMMED = {3: C_HP_UP, 4: C_DEAL_PLUS, 5: C_DEAL_MINUS, 6: C_TAKE_PLUS, 7: C_TAKE_MINUS, 8: C_HALVE, 9: C_RETREAT_DOWN}
 
 
-def random_states(n_games: int = 48, plies: int = 160) -> tuple[np.ndarray, tuple]:
+def random_states(n_games: int = 48, plies: int = 160) -> tuple[np.ndarray, Tables]:
     g = BatchGame("divinecross", n_games, seed=21)
     rng = np.random.default_rng(2)
     snaps = []
@@ -47,7 +48,7 @@ def random_states(n_games: int = 48, plies: int = 160) -> tuple[np.ndarray, tupl
 
 def test_card_feature_rows_hold_each_cards_printed_values() -> None:
     pool = load_pool()
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     feat = ctab.view(np.float32)[:, C_FEATURES:]
     assert feat.dtype == np.float32 and feat.shape == (len(pool.cards), L.CARD_SIZE)
     assert (feat[:, L.CARD_PRESENT] == 1).all()
@@ -57,7 +58,7 @@ def test_card_feature_rows_hold_each_cards_printed_values() -> None:
 
 def test_gathered_units_and_skill_damage_match_the_rules() -> None:
     states, tables = random_states()
-    ctab = tables[0]
+    ctab = tables.cards
     checked = 0
     for row in states:
         g = np.empty((2, S.AREA_SIZE, NUM_G), np.int64)

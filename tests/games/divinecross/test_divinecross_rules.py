@@ -38,7 +38,7 @@ from cardenvs.core.header import (
 )
 from cardenvs.games.divinecross import SPEC
 from cardenvs.games.divinecross import obs_layout as L
-from cardenvs.games.divinecross.cards import TYPE_UNIT
+from cardenvs.games.divinecross.vocab import TYPE_UNIT
 from cardenvs.games.divinecross.observe import OBS
 from cardenvs.games.divinecross.state import (
     AREA_SIZE,

@@ -13,15 +13,7 @@ at a decision of the given step. A side is a dict:
 from __future__ import annotations
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import (
-    H_NEEDS,
-    H_STATUS,
-    H_TO_ACT,
-    H_TURN,
-    H_WINNER,
-    HEADER_SIZE,
-    LIVE,
-)
+from cardenvs.core.header import H_TURN, HEADER_SIZE, LIVE
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.state import (
     FIELD_CAP,
@@ -34,6 +26,7 @@ from cardenvs.games.heartbreak.state import (
     ZONE_NAMES,
 )
 from cardenvs.scenario import Scenario
+from positions import go_live, instance_maker  # tests/positions.py
 
 POOL = SPEC.load_pool(None)
 FILLER = "Wandering Sellsword"  # vanilla Lv1 fighter, 40 HP, a 20-damage attack
@@ -71,22 +64,15 @@ def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, turn
     field(g, "step")[...] = step
     field(g, "turn_player")[...] = turn_player
     field(g, "first_player")[...] = turn_player if first_player is None else first_player
-    row[H_STATUS] = LIVE
-    row[H_WINNER] = -1
     who = turn_player if to_act is None else to_act
-    row[H_TO_ACT] = who
-    row[H_NEEDS] = 1 << who
+    go_live(row, turn, who)
     return g
 
 
 def _place(g: BatchGame, p: int, side: dict, turn: int) -> None:
     cards: list[str] = []
 
-    def new(name: str) -> int:
-        if name not in POOL.by_name:
-            raise KeyError(f"no card {name!r} in the pool")
-        cards.append(name)
-        return len(cards) - 1
+    new = instance_maker(POOL, cards)
 
     def parse(entry: str) -> tuple[str, set[str], int]:
         name, *flags = entry.split(":")

@@ -14,6 +14,7 @@ from cardenvs.core.errors import CardPoolError, DeckError
 from cardenvs.games.heartbreak import SPEC, load_deck, load_pool
 from cardenvs.games.heartbreak.cards import C_LEAD_OK, DEFAULT_POOL
 from cardenvs.games.heartbreak.state import MAX_COPIES, MAX_DECK, MAX_TITLES
+from pool_files import pool_error, pool_with  # tests/pool_files.py
 
 POOL = load_pool()
 
@@ -253,28 +254,15 @@ FIGHTER = '[[card]]\nname = "Bad"\ntype = "fighter"\nalliance = "moon"\nlevel = 
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text(HEAD + card)
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    text = str(err.value)
-    assert str(path) in text and "'Bad'" in text and needle in text, text
-
-
-def test_malformed_toml_names_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text("[[card]]\nname = \n")
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    assert str(path) in str(err.value)
+    text = pool_error(load_pool, tmp_path / "pool.toml", HEAD + card)
+    assert "'Bad'" in text and needle in text, text
 
 
 def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
-    extra = tmp_path / "extra.toml"
-    extra.write_text('alliances = ["moon"]\n[[card]]\nname = "Moon Moth"\ntype = "fighter"\nalliance = "moon"\n'
+    pool = pool_with(load_pool, DEFAULT_POOL, tmp_path / "extra.toml",
+                     'alliances = ["moon"]\n[[card]]\nname = "Moon Moth"\ntype = "fighter"\nalliance = "moon"\n'
                      'level = 1\nhp = 30\nward = 10\nactions = [{ name = "Dust", damage = 10 }]\n'
                      'effects = [{ trigger = "call", op = "overdrive", side = "opp" }]\n')
-    pool = load_pool([DEFAULT_POOL, extra])
     assert pool.by_name["Moon Moth"] == len(pool) - 1 and "moon" in pool.alliances
 
 

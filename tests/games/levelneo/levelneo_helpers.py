@@ -14,7 +14,7 @@ at a decision of the given step. A side is a dict:
 from __future__ import annotations
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, HEADER_SIZE, LIVE
+from cardenvs.core.header import H_STATUS, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.obs_layout import CHAR_AP_NOW
 from cardenvs.games.levelneo.observe import OBS
@@ -23,6 +23,7 @@ from cardenvs.games.levelneo.state import (
     ST_PARTNER,
 )
 from cardenvs.scenario import Scenario
+from positions import go_live, instance_maker  # tests/positions.py
 
 kit = Scenario(SPEC)
 field, A, legal, is_legal = kit.field, kit.A, kit.legal, kit.is_legal
@@ -56,23 +57,15 @@ def build(p0: dict, p1: dict, *, turn_player: int = 0, step: int = ST_MAIN, sub:
     field(g, "main_phase")[...] = main_phase
     field(g, "turn_player")[...] = turn_player
     field(g, "first_player")[...] = turn_player if turn % 2 else 1 - turn_player
-    row[H_TURN] = turn
-    row[H_STATUS] = LIVE
-    row[H_WINNER] = -1
     who = (turn_player if sub == 0 else 1 - turn_player) if to_act is None else to_act
-    row[H_TO_ACT] = who
-    row[H_NEEDS] = 1 << who
+    go_live(row, turn, who)
     return g
 
 
 def _place(g: BatchGame, p: int, side: dict) -> None:
     cards: list[str] = []
 
-    def new(name: str) -> int:
-        if name not in POOL.by_name:
-            raise KeyError(f"no card {name!r} in the pool")
-        cards.append(name)
-        return len(cards) - 1
+    new = instance_maker(POOL, cards)
 
     rested = field(g, "rested")
     face_up = field(g, "face_up")
@@ -174,3 +167,27 @@ def mark_used(g: BatchGame, p: int, skill: str) -> None:
 
     k = POOL.skills.index(skill)
     field(g, "used_skills")[p, k // USED_BITS] |= 1 << (k % USED_BITS)
+
+
+def play_positions(pilot: str = "random", games: int = 3, steps: int = 110, seed: int = 5, every: int = 1):
+    """Games of ``pilot`` ("random": uniform over the legal actions, or "heuristic") against itself; yields the
+    BatchGame every ``every`` decisions (its live rows are the positions to check)."""
+    import numpy as np
+
+    from cardenvs.agents import make_agent
+
+    g = BatchGame(SPEC, games, decks=("aggro", "control"), seed=seed)
+    rng = np.random.default_rng(seed)
+    agent = make_agent("levelneo", "heuristic") if pilot == "heuristic" else None
+    for k in range(steps):
+        if k % every == 0:
+            yield g
+        if not (g.states[:, H_STATUS] == LIVE).any():
+            return
+        to = g.to_act.copy()
+        mask = g.legal_mask(to)
+        if agent is None:
+            acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        else:
+            acts = agent.act(None, mask, g.states, np.where(g.states[:, H_STATUS] == LIVE, to, -1))
+        g.step(acts, to)

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs.core.errors import CardPoolError, DeckError
+from cardenvs.core.errors import DeckError
 from cardenvs.games.levelneo import SPEC, load_deck, load_pool
 from cardenvs.games.levelneo.cards import DEFAULT_POOL
+from pool_files import pool_error, pool_with  # tests/pool_files.py
 
 POOL = load_pool()
 
@@ -127,21 +128,6 @@ def test_LN_D5_a_custom_pool_card_that_could_overfill_the_hand_is_refused(tmp_pa
     assert err.value.rule == "LN-D5" and "18 cards" in str(err.value) and str(path) in str(err.value)
 
 
-def test_unknown_card_name_is_named(tmp_path: Path) -> None:
-    cards = legal_cards()
-    cards["Nonexistent Dragon"] = 1
-    path = write_deck(tmp_path, cards)
-    with pytest.raises(DeckError) as err:
-        load_deck(path, POOL)
-    assert err.value.card == "Nonexistent Dragon" and str(path) in str(err.value)
-
-
-def test_unknown_starter_deck_lists_the_starters() -> None:
-    with pytest.raises(DeckError) as err:
-        load_deck("no_such_deck", POOL)
-    assert "aggro" in str(err.value)
-
-
 POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\ncolor = "red"\nap = 1000\n\n'
 
 
@@ -162,26 +148,13 @@ POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\ncolor = "red"\nap = 1000
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text(POOL_HEAD + "[[card]]\n" + card)
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    text = str(err.value)
-    assert str(path) in text and "'Bad'" in text and needle in text, text
-
-
-def test_malformed_toml_names_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text("[[card]]\nname = \n")
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    assert str(path) in str(err.value)
+    text = pool_error(load_pool, tmp_path / "pool.toml", POOL_HEAD + "[[card]]\n" + card)
+    assert "'Bad'" in text and needle in text, text
 
 
 def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
-    extra = tmp_path / "extra.toml"
-    extra.write_text('[[card]]\nname = "Test Golem"\ntype = "character"\ncolor = "green"\nap = 3100\n'
+    pool = pool_with(load_pool, DEFAULT_POOL, tmp_path / "extra.toml",
+                     '[[card]]\nname = "Test Golem"\ntype = "character"\ncolor = "green"\nap = 3100\n'
                      'traits = ["Construct"]\n'
                      'effects = [{ trigger = "on_win", op = "opp_discard", n = 2 }]\n')
-    pool = load_pool([DEFAULT_POOL, extra])
     assert pool.by_name["Test Golem"] == len(pool) - 1 and "Construct" in pool.traits

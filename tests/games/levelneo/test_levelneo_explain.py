@@ -1,9 +1,10 @@
 """Issue 16 for levelneo: ``explain_illegal`` (why an action is not legal now) and the board legend.
 
 Scenario tests build a position where an action is illegal for one known reason (rule IDs in the test names) and
-check that the explanation names that reason; the sweep checks over random-play states that the explanation is ""
-exactly for the legal actions (the rules' ``mask_row`` decides) and never the catch-all; the legend test scans
-renders for every bracketed mark.
+check that the explanation names that reason; the sweeps check over random-play and heuristic-play states that the
+mask's own branches record a real reason for every refused action and none for a legal one (rules once: the
+explanation words that code, ``rules.why_row``), and that the explanation is "" exactly for the legal actions and
+never the catch-all; the legend test scans renders for every bracketed mark.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import io
 import re
 
 import numpy as np
+import pytest
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, LIVE, TERMINATED
@@ -21,7 +23,7 @@ from cardenvs.games.levelneo.state import (
 )
 from cardenvs.games.levelneo.text import FALLBACK, LEGEND, explain_illegal
 
-from levelneo_helpers import POOL, A, build, field, inst_of, is_legal, mark_used
+from levelneo_helpers import POOL, A, build, field, inst_of, is_legal, mark_used, play_positions
 
 explain = SPEC.explain_illegal
 
@@ -113,7 +115,7 @@ def test_LN_T9_event_cost_and_LN_D4_event_colour() -> None:
     g = build(side(hand=["War Drums"]), side(), markers=(1, 3))
     assert "costs turn cost 2 and you have 1 turn marker" in why(g, "hand", 0)
     g = build(side(hand=["Rally Banner"]), side())
-    assert "colour cost needs a yellow character" in why(g, "hand", 0)
+    assert "event 'Rally Banner': it has a colour cost: it needs a yellow character" in why(g, "hand", 0)
 
 
 def test_LN_K5_event_level_requirement() -> None:
@@ -277,25 +279,10 @@ def test_effect_target_choice() -> None:
 
 
 # ------------------------------------------------------------------------------------------- sweep and legend
-def _random_states(games: int = 3, steps: int = 110, seed: int = 5, every: int = 1):
-    """Random-legal play; yields the game every ``every`` decisions (its rows are the states to check)."""
-    g = BatchGame(SPEC, games, decks=("aggro", "control"), seed=seed)
-    rng = np.random.default_rng(seed)
-    for k in range(steps):
-        if k % every == 0:
-            yield g
-        if not (g.states[:, H_STATUS] == LIVE).any():
-            return
-        to = g.to_act.copy()
-        mask = g.legal_mask(to)
-        acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
-        g.step(acts, to)
-
-
 def test_sweep_explanation_is_empty_exactly_for_legal_actions() -> None:
     checked = 0
     steps = set()
-    for g in _random_states():
+    for g in play_positions():
         mask = g.legal_mask(g.to_act.copy())
         for r in range(g.num_games):
             if g.states[r, H_STATUS] != LIVE:
@@ -312,6 +299,33 @@ def test_sweep_explanation_is_empty_exactly_for_legal_actions() -> None:
     assert checked >= 300 and len(steps) >= 8
 
 
+@pytest.mark.parametrize("pilot", ["random", "heuristic"])
+def test_the_mask_records_a_reason_for_every_refused_action_and_none_for_a_legal_one(pilot: str) -> None:
+    """Rules once: ``why_row`` runs the mask's own branches recording; the legal actions are the mask's, each has no
+    reason, and every refused action has a real reason code of an action (not unknown, not a per-effect code), for
+    the player to act and (``NOT_YOUR_DECISION``) for the other."""
+    from cardenvs.games.levelneo import reasons as W
+    from cardenvs.games.levelneo.rules import why_row
+
+    seen: set[int] = set()
+    checked = 0
+    for g in play_positions(pilot, games=4, steps=300, seed=23):
+        masks = g.legal_mask(g.to_act.copy())
+        for r in np.flatnonzero(g.states[:, H_STATUS] == LIVE):
+            p = int(g.to_act[r])
+            why = np.full(SPEC.num_actions, -1, np.int8)
+            assert why_row(g.states[r], g.pool.tables, p, why) == masks[r].sum()
+            legal = masks[r] != 0
+            assert (why[legal] == W.NONE).all()
+            refused = [int(c) for c in why[~legal]]
+            assert all(0 < c < W.NUM_REASONS and c not in W.IDLE_REASONS for c in refused), refused
+            seen.update(refused)
+            why_row(g.states[r], g.pool.tables, 1 - p, why)
+            assert (why == W.NOT_YOUR_DECISION).all()
+            checked += 1
+    assert checked >= 400 and len(seen) >= 18, (checked, sorted(seen))
+
+
 def field_row(g: BatchGame, r: int, name: str) -> np.ndarray:
     from cardenvs.games.levelneo.state import STATE
     return STATE.get(g.states[r], name)
@@ -320,7 +334,7 @@ def field_row(g: BatchGame, r: int, name: str) -> np.ndarray:
 def test_explanations_never_name_the_opponents_hidden_cards() -> None:
     """An explanation for P0 is the same whatever P1's hand and face-down cards are (P1's hidden cards re-dealt)."""
     hide = SPEC.hide
-    for g in _random_states(games=3, steps=60, seed=11, every=3):
+    for g in play_positions(games=3, steps=60, seed=11, every=3):
         for r in range(g.num_games):
             if g.states[r, H_STATUS] != LIVE:
                 continue

@@ -15,7 +15,7 @@ from cardenvs.core.header import H_TO_ACT, H_TURN, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo import state as S
 from cardenvs.games.levelneo.actions import A_EFFECT_TARGET, A_HAND, A_HAND_END, A_SKILL, A_SKILL_END, NUM_ACTIONS
-from cardenvs.games.levelneo.cards import C_TYPE, TYPE_EVENT
+from cardenvs.games.levelneo.tables import C_TYPE, TYPE_EVENT
 from cardenvs.games.levelneo.effects import effect_can_act
 from cardenvs.games.levelneo.rules import apply_action, apply_choice, drain_effects, mask_row
 from cardenvs.games.levelneo.state import ST_BATTLE_WINDOW, ST_COVER_WINDOW, ST_DECL_WINDOW, ST_MAIN
@@ -233,7 +233,7 @@ def _check_offers(g: BatchGame, i: int, mask: np.ndarray, p: int, found: list, c
         if A_HAND <= a < A_HAND_END:
             inst = int(SPEC.state_layout.get(row, "hand")[p, a - A_HAND])
             card = int(SPEC.state_layout.get(row, "deck_list")[p, inst])
-            if tables[0][card, C_TYPE] != TYPE_EVENT:
+            if tables.cards[card, C_TYPE] != TYPE_EVENT:
                 continue  # a support play, not an effect
         elif A_SKILL <= a < A_SKILL_END:
             s = a - A_SKILL

@@ -18,19 +18,12 @@ pool of its own (default: the game's).
 from __future__ import annotations
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import (
-    H_NEEDS,
-    H_STATUS,
-    H_TO_ACT,
-    H_TURN,
-    H_WINNER,
-    HEADER_SIZE,
-    LIVE,
-)
+from cardenvs.core.header import HEADER_SIZE
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.obs_layout import CELL_SLOT, OBS, SLOT_ATT_NOW, SLOT_DEF_NOW
 from cardenvs.games.relics.state import MAX_DECK, PARTY_SIZE, ST_BATTLE
 from cardenvs.scenario import Scenario
+from positions import go_live, instance_maker  # tests/positions.py
 
 POOL = SPEC.load_pool(None)
 CHAR_FILLER = "Ironbrand Squire"
@@ -75,21 +68,13 @@ def build(p0: dict, p1: dict, *, step: int = ST_BATTLE, actor: int = 0, lead: in
     field(g, "actor")[...] = actor
     field(g, "round")[...] = round_
     field(g, "passes")[...] = passes
-    row[H_TURN] = battle
-    row[H_STATUS] = LIVE
-    row[H_WINNER] = -1
     who = actor if to_act is None else to_act
-    row[H_TO_ACT] = who
-    row[H_NEEDS] = 1 << who
+    go_live(row, battle, who)
     return g
 
 
 def _place(g: BatchGame, p: int, side: dict, cards: list[str], location: tuple[str, int] | None, pool) -> None:
-    def new(name: str) -> int:
-        if name not in pool.by_name:
-            raise KeyError(f"no card {name!r} in the pool")
-        cards.append(name)
-        return len(cards) - 1
+    new = instance_maker(pool, cards)
 
     def put(zone: str, names: list[str]) -> list[int]:
         out = []

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs.core.errors import CardPoolError, DeckError
+from cardenvs.core.errors import DeckError
 from cardenvs.games.relics import SPEC, load_deck, load_pool
 from cardenvs.games.relics.cards import (
     C_ATT,
@@ -21,6 +21,7 @@ from cardenvs.games.relics.cards import (
     SKILLS,
     TRIGGERS,
 )
+from pool_files import pool_error, pool_with  # tests/pool_files.py
 
 try:
     import tomllib
@@ -139,21 +140,6 @@ def test_RL_D5_rare_at_most_one_copy(tmp_path: Path) -> None:
     assert err.value.rule == "RL-D5" and err.value.card == "Skyhook Dragoon"
 
 
-def test_unknown_card_name_is_named(tmp_path: Path) -> None:
-    cards = starter()
-    cards["Nonexistent Wyvern"] = 1
-    path = write_deck(tmp_path, cards)
-    with pytest.raises(DeckError) as err:
-        load_deck(path, POOL)
-    assert err.value.card == "Nonexistent Wyvern" and str(path) in str(err.value)
-
-
-def test_unknown_starter_deck_lists_the_starters() -> None:
-    with pytest.raises(DeckError) as err:
-        load_deck("no_such_deck", POOL)
-    assert "vanguard" in str(err.value)
-
-
 POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\nclass = "Blade"\natt = 3\ndef = 3\n\n'
 
 
@@ -177,26 +163,13 @@ POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\nclass = "Blade"\natt = 3
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text(POOL_HEAD + "[[card]]\n" + card)
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    text = str(err.value)
-    assert str(path) in text and "'Bad'" in text and needle in text, text
-
-
-def test_malformed_toml_names_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "pool.toml"
-    path.write_text("[[card]]\nname = \n")
-    with pytest.raises(CardPoolError) as err:
-        load_pool([path])
-    assert str(path) in str(err.value)
+    text = pool_error(load_pool, tmp_path / "pool.toml", POOL_HEAD + "[[card]]\n" + card)
+    assert "'Bad'" in text and needle in text, text
 
 
 def test_new_card_with_existing_ops_needs_no_code(tmp_path: Path) -> None:
-    extra = tmp_path / "extra.toml"
-    extra.write_text('[[card]]\nname = "Test Wyrm"\ntype = "character"\nclass = "Lancer"\ndescriptors = ["Beast"]\n'
+    pool = pool_with(load_pool, DEFAULT_POOL, tmp_path / "extra.toml",
+                     '[[card]]\nname = "Test Wyrm"\ntype = "character"\nclass = "Lancer"\ndescriptors = ["Beast"]\n'
                      'att = 5\ndef = 5\nskills = ["jump"]\n'
                      'effects = [{ trigger = "defeat", op = "draw", n = 2 }]\n')
-    pool = load_pool([DEFAULT_POOL, extra])
     assert pool.by_name["Test Wyrm"] == len(pool) - 1

@@ -1,16 +1,14 @@
-"""Whole-game checks: random play invariants and length, hidden information, text helpers, docs tables, the AEC env."""
-from __future__ import annotations
+"""Whole-game checks: random play invariants and length, hidden information.
 
-from pathlib import Path
+The text helpers, the RULES.md tables and the AEC env are checked for every game in tests/contract/."""
+from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN, LIVE, TERMINATED, TRUNCATED
-from cardenvs.games import relics
 from cardenvs.games.relics import SPEC
-from cardenvs.games.relics.docs import tables
 from cardenvs.games.relics.state import BATTLE_TURN_CAP, DECISION_CAP
 from cardenvs.testing import check_game
 
@@ -110,39 +108,6 @@ def test_hidden_information_is_re_dealt_and_not_observed() -> None:
         a = np.zeros((2, SPEC.obs_dim), np.float32)
         SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
         assert np.array_equal(a[0], a[1])
-
-
-def test_text_helpers_describe_actions_and_board() -> None:
-    g = BatchGame(SPEC, 1, decks=("vanguard", "shadow"), seed=4)
-    rng = np.random.default_rng(1)
-    texts = set()
-    while g.status[0] == LIVE and g.states[0, 4] < 150:
-        mask = g.legal_mask()[0]
-        for a in np.flatnonzero(mask):
-            texts.add(g.action_name(int(a)).split(" ")[0])
-        g.step([int(rng.choice(np.flatnonzero(mask)))])
-    board = g.render(0, viewer=None)
-    assert "P0" in board and "P1" in board and "front" in board
-    assert "hand:" in g.render(0, viewer=0)
-    assert {"battle", "leader:", "Fight:", "Pass", "Retreat"} <= texts
-
-
-def test_rules_md_tables_are_generated_from_the_layouts() -> None:
-    rules = (Path(relics.__file__).parent / "RULES.md").read_text()
-    assert tables() in rules
-
-
-def test_aec_env_plays_a_game() -> None:
-    env = relics.env(decks=("vanguard", "shadow"))
-    env.reset(seed=3)
-    rng = np.random.default_rng(0)
-    for agent in env.agent_iter(max_iter=5000):
-        obs, _reward, term, trunc, _info = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert not env.agents
 
 
 def test_observed_stats_equal_the_rules_stats() -> None:
