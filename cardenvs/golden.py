@@ -23,7 +23,7 @@ from . import available_games, make_env
 from .core.registry import game_dir
 
 __all__ = ["SEEDS", "STREAM_PILOTS", "golden_dir", "golden_path", "playthrough", "stream_digest", "stream_digests",
-           "streams_path"]
+           "stream_pilots", "streams_path"]
 
 SEEDS = (1, 2)
 MAX_DECISIONS = 120
@@ -98,8 +98,17 @@ def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: in
     return h.hexdigest()[:24]
 
 
+def stream_pilots(game: str) -> tuple[str, ...]:
+    """The pilots of :data:`STREAM_PILOTS` the game has: a heuristic is found by the game's name
+    (``cardenvs.agents.heuristic_<game>``), so a new game's goldens can be written before it has one."""
+    import importlib.util
+
+    has_heuristic = importlib.util.find_spec(f"cardenvs.agents.heuristic_{game}") is not None
+    return tuple(p for p in STREAM_PILOTS if p != "heuristic" or has_heuristic)
+
+
 def stream_digests(games: list[str] | None = None) -> dict[str, dict[str, str]]:
-    return {g: {p: stream_digest(g, p) for p in STREAM_PILOTS} for g in (games or available_games())}
+    return {g: {p: stream_digest(g, p) for p in stream_pilots(g)} for g in (games or available_games())}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.games or available_games():
         streams = streams_path(game)
         stored = json.loads(streams.read_text()) if streams.is_file() else {}
-        for pilot in STREAM_PILOTS:
+        for pilot in stream_pilots(game):
             digest = stream_digest(game, pilot)
             if args.write:
                 stored[pilot] = digest
