@@ -28,6 +28,7 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import legal_or_first
 
 from .base import StateHeuristic
 
@@ -421,13 +422,7 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], scratch)
-        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
-            for b in range(NUM_ACTIONS):
-                if masks[i, b] != 0:
-                    a = b
-                    break
-        out[i] = a
+        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], scratch), masks[i], fallback)
 
 
 class HeuristicAgent(StateHeuristic):

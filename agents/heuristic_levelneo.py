@@ -32,12 +32,13 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import legal_or_first
 
 from .base import StateHeuristic
 
 from cardenvs.games.levelneo.actions import (  # noqa: E402
     A_ATTACK, A_BURST, A_BURST_KNOWN, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER, A_EFFECT_TARGET, A_GO_FIRST, A_HAND,
-    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, NUM_ACTIONS, A_HAND_END, A_SKILL_END,
+    A_LEVEL_DOWN, A_LEVEL_UP, A_PARTNER, A_PASS, A_SKILL, A_TARGET, A_HAND_END, A_SKILL_END,
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
 from cardenvs.games.levelneo.tables import (  # noqa: E402
@@ -473,13 +474,7 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], scratch, memo, sources, seen)
-        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
-            for b in range(NUM_ACTIONS):
-                if masks[i, b] != 0:
-                    a = b
-                    break
-        out[i] = a
+        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], scratch, memo, sources, seen), masks[i], fallback)
 
 
 class HeuristicAgent(StateHeuristic):

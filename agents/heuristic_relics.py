@@ -26,6 +26,7 @@ from numba import njit
 
 from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import legal_or_first
 
 from .base import StateHeuristic
 
@@ -41,7 +42,6 @@ from cardenvs.games.relics.actions import (
     A_SLOT,
     A_TARGET,
     A_THROW,
-    NUM_ACTIONS,
 )
 from cardenvs.games.relics.board import (
     at_slot,
@@ -491,13 +491,7 @@ def batch_decide(states, tables, players, masks, out, fallback=True):
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], tables, p, masks[i], stats, bonus)
-        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
-            for b in range(NUM_ACTIONS):
-                if masks[i, b] != 0:
-                    a = b
-                    break
-        out[i] = a
+        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], stats, bonus), masks[i], fallback)
 
 
 class HeuristicAgent(StateHeuristic):

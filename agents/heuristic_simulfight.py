@@ -30,6 +30,7 @@ import numpy as np
 
 from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import legal_or_first
 
 from .base import state_inputs
 
@@ -213,13 +214,7 @@ def batch_decide(states, cards, effects, players, masks, out, w, uval, fallback=
         out[i] = 0
         if p < 0 or states[i, H_STATUS] != LIVE:
             continue
-        a = decide(states[i], cards, effects, p, masks[i], s1, s2, m2, w, uval)
-        if fallback and (a < 0 or a >= NUM_ACTIONS or masks[i, a] == 0):
-            for b in range(NUM_ACTIONS):
-                if masks[i, b] != 0:
-                    a = b
-                    break
-        out[i] = a
+        out[i] = legal_or_first(decide(states[i], cards, effects, p, masks[i], s1, s2, m2, w, uval), masks[i], fallback)
 
 
 def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:

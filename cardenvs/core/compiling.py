@@ -192,12 +192,12 @@ def kernel_signature(spec: Any, name: str, pool: Any = None) -> tuple:
 
 def _compile_main(argv: list[str]) -> int:
     """``python -m cardenvs.core.compiling GAME KERNEL...``: compile those kernels into the on-disk cache."""
-    from .batch import get_spec
+    from .registry import get_game  # not .batch: batch imports this module (no import circle)
 
     if len(argv) < 2:
         print("usage: python -m cardenvs.core.compiling GAME KERNEL [KERNEL ...]", file=sys.stderr)
         return 2
-    spec = get_spec(argv[0])
+    spec = get_game(argv[0])
     for name in argv[1:]:
         getattr(spec.kernels, name).compile(kernel_signature(spec, name))
     return 0

@@ -6,10 +6,17 @@ the AEC and parallel envs, the SB3 vector env, the evaluator, the checker) is wr
 Kernel contract (all Numba, one row = one game, ``row`` is ``int32[:]`` starting with the core header). Each kernel is
 a plain loop over its rows, ``@njit(cache=True, nogil=True)``: rows are independent, so :mod:`cardenvs.core.threads`
 runs a large batch as row slices on several threads (``nogil`` lets them run at once; no ``prange`` copies).
-Each game keeps its own four-line loops on purpose: a loop written once that takes the game's row function as an
-argument is not cached by Numba (re-measured with Numba 0.68: such a kernel misses the on-disk cache and compiles
-again in every new process), and neither is a closure made by a factory. The contract itself is tested once for
-every game (``tests/core/test_kernel_contract.py``).
+The loops are written once, in the core's template (:mod:`cardenvs.core.kernel_template`), and rendered into a
+checked-in ``cardenvs/games/<game>/_kernels.py`` per game: a loop written once that takes the game's row function as
+an argument is not cached by Numba (re-measured with Numba 0.68: such a kernel misses the on-disk cache and compiles
+again in every new process), and neither is a closure made by a factory. So a game writes only its row functions,
+``reset_row``, ``mask_row(row, tables, p, mask) -> int``, ``apply_action``, ``settle`` (or its own ``step_row`` where
+its rules really differ, as simulfight's simultaneous plans do) and ``observe_row``, its tables and a
+``KERNEL_OPTIONS`` literal in ``rules.py``; the template adds the ``step_row`` wrapper (range and mask check, decision
+count, settle, truncation at ``DECISION_CAP``) and the five kernels below. ``tests/core/test_kernel_template.py``
+checks that every generated file is what the template renders, ``tests/core/test_numba_cache.py`` that a second
+process loads every kernel from the cache; the contract itself is tested once for every game
+(``tests/core/test_kernel_contract.py``).
 
 ``batch_reset(states, tables, decks, seeds, rows)``
     For every ``i`` with ``rows[i]``: start a new game in ``states[i]`` with ``decks[i, p, :]`` (card ids, -1
@@ -29,8 +36,8 @@ viewers, with_obs, obs, mask)`` (optional; BatchGame falls back to the four kern
     ``autoreset`` and the game is over, copy the row to ``finals[i]``, set ``ended[i] = 1``, add ``seed_stride`` to
     ``seeds[i]`` and start a new game from it (else ``ended[i] = 0``); then write the observation and the mask of
     ``viewers[i]`` (or of the player to act when ``viewers[i] < 0``; zeros when nobody is to act) into ``obs[i]``
-    (skipped when ``with_obs`` is False) and ``mask[i]``. A game may reuse the mask its step computed on the way
-    (levelneo's forced-move check does).
+    (skipped when ``with_obs`` is False) and ``mask[i]``. The template copies the mask its step left in the scratch
+    (settle's forced-move check) instead of computing it again, when ``step_row`` says it is there.
 """
 from __future__ import annotations
 

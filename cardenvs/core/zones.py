@@ -6,6 +6,8 @@ import numpy as np
 
 from .jit import helper
 
+__all__ = ["zone_add", "zone_find", "zone_pop", "zone_push", "zone_remove"]
+
 
 @helper
 def zone_push(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> None:
@@ -36,3 +38,21 @@ def zone_find(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: in
         if row[base + j] == inst:
             return j
     return -1
+
+
+@helper
+def zone_pop(row: np.ndarray, zone: int, count: int, cap: int, p: int) -> int:
+    """Remove and return the last entry of player ``p``'s zone (a deck's top card), or -1 when the zone is empty."""
+    n = row[count + p]
+    if n == 0:
+        return -1
+    return zone_remove(row, zone, count, cap, p, n - 1)
+
+
+@helper
+def zone_add(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int) -> bool:
+    """Append ``inst`` when player ``p``'s zone has room (True); False, the row unchanged, when it is full."""
+    if row[count + p] >= cap:
+        return False
+    zone_push(row, zone, count, cap, p, inst)
+    return True

@@ -16,7 +16,7 @@ import pytest
 
 import cardenvs
 
-KERNEL_FILES = ("rules.py", "effects.py", "board.py", "observe.py", "fused.py")
+KERNEL_FILES = ("rules.py", "effects.py", "board.py", "observe.py", "_kernels.py")
 
 
 def game_dir(game_name: str) -> Path:

@@ -115,3 +115,36 @@ def test_a_kernel_cached_under_the_checkout_name_loads_under_the_package_name(tm
         done = subprocess.run([sys.executable, "-c", f"import {module} as p; {call}"], cwd=where, env=env,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and done.stdout.strip() == "ok", (module, done.stderr[-2000:])
+
+
+KERNEL_NAMES = ("batch_reset", "batch_step", "batch_observe", "batch_mask", "batch_play")
+CACHE_PROBE = """
+import sys
+from cardenvs.core.compiling import kernel_signature
+from cardenvs.core.registry import get_game
+spec = get_game(sys.argv[1])
+missed = []
+for name in {kernels!r}:
+    kernel = getattr(spec.kernels, name)
+    kernel.compile(kernel_signature(spec, name))  # BatchGame's argument types; loaded from the cache when there
+    if kernel.stats.cache_misses or not kernel.stats.cache_hits:
+        missed.append(name)
+print("missed:" + ",".join(missed))
+"""
+
+
+def test_a_second_process_loads_every_kernel_from_the_cache(game_name: str) -> None:
+    """Issue 40: the batch loops are rendered per game from the core's template (``_kernels.py``) so that Numba
+    caches them. This process compiles (or loads) all five kernels; a fresh process must then load each from the
+    on-disk cache, not compile it: a loop that took row functions as arguments, or a closure, would miss here."""
+    from cardenvs.core.compiling import kernel_signature
+    from cardenvs.core.registry import get_game
+
+    spec = get_game(game_name)
+    for name in KERNEL_NAMES:
+        getattr(spec.kernels, name).compile(kernel_signature(spec, name))
+    env = {**os.environ, "CARDENVS_QUIET": "1", "CARDENVS_COMPILE_PROCESSES": "1"}
+    done = subprocess.run([sys.executable, "-c", CACHE_PROBE.format(kernels=KERNEL_NAMES), game_name], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "missed:", done.stdout

@@ -8,14 +8,8 @@ from __future__ import annotations
 from cardenvs.core.spec import Kernels, declare
 
 from .cards import load_deck, load_pool
-from .fused import batch_play
+from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .obs_layout import CARD_ID_INDICES
-from .observe import batch_observe
-from .rules import (
-    batch_mask,
-    batch_reset,
-    batch_step,
-)
 from .state import DECK_SIZE, TURN_CAP
 from .text import action_name, hide, render
 

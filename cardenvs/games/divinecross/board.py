@@ -6,7 +6,7 @@ import numpy as np
 from cardenvs.core.header import DRAW
 from cardenvs.core.jit import helper
 from cardenvs.core.turns import finish
-from cardenvs.core.zones import zone_push, zone_remove
+from cardenvs.core.zones import zone_pop, zone_push, zone_remove
 
 from .vocab import C_HP, C_HP_UP, C_RETREAT, C_RETREAT_DOWN
 from . import state as S
@@ -57,10 +57,7 @@ def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
 @helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_COUNT + p]
-    if n == 0:
-        return -1
-    return zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, n - 1)
+    return zone_pop(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p)
 
 
 # ---------------------------------------------------------------------------------------------------- attachments

@@ -9,7 +9,6 @@ damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
@@ -215,9 +214,3 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         card = row[S.DECK_LIST + tp * S.DECK_SIZE + row[S.PENDING_CARD]]
         for f in range(L.CARD_SIZE):
             out[L.O_PENDING + f] = feat[card, C_FEATURES + f]
-
-
-@njit(cache=True, nogil=True)
-def batch_observe(states, tables, players, out):
-    for i in range(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])

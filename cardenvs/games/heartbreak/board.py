@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.jit import helper
-from cardenvs.core.zones import zone_push, zone_remove
+from cardenvs.core.zones import zone_add, zone_pop, zone_push, zone_remove
 
 from .cards import (
     C_ARMOR,
@@ -100,21 +100,17 @@ def hand_window(row: np.ndarray, p: int) -> None:
 
 @helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # never: the hand holds every card of the deck (HB-E3)
+    if not zone_add(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst):  # never: the hand holds every card (HB-E3)
         to_discard(row, p, inst)
         return
     row[S.FACE_UP + p * S.MAX_DECK + inst] = 0
-    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
 
 
 @helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_COUNT + p]
-    if n == 0:
-        return -1
-    return zone_remove(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p, n - 1)
+    return zone_pop(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, p)
 
 
 @helper

@@ -295,8 +295,7 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
             out[at + L.LEAD_OPT_CARD_ID] = card + 1.0
 
 
-@njit(cache=True, nogil=True)
-def batch_observe(states, tables, players, out):
-    info = np.empty((2, S.FIELD_CAP, 4), dtype=np.int64)
-    for i in range(states.shape[0]):
-        observe_into(states[i], tables, players[i], out[i], info)
+@njit(cache=True, inline="always")
+def observe_scratch() -> np.ndarray:
+    """``observe_into``'s scratch (``info``): the batch kernels (_kernels.py) allocate it once a batch."""
+    return np.empty((2, S.FIELD_CAP, 4), dtype=np.int64)

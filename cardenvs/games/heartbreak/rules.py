@@ -22,7 +22,6 @@ from numba import njit
 
 from cardenvs.core.header import (
     DRAW,
-    H_DECISIONS,
     H_STATUS,
     H_TO_ACT,
     H_TURN,
@@ -32,7 +31,7 @@ from cardenvs.core.header import (
 )
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
-from cardenvs.core.turns import finish, set_decision, truncate
+from cardenvs.core.turns import finish, set_decision
 from cardenvs.core.zones import zone_find, zone_push, zone_remove
 
 from .actions import (
@@ -814,43 +813,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
     settle(row, tables, mask)
 
 
-@njit(cache=True, inline="always")  # no separate compile of the engine under it (issue 15)
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
-    """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
-    it was illegal. ``mask`` is scratch space."""
-    if a < 0 or a >= NUM_ACTIONS or mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
-        return False
-    row[H_DECISIONS] += 1
-    apply_action(row, tables, p, np.int64(a))  # int64 as settle passes it: one compiled version of apply_action
-    settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
-        truncate(row)
-    return True
-
-
 # ----------------------------------------------------------------------------------------------------------------
-# batch kernels (the GameSpec contract)
-@njit(cache=True, nogil=True)
-def batch_reset(states, tables, decks, seeds, rows):
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    for i in range(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i], mask)
-
-
-@njit(cache=True, nogil=True)
-def batch_step(states, tables, players, actions, errors):
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    for i in range(states.shape[0]):
-        errors[i] = 0  # the contract: every row not in error reads 0, skipped rows too (no stale error)
-        if players[i] >= 0:
-            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
-
-
-@njit(cache=True, nogil=True)
-def batch_mask(states, tables, players, out):
-    for i in range(states.shape[0]):
-        if players[i] >= 0:
-            mask_row(states[i], tables, players[i], out[i])
-        else:
-            out[i, :] = 0
+# batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
+# (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
+# cardenvs.core.kernel_template --write heartbreak after a change)
+KERNEL_OPTIONS = {"reset_fills_mask": True, "observe_scratch": True, "cast_player": False}

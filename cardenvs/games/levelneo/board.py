@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.jit import helper
-from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+from cardenvs.core.zones import zone_add, zone_find, zone_pop, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .tables import C_COLOR, C_TRAITS
 from . import state as S
@@ -51,20 +51,16 @@ def to_discard(row: np.ndarray, p: int, inst: int) -> None:
 
 @helper
 def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if row[S.HAND_COUNT + p] >= S.HAND_CAP:  # physical cap: the card is discarded instead
+    if not zone_add(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst):  # physical cap: the card is discarded instead
         to_discard(row, p, inst)
         return
-    zone_push(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst)
     row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
 
 
 @helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
-    n = row[S.DECK_COUNT + p]
-    if n == 0:
-        return -1
-    return zone_remove(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, n - 1)
+    return zone_pop(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p)
 
 
 @helper

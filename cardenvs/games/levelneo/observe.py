@@ -210,10 +210,3 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[L.O_BATTLE_AP + L.BATTLE_AP_ATTACKER] = atk / 1000.0
         defence = ap_now(row, ctab, 1 - tp, row[S.TARGET], info, n_sources)
         out[L.O_BATTLE_AP + L.BATTLE_AP_DEFENDER] = defence / 1000.0
-
-
-@njit(cache=True, nogil=True)
-def batch_observe(states, tables, players, out):
-    for i in range(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
-

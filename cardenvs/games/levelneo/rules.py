@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.header import (
-    DRAW, H_DECISIONS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
+    DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
 )
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
@@ -1006,45 +1006,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     set_decision(row, row[S.RPS_WINNER])  # the first decision always has two options: nothing to settle
 
 
-@njit(cache=True, inline="always")
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> bool:
-    """Apply action ``a`` of player ``p`` and settle: True when it was legal and applied, False (row untouched) when
-    it was illegal. ``mask`` is scratch; afterwards it holds the mask of the player to act next (see ``settle``)."""
-    if a < 0 or a >= NUM_ACTIONS:
-        return False
-    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
-        return False
-    row[H_DECISIONS] += 1
-    apply_action(row, tables, np.int64(p), np.int64(a))  # int64 as in settle: one compiled version
-    settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
-        truncate(row)
-    return True
-
-
 # ----------------------------------------------------------------------------------------------------------------
-# batch kernels (the GameSpec contract)
-@njit(cache=True, nogil=True)
-def batch_reset(states, tables, decks, seeds, rows):
-    for i in range(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i])
-
-
-@njit(cache=True, nogil=True)
-def batch_step(states, tables, players, actions, errors):
-    for i in range(states.shape[0]):
-        errors[i] = 0
-        if players[i] >= 0:
-            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
-
-
-@njit(cache=True, nogil=True)
-def batch_mask(states, tables, players, out):
-    for i in range(states.shape[0]):
-        if players[i] >= 0:
-            mask_row(states[i], tables, players[i], out[i])
-        else:
-            out[i, :] = 0
-
+# batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
+# (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
+# cardenvs.core.kernel_template --write levelneo after a change)
+KERNEL_OPTIONS = {}

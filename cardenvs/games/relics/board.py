@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardenvs.core.jit import kernel
 from cardenvs.core.zones import zone_find, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .cards import (
@@ -44,7 +45,6 @@ from .cards import (
     TG_SELF,
     TR_CONT,
 )
-from .jit import kernel
 from . import state as S
 
 TO_DISCARD, TO_DOOM, TO_RESERVES = 0, 1, 2

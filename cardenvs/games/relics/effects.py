@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardenvs.core.jit import kernel
 from cardenvs.core.rng import rng_below
 
 from .board import (
@@ -61,7 +62,6 @@ from .cards import (
     TG_OWN_ONE,
     TG_SELF,
 )
-from .jit import kernel
 from . import state as S
 
 

@@ -7,9 +7,9 @@ pending Cast/Throw of the opponent. Numbers are scaled to about [0, 10]: ATT/DEF
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
+from cardenvs.core.jit import kernel
 
 from .board import (
     attachment_card,
@@ -58,7 +58,6 @@ from .cards import (
     ONE_OWN,
     T_LOCATION,
 )
-from .jit import kernel
 from .rules import ability_usable, pending_is_hidden
 from . import obs_layout as L
 from . import state as S
@@ -237,9 +236,3 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             at = L.O_SIDEBOARD + k * L.SIDE_ENTRY_SIZE
             write_card(ctab, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK), out, at + L.SIDE_CARD)
             out[at + L.SIDE_IN_PLAY] = 1.0 if row[S.HOST + code] >= 0 else 0.0
-
-
-@njit(cache=True, nogil=True)
-def batch_observe(states, tables, players, out):
-    for i in range(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])

@@ -13,7 +13,6 @@ from numba import njit
 
 from cardenvs.core.header import (
     DRAW,
-    H_DECISIONS,
     H_NEEDS,
     H_STATUS,
     H_TO_ACT,
@@ -24,6 +23,7 @@ from cardenvs.core.header import (
     TERMINATED,
     TRUNCATED,
 )
+from cardenvs.core.jit import kernel
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 
 from .actions import (
@@ -125,7 +125,6 @@ from .cards import (
     TR_LOCATION,
 )
 from .effects import effect_useful, fire, pile_candidate, take_back
-from .jit import kernel
 from . import state as S
 
 MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2
@@ -1163,47 +1162,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     settle(row, tables, mask)
 
 
-STEP_ILLEGAL, STEP_APPLIED, STEP_APPLIED_MASK_READY = 0, 1, 2
-
-
-@njit(cache=True, inline="always")  # inlined into the batch kernels: no separate compile of the engine under it
-def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
-    """Apply action ``a`` of player ``p``: STEP_ILLEGAL (0, row untouched) when illegal, else STEP_APPLIED, or
-    STEP_APPLIED_MASK_READY when ``mask`` also holds the legal mask of the player to act next (a live row)."""
-    if a < 0 or a >= NUM_ACTIONS:
-        return STEP_ILLEGAL
-    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
-        return STEP_ILLEGAL
-    row[H_DECISIONS] += 1
-    apply_action(row, tables, p, a)
-    ready = settle(row, tables, mask)
-    if row[H_STATUS] == LIVE and row[H_DECISIONS] >= S.DECISION_CAP:
-        truncate_relics(row)
-    return STEP_APPLIED_MASK_READY if ready and row[H_STATUS] == LIVE else STEP_APPLIED
-
-
 # ----------------------------------------------------------------------------------------------------------------
-# batch kernels (the GameSpec contract)
-@njit(cache=True, nogil=True)
-def batch_reset(states, tables, decks, seeds, rows):
-    for i in range(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i])
-
-
-@njit(cache=True, nogil=True)
-def batch_step(states, tables, players, actions, errors):
-    for i in range(states.shape[0]):
-        errors[i] = 0  # every row not in error reads 0, skipped rows included (spec.py kernel contract)
-        if players[i] >= 0:
-            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            errors[i] = 1 if step_row(states[i], tables, players[i], actions[i], mask) == STEP_ILLEGAL else 0
-
-
-@njit(cache=True, nogil=True)
-def batch_mask(states, tables, players, out):
-    for i in range(states.shape[0]):
-        if players[i] >= 0:
-            mask_row(states[i], tables, players[i], out[i])
-        else:
-            out[i, :] = 0
+# batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
+# (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
+# cardenvs.core.kernel_template --write relics after a change)
+KERNEL_OPTIONS = {"settle_reports_mask": True, "truncate": "truncate_relics"}

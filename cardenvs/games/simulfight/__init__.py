@@ -15,10 +15,9 @@ from cardenvs.core.spec import Kernels, declare
 
 from .actions import action_name, render
 from .cards import FULL_DECK, load_deck, load_pool
-from .fused import batch_play
+from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .obs_layout import OBS_CARD_IDS
-from .observe import batch_observe, hide
-from .rules import batch_mask, batch_reset, batch_step
+from .observe import hide
 from .state import MAX_DECK, ROUND_CAP
 
 SPEC = declare(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, types as _nt, void
+from numba import types as _nt, void
 
 from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
@@ -25,7 +25,7 @@ from .cards import (
 )
 from .obs_layout import OBS, OBS_SIZE
 
-__all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "batch_observe", "hide"]
+__all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "hide"]
 
 # Every card block starts at an even float offset and its static part has an even length, so it can be copied as
 # int64 pairs: half the loads and stores of the observation's largest part (bit-identical floats).
@@ -159,12 +159,6 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     """Write player ``p``'s observation of ``row`` into ``out`` (zeros for ``p`` outside 0..1)."""
     write_obs(row, tables.cards, tables.effects, tables.features, p, out)
-
-
-@njit(cache=True, nogil=True)
-def batch_observe(states, tables, players, out):
-    for i in range(states.shape[0]):
-        observe_row(states[i], tables, players[i], out[i])
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:

@@ -677,24 +677,8 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     settle(row, tables, np.empty(NUM_ACTIONS, dtype=np.int8))
 
 
-# ---- the core contract's batch kernels ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def batch_reset(states, tables, decks, seeds, rows):
-    for i in range(states.shape[0]):
-        if rows[i]:
-            reset_row(states[i], tables, decks[i], seeds[i])
-
-
-@njit(cache=True, nogil=True)
-def batch_step(states, tables, players, actions, errors):
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    for i in range(states.shape[0]):
-        errors[i] = 0
-        if players[i] >= 0:
-            errors[i] = 0 if step_row(states[i], tables, players[i], actions[i], mask) else 1
-
-
-@njit(cache=True, nogil=True)
-def batch_mask(states, tables, players, out):
-    for i in range(states.shape[0]):
-        mask_row(states[i], tables, players[i], out[i])
+# ----------------------------------------------------------------------------------------------------------------
+# batch kernels: the batch loops of the kernel contract are the core's one template (cardenvs/core/kernel_template.py),
+# rendered into _kernels.py from these options (python -m cardenvs.core.kernel_template --write simulfight after a
+# change); "game": the step_row above is simulfight's own (a plan step of either player; settle ends the game)
+KERNEL_OPTIONS = {"step": "game"}

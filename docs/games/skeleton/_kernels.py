@@ -10,10 +10,11 @@ from numba import njit
 
 from cardenvs.core.header import H_DECISIONS, H_STATUS, H_TO_ACT, LIVE
 from cardenvs.core.kernels import STEP_APPLIED, STEP_ILLEGAL, STEP_MASK_READY
+from cardenvs.core.turns import truncate
 
 from .actions import NUM_ACTIONS
 from .observe import observe_row
-from .rules import apply_action, mask_row, reset_row, settle, truncate
+from .rules import apply_action, mask_row, reset_row, settle
 from . import state as S
 
 __all__ = ["batch_mask", "batch_observe", "batch_play", "batch_reset", "batch_step", "step_row"]
