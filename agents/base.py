@@ -32,7 +32,7 @@ def masked_uniform(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray | None):
     """Contiguous ``(states int32, masks int8, players int32)`` for a rule-based agent's kernel, or a clear error:
     shapes, dtypes and ranges are checked here, before anything reaches the kernel."""
-    from cardenvs import get_game
+    from cardenvs.core.registry import get_game
     from cardenvs.core.batch import int_array
     from cardenvs.core.errors import BadArgumentError
 
@@ -70,7 +70,7 @@ class StateHeuristic:
     inputs_read_only = True
 
     def __init__(self, seed: int | None = None, pool: Any = None) -> None:
-        from cardenvs import get_game
+        from cardenvs.core.registry import get_game
 
         self.seed = seed
         self.tables = (pool if pool is not None else get_game(self.game).load_pool(None)).tables
@@ -81,3 +81,6 @@ class StateHeuristic:
         out = np.zeros(states.shape[0], dtype=np.int32)
         self.kernel(states, self.tables, players, masks, out, fallback)
         return out
+
+
+__all__ = ["Agent", "masked_uniform", "state_inputs", "StateHeuristic"]

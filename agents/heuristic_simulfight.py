@@ -263,7 +263,7 @@ class HeuristicAgent:
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, weights: np.ndarray | None = None, pool: Any = None) -> None:
-        from cardenvs import get_game
+        from cardenvs.core.registry import get_game
 
         self.seed = seed
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)

@@ -43,3 +43,6 @@ def pick_legal(mask: np.ndarray, rows: np.ndarray, u: np.ndarray, out: np.ndarra
                     break
                 pick -= 1
         out[r] = choice
+
+
+__all__ = ["pick_legal", "RandomAgent"]

@@ -178,3 +178,9 @@ def pgx_env(name: str, batches: tuple[int, ...], budget: Budget, seed: int = 0, 
             e.figures[str(b)] = measure(run, budget).to_dict()
 
     return _guard(entry, body)
+
+
+__all__ = [
+    "Entry", "pettingzoo_env", "PETTINGZOO_ENVS", "pgx_env", "PGX_ENVS", "PGX_SCAN_LENGTH", "rlcard_env",
+    "RLCARD_ENVS"
+]

@@ -295,3 +295,12 @@ SPEC = GameSpec(
 
 #: the same four kernels as prange loops (the raw ceiling, and the profile's dispatch comparison)
 PRANGE_KERNELS = Kernels(prange_reset, prange_step, prange_observe, prange_mask)
+
+
+__all__ = [
+    "batch_mask", "batch_observe", "batch_reset", "batch_step", "CAP", "DECK", "fused_run", "HAND", "LIFE",
+    "mask_row", "O_DC", "O_DECK", "O_HAND", "O_HC", "O_LIFE", "O_LIST", "O_PC", "O_PLAYED", "OB_DC", "OB_HAND",
+    "OB_LIFE", "OB_OPP_HC", "OB_TURN", "OBS", "OBS_SIZE", "observe_row", "POOL", "PRANGE_KERNELS", "prange_mask",
+    "prange_observe", "prange_reset", "prange_step", "reset_row", "SPEC", "STARTER", "STATE", "STATE_SIZE",
+    "step_row", "VALUES"
+]

@@ -187,3 +187,9 @@ def fmt_rate(x: float | None) -> str:
         if x >= div:
             return f"{x / div:.3g}{unit}"
     return f"{x:.3g}"
+
+
+__all__ = [
+    "Budget", "cpu_model", "crash_summary", "fmt_rate", "load_average", "machine_info", "masked_uniform", "measure",
+    "Measurement", "PACKAGES", "versions"
+]

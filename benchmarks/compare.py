@@ -578,5 +578,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+__all__ = [
+    "anchor_entries", "ANCHOR_GROUPS", "anchor_rate", "busy_warning", "cardenvs_games", "ceiling_entries", "chart",
+    "DOCS", "find", "game_entries", "isolated_game_entries", "main", "markdown", "max_load", "print_table",
+    "QUIET_LOAD", "ratio_lines", "ratios", "REFERENCE_BATCH", "reference_batch", "run", "table_rows",
+    "wait_until_quiet"
+]
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -810,6 +810,14 @@ def _stop(signum: int, frame: Any) -> None:
     raise SystemExit(f"stopped by signal {signum}")
 
 
+__all__ = [
+    "collect", "COMPOUND", "CONFIG", "Copy", "DEFAULT_OUT", "describe", "enumerate_mutants", "GameFailed", "GUARD",
+    "load_config", "main", "markdown", "Mutant", "order_tests", "parse_args", "pytest_command", "REPO", "RULE_ID",
+    "rule_ids", "run_game", "run_mutant", "run_tests", "select_tests", "SERVER", "source_rule_ids", "statement_line",
+    "summarise", "table", "TestMap", "TestServer", "wilson"
+]
+
+
 if __name__ == "__main__":
     import signal
 

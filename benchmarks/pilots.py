@@ -165,5 +165,8 @@ def _cli(argv: Sequence[str] | None = None) -> int:
     return run_cli(main, argv, "python -m cardenvs.benchmarks.pilots")
 
 
+__all__ = ["DEFAULT_PILOTS", "main", "measure_pilot", "parse_args", "plot", "run", "table"]
+
+
 if __name__ == "__main__":
     sys.exit(_cli())

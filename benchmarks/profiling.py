@@ -509,5 +509,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+__all__ = [
+    "cprofile_top", "dispatch_cost", "KERNELS", "main", "markdown", "observation_write_ceiling", "prange_vs_serial",
+    "PROFILE_BATCHES", "profile_game", "profile_game_isolated", "row_costs", "split_batch_loop", "THREADING_VARIANTS",
+    "threading_variants", "write_profile"
+]
+
+
 if __name__ == "__main__":
     sys.exit(main())

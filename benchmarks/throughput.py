@@ -139,5 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+__all__ = [
+    "BATCHES", "compile_probe", "game_throughput", "main", "print_table", "QUICK_BATCHES", "ROOT", "state_memory"
+]
+
+
 if __name__ == "__main__":
     sys.exit(main())

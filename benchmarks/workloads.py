@@ -172,3 +172,9 @@ def ceiling_fused_workload(batch: int, seed: int = 0, steps_per_call: int = 64) 
         return int(total)
 
     return run
+
+
+__all__ = [
+    "aec_workload", "batch_workload", "ceiling_fused_workload", "ceiling_raw_workload", "pettingzoo_loop",
+    "resolve_spec", "Run", "vec_workload"
+]

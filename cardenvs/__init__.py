@@ -1,7 +1,19 @@
 """cardenvs: fast, tested reinforcement-learning environments for two-player card-battle games.
 
-The registry: :data:`GAMES` names every ruleset; :func:`get_game` returns its :class:`~cardenvs.core.spec.GameSpec`;
-:func:`make_env`, :func:`make_parallel_env` and :func:`make_vec` build the PettingZoo and SB3 views of the batch core.
+This module is the public face: :data:`__all__` is the API, and everything a user needs is imported from here.
+
+- the games: :data:`GAMES` names every ruleset, :func:`get_game` returns its :class:`GameSpec`, :func:`register_game`
+  adds one from a folder;
+- the environments: :func:`make_env` (PettingZoo AEC), :func:`make_parallel_env`, :func:`make_vec` (SB3 VecEnv),
+  :func:`make_vector_env` (Gymnasium VectorEnv) and the raw batch core, :class:`BatchGame`;
+- the agents: :func:`make_agent`, :func:`default_pilot`, :func:`describe_pilot` (:mod:`cardenvs.agents`);
+- evaluation: :func:`run_tournament`, :func:`run_sprt`, :func:`run_gauntlet`, :func:`run_match`, :func:`summarize`,
+  :func:`write_report`, :func:`balance_report`, :func:`optimize_deck`;
+- decks and replays: :func:`random_deck`, :func:`random_decks`, :func:`legal_moves`, :func:`write_deck`,
+  :class:`Replay`, :func:`record_match`;
+- checking a ruleset: :func:`check_game`; the errors: :class:`CardenvsError` and its kinds.
+
+The environments, evaluation and checking names are imported on first use (``import cardenvs`` stays light).
 """
 from __future__ import annotations
 
@@ -20,38 +32,78 @@ numba_cache.install()
 
 from typing import Any  # noqa: E402
 
-from .core.errors import CardenvsError, UnknownGameError  # noqa: E402,F401
-from .core.registry import GAMES, RULES_VERSIONS, SIMULTANEOUS_GAMES, available_games, get_game  # noqa: E402
+from .core.errors import (  # noqa: E402
+    BadArgumentError, CardenvsError, CardPoolError, DeckError, IllegalActionError, UnknownGameError,
+)
+from .core.registry import (  # noqa: E402
+    GAMES, RULES_VERSIONS, SIMULTANEOUS_GAMES, available_games, get_game,
+)
+
+# The core resolves an agent's name ("heuristic", "ppo:PATH") through the factory installed here, so that it never
+# imports the agents package, which imports the core: the dependency points down, the face wires the two together.
+from .agents import default_pilot, describe_pilot, make_agent  # noqa: E402
+from .core.agents import install_agents  # noqa: E402
+
+install_agents(make_agent, default_pilot, describe_pilot)
 
 __version__ = "0.1.0"
 
 
-def make_env(name: str, **kwargs: Any):
+def make_env(name: str, **kwargs: Any) -> Any:
     """The PettingZoo AEC env of a game, e.g. ``make_env("levelneo", render_mode="ansi")``."""
     from .core.aec import make_env as _make
 
     return _make(get_game(name), **kwargs)
 
 
-def make_parallel_env(name: str, **kwargs: Any):
+def make_parallel_env(name: str, **kwargs: Any) -> Any:
     """The PettingZoo ParallelEnv of a simultaneous game (simulfight)."""
     from .core.parallel import make_parallel_env as _make
 
     return _make(get_game(name), **kwargs)
 
 
-def make_vector_env(name: str, num_envs: int, **kwargs: Any):
+def make_vector_env(name: str, num_envs: int, **kwargs: Any) -> Any:
     """A Gymnasium 1.x ``VectorEnv`` (same-step autoreset) with the same opponent seat as :func:`make_vec`."""
     from .core.vector import CardGameVectorEnv
 
     return CardGameVectorEnv(get_game(name), num_envs, **kwargs)
 
 
-def make_vec(name: str, num_envs: int, **kwargs: Any):
+def make_vec(name: str, num_envs: int, **kwargs: Any) -> Any:
     """An SB3 ``VecEnv`` of ``num_envs`` games with an opponent seat played inside the batch (MaskablePPO-ready)."""
     from .core.sb3 import CardGameVecEnv
 
     return CardGameVecEnv(get_game(name), num_envs, **kwargs)
+
+
+#: names imported on first use: name -> the module that defines it
+_LAZY = {
+    "register_game": "cardenvs.core.registry", "BatchGame": "cardenvs.core.batch", "GameSpec": "cardenvs.core.spec",
+    "Replay": "cardenvs.core.replay", "ReplayError": "cardenvs.core.replay", "record_match": "cardenvs.core.replay",
+    "random_deck": "cardenvs.core.deckgen", "random_decks": "cardenvs.core.deckgen",
+    "legal_moves": "cardenvs.core.deckgen", "write_deck": "cardenvs.core.deckgen",
+    "check_game": "cardenvs.testing",
+    "run_tournament": "cardenvs.eval.tournament", "run_sprt": "cardenvs.eval.tournament",
+    "run_gauntlet": "cardenvs.eval.gauntlet", "run_match": "cardenvs.eval.head_to_head",
+    "summarize": "cardenvs.eval.report", "write_report": "cardenvs.eval.report",
+    "balance_report": "cardenvs.eval.balance", "optimize_deck": "cardenvs.eval.optimize",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cardenvs' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once imported, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def _register_with_pettingzoo() -> None:
@@ -73,5 +125,17 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
-__all__ = ["GAMES", "SIMULTANEOUS_GAMES", "CardenvsError", "UnknownGameError", "available_games", "get_game", "make_env",
-           "make_parallel_env", "make_vec", "make_vector_env"]
+__all__ = [
+    # games and environments
+    "GAMES", "RULES_VERSIONS", "SIMULTANEOUS_GAMES", "BatchGame", "GameSpec", "available_games", "get_game",
+    "make_env", "make_parallel_env", "make_vec", "make_vector_env", "register_game",
+    # agents
+    "default_pilot", "describe_pilot", "make_agent",
+    # evaluation
+    "balance_report", "optimize_deck", "run_gauntlet", "run_match", "run_sprt", "run_tournament", "summarize",
+    "write_report",
+    # decks, replays, checking
+    "Replay", "ReplayError", "check_game", "legal_moves", "random_deck", "random_decks", "record_match", "write_deck",
+    # errors
+    "BadArgumentError", "CardPoolError", "CardenvsError", "DeckError", "IllegalActionError", "UnknownGameError",
+]

@@ -21,11 +21,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .core.aec import forfeit_game
 from .core.batch import BatchGame, get_spec
 from .core.escaping import terminal
 from .core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE
-from .replay import Replay, ReplayRecorder, _agent
+from .core.replay import Replay, ReplayRecorder, seeded_agent
+from .core.rows import forfeit_game
 from .viewer import public_action_name
 
 HELP = ("Type an action id to take it.  ? N: text of the cards in action N   ? NAME: a card's text   "
@@ -112,7 +112,7 @@ class PlaySession:
         self.game = BatchGame(self.spec, 1, decks=decks, seed=self.seed, parallel=False)
         self.seat = seat
         self.opponent_name = str(opponent)
-        self.opponent = _agent(self.spec, opponent, self.seed + 1)
+        self.opponent = seeded_agent(self.spec, opponent, self.seed + 1)
         self.console = console or Console()
         self.inp = inp or sys.stdin
         self.recorder = ReplayRecorder(self.game, [0], meta={
@@ -262,55 +262,7 @@ def default_replay_path(replay: Replay, folder: str | Path = "replays") -> Path:
     return Path(folder) / f"{replay.game}-{stamp}-seed{replay.seed}.json"
 
 
-# ----- command line ------------------------------------------------------------------------------------------
-def add_command(sub: Any) -> None:
-    """``cardenvs play``: added to the CLI's subcommands (dispatch through ``func``)."""
-    p = sub.add_parser(
-        "play", help="play a game yourself against an agent in the terminal; saves the game as a replay",
-        description="Play GAME against an agent (random, heuristic or ppo:PATH). You see the board from your seat "
-                    "only. Type an action id to act; '? N' or '? NAME' shows card text, 'why N' says why an action "
-                    "is not legal now, 'legend' explains the board's marks, 'quit' resigns. The finished game is "
-                    "saved as a replay ('cardenvs replay FILE' to watch it).")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("--opponent", "--agent", dest="opponent", default="heuristic", metavar="PILOT",
-                   help="the agent you play against: random, heuristic or ppo:PATH (a pickle-free .npz; an SB3 .zip "
-                        "needs --trust-pickle) (default: %(default)s)")
-    p.add_argument("--trust-pickle", action="store_true",
-                   help="load a ppo:FILE.zip opponent although SB3 unpickles it (a crafted .zip runs code): only for "
-                        "models you made or trust")
-    p.add_argument("--deck", help="your deck: a starter deck name or a deck file (default: the game's first default)")
-    p.add_argument("--opp-deck", help="the agent's deck (default: the game's second default deck)")
-    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat, 0 or 1 (default: %(default)s)")
-    from .cli import seed_type
-
-    p.add_argument("--seed", type=seed_type, default=None, help="game seed, any integer (default: random)")
-    p.add_argument("--replay-dir", default="replays", metavar="DIR",
-                   help="where the finished game is saved (default: %(default)s)")
-    p.add_argument("--no-save", action="store_true", help="do not save a replay")
-    p.set_defaults(func=main)
-
-
-def main(args: Any) -> int:
-    if not args.no_save:  # a folder that cannot be written is reported before the game, not after it
-        from .core.outputs import check_folder
-
-        check_folder(args.replay_dir, "--replay-dir")
-        Path(args.replay_dir).mkdir(parents=True, exist_ok=True)
-    if getattr(args, "trust_pickle", False):  # the user vouches for a .zip opponent (SB3 unpickles it)
-        from .agents.policy import trust_pilots
-
-        trust_pilots(args.opponent, True)
-    session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
-                          seat=args.seat, seed=args.seed)
-    try:
-        replay = session.run()
-    except KeyboardInterrupt:  # Ctrl-C resigns; the game so far is still saved
-        session.say("interrupted: resigning")
-        if session.game.states[0, H_STATUS] == LIVE:
-            session.recorder.resign(0, session.seat)
-            forfeit_game(session.game.states[0], session.seat)
-        replay = session.recorder.replay(0)
-    if not args.no_save:
-        path = replay.save(default_replay_path(replay, args.replay_dir))
-        session.say(f"replay saved: {path}  (watch it: cardenvs replay {path})")
-    return 0
+__all__ = [
+    "ACTION_ID", "card_text", "default_replay_path", "explain", "find_cards", "HELP", "legend", "PLANNED",
+    "PlaySession", "QUOTED"
+]

@@ -49,3 +49,6 @@ class Scenario:
 
     def is_legal(self, g: Any, name: str, index: int = 0, player: int | None = None) -> bool:
         return (name, index) in self.legal(g, player)
+
+
+__all__ = ["Scenario"]

@@ -918,5 +918,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed else 0
 
 
+__all__ = [
+    "check_alignment", "check_conservation", "check_game", "check_timing", "CheckReport", "hidden_slots",
+    "InvariantError", "main", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
+    "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
+    "TimingStats", "zone_geometry"
+]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -16,7 +16,7 @@ import numpy as np
 
 from .core.escaping import html_text, script_json, terminal
 from .core.header import H_TURN
-from .replay import RESIGN, ReplayRun
+from .core.replay import RESIGN, ReplayRun
 
 VIEWS = {"all": None, "0": 0, "1": 1, "p0": 0, "p1": 1, "player_0": 0, "player_1": 1}
 HIDDEN_ACTION = "an action you cannot see the details of"
@@ -287,45 +287,7 @@ def write_html(run: ReplayRun, path: str | Path) -> Path:
     return path
 
 
-# ----- command line ------------------------------------------------------------------------------------------
-def add_command(sub: Any) -> None:
-    """``cardenvs replay``: added to the CLI's subcommands (dispatch through ``func``)."""
-    p = sub.add_parser(
-        "replay", help="watch a saved game: step through it in the terminal, or write an HTML page",
-        description="Re-simulate a replay file under the installed rules (refused with one line if the rules "
-                    "version or the result no longer match) and step through it: Enter/n next, b back, g N go to "
-                    "decision N, t N go to turn N, v all|0|1 choose the view, l log, q quit. With --html, write one "
-                    "self-contained page with a step slider instead.")
-    p.add_argument("file", help="a replay file (.json) written by cardenvs play, eval --save-replays or an env")
-    p.add_argument("--view", default="all", help="whose view: all (full view), 0 or 1 (default: %(default)s)")
-    p.add_argument("--step", type=int, default=None, metavar="N",
-                   help="print the board before decision N and exit (no interaction)")
-    p.add_argument("--html", metavar="OUT", help="write a self-contained HTML viewer to OUT and exit")
-    p.set_defaults(func=main)
-
-
-def main(args: Any) -> int:
-    from .replay import Replay, simulate
-
-    try:
-        viewer = parse_view(args.view)
-    except ValueError as err:
-        from .core.errors import BadArgumentError
-
-        raise BadArgumentError(str(err)) from None
-    if args.html:  # before the replay is played back, not after
-        from .core.outputs import check_file
-
-        check_file(args.html, "--html")
-    run = simulate(Replay.load(args.file))
-    if args.html:
-        path = write_html(run, args.html)
-        print(terminal(f"wrote {path} ({len(run.states) - 1} decisions; open it in a browser)"))
-        return 0
-    tv = TerminalViewer(run, viewer)
-    if args.step is not None:
-        tv.step = min(max(args.step, 0), tv.last)
-        tv.write(tv.frame() + "\n")
-        return 0
-    tv.loop()
-    return 0
+__all__ = [
+    "decision_lines", "HELP", "HIDDEN_ACTION", "html_page", "PAGE", "parse_view", "pilots_text", "public_action_name",
+    "QUOTED", "result_line", "TerminalViewer", "view_label", "VIEWS", "write_html"
+]

@@ -124,3 +124,8 @@ class TrainBar:
     def close(self) -> None:
         self.bar.close()
 
+
+__all__ = [
+    "clock", "EVAL_SHARE", "MAX_POINTS", "MIN_POINTS", "Plan", "plan", "process_start", "SECONDS_PER_POINT",
+    "tolerance", "TOLERANCE_S", "TOLERANCE_SHARE", "TrainBar"
+]

@@ -154,5 +154,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
     return summary
 
 
+__all__ = ["grow", "GrowError", "main"]
+
+
 if __name__ == "__main__":
     main()

@@ -18,3 +18,6 @@ def carry_run_state(model_path: str | Path, out_path: str | Path, step: dict[str
         {"model": str(model_path), "steps": run_state.get("steps"), "config": run_state.get("config")}, step]
     Path(out_path).with_suffix(".json").write_text(json.dumps(run_state, indent=1))
     return True
+
+
+__all__ = ["carry_run_state"]

@@ -223,5 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+__all__ = ["CHECKS", "deck_pairings", "HIDDEN_MODES", "LookaheadAgent", "main"]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

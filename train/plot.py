@@ -61,5 +61,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(path)
 
 
+__all__ = ["main", "plot_curve", "read_eval"]
+
+
 if __name__ == "__main__":
     main()

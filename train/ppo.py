@@ -969,5 +969,11 @@ def _cli(argv: Sequence[str] | None = None) -> int:
     return run_cli(command, argv, "python -m cardenvs.train.ppo")
 
 
+__all__ = [
+    "build_config", "CHAIN_STAGE_KEYS", "chain_stages", "command", "kept_on_resume", "main", "parse_args", "Stage",
+    "stage_configs", "Trainer"
+]
+
+
 if __name__ == "__main__":
     sys.exit(_cli())

@@ -70,5 +70,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     return summary
 
 
+__all__ = ["LAST_BATCH", "main", "slim"]
+
+
 if __name__ == "__main__":
     main()

@@ -19,7 +19,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .batch import BatchGame, check_seed, is_int, outcome_rewards, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
-from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .header import H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .replay import Replay, replay_from_history
+from .rows import forfeit_game
 from .spec import GameSpec
 
 AGENTS = ["player_0", "player_1"]
@@ -98,11 +100,9 @@ class OneGameView:
         self._has_reset = True
         self._history: list[tuple[int, int]] = []  # (player, action) since the reset, for replay()
 
-    def replay(self, meta: dict | None = None):
-        """The game so far as a :class:`~cardenvs.replay.Replay` (save it with ``.save(path)``; watch it with
+    def replay(self, meta: dict | None = None) -> Replay:
+        """The game so far as a :class:`~cardenvs.core.replay.Replay` (save it with ``.save(path)``; watch it with
         ``cardenvs replay``). An illegal action that lost the game (``illegal_action="lose"``) is a resignation."""
-        from ..replay import replay_from_history
-
         return replay_from_history(self.game, 0, getattr(self, "_history", []), meta)
 
     # A copy (copy.copy, copy.deepcopy, pickle) continues the same game, RNG included: the whole env is copied,
@@ -157,14 +157,6 @@ def explain_illegal(game: BatchGame, err: Exception, player: int, action: Any) -
         return game.describe_illegal(0, player, int(action))
     legal = np.flatnonzero(game.legal_mask(player, out=np.zeros_like(game.legal_mask(player)))[0]).tolist()
     return f"{err}; legal actions: {legal}"
-
-
-def forfeit_game(row: np.ndarray, player: int) -> None:
-    """End the game in ``row`` as a loss for ``player`` (the ``illegal_action="lose"`` rule)."""
-    row[H_STATUS] = TERMINATED
-    row[H_WINNER] = 1 - player
-    row[H_TO_ACT] = -1
-    row[H_NEEDS] = 0
 
 
 class CardGameEnv(OneGameView, AECEnv, EzPickle):
@@ -312,3 +304,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def __copy__(self):
         return copy.deepcopy(self)
+
+
+__all__ = [
+    "AGENTS", "CardGameEnv", "check_action", "explain_illegal", "make_env", "make_spaces", "OBS_BOUND", "OneGameView",
+    "OrderEnforcing", "SEAT_OF"
+]

@@ -1,20 +1,22 @@
-"""How the core turns an agent's name into an agent, without importing the agents package.
+"""How the core turns an agent's name into an agent, without importing anything above it.
 
-The batch core, the vector envs, the checker, the evaluator and the replay tools accept an agent by name ("random",
-"heuristic", "ppo:PATH") or as an object with ``act(obs, mask, states, players)``. Names are resolved by one
-factory, ``(game, kind, seed=...) -> agent``: by default :func:`cardenvs.agents.make_agent`, looked up by its module
-name the first time a name has to be resolved, so that the core never imports the agents (which import the core).
-:func:`register_agent_factory` puts another factory in its place (a project's own agents, a test's fakes).
+The batch core, the vector envs, the checker, the evaluator and the replay tools accept an agent as an object with
+``act(obs, mask, states, players)``, or by name ("random", "heuristic", "ppo:PATH"). The core never resolves a
+name itself: the package that knows the agents hands its resolver down. ``import cardenvs`` (which runs before any
+core module is imported) installs :mod:`cardenvs.agents`' ``make_agent``, ``default_pilot`` and ``describe_pilot``
+with :func:`install_agents`; :func:`register_agent_factory` puts another factory in front of it (a project's own
+agents, a test's fakes). So the dependency points down: the agents import the core, the face wires them in.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 import numpy as np
 
-DEFAULT_FACTORY = "cardenvs.agents:make_agent"
-_factory: Callable[..., Any] | None = None
+from .errors import BadArgumentError
+
+__all__ = ["Agent", "AgentFactory", "agent_factory", "default_pilot", "describe_pilot", "install_agents",
+           "make_agent", "register_agent_factory"]
 
 
 class Agent(Protocol):
@@ -24,37 +26,64 @@ class Agent(Protocol):
             players: np.ndarray | None = None) -> np.ndarray: ...
 
 
-def register_agent_factory(factory: Callable[..., Any] | None) -> None:
-    """Resolve agent names with ``factory(game, kind, seed=...)`` from now on (None restores the default)."""
-    global _factory
-    _factory = factory
+class AgentFactory(Protocol):
+    """``factory(game, kind, seed=None, **options) -> Agent``: resolves an agent's name for a game."""
+
+    def __call__(self, game: Any, kind: Any, seed: int | None = None, **kwargs: Any) -> Agent: ...
 
 
-def agent_factory() -> Callable[..., Any]:
-    if _factory is not None:
-        return _factory
-    module, name = DEFAULT_FACTORY.split(":")
-    return getattr(importlib.import_module(module), name)
+class _Agents(NamedTuple):
+    make: AgentFactory
+    default_pilot: Callable[[Any], str] | None
+    describe_pilot: Callable[[Any, str], str] | None
+
+
+_installed: _Agents | None = None  # the agents package's, installed by ``import cardenvs``
+_override: _Agents | None = None  # register_agent_factory's
+
+
+def install_agents(make: AgentFactory, default_pilot: Callable[[Any], str] | None = None,
+                   describe_pilot: Callable[[Any, str], str] | None = None) -> None:
+    """The default resolver of agent names and its pilot chooser and describer (``import cardenvs`` installs the
+    agents package's)."""
+    global _installed
+    _installed = _Agents(make, default_pilot, describe_pilot)
+
+
+def register_agent_factory(factory: AgentFactory | None) -> None:
+    """Resolve agent names with ``factory(game, kind, seed=...)`` from now on, ahead of the installed agents (None
+    restores them). Under a registered factory :func:`default_pilot` is "random" and :func:`describe_pilot` empty."""
+    global _override
+    _override = None if factory is None else _Agents(factory, None, None)
+
+
+def _current() -> _Agents:
+    agents = _override or _installed
+    if agents is None:  # only a core module loaded without its package, which Python's imports never do
+        raise BadArgumentError("no agent factory is installed: import cardenvs, or pass agent objects")
+    return agents
+
+
+def agent_factory() -> AgentFactory:
+    """The factory that resolves agent names now."""
+    return _current().make
 
 
 def make_agent(game: Any, kind: Any, seed: int | None = None, **kwargs: Any) -> Any:
-    """An agent for ``game``: objects with ``act`` pass through, names go to the registered factory."""
+    """An agent for ``game``: objects with ``act`` pass through, names go to the factory."""
     if hasattr(kind, "act"):
         return kind
-    return agent_factory()(game, kind, seed=seed, **kwargs)
-
+    return _current().make(game, kind, seed=seed, **kwargs)
 
 
 def default_pilot(game: Any) -> str:
     """The strongest pilot the install can run for ``game`` (the shipped policy, else the heuristic, else random),
-    as the registered factory's package decides (``default_pilot`` beside it); "random" when it has no opinion."""
-    module = importlib.import_module(DEFAULT_FACTORY.split(":")[0]) if _factory is None else None
-    chooser = getattr(module, "default_pilot", None) if module is not None else None
+    as the installed agents decide; "random" when they have no opinion."""
+    chooser = _current().default_pilot
     return chooser(game) if chooser is not None else "random"
 
 
 def describe_pilot(game: Any, kind: str) -> str:
     """One phrase saying what a pilot is ("shipped policy, 3,000,000 steps, ...", "rule-based heuristic"), or ""."""
-    module = importlib.import_module(DEFAULT_FACTORY.split(":")[0]) if _factory is None else None
-    describe = getattr(module, "describe_pilot", None) if module is not None else None
+    describe = _current().describe_pilot
     return describe(game, kind) if describe is not None else ""

@@ -234,3 +234,9 @@ def check_effect(path: str, card: str, index: int, raw: Any, ops: dict[str, OpSp
     clean["op"] = op
     clean["opcode"] = spec.code
     return clean
+
+
+__all__ = [
+    "CardPool", "check_effect", "check_fields", "check_value", "FieldSpec", "load_card_pool", "MAX_POOL_FILE_BYTES",
+    "OpSpec", "read_toml"
+]

@@ -174,3 +174,9 @@ def pack_decks(pairs: list[tuple[Deck, Deck]], max_deck: int) -> np.ndarray:
         for p, deck in enumerate(pair):
             out[i, p, : len(deck)] = deck.card_ids
     return out
+
+
+__all__ = [
+    "check_deck", "copy_limit", "Deck", "deck_digest", "deck_toml", "did_you_mean", "MAX_DECK_CARDS",
+    "MAX_DECK_FILE_BYTES", "pack_decks", "read_deck", "resolve_deck_path"
+]

@@ -51,3 +51,9 @@ def run_cli(main: Callable[[Any], Any], argv: Any, prog: str) -> int:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+__all__ = [
+    "BadArgumentError", "CardenvsError", "CardPoolError", "DeckError", "IllegalActionError", "run_cli",
+    "UnknownGameError"
+]

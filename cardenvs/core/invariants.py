@@ -44,3 +44,6 @@ def conservation_errors(
                 elif seen[j] > 1:
                     code = 2
         out[i] = code
+
+
+__all__ = ["conservation_errors"]

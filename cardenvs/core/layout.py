@@ -140,3 +140,6 @@ def fields(*specs: Iterable) -> list[Field]:
         zone = bool(rest[1]) if len(rest) > 1 else False
         out.append(Field(name, tuple(shape), doc, zone))
     return out
+
+
+__all__ = ["Field", "fields", "Layout"]

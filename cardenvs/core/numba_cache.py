@@ -199,3 +199,9 @@ def install() -> None:
         return
     impl._locator_classes = [DependencyStampLocator] + [c for c in impl._locator_classes
                                                        if c is not DependencyStampLocator]
+
+
+__all__ = [
+    "dependency_files", "dependency_stamp", "DependencyStampLocator", "imported_files", "install", "PACKAGE_DIR",
+    "ROOTS"
+]

@@ -16,7 +16,8 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from .aec import AGENTS, OneGameView, check_action, explain_illegal, forfeit_game
+from .aec import AGENTS, OneGameView, check_action, explain_illegal
+from .rows import forfeit_game
 from .batch import rewards_from
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_NEEDS, H_STATUS, H_WINNER, LIVE, TERMINATED, TRUNCATED
@@ -119,3 +120,6 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
 
 def make_parallel_env(spec: GameSpec, **kwargs: Any) -> CardGameParallelEnv:
     return CardGameParallelEnv(spec, **kwargs)
+
+
+__all__ = ["CardGameParallelEnv", "make_parallel_env"]

@@ -60,3 +60,6 @@ def shuffle_slice(row: np.ndarray, start: int, count: int) -> None:
         tmp = row[start + i]
         row[start + i] = row[start + j]
         row[start + j] = tmp
+
+
+__all__ = ["rng_below", "rng_next", "rng_seed", "shuffle_slice", "splitmix64"]

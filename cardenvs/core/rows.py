@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .errors import BadArgumentError
-from .header import H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER
+from .header import H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, TERMINATED
 
 try:  # numpy >= 2
     from numpy.lib.array_utils import byte_bounds
@@ -70,6 +70,16 @@ class Dirty:
     def mark_all(self) -> None:
         self.rows[:] = True
         self.any = True
+
+
+def forfeit_game(row: np.ndarray, player: int) -> None:
+    """End the game in ``row`` as a loss for ``player``: a resignation, or an illegal action under
+    ``illegal_action="lose"`` (the envs, the replays and ``cardenvs play`` all end a game this one way). A row written
+    here is a legal end state, so it needs no check before the next kernel reads it."""
+    row[H_STATUS] = TERMINATED
+    row[H_WINNER] = 1 - player
+    row[H_TO_ACT] = -1
+    row[H_NEEDS] = 0
 
 
 def admit_rows(states: Any) -> None:
@@ -238,3 +248,6 @@ class RowChecker:
         if message is not None:
             raise BadArgumentError(f"{message} (a damaged row, or one saved on another card pool: restore rows this "
                                    f"game's kernels wrote, on the same pool)")
+
+
+__all__ = ["admit_rows", "Dirty", "forfeit_game", "RowChecker", "StateRows"]

@@ -87,3 +87,6 @@ class CardGameVecEnv(VecEnv):
 
     def get_images(self) -> Sequence[None]:
         return [None] * self.num_envs
+
+
+__all__ = ["CardGameVecEnv"]

@@ -183,3 +183,6 @@ def threaded(kernel: Callable, min_rows: int = PARALLEL_MIN_ROWS, threads: int |
     run.__doc__ = kernel.__doc__
     run.kernel = kernel  # type: ignore[attr-defined]
     return run
+
+
+__all__ = ["PARALLEL_MIN_ROWS", "row_slices", "split_rows", "threaded", "usable_cores"]

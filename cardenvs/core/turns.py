@@ -33,3 +33,6 @@ def truncate(row: np.ndarray) -> None:
     row[H_WINNER] = NO_WINNER
     row[H_TO_ACT] = -1
     row[H_NEEDS] = 0
+
+
+__all__ = ["finish", "set_decision", "truncate"]

@@ -26,7 +26,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .aec import OBS_BOUND, forfeit_game
+from .aec import OBS_BOUND
+from .rows import forfeit_game
 from .batch import BatchGame, check_seed, int_array, rewards_from, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_STATUS, H_TO_ACT, HEADER_SIZE, LIVE, TRUNCATED
@@ -320,3 +321,6 @@ class CardGameVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         return self.seated.action_masks()
+
+
+__all__ = ["CardGameVectorEnv", "SeatedBatch"]

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -345,76 +344,3 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
             + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
     path.write_text(page, encoding="utf-8")
     return path
-
-
-# ----- command line ------------------------------------------------------------------------------------------------
-def add_command(sub: Any) -> None:
-    """``cardenvs balance``: added by :mod:`cardenvs.cli`."""
-    p = sub.add_parser(
-        "balance", help="card balance report: per-card win rate when drawn vs not, flags for outliers",
-        description="Random legal decks played by competent pilots: for every card, the win rate when drawn minus "
-                    "when not drawn with a 95% interval, how often random and searched (--strong) decks hold it, and "
-                    "a flag when the whole interval lies outside the field's range (Tukey fences of the cards' "
-                    "estimates): too strong, or never worth playing. Writes a table, CSV, JSON, a plot and an HTML "
-                    "page.")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("--decks", type=int, default=200, help="random legal decks (default: %(default)s)")
-    p.add_argument("--pilot", default="heuristic", help="pilot of every deck: heuristic, random, ppo or ppo:PATH (an "
-                                                       "SB3 .zip needs --trust-pickle) (default: %(default)s)")
-    p.add_argument("--trust-pickle", action="store_true",
-                   help="load a ppo:FILE.zip pilot although SB3 unpickles it (a crafted .zip runs code): only for "
-                        "models you made or trust")
-    p.add_argument("--opponents", type=int, default=4, help="opponents per deck (default: %(default)s)")
-    p.add_argument("--pairs", type=int, default=4, help="games per opponent and seat (default: %(default)s)")
-    from cardenvs.cli import seed_type
-
-    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
-    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
-    p.add_argument("--strong", nargs="+", metavar="REPORT", default=(),
-                   help="deck search reports (cardenvs decks optimize ... JSON): their best decks give the inclusion "
-                        "rate in strong decks")
-    p.add_argument("--z", type=float, default=stats.Z95, help="interval z (default 1.96: 95%%)")
-    p.add_argument("--out", metavar="DIR", help="output folder (default: balance-GAME)")
-    p.add_argument("--no-plot", action="store_true", help="skip the matplotlib plot and HTML page")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
-    p.set_defaults(func=main_balance)
-
-
-def main_balance(args: Any) -> int:
-    from rich.console import Console
-
-    from cardenvs.core.registry import get_game
-
-    from .report import RichProgress
-
-    spec = get_game(args.game)
-    if args.decks < 2 or args.opponents < 1 or args.pairs < 1:
-        raise BadArgumentError(f"--decks must be at least 2 and --opponents, --pairs positive (got {args.decks}, "
-                               f"{args.opponents}, {args.pairs})")
-    if not (math.isfinite(args.z) and args.z > 0):
-        raise BadArgumentError(f"--z must be a positive number, got {args.z}")
-    for p in args.strong:
-        if not Path(p).is_file():
-            raise BadArgumentError(f"--strong: no such report file: {p}")
-        read_strong_report(p)  # a file that is not a deck search report: one line now, not after the games
-    out = args.out or f"balance-{spec.name}"
-    from cardenvs.core.outputs import check_folder
-
-    check_folder(out, "--out", BALANCE_KIND)
-    if args.trust_pickle:  # the user vouches for a .zip pilot (SB3 unpickles it)
-        from cardenvs.agents.policy import trust_pilots
-
-        trust_pilots(args.pilot, True)
-    if args.pilot != "random":
-        from cardenvs.core.agents import make_agent
-
-        make_agent(spec.name, args.pilot)
-    pool = [Path(p) for p in args.pool] if args.pool else None
-    with RichProgress(f"{spec.name} balance", console=Console(stderr=True), disable=args.quiet) as bar:
-        result = balance_report(spec, args.decks, args.pilot, args.seed, pool, opponents=args.opponents,
-                                pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar)
-    paths = write_balance(result, out, plot=not args.no_plot)
-    if not args.quiet:  # card names come from the pool files: shown, never acted on by the terminal
-        print(terminal(format_balance(result), newlines=True))
-        print("\nwritten: " + terminal(", ".join(str(p) for p in paths)))
-    return 0

@@ -103,3 +103,8 @@ def rarely_played(result: TournamentResult, max_share: float = RARELY_PLAYED_SHA
                             "drawn_games": drawn, "played_games": played})
     out.sort(key=lambda r: (r["pilot"], r["played_games"] / r["drawn_games"], r["card"]))
     return out
+
+
+__all__ = [
+    "card_stats", "card_table", "is_rarely_played", "rarely_played", "RARELY_PLAYED_MIN_DRAWN", "RARELY_PLAYED_SHARE"
+]

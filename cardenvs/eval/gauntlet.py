@@ -153,3 +153,9 @@ def add_to_report(report_html: str | Path, rows: list[dict]) -> None:
     text = text.replace(marker, section + "\n" + marker, 1) if marker in text else \
         text.replace("</body>", section + "</body>", 1)
     path.write_text(text, encoding="utf-8")
+
+
+__all__ = [
+    "add_to_report", "format_gauntlet", "gauntlet_entries", "gauntlet_html", "gauntlet_stats", "mark_gauntlet",
+    "run_gauntlet"
+]

@@ -14,6 +14,7 @@ from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.header import DRAW, LIVE, TRUNCATED
+from cardenvs.core.seeds import seed_bits
 from cardenvs.core.spec import GameSpec
 
 
@@ -37,17 +38,6 @@ def _splitmix(x: np.ndarray) -> np.ndarray:
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         return z ^ (z >> np.uint64(31))
-
-
-def seed_bits(seed: int) -> int:
-    """A tournament seed as 64 bits: itself in [-2**63, 2**64) (negative ones two's complement), any other Python int
-    through SeedSequence, so that 2**64 is not 0."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise BadArgumentError(f"seed must be an integer, got {seed!r}")
-    seed = int(seed)
-    if -(1 << 63) <= seed < (1 << 64):
-        return seed & _M64
-    return int(np.random.SeedSequence([2 if seed > 0 else 3, abs(seed)]).generate_state(1, dtype=np.uint64)[0])
 
 
 def derive_seeds(seed: int, *keys: int | np.ndarray) -> np.ndarray:
@@ -368,3 +358,10 @@ def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states
 
 
 # ----- schedule -------------------------------------------------------------------------------------------------
+
+
+__all__ = [
+    "CARD_CATEGORIES", "CARD_COLS", "Chunk", "ChunkHistory", "deck_labels", "derive_seed", "derive_seeds", "DRAWN",
+    "Entry", "make_entries", "MAX_STEPS", "play_chunk", "ProgressFn", "SEAT0_WINS", "SEAT1_WINS", "SeededRandomPilot",
+    "Tally", "TRUNCATED_GAME"
+]

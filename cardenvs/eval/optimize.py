@@ -39,7 +39,7 @@ from cardenvs.core.batch import get_spec
 from cardenvs.core.cards import CardPool
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
-from cardenvs.core.escaping import plot_text, terminal
+from cardenvs.core.escaping import plot_text
 from cardenvs.core.spec import GameSpec
 
 from . import stats
@@ -442,7 +442,7 @@ def _round_robin(lists: list[list]) -> list:
 
 
 def stats_seed(seed: int) -> int:
-    from .matches import seed_bits
+    from cardenvs.core.seeds import seed_bits
 
     return seed_bits(seed)
 
@@ -551,96 +551,3 @@ def _json_default(x: Any) -> Any:
     if isinstance(x, np.ndarray):
         return x.tolist()
     return str(x)
-
-
-# ----- command line ------------------------------------------------------------------------------------------------
-def add_command(dsub: Any) -> None:
-    """``cardenvs decks optimize``: added to the ``decks`` actions by :mod:`cardenvs.cli`."""
-    from cardenvs.cli import _positive_int, seed_type  # the parser is built by cardenvs.cli, already imported
-
-    p = dsub.add_parser(
-        "optimize", help="search for a better deck: hill climbing over legal one-card swaps, raced against the field",
-        description="Start from a deck and repeatedly try legal one-card swaps, racing each batch of candidates "
-                    "against the current best deck on the same games against the field (common random numbers, a "
-                    "sequential test per candidate); keep a swap when the test says it is better. Writes the best deck "
-                    "as a deck file and a report (JSON and text): the score against the field at each accepted step "
-                    "with 95% intervals, the cards added and removed. The same --seed and a game --budget give the "
-                    "same search.")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("--start", required=True, metavar="DECK", help="the deck to improve (starter name or deck file)")
-    p.add_argument("--field", nargs="+", metavar="DECK", help="the decks to beat (default: the game's starter decks)")
-    p.add_argument("--budget", default="20000",
-                   help="games (20000) or time (90s, 15m, 2h) the search may spend (default: %(default)s games)")
-    p.add_argument("--pilot", default="heuristic", help="who plays every deck: heuristic, random, ppo or ppo:PATH "
-                                                       "(an SB3 .zip needs --trust-pickle) (default: %(default)s)")
-    p.add_argument("--trust-pickle", action="store_true",
-                   help="load a ppo:FILE.zip pilot although SB3 unpickles it (a crafted .zip runs code): only for "
-                        "models you made or trust")
-    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
-    p.add_argument("--out", metavar="FILE", help="best deck file (default: GAME-optimized.toml); the report goes "
-                                                 "beside it as FILE.search.json / .txt unless --report")
-    p.add_argument("--report", metavar="BASE", help="report path without extension (writes BASE.json, BASE.txt)")
-    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
-    p.add_argument("--candidates", type=int, default=16, help="swaps raced together (default: %(default)s)")
-    p.add_argument("--round-pairs", type=int, default=8,
-                   help="games per field deck and seat per race round (default: %(default)s)")
-    p.add_argument("--elo1", type=float, default=30.0,
-                   help="a swap is kept when the test says it is this much better (paired Elo, a finite number above "
-                        "0; default %(default)s)")
-    p.add_argument("--resize", action="store_true",
-                   help="also try adding or removing one card where the deck size may change")
-    p.add_argument("--confirm", type=int, default=100, metavar="PAIRS",
-                   help="after the search, replay start and best deck on fresh seeds, PAIRS games per field deck and "
-                        "seat (0: skip; default %(default)s)")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="where games run: this process, or Ray workers (same results for the same seed and budget)")
-    p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--workers", type=_positive_int, help="Ray workers (default: one per CPU)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
-    p.set_defaults(func=main_optimize)
-
-
-def main_optimize(args: Any) -> int:
-    from rich.console import Console
-
-    from cardenvs.core.registry import get_game
-    from cardenvs.core.deckgen import load_game_pool
-
-    from .report import RichProgress
-
-    spec = get_game(args.game)
-    budget_games, budget_seconds = parse_budget(args.budget)
-    if args.candidates < 1 or args.round_pairs < 1 or args.confirm < 0:
-        raise BadArgumentError("--candidates and --round-pairs must be positive, --confirm 0 or more")
-    check_elo1(args.elo1, "--elo1")
-    if args.trust_pickle:  # the user vouches for a .zip pilot (SB3 unpickles it)
-        from cardenvs.agents.policy import trust_pilots
-
-        trust_pilots(args.pilot, True)
-    if args.pilot != "random":
-        from cardenvs.core.agents import make_agent
-
-        make_agent(spec.name, args.pilot)  # an unknown pilot is reported before any game
-    if args.backend == "ray" and args.pool:
-        # Ray workers load a game's own pool by name; a custom pool would silently be replaced there
-        raise BadArgumentError("--pool works with the local backend only (Ray workers load the game's own pool)")
-    pool = load_game_pool(spec, args.pool)
-    start = spec.load_deck(args.start, pool)
-    fields = load_decks(spec, pool, args.field)
-    from .tournament import make_backend
-
-    backend = make_backend(args.backend, address=args.address, workers=args.workers) if args.backend == "ray" else None
-    try:
-        with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:
-            result = optimize_deck(spec, start, fields, args.pilot, budget_games, budget_seconds, args.seed, pool,
-                                   candidates=args.candidates, round_pairs=args.round_pairs, elo1=args.elo1,
-                                   resize=args.resize, confirm_pairs=args.confirm, backend=backend, progress=bar)
-    finally:
-        if backend is not None:
-            backend.close()
-    out = args.out or f"{spec.name}-optimized.toml"
-    paths = write_optimize_report(result, out, args.report)
-    if not args.quiet:
-        print(terminal(format_optimize(result), newlines=True))  # names from files reach a terminal as text
-        print(terminal(f"\nbest deck: {paths[0]}\nreport: " + ", ".join(str(p) for p in paths[1:]), newlines=True))
-    return 0

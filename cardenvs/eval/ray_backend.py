@@ -118,3 +118,6 @@ class RayBackend:
         if self._started:
             self.ray.shutdown()
             self._started = False
+
+
+__all__ = ["check_reachable", "CONNECT_TIMEOUT_S", "IN_FLIGHT", "RayBackend"]

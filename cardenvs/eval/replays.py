@@ -2,7 +2,7 @@
 
 Up to half of the ``N`` games are upsets, games won by the entry with the lower rating (the most surprising first:
 largest rating gap), the rest spread over the pairings; each is written as ``DIR/<game>-<i>-<winner>-beats-<loser>
-.json`` (see :mod:`cardenvs.replay`) and can be watched with ``cardenvs replay``.
+.json`` (see :mod:`cardenvs.core.replay`) and can be watched with ``cardenvs replay``.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.batch import BatchGame
 from ..core.header import H_STATUS, H_WINNER, TERMINATED
-from ..replay import replay_from_history
+from ..core.replay import replay_from_history
 from .matches import ChunkHistory
 from .tournament import TournamentResult
 
@@ -58,3 +58,6 @@ def save_tournament_replays(result: TournamentResult, history: Sequence[ChunkHis
         tag = f"{_slug(labels[w])}-beats-{_slug(labels[1 - w])}" if w in (0, 1) else "draw"
         paths.append(replay.save(folder / f"{spec_name}-{k:03d}-{tag}.json"))
     return paths
+
+
+__all__ = ["save_tournament_replays"]

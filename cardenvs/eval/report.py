@@ -585,3 +585,10 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{html_text(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{html_text(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+__all__ = [
+    "check_outputs", "kendall_tau", "pilot_agreement", "pilot_line", "plot_cards", "plot_heatmap", "plot_ratings",
+    "print_summary", "rarely_played_lines", "REPORT_KIND", "RichProgress", "summarize", "write_csv", "write_json",
+    "write_report"
+]

@@ -222,3 +222,9 @@ class SprtBounds:
         if llr <= self.lower:
             return "H0"
         return None
+
+
+__all__ = [
+    "bradley_terry", "elo_to_score", "gsprt_llr", "log_strength_to_elo", "MAX_BOOTSTRAP", "newcombe_diff",
+    "pair_scores", "rate", "Ratings", "score_to_elo", "SprtBounds", "wilson", "Z95"
+]

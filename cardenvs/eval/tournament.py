@@ -447,3 +447,9 @@ def _wdl(res: np.ndarray) -> tuple[int, int, int]:
     l_ = int(res[0, 1, 1] + res[1, 0, 0])
     d = int(res[0, 1, 2:].sum() + res[1, 0, 2:].sum())
     return w, l_, d
+
+
+__all__ = [
+    "check_count", "check_total", "iter_round", "LocalBackend", "make_backend", "MAX_ELO", "MAX_TOURNAMENT_GAMES",
+    "pairing_key", "pairings", "plan_round", "run_sprt", "run_tournament", "SprtResult", "TournamentResult"
+]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs.replay import record_match, simulate
+from cardenvs.core.replay import record_match, simulate
 from cardenvs.viewer import write_html
 
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)

@@ -142,7 +142,7 @@ def test_a_balance_folder_holds_one_run(tmp_path: Path) -> None:
 # ----- finding 9: crafted replay files are one line -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def good_replay() -> dict:
-    from cardenvs.replay import record_match
+    from cardenvs.core.replay import record_match
 
     return record_match(GAME, seed=1, pilots=("random", "random")).to_dict()
 

@@ -180,7 +180,7 @@ def test_balance_writers_show_names_as_text(balance_result, tmp_path_factory, ca
 @FAST
 @given(name=names, stat=names, text=names)
 def test_cards_table_shows_names_as_text(name: str, stat: str, text: str) -> None:
-    from cardenvs.cards_cli import render_table
+    from cardenvs.cards_table import render_table
 
     table = render_table([{"name": name, "cost": 1, "stats": {"type": stat}, "text": text}], name, width=400)
     no_raw(table, "cards table")
@@ -188,7 +188,7 @@ def test_cards_table_shows_names_as_text(name: str, stat: str, text: str) -> Non
 
 @pytest.fixture(scope="module")
 def replay_run():
-    from cardenvs.replay import record_match, simulate
+    from cardenvs.core.replay import record_match, simulate
 
     return simulate(record_match(GAME, seed=2, pilots=("heuristic", "random")))
 
@@ -259,7 +259,7 @@ def test_a_hostile_card_in_every_games_pool(tmp_path_factory, game: str, which: 
     line; an accepted pool's names print as text in the cards table and its JSON."""
     import tomllib
 
-    from cardenvs.cards_cli import card_rows, render_table
+    from cardenvs.cards_table import card_rows, render_table
 
     spec = cardenvs.get_game(game)
     data = tomllib.loads(spec.card_pool_path.read_text(encoding="utf-8"))
@@ -339,7 +339,7 @@ def test_hostile_actions_leave_every_game_as_it_was(live_game, actions, players)
 # ----- replays ------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def replay_dict() -> dict:
-    from cardenvs.replay import record_match
+    from cardenvs.core.replay import record_match
 
     return record_match(GAME, seed=4, pilots=("random", "random")).to_dict()
 
@@ -357,7 +357,7 @@ json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-(10*
        mode=st.sampled_from(["top", "deck", "decision", "truncate", "rename"]), name=names)
 def test_hostile_replays(tmp_path_factory, replay_dict: dict, key: str, value, deck_field: str, which: int,
                          mode: str, name: str) -> None:
-    from cardenvs.replay import Replay, simulate
+    from cardenvs.core.replay import Replay, simulate
     from cardenvs.viewer import TerminalViewer, html_page
 
     data = copy.deepcopy(replay_dict)

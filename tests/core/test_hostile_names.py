@@ -202,7 +202,7 @@ def test_play_shows_the_deck_name_as_text(hostile: dict, tmp_path: Path, capsys,
 
 @pytest.fixture(scope="module")
 def replay_file(hostile: dict) -> Path:
-    from cardenvs.replay import record_match
+    from cardenvs.core.replay import record_match
 
     replay = record_match(GAME, decks=(str(hostile["deck_with_card"]), str(hostile["named"])), seed=5,
                           pilots=("heuristic", "random"), pool=hostile["spec"].load_pool([hostile["pool"]]),

@@ -12,7 +12,7 @@ from rich.console import Console
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.play import PlaySession, card_text, find_cards
-from cardenvs.replay import Replay, ReplayError, ReplayRecorder, record_match, simulate
+from cardenvs.core.replay import Replay, ReplayError, ReplayRecorder, record_match, simulate
 from cardenvs.viewer import HIDDEN_ACTION, TerminalViewer, html_page, public_action_name
 
 REPLAY_GAMES = 40  # per game in CI; tests/core/test_replay.py::test_many_random_games_replay_exactly[slow] plays 1,000

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cardenvs.replay import Replay, simulate
+from cardenvs.core.replay import Replay, simulate
 
 
 

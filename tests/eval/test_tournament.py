@@ -146,10 +146,10 @@ def test_sprt_on_a_real_game_stops_early(spec) -> None:
 
 
 def test_pilots_from_the_agents_package_get_obs_states_and_players(spec, monkeypatch) -> None:
-    """A pilot made by agents.make_agent (any kind but the seeded random one) is called per group of rows with the
+    """A pilot made by the agent factory (any kind but the seeded random one) is called per group of rows with the
     observations, masks, states and seats of those rows."""
-    import cardenvs.agents as agents
     from cardenvs.agents import RandomAgent
+    from cardenvs.core.agents import register_agent_factory
     from cardenvs.eval.tournament import Entry, make_entries
 
     calls = []
@@ -161,9 +161,12 @@ def test_pilots_from_the_agents_package_get_obs_states_and_players(spec, monkeyp
             calls.append(mask.shape[0])
             return super().act(obs, mask, states, players)
 
-    monkeypatch.setattr(agents, "make_agent", lambda game, kind, seed=None: Checking(seed))
-    entries = [Entry(e.label, e.deck, "custom") for e in make_entries(spec, ["aggro", "weak"])]
-    r = run_tournament(spec, entries=entries, games=10, seed=0)
+    register_agent_factory(lambda game, kind, seed=None, **options: Checking(seed))
+    try:
+        entries = [Entry(e.label, e.deck, "custom") for e in make_entries(spec, ["aggro", "weak"])]
+        r = run_tournament(spec, entries=entries, games=10, seed=0)
+    finally:
+        register_agent_factory(None)
     assert r.games == 10 and calls and max(calls) <= 10
 
 

@@ -1,8 +1,7 @@
-"""``cardenvs match GAME A B``: one pilot against another, on every pairing of decks, from both seats.
+"""One pilot against another, on every pairing of decks, from both seats (``cardenvs match GAME A B`` prints it).
 
-    cardenvs match levelneo heuristic random                     the starter decks, every ordered pairing
-    cardenvs match levelneo ppo heuristic --games 2000 --json m.json
-    cardenvs match simulfight ppo:mine.npz ppo --decks aggro guard --seed 3
+    summary = run_match("levelneo", "heuristic", "random", games=2000)    # the starter decks, every ordered pairing
+    print(format_match(summary))
 
 The games are played by the tournament engine (:func:`cardenvs.eval.tournament.run_tournament`, the loop behind
 ``cardenvs eval``): each deck becomes two entries, ``A:deck`` piloted by A and ``B:deck`` piloted by B, and only A's
@@ -18,7 +17,6 @@ interval for "A against B on decks like these". With few pairings it is the roug
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from pathlib import Path
@@ -29,8 +27,8 @@ from cardenvs.core.errors import BadArgumentError, CardenvsError
 if TYPE_CHECKING:
     import numpy as np
 
-# numpy, the statistics and the engine are imported where they are used: `cardenvs --help` builds this command's
-# parser and should not pay for them
+# numpy, the statistics and the engine are imported where they are used: `cardenvs --help` reads this module's
+# defaults and should not pay for them
 
 #: total games when --games is not given (spread evenly over the deck pairings, at least 2 a pairing)
 DEFAULT_GAMES = 1000
@@ -219,74 +217,6 @@ def format_match(s: dict) -> str:
         name = f"{r['a_deck']} vs {r['b_deck']}"
         lines.append(f"  {name:<{width}}  {r['score']:.3f} ({ci(r['ci_wilson'])}) of {r['games']:,}")
     return "\n".join(lines)
-
-
-# ----- the command --------------------------------------------------------------------------------------------------
-def add_command(sub: Any) -> None:
-    """``cardenvs match``: added by :mod:`cardenvs.cli`."""
-    from cardenvs.cli import _bootstrap, _positive_int, seed_type
-
-    p = sub.add_parser(
-        "match", help="one pilot against another (random, heuristic, ppo, ppo:FILE): both seats, every deck pairing, "
-                      "95%% intervals",  # argparse %-formats a subcommand's help (not its description)
-        description="Play pilot A against pilot B on every ordered pairing of the decks (default: the game's starter "
-                    "decks), each in both seats with common random numbers, on the batch core. Prints A's score "
-                    "(wins + draws/2) with a 95% Wilson interval and a 95% bootstrap interval over deck pairings and "
-                    "seat-swapped game pairs (games that share decks are not independent), the Elo difference, A's "
-                    "results from each seat and per deck pairing.",
-        epilog="Example: cardenvs match levelneo heuristic random --games 2000 --json match.json")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("a", metavar="A", help="pilot A: random, heuristic, ppo (the shipped policy) or ppo:FILE (a .npz; "
-                                         "an SB3 .zip is unpickled, so a crafted one runs code: it needs "
-                                         "--trust-pickle)")
-    p.add_argument("b", metavar="B", help="pilot B, as A")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
-                   help="starter deck names or deck files; every ordered pairing is played (default: the game's "
-                        "starter decks)")
-    p.add_argument("--games", type=_positive_int, default=DEFAULT_GAMES,
-                   help="games in all, spread evenly over the deck pairings, each an even number of at least 2 "
-                        "(rounded up; default: %(default)s)")
-    p.add_argument("--seed", type=seed_type, default=0, help="seed of the games and the pilots (default: %(default)s)")
-    p.add_argument("--bootstrap", type=_bootstrap, default=DEFAULT_BOOTSTRAP,
-                   help="bootstrap replicates for the interval over deck pairings, 0 for none (default: %(default)s)")
-    p.add_argument("--json", metavar="FILE", help="write every number to FILE as JSON")
-    p.add_argument("--trust-pickle", action="store_true",
-                   help="load ppo:FILE.zip pilots although SB3 unpickles them (a crafted .zip runs code): only for "
-                        "models you made or trust; prefer the pickle-free .npz (python -m cardenvs.agents.policy)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (the results still go to stdout)")
-    p.set_defaults(func=main_match)
-
-
-def main_match(args: argparse.Namespace) -> int:
-    """Run ``cardenvs match`` from parsed arguments; user mistakes raise one-line errors (shown by the CLI)."""
-    from rich.console import Console
-
-    from cardenvs.core.escaping import terminal
-    from cardenvs.core.registry import get_game
-
-    from .report import RichProgress
-
-    spec = get_game(args.game)
-    if args.games < 2:
-        raise BadArgumentError(f"--games must be at least 2 (one game in each seat), got {args.games}")
-    if args.json:
-        from cardenvs.core.outputs import check_file
-
-        check_file(args.json, "--json")  # before the games, not after them
-    if args.trust_pickle:  # the user vouches for the .zip pilots named here (SB3 unpickles them)
-        from cardenvs.agents.policy import trust_pilots
-
-        trust_pilots([args.a, args.b], True)
-    prepared = match_entries(spec.name, args.a, args.b, args.decks)  # bad pilots and decks: before the bar
-    with RichProgress(f"{spec.name} match", console=Console(stderr=True), disable=args.quiet) as bar:
-        summary = run_match(spec.name, args.a, args.b, games=args.games, seed=args.seed, bootstrap=args.bootstrap,
-                            progress=bar, prepared=prepared)
-    # pilot and deck names come from the command line and files: shown, never acted on
-    print(terminal(format_match(summary), newlines=True))
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=1))
-        print(f"json: {terminal(args.json)}")
-    return 0
 
 
 __all__ = ["cluster_bootstrap", "format_match", "match_entries", "run_match", "summarize_match"]

@@ -1,22 +1,22 @@
-"""``cardenvs cards GAME``: a game's card pool as a table (name, cost, stats, text), searchable, or as JSON.
+"""A game's card pool as rows and a table (name, cost, stats, text), searchable: what ``cardenvs cards`` shows.
 
 The names are the pool's names, spelled as deck files spell them. The table is built from the cleaned card dicts
 every game's pool loader returns (so a new card field shows up without code here): the cost is the first of the
 card's cost-like fields, the stats are its other printed fields, and the text is its ``text`` field plus one
 clause per effect, skill, action or ability.
 
-    cardenvs cards levelneo
-    cardenvs cards levelneo --search beast
-    cardenvs cards relics --json > relics-cards.json
-    cardenvs cards simulfight --pool my-pool.toml --search overpowered
+    rows = card_rows(cardenvs.get_game("levelneo").load_pool(None))
+    print(render_table(search_rows(rows, "beast"), "levelneo: beasts"))
 """
 from __future__ import annotations
 
 import io
 import json
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+
+__all__ = ["COST_FIELDS", "HIDDEN_FIELDS", "TEXT_LISTS", "card_row", "card_rows", "render_table", "schema_defaults",
+           "search_rows", "stats_text"]
 
 #: fields that are a card's cost, in the order they are looked for (the first present is the cost column)
 COST_FIELDS = ("turn_cost", "cost", "gold", "energy")
@@ -150,116 +150,3 @@ def render_table(rows: list[dict], title: str, width: int | None = None) -> str:
     out = io.StringIO()
     Console(width=width or 160, file=out, color_system=None, force_terminal=False).print(table)
     return out.getvalue()
-
-
-def add_command(sub: Any) -> None:
-    """``cardenvs cards``: added to the CLI's subcommands (dispatch through ``func``)."""
-    p = sub.add_parser(
-        "cards", help="a game's card pool: name (as deck files spell it), cost, stats and text; --search, --json",
-        description="List a game's card pool as a table: each card's name exactly as deck files spell it, its cost, "
-                    "its stats and its text (effects, skills, actions). --search keeps the cards whose name, stats "
-                    "or text contain the words (case-insensitive); --json prints every card's fields as JSON.")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("--search", "-s", metavar="TEXT", help="only cards whose name, stats or text contain TEXT "
-                                                          "(case-insensitive)")
-    p.add_argument("--json", action="store_true", help="print the cards as a JSON list instead of a table")
-    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files to list instead of the game's own")
-    p.add_argument("--width", type=int, default=None, help="table width in characters (default: the terminal's, "
-                                                            "at least 100)")
-    p.set_defaults(func=main)
-
-
-def main(args: Any) -> int:
-    from .core.registry import get_game
-    from .core.decks import did_you_mean
-
-    from .core.errors import UnknownGameError
-    from .core.registry import available_games
-
-    try:
-        spec = get_game(args.game)
-    except UnknownGameError as exc:
-        raise UnknownGameError(f"{exc}{did_you_mean(str(args.game), available_games())}") from None
-    if args.pool:
-        for file in args.pool:
-            if not Path(file).is_file():
-                from .core.errors import BadArgumentError
-
-                raise BadArgumentError(f"--pool: {file}: no such card pool file")
-    pool = spec.load_pool([Path(p) for p in args.pool] if args.pool else None)
-    rows = search_rows(card_rows(pool, spec), args.search)
-    from .core.escaping import json_text, terminal
-
-    if args.json:  # the same strings; only what a terminal would act on is \u-escaped
-        print(json_text(rows, indent=1))
-        return 0
-    if not rows:
-        hint = did_you_mean(args.search, [c["name"] for c in pool.cards])
-        print(terminal(f"no {spec.name} card matches {args.search!r}{hint}"), file=sys.stderr)
-        return 1
-    import shutil
-
-    width = args.width or max(100, shutil.get_terminal_size((160, 40)).columns)
-    found = f", {len(rows)} matching {args.search!r}" if args.search else ""
-    title = f"{spec.name}: {len(pool)} cards{found}"
-    sys.stdout.write(render_table(rows, title, width))
-    return 0
-
-
-def run(argv: Sequence[str]) -> int:  # pragma: no cover - convenience for python -m
-    from .cli import main as cli_main
-
-    return cli_main(["cards", *argv])
-
-
-# ----- cardenvs decks random ----------------------------------------------------------------------------------------
-def add_decks_random(dsub: Any) -> None:
-    """``cardenvs decks random``: added to the ``decks`` actions."""
-    p = dsub.add_parser(
-        "random", help="random legal decks of a game (a starter after many random legal one-card moves)",
-        description="Write N random legal decks of GAME: each is a starter deck (drawn at random, or --start) after "
-                    "many random one-card moves (swaps, and adds/removals where the deck size may vary), each kept "
-                    "only if the game's deck-building rules accept it. The same --seed gives the same decks.")
-    p.add_argument("game", help="game name (see 'cardenvs games')")
-    from .cli import seed_type
-
-    p.add_argument("-n", "--number", type=int, default=1, help="how many decks (default: %(default)s)")
-    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
-    p.add_argument("--start", metavar="DECK", help="start from this deck (starter name or file) instead of a random "
-                                                   "starter")
-    p.add_argument("--moves", type=int, default=None, help="random moves per deck (default: 2 per card, at least 20)")
-    p.add_argument("--out", metavar="DIR", help="write random-SEED-I.toml files into DIR (default: print the deck "
-                                                 "files to stdout)")
-    p.set_defaults(func=main_decks_random)
-
-
-def main_decks_random(args: Any) -> int:
-    from .core import deckgen
-    from .core.escaping import terminal
-    from .core.errors import BadArgumentError
-    from .core.registry import get_game
-
-    spec = get_game(args.game)
-    if not 1 <= args.number <= 100_000:
-        raise BadArgumentError(f"-n must be between 1 and 100000, got {args.number}")
-    if args.moves is not None and args.moves < 0:
-        raise BadArgumentError(f"--moves must be 0 or more, got {args.moves}")
-    if args.out:
-        from .core.outputs import check_folder
-
-        check_folder(args.out, "--out")
-    pool = spec.load_pool(None)
-    start = spec.load_deck(args.start, pool) if args.start else None
-    decks = deckgen.random_decks(spec, args.number, seed=args.seed, pool=pool, start=start, swaps=args.moves)
-    folder = Path(args.out) if args.out else None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-    for i, deck in enumerate(decks):
-        if folder is None:
-            from .core.decks import deck_toml
-
-            sys.stdout.write(("\n" if i else "") + deck_toml(deck, pool))
-        else:
-            path = deckgen.write_deck(deck, pool, folder / f"random-{args.seed}-{i}.toml")
-            print(terminal(f"{path}  ({len(deck)} cards)"))
-    return 0

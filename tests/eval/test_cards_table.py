@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from cardenvs.cards_cli import card_rows, search_rows
+from cardenvs.cards_table import card_rows, search_rows
 from cardenvs.cli import main
 from cardenvs.core.registry import GAMES, get_game
 

@@ -23,7 +23,7 @@ def _run(capsys: pytest.CaptureFixture, argv: list[str]) -> tuple[int, str, str]
 
 @pytest.fixture(scope="module")
 def heuristic_vs_random(tmp_path_factory) -> dict:
-    from cardenvs.eval.match_cmd import run_match
+    from cardenvs.eval.head_to_head import run_match
 
     return run_match(GAME, "heuristic", "random", games=72, seed=5, bootstrap=500)
 
@@ -53,7 +53,7 @@ def test_a_pilot_against_itself_scores_one_half(capsys) -> None:
     """Seat swapping with common random numbers: between two copies of the seeded random pilot, game k of (A's deck
     i, B's deck j) in one seating is game k of (j, i) in the other with the names swapped, so the score is exactly
     0.5; a mirror of the heuristic sits near 0.5 (its interval holds it)."""
-    from cardenvs.eval.match_cmd import run_match
+    from cardenvs.eval.head_to_head import run_match
 
     s = run_match(GAME, "random", "random", games=36, seed=2, bootstrap=200)
     assert s["score"] == 0.5 and s["wins"] == s["losses"]
@@ -64,7 +64,7 @@ def test_a_pilot_against_itself_scores_one_half(capsys) -> None:
 def test_the_bootstrap_resamples_deck_pairings_and_seat_swapped_pairs() -> None:
     """Two pairings, one always won and one always lost by A: games are not independent within a pairing, so the
     interval over pairings spans (almost) all of [0, 1], while the Wilson interval of 40 games stays narrow."""
-    from cardenvs.eval.match_cmd import cluster_bootstrap
+    from cardenvs.eval.head_to_head import cluster_bootstrap
 
     k = np.repeat(np.arange(10), 2)
     ids = np.concatenate([(np.int64(p) << 40) | (k << 1) | np.tile([0, 1], 10) for p in (0, 1)])
@@ -117,7 +117,7 @@ def test_a_zip_pilot_needs_the_trust_flag(tmp_path: Path, capsys) -> None:
 def test_deck_labels_are_unique_and_name_their_files(tmp_path: Path) -> None:
     """`a.toml`, `x/a.toml` and `a#2.toml` once made two `a#2` labels (issue 43 finding 10): match uses eval's labels
     (checked failing with match's own position-suffix labelling)."""
-    from cardenvs.eval.match_cmd import match_entries
+    from cardenvs.eval.head_to_head import match_entries
 
     import cardenvs
 

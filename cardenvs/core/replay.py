@@ -28,12 +28,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .core.aec import forfeit_game
-from .core.batch import BatchGame, get_spec
-from .core.decks import Deck
-from .core.errors import CardenvsError
-from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
-from .core.spec import GameSpec
+from .agents import make_agent
+from .batch import BatchGame, get_spec
+from .decks import Deck
+from .errors import CardenvsError
+from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .seeds import seed_bits
+from .rows import forfeit_game
+from .spec import GameSpec
 
 REPLAY_FORMAT = 1
 #: the action id that records a resignation (``cardenvs play``'s quit)
@@ -197,7 +199,7 @@ class ReplayRecorder:
                                        "name": self.game.action_name(action, r, seat)})
 
     def resign(self, row: int, seat: int) -> None:
-        """Record that ``seat`` resigned in ``row`` (call :func:`~cardenvs.core.aec.forfeit_game` on the row too)."""
+        """Record that ``seat`` resigned in ``row`` (call :func:`~cardenvs.core.rows.forfeit_game` on the row too)."""
         self._decisions[row].append({"seat": int(seat), "action": RESIGN, "name": "resign"})
 
     def wrap(self, decide: Callable) -> Callable:
@@ -252,8 +254,6 @@ class ReplayRun:
 
     @property
     def turns(self) -> list[int]:
-        from .core.header import H_TURN
-
         return [int(s[H_TURN]) for s in self.states]
 
 
@@ -312,10 +312,10 @@ def simulate(replay: Replay, verify: bool = True) -> ReplayRun:
 def record_match(game: str | GameSpec, decks: Any = None, seed: int = 0, pilots: Sequence[Any] = ("random", "random"),
                  pool: Any = None, meta: dict | None = None) -> Replay:
     """Play one game between two batched agents (``act(obs, mask, states, players)``, or agent names for
-    :func:`cardenvs.agents.make_agent`) and return its replay."""
+    :func:`cardenvs.make_agent`) and return its replay."""
     spec = get_spec(game)
     batch = BatchGame(spec, 1, decks=decks, seed=seed, pool=pool, parallel=False)
-    agents = [_agent(spec, p, seed + k) for k, p in enumerate(pilots)]
+    agents = [seeded_agent(spec, p, seed + k) for k, p in enumerate(pilots)]
     recorder = ReplayRecorder(batch, [0], meta={"pilots": [str(p) for p in pilots], **(meta or {})})
 
     def decide(who, obs, mask):
@@ -327,9 +327,14 @@ def record_match(game: str | GameSpec, decks: Any = None, seed: int = 0, pilots:
     return recorder.replay(0)
 
 
-def _agent(spec: GameSpec, pilot: Any, seed: int) -> Any:
-    from .core.agents import make_agent
-    from .eval.matches import seed_bits
-
+def seeded_agent(spec: GameSpec, pilot: Any, seed: int) -> Any:
+    """The agent of one seat (an object, or a name the registered agent factory resolves) seeded from a game seed."""
     # any integer is a game seed; an agent's generator takes a non-negative one (the same for seeds 0 .. 2**64-1)
     return make_agent(spec.name, pilot, seed=seed_bits(int(seed)))
+
+
+__all__ = [
+    "deck_entry", "MAX_REPLAY_BYTES", "MAX_REPLAY_DECISIONS", "MAX_REPLAY_TEXT", "open_game", "pool_paths",
+    "record_match", "Replay", "REPLAY_FORMAT", "replay_from_history", "ReplayError", "ReplayRecorder", "ReplayRun",
+    "RESIGN", "result_of", "seeded_agent", "simulate", "STATUS_NAMES"
+]

@@ -1,0 +1,213 @@
+"""``cardenvs decks ACTION``: list a game's starter decks, validate deck files, write random legal decks, search
+for a better deck (the search itself is :mod:`cardenvs.eval.optimize`, the random decks :mod:`cardenvs.core.deckgen`)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BadArgumentError, CardenvsError
+from ..core.escaping import terminal
+from ..core.registry import available_games, get_game
+from .args import EXIT_USAGE, PROG, add_trust_pickle, positive_int, seed_type, trust_pickled, usage_error
+
+__all__ = ["add_parser", "run_list", "run_optimize", "run_random", "run_validate"]
+
+
+def add_parser(sub: Any) -> None:
+    """``cardenvs decks`` and its actions: added to the command line's subcommands."""
+    dk = sub.add_parser("decks",
+                        help="list starter decks, validate deck files, make random legal decks, search for better decks",
+                        description="Deck files: list a game's starter decks or check files against its rules.")
+    dsub = dk.add_subparsers(dest="decks_command", metavar="ACTION")
+    dk.set_defaults(func=_missing_action)
+    ls = dsub.add_parser("list", help="the starter decks of a game")
+    ls.add_argument("game")
+    ls.set_defaults(func=run_list)
+    va = dsub.add_parser("validate", help="check deck files against a game's deck-building rules")
+    va.add_argument("files", nargs="+", metavar="FILE",
+                    help="deck files; a game's name stands for all of its starter decks")
+    va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
+    va.set_defaults(func=run_validate)
+
+    p = dsub.add_parser(
+        "random", help="random legal decks of a game (a starter after many random legal one-card moves)",
+        description="Write N random legal decks of GAME: each is a starter deck (drawn at random, or --start) after "
+                    "many random one-card moves (swaps, and adds/removals where the deck size may vary), each kept "
+                    "only if the game's deck-building rules accept it. The same --seed gives the same decks.")
+    p.add_argument("game", help="game name (see 'cardenvs games')")
+    p.add_argument("-n", "--number", type=int, default=1, help="how many decks (default: %(default)s)")
+    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
+    p.add_argument("--start", metavar="DECK", help="start from this deck (starter name or file) instead of a random "
+                                                   "starter")
+    p.add_argument("--moves", type=int, default=None, help="random moves per deck (default: 2 per card, at least 20)")
+    p.add_argument("--out", metavar="DIR", help="write random-SEED-I.toml files into DIR (default: print the deck "
+                                                 "files to stdout)")
+    p.set_defaults(func=run_random)
+
+    p = dsub.add_parser(
+        "optimize", help="search for a better deck: hill climbing over legal one-card swaps, raced against the field",
+        description="Start from a deck and repeatedly try legal one-card swaps, racing each batch of candidates "
+                    "against the current best deck on the same games against the field (common random numbers, a "
+                    "sequential test per candidate); keep a swap when the test says it is better. Writes the best deck "
+                    "as a deck file and a report (JSON and text): the score against the field at each accepted step "
+                    "with 95% intervals, the cards added and removed. The same --seed and a game --budget give the "
+                    "same search.")
+    p.add_argument("game", help="game name (see 'cardenvs games')")
+    p.add_argument("--start", required=True, metavar="DECK", help="the deck to improve (starter name or deck file)")
+    p.add_argument("--field", nargs="+", metavar="DECK", help="the decks to beat (default: the game's starter decks)")
+    p.add_argument("--budget", default="20000",
+                   help="games (20000) or time (90s, 15m, 2h) the search may spend (default: %(default)s games)")
+    p.add_argument("--pilot", default="heuristic", help="who plays every deck: heuristic, random, ppo or ppo:PATH "
+                                                       "(an SB3 .zip needs --trust-pickle) (default: %(default)s)")
+    add_trust_pickle(p)
+    p.add_argument("--seed", type=seed_type, default=0, help="seed, any integer (default: %(default)s)")
+    p.add_argument("--out", metavar="FILE", help="best deck file (default: GAME-optimized.toml); the report goes "
+                                                 "beside it as FILE.search.json / .txt unless --report")
+    p.add_argument("--report", metavar="BASE", help="report path without extension (writes BASE.json, BASE.txt)")
+    p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files (default: the game's pool)")
+    p.add_argument("--candidates", type=int, default=16, help="swaps raced together (default: %(default)s)")
+    p.add_argument("--round-pairs", type=int, default=8,
+                   help="games per field deck and seat per race round (default: %(default)s)")
+    p.add_argument("--elo1", type=float, default=30.0,
+                   help="a swap is kept when the test says it is this much better (paired Elo, a finite number above "
+                        "0; default %(default)s)")
+    p.add_argument("--resize", action="store_true",
+                   help="also try adding or removing one card where the deck size may change")
+    p.add_argument("--confirm", type=int, default=100, metavar="PAIRS",
+                   help="after the search, replay start and best deck on fresh seeds, PAIRS games per field deck and "
+                        "seat (0: skip; default %(default)s)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where games run: this process, or Ray workers (same results for the same seed and budget)")
+    p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
+    p.add_argument("--workers", type=positive_int, help="Ray workers (default: one per CPU)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no report on the terminal")
+    p.set_defaults(func=run_optimize)
+
+
+def _missing_action(args: argparse.Namespace) -> int:
+    raise usage_error(f"{PROG} decks", "choose an action: list, validate, random or optimize")
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """``cardenvs decks list GAME``: each starter deck's name, size and description."""
+    spec = get_game(args.game)
+    pool = spec.load_pool(None)
+    for name in spec.starter_decks():
+        deck = spec.load_deck(name, pool)
+        print(f"{name:14} {len(deck):3d} cards  {deck.name}: {deck.description}")
+    return 0
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """``cardenvs decks validate FILE...``: each file checked against the game it is for (or every game)."""
+    specs = [get_game(args.game)] if args.game else [get_game(g) for g in available_games()]
+    files: list[str] = []
+    for file in args.files:  # a registered game's name (not a file) stands for its starter decks
+        game_spec = None if Path(file).is_file() else next((s for s in specs if s.name == file.lower()), None)
+        if game_spec is None:
+            files.append(file)
+        else:
+            files.extend(str(game_spec.deck_dir / f"{name}.toml") for name in game_spec.starter_decks())
+    failed = 0
+    for file in files:
+        path = Path(file)
+        if not path.is_file():
+            print(f"{PROG}: error: {file}: no such deck file", file=sys.stderr)
+            failed += 1
+            continue
+        candidates = specs
+        if not args.game:  # a deck inside a game's decks/ folder belongs to that game
+            owner = [s for s in specs if s.deck_dir.resolve() == path.resolve().parent]
+            candidates = owner or specs
+        ok, errors = [], []
+        for spec in candidates:
+            try:
+                deck = spec.load_deck(path, spec.load_pool(None))
+                ok.append(f"{spec.name} ({len(deck)} cards, {deck.name!r})")
+            except CardenvsError as exc:
+                errors.append((spec.name, str(exc)))
+        if ok:
+            print(f"ok {file}: valid for {', '.join(ok)}")
+        else:
+            failed += 1
+            messages = {e for _, e in errors}  # a file no game can read (bad TOML) says so once, not once per game
+            detail = messages.pop() if len(messages) == 1 else "; ".join(f"{g}: {e}" for g, e in errors)
+            print(f"{PROG}: error: {detail}", file=sys.stderr)
+    return EXIT_USAGE if failed else 0
+
+
+def run_random(args: argparse.Namespace) -> int:
+    """``cardenvs decks random``: the decks as files, or as deck files on stdout."""
+    from ..core import deckgen
+
+    spec = get_game(args.game)
+    if not 1 <= args.number <= 100_000:
+        raise BadArgumentError(f"-n must be between 1 and 100000, got {args.number}")
+    if args.moves is not None and args.moves < 0:
+        raise BadArgumentError(f"--moves must be 0 or more, got {args.moves}")
+    if args.out:
+        from ..core.outputs import check_folder
+
+        check_folder(args.out, "--out")
+    pool = spec.load_pool(None)
+    start = spec.load_deck(args.start, pool) if args.start else None
+    decks = deckgen.random_decks(spec, args.number, seed=args.seed, pool=pool, start=start, swaps=args.moves)
+    folder = Path(args.out) if args.out else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for i, deck in enumerate(decks):
+        if folder is None:
+            from ..core.decks import deck_toml
+
+            sys.stdout.write(("\n" if i else "") + deck_toml(deck, pool))
+        else:
+            path = deckgen.write_deck(deck, pool, folder / f"random-{args.seed}-{i}.toml")
+            print(terminal(f"{path}  ({len(deck)} cards)"))
+    return 0
+
+
+def run_optimize(args: argparse.Namespace) -> int:
+    """``cardenvs decks optimize``: the search, its deck file and report, and the report on the terminal."""
+    from rich.console import Console
+
+    from ..core.deckgen import load_game_pool
+    from ..eval.optimize import (
+        check_elo1, format_optimize, load_decks, optimize_deck, parse_budget, write_optimize_report,
+    )
+    from ..eval.report import RichProgress
+
+    spec = get_game(args.game)
+    budget_games, budget_seconds = parse_budget(args.budget)
+    if args.candidates < 1 or args.round_pairs < 1 or args.confirm < 0:
+        raise BadArgumentError("--candidates and --round-pairs must be positive, --confirm 0 or more")
+    check_elo1(args.elo1, "--elo1")
+    trust_pickled(args, args.pilot)
+    if args.pilot != "random":
+        from ..agents import make_agent
+
+        make_agent(spec.name, args.pilot)  # an unknown pilot is reported before any game
+    if args.backend == "ray" and args.pool:
+        # Ray workers load a game's own pool by name; a custom pool would silently be replaced there
+        raise BadArgumentError("--pool works with the local backend only (Ray workers load the game's own pool)")
+    pool = load_game_pool(spec, args.pool)
+    start = spec.load_deck(args.start, pool)
+    fields = load_decks(spec, pool, args.field)
+    from ..eval.tournament import make_backend
+
+    backend = make_backend(args.backend, address=args.address, workers=args.workers) if args.backend == "ray" else None
+    try:
+        with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:
+            result = optimize_deck(spec, start, fields, args.pilot, budget_games, budget_seconds, args.seed, pool,
+                                   candidates=args.candidates, round_pairs=args.round_pairs, elo1=args.elo1,
+                                   resize=args.resize, confirm_pairs=args.confirm, backend=backend, progress=bar)
+    finally:
+        if backend is not None:
+            backend.close()
+    out = args.out or f"{spec.name}-optimized.toml"
+    paths = write_optimize_report(result, out, args.report)
+    if not args.quiet:
+        print(terminal(format_optimize(result), newlines=True))  # names from files reach a terminal as text
+        print(terminal(f"\nbest deck: {paths[0]}\nreport: " + ", ".join(str(p) for p in paths[1:]), newlines=True))
+    return 0
