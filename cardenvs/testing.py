@@ -15,7 +15,8 @@ pairing; a pairing with a non-random pilot may not truncate any game unless the 
 
 Users can run it on their own card pool and decks:
 ``check_game("levelneo", decks=("my.toml", "my.toml"), pool=levelneo.SPEC.load_pool([Path("my_cards.toml")]))``.
-``python -m cardenvs.testing GAME --pilots heuristic --games 10000`` runs a big sweep from the command line.
+``cardenvs check GAME --pilots heuristic --games 10000`` (or ``python -m cardenvs.testing ...``) runs a big sweep
+from the command line.
 """
 from __future__ import annotations
 
@@ -888,43 +889,17 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
                              f"{t.illegal} illegal after the re-deal, {t.unchanged} unchanged); play more games")
 
 
-# ----- command line ------------------------------------------------------------------------------------------------
-def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m cardenvs.testing",
-                                     description="Play a game under pilots and check every invariant.")
-    parser.add_argument("games", nargs="+", help="game names")
-    parser.add_argument("--games-per-pairing", "--games", dest="n", type=int, default=1000)
-    parser.add_argument("--pilots", nargs="+", default=["random", "heuristic"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-size", type=int, default=2000)
-    parser.add_argument("--allow-truncation", type=float, default=None)
-    parser.add_argument("--no-timing", action="store_true", help="skip the decision-timing leak check")
-    args = parser.parse_args(argv)
-    failed = 0
-    for name in args.games:
-        pairs = [pairing_name(a, b) for a, b in pairings_of(args.pilots)]
-        started = time.perf_counter()
-        try:
-            report = check_game(name, num_games={p: args.n for p in pairs}, seed=args.seed, pilots=args.pilots,
-                                batch_size=args.batch_size, allow_truncation=args.allow_truncation,
-                                timing=not args.no_timing)
-            print(report.summary())
-        except InvariantError as exc:
-            failed += 1
-            print(f"FAIL {exc}")
-        print(f"  ({time.perf_counter() - started:.1f} s)", flush=True)
-    return 1 if failed else 0
-
-
 __all__ = [
     "check_alignment", "check_conservation", "check_game", "check_timing", "CheckReport", "hidden_slots",
-    "InvariantError", "main", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
+    "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
     "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
     "TimingStats", "zone_geometry"
 ]
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # the command is cardenvs check's (its parser and printing live in the command line)
+    import sys
+
+    from cardenvs.cli import main as _cli
+
+    raise SystemExit(_cli(["check", *sys.argv[1:]]))

@@ -15,6 +15,7 @@
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
     cardenvs train levelneo --max-minutes 60                MaskablePPO by self-play (python -m cardenvs.train.ppo)
     cardenvs match levelneo heuristic random --games 2000   one pilot against another: both seats, every deck pairing
+    cardenvs check levelneo --pilots heuristic --games 1000   play and check every invariant (cardenvs.testing)
 
 Every user mistake (unknown game, missing or illegal deck file, bad flag) is reported as one line on stderr with
 exit status 2, never a traceback. The command modules parse, check and print; what they run (the tournaments, the
@@ -53,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     # imported here, inside main's error handling: they load the engine, and a Ctrl-C while they load is one line
-    from . import balance, cards, decks, eval, games, match, play, replay, train
+    from . import balance, cards, check, decks, eval, games, match, play, replay, train
 
-    for command in (eval, decks, balance, games, play, cards, replay, match, train):  # the order of --help
+    for command in (eval, decks, balance, games, play, cards, replay, match, check, train):  # the order of --help
         command.add_parser(sub)
     return parser
 

@@ -9,8 +9,8 @@ from typing import Any, Sequence
 
 from ..core.errors import BadArgumentError, CardenvsError
 
-__all__ = ["EXIT_USAGE", "PROG", "Parser", "UsageError", "add_trust_pickle", "bootstrap_count", "check_pilots", "even_games",
-           "finite_float", "fraction", "positive_int", "seed_type", "trust_pickled", "usage_error"]
+__all__ = ["EXIT_USAGE", "PROG", "Parser", "UsageError", "add_trust_pickle", "bootstrap_count", "check_pilots",
+           "even_games", "finite_float", "fraction", "positive_int", "seed_type", "trust_pickled", "usage_error"]
 
 PROG = "cardenvs"
 EXIT_USAGE = 2

@@ -1,5 +1,6 @@
 """``cardenvs decks ACTION``: list a game's starter decks, validate deck files, write random legal decks, search
-for a better deck (the search itself is :mod:`cardenvs.eval.optimize`, the random decks :mod:`cardenvs.core.deckgen`)."""
+for a better deck (the search itself is :mod:`cardenvs.eval.optimize`, the random decks
+:mod:`cardenvs.core.deckgen`)."""
 from __future__ import annotations
 
 import argparse

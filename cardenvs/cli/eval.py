@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
                                                        "default: the strongest available" if chosen else "") if x)
                               for p in args.agents}
     if not args.quiet:
-        report.print_summary(summary)
+        report.render_summary(summary, Console())
         if gauntlet is not None:
             from ..eval.gauntlet import format_gauntlet
 

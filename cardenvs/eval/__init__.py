@@ -11,7 +11,9 @@ The command line ``cardenvs eval`` is a thin shell over these functions.
 from __future__ import annotations
 
 from .cards_stats import card_stats, card_table
-from .report import plot_cards, plot_heatmap, plot_ratings, print_summary, summarize, write_csv, write_json, write_report
+from .report import (
+    plot_cards, plot_heatmap, plot_ratings, render_summary, summarize, write_csv, write_json, write_report,
+)
 from .stats import Ratings, bradley_terry, gsprt_llr, newcombe_diff, rate, wilson
 from .tournament import (
     Chunk, Entry, LocalBackend, SprtResult, Tally, TournamentResult, make_backend, make_entries, plan_round, play_chunk,
@@ -21,6 +23,6 @@ from .tournament import (
 __all__ = [
     "Chunk", "Entry", "LocalBackend", "Ratings", "SprtResult", "Tally", "TournamentResult", "bradley_terry", "card_stats",
     "card_table", "gsprt_llr", "make_backend", "make_entries", "newcombe_diff", "plan_round", "play_chunk", "plot_cards",
-    "plot_heatmap", "plot_ratings", "print_summary", "rate", "run_sprt", "run_tournament", "summarize", "wilson",
+    "plot_heatmap", "plot_ratings", "render_summary", "rate", "run_sprt", "run_tournament", "summarize", "wilson",
     "write_csv", "write_json", "write_report",
 ]

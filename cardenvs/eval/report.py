@@ -244,17 +244,16 @@ def _signed(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:+.1f}"
 
 
-def print_summary(summary: dict, console: Any = None, top_cards: int = 12) -> None:
-    """Rich tables: score matrix with intervals, ratings, first-player advantage, best and worst cards.
+def render_summary(summary: dict, console: Any, top_cards: int = 12) -> None:
+    """Rich tables onto ``console`` (the caller's: the command line hands its stdout, a test a buffer): score matrix
+    with intervals, ratings, first-player advantage, best and worst cards.
 
     Every name (deck labels, pilots and their notes, cards) is printed as plain text
     (:func:`~cardenvs.core.escaping.rich_text`): rich would parse a string as markup, and a name is text."""
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = console or Console()
     e = rich_text
     game = summary["game"]
     console.print(Text.assemble((terminal(game), "bold"), ": ", e(pilot_line(summary))), soft_wrap=True)  # greppable
@@ -589,6 +588,6 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 __all__ = [
     "check_outputs", "kendall_tau", "pilot_agreement", "pilot_line", "plot_cards", "plot_heatmap", "plot_ratings",
-    "print_summary", "rarely_played_lines", "REPORT_KIND", "RichProgress", "summarize", "write_csv", "write_json",
+    "render_summary", "rarely_played_lines", "REPORT_KIND", "RichProgress", "summarize", "write_csv", "write_json",
     "write_report"
 ]

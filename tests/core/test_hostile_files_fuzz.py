@@ -132,7 +132,7 @@ def test_eval_text_csv_and_html_show_names_as_text(summary: dict, tmp_path_facto
         b += "2"
     s = renamed(summary, a, b, card)
     out = io.StringIO()
-    report.print_summary(s, console=Console(file=out, width=200, color_system=None))
+    report.render_summary(s, console=Console(file=out, width=200, color_system=None))
     no_raw(out.getvalue(), "eval tables")
     folder = tmp_path_factory.mktemp("csv")
     for path in report.write_csv(s, folder):

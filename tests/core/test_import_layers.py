@@ -13,7 +13,9 @@ layers, from the ground up (a module imports its own layer and the ones below it
     cli       cardenvs/cli/, cardenvs/__main__.py: the command line, which imports everything
 
 ``from cardenvs.core.batch import X`` ties a module to ``cardenvs.core.batch`` only: a package's ``__init__`` counts
-only when a name is taken from it (``from cardenvs import get_game`` ties a module to the face).
+only when a name is taken from it (``from cardenvs import get_game`` ties a module to the face). A file's
+``if __name__ == "__main__":`` block is its program, not the module: it runs only when the file is run, so what it
+imports (``python -m cardenvs.testing`` hands its words to ``cardenvs check``) is no tie of the module.
 """
 from __future__ import annotations
 
@@ -66,7 +68,9 @@ def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
             dotted = dotted.rpartition(".")[0]
         return dotted or None
 
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree.body = [n for n in tree.body if not _is_main_block(n)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 hit = nearest(alias.name)
@@ -85,6 +89,14 @@ def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
                     out.add(hit)
     out.discard(name)
     return out
+
+
+def _is_main_block(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":`` at the top of a file."""
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
 
 
 def import_graph() -> tuple[dict[str, set[str]], dict[str, Path]]:

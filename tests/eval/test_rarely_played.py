@@ -51,12 +51,12 @@ def test_the_report_names_them_in_text_and_html(tmp_path) -> None:
                                 {"pilot": "ppo", "card": "Lost Lamb", "card_id": 2, "drawn_games": 30,
                                  "played_games": 1}]
     out = io.StringIO()
-    report.print_summary(summary, console=Console(file=out, width=200))
+    report.render_summary(summary, console=Console(file=out, width=200))
     text = out.getvalue()
     assert "Rarely played" in text and "heuristic: Paper Shield 0/40" in text and "ppo: Lost Lamb 1/30" in text
     html = report.write_report(summary, tmp_path).read_text()
     assert "Rarely played" in html and "ppo: Lost Lamb 1/30" in html
     summary["rarely_played"] = []
     out = io.StringIO()
-    report.print_summary(summary, console=Console(file=out, width=200))
+    report.render_summary(summary, console=Console(file=out, width=200))
     assert "Rarely played" not in out.getvalue()

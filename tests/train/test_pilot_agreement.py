@@ -86,7 +86,7 @@ def test_agreement_is_in_the_terminal_and_html_report(tmp_path) -> None:
     ag = summary["pilot_agreement"]
     assert ag["pilots"] == ["heuristic", "random"] and len(ag["pairings"]) == 3
     console = Console(record=True, width=160)
-    report.print_summary(summary, console=console)
+    report.render_summary(summary, console=console)
     text = console.export_text()
     assert text.splitlines()[0].startswith("relics: pilots: heuristic, random")
     assert "Pilot agreement" in text and "Kendall's tau heuristic vs random" in text
