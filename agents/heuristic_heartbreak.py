@@ -50,7 +50,7 @@ from cardenvs.games.heartbreak.actions import (
     NUM_ACTIONS,
 )
 from cardenvs.games.heartbreak.board import card_of, field_at, hand_slots, hp_of
-from cardenvs.games.heartbreak.cards import (
+from cardenvs.games.heartbreak.tables import (
     C_ARMOR,
     C_COUNTER,
     C_HP,
@@ -117,7 +117,7 @@ W_DECK_LOW = 12.0
 
 @helper
 def _side_value(row, tables, q):
-    ctab = tables[0]
+    ctab = tables.cards
     v = W_HEART * row[HEART_COUNT + q] + W_HAND * row[HAND_COUNT + q] + W_CHARGE * row[CHARGE_COUNT + q]
     for j in range(row[HEART_COUNT + q]):
         if row[FACE_UP + q * D + row[HEART + q * HEART_CAP + j]] == 0:
@@ -154,7 +154,7 @@ def q_of(p):
 def _quick_choice(row, tables):
     """A simple pick for an effect choice met while simulating: the standing Back-Up fighter with the most HP
     left; the highest-level evolution (or ``pass`` when none is eligible)."""
-    ctab = tables[0]
+    ctab = tables.cards
     q = row[CHOICE_PLAYER]
     best = -1
     best_key = -1e9
@@ -229,7 +229,7 @@ def _keep_value(ctab, card):
 @helper
 def _best_fighter_move(row, tables, p, mask):
     """Evolve (highest level first), else call (strongest first), else equip: the action or -1."""
-    ctab = tables[0]
+    ctab = tables.cards
     best = -1
     best_key = -1.0
     for i in range(hand_slots(row, p)):
@@ -254,7 +254,7 @@ def _best_by_simulation(row, tables, p, mask, scratch, lo, hi, skip_fighters, ma
     valued = False  # the base score is only needed once a candidate is legal
     best = -1
     best_gain = margin
-    ctab = tables[0]
+    ctab = tables.cards
     for a in range(lo, hi):
         if mask[a] == 0:
             continue
@@ -287,7 +287,7 @@ def _only_legal(mask):
 @helper
 def decide(row, tables, p, mask, scratch):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask)."""
-    ctab = tables[0]
+    ctab = tables.cards
     st = row[STEP]
     if st == ST_SETUP_LEAD:
         best = -1

@@ -9,7 +9,7 @@ import numpy as np
 from cardenvs.core.jit import helper
 from cardenvs.core.zones import zone_add, zone_pop, zone_push, zone_remove
 
-from .cards import (
+from .tables import (
     C_ARMOR,
     C_ATTACK,
     C_BANEFUL,
@@ -337,14 +337,6 @@ def break_heart(row: np.ndarray, p: int) -> None:
         to_discard(row, p, inst)
     else:
         add_to_hand(row, p, inst)
-
-
-@helper
-def can_pay(row: np.ndarray, p: int, cost: int, od: int) -> bool:
-    """HB-C4: a cost is paid in full or not at all."""
-    if row[S.CHARGE_COUNT + p] < cost:
-        return False
-    return od == 0 or face_down_heart(row, p) >= 0
 
 
 @helper

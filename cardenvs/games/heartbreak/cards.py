@@ -5,7 +5,7 @@ entries. A card is ``name`` (its title, unique), ``type`` (fighter | support | i
 (Discharge N), keyword numbers, and for fighters ``fighter_name`` (shared by an evolution line), ``level``, ``hp``,
 ``actions`` (``{name, cost, damage, overdrive}``; damage > 0 makes it an attack), ``skills`` (``{name, cost,
 overdrive}``) and ``effects``: ``{trigger, index, condition, op, <op args>}`` tables. The pool compiles to the
-tables the kernels read:
+``tables.Tables`` the kernels read by name (the vocabularies' codes and the columns are declared in ``tables.py``):
 
 * ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
@@ -34,32 +34,85 @@ from cardenvs.core.decks import Deck, copy_limit, read_deck, resolve_deck_path
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
+from .obs_layout import card_features
+from .tables import (
+    C_ACT_COST,
+    C_ACT_DMG,
+    C_ACT_OD,
+    C_ALLIANCE,
+    C_ARMOR,
+    C_ATTACK,
+    C_BANEFUL,
+    C_BYPASS,
+    C_COND,
+    C_COST,
+    C_COUNTER,
+    C_HAS_CALL,
+    C_HAS_END,
+    C_HAS_START,
+    C_HP,
+    C_LEAD_OK,
+    C_LEVEL,
+    C_N_ACTIONS,
+    C_N_SKILLS,
+    C_NAME_ID,
+    C_NEGATE,
+    C_OD,
+    C_SK_COST,
+    C_SK_OD,
+    C_STRIKE,
+    C_TURBO,
+    C_TYPE,
+    C_WARD,
+    CALL_CONDITIONS,
+    CONDITIONS,
+    E_AMOUNT,
+    E_COND,
+    E_INDEX,
+    E_N,
+    E_OP,
+    E_SIDE,
+    E_STAT,
+    E_TARGET,
+    E_TRIGGER,
+    MAX_ALLIANCES,
+    MAX_EFFECTS,
+    NUM_ACT_COLS,
+    NUM_CARD_COLUMNS,
+    NUM_EFFECT_COLUMNS,
+    NUM_SK_COLS,
+    OP_ADD_HEART,
+    OP_BUFF,
+    OP_CHARGE_TOP,
+    OP_DAMAGE,
+    OP_DRAW,
+    OP_EVOLVE,
+    OP_HEAL,
+    OP_HEARTBREAK,
+    OP_NAMES,
+    OP_NEGATE,
+    OP_OVERDRIVE,
+    OP_REST,
+    OP_RISE,
+    OP_SILENCE,
+    OP_STOCK_TOP,
+    OP_SWAP_LEAD,
+    SIDES,
+    STATS,
+    TARGETS,
+    TR_CALL,
+    TR_END,
+    TR_START,
+    TRIGGERS,
+    TYPES,
+    Tables,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
 DECK_DIR = PACKAGE_DIR / "decks"
 
 FREE = "free"
-TYPES = ("fighter", "support", "item", "climax")
-TYPE_FIGHTER, TYPE_SUPPORT, TYPE_ITEM, TYPE_CLIMAX = range(4)
-CALL_CONDITIONS = ("none", "ally", "low_heart")
-CC_NONE, CC_ALLY, CC_LOW_HEART = range(3)
-LOW_HEART = 2  # "low_heart": the owner's heart holds this many cards or fewer
-
-TRIGGERS = ("call", "start_turn", "end_turn", "skill", "action", "play")
-TR_CALL, TR_START, TR_END, TR_SKILL, TR_ACTION, TR_PLAY = range(6)
-# keyword abilities that trigger (HB-R2, L4): the index of their stack entries only, never a card's effect trigger
-TR_STRIKE, TR_COUNTER = 6, 7
-CONDITIONS = ("none", "own_turn", "opp_turn", "is_lead", "low_heart")
-CO_NONE, CO_OWN_TURN, CO_OPP_TURN, CO_IS_LEAD, CO_LOW_HEART = range(5)
-TARGETS = ("self", "own_lead", "own_backup", "own_all", "opp_lead", "opp_backup", "opp_all", "action_target")
-TG_SELF, TG_OWN_LEAD, TG_OWN_BACKUP, TG_OWN_ALL, TG_OPP_LEAD, TG_OPP_BACKUP, TG_OPP_ALL, TG_ACTION_TARGET = range(8)
-SIDES = ("own", "opp")
-STATS = ("armor", "ward", "counter", "hp", "attack", "strike", "bypass")
-ST_ARMOR, ST_WARD, ST_COUNTER, ST_HP, ST_ATTACK, ST_STRIKE, ST_BYPASS = range(7)
-
-(OP_DAMAGE, OP_HEAL, OP_DRAW, OP_CHARGE_TOP, OP_OVERDRIVE, OP_HEARTBREAK, OP_BUFF, OP_RISE, OP_REST, OP_SWAP_LEAD,
- OP_EVOLVE, OP_STOCK_TOP, OP_NEGATE, OP_SILENCE, OP_ADD_HEART) = range(15)
 
 _AMOUNT = FieldSpec("int", required=True, min=10, max=200, doc="damage / HP in tens")
 _TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="which fighters")
@@ -96,7 +149,7 @@ OPS: dict[str, OpSpec] = {
     "add_heart": OpSpec(OP_ADD_HEART, {"n": _N}, "put the top n cards of your deck face down on top of your heart "
                                                  "(no heart limit, HB-H10)"),
 }
-OP_NAMES = {spec.code: name for name, spec in OPS.items()}
+assert tuple(OPS) == OP_NAMES, "cards.OPS describes the ops of tables.OP_NAMES, in that order"
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True, doc="the card's title (unique; each level of a line is its own title)"),
@@ -134,19 +187,6 @@ SKILL_SCHEMA: dict[str, FieldSpec] = {
     "cost": FieldSpec("int", default=0, min=0, max=9, doc="Discharge N"),
     "overdrive": FieldSpec("bool", default=False, doc="Overdrive once as part of the cost"),
 }
-
-MAX_EFFECTS = 6
-MAX_ALLIANCES = 6
-NUM_CARD_COLUMNS = 33  # card-table columns C_*
-(C_TYPE, C_ALLIANCE, C_LEVEL, C_HP, C_COST, C_OD, C_COND, C_ARMOR, C_WARD, C_COUNTER, C_BANEFUL, C_STRIKE, C_BYPASS,
- C_ATTACK, C_TURBO, C_NAME_ID, C_N_ACTIONS, C_ACT_COST, C_ACT_DMG, C_ACT_OD, C_ACT_COST2, C_ACT_DMG2, C_ACT_OD2,
- C_N_SKILLS, C_SK_COST, C_SK_OD, C_SK_COST2, C_SK_OD2, C_HAS_CALL, C_HAS_START, C_HAS_END, C_LEAD_OK,
- C_NEGATE) = range(NUM_CARD_COLUMNS)
-NUM_ACT_COLS = C_ACT_COST2 - C_ACT_COST  # card-table columns per action: cost, damage, overdrive
-NUM_SK_COLS = C_SK_COST2 - C_SK_COST  # card-table columns per skill: cost, overdrive
-NUM_EFFECT_COLUMNS = 9  # effect-table columns E_*
-(E_TRIGGER, E_INDEX, E_COND, E_OP, E_AMOUNT, E_TARGET, E_STAT, E_N, E_SIDE) = range(NUM_EFFECT_COLUMNS)
-
 
 def _fail(path: str, name: str, msg: str) -> CardPoolError:
     return CardPoolError(path, name, msg)
@@ -313,17 +353,16 @@ def compile_pool(cards: list[dict], alliances: list[str]) -> tuple[np.ndarray, n
             row[C_HAS_START] |= int(trig == TR_START)
             row[C_HAS_END] |= int(trig == TR_END)
             row[C_NEGATE] |= int(e["op"] == "negate")
-            etab[cid, i] = (
-                trig,
-                e["index"] - 1,
-                CONDITIONS.index(e["condition"]),
-                e["opcode"],
-                e.get("amount", 0) or 0,
-                TARGETS.index(e["target"]) if e.get("target") else -1,
-                STATS.index(e["stat"]) if e.get("stat") else -1,
-                e.get("n", 0) or 0,
-                SIDES.index(e["side"]) if e.get("side") else 0,
-            )
+            eff = etab[cid, i]
+            eff[E_TRIGGER] = trig
+            eff[E_INDEX] = e["index"] - 1
+            eff[E_COND] = CONDITIONS.index(e["condition"])
+            eff[E_OP] = e["opcode"]
+            eff[E_AMOUNT] = e.get("amount", 0) or 0
+            eff[E_TARGET] = TARGETS.index(e["target"]) if e.get("target") else -1
+            eff[E_STAT] = STATS.index(e["stat"]) if e.get("stat") else -1
+            eff[E_N] = e.get("n", 0) or 0
+            eff[E_SIDE] = SIDES.index(e["side"]) if e.get("side") else 0
     return ctab, etab, names
 
 
@@ -356,9 +395,7 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
         raise CardPoolError(str(paths[0]), None, f"at most {S.MAX_TITLES} cards (titles) over all pool files, got "
                                                  f"{len(cards)}: the observation shows {S.HAND_SLOTS} hand cards")
     ctab, etab, names = compile_pool(cards, alliances)
-    from .obs_layout import card_features  # (obs_layout imports this module)
-
-    pool = HeartbreakPool(paths=paths, cards=cards, tables=(ctab, etab, card_features(ctab)))
+    pool = HeartbreakPool(paths=paths, cards=cards, tables=Tables(ctab, etab, card_features(ctab)))
     pool.alliances = alliances + [FREE]
     pool.fighter_names = names
     return pool
@@ -370,7 +407,7 @@ def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
     if len(deck) < S.MIN_DECK:
         raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {S.MIN_DECK} or more", rule="HB-D1")
     copy_limit(deck, pool, S.MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     if not wild:
         free = len(pool.alliances) - 1
         alliance = -1

@@ -34,7 +34,7 @@ from .board import (
     to_discard,
     ward_of,
 )
-from .cards import (
+from .tables import (
     NUM_ACT_COLS,
     C_ACT_DMG,
     C_LEVEL,
@@ -95,6 +95,7 @@ from .cards import (
     TYPE_FIGHTER,
 )
 from . import state as S
+from .reasons import R_EFFECT_NOT_FIGHTER, R_EMPTY_PLACE, R_EVOLVE_LEVEL, R_EVOLVE_NAME, R_STOCK_FULL, refuse
 
 
 @helper
@@ -143,7 +144,7 @@ def collect_targets(row: np.ndarray, p: int, src: int, target: int, t_inst: int,
 @helper
 def effect_damage(row: np.ndarray, tables, q: int, inst: int, amount: int) -> None:
     """HB-B8/K6/K10: effect damage, lowered by [Ward], never below 0."""
-    dmg = amount - ward_of(row, tables[0], q, inst)
+    dmg = amount - ward_of(row, tables.cards, q, inst)
     if dmg > 0:
         row[S.DAMAGE + q * S.MAX_DECK + inst] += dmg
 
@@ -173,16 +174,31 @@ def evolve_fighter(row: np.ndarray, p: int, pos: int, hand_idx: int) -> None:
 
 
 @helper
-def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_card: int) -> bool:
-    """HB-I1/I2: same fighter name, exactly one level higher; the stock needs a free slot for the base."""
-    if base < 0 or ctab[evo_card, C_TYPE] != TYPE_FIGHTER:
-        return False
+def evolve_ok(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_card: int, why: np.ndarray, a: int,
+              record: bool) -> bool:
+    """HB-I1/I2: a fighter card of the same fighter name, exactly one level higher than the fighter ``base``; the
+    stock needs a free slot for the base. With ``record``, the reasons it fails go to ``why[a]`` (``rules.legal_row``:
+    the evolve choice of an effect, and with HB-I4 and the cost the evolve of the main phase)."""
+    if base < 0:
+        return refuse(why, a, R_EMPTY_PLACE, record)
+    if ctab[evo_card, C_TYPE] != TYPE_FIGHTER:
+        return refuse(why, a, R_EFFECT_NOT_FIGHTER, record)
     base_card = card_of(row, p, base)
+    ok = True
     if ctab[evo_card, C_NAME_ID] != ctab[base_card, C_NAME_ID]:
-        return False
-    if ctab[evo_card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
-        return False
-    return row[S.STOCK_COUNT + p] < S.STOCK_CAP
+        ok = refuse(why, a, R_EVOLVE_NAME, record)
+    elif ctab[evo_card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
+        ok = refuse(why, a, R_EVOLVE_LEVEL, record)
+    if (ok or record) and row[S.STOCK_COUNT + p] >= S.STOCK_CAP:
+        ok = refuse(why, a, R_STOCK_FULL, record)
+    return ok
+
+
+@helper
+def can_evolve_with(row: np.ndarray, ctab: np.ndarray, p: int, base: int, evo_card: int) -> bool:
+    """``evolve_ok`` without reasons (the heuristic's simulated choices); ``row`` stands in for ``why``, which
+    ``record`` False never writes."""
+    return evolve_ok(row, ctab, p, base, evo_card, row, 0, False)
 
 
 @helper
@@ -314,7 +330,7 @@ def resolve_effects(row: np.ndarray, tables, p: int, src: int, trigger: int, ind
     """Every effect of ``src``'s card with this trigger (and skill/action number) whose condition holds, in card
     order, from effect ``start``. Returns -1 when done, or the effect index at which it paused for a choice."""
     card = card_of(row, p, src)
-    etab = tables[1]
+    etab = tables.effects
     for e in range(start, MAX_EFFECTS):
         eff = etab[card, e]
         if eff[E_TRIGGER] != trigger:
@@ -370,7 +386,7 @@ def finish_action(row: np.ndarray, tables, p: int, inst: int, k: int, t_inst: in
     HB-A5, and a negate cancels the action, not the fighter's own ability), then [Counter] (after an attack the
     target survived), each its own stack entry with a window (HB-R2). The Counter waits in ``kw_counter`` until the
     Strike entry (and whatever answers it) has resolved."""
-    ctab = tables[0]
+    ctab = tables.cards
     if not cancelled and field_pos(row, p, inst) >= 0:
         dmg = ctab[card_of(row, p, inst), C_ACT_DMG + NUM_ACT_COLS * k]
         o = 1 - p
@@ -410,7 +426,7 @@ def resolve_keyword(row: np.ndarray, tables, p: int, inst: int, trigger: int, ta
     """A keyword trigger resolves with the fighter's keyword as it is now (a silence in answer turns the printed
     keyword off; HB-L4): [X Strike] rises the fighter if it still qualifies; [Counter X] deals X effect damage
     (Ward lowers it, HB-K6) to the attacker if it is still on the field."""
-    ctab = tables[0]
+    ctab = tables.cards
     if trigger == TR_STRIKE:
         if strike_rises(row, ctab, p, inst):
             row[S.RESTED + p * S.MAX_DECK + inst] = 0
@@ -424,7 +440,7 @@ def resolve_keyword(row: np.ndarray, tables, p: int, inst: int, trigger: int, ta
 def check_kos(row: np.ndarray, tables) -> None:
     """HB-B10..B12, H5, I18: every fighter at or above its HP goes to the discard pile with its stock; then each
     owner's heart breaks once per level, one break at a time (the turn player's KOs first)."""
-    ctab = tables[0]
+    ctab = tables.cards
     if not any_ko(row, ctab):
         return  # the common case (every stack entry resolved ends here): no scratch arrays allocated
     tp = row[S.TURN_PLAYER]

@@ -10,7 +10,33 @@ import numpy as np
 from cardenvs.core.layout import Layout, fields
 
 from . import state as S
-from .cards import MAX_ALLIANCES, TYPES
+from .tables import (
+    C_ACT_COST,
+    C_ACT_DMG,
+    C_ALLIANCE,
+    C_ARMOR,
+    C_ATTACK,
+    C_BANEFUL,
+    C_BYPASS,
+    C_COST,
+    C_COUNTER,
+    C_HAS_CALL,
+    C_HAS_END,
+    C_HAS_START,
+    C_HP,
+    C_LEAD_OK,
+    C_LEVEL,
+    C_N_SKILLS,
+    C_NEGATE,
+    C_OD,
+    C_STRIKE,
+    C_TURBO,
+    C_TYPE,
+    C_WARD,
+    MAX_ALLIANCES,
+    NUM_ACT_COLS,
+    TYPES,
+)
 
 
 def _block(name: str, *specs) -> Layout:
@@ -140,31 +166,26 @@ OBS_CARD_IDS = _card_id_indices()
 
 
 def card_features(ctab: np.ndarray) -> np.ndarray:
-    """Each pool card's CARD block, float32, exactly as the observation holds it (``tables[2]``): the observe kernel
-    copies a row instead of converting and scaling ~28 table entries per card it shows. Scaled values are divided in
-    float64 and rounded once to float32, as a kernel store of ``ctab[...] / 100.0`` does."""
-    from .cards import (
-        C_ACT_COST, C_ACT_DMG, C_ALLIANCE, C_ARMOR, C_ATTACK, C_BANEFUL, C_BYPASS, C_COST, C_COUNTER, C_HAS_CALL,
-        C_HAS_END, C_HAS_START, C_HP, C_LEAD_OK, C_LEVEL, C_N_SKILLS, C_NEGATE, C_OD, C_STRIKE, C_TURBO, C_TYPE,
-        C_WARD, NUM_ACT_COLS,
-    )
-
+    """Each pool card's CARD block, float32, exactly as the observation holds it (``tables.features``): the observe
+    kernel copies a row instead of converting and scaling ~28 table entries per card it shows. Scaled values are
+    divided in float64 and rounded once to float32, as a kernel store of ``ctab[...] / 100.0`` does."""
+    o = CARD.offset  # a field's offset in the block (the kernels read the same as L.CARD_<FIELD>)
     n = ctab.shape[0]
     ids = np.arange(n)
     f = np.zeros((n, CARD_SIZE), np.float32)
-    f[:, CARD_PRESENT] = 1.0
-    f[ids, CARD_TYPE + ctab[:, C_TYPE]] = 1.0
-    f[ids, CARD_ALLIANCE + ctab[:, C_ALLIANCE]] = 1.0
+    f[:, o("present")] = 1.0
+    f[ids, o("type") + ctab[:, C_TYPE]] = 1.0
+    f[ids, o("alliance") + ctab[:, C_ALLIANCE]] = 1.0
     for at, col, scale in (
-        (CARD_LEVEL, C_LEVEL, 1), (CARD_HP, C_HP, 100), (CARD_COST, C_COST, 1), (CARD_OVERDRIVE_COST, C_OD, 1),
-        (CARD_ARMOR, C_ARMOR, 10), (CARD_WARD, C_WARD, 10), (CARD_COUNTER, C_COUNTER, 10),
-        (CARD_BANEFUL, C_BANEFUL, 10), (CARD_STRIKE, C_STRIKE, 1), (CARD_BYPASS, C_BYPASS, 1),
-        (CARD_ATTACK, C_ATTACK, 10), (CARD_TURBO, C_TURBO, 1), (CARD_NEGATE, C_NEGATE, 1),
-        (CARD_SKILLS, C_N_SKILLS, 1), (CARD_HAS_CALL, C_HAS_CALL, 1), (CARD_HAS_START, C_HAS_START, 1),
-        (CARD_HAS_END, C_HAS_END, 1), (CARD_ACTION1_DAMAGE, C_ACT_DMG, 100), (CARD_ACTION1_COST, C_ACT_COST, 1),
-        (CARD_ACTION2_DAMAGE, C_ACT_DMG + NUM_ACT_COLS, 100), (CARD_ACTION2_COST, C_ACT_COST + NUM_ACT_COLS, 1),
-        (CARD_LEAD_CAPABLE, C_LEAD_OK, 1),
+        (o("level"), C_LEVEL, 1), (o("hp"), C_HP, 100), (o("cost"), C_COST, 1), (o("overdrive_cost"), C_OD, 1),
+        (o("armor"), C_ARMOR, 10), (o("ward"), C_WARD, 10), (o("counter"), C_COUNTER, 10),
+        (o("baneful"), C_BANEFUL, 10), (o("strike"), C_STRIKE, 1), (o("bypass"), C_BYPASS, 1),
+        (o("attack"), C_ATTACK, 10), (o("turbo"), C_TURBO, 1), (o("negate"), C_NEGATE, 1),
+        (o("skills"), C_N_SKILLS, 1), (o("has_call"), C_HAS_CALL, 1), (o("has_start"), C_HAS_START, 1),
+        (o("has_end"), C_HAS_END, 1), (o("action1_damage"), C_ACT_DMG, 100), (o("action1_cost"), C_ACT_COST, 1),
+        (o("action2_damage"), C_ACT_DMG + NUM_ACT_COLS, 100), (o("action2_cost"), C_ACT_COST + NUM_ACT_COLS, 1),
+        (o("lead_capable"), C_LEAD_OK, 1),
     ):
         f[:, at] = ctab[:, col] / float(scale) if scale != 1 else ctab[:, col]
-    f[:, CARD_CARD_ID] = ids + 1.0
+    f[:, o("card_id")] = ids + 1.0
     return f

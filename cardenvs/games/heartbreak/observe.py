@@ -16,7 +16,7 @@ from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
 
 from .board import MIN_REDUCED_HP, card_of, field_at
-from .cards import (
+from .tables import (
     C_ACT_DMG,
     C_ARMOR,
     C_ATTACK,
@@ -36,14 +36,12 @@ from .cards import (
 )
 from . import obs_layout as L
 from . import state as S
-from .obs_layout import OBS
-
-OBS.export(globals(), "O_")  # O_<FIELD>, O_<FIELD>_END (the kernels below read them as L.O_<FIELD>)
+from .obs_layout import OBS  # noqa: F401 (re-exported: the game's observation layout)
 
 
 @helper
 def write_card(feat: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
-    """The L.CARD block of pool card ``card`` at ``out[at:]``: a copy of its precomputed row (``tables[2]``)."""
+    """The L.CARD block of pool card ``card`` at ``out[at:]``: a copy of its precomputed row (``tables.features``)."""
     for j in range(L.CARD_SIZE):
         out[at + j] = feat[card, j]
 
@@ -103,8 +101,8 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     """The L.FIGHTER block of ``q``'s fighter at field position ``pos`` (``info[side]`` from ``scan_stock`` for
     ``q``, ``info[1 - side]`` for the opponent) at ``out[at:]``: the same values as ``board.hp_of``, ``armor_of`` and
     so on."""
-    ctab = tables[0]
-    feat = tables[2]
+    ctab = tables.cards
+    feat = tables.features
     inst = info[side, pos, 0]
     it = info[side, pos, 1]
     k = q * S.MAX_DECK + inst
@@ -168,8 +166,8 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
-    ctab = tables[0]
-    feat = tables[2]
+    ctab = tables.cards
+    feat = tables.features
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     st = row[S.STEP]

@@ -38,25 +38,30 @@ from .actions import (
     A_ACT,
     A_ACT_END,
     A_CHOOSE_LEAD,
+    A_CHOOSE_LEAD_END,
     A_HAND,
     A_HAND_END,
     A_ONTO,
     A_ONTO_END,
     A_ORDER,
+    A_ORDER_END,
     A_PASS,
     A_REFILL,
+    A_REFILL_END,
     A_SKILL,
     A_SKILL_END,
     A_SWAP,
+    A_SWAP_END,
     A_TARGET,
+    A_TARGET_END,
     NUM_ACTIONS,
 )
 from .board import (
     break_heart,
-    can_pay,
     card_of,
     charge_card,
     draw,
+    face_down_heart,
     field_at,
     field_count,
     hand_slots,
@@ -67,7 +72,7 @@ from .board import (
     pay,
     pop_deck,
 )
-from .cards import (
+from .tables import (
     NUM_ACT_COLS,
     NUM_SK_COLS,
     C_ACT_COST,
@@ -99,21 +104,70 @@ from .cards import (
     TYPE_CLIMAX,
     TYPE_FIGHTER,
     TYPE_ITEM,
-    TYPE_SUPPORT,
 )
 from .effects import (
     active_on_field,
     any_ko,
     check_kos,
-    can_evolve_with,
     condition_holds,
     evolve_fighter,
+    evolve_ok,
     hand_card_to_resolving,
     push_entry,
     resolve_top,
     swap_lead_with,
 )
 from . import state as S
+from .reasons import (
+    R_ACT_NO_LEAD,
+    R_BACKUP_RESTED,
+    R_CLIMAX_NOT_CLIMAX_PHASE,
+    R_CLIMAX_USED,
+    R_COND_ALLY,
+    R_COND_LOW_HEART,
+    R_DISCHARGE,
+    R_EMPTY_PLACE,
+    R_ENTERED_THIS_TURN,
+    R_FIELD_FULL,
+    R_FIGHTER_NOT_MAIN,
+    R_GAME_OVER,
+    R_HAS_ITEM,
+    R_ITEM_FROM_HAND,
+    R_LEAD_RESTED,
+    R_MUST_EVOLVE,
+    R_NEGATE_NOT_WINDOW,
+    R_NO_ACTION,
+    R_NO_BACKUP,
+    R_NO_BYPASS_TARGET,
+    R_NO_DECK_CARD,
+    R_NO_HAND_CARD,
+    R_NO_LEAD_TARGET,
+    R_NO_SKILL,
+    R_NO_TARGET_HERE,
+    R_NO_TRIGGER,
+    R_NOT_LEAD_CAPABLE,
+    R_NOT_ONTO,
+    R_NOT_TURBO,
+    R_NOT_YOURS,
+    R_OTHER_COPY,
+    R_OTHERS_TRIGGER,
+    R_OVERDRIVE,
+    R_SILENCED,
+    R_SKILL_NO_FIGHTER,
+    R_SKILL_USED,
+    R_STACK_EMPTY,
+    R_STACK_FULL,
+    R_STOCK_FULL,
+    R_SWAP_NO_LEAD,
+    R_SWAP_USED,
+    R_TOP_CALL,
+    R_TOP_NEGATED,
+    R_TOP_PHASE,
+    R_TOP_PLAYED,
+    R_UNKNOWN,
+    R_WRONG_STEP,
+    refuse,
+)
 
 
 _ZONE_SPANS = np.array([[S.STATE.offset(z), S.STATE[z].size] for z in S.ZONE_NAMES], dtype=np.int64)
@@ -135,84 +189,146 @@ def settle_losses(row: np.ndarray) -> bool:
 # ----------------------------------------------------------------------------------------------------------------
 # legality
 @helper
-def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int) -> bool:
-    """HB-F6/F9, C3/C4: a fighter with a free field place, its Discharge paid and its call condition met."""
-    if ctab[card, C_TYPE] != TYPE_FIGHTER or field_count(row, p) >= S.FIELD_CAP:
-        return False
-    if not can_pay(row, p, ctab[card, C_COST], 0):
-        return False
+def cost_ok(row: np.ndarray, p: int, cost: int, od: int, why: np.ndarray, a: int, record: bool) -> bool:
+    """HB-C2..C4: Discharge ``cost`` from the charge zone, and an Overdrive needs a face-down heart card; a cost is
+    paid in full or not at all."""
+    ok = True
+    if row[S.CHARGE_COUNT + p] < cost:
+        ok = refuse(why, a, R_DISCHARGE, record)
+    if (ok or record) and od != 0 and face_down_heart(row, p) < 0:
+        ok = refuse(why, a, R_OVERDRIVE, record)
+    return ok
+
+
+@helper
+def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, why: np.ndarray, a: int, record: bool) -> bool:
+    """HB-F4/F6/F9, C3/C4: a fighter card with a free field place, its Discharge paid and its call condition met."""
+    ok = True
+    if field_count(row, p) >= S.FIELD_CAP:
+        ok = refuse(why, a, R_FIELD_FULL, record)
+    if (ok or record) and not cost_ok(row, p, ctab[card, C_COST], 0, why, a, record):
+        ok = False
     cond = ctab[card, C_COND]
-    if cond == CC_ALLY and field_count(row, p) == 0:
-        return False
-    return not (cond == CC_LOW_HEART and row[S.HEART_COUNT + p] > LOW_HEART)
+    if (ok or record) and cond == CC_ALLY and field_count(row, p) == 0:
+        ok = refuse(why, a, R_COND_ALLY, record)
+    if (ok or record) and cond == CC_LOW_HEART and row[S.HEART_COUNT + p] > LOW_HEART:
+        ok = refuse(why, a, R_COND_LOW_HEART, record)
+    return ok
 
 
 @helper
-def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool) -> bool:
-    """Support cards: in the own main phase (HB-M2/M6); Turbo ones also in windows and, on the own turn, at every
-    open moment (HB-R1..R3: main, action, climax phase, and the open moments closing the start and end phases). A
-    negating Turbo is only played in a window, against an entry that something can negate (``negatable_top``)."""
-    if ctab[card, C_TYPE] != TYPE_SUPPORT:
-        return False
-    if not can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
-        return False
-    if ctab[card, C_TURBO] == 0:
-        return main
-    if ctab[card, C_NEGATE] != 0:
-        return window and row[S.STACK_COUNT] < S.STACK_CAP and negatable_top(row, ctab)
-    st = row[S.STEP]
-    return window or main or st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN
-
-
-@helper
-def negatable_top(row: np.ndarray, ctab: np.ndarray) -> bool:
+def negatable_top(row: np.ndarray, ctab: np.ndarray, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
     card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
     n = row[S.STACK_COUNT]
     if n == 0:
-        return False
+        return refuse(why, a, R_STACK_EMPTY, record)
     b = S.STACK + (n - 1) * S.NUM_STACK_COLS
     if row[b + S.SK_CANCEL] != 0:
-        return False
+        return refuse(why, a, R_TOP_NEGATED, record)
     kind = row[b + S.SK_KIND]
-    if kind == S.K_PHASE or kind == S.K_PLAYED:
-        return False
-    if kind == S.K_CALL:
-        q = row[b + S.SK_PLAYER]
-        return ctab[card_of(row, q, row[b + S.SK_INST]), C_HAS_CALL] != 0
+    if kind == S.K_PHASE:
+        return refuse(why, a, R_TOP_PHASE, record)
+    if kind == S.K_PLAYED:
+        return refuse(why, a, R_TOP_PLAYED, record)
+    if kind == S.K_CALL and ctab[card_of(row, row[b + S.SK_PLAYER], row[b + S.SK_INST]), C_HAS_CALL] == 0:
+        return refuse(why, a, R_TOP_CALL, record)
     return True
 
 
 @helper
-def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int) -> bool:
-    """Evolve (HB-I1..I4, I9, I11) or equip (HB-I12/I13) onto the own fighter at ``pos``."""
-    base = field_at(row, p, pos)
-    if base < 0:
-        return False
-    kind = ctab[card, C_TYPE]
-    if kind == TYPE_FIGHTER:
-        if row[S.SINCE_TURN + p * S.MAX_DECK + base] >= row[H_TURN]:
-            return False  # HB-I4: on the field since before this turn began
-        return can_evolve_with(row, ctab, p, base, card) and can_pay(row, p, ctab[card, C_COST], 0)
-    if kind == TYPE_ITEM:
-        if item_of(row, ctab, p, base) >= 0 or row[S.STOCK_COUNT + p] >= S.STOCK_CAP:
-            return False
-        return can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD])
-    return False
+def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool, why: np.ndarray,
+               a: int, record: bool) -> bool:
+    """A support card: in the own main phase (HB-M2/M6); a Turbo one also in windows and at the open moments of the
+    own turn (HB-R1..R3: the only other steps that ask ``hand_ok``). A negating Turbo is only played in a window,
+    against an entry that something can negate (``negatable_top``)."""
+    if ctab[card, C_TURBO] == 0 and not main:
+        return refuse(why, a, R_NOT_TURBO, record)
+    ok = True
+    if ctab[card, C_TURBO] != 0 and ctab[card, C_NEGATE] != 0:
+        if not window:
+            ok = refuse(why, a, R_NEGATE_NOT_WINDOW, record)
+        elif row[S.STACK_COUNT] >= S.STACK_CAP:
+            ok = refuse(why, a, R_STACK_FULL, record)
+        elif not negatable_top(row, ctab, why, a, record):
+            ok = False
+    if (ok or record) and not cost_ok(row, p, ctab[card, C_COST], ctab[card, C_OD], why, a, record):
+        ok = False
+    return ok
 
 
 @helper
-def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int) -> bool:
-    """HB-L1/L2, C4: once per turn per skill, not while silenced, cost payable."""
+def hand_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, st: int, why: np.ndarray, a: int,
+            record: bool) -> bool:
+    """Hand card ``card`` played at step ``st`` (the main phase, an open moment of the own turn or a response
+    window): a fighter is called in the main phase, a Climax card played in the climax phase (once per turn,
+    HB-X1/X3), a support card by ``support_ok``; an item goes onto a fighter (``onto_ok``), never from here."""
+    kind = ctab[card, C_TYPE]
+    if kind == TYPE_FIGHTER:
+        if st != S.ST_MAIN:
+            return refuse(why, a, R_FIGHTER_NOT_MAIN, record)
+        return call_ok(row, ctab, p, card, why, a, record)
+    if kind == TYPE_ITEM:
+        return refuse(why, a, R_ITEM_FROM_HAND, record)
+    if kind == TYPE_CLIMAX:
+        if st != S.ST_CLIMAX:
+            return refuse(why, a, R_CLIMAX_NOT_CLIMAX_PHASE, record)
+        ok = True
+        if row[S.CLIMAX_USED] != 0:
+            ok = refuse(why, a, R_CLIMAX_USED, record)
+        if (ok or record) and not cost_ok(row, p, ctab[card, C_COST], ctab[card, C_OD], why, a, record):
+            ok = False
+        return ok
+    return support_ok(row, ctab, p, card, st == S.ST_MAIN, st == S.ST_WINDOW, why, a, record)
+
+
+@helper
+def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int, why: np.ndarray, a: int,
+            record: bool) -> bool:
+    """Evolve (HB-I1..I4, I9, I11) or equip (HB-I12/I13) onto the own fighter at ``pos``."""
+    base = field_at(row, p, pos)
+    if base < 0:
+        return refuse(why, a, R_EMPTY_PLACE, record)
+    kind = ctab[card, C_TYPE]
+    ok = True
+    if kind == TYPE_FIGHTER:
+        if row[S.SINCE_TURN + p * S.MAX_DECK + base] >= row[H_TURN]:
+            ok = refuse(why, a, R_ENTERED_THIS_TURN, record)  # HB-I4: on the field since before this turn began
+        if (ok or record) and not evolve_ok(row, ctab, p, base, card, why, a, record):
+            ok = False
+        if (ok or record) and not cost_ok(row, p, ctab[card, C_COST], 0, why, a, record):
+            ok = False
+        return ok
+    if kind == TYPE_ITEM:
+        if item_of(row, ctab, p, base) >= 0:
+            ok = refuse(why, a, R_HAS_ITEM, record)
+        if (ok or record) and row[S.STOCK_COUNT + p] >= S.STOCK_CAP:
+            ok = refuse(why, a, R_STOCK_FULL, record)
+        if (ok or record) and not cost_ok(row, p, ctab[card, C_COST], ctab[card, C_OD], why, a, record):
+            ok = False
+        return ok
+    return refuse(why, a, R_NOT_ONTO, record)
+
+
+@helper
+def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int, why: np.ndarray, a: int,
+             record: bool) -> bool:
+    """HB-L1/L2, L4, C4: once per turn per skill, not while silenced, cost payable."""
     inst = field_at(row, p, pos)
     if inst < 0:
-        return False
+        return refuse(why, a, R_SKILL_NO_FIGHTER, record)
     card = card_of(row, p, inst)
-    if k >= ctab[card, C_N_SKILLS] or row[S.SILENCED + p * S.MAX_DECK + inst] != 0:
-        return False
-    if row[S.SKILLS_USED + p * S.MAX_DECK + inst] & (1 << k):
-        return False
-    return can_pay(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k], ctab[card, C_SK_OD + NUM_SK_COLS * k])
+    if k >= ctab[card, C_N_SKILLS]:
+        return refuse(why, a, R_NO_SKILL, record)
+    ok = True
+    if row[S.SILENCED + p * S.MAX_DECK + inst] != 0:
+        ok = refuse(why, a, R_SILENCED, record)
+    if (ok or record) and row[S.SKILLS_USED + p * S.MAX_DECK + inst] & (1 << k):
+        ok = refuse(why, a, R_SKILL_USED, record)
+    if (ok or record) and not cost_ok(row, p, ctab[card, C_SK_COST + NUM_SK_COLS * k],
+                                      ctab[card, C_SK_OD + NUM_SK_COLS * k], why, a, record):
+        ok = False
+    return ok
 
 
 @helper
@@ -228,17 +344,25 @@ def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
 
 
 @helper
-def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int) -> bool:
+def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
     lead = row[S.LEAD + p]
-    if lead < 0 or row[S.RESTED + p * S.MAX_DECK + lead] != 0:
-        return False
+    if lead < 0:
+        return refuse(why, a, R_ACT_NO_LEAD, record)
     card = card_of(row, p, lead)
     if k >= ctab[card, C_N_ACTIONS]:
-        return False
-    if not can_pay(row, p, ctab[card, C_ACT_COST + NUM_ACT_COLS * k], ctab[card, C_ACT_OD + NUM_ACT_COLS * k]):
-        return False
-    return ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] == 0 or attack_targets(row, ctab, p) > 0
+        return refuse(why, a, R_NO_ACTION, record)
+    ok = True
+    if row[S.RESTED + p * S.MAX_DECK + lead] != 0:
+        ok = refuse(why, a, R_LEAD_RESTED, record)
+    if (ok or record) and not cost_ok(row, p, ctab[card, C_ACT_COST + NUM_ACT_COLS * k],
+                                      ctab[card, C_ACT_OD + NUM_ACT_COLS * k], why, a, record):
+        ok = False
+    if (ok or record) and ctab[card, C_ACT_DMG + NUM_ACT_COLS * k] != 0 and attack_targets(row, ctab, p) == 0:
+        ok = False
+        if record:  # which rule left no target: with [Bypass] every fighter counts, without it only the Lead
+            refuse(why, a, R_NO_BYPASS_TARGET if has_bypass(row, ctab, p, lead) else R_NO_LEAD_TARGET, record)
+    return ok
 
 
 @helper
@@ -269,97 +393,180 @@ def trigger_decider(row: np.ndarray) -> int:
     return 1 - tp
 
 
-@helper
-def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+@njit(cache=True, inline="always")
+def decided(why: np.ndarray, lo: int, hi: int, code: int, record: bool) -> None:
+    """The pending step decides actions ``lo..hi-1``: each is refused for ``code`` until the branch that looks at it
+    finds it legal or records its own reasons (``code`` 0 leaves them blank for that branch)."""
+    if record:
+        why[lo:hi] = 0 if code == R_UNKNOWN else np.int64(1) << code
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+    """Write ``p``'s legal actions into ``out`` and return how many there are (0 when ``p`` has no decision). With
+    ``record`` (a constant at each call site), the branch that refuses an action also records why: ``why[a]`` gets
+    the bit ``1 << code`` of every reason (``reasons.py``) and stays 0 for a legal action."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+        decided(why, 0, NUM_ACTIONS, R_GAME_OVER if row[H_STATUS] != LIVE else R_NOT_YOURS, record)
         return 0
-    ctab = tables[0]
+    decided(why, 0, NUM_ACTIONS, R_WRONG_STEP, record)  # the ranges the pending step takes are decided below
+    ctab = tables.cards
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:
+        decided(why, A_CHOOSE_LEAD, A_CHOOSE_LEAD_END, R_NO_DECK_CARD, record)
         base = S.DECK + p * S.MAX_DECK
         for j in range(row[S.DECK_COUNT + p]):
             inst = row[base + j]
+            if inst >= S.LEAD_SLOTS:  # never: reset_row puts every card's first copy among the first LEAD_SLOTS
+                continue
+            a = A_CHOOSE_LEAD + inst
+            decided(why, a, a + 1, R_UNKNOWN, record)
             card = card_of(row, p, inst)
             if ctab[card, C_LEAD_OK] == 0:
+                refuse(why, a, R_NOT_LEAD_CAPABLE, record)
                 continue
             first = True  # one action per distinct card: copies are interchangeable
             for k in range(j):
                 if card_of(row, p, row[base + k]) == card:
                     first = False
                     break
-            if first and inst < S.LEAD_SLOTS:  # always: reset_row puts every card's first copy there
-                out[A_CHOOSE_LEAD + inst] = 1
+            if first:
+                out[a] = 1
+            else:
+                refuse(why, a, R_OTHER_COPY, record)
     elif st == S.ST_TRIGGERS:
+        decided(why, A_ORDER, A_ORDER_END, R_NO_TRIGGER, record)
         for j in range(row[S.TRIG_COUNT]):
+            decided(why, A_ORDER + j, A_ORDER + j + 1, R_UNKNOWN, record)
             if row[S.TRIG + j * S.NUM_TRIG_COLS + S.TQ_PLAYER] == p:
                 out[A_ORDER + j] = 1
+            else:
+                refuse(why, A_ORDER + j, R_OTHERS_TRIGGER, record)
     elif st == S.ST_CHARGE:
+        decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
         out[A_PASS] = 1
-        for i in range(hand_slots(row, p)):
+        decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
+        n = hand_slots(row, p)
+        decided(why, A_HAND, A_HAND + n, R_UNKNOWN, record)
+        for i in range(n):
             out[A_HAND + i] = 1
     elif st == S.ST_REFILL:
-        for j in range(row[S.BACKUP_COUNT + p]):
+        decided(why, A_REFILL, A_REFILL_END, R_NO_BACKUP, record)
+        n = row[S.BACKUP_COUNT + p]
+        decided(why, A_REFILL, A_REFILL + n, R_UNKNOWN, record)
+        for j in range(n):
             out[A_REFILL + j] = 1
     elif st == S.ST_MAIN:
+        decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
         out[A_PASS] = 1
+        decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
+        decided(why, A_ONTO, A_ONTO_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
-            if call_ok(row, ctab, p, card) or support_ok(row, ctab, p, card, True, False):
+            decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
+            if hand_ok(row, ctab, p, card, st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
             for pos in range(S.FIELD_CAP):
-                if onto_ok(row, ctab, p, card, pos):
-                    out[A_ONTO + S.FIELD_CAP * i + pos] = 1
+                a = A_ONTO + S.FIELD_CAP * i + pos
+                decided(why, a, a + 1, R_UNKNOWN, record)
+                if onto_ok(row, ctab, p, card, pos, why, a, record):
+                    out[a] = 1
+        decided(why, A_SKILL, A_SKILL_END, R_UNKNOWN, record)
         for pos in range(S.FIELD_CAP):
             for k in range(S.MAX_SKILLS):
-                if skill_ok(row, ctab, p, pos, k):
-                    out[A_SKILL + S.MAX_SKILLS * pos + k] = 1
-        if row[S.SWAP_USED] == 0 and row[S.LEAD + p] >= 0:
-            for j in range(row[S.BACKUP_COUNT + p]):
-                out[A_SWAP + j] = 1
+                a = A_SKILL + S.MAX_SKILLS * pos + k
+                if skill_ok(row, ctab, p, pos, k, why, a, record):
+                    out[a] = 1
+        decided(why, A_SWAP, A_SWAP_END, R_UNKNOWN, record)
+        for j in range(S.BACKUP_CAP):  # HB-M4: once per turn, a Lead to swap, a Back-Up fighter in slot j
+            a = A_SWAP + j
+            ok = True
+            if row[S.SWAP_USED] != 0:
+                ok = refuse(why, a, R_SWAP_USED, record)
+            if (ok or record) and row[S.LEAD + p] < 0:
+                ok = refuse(why, a, R_SWAP_NO_LEAD, record)
+            if (ok or record) and j >= row[S.BACKUP_COUNT + p]:
+                ok = refuse(why, a, R_NO_BACKUP, record)
+            if ok:
+                out[a] = 1
     elif st == S.ST_CHOOSE:
         if row[S.CHOICE_KIND] == S.CH_SWAP:
+            decided(why, A_SWAP, A_SWAP_END, R_NO_BACKUP, record)
             for j in range(row[S.BACKUP_COUNT + p]):
+                decided(why, A_SWAP + j, A_SWAP + j + 1, R_UNKNOWN, record)
                 if row[S.RESTED + p * S.MAX_DECK + row[S.BACKUP + p * S.BACKUP_CAP + j]] == 0:
                     out[A_SWAP + j] = 1
+                else:
+                    refuse(why, A_SWAP + j, R_BACKUP_RESTED, record)
         else:
+            decided(why, A_ONTO, A_ONTO_END, R_NO_HAND_CARD, record)
             for i in range(hand_slots(row, p)):
                 card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
                 for pos in range(S.FIELD_CAP):
-                    if can_evolve_with(row, ctab, p, field_at(row, p, pos), card):
-                        out[A_ONTO + S.FIELD_CAP * i + pos] = 1
+                    a = A_ONTO + S.FIELD_CAP * i + pos
+                    decided(why, a, a + 1, R_UNKNOWN, record)
+                    if evolve_ok(row, ctab, p, field_at(row, p, pos), card, why, a, record):
+                        out[a] = 1
+            decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
             out[A_PASS] = 1
-            for a in range(A_ONTO, A_SKILL):
+            for a in range(A_ONTO, A_ONTO_END):
                 if out[a] != 0:
                     out[A_PASS] = 0  # an eligible evolve must be made: pass only says nothing is eligible
+                    refuse(why, A_PASS, R_MUST_EVOLVE, record)
                     break
     elif st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN:
+        decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
         out[A_PASS] = 1
         if st == S.ST_ACTION:
+            decided(why, A_ACT, A_ACT_END, R_UNKNOWN, record)
             for k in range(S.MAX_ACTIONS):
-                if act_ok(row, ctab, p, k):
+                if act_ok(row, ctab, p, k, why, A_ACT + k, record):
                     out[A_ACT + k] = 1
+        decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
-            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
-            if support_ok(row, ctab, p, card, False, False) \
-                    or st == S.ST_CLIMAX and ctab[card, C_TYPE] == TYPE_CLIMAX and row[S.CLIMAX_USED] == 0 \
-                    and can_pay(row, p, ctab[card, C_COST], ctab[card, C_OD]):
+            decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
+            if hand_ok(row, ctab, p, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
     elif st == S.ST_TARGET:
         o = 1 - p
+        decided(why, A_TARGET, A_TARGET_END, R_UNKNOWN, record)
         for pos in range(S.FIELD_CAP):
             if field_at(row, o, pos) >= 0:
                 out[A_TARGET + pos] = 1
+            else:
+                refuse(why, A_TARGET + pos, R_NO_TARGET_HERE, record)
     elif st == S.ST_WINDOW:
+        decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
         out[A_PASS] = 1
+        decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
-            card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
-            if support_ok(row, ctab, p, card, False, True):
+            decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
+            if hand_ok(row, ctab, p, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
     n = 0
     for a in range(NUM_ACTIONS):
         n += out[a]
+    return n
+
+
+@helper
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision). The
+    reasons are not recorded (``record`` False: those stores compile away; ``out`` stands in for ``why``)."""
+    return legal_row(row, tables, p, out, out, False)
+
+
+@njit(cache=True)
+def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
+    """Why each action is not legal for ``p``: ``why[a]`` is the set of reason bits (``reasons.py``) the mask's own
+    branches recorded, 0 for a legal action; returns the number of legal actions. A refused action that no branch
+    gave a reason gets ``R_UNKNOWN`` (the explanation tests check that none does)."""
+    out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    n = legal_row(row, tables, p, out, why, True)
+    for a in range(NUM_ACTIONS):
+        if out[a] == 0 and why[a] == 0:
+            why[a] = np.int64(1) << R_UNKNOWN
     return n
 
 
@@ -382,7 +589,7 @@ def change_phase(row: np.ndarray, ret: int) -> None:
 
 @helper
 def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> bool:
-    etab = tables[1]
+    etab = tables.effects
     card = card_of(row, q, inst)
     if row[S.SILENCED + q * S.MAX_DECK + inst] != 0:
         return False
@@ -395,7 +602,7 @@ def has_trigger(row: np.ndarray, tables, q: int, inst: int, trigger: int) -> boo
 @helper
 def collect_triggers(row: np.ndarray, tables, trigger: int, next_step: int) -> None:
     """HB-P1/E1: every fighter on both fields whose ability triggers now waits for its owner's order."""
-    ctab = tables[0]
+    ctab = tables.cards
     col = C_HAS_START if trigger == TR_START else C_HAS_END
     tp = row[S.TURN_PLAYER]
     n = 0
@@ -453,7 +660,7 @@ def start_game(row: np.ndarray, tables) -> None:
         row[S.SINCE_TURN + q * S.MAX_DECK + lead] = 1  # HB-I4: the reveal counts as entering in the first turn
     row[H_TURN] = 0
     # the reveal counts as calling the Leads: their call abilities wait, the first player's first (HB-L5)
-    ctab = tables[0]
+    ctab = tables.cards
     n = 0
     for side in range(2):
         q = first if side == 0 else 1 - first
@@ -480,7 +687,7 @@ def play_card(row: np.ndarray, p: int, i: int, ret: int) -> None:
 @helper
 def declare_action(row: np.ndarray, tables, p: int, k: int, target: int) -> None:
     """HB-A5, C6: rest the Lead, count the action, pay its cost; the action waits on the stack for answers."""
-    ctab = tables[0]
+    ctab = tables.cards
     lead = row[S.LEAD + p]
     card = card_of(row, p, lead)
     row[S.RESTED + p * S.MAX_DECK + lead] = 1
@@ -513,7 +720,7 @@ def end_of_turn_cleanup(row: np.ndarray) -> None:
 @helper
 def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
     """Apply a legal action of player ``p`` (legality is checked by the caller)."""
-    ctab = tables[0]
+    ctab = tables.cards
     st = row[S.STEP]
     if st == S.ST_SETUP_LEAD:  # HB-S1
         inst = a - A_CHOOSE_LEAD
@@ -661,7 +868,7 @@ def advance(row: np.ndarray, tables) -> None:
             return
         if settle_losses(row):
             return
-        if any_ko(row, tables[0]):  # HB-B10: a KO is state-based, checked whenever HP or damage may have changed
+        if any_ko(row, tables.cards):  # HB-B10: a KO is state-based, checked whenever HP or damage may have changed
             check_kos(row, tables)
             continue
         st = row[S.STEP]

@@ -132,7 +132,7 @@ _STATE_FIELDS = fields(
     ("stack_count", (), "entries on the stack"),
     ("trig", (TRIG_CAP, NUM_TRIG_COLS), "triggered abilities waiting: (player, instance)"),
     ("trig_count", (), "entries in trig"),
-    ("trig_kind", (), "trigger of the waiting abilities (TR_* in cards.py)"),
+    ("trig_kind", (), "trigger of the waiting abilities (TR_* in tables.py)"),
     ("trig_next", (), "step after the waiting abilities have resolved"),
     ("lost", (2,), "1: this player met a loss condition (resolved into winner/draw at once)"),
     ("choice_kind", (), "ST_CHOOSE: 1 swap_lead (pick a standing Back-Up), 2 evolve (pick hand card and fighter)"),

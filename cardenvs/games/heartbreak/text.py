@@ -6,34 +6,19 @@ import numpy as np
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
-from .actions import A_ONTO, A_PASS, A_SKILL, ACTIONS
-from .cards import (
+from .actions import A_ONTO, A_PASS, A_SKILL, ACTIONS, NUM_ACTIONS
+from .reasons import REASONS
+from .rules import why_row
+from .tables import (
+    C_ACT_COST,
+    C_COST,
+    C_LEAD_OK,
+    C_SK_COST,
+    LOW_HEART,
     NUM_ACT_COLS,
     NUM_SK_COLS,
-    C_ACT_COST,
-    C_ACT_DMG,
-    C_ACT_OD,
-    C_BYPASS,
-    C_COND,
-    C_COST,
-    C_HAS_CALL,
-    C_LEAD_OK,
-    C_LEVEL,
-    C_N_ACTIONS,
-    C_N_SKILLS,
-    C_NAME_ID,
-    C_NEGATE,
-    C_OD,
-    C_SK_COST,
-    C_SK_OD,
-    C_TURBO,
-    C_TYPE,
-    CC_ALLY,
-    CC_LOW_HEART,
-    LOW_HEART,
     TR_COUNTER,
     TR_STRIKE,
-    TYPE_ITEM,
 )
 from . import state as S
 
@@ -205,7 +190,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
     out = row.copy()
     deck_list = _S.get(out, "deck_list")  # a view into out
     face_up = _S.get(out, "face_up")
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     off = _S.offset("deck_list")
     setup = int(_f(out, "step")) == S.ST_SETUP_LEAD
     for p in (0, 1):
@@ -313,8 +298,7 @@ Back-Up 1..3);
         order {_ids('order')} (waiting ability k); refill {_ids('refill')} (Back-Up 1..3). 'why N' says why N is \
 not legal now."""
 
-NO_REASON = "not legal in this step (no finer reason known)"
-_PLACES = "Lead, Back-Up 1, Back-Up 2, Back-Up 3"
+NO_REASON = REASONS["unknown"]
 #: where each kind of action is allowed (said when the pending step does not take it)
 _ALLOWED = {
     "pass": "in the charge step, main, action and climax phases, the Turbo moments closing your start and end "
@@ -337,353 +321,151 @@ _KIND_WORDS = {"pass": "passing", "choose_lead": "choosing a Lead", "hand": "a h
                "refill": "refilling the Lead"}
 
 
-def legal_mask(row: np.ndarray, pool: CardPool, player: int) -> np.ndarray:
-    """``player``'s legal actions in ``row`` (the game's own mask kernel, so ``why`` and the mask agree)."""
-    from .actions import NUM_ACTIONS
-    from .rules import batch_mask
-
-    out = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
-    batch_mask(np.ascontiguousarray(row, dtype=np.int32)[None, :], pool.tables, np.array([player], np.int32), out)
-    return out[0]
+def why_codes(row: np.ndarray, pool: CardPool, player: int) -> np.ndarray:
+    """For every action, the set of reason bits (``1 << code``, ``reasons.py``) the mask kernel recorded when it
+    refused the action for ``player`` in ``row``; 0 for a legal action (``rules.why_row``)."""
+    why = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    why_row(np.ascontiguousarray(row, dtype=np.int32), pool.tables, int(player), why)
+    return why
 
 
-def _cost_reasons(row: np.ndarray, p: int, cost: int, od: int, what: str) -> list[str]:
-    """``board.can_pay``: Discharge ``cost`` from the charge zone, and Overdrive needs a face-down heart card."""
-    out = []
-    have = int(_f(row, "charge_count")[p])
-    if have < cost:
-        out.append(f"{what} costs Discharge {cost} and you have {have} charged card{'s' * (have != 1)}")
-    if od:
-        face_up = _f(row, "face_up")
-        if not any(face_up[p, h] == 0 for h in _zone(row, "heart", "heart_count", p)):
-            out.append(f"{what}'s cost includes Overdrive (flip a face-down heart card face up) and your heart has "
-                       f"no face-down card left")
-    return out
+def reason_names(bits: int) -> list[str]:
+    """The names of the reasons in a ``why_codes`` entry, in ``REASONS`` order."""
+    return [name for code, name in enumerate(REASONS) if int(bits) >> code & 1]
 
 
-def _hand_card(row: np.ndarray, pool: CardPool, p: int, i: int) -> tuple[int, dict] | None:
-    hand = _zone(row, "hand", "hand_count", p)
-    if i >= len(hand):
-        return None
-    card = int(_f(row, "deck_list")[p, hand[i]])
-    return card, pool.cards[card]
+class _Words(dict):
+    """The values a message template names; one it lacks reads '?' (a template never fails to print)."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
 
 
-def _no_hand_card(row: np.ndarray, p: int, i: int) -> str:
-    n = int(_f(row, "hand_count")[p])
-    return f"hand slot {i} is empty: your hand holds {n} card{'s' * (n != 1)} (slots 0..{n - 1})" if n else \
-        f"hand slot {i} is empty: your hand is empty"
+def _plural(n: int) -> str:
+    return "s" * (n != 1)
 
 
-def _field_count(row: np.ndarray, p: int) -> int:
-    return (1 if int(_f(row, "lead")[p, 0]) >= 0 else 0) + int(_f(row, "backup_count")[p])
-
-
-def _item_of(row: np.ndarray, ctab: np.ndarray, p: int, inst: int) -> int:
-    """``board.item_of``: the face-up item in ``inst``'s stock, or -1."""
-    host, face_up, deck_list = _f(row, "stock_host"), _f(row, "face_up"), _f(row, "deck_list")
-    for s in _zone(row, "stock", "stock_count", p):
-        if host[p, s] == inst and face_up[p, s] and ctab[deck_list[p, s], C_TYPE] == TYPE_ITEM:
-            return s
-    return -1
-
-
-def _keyword(row: np.ndarray, ctab: np.ndarray, p: int, inst: int, col: int, mod: str | None) -> int:
-    """``board.keyword``: printed (unless silenced) + the face-up item's + until-end-of-turn buffs."""
-    v = int(_f(row, mod)[p, inst]) if mod else 0
-    if not _f(row, "silenced")[p, inst]:
-        v += int(ctab[int(_f(row, "deck_list")[p, inst]), col])
-    it = _item_of(row, ctab, p, inst)
-    if it >= 0:
-        v += int(ctab[int(_f(row, "deck_list")[p, it]), col])
-    return v
-
-
-def _evolve_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, base: int, where: str) -> list[str]:
-    """``effects.can_evolve_with``: same fighter name, exactly one level higher, room in the stock."""
-    ctab = pool.tables[0]
-    info = pool.cards[card]
-    base_card = int(_f(row, "deck_list")[p, base])
-    binfo = pool.cards[base_card]
-    out = []
-    if ctab[card, C_NAME_ID] != ctab[base_card, C_NAME_ID]:
-        out.append(f"'{info['name']}' does not evolve from {where} '{binfo['name']}': an evolution needs the same "
-                   f"fighter name (HB-I1)")
-    elif ctab[card, C_LEVEL] != ctab[base_card, C_LEVEL] + 1:
-        out.append(f"'{info['name']}' is Lv{info['level']} and {where} '{binfo['name']}' is Lv{binfo['level']}: an "
-                   f"evolution is exactly one level higher (HB-I2)")
-    if int(_f(row, "stock_count")[p]) >= S.STOCK_CAP:
-        out.append("your stock cards are at the engine's limit")
-    return out
-
-
-def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, st: int) -> list[str]:
-    """A hand card in the main phase, the open moments of the own turn or a response window (``rules.call_ok``,
-    ``rules.support_ok`` and the climax test of ``rules.mask_row``)."""
-    got = _hand_card(row, pool, p, i)
-    if got is None:
-        return [_no_hand_card(row, p, i)]
-    card, info = got
-    ctab = pool.tables[0]
-    name, kind = info["name"], info["type"]
-    step = S.STEP_NAMES[st]
-    main, window = st == S.ST_MAIN, st == S.ST_WINDOW
-    if kind == "fighter":
-        if not main:
-            return [f"'{name}' is a fighter: fighters are called only in your main phase (it is the {step} now)"]
-        out = []
-        if _field_count(row, p) >= S.FIELD_CAP:
-            out.append("your field is full: a Lead and 3 Back-Up fighters (HB-F4)")
-        out += _cost_reasons(row, p, int(ctab[card, C_COST]), 0, f"calling '{name}'")
-        cond = int(ctab[card, C_COND])
-        if cond == CC_ALLY and _field_count(row, p) == 0:
-            out.append(f"'{name}' may be called only while you have another fighter on the field (its condition)")
-        if cond == CC_LOW_HEART and int(_f(row, "heart_count")[p]) > LOW_HEART:
-            out.append(f"'{name}' may be called only while your heart holds {LOW_HEART} cards or fewer (yours holds "
-                       f"{int(_f(row, 'heart_count')[p])})")
-        return out
-    if kind == "item":
-        return [f"'{name}' is an item: it is equipped onto a fighter with an 'onto' action (equip), in your main "
-                f"phase"]
-    if kind == "climax":
-        if st != S.ST_CLIMAX:
-            return [f"'{name}' is a Climax card: it is played only in your climax phase (it is the {step} now)"]
-        out = []
-        if int(_f(row, "climax_used")):
-            out.append("you already played a Climax card this turn (once per turn, HB-X3)")
-        return out + _cost_reasons(row, p, int(ctab[card, C_COST]), int(ctab[card, C_OD]), f"'{name}'")
-    # a support card
-    if not ctab[card, C_TURBO]:
-        if not main:
-            return [f"'{name}' is a support card without [Turbo]: it is played only in your main phase (it is the "
-                    f"{step} now)"]
-        return _cost_reasons(row, p, int(ctab[card, C_COST]), int(ctab[card, C_OD]), f"'{name}'")
-    out = []
-    if ctab[card, C_NEGATE]:
-        if not window:
-            out.append(f"'{name}' negates: it is played only in a response window, as an answer to something it can "
-                       f"negate (it is the {step} now)")
-        elif int(_f(row, "stack_count")) >= S.STACK_CAP:
-            out.append("the response stack is full")
-        else:
-            why = _not_negatable(row, pool)
-            if why:
-                out.append(f"'{name}' negates, and {why}")
-    return out + _cost_reasons(row, p, int(ctab[card, C_COST]), int(ctab[card, C_OD]), f"'{name}'")
-
-
-def _not_negatable(row: np.ndarray, pool: CardPool) -> str:
-    """``rules.negatable_top``: why the top of the stack is nothing a negation changes ("" when it is)."""
-    n = int(_f(row, "stack_count"))
-    if n == 0:
-        return "the stack is empty"
-    kind, q, inst, _index, _target, cancelled = (int(x) for x in _f(row, "stack")[n - 1])
-    if cancelled:
-        return "the top of the stack is already negated"
-    if kind == S.K_PHASE:
-        return "the top of the stack is a phase change, which a negation does not change"
-    if kind == S.K_PLAYED:
-        return "the top of the stack is an evolve or equip: the card is already on the field"
-    if kind == S.K_CALL and not pool.tables[0][int(_f(row, "deck_list")[q, inst]), C_HAS_CALL]:
-        return f"the top of the stack is the call of '{_card(row, pool, q, inst)}', which has no call ability"
-    return ""
-
-
-def _onto_reasons(row: np.ndarray, pool: CardPool, p: int, i: int, pos: int, by_effect: bool) -> list[str]:
-    """``rules.onto_ok`` (main phase) or the evolve choice of an effect (``effects.can_evolve_with``, no cost)."""
-    got = _hand_card(row, pool, p, i)
-    if got is None:
-        return [_no_hand_card(row, p, i)]
-    card, info = got
-    ctab = pool.tables[0]
-    base = _field_at(row, p, pos)
-    where = "your Lead" if pos == 0 else f"your Back-Up {pos}"
-    if base < 0:
-        return [f"{where} is empty: nothing to put '{info['name']}' onto"]
-    name, kind = info["name"], info["type"]
-    if by_effect:
-        if kind != "fighter":
-            return [f"'{name}' is not a fighter: the effect evolves a fighter with a fighter card from your hand"]
-        return _evolve_reasons(row, pool, p, card, base, where)
-    if kind == "fighter":
-        out = []
-        if int(_f(row, "since_turn")[p, base]) >= int(row[H_TURN]):
-            out.append(f"{where} '{_card(row, pool, p, base)}' entered the field this turn: a fighter evolves only "
-                       f"from the turn after it entered (HB-I4)")
-        out += _evolve_reasons(row, pool, p, card, base, where)
-        return out + _cost_reasons(row, p, int(ctab[card, C_COST]), 0, f"evolving into '{name}'")
-    if kind == "item":
-        out = []
-        if _item_of(row, ctab, p, base) >= 0:
-            out.append(f"{where} '{_card(row, pool, p, base)}' already has an item (one item per fighter, HB-I13)")
-        if int(_f(row, "stock_count")[p]) >= S.STOCK_CAP:
-            out.append("your stock cards are at the engine's limit")
-        return out + _cost_reasons(row, p, int(ctab[card, C_COST]), int(ctab[card, C_OD]), f"equipping '{name}'")
-    return [f"'{name}' is a {kind} card: only a fighter (evolve) or an item (equip) goes onto a fighter"]
-
-
-def _skill_reasons(row: np.ndarray, pool: CardPool, p: int, pos: int, k: int) -> list[str]:
-    """``rules.skill_ok``: a fighter there, a skill k, not silenced, not used this turn, its cost payable."""
-    inst = _field_at(row, p, pos)
-    where = "your Lead" if pos == 0 else f"your Back-Up {pos}"
-    if inst < 0:
-        return [f"{where} is empty: no skill to use"]
-    ctab = pool.tables[0]
-    card = int(_f(row, "deck_list")[p, inst])
-    info = pool.cards[card]
-    n = int(ctab[card, C_N_SKILLS])
-    if k >= n:
-        return [f"{where} '{info['name']}' has " + (f"only {n} skill" if n else "no skills") + ("" if n != 1 else "")]
-    sk = info["skills"][k]["name"]
-    out = []
-    if _f(row, "silenced")[p, inst]:
-        out.append(f"{where} '{info['name']}' is silenced until the end of the turn: its skills are inactive (HB-L4)")
-    if int(_f(row, "skills_used")[p, inst]) & (1 << k):
-        out.append(f"'{sk}' was already used this turn (once per turn per skill, HB-L2)")
-    col = NUM_SK_COLS * k
-    return out + _cost_reasons(row, p, int(ctab[card, C_SK_COST + col]), int(ctab[card, C_SK_OD + col]),
-                               f"the skill '{sk}'")
-
-
-def _act_reasons(row: np.ndarray, pool: CardPool, p: int, k: int) -> list[str]:
-    """``rules.act_ok``: the standing Lead, an action k, its [Act Cost] payable, and a target for an attack."""
-    lead = int(_f(row, "lead")[p, 0])
-    if lead < 0:
-        return ["your Lead is empty: only the Lead acts"]
-    ctab = pool.tables[0]
-    card = int(_f(row, "deck_list")[p, lead])
-    info = pool.cards[card]
-    n = int(ctab[card, C_N_ACTIONS])
-    if k >= n:
-        return [f"your Lead '{info['name']}' has only {n} action{'s' * (n != 1)}"]
-    act = info["actions"][k]["name"]
-    out = []
-    if _f(row, "rested")[p, lead]:
-        out.append(f"your Lead '{info['name']}' is rested (it has acted, or was rested): a rested Lead cannot act "
-                   f"until it rises in your next start phase (HB-A5)")
-    col = NUM_ACT_COLS * k
-    out += _cost_reasons(row, p, int(ctab[card, C_ACT_COST + col]), int(ctab[card, C_ACT_OD + col]), f"'{act}'")
-    if ctab[card, C_ACT_DMG + col]:
-        o = 1 - p
-        bypass = _keyword(row, ctab, p, lead, C_BYPASS, "mod_bypass") > 0
-        if (_field_count(row, o) if bypass else int(_f(row, "lead")[o, 0]) >= 0) == 0:
-            out.append(f"'{act}' is an attack and the opponent has no fighter it may target" if bypass else
-                       f"'{act}' is an attack and the opponent has no Lead to attack (without [Bypass] only the "
-                       f"Lead is a target, HB-B4)")
-    return out
-
-
-def _wrong_step(field: str, st: int, row: np.ndarray) -> str:
-    step = S.STEP_NAMES[st]
-    extra = ""
+def _words(row: np.ndarray, pool: CardPool, p: int, a: int) -> _Words:
+    """What the templates of ``reasons.REASONS`` name for action ``a`` of ``p``: the step, the cards and fighters
+    the action names, their costs and the counts beside them. Only what ``p`` sees is read (their own hand, field,
+    charge count and heart flags, their deck list while choosing a Lead, public zones); nothing here decides whether
+    the action is legal (the mask kernel did, and said why)."""
+    ctab = pool.tables.cards
+    st = int(_f(row, "step"))
+    field, i = ACTIONS.locate(a)
+    status = int(row[H_STATUS])
+    w = _Words(step=S.STEP_NAMES[st], i=i, to_act=int(row[H_TO_ACT]), kind_words=_KIND_WORDS[field],
+               allowed=_ALLOWED.get(field, ""),
+               truncated=" (truncated at the decision cap)" if status == TRUNCATED else "")
     if st == S.ST_WINDOW:
-        extra = " (in a response window you may only play a Turbo support card or pass)"
+        w["step_extra"] = " (in a response window you may only play a Turbo support card or pass)"
     elif st == S.ST_CHOOSE:
-        extra = (" (an effect asks you which standing Back-Up to swap into the Lead)" if int(_f(row, "choice_kind"))
-                 == S.CH_SWAP else " (an effect asks you what to evolve: a hand card onto a fighter, or pass if "
-                                 "nothing is eligible)")
-    return f"{_KIND_WORDS[field]} is not possible in the {step} step{extra}; it is allowed {_ALLOWED[field]}"
+        w["step_extra"] = (" (an effect asks you which standing Back-Up to swap into the Lead)"
+                           if int(_f(row, "choice_kind")) == S.CH_SWAP else
+                           " (an effect asks you what to evolve: a hand card onto a fighter, or pass if nothing is "
+                           "eligible)")
+    else:
+        w["step_extra"] = ""
+    charge = int(_f(row, "charge_count")[p])
+    w.update(charge=charge, charge_s=_plural(charge), low_heart=LOW_HEART, heart=int(_f(row, "heart_count")[p]))
+    hand = _zone(row, "hand", "hand_count", p)
+    n_backup = int(_f(row, "backup_count")[p])
+    w.update(backups=n_backup, backups_s=_plural(n_backup))
+
+    def hand_card(h: int) -> int:
+        """The card in hand slot ``h`` (-1 none), with its name, type and the hand's size in the words."""
+        n = len(hand)
+        w["hand_slot"] = h
+        w["hand_holds"] = f"your hand holds {n} card{_plural(n)} (slots 0..{n - 1})" if n else "your hand is empty"
+        if h >= n:
+            return -1
+        card = int(_f(row, "deck_list")[p, hand[h]])
+        w.update(name=pool.cards[card]["name"], kind=pool.cards[card]["type"], level=pool.cards[card]["level"])
+        return card
+
+    def cost(what: str, col: int, card: int) -> None:
+        w.update(what=what, cost=int(ctab[card, col]))
+
+    def fighter_at(pos: int) -> int:
+        """The own fighter at field place ``pos`` (-1 none), with its place and name in the words."""
+        w["where"] = "your Lead" if pos == 0 else f"your Back-Up {pos}"
+        inst = _field_at(row, p, pos)
+        if inst >= 0:
+            w["fighter"] = w["base"] = _card(row, pool, p, inst)
+            w["base_level"] = pool.cards[int(_f(row, "deck_list")[p, inst])]["level"]
+        return inst
+
+    if field == "choose_lead":
+        deck_list = _f(row, "deck_list")[p]
+        w["last_deck_card"] = int((deck_list >= 0).sum()) - 1
+        card = int(deck_list[i])
+        if card >= 0:
+            w["name"] = pool.cards[card]["name"]
+            copies = [j for j in _zone(row, "deck", "deck_count", p) if int(deck_list[j]) == card]
+            w["first_copy"] = copies[0] if copies else "?"
+    elif field == "order":
+        n = int(_f(row, "trig_count"))
+        w.update(trig_count=n, last_trig=n - 1)
+        if i < n:
+            q, inst = (int(x) for x in _f(row, "trig")[i])
+            w.update(trig_owner=q, trig_name=_card(row, pool, q, inst))
+    elif field == "hand":
+        card = hand_card(i)
+        if card >= 0:
+            kind = pool.cards[card]["type"]
+            cost(f"calling '{w['name']}'" if kind == "fighter" else f"'{w['name']}'", C_COST, card)
+            n = int(_f(row, "stack_count"))
+            if n:
+                _kind, q, inst, _index, _target, _cancelled = (int(x) for x in _f(row, "stack")[n - 1])
+                w["top_name"] = _card(row, pool, q, inst)
+    elif field == "onto":
+        h, pos = divmod(i, S.FIELD_CAP)
+        card = hand_card(h)
+        fighter_at(pos)
+        if card >= 0:
+            verb = "equipping" if pool.cards[card]["type"] == "item" else "evolving into"
+            cost(f"{verb} '{w['name']}'", C_COST, card)
+    elif field == "skill":
+        pos, k = divmod(i, S.MAX_SKILLS)
+        inst = fighter_at(pos)
+        if inst >= 0:
+            card = int(_f(row, "deck_list")[p, inst])
+            skills = pool.cards[card]["skills"]
+            w["skills_words"] = f"only {len(skills)} skill" if skills else "no skills"
+            if k < len(skills):
+                w["skill"] = skills[k]["name"]
+                cost(f"the skill '{skills[k]['name']}'", C_SK_COST + NUM_SK_COLS * k, card)
+    elif field in ("swap", "refill"):
+        w["backup_slot"] = i + 1
+        fighter_at(i + 1)
+    elif field == "act":
+        lead = fighter_at(0)
+        if lead >= 0:
+            card = int(_f(row, "deck_list")[p, lead])
+            acts = pool.cards[card]["actions"]
+            w.update(actions=len(acts), actions_s=_plural(len(acts)))
+            if i < len(acts):
+                w["act"] = acts[i]["name"]
+                cost(f"'{acts[i]['name']}'", C_ACT_COST + NUM_ACT_COLS * i, card)
+    elif field == "target":
+        w["place"] = _pos_name(i)
+    return w
 
 
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` in ``row``, in heartbreak's terms; "" if it is legal.
 
-    The verdict comes from the game's mask kernel (``rules.mask_row``), the reasons from the same predicates
-    (``call_ok``, ``support_ok``, ``onto_ok``, ``skill_ok``, ``act_ok``, ``can_pay``, ``can_evolve_with``,
-    ``negatable_top``) read in Python. Only what ``player`` can see is read: their own hand, deck list at setup,
-    charge count, field and heart flags, and public zones (the stack, the opponent's face-up field)."""
-    row = np.ascontiguousarray(row, dtype=np.int32)
-    from .actions import NUM_ACTIONS
-
+    The reasons are the ones the mask kernel itself recorded while refusing the action (``rules.why_row``: the
+    branch that clears an action records its reason code); this function only puts them into words
+    (``reasons.REASONS`` with the names and counts of ``_words``)."""
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
     if p not in (0, 1):
         return f"there is no player {p}: the players are 0 and 1"
-    if legal_mask(row, pool, p)[a]:
+    row = np.ascontiguousarray(row, dtype=np.int32)
+    bits = int(why_codes(row, pool, p)[a])
+    if bits == 0:
         return ""
-    status = int(row[H_STATUS])
-    if status != LIVE:
-        return "the game is over" + (" (truncated at the decision cap)" if status == TRUNCATED else "")
-    if int(row[H_TO_ACT]) != p:
-        return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step: "
-                f"{S.STEP_NAMES[int(_f(row, 'step'))]})")
-    field, i = ACTIONS.locate(a)
-    st = int(_f(row, "step"))
-    reasons: list[str] = []
-    allowed_here = {
-        S.ST_SETUP_LEAD: {"choose_lead"}, S.ST_TRIGGERS: {"order"}, S.ST_CHARGE: {"pass", "hand"},
-        S.ST_REFILL: {"refill"},
-        S.ST_MAIN: {"pass", "hand", "onto", "skill", "swap"}, S.ST_ACTION: {"pass", "act", "hand"},
-        S.ST_CLIMAX: {"pass", "hand"}, S.ST_START_OPEN: {"pass", "hand"}, S.ST_END_OPEN: {"pass", "hand"},
-        S.ST_TARGET: {"target"}, S.ST_WINDOW: {"pass", "hand"},
-        S.ST_CHOOSE: {"swap"} if int(_f(row, "choice_kind")) == S.CH_SWAP else {"onto", "pass"},
-    }.get(st, set())
-    if field not in allowed_here:
-        return _wrong_step(field, st, row)
-    if st == S.ST_SETUP_LEAD:
-        reasons = _lead_reasons(row, pool, p, i)
-    elif st == S.ST_TRIGGERS:
-        n = int(_f(row, "trig_count"))
-        if i >= n:
-            reasons = [f"no triggered ability waits in place {i}: {n} wait (places 0..{n - 1})"]
-        else:
-            q, inst = (int(x) for x in _f(row, "trig")[i])
-            if q != p:
-                reasons = [f"ability {i} is P{q}'s ('{_card(row, pool, q, inst)}'): you order only your own, and the "
-                           f"turn player's abilities go first (HB-L5/L6)"]
-    elif st == S.ST_CHARGE:
-        reasons = [_no_hand_card(row, p, i)]
-    elif st == S.ST_REFILL:
-        n = int(_f(row, "backup_count")[p])
-        reasons = [f"you have no Back-Up {i + 1}: {n} Back-Up fighter{'s' * (n != 1)}"]
-    elif st == S.ST_TARGET:
-        reasons = [f"the opponent has no fighter in the {_pos_name(i)} place"]
-    elif st == S.ST_CHOOSE and field == "swap":
-        n = int(_f(row, "backup_count")[p])
-        if i >= n:
-            reasons = [f"you have no Back-Up {i + 1}: {n} Back-Up fighter{'s' * (n != 1)}"]
-        elif _f(row, "rested")[p, _field_at(row, p, i + 1)]:
-            reasons = [f"Back-Up {i + 1} '{_card(row, pool, p, _field_at(row, p, i + 1))}' is rested: the effect "
-                       f"swaps in a standing Back-Up"]
-    elif st == S.ST_CHOOSE and field == "pass":
-        reasons = ["an eligible evolve exists and the effect must use it: pass only says that nothing is eligible"]
-    elif st == S.ST_CHOOSE:
-        h, pos = divmod(i, S.FIELD_CAP)
-        reasons = _onto_reasons(row, pool, p, h, pos, by_effect=True)
-    elif field == "hand":
-        reasons = _hand_reasons(row, pool, p, i, st)
-    elif field == "onto":
-        h, pos = divmod(i, S.FIELD_CAP)
-        reasons = _onto_reasons(row, pool, p, h, pos, by_effect=False)
-    elif field == "skill":
-        reasons = _skill_reasons(row, pool, p, *divmod(i, 2))
-    elif field == "swap":
-        if int(_f(row, "swap_used")):
-            reasons.append("you already swapped this turn (once per turn, HB-M4)")
-        if int(_f(row, "lead")[p, 0]) < 0:
-            reasons.append("your Lead is empty: there is nothing to swap")
-        n = int(_f(row, "backup_count")[p])
-        if i >= n:
-            reasons.append(f"you have no Back-Up {i + 1}: {n} Back-Up fighter{'s' * (n != 1)}")
-    elif field == "act":
-        reasons = _act_reasons(row, pool, p, i)
-    return "; ".join(reasons) if reasons else NO_REASON
-
-
-def _lead_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
-    """The setup mask: a Lead-capable card of the deck, one action per distinct card (the first copy in the list)."""
-    card = int(_f(row, "deck_list")[p, i])
-    deck = _zone(row, "deck", "deck_count", p)
-    if card < 0 or i not in deck:
-        last = int((_f(row, "deck_list")[p] >= 0).sum()) - 1
-        return [f"your deck has no card {i}: deck cards are numbered 0..{last}"]
-    info = pool.cards[card]
-    if not pool.tables[0][card, C_LEAD_OK]:
-        return [f"'{info['name']}' cannot be the Lead: a Lead is a fighter with no call cost and no call condition "
-                f"(HB-S1)"]
-    for j in deck:
-        if int(_f(row, "deck_list")[p, j]) == card:
-            return [f"deck card {i} is another copy of '{info['name']}': choose it as deck card {j} (copies are "
-                    f"interchangeable, so there is one action per distinct card)"]
-    return []
+    words = _words(row, pool, p, a)
+    return "; ".join(REASONS[name].format_map(words) for name in reason_names(bits))

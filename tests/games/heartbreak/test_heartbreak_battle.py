@@ -215,7 +215,7 @@ def test_HB_B10_B11_K7_K8_K9_baneful_lowers_the_opposing_lead_hp_and_kos_at_once
     g = build({"lead": "Magma Tyrant", "backup": ["Scorchmaw Brute", "Scorchmaw Brute"]},
               {"lead": "Hushwood Owl"})  # Baneful 20 + 10 + 10 against 30 HP
     row = g.states[0]
-    assert hp_of(row, g.pool.tables[0], 1, inst_at(g, 1, 0)) == 10  # HB-K8: never below 10
+    assert hp_of(row, g.pool.tables.cards, 1, inst_at(g, 1, 0)) == 10  # HB-K8: never below 10
 
 
 def test_HB_B12_an_attacker_can_be_kod_by_counter() -> None:

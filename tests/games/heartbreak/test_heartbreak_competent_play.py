@@ -5,30 +5,13 @@ Each test names the checklist rule it guards; each failed on the code before the
 from __future__ import annotations
 
 import numpy as np
-from heartbreak_helpers import (
-    FILLER,
-    POOL,
-    build,
-    damage_at,
-    do,
-    field,
-    inst_at,
-    is_legal,
-    legal,
-    name_at,
-    onto,
-    pass_start,
-    pass_window,
-    rested_at,
-    step_of,
-    zone_names,
-)
+from heartbreak_helpers import (FILLER, POOL, build, damage_at, do, field, inst_at, is_legal, legal, name_at, onto,
+                               pass_start, pass_window, rested_at, step_of, zone_names)
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TO_ACT, H_TURN
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.actions import NUM_ACTIONS
-from cardenvs.games.heartbreak.rules import batch_step
 from cardenvs.games.heartbreak.state import (
     ST_ACTION,
     ST_CHARGE,
@@ -259,8 +242,8 @@ def test_decision_timing_does_not_depend_on_hidden_cards() -> None:
             if m[1, acts[r]] == 0:
                 continue
             errors = np.zeros(2, dtype=np.int32)
-            batch_step(pair, g.pool.tables, np.array([actor, actor], dtype=np.int32),
-                       np.array([acts[r]] * 2, dtype=np.int32), errors)
+            SPEC.kernels.batch_step(pair, g.pool.tables, np.array([actor, actor], dtype=np.int32),
+                                    np.array([acts[r]] * 2, dtype=np.int32), errors)
             # a reveal (a draw into the viewer's own hand...) may legitimately change what follows; the step
             # kinds below reveal nothing to the opponent, so their timing must agree
             if int(field_step(row)) in (ST_WINDOW, ST_MAIN, ST_ACTION, ST_CLIMAX, ST_START_OPEN, ST_END_OPEN) \
@@ -316,7 +299,7 @@ def test_batch_step_clears_errors_of_skipped_rows() -> None:
     g = BatchGame(SPEC, 3, seed=2)
     errors = np.ones(3, dtype=np.int32)
     players = np.array([-1, -1, -1], dtype=np.int32)
-    batch_step(g.states.copy(), g.pool.tables, players, np.zeros(3, dtype=np.int32), errors)
+    SPEC.kernels.batch_step(g.states.copy(), g.pool.tables, players, np.zeros(3, dtype=np.int32), errors)
     assert errors.tolist() == [0, 0, 0]
 
 

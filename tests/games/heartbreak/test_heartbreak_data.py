@@ -12,7 +12,8 @@ import tomllib
 
 from cardenvs.core.errors import CardPoolError, DeckError
 from cardenvs.games.heartbreak import SPEC, load_deck, load_pool
-from cardenvs.games.heartbreak.cards import C_LEAD_OK, DEFAULT_POOL
+from cardenvs.games.heartbreak.cards import DEFAULT_POOL
+from cardenvs.games.heartbreak.tables import C_LEAD_OK
 from cardenvs.games.heartbreak.state import MAX_COPIES, MAX_DECK, MAX_TITLES
 from pool_files import pool_error, pool_with  # tests/pool_files.py
 
@@ -130,7 +131,7 @@ def test_HB_D9_a_game_with_208_card_decks_plays_to_its_end(tmp_path: Path) -> No
     g = BatchGame(SPEC, 4, decks=(big, big), seed=5)
     deck_list = SPEC.state_layout.get(g.states, "deck_list")
     leads = {int(deck_list[0, 0, a]) for a in legal_ids(g, "choose_lead")}
-    assert leads == {cid for cid in range(len(POOL.by_name)) if POOL.tables[0][cid, C_LEAD_OK]}
+    assert leads == {cid for cid in range(len(POOL.by_name)) if POOL.tables.cards[cid, C_LEAD_OK]}
     rng = np.random.default_rng(0)
     for _ in range(4000):
         if g.done.all():

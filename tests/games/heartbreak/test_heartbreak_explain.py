@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
+from cardenvs.core.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from cardenvs.games.heartbreak import SPEC
@@ -28,7 +30,8 @@ from cardenvs.games.heartbreak.state import (
     ST_TRIGGERS,
     ST_WINDOW,
 )
-from cardenvs.games.heartbreak.text import LEGEND, NO_REASON, explain_illegal, render
+from cardenvs.games.heartbreak.reasons import R_NOT_YOURS, R_UNKNOWN, REASONS
+from cardenvs.games.heartbreak.text import LEGEND, NO_REASON, explain_illegal, reason_names, render, why_codes
 
 from heartbreak_helpers import POOL, A, build, field, is_legal, onto, skill
 
@@ -251,25 +254,49 @@ def test_a_face_down_lead_is_never_named():
         assert name not in SPEC.action_name(g.states[0], g.pool, 1, a)
 
 
-# ---- sweeps over random play -----------------------------------------------------------------------------------
-def _random_states(rows: int = 16, steps: int = 600, every: int = 4, seed: int = 5):
+# ---- sweeps over random and heuristic play ---------------------------------------------------------------------
+def _random_states(rows: int = 16, steps: int = 600, every: int = 4, seed: int = 5, pilot: str = "random"):
+    """Every ``every``-th position of ``rows`` games played by ``pilot`` (both seats), with the player to act."""
     g = BatchGame(SPEC, rows, seed=seed, parallel=False)
     rng = np.random.default_rng(seed)
+    agent = make_agent("heartbreak", "heuristic") if pilot == "heuristic" else None
     for t in range(steps):
-        players = g.states[:, H_TO_ACT].astype(np.int32)
+        live = g.states[:, H_STATUS] == LIVE
+        players = np.where(live, g.states[:, H_TO_ACT], -1).astype(np.int32)
         if t % every == 0:
-            for r in range(rows):
-                if g.states[r, H_STATUS] == LIVE:
-                    yield g, r, int(players[r])
-        acts = np.zeros(rows, np.int32)
-        for r in range(rows):
-            if g.states[r, H_STATUS] == LIVE:
-                acts[r] = rng.choice(np.flatnonzero(g.legal_mask(int(players[r]))[r]))
-            else:
-                players[r] = -1
-        if (players < 0).all():
+            for r in np.flatnonzero(live):
+                yield g, int(r), int(players[r])
+        if not live.any():
             return
+        masks = g.legal_mask(players)
+        if agent is not None:
+            acts = agent.act(None, masks, states=g.states, players=players)
+        else:
+            acts = np.array([rng.choice(np.flatnonzero(m)) if live[r] else 0 for r, m in enumerate(masks)], np.int32)
         g.step(acts, players=players)
+
+
+@pytest.mark.parametrize("pilot", ["random", "heuristic"])
+def test_the_mask_records_a_reason_for_every_refused_action_and_none_for_a_legal_one(pilot):
+    """Rules once (issue 40): the branch of the mask kernel that refuses an action records why (``rules.why_row``).
+    Over positions of random and of heuristic play: every refused action carries declared reason codes only, never
+    "unknown"; every legal action carries none; the other player is told it is not their decision."""
+    declared = (1 << len(REASONS)) - 1
+    seen = 0
+    codes = 0
+    for g, r, p in _random_states(rows=12, steps=400, every=4, seed=3, pilot=pilot):
+        legal = g.legal_mask(p)[r] != 0
+        why = why_codes(g.states[r], g.pool, p)
+        assert (why[legal] == 0).all(), np.flatnonzero(legal & (why != 0))
+        refused = why[~legal]
+        assert (refused != 0).all()
+        assert not (refused & (1 << R_UNKNOWN)).any(), np.flatnonzero(~legal)[(refused & 1 << R_UNKNOWN) != 0]
+        assert not (refused & ~declared).any()
+        assert (why_codes(g.states[r], g.pool, 1 - p) == 1 << R_NOT_YOURS).all()
+        codes |= int(np.bitwise_or.reduce(refused))
+        seen += 1
+    assert seen >= 300, seen
+    assert len(reason_names(codes)) >= 15, reason_names(codes)  # the sweep meets many kinds of refusal
 
 
 def test_sweep_every_illegal_action_is_explained_every_legal_one_is_not():
@@ -282,6 +309,7 @@ def test_sweep_every_illegal_action_is_explained_every_legal_one_is_not():
             text = explain_illegal(row, g.pool, p, a)
             assert (text == "") == bool(mask[a]), (a, text)
             assert text != NO_REASON, (a, int(field_row(row, "step")))
+            assert "?" not in text, (a, text)  # every value a message names was found
         other = explain_illegal(row, g.pool, 1 - p, 0)
         assert other.startswith("it is not your decision")
         seen += 1

@@ -202,7 +202,7 @@ def test_HB_I15_face_down_stock_is_private_and_inactive() -> None:
     assert zone_names(g, 0, "stock") == ["Kelp Mail"] and not field(g, "face_up")[0, field(g, "stock")[0, 0]]
     from cardenvs.games.heartbreak.board import armor_of
 
-    assert armor_of(g.states[0], g.pool.tables[0], 0, inst_at(g, 0, 0)) == 0  # inactive face down
+    assert armor_of(g.states[0], g.pool.tables.cards, 0, inst_at(g, 0, 0)) == 0  # inactive face down
     row = g.states[0]
     variant = SPEC.hide(row, 1, np.random.default_rng(0), g.pool)
     obs = np.zeros((2, SPEC.obs_dim), np.float32)

@@ -21,7 +21,7 @@ from heartbreak_helpers import (
 )
 
 from cardenvs.core.header import H_STATUS, H_WINNER, TERMINATED
-from cardenvs.games.heartbreak.cards import TR_COUNTER, TR_STRIKE
+from cardenvs.games.heartbreak.tables import TR_COUNTER, TR_STRIKE
 from cardenvs.games.heartbreak.obs_layout import COUNTS, HEART_SLOT, OBS
 from cardenvs.games.heartbreak.state import K_ACTION, K_TRIGGER, SK_INDEX, SK_KIND, ST_ACTION, ST_CLIMAX, ST_WINDOW
 

@@ -3,25 +3,8 @@ climax phase (HB-X*) and costs (HB-C*). Positions come from ``heartbreak_helpers
 from __future__ import annotations
 
 import numpy as np
-from heartbreak_helpers import (
-    FILLER,
-    POOL,
-    build,
-    damage_at,
-    do,
-    field,
-    inst_at,
-    is_legal,
-    legal,
-    name_at,
-    onto,
-    pass_start,
-    pass_window,
-    rested_at,
-    skill,
-    step_of,
-    zone_names,
-)
+from heartbreak_helpers import (FILLER, POOL, build, damage_at, do, field, inst_at, is_legal, legal, name_at, onto,
+                               pass_start, pass_window, rested_at, skill, step_of, zone_names)
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN
