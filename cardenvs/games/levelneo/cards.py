@@ -26,11 +26,12 @@ from cardenvs.core.errors import CardPoolError, DeckError
 from . import state as S
 from .obs_layout import card_features
 from .tables import (
-    C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_N_EFFECTS, C_TRAITS, C_TURN_COST,
-    C_TYPE, C_USE_EFFECT, C_AP, COLORS, CONDITIONS, DURATIONS, E_N, E_OP, E_SKILL, E_TRIGGER, MAX_EFFECTS, MAX_POOL,
-    MAX_TRAITS, NUM_CARD_COLUMNS, NUM_EFFECT_COLUMNS, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_DRAW, OP_LEVEL_UP,
-    OP_NAMES, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, PHASES, START_TRIGGERS, TARGETS, TR_BURST, TR_END_TURN,
-    TR_CONT, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN, TR_USE, TRIGGERS, TURNS, TYPE_CHARACTER, TYPES, Tables,
+    AP_OPS, COLORS, CONDITIONS, C_AP, C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK,
+    C_N_EFFECTS, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT, DURATIONS, E_N, E_OP, E_SKILL, E_TRIGGER, MAX_EFFECTS,
+    MAX_POOL, MAX_TRAITS, NUM_CARD_COLUMNS, NUM_EFFECT_COLUMNS, OP_ACTIVATE, OP_AP_DOWN, OP_AP_UP, OP_DRAW, OP_LEVEL_UP,
+    OP_NAMES, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, PHASES, START_TRIGGERS, Tables, TARGETS, TG_OPP_ONE,
+    TG_OWN_ONE, TRIGGERS, TR_BURST, TR_CONT, TR_END_TURN, TR_EVENT, TR_ON_ATTACK, TR_ON_PLAY, TR_ON_WIN, TR_USE, TURNS,
+    TYPES, TYPE_CHARACTER,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -107,11 +108,11 @@ def _check_card_rules(path: str, card: dict) -> None:
             raise CardPoolError(path, name, f"{where} key 'trait': condition has_trait needs a trait")
         target = e.get("target")
         if e["trigger"] == "cont":
-            if e["op"] not in ("ap_up", "ap_down"):
+            if OPS[e["op"]].code not in AP_OPS:
                 raise CardPoolError(path, name, f"{where} key 'op': a cont skill can only change AP")
-            if target in ("own_one_support", "opp_one_support"):
+            if target in (TARGETS[TG_OWN_ONE], TARGETS[TG_OPP_ONE]):
                 raise CardPoolError(path, name, f"{where} key 'target': {target!r} is not allowed in a cont skill")
-        if e["trigger"] in ("cont", "on_play", "on_attack", "on_win", "end_turn", "burst") and (
+        if e["trigger"] not in (TRIGGERS[TR_USE], TRIGGERS[TR_EVENT]) and (
             e["phase"] != "any" or e["turn"] != "any"
         ):
             raise CardPoolError(path, name, f"{where} key 'phase': (Phase/Turn) tags are for use and event effects")

@@ -508,7 +508,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     return legal_row(row, tables, p, out, out, False)  # record=False: ``why`` (here ``out``) is never written
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python (text.py), like the batch kernels
 def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     """Write why each action of ``p`` is illegal into ``why`` (int8 ``reasons`` codes, ``W.NONE`` for the legal ones);
     returns how many are legal. ``text.explain_illegal`` words the codes."""

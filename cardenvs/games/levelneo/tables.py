@@ -86,9 +86,8 @@ DU_TURN, DU_NEXT_BATTLE, DU_BATTLE = codes(DURATIONS, *DURATIONS)
 OP_NAMES = ("ap_up", "ap_down", "draw", "opp_discard", "prevent_level_down", "rest", "activate", "level_up")
 (OP_AP_UP, OP_AP_DOWN, OP_DRAW, OP_OPP_DISCARD, OP_PREVENT_LEVEL_DOWN, OP_REST, OP_ACTIVATE,
  OP_LEVEL_UP) = codes(OP_NAMES, *OP_NAMES)
-#: ops that change a character's AP, and ops that set its rest state (a heuristic or a text reads these, not a copy)
+#: the ops that change a character's AP (the only ones a [Cont] skill may have: cards.py checks this, not a copy)
 AP_OPS = (OP_AP_UP, OP_AP_DOWN)
-REST_OPS = (OP_REST, OP_ACTIVATE)
 
 MAX_EFFECTS = 4
 MAX_TRAITS = 30

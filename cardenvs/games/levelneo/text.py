@@ -356,7 +356,8 @@ def _use_facts(row: np.ndarray, pool: CardPool, p: int, inst: int, card: int, tr
         if code != W.NONE and words not in idle:
             idle.append(words)
     return {
-        "card": "it", "allows": " and ".join(allows), "phase": "main" if int(_f(row, "step")) == S.ST_MAIN else "battle",
+        "card": "it", "allows": " and ".join(allows),
+        "phase": "main" if int(_f(row, "step")) == S.ST_MAIN else "battle",
         "whose_turn": "your" if tp == p else "the opponent's",
         "skill": skills[int(eff[E_SKILL])] if skills else info["name"],
         "need": int(eff[E_LEVEL]), "level": int(_f(row, "level_count")[p]) + 1, "cond": cond,
