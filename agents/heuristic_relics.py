@@ -71,14 +71,9 @@ from cardenvs.games.relics.cards import (
     MAX_EFFECTS,
     OP_BOOST,
     OP_DOWN,
-    OP_DRAW,
-    OP_EXHUME,
-    OP_OPP_DISCARD,
-    OP_RAISE,
-    OP_RECLAIM,
-    OP_RECRUIT,
     OP_STRIKE,
     OP_UP,
+    PLAYER_OP_BITS,
     SK_BLACK,
     SK_COUNTER,
     SK_RANGED,
@@ -132,6 +127,9 @@ from cardenvs.games.relics.state import (
 )
 
 LAST_ONE_BONUS = 100.0  # defeating the last opposing character wins the battle
+# ops worth casting whenever the card is legal (the rules already refuse one that would change nothing, RL-M4): a
+# boost, and every op on a player's cards (draws, take-backs, discards), read from the game's op vocabulary
+_ALWAYS_HELPS = PLAYER_OP_BITS | (1 << OP_BOOST)
 
 
 @helper
@@ -147,7 +145,7 @@ def _card_worth(ctab, card):
 @helper
 def _attack_value(row, tables, p, att, q, tgt, mode):
     """Gain of an attack (``mode``: MODE_FIGHT, MODE_JUMP or MODE_THROW) by reading the same numbers the rules use."""
-    ctab = tables[0]
+    ctab = tables.cards
     d_sk = skills_of(row, ctab, q, tgt)
     power = att_of(row, tables, p, att) if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
     # RL-K5: Ranged reach used
@@ -196,7 +194,7 @@ def _stat(row, tables, q, inst, att, bonus):
         cont = bonus[B_EVERY_ATT + q] + bonus[B_SINGLE_ATT + q * MAX_DECK + inst]
     else:
         cont = bonus[B_EVERY_DEF + q] + bonus[B_SINGLE_DEF + q * MAX_DECK + inst]
-    return stat_given(row, tables[0], q, inst, att, cont)
+    return stat_given(row, tables.cards, q, inst, att, cont)
 
 
 @helper
@@ -214,7 +212,7 @@ def _slot_stats(row, tables, q, slot, stats, bonus):
 @helper
 def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
     """:func:`_attack_value` with both characters' ATT and DEF already read (``_slot_stats``); the same result."""
-    ctab = tables[0]
+    ctab = tables.cards
     d_sk = skills_of(row, ctab, q, tgt)
     power = a_stats[STAT_ATT] if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
     ranged = mode == MODE_THROW or (mode == MODE_FIGHT and distance(row, p, att, q, tgt) >= 2)
@@ -276,8 +274,8 @@ def _best_attack(row, tables, p, mask, stats, bonus):
 @helper
 def _card_helps(row, tables, p, card, bonus):
     """Whether a spell or item is worth casting now (a cheap reading of its ops)."""
-    ctab = tables[0]
-    etab = tables[1]
+    ctab = tables.cards
+    etab = tables.effects
     q = 1 - p
     ops = ctab[card, C_OPS]
     if ops & (1 << OP_STRIKE):
@@ -298,8 +296,7 @@ def _card_helps(row, tables, p, card, bonus):
             if not is_down(row, q, row[PARTY + q * PARTY_SIZE + j]):
                 return True
         return False
-    return (ops & ((1 << OP_BOOST) | (1 << OP_DRAW) | (1 << OP_RECRUIT) | (1 << OP_RAISE) | (1 << OP_RECLAIM)
-                   | (1 << OP_EXHUME) | (1 << OP_OPP_DISCARD))) != 0
+    return (ops & _ALWAYS_HELPS) != 0
 
 
 @helper
@@ -332,7 +329,7 @@ def _free_slot(row, p, mask, base, back_first):
 
 @helper
 def _weakest_hand(row, tables, p, mask):
-    ctab = tables[0]
+    ctab = tables.cards
     best = -1
     best_v = 1e9
     for i in range(row[HAND_COUNT + p]):
@@ -357,7 +354,7 @@ def decide(row, tables, p, mask, stats, bonus):
     """The heuristic's action for player ``p`` in one row (``mask`` is p's legal mask); ``stats`` and ``bonus``:
     scratch for ``_slot_stats`` and ``_stat``."""
     bonus[B_FOUND] = 0
-    ctab = tables[0]
+    ctab = tables.cards
     st = row[STEP]
     q = 1 - p
     if st == ST_LOCATION:
@@ -435,7 +432,7 @@ def decide(row, tables, p, mask, stats, bonus):
             return best
         return _strongest_slot(row, tables, p, mask, A_SLOT, False)  # equipment / relic host, appoint, keep
     if st == ST_TARGET:
-        etab = tables[1]
+        etab = tables.effects
         card = pending_card_id(row)
         power = -1
         for e in range(MAX_EFFECTS):

@@ -379,8 +379,8 @@ def cont_bonuses(row: np.ndarray, tables, column: int, every: np.ndarray, single
     character of ``q``, ``single[q * MAX_DECK + inst]`` to that character only, so their sum is
     the boost of that character (``_cont_bonus``, the rules' per-character view). The observation calls it once
     per row instead of once per character and stat."""
-    ctab = tables[0]
-    etab = tables[1]
+    ctab = tables.cards
+    etab = tables.effects
     every[:] = 0
     single[:] = 0
     for owner in range(2):
@@ -432,12 +432,12 @@ def stat_given(row: np.ndarray, ctab: np.ndarray, q: int, inst: int, att: bool, 
 
 @kernel
 def att_of(row: np.ndarray, tables, q: int, inst: int) -> int:
-    return stat_given(row, tables[0], q, inst, True, _cont_bonus(row, tables, q, inst, E_ATT))
+    return stat_given(row, tables.cards, q, inst, True, _cont_bonus(row, tables, q, inst, E_ATT))
 
 
 @kernel
 def def_of(row: np.ndarray, tables, q: int, inst: int) -> int:
-    return stat_given(row, tables[0], q, inst, False, _cont_bonus(row, tables, q, inst, E_DEF))
+    return stat_given(row, tables.cards, q, inst, False, _cont_bonus(row, tables, q, inst, E_DEF))
 
 
 @kernel

@@ -13,13 +13,16 @@ A card is ``name, type, rarity`` plus the fields of its type:
   ``relic_skills``;
 * leader: ``effects`` with triggers cont and act (usable while the leader qualifies for the location).
 
-The pool compiles to two int32 tables the kernels read: ``cards[n, NUM_CARD_COLUMNS]`` and ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``
-(unused effect rows have ``E_TRIGGER = -1``). Adding a card that uses existing ops needs no code change.
+The pool compiles to two int32 tables the kernels read, held by name in a :class:`RelicsTables`:
+``cards[n, NUM_CARD_COLUMNS]`` and ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]`` (unused effect rows have
+``E_TRIGGER = -1``). Adding a card that uses existing ops needs no code change.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import count
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,21 +36,44 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_POOL = PACKAGE_DIR / "cards.toml"
 DECK_DIR = PACKAGE_DIR / "decks"
 
+# Codes are numbered by the vocabulary tuples below (a code is its word's index, a skill bit its word's bit), never
+# counted by hand, so adding a word moves nothing else.
 TYPES = ("character", "equipment", "item", "spell", "location", "leader")
-T_CHARACTER, T_EQUIPMENT, T_ITEM, T_SPELL, T_LOCATION, T_LEADER = range(6)
+T_CHARACTER = TYPES.index("character")
+T_EQUIPMENT = TYPES.index("equipment")
+T_ITEM = TYPES.index("item")
+T_SPELL = TYPES.index("spell")
+T_LOCATION = TYPES.index("location")
+T_LEADER = TYPES.index("leader")
 ITEM_DECK_TYPES = (T_EQUIPMENT, T_ITEM, T_SPELL)
 
 RARITIES = ("common", "rare")
 SCHOOLS = ("none", "black", "white", "summon")
-SC_NONE, SC_BLACK, SC_WHITE, SC_SUMMON = range(4)
+SC_NONE = SCHOOLS.index("none")
+SC_BLACK = SCHOOLS.index("black")
+SC_WHITE = SCHOOLS.index("white")
+SC_SUMMON = SCHOOLS.index("summon")
 COSTS = ("default", "none", "down")  # default: spells down their caster, items cost nothing
 
 SKILLS = ("black", "white", "summon", "ranged", "steal", "counter", "jump", "throw", "villain")
-SK_BLACK, SK_WHITE, SK_SUMMON, SK_RANGED, SK_STEAL, SK_COUNTER, SK_JUMP, SK_THROW, SK_VILLAIN = (1 << i for i in range(9))
+SK_BLACK = 1 << SKILLS.index("black")
+SK_WHITE = 1 << SKILLS.index("white")
+SK_SUMMON = 1 << SKILLS.index("summon")
+SK_RANGED = 1 << SKILLS.index("ranged")
+SK_STEAL = 1 << SKILLS.index("steal")
+SK_COUNTER = 1 << SKILLS.index("counter")
+SK_JUMP = 1 << SKILLS.index("jump")
+SK_THROW = 1 << SKILLS.index("throw")
+SK_VILLAIN = 1 << SKILLS.index("villain")
 NUM_SKILLS = len(SKILLS)
 
 TRIGGERS = ("cont", "enter", "act", "defeat", "cast", "location")
-TR_CONT, TR_ENTER, TR_ACT, TR_DEFEAT, TR_CAST, TR_LOCATION = range(6)
+TR_CONT = TRIGGERS.index("cont")
+TR_ENTER = TRIGGERS.index("enter")
+TR_ACT = TRIGGERS.index("act")
+TR_DEFEAT = TRIGGERS.index("defeat")
+TR_CAST = TRIGGERS.index("cast")
+TR_LOCATION = TRIGGERS.index("location")
 ALLOWED_TRIGGERS = {
     "character": ("cont", "enter", "act", "defeat"),
     "equipment": (),
@@ -58,13 +84,30 @@ ALLOWED_TRIGGERS = {
 }
 
 CONDITIONS = ("none", "leader_match")
-CO_NONE, CO_LEADER_MATCH = range(2)
+CO_NONE = CONDITIONS.index("none")
+CO_LEADER_MATCH = CONDITIONS.index("leader_match")
 
 TARGETS = ("none", "self", "own_one", "own_all", "opp_one", "opp_all")
-TG_NONE, TG_SELF, TG_OWN_ONE, TG_OWN_ALL, TG_OPP_ONE, TG_OPP_ALL = range(6)
+TG_NONE = TARGETS.index("none")
+TG_SELF = TARGETS.index("self")
+TG_OWN_ONE = TARGETS.index("own_one")
+TG_OWN_ALL = TARGETS.index("own_all")
+TG_OPP_ONE = TARGETS.index("opp_one")
+TG_OPP_ALL = TARGETS.index("opp_all")
 
-OP_DRAW, OP_RECRUIT, OP_UP, OP_DOWN, OP_BOOST, OP_STRIKE, OP_RAISE, OP_RECLAIM, OP_EXHUME, OP_OPP_DISCARD = range(10)
-NUM_OPS = 10
+# the effect vocabulary, in opcode order (``OPS`` below gives each its arguments and meaning)
+OP_WORDS = ("draw", "recruit", "up", "down", "boost", "strike", "raise", "reclaim", "exhume", "opp_discard")
+OP_DRAW = OP_WORDS.index("draw")
+OP_RECRUIT = OP_WORDS.index("recruit")
+OP_UP = OP_WORDS.index("up")
+OP_DOWN = OP_WORDS.index("down")
+OP_BOOST = OP_WORDS.index("boost")
+OP_STRIKE = OP_WORDS.index("strike")
+OP_RAISE = OP_WORDS.index("raise")
+OP_RECLAIM = OP_WORDS.index("reclaim")
+OP_EXHUME = OP_WORDS.index("exhume")
+OP_OPP_DISCARD = OP_WORDS.index("opp_discard")
+NUM_OPS = len(OP_WORDS)
 
 _N = FieldSpec("int", default=1, min=1, max=3, doc="how many")
 _TARGET = FieldSpec("enum", required=True, choices=TARGETS, doc="which characters")
@@ -85,8 +128,22 @@ OPS: dict[str, OpSpec] = {
                      "n cards of your doom pile, of your choice, come back (characters to reserves, others to hand)"),
     "opp_discard": OpSpec(OP_OPP_DISCARD, {"n": _N}, "the opponent discards n random cards from hand"),
 }
+if tuple(OPS) != OP_WORDS:  # the opcodes are numbered by OP_WORDS: OPS must declare the same words in that order
+    raise AssertionError(f"relics OPS {tuple(OPS)} and OP_WORDS {OP_WORDS} disagree")
 OP_NAMES = {spec.code: name for name, spec in OPS.items()}
 PILE_OPS = ("raise", "reclaim", "exhume")  # take-backs: the player chooses the card (ST_PILE), by card id
+PLAYER_OPS = ("draw", "recruit", "raise", "reclaim", "exhume", "opp_discard")  # a player's cards; no target
+CHARACTER_OPS = ("up", "down", "boost", "strike")  # the characters the effect's target names
+
+
+def op_bits(words: Sequence[str]) -> int:
+    """The ``C_OPS`` bits of these op words (``C_OPS`` has bit ``1 << opcode`` for each op a card's effects use)."""
+    return sum(1 << OP_WORDS.index(w) for w in set(words))
+
+
+PLAYER_OP_BITS = op_bits(PLAYER_OPS)
+if sorted(PLAYER_OPS + CHARACTER_OPS) != sorted(OP_WORDS):
+    raise AssertionError("relics: every op is a player op or a character op")
 
 CARD_SCHEMA: dict[str, FieldSpec] = {
     "name": FieldSpec("str", required=True),
@@ -118,16 +175,58 @@ MAX_EFFECTS = 3
 MAX_CLASSES = 8
 MAX_DESCRIPTORS = 8
 
-# card table columns
-(C_TYPE, C_RARITY, C_ATT, C_DEF, C_CLASS, C_DESC, C_SKILLS, C_REQ_CLASS, C_REQ_DESC, C_REQ_SKILL, C_SCHOOL,
- C_COST_DOWN, C_QUAL_CLASS, C_QUAL_DESC, C_RELIC_ATT, C_RELIC_DEF, C_RELIC_SKILLS, C_ACT, C_HAS_CONT, C_HAS_ENTER,
- C_HAS_DEFEAT, C_ONE_TARGET, C_ACT_LEADER, C_OPS, C_NEEDS_CASTER) = range(25)
-NUM_CARD_COLUMNS = 25
-# C_ONE_TARGET: 0 no chosen target, 1 one of your characters, 2 one opposing character (cast and act effects)
+# card table columns (``RelicsTables.cards[card, C_*]``), numbered in the order declared here
+_card_column = count()
+C_TYPE = next(_card_column)  # TYPES index
+C_RARITY = next(_card_column)  # RARITIES index
+C_ATT = next(_card_column)  # printed ATT (equipment: its bonus)
+C_DEF = next(_card_column)  # printed DEF (equipment: its bonus)
+C_CLASS = next(_card_column)  # class index in the pool's class list, -1 none
+C_DESC = next(_card_column)  # descriptor bits (pool order)
+C_SKILLS = next(_card_column)  # printed skill bits (equipment: the skills it grants)
+C_REQ_CLASS = next(_card_column)  # equipment requirement: class bits
+C_REQ_DESC = next(_card_column)  # equipment requirement: descriptor bits
+C_REQ_SKILL = next(_card_column)  # equipment requirement: skill bits
+C_SCHOOL = next(_card_column)  # SCHOOLS index
+C_COST_DOWN = next(_card_column)  # 1 when casting / using it downs the caster / user
+C_QUAL_CLASS = next(_card_column)  # location: class bits that qualify a leader
+C_QUAL_DESC = next(_card_column)  # location: descriptor bits that qualify a leader
+C_RELIC_ATT = next(_card_column)  # location: its relic's ATT bonus
+C_RELIC_DEF = next(_card_column)  # location: its relic's DEF bonus
+C_RELIC_SKILLS = next(_card_column)  # location: the skill bits its relic grants
+C_ACT = next(_card_column)  # effect row of the act ability, -1 none
+C_HAS_CONT = next(_card_column)  # 1 with a cont effect
+C_HAS_ENTER = next(_card_column)  # 1 with an enter effect
+C_HAS_DEFEAT = next(_card_column)  # 1 with a defeat effect
+C_ONE_TARGET = next(_card_column)  # ONE_*: the kind of character a cast or act effect is aimed at
+C_ACT_LEADER = next(_card_column)  # 1 when the act ability is a Leader skill
+C_OPS = next(_card_column)  # bit 1 << opcode for each op its effects use (``op_bits``)
+C_NEEDS_CASTER = next(_card_column)  # 1 when a Cast/Use picks a caster / user (spells, down costs)
+NUM_CARD_COLUMNS = next(_card_column)
+# C_ONE_TARGET: no chosen target, one of your characters, one opposing character (cast and act effects)
 ONE_NONE, ONE_OWN, ONE_OPP = 0, 1, 2
-# effect table columns
-E_TRIGGER, E_COND, E_LEADER, E_OP, E_TARGET, E_N, E_ATT, E_DEF, E_POWER = range(9)
-NUM_EFFECT_COLUMNS = 9
+# effect table columns (``RelicsTables.effects[card, e, E_*]``; unused effect rows have E_TRIGGER = -1)
+_effect_column = count()
+E_TRIGGER = next(_effect_column)  # TRIGGERS index
+E_COND = next(_effect_column)  # CONDITIONS index
+E_LEADER = next(_effect_column)  # 1: a Leader skill (only while the character leads)
+E_OP = next(_effect_column)  # opcode (OP_WORDS index)
+E_TARGET = next(_effect_column)  # TARGETS index
+E_N = next(_effect_column)  # how many (draw, recruit, take-backs, opp_discard)
+E_ATT = next(_effect_column)  # boost: ATT change
+E_DEF = next(_effect_column)  # boost: DEF change
+E_POWER = next(_effect_column)  # strike: power
+NUM_EFFECT_COLUMNS = next(_effect_column)
+
+
+class RelicsTables(NamedTuple):
+    """The compiled pool as the kernels read it (``tables.cards[card, C_*]``, ``tables.effects[card, e, E_*]``).
+
+    A NamedTuple of arrays: Numba types it once and caches the kernels over it, and it is still a tuple, so the
+    generic core (pool shape checks, fingerprints, pickling) reads it as before."""
+
+    cards: np.ndarray  # int32 [cards, NUM_CARD_COLUMNS]
+    effects: np.ndarray  # int32 [cards, MAX_EFFECTS, NUM_EFFECT_COLUMNS]
 
 
 def _fail(card: dict, problem: str) -> CardPoolError:
@@ -199,8 +298,8 @@ def _check_card_rules(card: dict) -> None:
         raise _fail(card, f"field 'att': a {kind} has no att, def or skills")
 
 
-def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
-    """Turn cleaned cards into the kernels' int tables; returns (cards, effects, class names, descriptor names)."""
+def compile_pool(cards: list[dict]) -> tuple[RelicsTables, list[str], list[str]]:
+    """Turn cleaned cards into the kernels' int tables; returns (tables, class names, descriptor names)."""
     classes: list[str] = []
     descriptors: list[str] = []
     for card in cards:
@@ -279,7 +378,7 @@ def compile_pool(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, list[str], 
                 e.get("def", 0) or 0,
                 e.get("power", 0) or 0,
             )
-    return ctab, etab, classes, descriptors
+    return RelicsTables(ctab, etab), classes, descriptors
 
 
 class RelicsPool(CardPool):
@@ -304,8 +403,8 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
             raise CardPoolError(cards[i]["_path"], n, "name already used in another pool file")
     if len(cards) > S.POOL_CAP:  # the observation counts public cards by card id (observe.public_cards)
         raise CardPoolError(cards[-1]["_path"], cards[-1]["name"], f"a pool holds at most {S.POOL_CAP} cards")
-    ctab, etab, classes, descriptors = compile_pool(cards)
-    pool = RelicsPool(paths=paths, cards=cards, tables=(ctab, etab))
+    tables, classes, descriptors = compile_pool(cards)
+    pool = RelicsPool(paths=paths, cards=cards, tables=tables)
     pool.classes = classes
     pool.descriptors = descriptors
     return pool
@@ -314,7 +413,7 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     """RL-D1/D2/D6 (sizes of the character deck, item deck, locations, leader), RL-D4/D5 (Common / Rare) and RL-D14
     (at most ``RES_VIEW`` different characters)."""
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     kinds = ctab[deck.card_ids, C_TYPE] if len(deck) else np.zeros(0, np.int32)
     wanted = (
         ("characters", (T_CHARACTER,), S.CHAR_DECK_SIZE, "RL-D6"),

@@ -65,6 +65,15 @@ from .cards import (
 from . import state as S
 
 
+@njit(cache=True, inline="always")
+def pile_kind_fits(op: int, kind: int) -> bool:
+    """RL-Z5/Z6: what each take-back may pick: raise a character, reclaim an item-deck card (equipment, item,
+    spell), exhume either."""
+    is_char = kind == T_CHARACTER
+    is_item = kind == T_EQUIPMENT or kind == T_ITEM or kind == T_SPELL
+    return (op == OP_RAISE and is_char) or (op == OP_RECLAIM and is_item) or (op == OP_EXHUME and (is_char or is_item))
+
+
 @kernel
 def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: int, cid: int) -> int:
     """Index in ``p``'s pile of the most recent card a take-back may pick (raise: a character of the discard pile,
@@ -79,10 +88,7 @@ def pile_candidate(row: np.ndarray, ctab: np.ndarray, p: int, op: int, exclude: 
         card = card_of(row, p, inst)
         if inst == exclude or (cid >= 0 and card != cid):
             continue
-        kind = ctab[card, C_TYPE]
-        is_char = kind == T_CHARACTER
-        is_item = kind == T_EQUIPMENT or kind == T_ITEM or kind == T_SPELL
-        if (op == OP_RAISE and is_char) or (op == OP_RECLAIM and is_item) or (op == OP_EXHUME and (is_char or is_item)):
+        if pile_kind_fits(op, ctab[card, C_TYPE]):
             return j
     return -1
 
@@ -104,8 +110,8 @@ def take_back(row: np.ndarray, ctab: np.ndarray, p: int, op: int, j: int) -> Non
 def apply_op(row: np.ndarray, tables, p: int, card: int, e: int, src: int, target: int, school: int) -> None:
     """Carry out effect ``e`` of ``card`` for player ``p``; ``src`` the carrying/casting character (-1 none),
     ``target`` the chosen character (own or opposing, by the effect's target kind; -1 none)."""
-    ctab = tables[0]
-    eff = tables[1][card, e]
+    ctab = tables.cards
+    eff = tables.effects[card, e]
     op = eff[E_OP]
     n = eff[E_N]
     q = 1 - p
@@ -212,8 +218,8 @@ def op_useful(row: np.ndarray, tables, p: int, card: int, e: int, src: int, paye
     """RL-M4: whether effect ``e`` of ``card`` would change the game when ``p`` fires it now: ``src`` the character
     carrying or casting it (-1 none), ``payer`` the character Downed to pay for it (-1 none), ``target`` the chosen
     character (own or opposing by the effect's target kind; -1: any character it may be aimed at)."""
-    ctab = tables[0]
-    eff = tables[1][card, e]
+    ctab = tables.cards
+    eff = tables.effects[card, e]
     op = eff[E_OP]
     q = 1 - p
     if op == OP_DRAW:
@@ -247,7 +253,7 @@ def effect_useful(row: np.ndarray, tables, p: int, card: int, trigger: int, src:
                   school: int) -> bool:
     """RL-M4: a card or ability is offered only when one of its ``trigger`` effects would change the game (see
     ``op_useful``); paying its cost alone (a Down, the card) is no use."""
-    etab = tables[1]
+    etab = tables.effects
     for e in range(MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] == trigger and op_useful(row, tables, p, card, e, src, payer, target, school):
             return True
@@ -257,10 +263,10 @@ def effect_useful(row: np.ndarray, tables, p: int, card: int, trigger: int, src:
 @kernel
 def fire(row: np.ndarray, tables, p: int, card: int, trigger: int, src: int, target: int, school: int) -> None:
     """Resolve every effect of ``card`` with this trigger, in card order (location effects check their condition)."""
-    etab = tables[1]
+    etab = tables.effects
     for e in range(MAX_EFFECTS):
         if etab[card, e, E_TRIGGER] != trigger:
             continue
-        if etab[card, e, E_COND] == CO_LEADER_MATCH and not qualifies(row, tables[0], p):
+        if etab[card, e, E_COND] == CO_LEADER_MATCH and not qualifies(row, tables.cards, p):
             continue
         apply_op(row, tables, p, card, e, src, target, school)

@@ -58,15 +58,12 @@ from .cards import (
     ONE_OWN,
     T_LOCATION,
 )
-from .rules import ability_usable, pending_is_hidden
+from .rules import ability_refusal, pending_is_hidden
 from . import obs_layout as L
 from . import state as S
 
 OBS = L.OBS  # re-exported: the observation layout (blocks and names in obs_layout.py)
 OBS_SIZE = L.OBS_SIZE
-OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ... here too, beside OBS (the kernels read L.O_*)
-
-
 
 
 @kernel
@@ -114,7 +111,7 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
                conts: np.ndarray) -> None:
     """One grid cell at ``at``; ``conts`` holds the row's [Cont] boosts (ATT every / single, then DEF, see
     ``cont_bonuses``)."""
-    ctab = tables[0]
+    ctab = tables.cards
     k = q * S.MAX_DECK + inst
     d = at + L.CELL_SLOT
     if q != viewer and row[S.FACE_DOWN + k] != 0:
@@ -135,7 +132,7 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
         out[d + L.SLOT_ATTACHMENT_IS_RELIC] = 1.0 if relic else 0.0
         out[d + L.SLOT_ATTACHMENT_ATT] = (ctab[a, C_RELIC_ATT] if relic else ctab[a, C_ATT]) / 10.0
         out[d + L.SLOT_ATTACHMENT_DEF] = (ctab[a, C_RELIC_DEF] if relic else ctab[a, C_DEF]) / 10.0
-    if row[S.FACE_DOWN + k] == 0 and ability_usable(row, tables, q, inst):
+    if row[S.FACE_DOWN + k] == 0 and ability_refusal(row, tables, q, inst) == 0:
         out[d + L.SLOT_ABILITY_READY] = 1.0
 
 
@@ -144,7 +141,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[:] = 0.0
     if p < 0 or p > 1:  # no viewer (a finished game in a batch): all zeros
         return
-    ctab = tables[0]
+    ctab = tables.cards
     o = 1 - p
     c = L.O_CONTEXT
     mine = row[H_STATUS] == LIVE and row[H_TO_ACT] == p

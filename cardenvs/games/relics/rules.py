@@ -40,16 +40,21 @@ from .actions import (
     A_HAND,
     A_LEADER_ABILITY,
     A_LOCATION,
+    A_LOCATION_END,
     A_MOVE,
     A_PASS,
     A_PICK,
+    A_PICK_END,
     A_PILE,
+    A_PILE_END,
     A_RECRUIT,
     A_RELIC,
     A_RESERVE,
     A_RETREAT,
     A_SLOT,
+    A_SLOT_END,
     A_TARGET,
+    A_TARGET_END,
     A_THROW,
     NUM_ACTIONS,
 )
@@ -124,7 +129,8 @@ from .cards import (
     TR_ENTER,
     TR_LOCATION,
 )
-from .effects import effect_useful, fire, pile_candidate, take_back
+from .effects import effect_useful, fire, pile_candidate, pile_kind_fits, take_back
+from . import reasons as R
 from . import state as S
 
 MODE_FIGHT, MODE_JUMP, MODE_THROW = 0, 1, 2
@@ -197,7 +203,7 @@ def pending_card_id(row: np.ndarray) -> int:
 def pending_school(row: np.ndarray, tables) -> int:
     if row[S.PEND_SRC] != S.SRC_CARD:
         return SC_NONE
-    return tables[0][pending_card_id(row), C_SCHOOL]
+    return tables.cards[pending_card_id(row), C_SCHOOL]
 
 
 @njit(cache=True, inline="always")
@@ -209,70 +215,89 @@ def has_equipment_in_hand(row: np.ndarray, ctab: np.ndarray, p: int) -> bool:
 
 
 @kernel
-def free_host(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> bool:
-    """A character of ``p`` without an attachment (RL-E2) that suits the equipment (-1: any, for relics)."""
+def host_refusal(row: np.ndarray, ctab: np.ndarray, p: int, equip_card: int) -> int:
+    """0 when ``p`` has a character without an attachment (RL-E2) that suits the equipment (-1: any, for relics);
+    else why not (a ``reasons`` code)."""
+    if row[S.PARTY_COUNT + p] == 0:
+        return R.R_NO_HOST_IN_PLAY
+    free = False
     for j in range(row[S.PARTY_COUNT + p]):
         c = row[S.PARTY + p * S.PARTY_SIZE + j]
         if row[S.ATTACHED + p * S.MAX_DECK + c] >= 0:
             continue
         if equip_card < 0 or meets_requirements(row, ctab, p, c, equip_card):
-            return True
-    return False
+            return 0
+        free = True
+    return R.R_NO_SUITABLE_HOST if free else R.R_HOSTS_ALL_ATTACHED
 
 
 @kernel
-def valid_caster(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -> bool:
-    """RL-M2/M3, RL-U3: a spell needs its school's skill; a down cost needs an Up character."""
+def caster_refusal(row: np.ndarray, ctab: np.ndarray, p: int, card: int, c: int) -> int:
+    """0 when character ``c`` may cast / use ``card`` (RL-M2/M3, RL-U3: a spell needs its school's skill; a down cost
+    needs an Up character); else why not."""
     if ctab[card, C_COST_DOWN] != 0 and is_down(row, p, c):
-        return False
-    if ctab[card, C_TYPE] == T_SPELL:
-        return (skills_of(row, ctab, p, c) & school_skill(ctab[card, C_SCHOOL])) != 0
-    return True
+        return R.R_CASTER_DOWN
+    if ctab[card, C_TYPE] == T_SPELL and (skills_of(row, ctab, p, c) & school_skill(ctab[card, C_SCHOOL])) == 0:
+        return R.R_CASTER_LACKS_SCHOOL
+    return 0
 
 
 @kernel
-def has_target(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> bool:
+def target_refusal(row: np.ndarray, ctab: np.ndarray, p: int, card: int, school: int) -> int:
+    """0 when ``card``'s chosen target (if it has one) can be aimed at someone; else why not (RL-K1/K2: an Up Black /
+    White character ignores the opponent's Black / White magic)."""
     one = ctab[card, C_ONE_TARGET]
     if one == ONE_OWN:
-        return row[S.PARTY_COUNT + p] > 0
+        return 0 if row[S.PARTY_COUNT + p] > 0 else R.R_NO_OWN_TARGET
     if one == ONE_OPP:
         q = 1 - p
+        if row[S.PARTY_COUNT + q] == 0:
+            return R.R_NO_OPP_TARGET
         for j in range(row[S.PARTY_COUNT + q]):
             if not immune(row, ctab, p, q, row[S.PARTY + q * S.PARTY_SIZE + j], school):
-                return True
-        return False
-    return True
+                return 0
+        return R.R_TARGETS_IMMUNE
+    return 0
 
 
 @kernel
-def caster_useful(row: np.ndarray, tables, p: int, card: int, c: int) -> bool:
-    """RL-M2/M3 and RL-M4: character ``c`` may cast / use ``card`` and the card would then change something."""
-    ctab = tables[0]
-    if not valid_caster(row, ctab, p, card, c):
-        return False
+def cast_refusal(row: np.ndarray, tables, p: int, card: int, c: int) -> int:
+    """0 when character ``c`` may cast / use ``card`` (RL-M2/M3) and the card would then change something (RL-M4);
+    else why not."""
+    ctab = tables.cards
+    code = caster_refusal(row, ctab, p, card, c)
+    if code != 0:
+        return code
     payer = c if ctab[card, C_COST_DOWN] != 0 else -1
-    return effect_useful(row, tables, p, card, TR_CAST, c, payer, -1, ctab[card, C_SCHOOL])
+    return 0 if effect_useful(row, tables, p, card, TR_CAST, c, payer, -1, ctab[card, C_SCHOOL]) else R.R_USELESS
 
 
 @kernel
-def hand_playable(row: np.ndarray, tables, p: int, i: int) -> bool:
-    """RL-A3 / RL-A5: a spell or item that can be paid and aimed and would change something (RL-M4), or equipment
-    with a suitable host."""
-    ctab = tables[0]
+def hand_refusal(row: np.ndarray, tables, p: int, i: int) -> int:
+    """0 when hand card ``i`` can be played in the battle step (RL-A3 / RL-A5: a spell or item that can be paid and
+    aimed and would change something, RL-M4; equipment with a suitable host); else why not."""
+    ctab = tables.cards
     card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
     kind = ctab[card, C_TYPE]
     if kind == T_EQUIPMENT:
-        return free_host(row, ctab, p, card)
+        return host_refusal(row, ctab, p, card)
     if kind != T_ITEM and kind != T_SPELL:
-        return False
-    if not has_target(row, ctab, p, card, ctab[card, C_SCHOOL]):
-        return False
+        return R.R_NOT_PLAYABLE
+    code = target_refusal(row, ctab, p, card, ctab[card, C_SCHOOL])
+    if code != 0:
+        return code
     if ctab[card, C_NEEDS_CASTER] == 0:
-        return effect_useful(row, tables, p, card, TR_CAST, -1, -1, -1, ctab[card, C_SCHOOL])
+        return 0 if effect_useful(row, tables, p, card, TR_CAST, -1, -1, -1, ctab[card, C_SCHOOL]) else R.R_USELESS
+    if row[S.PARTY_COUNT + p] == 0:
+        return R.R_NO_CASTER_IN_PLAY
+    code = R.R_NO_VALID_CASTER  # until a character may cast it: then it is useless until one would change something
     for j in range(row[S.PARTY_COUNT + p]):
-        if caster_useful(row, tables, p, card, row[S.PARTY + p * S.PARTY_SIZE + j]):
-            return True
-    return False
+        refused = cast_refusal(row, tables, p, card, row[S.PARTY + p * S.PARTY_SIZE + j])
+        if refused == 0:
+            return 0
+        if refused == R.R_USELESS:
+            code = R.R_USELESS
+    return code
 
 
 @kernel
@@ -282,35 +307,48 @@ def pending_target_useful(row: np.ndarray, tables, p: int, target: int) -> bool:
     card = pending_card_id(row)
     caster = row[S.PEND_CASTER]
     if row[S.PEND_SRC] == S.SRC_CARD:
-        payer = caster if tables[0][card, C_COST_DOWN] != 0 else -1
+        payer = caster if tables.cards[card, C_COST_DOWN] != 0 else -1
         return effect_useful(row, tables, p, card, TR_CAST, caster, payer, target, pending_school(row, tables))
     return effect_useful(row, tables, p, card, TR_ACT, caster, caster, target, SC_NONE)
 
 
 @kernel
-def ability_usable(row: np.ndarray, tables, p: int, c: int) -> bool:
-    """An act ability: down the character (RL-U1/U3); a Leader ability only on the leader (RL-K13)."""
-    ctab = tables[0]
+def ability_refusal(row: np.ndarray, tables, p: int, c: int) -> int:
+    """0 when the act ability of ``p``'s character ``c`` may be used: it downs the character (RL-U1/U3); a Leader
+    ability only on the leader (RL-K13); it must have a target and change something (RL-M4). Else why not."""
+    ctab = tables.cards
     card = card_of(row, p, c)
-    if ctab[card, C_ACT] < 0 or is_down(row, p, c):
-        return False
+    if ctab[card, C_ACT] < 0:
+        return R.R_NO_ACT_ABILITY
+    if is_down(row, p, c):
+        return R.R_ABILITY_DOWN
     if ctab[card, C_ACT_LEADER] != 0 and row[S.LEADER + p] != c:
-        return False
-    return has_target(row, ctab, p, card, SC_NONE) and effect_useful(row, tables, p, card, TR_ACT, c, c, -1, SC_NONE)
+        return R.R_LEADER_SKILL
+    code = target_refusal(row, ctab, p, card, SC_NONE)
+    if code != 0:
+        return code
+    return 0 if effect_useful(row, tables, p, card, TR_ACT, c, c, -1, SC_NONE) else R.R_USELESS
 
 
 @kernel
-def leader_ability_usable(row: np.ndarray, tables, p: int) -> bool:
-    """RL-D13 / RL-L2: the leader card's act ability, while the leader qualifies for the location; downs the leader."""
-    ctab = tables[0]
+def leader_ability_refusal(row: np.ndarray, tables, p: int) -> int:
+    """0 when the leader card's act ability may be used (RL-D13 / RL-L2: while the leader qualifies for the location;
+    it downs the leader); else why not."""
+    ctab = tables.cards
     lc = card_of(row, p, row[S.LEADER_CARD + p])
     leader = row[S.LEADER + p]
-    if ctab[lc, C_ACT] < 0 or leader < 0 or is_down(row, p, leader):
-        return False
+    if ctab[lc, C_ACT] < 0:
+        return R.R_LEADER_CARD_NO_ACT
+    if leader < 0:
+        return R.R_NO_LEADER
+    if is_down(row, p, leader):
+        return R.R_LEADER_DOWN
     if not qualifies(row, ctab, p):
-        return False
-    return (has_target(row, ctab, p, lc, SC_NONE)
-            and effect_useful(row, tables, p, lc, TR_ACT, leader, leader, -1, SC_NONE))
+        return R.R_LEADER_NOT_QUALIFIED
+    code = target_refusal(row, ctab, p, lc, SC_NONE)
+    if code != 0:
+        return code
+    return 0 if effect_useful(row, tables, p, lc, TR_ACT, leader, leader, -1, SC_NONE) else R.R_USELESS
 
 
 @njit(cache=True, inline="always")
@@ -321,126 +359,291 @@ def can_reach(row: np.ndarray, ctab: np.ndarray, p: int, att: int, q: int, tgt: 
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# legal actions
-@kernel
-def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+# legal actions, and why the others are not
+@njit(cache=True, inline="always")
+def note(why: np.ndarray, a: int, code: int) -> None:
+    """Add reason ``code`` to action ``a`` (``why`` is flat: ``MAX_REASONS`` codes per action, 0 = none)."""
+    for k in range(a * R.MAX_REASONS, (a + 1) * R.MAX_REASONS):
+        if why[k] == code:
+            return
+        if why[k] == 0:
+            why[k] = code
+            return
+
+
+@njit(cache=True, inline="always")
+def claim(why: np.ndarray, lo: int, hi: int, code: int) -> None:
+    """Actions ``lo``..``hi - 1`` belong to this step: replace the wrong-step reason by ``code`` (0: reasons to come),
+    the reason for an entry the step's loops never reach (an empty hand slot, a missing pile entry)."""
+    for a in range(lo, hi):
+        why[a * R.MAX_REASONS] = code
+        for k in range(a * R.MAX_REASONS + 1, (a + 1) * R.MAX_REASONS):
+            why[k] = 0
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision).
+
+    With ``record`` true, ``why`` (flat, ``MAX_REASONS`` codes per action) also gets, for every refused action, the
+    ``reasons`` code of each branch below that refuses it (``why_row``); ``mask_row`` passes a constant False, so
+    those branches compile away and the mask costs what it did before it recorded anything."""
     out[:] = 0
-    if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
+    if record:
+        why[:] = 0
+    if row[H_STATUS] != LIVE:
+        if record:
+            why[::R.MAX_REASONS] = R.R_GAME_OVER
         return 0
-    ctab = tables[0]
+    if row[H_TO_ACT] != p:
+        if record:
+            why[::R.MAX_REASONS] = R.R_NOT_YOUR_DECISION
+        return 0
+    if record:  # until the step claims an action range below
+        why[::R.MAX_REASONS] = R.R_WRONG_STEP
+    ctab = tables.cards
     st = row[S.STEP]
     q = 1 - p
     if st == S.ST_LOCATION:
+        if record:
+            claim(why, A_LOCATION, A_LOCATION + S.NUM_LOCATIONS, R.R_NO_OWN_LOCATION)
+            claim(why, A_LOCATION + S.NUM_LOCATIONS, A_LOCATION_END, R.R_NO_OPP_LOCATION)
         for j in range(row[S.LOC_PILE_COUNT + p]):
             out[A_LOCATION + j] = 1
         for j in range(row[S.LOC_PILE_COUNT + q]):
             out[A_LOCATION + S.NUM_LOCATIONS + j] = 1
     elif st == S.ST_LEADER:
+        if record:
+            claim(why, A_PICK, A_PICK_END, R.R_NO_DRAWN)
         for j in range(row[S.LINEUP_COUNT + p]):
             out[A_PICK + j] = 1
     elif st == S.ST_LEADER_SLOT or st == S.ST_PLACE:
         if st == S.ST_PLACE:
             out[A_PASS] = 1
+        if record:
+            claim(why, A_SLOT, A_SLOT_END, R.R_SLOT_TAKEN)
         for s in range(S.PARTY_SIZE):
             if at_slot(row, p, s) < 0:
                 out[A_SLOT + s] = 1
     elif st == S.ST_TRIM:  # RL-P6: the first RES_VIEW entries hold every different character
+        if record:
+            claim(why, A_RESERVE, A_RESERVE_END, R.R_NO_RESERVE)
         for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):
             out[A_RESERVE + j] = 1
     elif st == S.ST_BATTLE:
         out[A_PASS] = 1
         out[A_RETREAT] = 1
+        if record:
+            claim(why, A_FIGHT, A_MOVE_END, 0)  # fight, throw, move: the grid loops say why
+            claim(why, A_HAND, A_HAND_END, R.R_NO_HAND_CARD)
+            claim(why, A_RESERVE, A_RESERVE_END, R.R_NO_RESERVE)
+            claim(why, A_RELIC, A_RELIC_END, R.R_NO_RELIC)
+            claim(why, A_ABILITY, A_ABILITY_END, 0)
+            claim(why, A_LEADER_ABILITY, A_LEADER_ABILITY + 1, 0)
+            claim(why, A_RECRUIT, A_RECRUIT + 1, 0)
+            claim(why, A_APPOINT, A_APPOINT + 1, 0)
         equipment = has_equipment_in_hand(row, ctab, p)
         for a in range(S.PARTY_SIZE):
             att = at_slot(row, p, a)
             if att < 0:
+                if record:
+                    note(why, A_ABILITY + a, R.R_NO_OWN_CHAR)
+                    for t in range(S.PARTY_SIZE):
+                        for first in (A_FIGHT, A_THROW, A_MOVE):
+                            note(why, first + a * S.PARTY_SIZE + t, R.R_NO_OWN_CHAR)
+                        if at_slot(row, q, t) < 0:
+                            note(why, A_FIGHT + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
+                            note(why, A_THROW + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
                 continue
             up = not is_down(row, p, att)
             sk = skills_of(row, ctab, p, att)
             for t in range(S.PARTY_SIZE):
+                k = a * S.PARTY_SIZE + t
                 tgt = at_slot(row, q, t)
                 if tgt < 0:
+                    if record:
+                        note(why, A_FIGHT + k, R.R_NO_OPP_CHAR)
+                        note(why, A_THROW + k, R.R_NO_OPP_CHAR)
                     continue
-                if up and can_reach(row, ctab, p, att, q, tgt, (sk & SK_RANGED) != 0):
-                    out[A_FIGHT + a * S.PARTY_SIZE + t] = 1
+                ranged = (sk & SK_RANGED) != 0
+                if up and can_reach(row, ctab, p, att, q, tgt, ranged):
+                    out[A_FIGHT + k] = 1
+                elif record:
+                    if not up:
+                        note(why, A_FIGHT + k, R.R_ATTACKER_DOWN)
+                    if not can_reach(row, ctab, p, att, q, tgt, ranged):
+                        note(why, A_FIGHT + k, R.R_RANGED_REACH if ranged else R.R_FIGHT_REACH)
                 if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
                     # RL-K11/K12: an attack: the thrower must be Up and goes Down
-                    out[A_THROW + a * S.PARTY_SIZE + t] = 1
+                    out[A_THROW + k] = 1
+                elif record:
+                    if (sk & SK_THROW) == 0:
+                        note(why, A_THROW + k, R.R_NO_THROW_SKILL)
+                    if not equipment:
+                        note(why, A_THROW + k, R.R_NO_EQUIPMENT_TO_THROW)
+                    if not up:
+                        note(why, A_THROW + k, R.R_ATTACKER_DOWN)
+                    if not can_reach(row, ctab, p, att, q, tgt, True):
+                        note(why, A_THROW + k, R.R_THROW_REACH)
             if up:  # RL-A4: to an empty slot of the other row (within a row a Move changes nothing, RL-M4)
                 for b in range(S.PARTY_SIZE):
-                    if at_slot(row, p, b) < 0 and b // S.ROW_SIZE != a // S.ROW_SIZE:
+                    if b == a:
+                        code = R.R_MOVE_SAME_SLOT
+                    elif at_slot(row, p, b) >= 0:
+                        code = R.R_MOVE_SLOT_TAKEN
+                    elif b // S.ROW_SIZE == a // S.ROW_SIZE:
+                        code = R.R_MOVE_SAME_ROW
+                    else:
+                        code = 0
                         out[A_MOVE + a * S.PARTY_SIZE + b] = 1
-            if ability_usable(row, tables, p, att):
+                    if record and code != 0:
+                        note(why, A_MOVE + a * S.PARTY_SIZE + b, code)
+            elif record:
+                for b in range(S.PARTY_SIZE):
+                    note(why, A_MOVE + a * S.PARTY_SIZE + b, R.R_MOVER_DOWN)
+            code = ability_refusal(row, tables, p, att)
+            if code == 0:
                 out[A_ABILITY + a] = 1
-        if leader_ability_usable(row, tables, p):
+            elif record:
+                note(why, A_ABILITY + a, code)
+        code = leader_ability_refusal(row, tables, p)
+        if code == 0:
             out[A_LEADER_ABILITY] = 1
+        elif record:
+            note(why, A_LEADER_ABILITY, code)
         for i in range(row[S.HAND_COUNT + p]):
-            if hand_playable(row, tables, p, i):
+            code = hand_refusal(row, tables, p, i)
+            if code == 0:
                 out[A_HAND + i] = 1
+            elif record:
+                claim(why, A_HAND + i, A_HAND + i + 1, code)
         if row[S.PARTY_COUNT + p] < S.PARTY_SIZE:  # RL-A5: characters only while the party has fewer than 6
             for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):  # RL-P6
                 out[A_RESERVE + j] = 1
-        if free_host(row, ctab, p, -1):
+        elif record:
+            claim(why, A_RESERVE, A_RESERVE + min(row[S.RESERVES_COUNT + p], S.RES_VIEW), R.R_PARTY_FULL)
+        host = host_refusal(row, ctab, p, -1)
+        if host == 0 or record:
             for k in range(2 * S.SIDE_CAP):
-                code = sideboard_entry(row, p, k)
-                if code >= 0 and row[S.HOST + code] < 0:
+                entry = sideboard_entry(row, p, k)
+                if entry < 0:
+                    continue  # not a relic p controls (R_NO_RELIC)
+                if host == 0 and row[S.HOST + entry] < 0:
                     out[A_RELIC + k] = 1
+                elif record:
+                    claim(why, A_RELIC + k, A_RELIC + k + 1, 0)
+                    if row[S.HOST + entry] >= 0:
+                        note(why, A_RELIC + k, R.R_RELIC_IN_PLAY)
+                    if host != 0:
+                        note(why, A_RELIC + k, host)
         if row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0:  # RL-A6, RL-P4: no limit
             out[A_RECRUIT] = 1
-        if row[S.HAND_COUNT + p] >= S.APPOINT_COST:
+        elif record:
+            if row[S.HAND_COUNT + p] < S.RECRUIT_COST:
+                note(why, A_RECRUIT, R.R_RECRUIT_COST)
+            if row[S.CHAR_DECK_COUNT + p] == 0:
+                note(why, A_RECRUIT, R.R_CHAR_DECK_EMPTY)
+        if row[S.HAND_COUNT + p] >= S.APPOINT_COST or record:
+            other = False
             for j in range(row[S.PARTY_COUNT + p]):
                 if row[S.PARTY + p * S.PARTY_SIZE + j] != row[S.LEADER + p]:
-                    out[A_APPOINT] = 1
+                    other = True
                     break
+            if other and row[S.HAND_COUNT + p] >= S.APPOINT_COST:
+                out[A_APPOINT] = 1
+            elif record:
+                if row[S.HAND_COUNT + p] < S.APPOINT_COST:
+                    note(why, A_APPOINT, R.R_APPOINT_COST)
+                if not other:
+                    note(why, A_APPOINT, R.R_NO_OTHER_CHARACTER)
     elif st == S.ST_SLOT:
+        if record:
+            claim(why, A_SLOT, A_SLOT_END, 0)
         kind = row[S.PEND_KIND]
         for s in range(S.PARTY_SIZE):
             c = at_slot(row, p, s)
-            ok = False
+            code = 0
+            also = 0  # a second reason, recorded only
             if kind == S.PK_REINFORCE:
-                ok = c < 0
+                if c >= 0:
+                    code = R.R_REINFORCE_SLOT_TAKEN
             elif c < 0:
-                ok = False
+                code = R.R_NO_OWN_CHAR
             elif kind == S.PK_EQUIP:
-                ok = row[S.ATTACHED + p * S.MAX_DECK + c] < 0 and meets_requirements(
-                    row, ctab, p, c, card_of(row, p, row[S.PEND_CARD]))
+                if row[S.ATTACHED + p * S.MAX_DECK + c] >= 0:
+                    code = R.R_HOST_HAS_ATTACHMENT
+                    if record and not meets_requirements(row, ctab, p, c, card_of(row, p, row[S.PEND_CARD])):
+                        also = R.R_HOST_REQUIREMENTS
+                elif not meets_requirements(row, ctab, p, c, card_of(row, p, row[S.PEND_CARD])):
+                    code = R.R_HOST_REQUIREMENTS
             elif kind == S.PK_RELIC:
-                ok = row[S.ATTACHED + p * S.MAX_DECK + c] < 0
+                if row[S.ATTACHED + p * S.MAX_DECK + c] >= 0:
+                    code = R.R_HOST_HAS_ATTACHMENT
             elif kind == S.PK_CASTER:
-                ok = caster_useful(row, tables, p, pending_card_id(row), c)
+                code = cast_refusal(row, tables, p, pending_card_id(row), c)
             elif kind == S.PK_OWN_TARGET:
-                ok = pending_target_useful(row, tables, p, c)  # RL-M4
+                if not pending_target_useful(row, tables, p, c):  # RL-M4
+                    code = R.R_USELESS
             elif kind == S.PK_APPOINT:
-                ok = c != row[S.LEADER + p]
-            if ok:
+                if c == row[S.LEADER + p]:
+                    code = R.R_ALREADY_LEADER
+            else:
+                code = R.R_SLOT_NOT_ASKED
+            if code == 0:
                 out[A_SLOT + s] = 1
+            elif record:
+                note(why, A_SLOT + s, code)
+                if also != 0:
+                    note(why, A_SLOT + s, also)
     elif st == S.ST_TARGET:
+        if record:
+            claim(why, A_TARGET, A_TARGET_END, 0)
         school = pending_school(row, tables)
         for t in range(S.PARTY_SIZE):
             c = at_slot(row, q, t)
-            if c >= 0 and not immune(row, ctab, p, q, c, school) and pending_target_useful(row, tables, p, c):
-                out[A_TARGET + t] = 1  # RL-K1/K2, RL-M4
+            if c < 0:
+                code = R.R_NO_OPP_CHAR
+            elif immune(row, ctab, p, q, c, school):  # RL-K1/K2
+                code = R.R_TARGET_IMMUNE
+            elif not pending_target_useful(row, tables, p, c):  # RL-M4
+                code = R.R_USELESS
+            else:
+                code = 0
+                out[A_TARGET + t] = 1
+            if record and code != 0:
+                note(why, A_TARGET + t, code)
     elif st == S.ST_DISCARD:
+        if record:
+            claim(why, A_HAND, A_HAND_END, R.R_NO_HAND_CARD)
         throw = row[S.PEND_KIND] == S.PK_THROW
         for i in range(row[S.HAND_COUNT + p]):
             if not throw or ctab[card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), C_TYPE] == T_EQUIPMENT:
                 out[A_HAND + i] = 1
+            elif record:
+                claim(why, A_HAND + i, A_HAND + i + 1, R.R_NOT_EQUIPMENT)
     elif st == S.ST_JUMP:
         out[A_PASS] = 1
+        if record:
+            claim(why, A_TARGET, A_TARGET_END, R.R_NO_OPP_CHAR)
         for t in range(S.PARTY_SIZE):
             if at_slot(row, q, t) >= 0:
                 out[A_TARGET + t] = 1  # RL-K9: any opposing character, whatever the rows
     elif st == S.ST_KEEP:
         out[A_PASS] = 1
+        if record:
+            claim(why, A_SLOT, A_SLOT_END, R.R_NOTHING_TO_KEEP)
         for s in range(S.PARTY_SIZE):
             if at_slot(row, p, s) >= 0:
                 out[A_SLOT + s] = 1
     elif st == S.ST_HAND:
         out[A_PASS] = 1
+        if record:
+            claim(why, A_HAND, A_HAND_END, R.R_NO_HAND_CARD)
         for i in range(row[S.HAND_COUNT + p]):
             out[A_HAND + i] = 1
     elif st == S.ST_PILE:  # RL-Z5/Z6: any card the take-back may pick, by card id (copies are alike)
+        if record:
+            claim(why, A_PILE, A_PILE_END, R.R_PILE_NOT_THERE)
         op = row[S.PEND_SRC]
         zone = S.DOOM if op == OP_EXHUME else S.DISCARD
         count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
@@ -448,10 +651,30 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
             cid = card_of(row, p, row[zone + p * S.MAX_DECK + j])
             if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid) >= 0:
                 out[A_PILE + cid] = 1
+            elif record and out[A_PILE + cid] == 0:
+                claim(why, A_PILE + cid, A_PILE + cid + 1,
+                      R.R_PILE_BEING_RESOLVED if pile_kind_fits(op, ctab[cid, C_TYPE]) else R.R_PILE_WRONG_KIND)
     n = 0
     for a in range(NUM_ACTIONS):
         n += out[a]
+        if record and out[a] != 0:
+            claim(why, a, a + 1, 0)  # a legal action has no reason
     return n
+
+
+@kernel
+def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    return legal_row(row, tables, p, out, out, False)  # record False: ``why`` (here ``out``) is never touched
+
+
+@kernel
+def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
+    """Why each action of ``p`` is illegal now: ``why[a]`` (int32 ``[NUM_ACTIONS, MAX_REASONS]``) gets the
+    ``reasons`` codes of the branches of ``legal_row`` that refuse action ``a`` (0 after the last; all 0 for a legal
+    action). Returns the number of legal actions."""
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    return legal_row(row, tables, p, mask, why.reshape(NUM_ACTIONS * R.MAX_REASONS), True)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -470,7 +693,7 @@ def up_all(row: np.ndarray) -> None:
 @kernel
 def resolve_attack(row: np.ndarray, tables, p: int, att: int, q: int, tgt: int, mode: int) -> None:
     """RL-A1/A2 Fight, RL-K9/K10 Jump, RL-K11 Throw; RL-K5/K7/K8 Counter; RL-K6 Steal; RL-B4 doom."""
-    ctab = tables[0]
+    ctab = tables.cards
     a_skills = skills_of(row, ctab, p, att)
     d_skills = skills_of(row, ctab, q, tgt)
     power = att_of(row, tables, p, att) if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
@@ -520,7 +743,7 @@ def finish_action(row: np.ndarray, p: int) -> None:
 @kernel
 def resolve_pending(row: np.ndarray, tables, p: int) -> None:
     """Pay the cost and resolve a Cast/Use or an ability (RL-A3, RL-M1..M3, RL-U1)."""
-    ctab = tables[0]
+    ctab = tables.cards
     src = row[S.PEND_SRC]
     caster = row[S.PEND_CASTER]
     target = row[S.PEND_TARGET]
@@ -543,7 +766,7 @@ def resolve_pending(row: np.ndarray, tables, p: int) -> None:
 
 @kernel
 def go_target(row: np.ndarray, tables, p: int) -> None:
-    one = tables[0][pending_card_id(row), C_ONE_TARGET]
+    one = tables.cards[pending_card_id(row), C_ONE_TARGET]
     if one == ONE_OWN:
         row[S.PEND_KIND] = S.PK_OWN_TARGET
         row[S.STEP] = S.ST_SLOT
@@ -564,7 +787,7 @@ def start_pending(row: np.ndarray, p: int, kind: int, step: int) -> None:
 
 @njit(cache=True, inline="always")  # one call site (apply_action)
 def battle_action(row: np.ndarray, tables, p: int, a: int) -> None:
-    ctab = tables[0]
+    ctab = tables.cards
     q = 1 - p
     row[S.BATTLE_TURNS] += 1  # RL-G13: every action or pass of the battle phase counts toward BATTLE_TURN_CAP
     if a == A_PASS:  # RL-A9
@@ -658,7 +881,7 @@ def offer_jump(row: np.ndarray, p: int, c: int) -> None:
 def granted_jump(row: np.ndarray, tables, p: int, c: int, card: int) -> None:
     """RL-K9 (gap): equipment or a relic that grants Jump (Wyrmscale Lance) brings its Jump into play with it: when
     Reinforce attaches it to an Up character and the opponent has someone to hit, that character may Jump at once."""
-    ctab = tables[0]
+    ctab = tables.cards
     sk = ctab[card, C_RELIC_SKILLS] if ctab[card, C_TYPE] == T_LOCATION else ctab[card, C_SKILLS]
     if (sk & SK_JUMP) != 0 and not is_down(row, p, c) and row[S.PARTY_COUNT + 1 - p] > 0:
         offer_jump(row, p, c)
@@ -687,9 +910,9 @@ def slot_choice(row: np.ndarray, tables, p: int, s: int) -> None:
         enter_party(row, p, inst, s, False)
         row[S.PLAYED + p * S.MAX_DECK + inst] = 1
         card = card_of(row, p, inst)
-        if tables[0][card, C_HAS_ENTER] != 0:
+        if tables.cards[card, C_HAS_ENTER] != 0:
             fire(row, tables, p, card, TR_ENTER, inst, -1, SC_NONE)
-        if (tables[0][card, C_SKILLS] & SK_JUMP) != 0 and row[S.PARTY_COUNT + 1 - p] > 0 and at_slot(row, p, s) == inst:
+        if (tables.cards[card, C_SKILLS] & SK_JUMP) != 0 and row[S.PARTY_COUNT + 1 - p] > 0 and at_slot(row, p, s) == inst:
             offer_jump(row, p, inst)  # RL-K9: the Jump is part of this Reinforce
         else:
             end_action(row, p)
@@ -826,7 +1049,7 @@ def location_effect(row: np.ndarray, tables, k0: int) -> None:
 @kernel
 def pile_choice(row: np.ndarray, tables, p: int, cid: int) -> None:
     """RL-Z5/Z6: take back a card of id ``cid``; when the take-back is done, resume what it interrupted."""
-    ctab = tables[0]
+    ctab = tables.cards
     op = row[S.PEND_SRC]
     take_back(row, ctab, p, op, pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid))
     row[S.PEND_LEFT] -= 1
@@ -868,7 +1091,7 @@ def reveal_aside(row: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def start_resolution(row: np.ndarray, tables) -> None:
     """RL-B1..B5, RL-K14, RL-V1: who gets the relic; then the winner keeps characters (RL-B6)."""
-    ctab = tables[0]
+    ctab = tables.cards
     w = row[S.BATTLE_WINNER]
     clear_pending(row)
     row[S.STEAL_OWED] = 0
@@ -1119,7 +1342,7 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> bool:
 @njit(cache=True, inline="always")
 def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> None:
     """RL-S1..S4: sort the deck file into zones, shuffle both decks, draw 3, pick the first 1P at random."""
-    ctab = tables[0]
+    ctab = tables.cards
     row[:] = 0
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)

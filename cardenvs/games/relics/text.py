@@ -9,64 +9,13 @@ import numpy as np
 from cardenvs.core.cards import CardPool
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
 
+from . import cards as K
 from .actions import ACTIONS, NUM_ACTIONS, action_range
-from .board import normalize_reserves
-from .board import att_of, def_of, distance, immune, is_down, meets_requirements, qualifies, sideboard_entry, skills_of
-from .cards import (
-    C_ACT,
-    C_ACT_LEADER,
-    C_COST_DOWN,
-    C_NEEDS_CASTER,
-    C_ONE_TARGET,
-    C_RELIC_ATT,
-    C_RELIC_DEF,
-    C_SCHOOL,
-    C_TYPE,
-    E_OP,
-    E_POWER,
-    E_TARGET,
-    E_TRIGGER,
-    ONE_OPP,
-    ONE_OWN,
-    OP_BOOST,
-    OP_DOWN,
-    OP_DRAW,
-    OP_EXHUME,
-    OP_OPP_DISCARD,
-    OP_RAISE,
-    OP_RECLAIM,
-    OP_RECRUIT,
-    OP_STRIKE,
-    OP_UP,
-    TG_OPP_ONE,
-    TG_OWN_ALL,
-    TG_OWN_ONE,
-    TG_SELF,
-    TR_ACT,
-    TR_CAST,
-    SCHOOLS,
-    SK_RANGED,
-    SK_THROW,
-    SKILLS,
-    T_EQUIPMENT,
-    T_ITEM,
-    T_LOCATION,
-    T_SPELL,
-    TYPES,
-)
-from .effects import effect_useful, pile_candidate
-from .rules import (
-    caster_useful,
-    mask_row,
-    free_host,
-    has_target,
-    pending_card_id,
-    pending_is_hidden,
-    pending_school,
-    pending_target_useful,
-    school_skill,
-    valid_caster,
-)
+from .board import att_of, def_of, distance, normalize_reserves, sideboard_entry
+from .cards import C_COST_DOWN, C_RELIC_ATT, C_RELIC_DEF, C_SCHOOL, C_TYPE, SCHOOLS, SKILLS, T_LOCATION, T_SPELL, TYPES
+from .reasons import MAX_REASONS
+from .reasons import TEMPLATES as REASON_TEMPLATES
+from .rules import mask_row, pending_card_id, pending_is_hidden, pending_school, why_row
 from . import state as S
 
 _S = S.STATE
@@ -186,7 +135,7 @@ def _char_text(row: np.ndarray, pool: CardPool, p: int, inst: int, show: bool) -
     if not show and _f(row, "face_down")[p, inst]:
         return "[face down]"
     card = int(_f(row, "deck_list")[p, inst])
-    ctab = pool.tables[0]
+    ctab = pool.tables.cards
     info = pool.cards[card]
     # current values, as the rules read them (printed + attachment + modifiers + cont effects)
     att = int(att_of(np.ascontiguousarray(row), pool.tables, p, inst))
@@ -235,7 +184,7 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         card = int(_f(row, "deck_list")[q, i])
         info = pool.cards[card]
         lines.append(f"location: {info['name']} (qualifies: {', '.join(info['qualifies'])}; relic "
-                     f"{_relic_name(pool, card)} +{pool.tables[0][card, C_RELIC_ATT]}/+{pool.tables[0][card, C_RELIC_DEF]})")
+                     f"{_relic_name(pool, card)} +{pool.tables.cards[card, C_RELIC_ATT]}/+{pool.tables.cards[card, C_RELIC_DEF]})")
     pile = [_name(row, pool, q, i) for q in (0, 1) for i in _zone(row, "loc_pile", q)]
     lines.append("location pile: " + (", ".join(pile) or "-"))
     event = int(_f(row, "last_event"))
@@ -331,6 +280,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+# Words for the wrong-step reason (``reasons.R_WRONG_STEP``): what an action range is, when it is allowed, what the
+# step asks for. They describe; which actions a step allows is decided by ``rules.legal_row`` alone.
 _WHEN = {
     "pass": "in the battle (Pass: draw 1), when placing drawn characters (to the reserves), in a Jump (decline), "
             "when keeping characters (keep no more) and in the resolution discard (done)",
@@ -358,14 +309,6 @@ _WHAT = {"pass": "passing", "fight": "a Fight", "throw": "a Throw", "move": "a M
          "leader_ability": "the leader card's ability", "recruit": "Recruit", "appoint": "Appoint",
          "retreat": "Retreat", "slot": "choosing one of your slots", "target": "choosing an opposing character",
          "location": "choosing the location", "pick": "choosing a leader", "pile": "taking back a card"}
-_ALLOWED = {
-    S.ST_LOCATION: ("location",), S.ST_LEADER: ("pick",), S.ST_LEADER_SLOT: ("slot",), S.ST_PLACE: ("pass", "slot"),
-    S.ST_TRIM: ("reserve",),
-    S.ST_BATTLE: ("pass", "fight", "throw", "move", "hand", "reserve", "relic", "ability", "leader_ability",
-                "recruit", "appoint", "retreat"),
-    S.ST_SLOT: ("slot",), S.ST_TARGET: ("target",), S.ST_DISCARD: ("hand",), S.ST_JUMP: ("pass", "target"),
-    S.ST_KEEP: ("pass", "slot"), S.ST_HAND: ("pass", "hand"), S.ST_PILE: ("pile",),
-}
 _NOW = {
     S.ST_LOCATION: "choose the battle's location", S.ST_LEADER: "choose your leader among the drawn characters",
     S.ST_LEADER_SLOT: "put your leader on an empty slot",
@@ -376,6 +319,20 @@ _NOW = {
     S.ST_JUMP: "Jump-attack an opposing character with the character you just reinforced, or pass",
     S.ST_KEEP: "choose characters to keep in the reserves, or pass", S.ST_HAND: "discard cards from hand, or pass",
     S.ST_PILE: "choose the card to take back",
+}
+# what each take-back picks, in words (``effects.pile_kind_fits`` decides)
+_TAKES = {K.OP_RAISE: ("raise", "a character"),
+          K.OP_RECLAIM: ("reclaim", "an item-deck card (equipment, item, spell)"),
+          K.OP_EXHUME: ("exhume", "a character or an item-deck card")}
+# why an op of a card that would change nothing changes nothing (``reasons.R_USELESS``), by op
+_USELESS_OP = {
+    K.OP_DRAW: "your item deck is empty: there is nothing to draw",
+    K.OP_RECRUIT: "your character deck is empty: there is no character to recruit",
+    K.OP_RAISE: "there is no character in your discard pile to take back",
+    K.OP_RECLAIM: "there is no equipment, item or spell in your discard pile to take back",
+    K.OP_EXHUME: "there is no character or item-deck card in your doom pile to take back",
+    K.OP_OPP_DISCARD: "the opponent's hand is empty",
+    K.OP_BOOST: "it changes no ATT or DEF",
 }
 _NO_REASON = "not legal in this decision"  # the sweep test checks it never shows: every refusal has its reason
 
@@ -388,254 +345,9 @@ def _who(row: np.ndarray, pool: CardPool, p: int, slot: int) -> str:
     return f"'{_name(row, pool, p, _at_slot(row, p, slot))}' ({_slot_text(p, slot)})"
 
 
-def _hand_missing(n: int, i: int) -> str:
-    return f"there is no hand card {i}: your hand holds {_plural(n, 'card')} (numbered from 0)"
-
-
-def _skill_names(mask: int) -> str:
-    return "/".join(SKILLS[b].capitalize() for b in range(len(SKILLS)) if mask >> b & 1)
-
-
-def _caster_reasons(row: np.ndarray, pool: CardPool, p: int, card: int, c: int) -> list[str]:
-    """Why character ``c`` of ``p`` cannot cast / use ``card`` (mirrors ``rules.valid_caster``)."""
-    ctab = pool.tables[0]
-    if valid_caster(_c(row), ctab, p, card, c):
-        return []
-    out = []
-    who = f"'{_name(row, pool, p, c)}'"
-    if int(ctab[card, C_COST_DOWN]) and is_down(row, p, c):
-        out.append(f"{who} is Down and '{pool.name(card)}' costs downing its user (RL-U3)")
-    if int(ctab[card, C_TYPE]) == T_SPELL:
-        school = int(ctab[card, C_SCHOOL])
-        if not int(skills_of(row, ctab, p, c)) & int(school_skill(school)):
-            out.append(f"{who} lacks the {SCHOOLS[school].capitalize()} skill the {SCHOOLS[school]} spell "
-                       f"'{pool.name(card)}' needs in its caster (RL-M2)")
-    return out
-
-
-def _target_reason(row: np.ndarray, pool: CardPool, p: int, card: int, school: int) -> str:
-    """Why ``card`` has no possible target (mirrors ``rules.has_target``), or ""."""
-    ctab = pool.tables[0]
-    one = int(ctab[card, C_ONE_TARGET])
-    if one == ONE_OWN and int(_f(row, "party_count")[p]) == 0:
-        return f"'{pool.name(card)}' targets one of your characters and you have none in play"
-    if one == ONE_OPP and not has_target(_c(row), ctab, p, card, school):
-        if int(_f(row, "party_count")[1 - p]) == 0:
-            return f"'{pool.name(card)}' targets an opposing character and the opponent has none in play"
-        return (f"'{pool.name(card)}' targets an opposing character and every one of them is an Up "
-                f"{SCHOOLS[school].capitalize()} character, immune to your {SCHOOLS[school]} magic (RL-K1/K2)")
-    return ""
-
-
-def _useless_reason(row: np.ndarray, pool: CardPool, p: int, card: int, trigger: int, src: int, payer: int,
-                    target: int, school: int) -> str:
-    """Why firing ``card``'s ``trigger`` effects now would change nothing (mirrors ``effects.effect_useful``), or ""."""
-    if effect_useful(_c(row), pool.tables, p, card, trigger, src, payer, target, school):
-        return ""
-    etab = pool.tables[1]
-    q = 1 - p
-    parts = []
-    for e in range(etab.shape[1]):
-        if int(etab[card, e, E_TRIGGER]) != trigger:
-            continue
-        op, tg = int(etab[card, e, E_OP]), int(etab[card, e, E_TARGET])
-        own = tg in (TG_SELF, TG_OWN_ONE, TG_OWN_ALL)
-        side = p if own else q
-        chosen = target if tg in (TG_OWN_ONE, TG_OPP_ONE) else -1
-        who = f"'{_name(row, pool, side, chosen)}'" if chosen >= 0 else None
-        if op == OP_DRAW:
-            parts.append("your item deck is empty: there is nothing to draw")
-        elif op == OP_RECRUIT:
-            parts.append("your character deck is empty: there is no character to recruit")
-        elif op in (OP_RAISE, OP_RECLAIM, OP_EXHUME):
-            what = {OP_RAISE: "no character in your discard pile",
-                    OP_RECLAIM: "no equipment, item or spell in your discard pile",
-                    OP_EXHUME: "no character or item-deck card in your doom pile"}[op]
-            parts.append(f"there is {what} to take back")
-        elif op == OP_OPP_DISCARD:
-            parts.append("the opponent's hand is empty")
-        elif op == OP_UP:
-            parts.append(f"{who} is not Down" if who else "none of your characters is Down" + (
-                " (the one that pays would only get its payment back)" if payer >= 0 else ""))
-        elif op == OP_DOWN:
-            parts.append(f"{who} is Down already" if who else "every character it may Down is Down already")
-        elif op == OP_STRIKE:
-            power = int(etab[card, e, E_POWER])
-            parts.append(f"{who} has DEF {int(def_of(_c(row), pool.tables, side, chosen))}, more than the strike's "
-                         f"power {power}" if who else f"no character it may hit has DEF {power} or less")
-        elif op == OP_BOOST:
-            parts.append("it changes no ATT or DEF")
-    return f"'{pool.name(card)}' would change nothing now (RL-M4): " + "; ".join(parts)
-
-
-def _hand_reasons(row: np.ndarray, pool: CardPool, p: int, i: int) -> list[str]:
-    """Why hand card ``i`` cannot be played in the battle step (mirrors ``rules.hand_playable``)."""
-    ctab = pool.tables[0]
-    hand = _zone(row, "hand", p)
-    if i >= len(hand):
-        return [_hand_missing(len(hand), i)]
-    card = int(_f(row, "deck_list")[p, hand[i]])
-    name = pool.name(card)
-    kind = int(ctab[card, C_TYPE])
-    if kind == T_EQUIPMENT:
-        if not free_host(_c(row), ctab, p, -1):
-            return [f"'{name}' is equipment and every character of yours in play already carries an attachment "
-                    f"(one each, RL-E2)" if _zone(row, "party", p) else
-                    f"'{name}' is equipment and you have no character in play to attach it to (RL-E1)"]
-        return [f"'{name}' is equipment and none of your characters without an attachment meets its requirements "
-                f"({_requires(pool, card)}, RL-E1)"]
-    if kind not in (T_ITEM, T_SPELL):
-        return [f"'{name}' is a {TYPES[kind]} card and cannot be played from the hand"]
-    reason = _target_reason(row, pool, p, card, int(ctab[card, C_SCHOOL]))
-    if reason:
-        return [reason]
-    if int(ctab[card, C_NEEDS_CASTER]):
-        party = _zone(row, "party", p)
-        if not party:
-            return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours in play and you have none"]
-        need = []
-        if kind == T_SPELL:
-            need.append(f"with the {SCHOOLS[int(ctab[card, C_SCHOOL])].capitalize()} skill (RL-M2)")
-        if int(ctab[card, C_COST_DOWN]):
-            need.append("that is Up to pay its down cost (RL-U1/U3)")
-        casters = [c for c in party if valid_caster(_c(row), ctab, p, card, c)]
-        if not casters:
-            return [f"'{name}' needs a {'caster' if kind == T_SPELL else 'user'} of yours " + " and ".join(need)
-                    + ": none of your characters in play qualifies"]
-        c = casters[0]
-        payer = c if int(ctab[card, C_COST_DOWN]) else -1
-        reason = _useless_reason(row, pool, p, card, TR_CAST, c, payer, -1, int(ctab[card, C_SCHOOL]))
-        return [reason] if reason else []
-    reason = _useless_reason(row, pool, p, card, TR_CAST, -1, -1, -1, int(ctab[card, C_SCHOOL]))
-    return [reason] if reason else []
-
-
 def _requires(pool: CardPool, card: int) -> str:
     need = pool.cards[card].get("requires") or []
     return "requires " + ", ".join(need) if need else "no requirement"
-
-
-def _battle_reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
-    ctab = pool.tables[0]
-    q = 1 - p
-    out: list[str] = []
-    if field in ("fight", "throw"):
-        a, t = divmod(i, S.PARTY_SIZE)
-        att, tgt = _at_slot(row, p, a), _at_slot(row, q, t)
-        if att < 0:
-            out.append(f"you have no character on {_slot_text(p, a)}")
-        if tgt < 0:
-            out.append(f"the opponent has no character on {_slot_text(q, t)}")
-        if att < 0:
-            return out
-        sk = int(skills_of(_c(row), ctab, p, att))
-        if field == "throw":
-            if not sk & SK_THROW:
-                out.append(f"{_who(row, pool, p, a)} lacks the Throw skill (RL-K11)")
-            hand = _zone(row, "hand", p)
-            if not any(int(ctab[int(_f(row, "deck_list")[p, h]), C_TYPE]) == T_EQUIPMENT for h in hand):
-                out.append("a Throw discards an equipment card from your hand and you hold none (RL-K11)")
-        if is_down(_c(row), p, att):
-            out.append(f"{_who(row, pool, p, a)} is Down: only an Up character can attack (RL-A1, RL-U3)")
-        if tgt >= 0:
-            d = int(distance(_c(row), p, att, q, tgt))
-            ranged = field == "throw" or bool(sk & SK_RANGED)
-            reach = 2 if ranged else 1
-            if d > reach:
-                how = ("a Throw reaches 2 rows (RL-K11)" if field == "throw" else
-                       "Ranged reaches 2 rows (RL-K4)" if ranged else "a Fight reaches 1 row, 2 with Ranged (RL-A1)")
-                out.append(f"{_who(row, pool, q, t)} is {_plural(d, 'row')} away from {_who(row, pool, p, a)}: {how}")
-        return out
-    if field == "move":
-        a, b = divmod(i, S.PARTY_SIZE)
-        c = _at_slot(row, p, a)
-        if c < 0:
-            out.append(f"you have no character on {_slot_text(p, a)}")
-        elif is_down(_c(row), p, c):
-            out.append(f"{_who(row, pool, p, a)} is Down: a Move downs the character, so it must be Up (RL-A4)")
-        if _at_slot(row, p, b) >= 0:
-            out.append(f"{_slot_text(p, b)} is taken by {_who(row, pool, p, b)}: a character moves to an empty slot "
-                       f"(RL-A4)" if b != a else "a character moves to another, empty slot (RL-A4)")
-        if a // S.ROW_SIZE == b // S.ROW_SIZE:
-            out.append("a Move goes to the other row: within its row a character's place changes nothing (RL-A4, "
-                       "RL-M4)")
-        return out
-    if field == "hand":
-        return _hand_reasons(row, pool, p, i)
-    if field == "reserve":
-        res = _zone(row, "reserves", p)
-        if i >= len(res):
-            return [f"there is no reserve character {i}: your reserves hold {_plural(len(res), 'character')} "
-                    f"(numbered from 0)"]
-        return [f"your party is full ({S.PARTY_SIZE} characters): Reinforce with a character only while it has fewer "
-                f"(RL-A5)"]
-    if field == "relic":
-        code = int(sideboard_entry(_c(row), p, i))
-        if code < 0:
-            return [f"there is no relic {i} you control: entries 0-{S.NUM_LOCATIONS - 1} are your own won locations, "
-                    f"{S.NUM_LOCATIONS}-{2 * S.NUM_LOCATIONS - 1} the opponent's whose relic you control; you control "
-                    f"{_plural(len(_relics_of(row, p)), 'relic')}"]
-        relic = _relic_name(pool, int(_f(row, "deck_list")[code // S.MAX_DECK, code % S.MAX_DECK]))
-        if int(_f(row, "host")[code // S.MAX_DECK, code % S.MAX_DECK]) >= 0:
-            out.append(f"the relic '{relic}' is already in play, attached to a character")
-        if not free_host(_c(row), ctab, p, -1):
-            out.append(f"the relic '{relic}' needs a character of yours without an attachment (one each, RL-E2)"
-                       if _zone(row, "party", p) else "you have no character in play to attach a relic to")
-        return out
-    if field == "ability":
-        c = _at_slot(row, p, i)
-        if c < 0:
-            return [f"you have no character on {_slot_text(p, i)}"]
-        card = int(_f(row, "deck_list")[p, c])
-        who = _who(row, pool, p, i)
-        if int(ctab[card, C_ACT]) < 0:
-            return [f"{who} has no act ability"]
-        if is_down(_c(row), p, c):
-            out.append(f"{who} is Down: using its ability downs it, so it must be Up (RL-U1/U3)")
-        if int(ctab[card, C_ACT_LEADER]) and int(_f(row, "leader")[p]) != c:
-            out.append(f"the ability of {who} is marked Leader and works only while it is your party leader (RL-K13)")
-        reason = _target_reason(row, pool, p, card, 0) or _useless_reason(row, pool, p, card, TR_ACT, c, c, -1, 0)
-        if reason:
-            out.append(reason)
-        return out
-    if field == "leader_ability":
-        lc = int(_f(row, "deck_list")[p, int(_f(row, "leader_card")[p, 0])])
-        if int(ctab[lc, C_ACT]) < 0:
-            return [f"your leader card '{pool.name(lc)}' has no act ability"]
-        leader = int(_f(row, "leader")[p])
-        if leader < 0:
-            return ["you have no leader in play (the leader card's ability downs the leader)"]
-        lname = f"your leader '{_name(row, pool, p, leader)}'"
-        if is_down(_c(row), p, leader):
-            out.append(f"{lname} is Down: the leader card's ability downs the leader, so it must be Up (RL-U3)")
-        if not qualifies(_c(row), ctab, p):
-            loc = _location_line(row, pool)
-            out.append(f"{lname} does not qualify for the location{loc}: the leader card's ability works only while "
-                       f"the leader's class or a descriptor matches (RL-L2)")
-        reason = _target_reason(row, pool, p, lc, 0) or _useless_reason(row, pool, p, lc, TR_ACT, leader, leader, -1, 0)
-        if reason:
-            out.append(reason)
-        return out
-    if field == "recruit":
-        n = int(_f(row, "hand_count")[p])
-        if n < S.RECRUIT_COST:
-            out.append(f"Recruit costs {S.RECRUIT_COST} cards from hand and you hold {n} (RL-A6)")
-        if int(_f(row, "char_deck_count")[p]) == 0:
-            out.append("your character deck is empty: there is no character to draw (RL-A6)")
-        return out
-    if field == "appoint":
-        n = int(_f(row, "hand_count")[p])
-        if n < S.APPOINT_COST:
-            out.append(f"Appoint costs {S.APPOINT_COST} cards from hand and you hold {n} (RL-A7)")
-        leader = int(_f(row, "leader")[p])
-        if not [c for c in _zone(row, "party", p) if c != leader]:
-            out.append("you have no character in play other than your leader to move the leader card to (RL-A7)")
-        return out
-    return out
-
-
-def _relics_of(row: np.ndarray, p: int) -> list[int]:
-    return [k for k in range(2 * S.SIDE_CAP) if int(sideboard_entry(_c(row), p, k)) >= 0]
 
 
 def _location_line(row: np.ndarray, pool: CardPool) -> str:
@@ -647,158 +359,260 @@ def _location_line(row: np.ndarray, pool: CardPool) -> str:
     return ""
 
 
-def _slot_reasons(row: np.ndarray, pool: CardPool, p: int, s: int) -> list[str]:
-    """ST_SLOT: why own slot ``s`` does not suit the pending action (mirrors ``rules.mask_row``)."""
-    ctab = pool.tables[0]
-    kind = int(_f(row, "pend_kind"))
-    c = _at_slot(row, p, s)
-    if kind == S.PK_REINFORCE:
-        return [f"{_slot_text(p, s)} is taken by {_who(row, pool, p, s)}: the reinforcing character needs an empty "
-                f"slot"]
-    if c < 0:
-        return [f"you have no character on {_slot_text(p, s)}: choose one of your characters"]
-    who = _who(row, pool, p, s)
-    if kind in (S.PK_EQUIP, S.PK_RELIC):
-        out = []
-        if int(_f(row, "attached")[p, c]) >= 0:
-            out.append(f"{who} already carries an attachment (one each, RL-E2)")
-        if kind == S.PK_EQUIP:
-            card = int(_f(row, "deck_list")[p, int(_f(row, "pend_card"))])
-            if not meets_requirements(_c(row), ctab, p, c, card):
-                out.append(f"{who} does not meet the requirements of '{pool.name(card)}' ({_requires(pool, card)}, "
-                           f"RL-E1)")
-        return out
-    if kind == S.PK_CASTER:
-        card = int(pending_card_id(_c(row)))
-        out = _caster_reasons(row, pool, p, card, c)
-        if not out and not caster_useful(_c(row), pool.tables, p, card, c):
-            payer = c if int(ctab[card, C_COST_DOWN]) else -1
-            out = [_useless_reason(row, pool, p, card, TR_CAST, c, payer, -1, int(ctab[card, C_SCHOOL]))]
-        return out
-    if kind == S.PK_OWN_TARGET and not pending_target_useful(_c(row), pool.tables, p, c):
-        return [_pending_useless(row, pool, p, c)]
-    if kind == S.PK_APPOINT:
-        return [f"{who} is already your leader: Appoint moves the leader card to another character (RL-A7)"]
-    return []
+def _entries(first: int, n: int) -> str:
+    return f"{first}-{first + n - 1}" if n else "none"
 
 
-def _pending_useless(row: np.ndarray, pool: CardPool, p: int, target: int) -> str:
-    """Why the pending Cast / ability aimed at ``target`` would change nothing (mirrors ``pending_target_useful``)."""
-    card = int(pending_card_id(_c(row)))
-    caster = int(_f(row, "pend_caster"))
-    if int(_f(row, "pend_src")) == S.SRC_CARD:
-        payer = caster if int(pool.tables[0][card, C_COST_DOWN]) else -1
-        return _useless_reason(row, pool, p, card, TR_CAST, caster, payer, target,
-                               int(pending_school(_c(row), pool.tables)))
-    return _useless_reason(row, pool, p, card, TR_ACT, caster, caster, target, 0)
+class _Details(dict):
+    """The ``{fields}`` of the reason templates for one action of ``p``: names, slots and counts, each read from the
+    row the first time a template asks for it (``_field`` methods). They describe the position; none decides
+    legality (``rules.legal_row`` recorded the codes)."""
 
+    def __init__(self, row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> None:
+        super().__init__()
+        self.row, self.pool, self.p, self.q, self.field, self.i = row, pool, p, 1 - p, field, i
+        self.st = int(_f(row, "step"))
 
-def _pile_reasons(row: np.ndarray, pool: CardPool, p: int, cid: int) -> list[str]:
-    ctab = pool.tables[0]
-    op = int(_f(row, "pend_src"))
-    pile = "doom pile" if op == OP_EXHUME else "discard pile"
-    verb = {OP_RAISE: "raise", OP_RECLAIM: "reclaim", OP_EXHUME: "exhume"}.get(op, "take-back")
-    if cid >= len(pool.cards):
-        return [f"there is no card id {cid}: the pool has {len(pool.cards)} cards"]
-    name = pool.cards[cid]["name"]
-    insts = [i for i in _zone(row, "doom" if op == OP_EXHUME else "discard", p)
-             if int(_f(row, "deck_list")[p, i]) == cid]
-    if not insts:
-        return [f"there is no '{name}' in your {pile}"]
-    kind = int(ctab[cid, C_TYPE])
-    if op == OP_RAISE and kind != TYPES.index("character"):
-        return [f"'{name}' is a {TYPES[kind]} card: raise takes back a character"]
-    if op == OP_RECLAIM and kind not in (T_EQUIPMENT, T_ITEM, T_SPELL):
-        return [f"'{name}' is a {TYPES[kind]} card: reclaim takes back an item-deck card (equipment, item, spell)"]
-    if op == OP_EXHUME and kind not in (T_EQUIPMENT, T_ITEM, T_SPELL, TYPES.index("character")):
-        return [f"'{name}' is a {TYPES[kind]} card: exhume takes back a character or an item-deck card"]
-    if pile_candidate(_c(row), ctab, p, op, int(_f(row, "pend_target")), cid) < 0:
-        return [f"'{name}' is the card being resolved: the {verb} cannot take it back"]
-    return []
+    def __missing__(self, key: str) -> str | int:
+        value = getattr(self, f"_{key}")()
+        self[key] = value
+        return value
 
+    # ---- which character / card the action is about
+    def _own(self) -> int:  # the own grid slot: the attacker / mover, the ability's character, the slot chosen
+        return divmod(self.i, S.PARTY_SIZE)[0] if self.field in ("fight", "throw", "move") else self.i
 
-def _reasons(row: np.ndarray, pool: CardPool, p: int, field: str, i: int) -> list[str]:
-    """Every reason ``field``/``i`` is refused now (read from the same predicates as ``rules.mask_row``)."""
-    ctab = pool.tables[0]
-    st = int(_f(row, "step"))
-    q = 1 - p
-    if field not in _ALLOWED.get(st, ()):
-        extra = ""
-        if field == "pass" and st in (S.ST_LEADER, S.ST_LEADER_SLOT, S.ST_LOCATION, S.ST_TRIM, S.ST_SLOT, S.ST_TARGET,
-                                      S.ST_DISCARD, S.ST_PILE):
-            extra = "; this choice cannot be declined"
-        return [f"{_WHAT[field]} is allowed {_WHEN[field]}; the step now is '{S.STEP_NAMES[st]}': {_NOW[st]}{extra}"]
-    if st == S.ST_BATTLE:
-        return _battle_reasons(row, pool, p, field, i)
-    if st == S.ST_LOCATION:
-        mine, theirs = len(_zone(row, "loc_pile", p)), len(_zone(row, "loc_pile", q))
-        if i < S.NUM_LOCATIONS:
-            return [f"there is no location {i} of yours in the pile: you have {mine} left (entries 0-{mine - 1}), "
-                    f"the opponent {theirs} (entries {S.NUM_LOCATIONS}-{S.NUM_LOCATIONS + theirs - 1})"]
-        return [f"there is no opposing location {i - S.NUM_LOCATIONS} in the pile: the opponent has {theirs} left "
-                f"(entries {S.NUM_LOCATIONS}-{S.NUM_LOCATIONS + theirs - 1}), you {mine} (entries 0-{mine - 1})"]
-    if st == S.ST_LEADER:
-        n = len(_zone(row, "lineup", p))
-        return [f"there is no drawn character {i}: you drew {n} (numbered from 0)"]
-    if st in (S.ST_LEADER_SLOT, S.ST_PLACE):
-        return [f"{_slot_text(p, i)} is taken by {_who(row, pool, p, i)}: choose an empty slot"]
-    if st == S.ST_TRIM:
-        n = len(_zone(row, "reserves", p))
-        return [f"there is no reserve character {i}: your reserves hold {n} (numbered from 0)"]
-    if st == S.ST_SLOT:
-        return _slot_reasons(row, pool, p, i)
-    if st in (S.ST_TARGET, S.ST_JUMP):
-        c = _at_slot(row, q, i)
-        if c < 0:
-            return [f"the opponent has no character on {_slot_text(q, i)}"]
-        school = int(pending_school(_c(row), pool.tables))
-        if immune(_c(row), ctab, p, q, c, school):
-            return [f"{_who(row, pool, q, i)} is an Up {SCHOOLS[school].capitalize()} character: it ignores your "
-                    f"{SCHOOLS[school]} magic (RL-K1/K2)"]
-        if st == S.ST_TARGET and not pending_target_useful(_c(row), pool.tables, p, c):
-            return [_pending_useless(row, pool, p, c)]
-        return []
-    if st == S.ST_DISCARD:
-        hand = _zone(row, "hand", p)
-        if i >= len(hand):
-            return [_hand_missing(len(hand), i)]
-        if int(_f(row, "pend_kind")) == S.PK_THROW:
-            card = int(_f(row, "deck_list")[p, hand[i]])
-            return [f"'{pool.name(card)}' is not equipment: a Throw discards an equipment card (RL-K11)"]
-        return []
-    if st == S.ST_KEEP:
-        return [f"you have no character on {_slot_text(p, i)} to keep"]
-    if st == S.ST_HAND:
-        return [_hand_missing(len(_zone(row, "hand", p)), i)]
-    if st == S.ST_PILE:
-        return _pile_reasons(row, pool, p, i)
-    return []
+    def _opp(self) -> int:  # the opposing grid slot: the Fight / Throw target, the target chosen
+        return divmod(self.i, S.PARTY_SIZE)[1] if self.field in ("fight", "throw") else self.i
+
+    def _card_id(self) -> int:
+        """The card the action plays or resolves: the hand card, the ability's character, the leader card, or the
+        card of the pending Cast / ability being aimed."""
+        row, p = self.row, self.p
+        if self.st in (S.ST_SLOT, S.ST_TARGET):
+            return int(pending_card_id(row))
+        if self.field == "hand":
+            return int(_f(row, "deck_list")[p, _zone(row, "hand", p)[self.i]])
+        if self.field == "ability":
+            return int(_f(row, "deck_list")[p, _at_slot(row, p, self.i)])
+        if self.field == "leader_ability":
+            return int(_f(row, "deck_list")[p, int(_f(row, "leader_card")[p, 0])])
+        return -1
+
+    def _i(self) -> int:
+        return self.i
+
+    def _over_note(self) -> str:
+        return " (truncated at a cap)" if int(self.row[H_STATUS]) == TRUNCATED else ""
+
+    def _decider(self) -> int:
+        return int(self.row[H_TO_ACT])
+
+    def _public_step(self) -> str:
+        return _public_step(self.row, self.p)
+
+    def _what(self) -> str:
+        return _WHAT[self.field]
+
+    def _when(self) -> str:
+        return _WHEN[self.field]
+
+    def _step(self) -> str:
+        return S.STEP_NAMES[self.st]
+
+    def _now(self) -> str:
+        return _NOW[self.st]
+
+    def _extra(self) -> str:
+        return "; this choice cannot be declined" if self.field == "pass" else ""
+
+    def _opp_i(self) -> int:
+        return self.i - S.NUM_LOCATIONS
+
+    def _my_locations(self) -> int:
+        return len(_zone(self.row, "loc_pile", self.p))
+
+    def _opp_locations(self) -> int:
+        return len(_zone(self.row, "loc_pile", self.q))
+
+    def _my_entries(self) -> str:
+        return _entries(0, self["my_locations"])
+
+    def _opp_entries(self) -> str:
+        return _entries(S.NUM_LOCATIONS, self["opp_locations"])
+
+    def _drawn(self) -> int:
+        return len(_zone(self.row, "lineup", self.p))
+
+    def _reserves(self) -> str:
+        return _plural(len(_zone(self.row, "reserves", self.p)), "character")
+
+    def _hand_n(self) -> int:
+        return len(_zone(self.row, "hand", self.p))
+
+    def _hand_cards(self) -> str:
+        return _plural(self["hand_n"], "card")
+
+    def _slot(self) -> str:
+        return _slot_text(self.p, self._own())
+
+    def _slot_who(self) -> str:
+        return _who(self.row, self.pool, self.p, self._own())
+
+    def _slot_name(self) -> str:
+        return _name(self.row, self.pool, self.p, _at_slot(self.row, self.p, self._own()))
+
+    def _opp_slot(self) -> str:
+        return _slot_text(self.q, self._opp())
+
+    def _opp_who(self) -> str:
+        return _who(self.row, self.pool, self.q, self._opp())
+
+    def _dest(self) -> str:
+        return _slot_text(self.p, self.i % S.PARTY_SIZE)
+
+    def _dest_who(self) -> str:
+        return _who(self.row, self.pool, self.p, self.i % S.PARTY_SIZE)
+
+    def _rows(self) -> str:
+        att, tgt = _at_slot(self.row, self.p, self._own()), _at_slot(self.row, self.q, self._opp())
+        return _plural(int(distance(_c(self.row), self.p, att, self.q, tgt)), "row")
+
+    def _card(self) -> str:
+        return self.pool.name(self._card_id())
+
+    def _card_type(self) -> str:
+        return TYPES[int(self.pool.tables.cards[self._card_id(), C_TYPE])]
+
+    def _attachable(self) -> str:
+        return f"the relic '{self['relic']}'" if self.field == "relic" else f"'{self['card']}'"
+
+    def _requires(self) -> str:
+        return _requires(self.pool, self._card_id())
+
+    def _school(self) -> str:
+        if self.st in (S.ST_SLOT, S.ST_TARGET):
+            return SCHOOLS[int(pending_school(_c(self.row), self.pool.tables))]
+        return SCHOOLS[int(self.pool.tables.cards[self._card_id(), C_SCHOOL])]
+
+    def _School(self) -> str:  # noqa: N802 (the template's capitalised school name)
+        return self["school"].capitalize()
+
+    def _caster(self) -> str:
+        return "caster" if int(self.pool.tables.cards[self._card_id(), C_TYPE]) == T_SPELL else "user"
+
+    def _caster_needs(self) -> str:
+        ctab, card = self.pool.tables.cards, self._card_id()
+        need = []
+        if int(ctab[card, C_TYPE]) == T_SPELL:
+            need.append(f"with the {self['School']} skill (RL-M2)")
+        if int(ctab[card, C_COST_DOWN]):
+            need.append("that is Up to pay its down cost (RL-U1/U3)")
+        return " and ".join(need)
+
+    def _party_size(self) -> int:
+        return S.PARTY_SIZE
+
+    def _own_relic_entries(self) -> str:
+        return _entries(0, S.NUM_LOCATIONS)
+
+    def _opp_relic_entries(self) -> str:
+        return _entries(S.NUM_LOCATIONS, S.NUM_LOCATIONS)
+
+    def _relics(self) -> str:
+        n = sum(int(sideboard_entry(_c(self.row), self.p, k)) >= 0 for k in range(2 * S.SIDE_CAP))
+        return _plural(n, "relic")
+
+    def _relic(self) -> str:
+        code = int(sideboard_entry(_c(self.row), self.p, self.i))
+        return _relic_name(self.pool, int(_f(self.row, "deck_list")[code // S.MAX_DECK, code % S.MAX_DECK]))
+
+    def _leader(self) -> str:
+        return _name(self.row, self.pool, self.p, int(_f(self.row, "leader")[self.p]))
+
+    def _location(self) -> str:
+        return _location_line(self.row, self.pool)
+
+    def _recruit_cost(self) -> int:
+        return S.RECRUIT_COST
+
+    def _appoint_cost(self) -> int:
+        return S.APPOINT_COST
+
+    def _pile(self) -> str:
+        return "doom pile" if int(_f(self.row, "pend_src")) == K.OP_EXHUME else "discard pile"
+
+    def _pile_card(self) -> str:
+        n = len(self.pool.cards)
+        return f"'{self.pool.cards[self.i]['name']}'" if self.i < n else f"card id {self.i} (the pool has {n} cards)"
+
+    def _pile_name(self) -> str:
+        return self.pool.name(self.i)
+
+    def _pile_type(self) -> str:
+        return TYPES[int(self.pool.tables.cards[self.i, C_TYPE])]
+
+    def _verb(self) -> str:
+        return _TAKES.get(int(_f(self.row, "pend_src")), ("take-back", ""))[0]
+
+    def _verb_takes(self) -> str:
+        return _TAKES.get(int(_f(self.row, "pend_src")), ("", "a card"))[1]
+
+    def _useless(self) -> str:
+        """What each of the card's effects (of the trigger being used) would fail to change."""
+        row, pool, p = self.row, self.pool, self.p
+        card, ctab, etab = self._card_id(), pool.tables.cards, pool.tables.effects
+        target, side = -1, p
+        if self.st in (S.ST_SLOT, S.ST_TARGET):  # the pending Cast / ability aimed at the chosen character
+            from_card = int(_f(row, "pend_src")) == S.SRC_CARD
+            trigger = K.TR_CAST if from_card else K.TR_ACT
+            pays = bool(ctab[card, C_COST_DOWN]) or not from_card
+            if int(_f(row, "pend_kind")) != S.PK_CASTER:
+                side = p if self.st == S.ST_SLOT else self.q
+                target = _at_slot(row, side, self.i)
+        else:
+            trigger = K.TR_ACT if self.field in ("ability", "leader_ability") else K.TR_CAST
+            pays = trigger == K.TR_ACT or bool(ctab[card, C_COST_DOWN])
+        parts = []
+        for e in range(etab.shape[1]):
+            if int(etab[card, e, K.E_TRIGGER]) != trigger:
+                continue
+            op, tg = int(etab[card, e, K.E_OP]), int(etab[card, e, K.E_TARGET])
+            who = f"'{_name(row, pool, side, target)}'" if target >= 0 and tg in (K.TG_OWN_ONE, K.TG_OPP_ONE) else None
+            if op in _USELESS_OP:
+                parts.append(_USELESS_OP[op])
+            elif op == K.OP_UP:
+                parts.append(f"{who} is not Down" if who else "none of your characters is Down" + (
+                    " (the one that pays would only get its payment back)" if pays else ""))
+            elif op == K.OP_DOWN:
+                parts.append(f"{who} is Down already" if who else "every character it may Down is Down already")
+            elif op == K.OP_STRIKE:
+                power = int(etab[card, e, K.E_POWER])
+                parts.append(f"{who} has DEF {int(def_of(_c(row), pool.tables, side, target))}, more than the "
+                             f"strike's power {power}" if who else f"no character it may hit has DEF {power} or less")
+        return "; ".join(parts)
 
 
 def explain_illegal(row: np.ndarray, pool: CardPool, player: int, action: int) -> str:
     """Why ``action`` is not legal for ``player`` now, in the game's terms; "" when it is legal.
 
-    ``rules.mask_row`` decides legality; the reasons read the same predicates (``hand_playable``'s parts
-    ``free_host``/``has_target``/``valid_caster``, ``meets_requirements``, ``immune``, ``distance``, ``qualifies``,
-    ``sideboard_entry``, ``pile_candidate``) and only what ``player`` can see: their own hand, reserves, drawn
-    characters, piles and leader card, and the public board. The opponent's hand, reserves and decks are never
-    read, and a sub-decision of the opponent that depends on their hidden hand card is named as the battle step."""
+    The reasons are the codes ``rules.why_row`` records from the branches of the mask kernel that refuse the action
+    (``reasons``), put into words with names and counts from the row: nothing here decides legality. The words use
+    only what ``player`` can see: their own hand, reserves, drawn characters, piles and leader card, and the public
+    board; a sub-decision of the opponent that depends on their hidden hand card is named as the battle step."""
     p, a = int(player), int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"there is no action {a}: action ids run from 0 to {NUM_ACTIONS - 1}"
-    status = int(row[H_STATUS])
-    if status != LIVE:
-        return "the game is over" + (" (truncated at a cap)" if status == TRUNCATED else "")
-    if int(row[H_TO_ACT]) != p:
-        return (f"it is not your decision: P{int(row[H_TO_ACT])} decides now (step '{_public_step(row, p)}')")
+    row = _c(row)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask_row(_c(row), pool.tables, p, mask)
-    if mask[a]:
+    if mask_row(row, pool.tables, p, mask) and mask[a]:
         return ""
+    why = np.zeros((NUM_ACTIONS, MAX_REASONS), dtype=np.int32)
+    why_row(row, pool.tables, p, why)
     field, i = action_range(a)
-    reasons = _reasons(row, pool, p, field, i)
+    details = _Details(row, pool, p, field, i)
+    reasons = [REASON_TEMPLATES[int(code)].format_map(details) for code in why[a] if code]
     return "; ".join(reasons) if reasons else _NO_REASON
-
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool) -> np.ndarray:
@@ -823,7 +637,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         return [i for i in _zone(out, zone, opp) if not known[opp, i]]
 
     # RL-G14: cards the opponent set aside in a simultaneous step are hidden like its hand / reserves
-    is_char = pool.tables[0][:, C_TYPE] == TYPES.index("character")
+    is_char = pool.tables.cards[:, C_TYPE] == TYPES.index("character")
     aside = unknown("hand_aside")
     aside_chars = [i for i in aside if is_char[deck_list[opp, i]]]
     aside_items = [i for i in aside if not is_char[deck_list[opp, i]]]
@@ -841,7 +655,7 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
             out[off + p * S.MAX_DECK + i] = c
     normalize_reserves(out, opp)  # RL-P6: the re-dealt reserves keep one copy of each character in view
     if not _S.get(out, "leader_shown")[opp]:
-        leaders = np.flatnonzero(pool.tables[0][:, C_TYPE] == TYPES.index("leader"))
+        leaders = np.flatnonzero(pool.tables.cards[:, C_TYPE] == TYPES.index("leader"))
         inst = int(_S.get(out, "leader_card")[opp, 0])
         out[off + opp * S.MAX_DECK + inst] = int(rng.choice(leaders))
     return out

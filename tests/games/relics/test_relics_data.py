@@ -67,7 +67,7 @@ def test_starter_decks_are_legal_and_distinct() -> None:
 def test_RL_D3_D11_location_card_carries_its_relic_on_the_back() -> None:
     """Checks RL-D3, RL-D11.
     RL-D3: one card, a location on the front and its relic (ATT/DEF/skills, no requirement) on the back."""
-    ctab = POOL.tables[0]
+    ctab = POOL.tables.cards
     card = POOL.by_name["Whispering Wood"]
     info = POOL.cards[card]
     assert info["relic_name"] == "Sylvan Bow" and ctab[card, C_RELIC_ATT] == 1
@@ -77,7 +77,7 @@ def test_RL_D3_D11_location_card_carries_its_relic_on_the_back() -> None:
 
 def test_RL_D7_character_has_att_def_class_descriptors_skills() -> None:
     """Checks RL-D7."""
-    ctab = POOL.tables[0]
+    ctab = POOL.tables.cards
     card = POOL.by_name["Longshot Ranger"]
     assert (ctab[card, C_ATT], ctab[card, C_DEF]) == (4, 3)
     assert POOL.classes[ctab[card, C_CLASS]] == "Hunter" and ctab[card, C_DESC] == 1 << POOL.descriptors.index("Human")

@@ -7,22 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from relics_helpers import (
-    A,
-    POOL,
-    act,
-    build,
-    do,
-    field,
-    fight,
-    inst_at,
-    is_down,
-    is_legal,
-    legal,
-    names,
-    party_at,
-    step_of,
-)
+from relics_helpers import (A, POOL, act, build, do, field, fight, inst_at, is_down, is_legal, legal, names, party_at,
+                            step_of)
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.relics import SPEC, load_pool, rules
@@ -47,7 +33,7 @@ def card_features(name: str) -> np.ndarray:
     from cardenvs.games.relics.observe import write_card
 
     out = np.zeros(CARD_SIZE, np.float32)
-    write_card(POOL.tables[0], POOL.by_name[name], out, 0)
+    write_card(POOL.tables.cards, POOL.by_name[name], out, 0)
     return out
 
 

@@ -2,9 +2,11 @@
 ``SPEC.legend`` (every mark the text board prints).
 
 Scenario tests build a position with ``relics_helpers.build`` where one action is illegal for a known reason (the
-checklist rule ID is in the test name) and check that the explanation names that reason; a sweep over states of
-random play checks that every refusal has a reason, every legal action gets "", and no explanation names a card the
-player cannot see; a render scan checks the legend covers every bracketed mark.
+checklist rule ID is in the test name) and check that the explanation names that reason; over positions of random
+and heuristic play the mask kernel itself (``rules.why_row``) must record a declared reason code for every refusal
+and none for a legal action; a sweep over states of random play checks that every refusal has a reason, every legal
+action gets "", and no explanation names a card the player cannot see; a render scan checks the legend covers every
+bracketed mark.
 """
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ from cardenvs.games.relics.state import (
     STATE,
     STEP_NAMES,
 )
+from cardenvs.games.relics.reasons import MAX_REASONS, NUM_REASONS, R_NOT_YOUR_DECISION
+from cardenvs.games.relics.reasons import NAMES as REASON_NAMES
+from cardenvs.games.relics.rules import why_row
 from cardenvs.games.relics.text import _NO_REASON
 
 EXPLAIN = SPEC.explain_illegal
@@ -287,10 +292,32 @@ def _random_states(games: int = 12, seed: int = 5, every: int = 7, steps: int = 
     yield g
 
 
-def test_sweep_every_refusal_has_a_reason_and_names_only_visible_cards() -> None:
+def _heuristic_states(games: int = 6, seed: int = 3, every: int = 8, steps: int = 900):
+    """Positions of heuristic-vs-heuristic play: competent play reaches what random play rarely does (full parties,
+    relics in play, casts aimed at chosen characters)."""
+    from cardenvs.core.agents import make_agent
+
+    g = BatchGame(SPEC, games, decks=[("vanguard", "arcana"), ("shadow", "vanguard"), ("arcana", "shadow")]
+                  * (games // 3), seed=seed, autoreset=True)
+    agent = make_agent("relics", "heuristic")
+    for step in range(steps):
+        if step % every == 0:
+            yield g
+        mask = g.legal_mask()
+        g.step(agent.act(None, mask, states=g.states, players=g.to_act))
+
+
+@pytest.mark.parametrize("pilot", ["random", "heuristic"])
+def test_sweep_every_refusal_has_a_recorded_reason_and_names_only_visible_cards(pilot: str) -> None:
+    """Rules once: ``why_row`` runs the mask's own branches (``legal_row`` with ``record``), so for every action the
+    mask refuses it records a declared reason code (never 0, "unknown"), for every legal action none, and the same
+    count of legal actions; the other player is told it is not their decision. Over positions of random and of
+    heuristic play, every refusal's explanation is a filled message that names only cards the player can see, and
+    every legal action's is ""."""
     checked = steps = 0
-    seen_steps = set()
-    for g in _random_states():
+    seen_steps: set[int] = set()
+    seen_codes: set[int] = set()
+    for g in _random_states() if pilot == "random" else _heuristic_states():
         masks = g.legal_mask()
         for r in range(g.num_games):
             row = g.states[r]
@@ -299,6 +326,13 @@ def test_sweep_every_refusal_has_a_reason_and_names_only_visible_cards() -> None
             p = int(row[H_TO_ACT])
             seen_steps.add(int(STATE.get(row, "step")))
             mask = masks[r]
+            why = np.zeros((NUM_ACTIONS, MAX_REASONS), dtype=np.int32)
+            assert why_row(row, g.pool.tables, p, why) == mask.sum()
+            assert not why[mask != 0].any(), [g.action_name(int(a), r, p) for a in np.flatnonzero(why.any(1) & mask)]
+            assert (why[mask == 0, 0] > 0).all(), [g.action_name(int(a), r, p)
+                                                   for a in np.flatnonzero((why[:, 0] == 0) & (mask == 0))]
+            assert ((why >= 0) & (why < NUM_REASONS)).all()
+            seen_codes.update(why[why > 0].tolist())
             visible = _visible_names(g, r, p)
             steps += 1
             for a in range(NUM_ACTIONS):
@@ -307,15 +341,20 @@ def test_sweep_every_refusal_has_a_reason_and_names_only_visible_cards() -> None
                     assert text == "", (a, text)
                     continue
                 checked += 1
-                assert text and text != _NO_REASON, (g.render(r, viewer=p), a, g.action_name(a, r, p))
+                assert text and text != _NO_REASON and "{" not in text, (g.render(r, viewer=p), a,
+                                                                          g.action_name(a, r, p), text)
                 if action_range(a)[0] == "pile":  # names the card id asked for: pool data, not hidden
                     continue
                 for c in POOL.cards:
                     if f"'{c['name']}'" in text:
                         assert c["name"] in visible, (text, g.render(r, viewer=p))
+            other = np.zeros((NUM_ACTIONS, MAX_REASONS), dtype=np.int32)
+            assert why_row(row, g.pool.tables, 1 - p, other) == 0
+            assert (other[:, 0] == R_NOT_YOUR_DECISION).all() and not other[:, 1:].any()
             assert "not your decision" in EXPLAIN(row, g.pool, 1 - p, A("pass"))
     assert steps >= 300 and checked > 50_000
     assert {ST_LOCATION, ST_PLACE, ST_BATTLE, ST_SLOT} <= seen_steps
+    assert len(seen_codes) >= 25, sorted(REASON_NAMES[c] for c in seen_codes)
 
 
 # ---------------------------------------------------------------------------------------------- legend

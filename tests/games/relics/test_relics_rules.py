@@ -7,23 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from relics_helpers import (
-    POOL,
-    A,
-    act,
-    build,
-    do,
-    field,
-    fight,
-    inst_at,
-    is_down,
-    is_legal,
-    legal,
-    names,
-    party_at,
-    stats,
-    step_of,
-)
+from relics_helpers import (POOL, A, act, build, do, field, fight, inst_at, is_down, is_legal, legal, names, party_at,
+                            stats, step_of)
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.errors import IllegalActionError
@@ -57,7 +42,7 @@ def run_forced(g: BatchGame) -> None:
 
 
 def kinds(g: BatchGame, p: int, zone: str) -> set[int]:
-    return {int(POOL.tables[0][POOL.by_name[n], C_TYPE]) for n in names(g, p, zone)}
+    return {int(POOL.tables.cards[POOL.by_name[n], C_TYPE]) for n in names(g, p, zone)}
 
 
 # ---------------------------------------------------------------------------------------------------- setup, zones
@@ -758,7 +743,7 @@ def card_row(name: str) -> np.ndarray:
     from cardenvs.games.relics.observe import write_card
 
     out = np.zeros(CARD_SIZE, np.float32)
-    write_card(POOL.tables[0], POOL.by_name[name], out, 0)
+    write_card(POOL.tables.cards, POOL.by_name[name], out, 0)
     return out
 
 
