@@ -188,7 +188,7 @@ def settle_losses(row: np.ndarray) -> bool:
 
 # ----------------------------------------------------------------------------------------------------------------
 # legality
-@helper
+@njit(cache=True, inline="always")  # inlined into its callers: no extra call in the mask's loops
 def cost_ok(row: np.ndarray, p: int, cost: int, od: int, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-C2..C4: Discharge ``cost`` from the charge zone, and an Overdrive needs a face-down heart card; a cost is
     paid in full or not at all."""
@@ -200,7 +200,7 @@ def cost_ok(row: np.ndarray, p: int, cost: int, od: int, why: np.ndarray, a: int
     return ok
 
 
-@helper
+@njit(cache=True, inline="always")  # inlined into its callers: no extra call in the mask's loops
 def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-F4/F6/F9, C3/C4: a fighter card with a free field place, its Discharge paid and its call condition met."""
     ok = True
@@ -216,7 +216,7 @@ def call_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, why: np.ndarra
     return ok
 
 
-@helper
+@njit(cache=True, inline="always")  # inlined into its callers: no extra call in the mask's loops
 def negatable_top(row: np.ndarray, ctab: np.ndarray, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-R7 negate: the top entry must be something a negation changes. A phase change, an evolve or equip (the
     card is already on the field), a call of a fighter without call abilities, or an entry already negated: no."""
@@ -236,7 +236,7 @@ def negatable_top(row: np.ndarray, ctab: np.ndarray, why: np.ndarray, a: int, re
     return True
 
 
-@helper
+@njit(cache=True, inline="always")  # inlined into its callers: no extra call in the mask's loops
 def support_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, main: bool, window: bool, why: np.ndarray,
                a: int, record: bool) -> bool:
     """A support card: in the own main phase (HB-M2/M6); a Turbo one also in windows and at the open moments of the
@@ -282,7 +282,7 @@ def hand_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, st: int, why: 
     return support_ok(row, ctab, p, card, st == S.ST_MAIN, st == S.ST_WINDOW, why, a, record)
 
 
-@helper
+@njit(cache=True, inline="always")  # one call site: inlined, no argument passing per action
 def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int, why: np.ndarray, a: int,
             record: bool) -> bool:
     """Evolve (HB-I1..I4, I9, I11) or equip (HB-I12/I13) onto the own fighter at ``pos``."""
@@ -310,7 +310,7 @@ def onto_ok(row: np.ndarray, ctab: np.ndarray, p: int, card: int, pos: int, why:
     return refuse(why, a, R_NOT_ONTO, record)
 
 
-@helper
+@njit(cache=True, inline="always")  # one call site: inlined, no argument passing per action
 def skill_ok(row: np.ndarray, ctab: np.ndarray, p: int, pos: int, k: int, why: np.ndarray, a: int,
              record: bool) -> bool:
     """HB-L1/L2, L4, C4: once per turn per skill, not while silenced, cost payable."""
@@ -343,7 +343,7 @@ def attack_targets(row: np.ndarray, ctab: np.ndarray, p: int) -> int:
     return 1 if row[S.LEAD + o] >= 0 else 0
 
 
-@helper
+@njit(cache=True, inline="always")  # one call site: inlined, no argument passing per action
 def act_ok(row: np.ndarray, ctab: np.ndarray, p: int, k: int, why: np.ndarray, a: int, record: bool) -> bool:
     """HB-A5/A6, B4, C6: the standing Lead, a payable [Act Cost], and a target for an attack."""
     lead = row[S.LEAD + p]
