@@ -74,6 +74,8 @@ from cardenvs.games.divinecross.vocab import (
     TYPE_UNIT,
 )
 
+__all__ = ["HeuristicAgent", "batch_decide", "decide"]
+
 # value weights (damage units)
 W_KO = 1500.0
 W_UNIT = 250.0

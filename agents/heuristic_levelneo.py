@@ -56,6 +56,8 @@ from cardenvs.games.levelneo.state import (  # noqa: E402
     STEP, SUB, SUPPORT_CAP, SUPPORT_COUNT, TARGET, TURN_PLAYER,
 )
 
+__all__ = ["HeuristicAgent", "batch_decide", "decide"]
+
 # value weights (AP units): a level is worth far more than a card, a battle outcome more than a level's AP bonus
 W_LEVEL = 2000.0
 W_CARD = 400.0

@@ -126,6 +126,8 @@ from cardenvs.games.relics.state import (
     STEP,
 )
 
+__all__ = ["HeuristicAgent", "batch_decide", "decide"]
+
 LAST_ONE_BONUS = 100.0  # defeating the last opposing character wins the battle
 # ops worth casting whenever the card is legal (the rules already refuse one that would change nothing, RL-M4): a
 # boost, and every op on a player's cards (draws, take-backs, discards), read from the game's op vocabulary

@@ -41,6 +41,8 @@ from cardenvs.games.simulfight.actions import (  # noqa: E402
 from cardenvs.games.simulfight.cards import C_GOLD, Tables  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
+__all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
+
 # score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
 # the kernels (``HeuristicAgent(weights=...)``)
 WEIGHT_NAMES = (

@@ -21,6 +21,10 @@ from .spec import GameSpec, Kernels
 from .rows import Dirty, RowChecker, StateRows
 from .threads import PARALLEL_MIN_ROWS, threaded
 
+__all__ = ["BatchGame", "StepResult", "get_spec", "check_pool", "rewards_from", "outcome_rewards", "is_int",
+           "int_array", "seat_array", "row_mask", "seed_sequence", "kernel_seed", "check_seed", "seed_array",
+           "out_buffer", "ERROR_MODES", "MAX_GAMES"]
+
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 ERROR_MODES = ("raise", "ignore")

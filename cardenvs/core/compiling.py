@@ -34,6 +34,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+__all__ = ["CompileOnFirstCall", "HelperCompile", "needs_compiling", "kernel_arguments", "kernel_signature",
+           "compile_with_progress", "HELPER_KERNELS"]
+
 #: (game, kernel) pairs whose first call in this process has been made
 _DONE: set[tuple[str, str]] = set()
 

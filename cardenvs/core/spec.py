@@ -49,6 +49,8 @@ import numpy as np
 
 from .layout import Layout
 
+__all__ = ["GameSpec", "Kernels", "declare", "CONVENTIONS"]
+
 
 class Kernels(NamedTuple):
     batch_reset: Callable
@@ -135,28 +137,6 @@ class GameSpec:
 
     def starter_decks(self) -> list[str]:
         return sorted(p.stem for p in self.deck_dir.glob("*.toml"))
-
-    # The PettingZoo views, written once for every game: a game's __init__.py binds them (``env = SPEC.env``) so that
-    # ``from cardenvs.games import levelneo; levelneo.env()`` keeps PettingZoo's classic shape.
-    def env(self, **kwargs: Any):
-        """The PettingZoo AEC env (wrapped in OrderEnforcingWrapper), e.g. ``env(render_mode="ansi",
-        decks=("aggro", "burst"))``; see :func:`cardenvs.core.aec.make_env` for every option."""
-        from .aec import make_env
-
-        return make_env(self, **kwargs)
-
-    def raw_env(self, **kwargs: Any):
-        """The unwrapped AEC env."""
-        from .aec import make_env
-
-        return make_env(self, raw=True, **kwargs)
-
-    def parallel_env(self, **kwargs: Any):
-        """The PettingZoo ParallelEnv of a simultaneous game: one decision from each player per step (a finished
-        plan takes ``noop_action``)."""
-        from .parallel import make_parallel_env
-
-        return make_parallel_env(self, **kwargs)
 
 
 #: where :func:`declare` finds a field the game's ``__init__.py`` does not pass: (module of the game's package, name),

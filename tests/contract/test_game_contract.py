@@ -93,7 +93,7 @@ def test_rules_md_tables_are_generated_from_the_layouts(game_name: str) -> None:
 
 def test_aec_env_plays_a_game(game_name: str) -> None:
     spec = get_game(game_name)
-    env = spec.env(decks=AEC_DECKS.get(game_name, spec.default_decks))
+    env = importlib.import_module(game_info(game_name).module).env(decks=AEC_DECKS.get(game_name, spec.default_decks))
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter(max_iter=6000):

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.views import pettingzoo_views
 
 from .cards import load_deck, load_pool
 from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
@@ -25,9 +26,7 @@ SPEC = declare(
 )
 default_decks = SPEC.default_decks
 
-# the PettingZoo views, written once in the core (GameSpec.env, .raw_env)
-env = SPEC.env
-raw_env = SPEC.raw_env
+env, raw_env = pettingzoo_views(SPEC)  # the PettingZoo views, written once in the core
 
 
 __all__ = ["SPEC", "action_name", "default_decks", "env", "hide", "load_deck", "load_pool", "raw_env", "render"]

@@ -255,7 +255,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     return legal_row(row, tables, p, out, out, False)  # ``out`` stands in for ``why``: never written without record
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python (text.explain_illegal), like a batch kernel
 def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     """Write into ``why[a]`` the reasons (``R_*`` bits of ``reasons.py``) that refuse each action of ``p`` now, 0 for
     a legal action (``text.explain_illegal`` words them); returns how many actions are legal. A refused action that

@@ -557,7 +557,7 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     return legal_row(row, tables, p, out, out, False)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python (text.explain_illegal), like a batch kernel
 def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     """Why each action is not legal for ``p``: ``why[a]`` is the set of reason bits (``reasons.py``) the mask's own
     branches recorded, 0 for a legal action; returns the number of legal actions. A refused action that no branch

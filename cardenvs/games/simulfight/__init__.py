@@ -12,6 +12,7 @@ for the action and observation tables.
 from __future__ import annotations
 
 from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.views import pettingzoo_views
 
 from .actions import action_name, render
 from .cards import FULL_DECK, load_deck, load_pool
@@ -33,10 +34,7 @@ SPEC = declare(
     noop_action=0,
 )
 
-# the PettingZoo views, written once in the core (GameSpec.env, .raw_env)
-env = SPEC.env
-raw_env = SPEC.raw_env
-parallel_env = SPEC.parallel_env
+env, raw_env, parallel_env = pettingzoo_views(SPEC)  # the PettingZoo views, written once in the core
 
 
 __all__ = ["SPEC", "env", "raw_env", "parallel_env", "load_pool", "load_deck", "action_name", "render", "hide"]

@@ -7,6 +7,7 @@ the PettingZoo AEC env. Rules as implemented: ``RULES.md``.
 from __future__ import annotations
 
 from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.views import pettingzoo_views
 
 from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .state import MAX_DECK, TURN_CAP
@@ -19,7 +20,6 @@ SPEC = declare(
     kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
     default_decks=("tall", "sly"),
 )
-env = SPEC.env
-raw_env = SPEC.raw_env
+env, raw_env = pettingzoo_views(SPEC)  # the PettingZoo views, written once in the core
 
 __all__ = ["SPEC", "env", "raw_env"]
