@@ -28,10 +28,6 @@ VOCABULARY: dict[str, tuple[tuple[str, str], int, tuple[str, ...], set[str]]] = 
     "relics": (("vanguard", "shadow"), 150, ("P0", "P1", "front"), {"battle", "leader:", "Fight:", "Pass", "Retreat"}),
     "simulfight": (("full", "full"), 60, ("player_0", "player_1", "health"), {"done", "play"}),
 }
-#: games whose RULES.md does not yet carry the docs printer's exact output (found when this check first ran on every
-#: game; the printer itself is tested by the game's own tests): a skip that says so, until the tables are pasted in
-TABLES_PRINTED_ONLY = {"simulfight": "RULES.md's tables differ from python -m cardenvs.games.simulfight.docs "
-                                     "(paste its output; test_api.py tests the printer)"}
 #: the AEC game's decks (a pairing other than the defaults where the game's own test chose one)
 AEC_DECKS = {"levelneo": ("aggro", "burst"), "divinecross": ("tide", "grove"), "heartbreak": ("blaze", "grove"),
              "relics": ("vanguard", "shadow")}
@@ -84,8 +80,6 @@ def test_text_helpers_describe_actions_and_board(game_name: str) -> None:
 
 
 def test_rules_md_tables_are_generated_from_the_layouts(game_name: str) -> None:
-    if game_name in TABLES_PRINTED_ONLY:
-        pytest.skip(TABLES_PRINTED_ONLY[game_name])
     spec = get_game(game_name)
     tables = importlib.import_module(f"{game_info(game_name).module}.docs").tables
     assert tables() in (spec.package_dir / "RULES.md").read_text(encoding="utf-8")
