@@ -6,8 +6,9 @@ import textwrap
 
 import numpy as np
 
+from cardenvs.core.render import headline
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import H_STATUS, H_TO_ACT, TRUNCATED
 
 from .actions import ACTIONS, NUM_ACTIONS
 from .board import energy_of, retreat_cost, unit_hp
@@ -109,17 +110,8 @@ def _describe_unit(row: np.ndarray, pool: CardPool, p: int, inst: int, show: boo
 def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     """A readable board; ``viewer`` None shows everything, else only what that player can see."""
     lines = []
-    status = int(row[H_STATUS])
     tp = int(_f(row, "turn_player"))
-    head = f"divinecross  turn {int(row[H_TURN])}  turn player P{tp}  step: {S.STEP_NAMES[int(_f(row, 'step'))]}"
-    if status == LIVE:
-        head += f"  to act: P{int(row[H_TO_ACT])}"
-    elif status == TRUNCATED:
-        head += "  [truncated]"
-    else:
-        w = int(row[H_WINNER])
-        head += "  [draw]" if w == DRAW else f"  [P{w} wins]"
-    lines.append(head)
+    lines.append(headline("divinecross", row, tp, S.STEP_NAMES[int(_f(row, 'step'))]))
     for p in (0, 1):
         see_private = viewer is None or viewer == p
         flags = [n for n, key in (("stunned", "stunned"), ("poisoned", "poisoned"), ("EX used", "ex_used"))

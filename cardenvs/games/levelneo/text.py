@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardenvs.core.render import headline
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import H_TO_ACT
 
 from . import reasons as W
 from . import state as S
@@ -124,17 +125,8 @@ def _describe_char(row: np.ndarray, pool: CardPool, p: int, inst: int, show: boo
 def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     """A readable board; ``viewer`` None shows everything, else only what that player can see."""
     lines = []
-    status = int(row[H_STATUS])
     tp = int(_f(row, "turn_player"))
-    head = f"levelneo  turn {int(row[H_TURN])}  turn player P{tp}  step: {S.STEP_NAMES[int(_f(row, 'step'))]}"
-    if status == LIVE:
-        head += f"  to act: P{int(row[H_TO_ACT])}"
-    elif status == TRUNCATED:
-        head += "  [truncated]"
-    else:
-        w = int(row[H_WINNER])
-        head += "  [draw]" if w == DRAW else f"  [P{w} wins]"
-    lines.append(head)
+    lines.append(headline("levelneo", row, tp, S.STEP_NAMES[int(_f(row, 'step'))]))
     for p in (0, 1):
         see_private = viewer is None or viewer == p
         lv = int(_f(row, "level_count")[p]) + 1

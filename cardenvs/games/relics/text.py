@@ -6,8 +6,9 @@ import textwrap
 
 import numpy as np
 
+from cardenvs.core.render import status_suffix
 from cardenvs.core.cards import CardPool
-from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TRUNCATED
+from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE, TRUNCATED
 
 from . import cards as K
 from .actions import ACTIONS, NUM_ACTIONS, action_range
@@ -166,18 +167,9 @@ def _public_step(row: np.ndarray, viewer: int | None) -> str:
 def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
     """A readable board; ``viewer`` None shows everything, else only what that player can see."""
     lines = []
-    status = int(row[H_STATUS])
     step = _public_step(row, viewer)
-    head = (f"relics  battle {int(row[H_TURN])}  round {int(_f(row, 'round'))}  1P: P{int(_f(row, 'lead'))}  "
-            f"step: {step}")
-    if status == LIVE:
-        head += f"  to act: P{int(row[H_TO_ACT])}"
-    elif status == TRUNCATED:
-        head += "  [truncated]"
-    else:
-        w = int(row[H_WINNER])
-        head += "  [draw]" if w == S.BATTLE_DRAW else f"  [P{w} wins]"
-    lines.append(head)
+    lines.append(f"relics  battle {int(row[H_TURN])}  round {int(_f(row, 'round'))}  1P: P{int(_f(row, 'lead'))}  "
+                 f"step: {step}" + status_suffix(row))
     loc = [(q, i) for q in (0, 1) for i in _zone(row, "battlefield", q)]
     if loc:
         q, i = loc[0]
