@@ -31,14 +31,6 @@ def test_a_project_with_its_own_agents_and_train_modules(tmp_path):
     assert help_out.returncode == 0 and "cardenvs train" in help_out.stdout, help_out.stderr[-2000:]
 
 
-def test_the_core_does_not_import_the_agents():
-    """The import cycle core -> agents -> core is gone: agent names resolve through the core's own factory."""
-    code = ("import sys, cardenvs, cardenvs.core.vector, cardenvs.core.batch, cardenvs.testing, cardenvs.eval; "
-            "print(any(m == 'cardenvs.agents' or m.startswith('cardenvs.agents.') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.stdout.strip() == "False", out.stderr[-2000:]
-
-
 def test_a_built_wheel_holds_every_games_folder(tmp_path):
     """The packages are found (setup.py), not listed: a wheel built from the checkout's files installs every game folder
     with its data (cards, decks, game.toml, RULES.md, CHECKLIST.md, golden/), and the remapped agents and train."""
@@ -62,9 +54,8 @@ def test_a_built_wheel_holds_every_games_folder(tmp_path):
                           str(tmp_path / "dist"), str(src)], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     names = set(zipfile.ZipFile(next((tmp_path / "dist").glob("*.whl"))).namelist())
-    import cardenvs
-
-    for game in cardenvs.GAMES:
+    # the checkout's game folders, not cardenvs.GAMES: a test in this process may have registered the skeleton
+    for game in sorted(p.parent.name for p in (root / "cardenvs" / "games").glob("*/game.toml")):
         for data in ("__init__.py", "game.toml", "cards.toml", "RULES.md", "CHECKLIST.md", "golden/seed1.txt",
                      "golden/streams.json"):
             assert f"cardenvs/games/{game}/{data}" in names, (game, data)
