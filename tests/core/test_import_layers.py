@@ -7,7 +7,7 @@ layers, from the ground up (a module imports its own layer and the ones below it
     core      cardenvs/core/         the batch engine, files, errors: imports nothing of the project above it
     games     cardenvs/games/<g>/    one game's rules: imports the core and its own folder only
     agents    agents/                pilots: the core and the games
-    tools     cardenvs/eval/, testing, scenario, play, viewer, cards_cli: evaluation and tools over agents
+    tools     cardenvs/eval/, testing, scenario, play, viewer, cards_table: evaluation and tools over agents
     face      cardenvs/__init__.py   the public face (``cardenvs.__all__``), which may hand on any name below it
     scripts   train/, benchmarks/, cardenvs/golden.py: programs that use the face
     cli       cardenvs/cli/, cardenvs/__main__.py: the command line, which imports everything
@@ -34,7 +34,7 @@ LAYERS = (
     ("games", ("cardenvs.games",)),
     ("agents", ("cardenvs.agents",)),
     ("tools", ("cardenvs.eval", "cardenvs.testing", "cardenvs.scenario", "cardenvs.play", "cardenvs.viewer",
-               "cardenvs.cards_cli")),
+               "cardenvs.cards_table")),
     ("face", ("cardenvs",)),
     ("scripts", ("cardenvs.train", "cardenvs.benchmarks", "cardenvs.golden")),
     ("cli", ("cardenvs.cli", "cardenvs.__main__")),
