@@ -42,10 +42,15 @@ CHAR = Layout("levelneo_character", fields(
     ("ap_now", (), "current AP / 1000 (modifiers, [Cont] skills, the turn player's main's level bonus)"),
     ("rested", (), "1 while Rest"),
     ("attacked", (), "attacked this turn"),
-    ("attacking", (), "attacker or combi partner in the current battle"),
+    ("attacker", (), "the declared attacker (from the attack declaration on: also at the partner and target steps)"),
+    ("partner", (), "the declared combi partner (from the partner step on)"),
     ("defending", (), "the current battle's defender (after cover: the covering support)"),
     ("declared_target", (), "the target declared before any cover"),
     ("face_up", (), "face up"),
+    ("ap_turn", (), "AP modifier until end of turn / 1000 (included in ap_now)"),
+    ("ap_next", (), "AP modifier until the end of its next battle / 1000 (included in ap_now)"),
+    ("ap_battle", (), "AP modifier until the end of this battle (bursts) / 1000 (included in ap_now)"),
+    ("queued", (), "its effects waiting to resolve behind the pending choice (queue entries)"),
 ), _F32)
 CHAR.export(globals(), "CHAR_")
 CHAR_SIZE = CHAR.size
@@ -89,6 +94,10 @@ CONTEXT = Layout("levelneo_context", fields(
     ("mulligan_used_own", (), "own mulligan decision made"),
     ("mulligan_used_opp", (), "the opponent's mulligan decision made"),
     ("window_one_pass", (), "one player passed in the open window"),
+    ("burst_one_pass", (), "the last Level Burst decision was a pass (a second pass ends the alternation)"),
+    ("result_attacker", (), "the judged battle: the attacking side won"),
+    ("result_defender", (), "the judged battle: the defending side won"),
+    ("result_tie", (), "the judged battle: a tie (a loss for both)"),
     ("choice_own", (), "a one-support effect waits for the viewer's choice"),
     ("choice_opp", (), "a one-support effect waits for the opponent's choice"),
     ("choice_on_opp_supports", (), "that effect applies to its owner's opponent's supports"),
@@ -96,6 +105,8 @@ CONTEXT = Layout("levelneo_context", fields(
     ("choice_activate", (), "that effect activates"),
     ("choice_ap_up", (), "that effect raises AP"),
     ("choice_ap_down", (), "that effect lowers AP"),
+    ("choice_amount", (), "that effect's AP amount / 1000"),
+    ("choice_effect", (), "that effect's index on its card (its card: the choice_card entry)"),
 ), _F32)
 CONTEXT.export(globals(), "CONTEXT_")
 
@@ -114,6 +125,11 @@ OBS = Layout(
         ("counts", (2, COUNT.size), "per player (own, opp): " + _names(COUNT)),
         ("battle_ap", (BATTLE_AP.size,), "current battle: " + _names(BATTLE_AP)),
         ("hand", (S.HAND_CAP, CARD.size), "own hand, card features: " + _names(CARD)),
+        ("deck_list", (S.DECK_SIZE,), "own deck list, known all game: card id (pool index + 1) of card instance i "
+                                      "(choose_main's action i picks instance i; 0: no card)"),
+        ("deck_bottom", (S.OPENING_HAND_SIZE,), "own deck from the bottom: card id of a card the viewer put there "
+                                                "at the mulligan (it knows them and their order; 0: unknown)"),
+        ("choice_card", (), "card id of the source whose one-support effect waits for a choice (0: none)"),
         ("main", (2, CHAR.size), "main characters (own, opp): card features + " + _names(CHAR)[len("card, "):]),
         ("supports", (2, S.SUPPORT_CAP, CHAR.size), "support slots (own, opp): card features + character state"),
         ("level", (2, S.LEVEL_CAP, LEVEL_SLOT.size), "level zones (own, opp): present, face_up, card features if "
@@ -127,10 +143,14 @@ OBS = Layout(
 OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ...
 
-#: every flat observation index holding a card id (``GameSpec.obs_card_ids``): own hand slots, both mains, both
-#: support zones, both level zones (pool index + 1; 0 for an empty slot or a card the viewer cannot see)
+#: every flat observation index holding a card id (``GameSpec.obs_card_ids``): own hand slots, own deck list and known
+#: deck bottom, the pending choice's source, both mains, both support zones, both level zones (pool index + 1; 0 for
+#: an empty slot or a card the viewer cannot see)
 OBS_CARD_IDS = tuple(
     [OBS.offset("hand") + i * CARD_SIZE + CARD.offset("card_id") for i in range(S.HAND_CAP)]
+    + [OBS.offset("deck_list") + i for i in range(S.DECK_SIZE)]
+    + [OBS.offset("deck_bottom") + i for i in range(S.OPENING_HAND_SIZE)]
+    + [OBS.offset("choice_card")]
     + [OBS.offset("main") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id") for k in range(2)]
     + [OBS.offset("supports") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id")
        for k in range(2 * S.SUPPORT_CAP)]

@@ -132,10 +132,19 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CONTEXT_MULLIGAN_USED_OWN] = row[S.MULLIGAN_USED + p]
     out[c + L.CONTEXT_MULLIGAN_USED_OPP] = row[S.MULLIGAN_USED + o]
     out[c + L.CONTEXT_WINDOW_ONE_PASS] = row[S.WINDOW_PASSES]
+    out[c + L.CONTEXT_BURST_ONE_PASS] = 1.0 if row[S.STEP] == S.ST_BURST and row[S.BURST_PASSES] > 0 else 0.0
+    res = row[S.RESULT] if row[S.BATTLE] != 0 else S.RES_NONE
+    out[c + L.CONTEXT_RESULT_ATTACKER] = 1.0 if res == S.RES_ATTACKER else 0.0
+    out[c + L.CONTEXT_RESULT_DEFENDER] = 1.0 if res == S.RES_DEFENDER else 0.0
+    out[c + L.CONTEXT_RESULT_TIE] = 1.0 if res == S.RES_TIE else 0.0
     cp = row[S.CHOICE_PLAYER]
     if cp >= 0:
         out[c + (L.CONTEXT_CHOICE_OWN if cp == p else L.CONTEXT_CHOICE_OPP)] = 1.0
-        eff = tables.effects[card_of(row, cp, row[S.CHOICE_INST]), row[S.CHOICE_EFFECT]]
+        src_card = card_of(row, cp, row[S.CHOICE_INST])
+        eff = tables.effects[src_card, row[S.CHOICE_EFFECT]]
+        out[L.O_CHOICE_CARD] = src_card + 1
+        out[c + L.CONTEXT_CHOICE_AMOUNT] = eff[E_AMOUNT] / 1000.0
+        out[c + L.CONTEXT_CHOICE_EFFECT] = row[S.CHOICE_EFFECT]
         out[c + L.CONTEXT_CHOICE_ON_OPP_SUPPORTS] = 1.0 if eff[E_TARGET] == TG_OPP_ONE else 0.0
         eop = eff[E_OP]
         out[c + L.CONTEXT_CHOICE_REST] = 1.0 if eop == OP_REST else 0.0
@@ -193,11 +202,29 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[at + L.CHAR_AP_NOW] = ap_now(row, ctab, q, inst, info, n_sources) / 1000.0
             out[at + L.CHAR_RESTED] = row[S.RESTED + k]
             out[at + L.CHAR_ATTACKED] = row[S.ATTACKED + k]
-            attacking = battle and q == tp and (inst == row[S.ATK_A] or inst == row[S.ATK_B])
-            out[at + L.CHAR_ATTACKING] = 1.0 if attacking else 0.0
+            # the attacker is declared (and shown) before the partner and target steps; atk_a/atk_b are -1 otherwise
+            out[at + L.CHAR_ATTACKER] = 1.0 if q == tp and inst == row[S.ATK_A] else 0.0
+            out[at + L.CHAR_PARTNER] = 1.0 if q == tp and inst == row[S.ATK_B] else 0.0
             out[at + L.CHAR_DEFENDING] = 1.0 if battle and q != tp and inst == row[S.TARGET] else 0.0
             out[at + L.CHAR_DECLARED_TARGET] = 1.0 if battle and q != tp and inst == row[S.ORIG_TARGET] else 0.0
             out[at + L.CHAR_FACE_UP] = row[S.FACE_UP + k]
+            out[at + L.CHAR_AP_TURN] = row[S.AP_TURN + k] / 1000.0
+            out[at + L.CHAR_AP_NEXT] = row[S.AP_NEXT + k] / 1000.0
+            out[at + L.CHAR_AP_BATTLE] = row[S.AP_BATTLE + k] / 1000.0
+            queued = 0
+            for j in range(row[S.QUEUE_COUNT]):
+                e_at = S.QUEUE + j * S.QUEUE_ENTRY_SIZE
+                if row[e_at + S.QUEUE_ENTRY_PLAYER] == q and row[e_at + S.QUEUE_ENTRY_INST] == inst:
+                    queued += 1
+            out[at + L.CHAR_QUEUED] = queued
+    # the viewer's own deck list (it built the deck) and the cards it put at the bottom of its deck at the mulligan
+    # (``drawn``: the only deck cards it once held; nothing else enters a deck, and draws take the top)
+    for i in range(S.DECK_SIZE):
+        out[L.O_DECK_LIST + i] = row[S.DECK_LIST + p * S.DECK_SIZE + i] + 1
+    for j in range(min(row[S.DECK_COUNT + p], S.OPENING_HAND_SIZE)):
+        inst = row[S.DECK + p * S.DECK_SIZE + j]
+        if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:
+            out[L.O_DECK_BOTTOM + j] = row[S.DECK_LIST + p * S.DECK_SIZE + inst] + 1
     for i in range(row[S.HAND_COUNT + p]):
         card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
         at = L.O_HAND + i * L.CARD_SIZE

@@ -1,0 +1,182 @@
+"""Issue 38 step 1: the observation holds what its player knows. Each test builds two positions that differ only in
+what the acting player knows (and nothing the rules hide from it), and requires its observations to differ, and to
+say the right thing. Rule IDs: LN-S2 (choose the main from the deck list), LN-S4 (the mulligan's cards at the bottom),
+LN-A3/LN-A4 (attack declaration, combi partner), LN-J7 (combi loss), LN-K2 (queued [Start] skills), LN-B2 (burst
+alternation), LN-T8 (modifier durations)."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.obs_layout import (
+    CHAR_AP_BATTLE, CHAR_AP_NEXT, CHAR_AP_TURN, CHAR_ATTACKER, CHAR_PARTNER, CHAR_QUEUED, CONTEXT_BURST_ONE_PASS,
+    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_RESULT_DEFENDER, CONTEXT_RESULT_TIE, OBS,
+)
+from cardenvs.games.levelneo.state import (
+    QUEUE_ENTRY_INST, QUEUE_ENTRY_PLAYER, QUEUE_ENTRY_TRIGGER, RES_DEFENDER, RES_TIE, ST_BURST, ST_CHOOSE_MAIN,
+    ST_COMBI_LOSS, ST_MAIN, ST_PARTNER, ST_TARGET,
+)
+from cardenvs.games.levelneo.tables import TR_END_TURN
+
+from levelneo_helpers import POOL, A, build, field, inst_of
+
+
+def side(**kw) -> dict:
+    return {"main": "Ashen Recruit", **kw}
+
+
+def observe(g: BatchGame, p: int) -> np.ndarray:
+    return g.observe([p])[0]
+
+
+def card_id(name: str) -> int:
+    return POOL.by_name[name] + 1
+
+
+def test_LN_S2_choose_main_observation_holds_the_deck_list_the_action_indexes() -> None:
+    """Two deck lists with the same cards on other instances: choose_main's action i picks instance i, so the
+    observation must say which card each instance is (it showed neither, and aggro and control looked the same)."""
+    a = build(side(deck=["Ember Squire", "Cinder Pup"]), side(), step=ST_CHOOSE_MAIN)
+    b = build(side(deck=["Cinder Pup", "Ember Squire"]), side(), step=ST_CHOOSE_MAIN)
+    oa, ob = observe(a, 0), observe(b, 0)
+    assert not np.array_equal(oa, ob)
+    for g, o in ((a, oa), (b, ob)):
+        assert list(OBS.get(o, "deck_list").astype(int)) == list(field(g, "deck_list")[0] + 1)
+    top = int(field(a, "deck_count")[0])  # the main is instance 0, the deck's instances follow it, top last
+    assert OBS.get(oa, "deck_list")[top - 1] == card_id("Ember Squire")
+    assert OBS.get(ob, "deck_list")[top - 1] == card_id("Cinder Pup")
+    # each viewer sees its own deck list, never the opponent's
+    assert list(OBS.get(observe(a, 1), "deck_list").astype(int)) == list(field(a, "deck_list")[1] + 1)
+    # fresh games: the starter decks' deck lists are told apart at the first choose_main
+    seen = []
+    for decks in (("aggro", "aggro"), ("control", "control")):
+        g = BatchGame(SPEC, 1, decks=decks, seed=3)
+        g.step([A("go_first")])
+        assert int(field(g, "step")) == ST_CHOOSE_MAIN
+        seen.append(observe(g, int(g.to_act[0])))
+    assert not np.array_equal(seen[0], seen[1])
+
+
+def test_LN_S4_mulliganed_cards_at_the_deck_bottom_are_observed_by_their_owner_only() -> None:
+    """A card its owner put at the bottom of its deck at the mulligan is known there (no shuffle follows); an unseen
+    card at the same place is not."""
+    known = build(side(deck=["Magma Titan"]), side(), step=ST_MAIN)
+    unknown = build(side(deck=["Magma Titan"]), side(), step=ST_MAIN)
+    for g in (known, unknown):  # Magma Titan (on top as built) to the very bottom of the deck
+        deck = field(g, "deck")[0]
+        n = int(field(g, "deck_count")[0])
+        deck[:n] = np.roll(deck[:n], 1)
+        bottom = int(deck[0])
+        assert POOL.name(int(field(g, "deck_list")[0, bottom])) == "Magma Titan"
+    field(known, "drawn")[0, bottom] = 1
+    ok, ou = observe(known, 0), observe(unknown, 0)
+    assert not np.array_equal(ok, ou)
+    assert OBS.get(ok, "deck_bottom")[0] == card_id("Magma Titan")
+    assert not OBS.get(ou, "deck_bottom").any()
+    # the opponent does not know it
+    assert np.array_equal(observe(known, 1), observe(unknown, 1))
+
+
+def _attack_declared(step: int, attacker: str) -> BatchGame:
+    g = build(side(supports=["Meadow Scout", "Harbor Watch"]), side(), step=step)
+    field(g, "atk_a")[...] = inst_of(g, 0, "main") if attacker == "main" else inst_of(g, 0, "support", 0)
+    return g
+
+
+def test_LN_A3_partner_and_target_steps_show_the_declared_attacker() -> None:
+    """At the partner and target steps the attacker is declared: the main and a support attacking must look
+    different (the observation showed attackers only once the target was declared)."""
+    for step in (ST_PARTNER, ST_TARGET):
+        by_main, by_support = _attack_declared(step, "main"), _attack_declared(step, "support")
+        om, os_ = observe(by_main, 0), observe(by_support, 0)
+        assert not np.array_equal(om, os_), step
+        assert OBS.get(om, "main")[0, CHAR_ATTACKER] == 1 and OBS.get(os_, "main")[0, CHAR_ATTACKER] == 0
+        assert OBS.get(os_, "supports")[0, 0, CHAR_ATTACKER] == 1
+        # public: the defender sees the declaration too
+        assert not np.array_equal(observe(by_main, 1), observe(by_support, 1))
+
+
+def _combi(swap: bool, result: int = RES_DEFENDER) -> BatchGame:
+    g = build(side(supports=["Meadow Scout", "Harbor Watch"]), side(), step=ST_COMBI_LOSS, to_act=1)
+    s0, s1 = inst_of(g, 0, "support", 0), inst_of(g, 0, "support", 1)
+    field(g, "battle")[...] = 1
+    field(g, "atk_a")[...] = s1 if swap else s0
+    field(g, "atk_b")[...] = s0 if swap else s1
+    field(g, "target")[...] = inst_of(g, 1, "main")
+    field(g, "orig_target")[...] = inst_of(g, 1, "main")
+    field(g, "combi_chooser")[...] = 1
+    field(g, "result")[...] = result
+    return g
+
+
+def test_LN_J7_combi_loss_tells_the_attacker_from_its_partner() -> None:
+    """combi_loss 0 discards the attacker, 1 its partner: the chooser must see which is which."""
+    a, b = _combi(False), _combi(True)
+    oa, ob = observe(a, 1), observe(b, 1)
+    assert not np.array_equal(oa, ob)
+    sup = OBS.get(oa, "supports")[1]  # the viewer's opponent's supports
+    assert sup[0, CHAR_ATTACKER] == 1 and sup[0, CHAR_PARTNER] == 0
+    assert sup[1, CHAR_ATTACKER] == 0 and sup[1, CHAR_PARTNER] == 1
+
+
+def test_LN_J1_the_judged_result_is_observed() -> None:
+    """After the judgement a tie (a loss for both) and a defender's win look different."""
+    tie, won = observe(_combi(False, RES_TIE), 1), observe(_combi(False, RES_DEFENDER), 1)
+    assert not np.array_equal(tie, won)
+    assert OBS.get(tie, "context")[CONTEXT_RESULT_TIE] == 1 and OBS.get(won, "context")[CONTEXT_RESULT_DEFENDER] == 1
+
+
+def test_LN_T8_ap_modifiers_are_observed_by_how_long_they_last() -> None:
+    """+500 until end of turn and +500 until the end of the next battle give the same AP now, and end differently."""
+    obs = {}
+    for name in ("ap_turn", "ap_next", "ap_battle"):
+        g = build(side(supports=["Meadow Scout"]), side())
+        field(g, name)[0, inst_of(g, 0, "support", 0)] = 500
+        obs[name] = observe(g, 0)
+    assert not np.array_equal(obs["ap_turn"], obs["ap_next"])
+    assert not np.array_equal(obs["ap_next"], obs["ap_battle"])
+    for name, col in (("ap_turn", CHAR_AP_TURN), ("ap_next", CHAR_AP_NEXT), ("ap_battle", CHAR_AP_BATTLE)):
+        assert OBS.get(obs[name], "supports")[0, 0, col] == 0.5
+
+
+def _choice(source_slot: int, queued: bool = False) -> BatchGame:
+    g = build(side(supports=["Red Lotus Striker", "Storm Archon", "Ember Squire"]), side(supports=["Meadow Scout"]))
+    field(g, "choice_player")[...] = 0
+    field(g, "choice_inst")[...] = inst_of(g, 0, "support", source_slot)
+    field(g, "choice_effect")[...] = 0
+    if queued:
+        entry = field(g, "queue")[0]
+        entry[QUEUE_ENTRY_PLAYER] = 0
+        entry[QUEUE_ENTRY_INST] = inst_of(g, 0, "support", 2)
+        entry[QUEUE_ENTRY_TRIGGER] = TR_END_TURN
+        field(g, "queue_count")[...] = 1
+    return g
+
+
+def test_LN_K2_pending_choice_names_its_source_and_the_effects_queued_behind_it() -> None:
+    """Two sources with the same one-support rest (Red Lotus Striker, Storm Archon) and a queued [Start] skill
+    behind the choice: each is something the chooser knows."""
+    a, b = observe(_choice(0), 0), observe(_choice(1), 0)
+    assert not np.array_equal(a, b)
+    assert OBS.get(a, "choice_card") == card_id("Red Lotus Striker")
+    assert OBS.get(b, "choice_card") == card_id("Storm Archon")
+    assert OBS.get(a, "context")[CONTEXT_CHOICE_EFFECT] == 0 and OBS.get(a, "context")[CONTEXT_CHOICE_AMOUNT] == 0
+    q = observe(_choice(0, queued=True), 0)
+    assert not np.array_equal(a, q)
+    assert OBS.get(q, "supports")[0, 2, CHAR_QUEUED] == 1 and OBS.get(a, "supports")[0, 2, CHAR_QUEUED] == 0
+
+
+def test_LN_B2_burst_alternation_shows_a_pass_made() -> None:
+    """One pass in the burst alternation: a second pass ends it, so it differs from none."""
+    obs = []
+    for passes in (0, 1):
+        g = build(side(level=["Clumsy Page"]), side(level=["Clumsy Page"]), step=ST_BURST, to_act=1)
+        field(g, "battle")[...] = 1
+        field(g, "atk_a")[...] = inst_of(g, 0, "main")
+        field(g, "target")[...] = inst_of(g, 1, "main")
+        field(g, "burst_player")[...] = 1
+        field(g, "burst_passes")[...] = passes
+        obs.append(observe(g, 1))
+    assert not np.array_equal(obs[0], obs[1])
+    assert OBS.get(obs[1], "context")[CONTEXT_BURST_ONE_PASS] == 1
