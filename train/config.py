@@ -8,7 +8,8 @@ A config is a plain nested dict with six tables:
                  ``"mixed"``: starter and random legal decks per episode, ``random_deck_share``, ``deck_bank``,
                  ``starter_weights``),
                  ``draw_reward`` (what a draw is worth to the learner, 0 by default)
-``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` or ``[[opponents.phases]]`` with ``until``
+``[opponents]``  ``mix = {heuristic = 0.5, league = 0.3, random = 0.2}`` (also ``pilot``: the agent named by
+                 ``pilot = "ppo:FILE"``) or ``[[opponents.phases]]`` with ``until``
                  and ``mix``; ``league_size``, ``league_every`` (steps between pool additions), ``league_recent_weight``
 ``[grow]``       with ``--resume``: grow the resumed model first (``enabled``, ``net_arch``; train/grow.py)
 ``[bc]``         a warm start that clones the heuristic (or ``teacher``: a trained policy) before PPO (``games``, ``epochs``,
@@ -75,6 +76,7 @@ DEFAULTS: dict[str, Any] = {
         "league_every": 250_000,
         "league_recent_weight": 1.0,
         "league_fallback": "random",
+        "pilot": "heuristic",  # the agent a mix's "pilot" share plays (any agent name: train/exploit.py sets it)
     },
     "bc": {  # warm start by behaviour cloning of the heuristic (train/bc.py); games = 0: none
         "games": 0, "epochs": 6, "batch_size": 512, "learning_rate": 1e-3, "explore": 0.1, "opponent_random": 0.2,
@@ -192,7 +194,7 @@ VALUE_RULES: dict[str, dict[str, tuple]] = {
     },
     "opponents": {
         "league_size": _whole(1, 10_000), "league_every": _whole(1, _BIG), "league_recent_weight": _number(0, 1e9),
-        "league_fallback": ("text",),
+        "league_fallback": ("text",), "pilot": ("text",),
     },
     "eval": {
         "every": _whole(1, _BIG), "games": _whole(1, 100_000_000), "opponents": ("texts",),
@@ -341,6 +343,9 @@ def check_game_settings(cfg: Mapping[str, Any], game: str, where: str = "config"
 
     if "league_fallback" in ocfg:
         agent("[opponents] league_fallback", ocfg["league_fallback"])
+    mixes = [phase.get("mix") or {} for phase in ocfg.get("phases") or ()] or [ocfg.get("mix") or {}]
+    if any(mix.get("pilot", 0) > 0 for mix in mixes):
+        agent("[opponents] pilot", ocfg.get("pilot", "heuristic"))
     if int(bcfg.get("games", 0) or 0) > 0:
         agent("[bc] teacher", bcfg.get("teacher", "heuristic"))
     for name in dict.fromkeys(ecfg.get("opponents") or ()):

@@ -17,7 +17,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-KINDS = ("random", "heuristic", "league")
+#: ``pilot``: one fixed agent named by ``[opponents] pilot`` (a frozen best-response target: train/exploit.py)
+KINDS = ("random", "heuristic", "league", "pilot")
 
 
 class CheckpointPool:
@@ -72,7 +73,8 @@ def _check_mix(mix: Mapping[str, float]) -> dict[str, float]:
 
 @dataclass
 class OpponentMix:
-    """Per-episode opponent choice: ``mix(episode_index) -> "random" | "heuristic" | "ppo:PATH"``.
+    """Per-episode opponent choice: ``mix(episode_index) -> "random" | "heuristic" | "ppo:PATH"`` (or the fixed
+    ``pilot`` name).
 
     ``phases`` is a schedule over learner steps (``steps`` is updated by the training callback). The league share
     falls back to ``league_fallback`` while the pool is empty.
@@ -84,6 +86,7 @@ class OpponentMix:
     steps: int = 0
     recent_weight: float = 1.0
     league_fallback: str = "random"
+    pilot: str = "heuristic"
     counts: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -101,7 +104,8 @@ class OpponentMix:
             phases = [Phase(dict(cfg.get("mix", {"random": 1.0})))]
         return cls(phases, pool or CheckpointPool(int(cfg.get("league_size", 8))), seed=seed,
                    recent_weight=float(cfg.get("league_recent_weight", 1.0)),
-                   league_fallback=str(cfg.get("league_fallback", "random")))
+                   league_fallback=str(cfg.get("league_fallback", "random")),
+                   pilot=str(cfg.get("pilot", "heuristic")))
 
     def current_mix(self) -> dict[str, float]:
         for ph in self.phases:
@@ -109,7 +113,8 @@ class OpponentMix:
                 return ph.mix
         return self.phases[-1].mix
 
-    def choose(self, episode_index: int) -> str:
+    def pick(self, episode_index: int) -> tuple[str, str]:
+        """``(kind, agent name)`` for episode ``episode_index``: the kind drawn from the mix and what it plays."""
         rng = np.random.default_rng([self.seed & 0xFFFFFFFF, int(episode_index)])
         mix = self.current_mix()
         kinds = list(mix)
@@ -117,14 +122,18 @@ class OpponentMix:
         kind = kinds[int(rng.choice(len(kinds), p=w / w.sum()))]
         if kind == "league":
             if len(self.pool) == 0:
-                return self.league_fallback
-            return "ppo:" + self.pool.sample(rng, self.recent_weight)
-        return kind
+                return self.league_fallback, self.league_fallback  # counted as what it plays
+            return kind, "ppo:" + self.pool.sample(rng, self.recent_weight)
+        if kind == "pilot":
+            return kind, self.pilot
+        return kind, kind
+
+    def choose(self, episode_index: int) -> str:
+        return self.pick(episode_index)[1]
 
     def __call__(self, episode_index: int) -> str:
-        choice = self.choose(episode_index)
-        key = "league" if choice.startswith("ppo:") else choice
-        self.counts[key] = self.counts.get(key, 0) + 1
+        kind, choice = self.pick(episode_index)
+        self.counts[kind] = self.counts.get(kind, 0) + 1
         return choice
 
 
