@@ -154,6 +154,9 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
             lines.append("  next round: " + ", ".join(f"{int(v):+d} {RESOURCES[r]}" for r, v in enumerate(nxt) if v))
         units = _units(row, pool, side, snapshot=hidden)
         lines.append("  in play: " + (", ".join(units) if units else "-"))
+        known = _known_in_hand(row, side)
+        if hidden and known:  # cards both players know are in this hand (its deck ran out since they were drawn)
+            lines.append("  known in hand: " + ", ".join(f"#{i} {pool.name(int(deck_list[side, i]))}" for i in known))
         if not hidden:
             hand = _get(row, "hand")[side]
             cards = [f"#{i} {pool.name(int(deck_list[side, i]))} ({pool.cards[int(deck_list[side, i])]['gold']}g)"
@@ -167,6 +170,14 @@ def render(row: np.ndarray, pool: Any, viewer: int | None = None) -> str:
                 inst = int(_get(row, "cur_inst")[side])
                 lines.append(f"  pending: {S.SUB_NAMES[sub]} for #{inst} {pool.name(int(deck_list[side, inst]))}")
     return "\n".join(lines)
+
+
+def _known_in_hand(row: np.ndarray, side: int) -> list[int]:
+    """``side``'s cards both players know were in its hand at the phase start (``shown``: the flag outlives a play
+    during the phase, and a card in play at the phase start is never shown)."""
+    shown = _get(row, "shown")[side]
+    loc = _get(row, "loc")[side]
+    return [int(i) for i in np.flatnonzero(shown) if loc[i] != S.LOC_DISCARD]
 
 
 def _outgoing(row: np.ndarray, pool: Any, side: int) -> str:

@@ -239,6 +239,7 @@ CARD = Layout("simulfight_card", fields(
     ("in_play", (), "zone one-hot: in play"),
     ("in_discard", (), "zone one-hot: discard pile"),
     ("hidden", (), "1: an opponent's card in hand or deck (which of the two is hidden)"),
+    ("known", (), "1: a card in hand that both players know is there (its owner's deck ran out since it was drawn)"),
     ("health", (), "current health/5 while in play"),
     ("protected", (), "Protected"),
     ("stunned", (), "Stunned"),
@@ -246,6 +247,10 @@ CARD = Layout("simulfight_card", fields(
     ("resolving", (), "its ability is being resolved (own side)"),
     ("planned_damage", (), "damage my plan queued on it/5 (opponent side)"),
     ("planned_stun", (), "my plan Stuns it (opponent side)"),
+    ("start_health", (), "health/5 at the phase start, 0 if not in play then (own side: what the opponent's plan "
+                         "sees; a unit in play at the phase start has health > 0 and is a Foe to the opponent)"),
+    ("start_protected", (), "Protected at the phase start (own side)"),
+    ("start_stunned", (), "Stunned at the phase start (own side)"),
 ), np.float32)
 CARD.export(globals(), "CARD_")  # CARD_PRESENT, CARD_ID, ..., CARD_PLANNED_STUN (+ _END)
 CARD_SIZE = CARD.size

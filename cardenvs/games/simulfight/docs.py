@@ -27,7 +27,7 @@ def tables() -> str:
         f"### Observation (float32, {OBS.size} values)\n\n" + OBS.markdown(),
         "#### Observation blocks (offsets inside one block)\n\n"
         + "\n\n".join(f"{name} ({layout.size} values)\n\n" + layout.markdown() for name, layout in (
-            ("`me`, `opp`: PLAYER", L.PLAYER), ("`planned`: PLANNED", L.PLANNED), ("`pending`: PENDING", L.PENDING),
+            ("`me`, `me_start`, `opp`: PLAYER", L.PLAYER), ("`planned`: PLANNED", L.PLANNED), ("`pending`: PENDING", L.PENDING),
             ("`my_cards`, `opp_cards`, per instance: CARD", CARD), ("`abilities` of CARD, per trigger: ABILITY",
                                                                      ABILITY))),
         f"### State row (int32, {S.STATE.size} values)\n\n" + S.STATE.markdown(),

@@ -11,7 +11,7 @@ import numpy as np
 from cardenvs.core.layout import Layout, fields
 
 from . import state as S
-from .cards import CARD, CARD_ID, NUM_OPS, NUM_TARGETS, NUM_TRIGGERS
+from .cards import CARD, CARD_ID, MAX_ENTRIES, NUM_OPS, NUM_TARGETS, NUM_TRIGGERS
 
 # the blocks of the observation (each a float32 Layout; writers index them by name). The per-instance block CARD is
 # declared in cards.py, whose card_features() computes its static part once per pool.
@@ -37,6 +37,7 @@ PENDING = Layout("simulfight_pending_obs", fields(
     ("amount", (), "its amount/5"),
     ("target", (NUM_TARGETS,), "its target kind one-hot (TG_*)"),
     ("cost", (), "the ability's cost amount/5"),
+    ("entry", (MAX_ENTRIES,), "which of the ability's entries is resolving, one-hot"),
 ), np.float32)
 PENDING.export(globals(), "PENDING_")
 
@@ -50,21 +51,27 @@ OBS = Layout(
                                           "choose a target"),
         ("me", (PLAYER.size,), "me (live): health/10, gold/5, shields/5, swords/5, hand/5, deck/10, discard/10, "
                                "next-round gold, shields, swords /5, units in play/5 (the PLAYER block)"),
+        ("me_start", (PLAYER.size,), "me at the phase start (what the opponent's plan sees of me), same columns"),
         ("opp", (PLAYER.size,), "the opponent at the phase start, same columns"),
         ("planned", (PLANNED.size,), "my plan against the opponent so far: player damage/10, gold, shields, swords "
                                      "now /5, gold, shields, swords next round /5 (the PLANNED block)"),
         ("pending", (PENDING.size,), "the ability I am resolving (zeros in the plan step): trigger one-hot (3), "
                                      "op of the current effect one-hot (5), its amount/5, its target kind one-hot "
-                                     "(8), the ability's cost amount/5 (the PENDING block)"),
+                                     "(8), the ability's cost amount/5, which entry is resolving one-hot (3) "
+                                     "(the PENDING block)"),
         ("my_cards", (S.MAX_DECK, CARD.size), "per instance of my deck (the CARD block): static card features "
                                               "(present, card id = pool index + 1, gold/5, health/5, per trigger "
                                               "has-ability, cost kind one-hot, cost/5), zone one-hot (deck, hand, "
-                                              "play, discard), hidden=0, health/5, Protected, Stunned, used this "
-                                              "phase, being resolved, 0, 0"),
+                                              "play, discard), hidden=0, known (the opponent knows it is in my "
+                                              "hand), health/5, Protected, Stunned, used this phase, being "
+                                              "resolved, 0, 0, health/5, Protected, Stunned at the phase start "
+                                              "(what the opponent's plan sees)"),
         ("opp_cards", (S.MAX_DECK, CARD.size), "per instance of the opponent's deck, at the phase start (the CARD "
                                                "block): static features (the deck list is public), zone (play, "
-                                               "discard; deck and hand both show as hidden=1), health/5, Protected, "
-                                               "Stunned, 0, 0, my planned damage/5, my planned Stun"),
+                                               "discard; deck and hand both show as hidden=1, except a card known "
+                                               "to be in hand: hand=1, known=1), health/5, Protected, Stunned, 0, "
+                                               "0, my planned damage/5, my planned Stun, 0, 0, 0 (its health, "
+                                               "Protected, Stunned are already the phase start's)"),
     ),
     dtype_scalar=np.float32,
 )

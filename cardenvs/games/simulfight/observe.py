@@ -1,9 +1,12 @@
 """Observation encoding (one float32 row per player view) and ``hide`` for the hidden-information check.
 
 What player ``p`` sees: its own side live (hand, deck contents but not their order, units, resources, its own plan
-so far, including what the plan has queued against the opponent); the opponent only as it stood at the start of
-the phase (``snap_*``), plus the public deck list and discard pile. Nothing of the opponent's hand, deck order or
-in-progress plan reaches the vector (SF-R2), and neither does what the opponent's plan has queued against ``p``.
+so far, including what the plan has queued against the opponent) and as the opponent's plan sees it (its phase-start
+snapshot: the Foes the opponent may target, their health and Protection, p's health for the opponent's conditions);
+the opponent only as it stood at the start of the phase (``snap_*``), plus the public deck list and discard pile,
+and the cards both players know are in the opponent's hand (``shown``: its deck ran out since they were drawn).
+Nothing else of the opponent's hand, nor deck order or the in-progress plan reaches the vector (SF-R2), and neither
+does what the opponent's plan has queued against ``p``.
 Values are scaled to roughly [0, 10] and clipped to the declared Box (``bounded``, issue 43 #11).
 """
 from __future__ import annotations
@@ -19,9 +22,9 @@ from cardenvs.core.jit import helper
 from . import obs_layout as L
 from . import state as S
 from .cards import (
-    C_COST_AMOUNT, CARD_HEALTH, CARD_HIDDEN, CARD_IN_DECK, CARD_IN_DISCARD, CARD_IN_HAND, CARD_IN_PLAY,
-    CARD_PLANNED_DAMAGE, CARD_PLANNED_STUN, CARD_PROTECTED, CARD_RESOLVING, CARD_SIZE, CARD_STATIC_END, CARD_STUNNED,
-    CARD_USED, E_AMOUNT, E_OP, E_TARGET,
+    C_COST_AMOUNT, CARD_HEALTH, CARD_HIDDEN, CARD_IN_DECK, CARD_IN_DISCARD, CARD_IN_HAND, CARD_IN_PLAY, CARD_KNOWN,
+    CARD_PLANNED_DAMAGE, CARD_PLANNED_STUN, CARD_PROTECTED, CARD_RESOLVING, CARD_SIZE, CARD_START_HEALTH,
+    CARD_START_PROTECTED, CARD_START_STUNNED, CARD_STATIC_END, CARD_STUNNED, CARD_USED, E_AMOUNT, E_OP, E_TARGET,
 )
 from .obs_layout import OBS, OBS_SIZE
 
@@ -39,6 +42,21 @@ def bounded(x: float) -> float:
     rules, and a schema-valid custom pool (+10 gold, +20 health a use, 40 copies) grows them past 1000 in a few
     rounds. Values inside the Box are returned unchanged, so observations of the shipped pool are bit-identical."""
     return min(max(x, -L.OBS_LIMIT), L.OBS_LIMIT)
+
+
+@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, _nt.float32[::1]))
+def write_snapshot(row: np.ndarray, side: int, at: int, out: np.ndarray) -> None:
+    """The PLAYER block at ``out[at:]`` for ``side`` as it stood at the phase start (deck and discard sizes do not
+    change during plans, so the live ones are the phase start's)."""
+    snap = S.SNAP_PLAYER + side * S.PLAYER_SNAPSHOT_SIZE
+    out[at + L.PLAYER_HEALTH] = bounded(row[snap + S.SP_HEALTH] / 10.0)
+    for r in range(S.NUM_RESOURCES):
+        out[at + L.PLAYER_RESOURCES + r] = bounded(row[snap + S.SP_RESOURCES + r] / 5.0)
+        out[at + L.PLAYER_NEXT_ROUND + r] = bounded(row[snap + S.SP_NEXT_ROUND + r] / 5.0)
+    out[at + L.PLAYER_HAND] = row[snap + S.SP_HAND] / 5.0
+    out[at + L.PLAYER_DECK] = row[S.DECK_COUNT + side] / 10.0
+    out[at + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + side] / 10.0
+    out[at + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + side] / 5.0
 
 
 @helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
@@ -67,16 +85,8 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
     out[me + L.PLAYER_DECK] = row[S.DECK_COUNT + p] / 10.0
     out[me + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + p] / 10.0
     out[me + L.PLAYER_UNITS] = row[S.PLAY_COUNT + p] / 5.0
-    op = L.O_OPP
-    snap = S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE
-    out[op + L.PLAYER_HEALTH] = bounded(row[snap + S.SP_HEALTH] / 10.0)
-    for r in range(S.NUM_RESOURCES):
-        out[op + L.PLAYER_RESOURCES + r] = bounded(row[snap + S.SP_RESOURCES + r] / 5.0)
-        out[op + L.PLAYER_NEXT_ROUND + r] = bounded(row[snap + S.SP_NEXT_ROUND + r] / 5.0)
-    out[op + L.PLAYER_HAND] = row[snap + S.SP_HAND] / 5.0
-    out[op + L.PLAYER_DECK] = row[S.DECK_COUNT + q] / 10.0
-    out[op + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
-    out[op + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + q] / 5.0
+    write_snapshot(row, q, L.O_OPP, out)
+    write_snapshot(row, p, L.O_ME_START, out)  # what the opponent's plan sees of me (its filters, its Foes)
     # my plan against the opponent (stored on the opponent's in_* fields)
     out[L.O_PLANNED + L.PLANNED_DAMAGE] = bounded(row[S.IN_PLAYER_DAMAGE + q] / 10.0)
     for r in range(S.NUM_RESOURCES):
@@ -93,6 +103,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         out[L.O_PENDING + L.PENDING_AMOUNT] = effects[card, t, k, E_AMOUNT] / 5.0
         out[L.O_PENDING + L.PENDING_TARGET + effects[card, t, k, E_TARGET]] = 1.0
         out[L.O_PENDING + L.PENDING_COST] = cards[card, C_COST_AMOUNT + t] / 5.0
+        out[L.O_PENDING + L.PENDING_ENTRY + k] = 1.0
     # my instances
     for inst in range(S.MAX_DECK):
         card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
@@ -107,6 +118,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_IN_DECK] = 1.0
         elif loc == S.LOC_HAND:
             out[base + CARD_IN_HAND] = 1.0
+            out[base + CARD_KNOWN] = row[S.SHOWN + at]
         elif loc == S.LOC_PLAY:
             out[base + CARD_IN_PLAY] = 1.0
             out[base + CARD_HEALTH] = bounded(row[S.UNIT_HEALTH + at] / 5.0)
@@ -117,6 +129,13 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_IN_DISCARD] = 1.0
     if own_open and row[S.SUB + p] != S.SUB_MAIN:
         out[L.O_MY_CARDS + row[S.CUR_INST + p] * CARD_SIZE + CARD_RESOLVING] = 1.0
+    for j in range(row[S.SNAP_PLAY_COUNT + p]):  # my units as the opponent's plan sees them: its Foes
+        inst = row[S.SNAP_PLAY + p * S.MAX_DECK + j]
+        at = p * S.MAX_DECK + inst
+        base = L.O_MY_CARDS + inst * CARD_SIZE
+        out[base + CARD_START_HEALTH] = bounded(row[S.SNAP_HEALTH + at] / 5.0)
+        out[base + CARD_START_PROTECTED] = row[S.SNAP_PROTECTED + at]
+        out[base + CARD_START_STUNNED] = row[S.SNAP_STUNNED + at]
     # the opponent's instances: discard is public, units as at the phase start, the rest (deck or hand) hidden
     for inst in range(S.MAX_DECK):
         card = row[S.DECK_LIST + q * S.MAX_DECK + inst]
@@ -128,6 +147,9 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         at = q * S.MAX_DECK + inst
         if row[S.LOC + at] == S.LOC_DISCARD:
             out[base + CARD_IN_DISCARD] = 1.0
+        elif row[S.SHOWN + at] != 0:  # known to be in hand (at the phase start: the flag outlives a play this phase)
+            out[base + CARD_IN_HAND] = 1.0
+            out[base + CARD_KNOWN] = 1.0
         else:
             out[base + CARD_HIDDEN] = 1.0
         out[base + CARD_PLANNED_DAMAGE] = bounded(row[S.IN_DAMAGE + at] / 5.0)
@@ -162,10 +184,12 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
 
 
 def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
-    """A copy of ``row`` with exactly what ``viewer`` cannot know re-dealt: the opponent's hand and deck are pooled,
-    shuffled and dealt back with the same sizes, and the viewer's own deck order is shuffled (no card ever reveals a
-    position in a deck, and a re-formed deck is shuffled, SF-E3). The viewer's hand, every unit, both discard piles and
-    all counters are kept. Still a valid state (``test_hide_redeals_exactly_what_the_viewer_cannot_know``).
+    """A copy of ``row`` with exactly what ``viewer`` cannot know re-dealt: the opponent's hand cards that are not
+    known (``shown``) and its deck are pooled, shuffled and dealt back with the same sizes (the known ones stay in
+    the hand: a deck that ran out showed them, and a reshuffle brings back only discarded cards), and the viewer's
+    own deck order is shuffled (no card ever reveals a position in a deck, and a re-formed deck is shuffled, SF-E3).
+    The viewer's hand, every unit, both discard piles and all counters are kept. Still a valid state
+    (``test_hide_redeals_exactly_what_the_viewer_cannot_know``).
 
     The opponent's in-progress plan is not re-dealt here; ``test_SF_R2_observation_is_identical_whatever_the_other_
     player_planned`` checks that the viewer's observation is the same whatever the opponent has planned so far.
@@ -176,9 +200,13 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = Non
     deck = S.STATE.get(out, "deck")
     hand_n = int(S.STATE.get(out, "hand_count")[opp])
     deck_n = int(S.STATE.get(out, "deck_count")[opp])
-    hidden = np.concatenate([hand[opp, :hand_n], deck[opp, :deck_n]])
+    shown = S.STATE.get(out, "shown")
+    in_hand = hand[opp, :hand_n]
+    known = in_hand[shown[opp, in_hand] != 0]
+    hidden = np.concatenate([in_hand[shown[opp, in_hand] == 0], deck[opp, :deck_n]])
     rng.shuffle(hidden)
-    new_hand, new_deck = hidden[:hand_n], hidden[hand_n:]
+    new_hand = np.concatenate([known, hidden[:hand_n - known.size]])
+    new_deck = hidden[hand_n - known.size:]
     loc = S.STATE.get(out, "loc")
     drawn = S.STATE.get(out, "drawn")
     loc[opp, new_hand] = S.LOC_HAND

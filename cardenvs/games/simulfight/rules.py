@@ -80,9 +80,22 @@ def zone_remove(row: np.ndarray, zone: int, count: int, p: int, inst: int) -> No
 
 
 @helper(void(S.NB_ROW, S.NB_INT))
+def show_hand(row: np.ndarray, p: int) -> None:
+    """``p``'s deck is empty: every card of p's that is neither in play nor discarded is in p's hand, so both players
+    know each of them (``shown``)."""
+    for j in range(row[S.HAND_COUNT + p]):
+        row[S.SHOWN + p * S.MAX_DECK + row[S.HAND + p * S.MAX_DECK + j]] = 1
+
+
+@helper(void(S.NB_ROW, S.NB_INT))
 def draw_card(row: np.ndarray, p: int) -> None:
-    """Draw the top card; an empty deck first takes the shuffled discard pile (SF-E3); nothing left, no draw."""
+    """Draw the top card; an empty deck first takes the shuffled discard pile (SF-E3); nothing left, no draw.
+
+    A deck that runs out shows both players the owner's whole hand (every card that is not in play or discarded is
+    in it), and a card stays known until it leaves the hand (``shown``; a reshuffle brings only discarded cards back,
+    so it hides none of them again: issue 38)."""
     if row[S.DECK_COUNT + p] == 0:
+        show_hand(row, p)
         n = row[S.DISCARD_COUNT + p]
         if n == 0:
             return
@@ -101,6 +114,8 @@ def draw_card(row: np.ndarray, p: int) -> None:
     zone_push(row, S.HAND, S.HAND_COUNT, p, inst)
     row[S.LOC + p * S.MAX_DECK + inst] = S.LOC_HAND
     row[S.DRAWN + p * S.MAX_DECK + inst] = 1
+    if n == 0:
+        show_hand(row, p)
 
 
 # ---- costs and abilities --------------------------------------------------------------------------------------------
@@ -301,6 +316,8 @@ def begin_phase(row: np.ndarray, phase: int) -> None:
             row[S.SNAP_HEALTH + at] = row[S.UNIT_HEALTH + at]
             row[S.SNAP_PROTECTED + at] = row[S.PROTECTED + at]
             row[S.SNAP_STUNNED + at] = row[S.STUNNED + at]
+            if row[S.LOC + at] != S.LOC_HAND:  # a known card that was played is public now; kept through the
+                row[S.SHOWN + at] = 0  # phase it was played in, since the other player's view is the phase start's
         row[S.SNAP_PLAY_COUNT + p] = row[S.PLAY_COUNT + p]
         snap = S.SNAP_PLAYER + p * S.PLAYER_SNAPSHOT_SIZE
         row[snap + S.SP_HEALTH] = row[S.HEALTH + p]

@@ -78,6 +78,8 @@ _STATE_FIELDS = fields(
     ("used", (2, MAX_DECK), "per instance: its DEFEND/ATTACK ability was used this phase"),
     ("drawn", (2, MAX_DECK), "per instance: reached the hand at least once (card statistics)"),
     ("played", (2, MAX_DECK), "per instance: played at least once (card statistics)"),
+    ("shown", (2, MAX_DECK), "per instance: 1 while both players know it is in its owner's hand (the owner's deck "
+                             "ran out since it was drawn; cleared at the next phase start once it left the hand)"),
     ("health", (2,), "each player's health"),
     ("resources", (2, NUM_RESOURCES), "each player's gold, shields, swords"),
     ("next_round", (2, NUM_RESOURCES),

@@ -73,6 +73,9 @@ Player line "player_0 (you): health H, gold G, shields S, swords W; deck D, hand
   S     Stunned: uses no abilities until the end of the round;
   u     used: this unit already used this phase's ability (once per phase; only on your own side).
 "hand: #i Name (Ng)": your hand, each card with its gold cost to play (g = gold); "-" = empty.
+"known in hand: #i Name": the opponent's cards that both players know are in its hand (its deck ran out since
+  they were drawn, so every card not in play or discarded was in the hand; a reshuffle brings back only
+  discarded cards); the rest of that hand is hidden.
 "planned against the opponent: ...": what your plan has queued against the other side, landing when both plans
   are done: "#i Name -2" (2 damage to that Foe), "#i Name stunned", "opponent -3 health", "opponent +1 gold"
   (a resource change now), "opponent -1 gold next round".
