@@ -137,6 +137,15 @@ OBS = Layout(
         ("public_cards", (2, len(PUBLIC_PILES), S.POOL_CAP),
          ("per player (own, opp), every public card counted by card id (the pool's order): "
           + "; ".join(PUBLIC_PILES))),
+        ("stock_cards", (2, S.FIELD_CAP, S.POOL_CAP),
+         ("per player (own, opp) and field position (Lead, Back-Up 1..3): the stock cards under that fighter the "
+          "viewer can see, counted by card id: face-up ones for both players, face-down ones for their owner only "
+          "(HB-I15)")),
+        ("charged_cards", (S.POOL_CAP,), "own charged cards counted by card id (HB-C8: the owner knows them)"),
+        ("unseen_cards", (2, S.POOL_CAP),
+         ("per player (own, opp), that player's cards the viewer cannot see, counted by card id: the deck and the "
+          "face-down heart cards; for the opponent also its hand, charged and face-down stock cards and its "
+          "face-down Lead at setup (both deck lists are known to both players: `hide` keeps each one)")),
     ),
     dtype_scalar=np.float32,
 )

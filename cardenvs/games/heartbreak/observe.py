@@ -1,8 +1,10 @@
 """heartbreak observation: one float32 row per player view, declared as a Layout (table in RULES.md).
 
-"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
-contents, face-down heart cards (hidden from both players, HB-H9), the opponent's face-down stock cards (count only,
-HB-I15), charged cards (count only, HB-C8) and the opponent's face-down Lead during setup (present only).
+"own" is the observing player, "opp" the other. Never encoded: which card is where among the cards a player cannot
+see: the opponent's hand, charged cards, face-down stock cards (HB-I15, HB-C8) and face-down Lead during setup
+(present only), any deck's order, and the face-down heart cards (hidden from both players, HB-H9). Those are counted
+only together, by card id, in ``unseen_cards`` (each deck list is known). The own charged and face-down stock cards
+are encoded (``charged_cards``, ``stock_cards``): their owner knows them.
 HP and damage are divided by 100, keyword numbers by 10. Every observed card carries ``card_id`` (pool index + 1;
 0 for no card or a hidden one); ``obs_layout.OBS_CARD_IDS`` (``SPEC.obs_card_ids``) lists those indices.
 The layouts live in ``obs_layout.py``; the kernels below write every entry by its generated name (``L.CARD_HP``).
@@ -156,6 +158,33 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
 
 
 @helper
+def count_zone(row: np.ndarray, q: int, zone: int, count: int, cap: int, face: int, out: np.ndarray, at: int) -> None:
+    """``out[at + card] += 1`` for each of ``q``'s cards in a zone (state offsets ``zone``, ``count``, width ``cap``):
+    all of them (``face`` -1), the face-down ones (0) or the face-up ones (1)."""
+    for j in range(row[count + q]):
+        inst = row[zone + q * cap + j]
+        if face < 0 or (row[S.FACE_UP + q * S.MAX_DECK + inst] != 0) == (face == 1):
+            out[at + card_of(row, q, inst)] += 1
+
+
+@helper
+def count_unseen(row: np.ndarray, q: int, viewer: int, out: np.ndarray, at: int) -> None:
+    """``out[at + card] += 1`` for each of ``q``'s cards ``viewer`` cannot see (``unseen_cards``): the deck and the
+    face-down heart cards; for the opponent also its hand, charged and face-down stock cards and a face-down Lead.
+    ``hide`` keeps these counts (it re-deals the cards among those places only)."""
+    count_zone(row, q, S.DECK, S.DECK_COUNT, S.MAX_DECK, -1, out, at)
+    count_zone(row, q, S.HEART, S.HEART_COUNT, S.HEART_CAP, 0, out, at)
+    if q == viewer:
+        return
+    count_zone(row, q, S.HAND, S.HAND_COUNT, S.HAND_CAP, -1, out, at)
+    count_zone(row, q, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, -1, out, at)
+    count_zone(row, q, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, 0, out, at)
+    lead = row[S.LEAD + q]
+    if lead >= 0 and row[S.FACE_UP + q * S.MAX_DECK + lead] == 0:
+        out[at + card_of(row, q, lead)] += 1
+
+
+@helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     observe_into(row, tables, p, out, np.empty((2, S.FIELD_CAP, 4), dtype=np.int64))
 
@@ -221,16 +250,23 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
         out[base + L.COUNT_STOCK] = row[S.STOCK_COUNT + q]
         out[base + L.COUNT_ON_STACK] = row[S.RESOLVING_COUNT + q]
         pub = L.O_PUBLIC_CARDS + side * L.NUM_PILES * S.POOL_CAP  # by card id (the piles' order is not kept)
-        for j in range(row[S.DISCARD_COUNT + q]):
-            out[pub + L.PILE_DISCARD * S.POOL_CAP + card_of(row, q, row[S.DISCARD + q * S.MAX_DECK + j])] += 1.0
+        count_zone(row, q, S.DISCARD, S.DISCARD_COUNT, S.MAX_DECK, -1, out, pub + L.PILE_DISCARD * S.POOL_CAP)
+        count_zone(row, q, S.STOCK, S.STOCK_COUNT, S.STOCK_CAP, 1, out, pub + L.PILE_STOCK * S.POOL_CAP)
+        count_zone(row, q, S.HEART, S.HEART_COUNT, S.HEART_CAP, 1, out, pub + L.PILE_HEART * S.POOL_CAP)
+        # what else the viewer knows of q's cards, by card id: each fighter's stock (face-down cards to their owner
+        # only, HB-I15), the own charged cards (HB-C8), and the cards it cannot see (its deck list minus the rest)
         for j in range(row[S.STOCK_COUNT + q]):
             inst = row[S.STOCK + q * S.STOCK_CAP + j]
-            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
-                out[pub + L.PILE_STOCK * S.POOL_CAP + card_of(row, q, inst)] += 1.0
-        for j in range(row[S.HEART_COUNT + q]):
-            inst = row[S.HEART + q * S.HEART_CAP + j]
-            if row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
-                out[pub + L.PILE_HEART * S.POOL_CAP + card_of(row, q, inst)] += 1.0
+            if q != p and row[S.FACE_UP + q * S.MAX_DECK + inst] == 0:
+                continue
+            host = row[S.STOCK_HOST + q * S.MAX_DECK + inst]
+            for pos in range(S.FIELD_CAP):
+                if host >= 0 and info[side, pos, 0] == host:
+                    out[L.O_STOCK_CARDS + (side * S.FIELD_CAP + pos) * S.POOL_CAP + card_of(row, q, inst)] += 1.0
+                    break
+        if q == p:
+            count_zone(row, q, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, -1, out, L.O_CHARGED_CARDS)
+        count_unseen(row, q, p, out, L.O_UNSEEN_CARDS + side * S.POOL_CAP)
         for pos in range(S.FIELD_CAP):
             inst = info[side, pos, 0]
             if inst < 0:

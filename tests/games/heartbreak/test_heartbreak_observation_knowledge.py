@@ -1,0 +1,100 @@
+"""The observation holds what its player knows (issue 38, step 1): two positions that differ only in what the viewer
+knows give it different observations, and positions that differ only in what it cannot know give the same one.
+
+Each case swaps the identities (``deck_list`` entries) of two instances of one player, so both positions hold the
+same cards; only where they lie differs. Each case failed before the ``stock_cards``, ``charged_cards`` and
+``unseen_cards`` fields existed (the two observations it expects to differ were equal).
+"""
+from __future__ import annotations
+
+import numpy as np
+from heartbreak_helpers import FILLER, POOL, build, field
+
+from cardenvs.core.batch import BatchGame
+from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak.observe import OBS
+from cardenvs.games.heartbreak.state import MAX_DECK, STATE
+
+
+_POOL_TABLES = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0).pool.tables
+
+
+def _obs(row: np.ndarray, viewer: int) -> np.ndarray:
+    obs = np.zeros((1, SPEC.obs_dim), np.float32)
+    SPEC.kernels.batch_observe(row[None, :].copy(), _POOL_TABLES, np.array([viewer], np.int32), obs)
+    return obs[0]
+
+
+def _swapped(g: BatchGame, p: int, a: int, b: int) -> np.ndarray:
+    """The row with the cards of ``p``'s instances ``a`` and ``b`` exchanged (everything else the same)."""
+    row = g.states[0].copy()
+    off = STATE.offset("deck_list") + p * MAX_DECK
+    row[off + a], row[off + b] = row[off + b], row[off + a]
+    return row
+
+
+def _deck_top(g: BatchGame, p: int) -> int:
+    return int(field(g, "deck")[p, int(field(g, "deck_count")[p]) - 1])
+
+
+def test_HB_C8_the_owner_sees_its_charged_cards_the_opponent_does_not() -> None:
+    """HB-C8: charged cards are face down to the opponent only: their owner knows which cards it charged."""
+    g = build({"lead": "Kiln Warden", "charge": ["Magma Tyrant"], "deck": ["Flash Burn"]}, {"lead": "Reefling Scout"})
+    charged = int(field(g, "charge")[0, 0])
+    other = _swapped(g, 0, charged, _deck_top(g, 0))  # Flash Burn charged, Magma Tyrant in the deck
+    row = g.states[0]
+    assert not np.array_equal(_obs(row, 0), _obs(other, 0))
+    assert np.array_equal(_obs(row, 1), _obs(other, 1))  # the opponent cannot tell
+    mine = OBS.get(_obs(row, 0), "charged_cards")
+    assert mine[POOL.by_name["Magma Tyrant"]] == 1 and mine.sum() == 1
+    assert OBS.get(_obs(other, 0), "charged_cards")[POOL.by_name["Flash Burn"]] == 1
+
+
+def test_HB_I15_the_owner_sees_its_face_down_stock_the_opponent_does_not() -> None:
+    """HB-I15: face-down stock cards can be seen only by their owner, and it sees them under their fighter."""
+    g = build({"lead": "Thornwood Sapling", "backup": [FILLER], "stock": [("Kelp Mail", 1, False)],
+               "deck": ["Flash Burn"]}, {"lead": "Kiln Warden"})
+    stocked = int(field(g, "stock")[0, 0])
+    other = _swapped(g, 0, stocked, _deck_top(g, 0))
+    row = g.states[0]
+    assert not np.array_equal(_obs(row, 0), _obs(other, 0))
+    assert np.array_equal(_obs(row, 1), _obs(other, 1))
+    stock = OBS.get(_obs(row, 0), "stock_cards")
+    assert stock[0, 1, POOL.by_name["Kelp Mail"]] == 1 and stock.sum() == 1  # own side, Back-Up 1
+    assert OBS.get(_obs(row, 1), "stock_cards").sum() == 0  # the opponent's view: nothing of it
+
+
+def test_HB_I16_which_fighter_a_face_up_stock_card_lies_under_is_public() -> None:
+    """HB-I16/I18: face-up stock is public, and which fighter holds it decides where it goes (with its host): two
+    fighters with one face-up stock card each, the two cards exchanged, look different to both players."""
+    def position(under_lead: str, under_backup: str) -> BatchGame:
+        return build({"lead": "Thornwood Sapling", "backup": ["Thornwood Sapling"],
+                      "stock": [(under_lead, 0, True), (under_backup, 1, True)]}, {"lead": "Kiln Warden"})
+
+    g, h = position("Thornwood Seedling", FILLER), position(FILLER, "Thornwood Seedling")
+    seedling = POOL.by_name["Thornwood Seedling"]
+    for viewer, side in ((0, 0), (1, 1)):
+        a, b = _obs(g.states[0], viewer), _obs(h.states[0], viewer)
+        assert not np.array_equal(a, b)
+        assert OBS.get(a, "stock_cards")[side, 0, seedling] == 1
+        assert OBS.get(b, "stock_cards")[side, 1, seedling] == 1
+
+
+def test_HB_C8_I15_H9_the_cards_a_viewer_cannot_see_are_known_only_together() -> None:
+    """HB-C8, HB-I15, HB-H9: the cards a viewer cannot see are known together, by card id (``unseen_cards``: each
+    deck list is known to both players):
+    a different card in the opponent's deck changes the view; the same cards dealt differently between the
+    opponent's hand and deck do not."""
+    base = {"lead": "Kiln Warden", "hand": ["Flash Burn"]}
+    g = build({"lead": "Reefling Scout"}, dict(base, deck=["Magma Tyrant"]))
+    h = build({"lead": "Reefling Scout"}, dict(base, deck=["Kiln Warden"]))
+    assert not np.array_equal(_obs(g.states[0], 0), _obs(h.states[0], 0))
+    unseen = OBS.get(_obs(g.states[0], 0), "unseen_cards")
+    assert unseen[1, POOL.by_name["Magma Tyrant"]] == 1 and unseen[1, POOL.by_name["Flash Burn"]] == 1
+    assert unseen[1].sum() == int(field(g, "deck_count")[1]) + 1 + 5  # deck, hand, face-down heart
+    in_hand = int(field(g, "hand")[1, 0])
+    other = _swapped(g, 1, in_hand, _deck_top(g, 1))  # Magma Tyrant in hand, Flash Burn on top of the deck
+    assert np.array_equal(_obs(g.states[0], 0), _obs(other, 0))
+    assert not np.array_equal(_obs(g.states[0], 1), _obs(other, 1))  # its owner sees its hand
+    own = OBS.get(_obs(g.states[0], 0), "unseen_cards")[0]
+    assert own.sum() == int(field(g, "deck_count")[0]) + 5 and own[POOL.by_name[FILLER]] == own.sum()
