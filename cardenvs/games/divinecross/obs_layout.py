@@ -152,14 +152,18 @@ OBS = Layout(
         ("pending", (CARD_SIZE,), "the Assist being played (waiting for its host): card features"),
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
                                                      "attached Energy and Assists): how many cards of each card id"),
+        ("own_deck", (S.POOL_CAP,), "own deck's contents (not its order) by card id: the own deck list less every "
+                                    "card seen leaving it"),
+        ("shown", (2, S.POOL_CAP), "per player (own, opp), per card id: the most copies one of that player's setup "
+                                   "reveals (DC-S5) showed, a lower bound on its deck list's copies"),
     ),
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
 (
-    O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC_CARDS,
+    O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC_CARDS, O_OWN_DECK, O_SHOWN,
 ) = OBS.offsets(
-    "step", "context", "counts", "hand", "units", "pending", "public_cards",
+    "step", "context", "counts", "hand", "units", "pending", "public_cards", "own_deck", "shown",
 )
 
 #: every flat observation index that holds a card id (``SPEC.obs_card_ids``): the hand slots, the unit positions of

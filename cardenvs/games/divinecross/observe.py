@@ -1,9 +1,10 @@
 """divinecross observation kernels: one float32 row per player view (layout and blocks in ``obs_layout.py``).
 
-"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order or
-contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both discard piles,
-KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``; every card slot carries its
-``card_id`` (pool index + 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]:
+"own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order, the
+opponent's deck contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both
+discard piles, KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``; the own deck's
+contents (known from the deck list) in ``own_deck``; the cards both players' setup reveals showed (DC-S5) in
+``shown``; every card slot carries its ``card_id`` (pool index + 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]:
 damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
 """
 from __future__ import annotations
@@ -174,6 +175,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[attached + card_of(row, q, row[S.ENERGY + q * S.DECK_SIZE + k])] += 1.0
         for k in range(row[S.ASSIST_COUNT + q]):
             out[attached + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1.0
+        for c in range(S.POOL_CAP):  # DC-S5: what the setup reveals showed (both players saw them)
+            out[L.O_SHOWN + side * S.POOL_CAP + c] = row[S.SHOWN + q * S.POOL_CAP + c]
         for j in range(1 + row[S.STANDBY_COUNT + q]):
             u = g[side, j, G_UNIT]
             if u < 0:
@@ -205,6 +208,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 out[at + L.CARD_TAKE_PLUS] += g[side, j, G_TAKE_PLUS] / 100.0
                 out[at + L.CARD_TAKE_MINUS] += g[side, j, G_TAKE_MINUS] / 100.0
                 out[at + L.CARD_HALVE] += g[side, j, G_HALVE]
+    for i in range(row[S.DECK_COUNT + p]):  # the own deck's contents: known from the deck list, its order is not
+        out[L.O_OWN_DECK + card_of(row, p, row[S.DECK + p * S.DECK_SIZE + i])] += 1.0
     for i in range(row[S.HAND_COUNT + p]):
         card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
         at = L.O_HAND + i * L.CARD_SIZE

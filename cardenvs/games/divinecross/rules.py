@@ -369,7 +369,19 @@ def apply_action(row: np.ndarray, tables, p: int, a: int) -> None:
 
 @helper
 def redeal(row: np.ndarray, p: int) -> None:
-    """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again."""
+    """DC-S5: the hand (shown to the opponent) goes back into the deck; shuffle and draw 5 again. What the reveal
+    showed stays known: per card id, the most copies one reveal showed (``shown``, a lower bound on the deck list's
+    copies: which copy was shown cannot be told apart, so reveals are not summed)."""
+    n = row[S.HAND_COUNT + p]
+    base = S.HAND + p * S.HAND_CAP
+    for i in range(n):
+        card = row[S.DECK_LIST + p * S.DECK_SIZE + row[base + i]]
+        copies = 0
+        for j in range(n):
+            if row[S.DECK_LIST + p * S.DECK_SIZE + row[base + j]] == card:
+                copies += 1
+        k = S.SHOWN + p * S.POOL_CAP + card
+        row[k] = max(row[k], copies)
     while row[S.HAND_COUNT + p] > 0:
         inst = zone_remove(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, row[S.HAND_COUNT + p] - 1)
         zone_push(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p, inst)

@@ -14,7 +14,7 @@ from cardenvs.core.layout import Layout, fields
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 DECK_SIZE = 30  # DC-D1
 MAX_COPIES = 2  # DC-D3
-POOL_CAP = 64  # card ids the observation's public pile counts cover (the loader rejects larger pools)
+POOL_CAP = 64  # card ids the per-card-id counts (observation, ``shown``) cover (the loader rejects larger pools)
 HAND_CAP = DECK_SIZE  # DC-T9: no hand limit; a hand can hold the whole deck
 OPENING_HAND_SIZE = 5  # DC-S3
 STANDBY_CAP = 3  # DC-U3
@@ -80,6 +80,7 @@ _STATE_FIELDS = fields(
     ("ex_used", (2,), "1 once the player used their EX-Power (DC-K5, once per game)"),
     ("redeals", (2,), "times the player redid setup for lack of a Unit (DC-S5)"),
     ("extra_left", (2,), "extra setup draws still on offer to the player, one per opponent redeal (DC-S6)"),
+    ("shown", (2, POOL_CAP), "per card id: the most copies of it one of the player's redeal reveals showed (DC-S5)"),
     ("promote", (), "bit p set while player p must move a Standby Unit up (DC-O5)"),
     ("step", (), "ST_* step"),
     ("turn_player", (), "player whose turn it is"),
@@ -98,14 +99,14 @@ STATE_SIZE = STATE.size
 (
     DECK_LIST, DECK, HAND, MAIN, STANDBY, ENERGY, ASSIST, KO, DISCARD, DECK_COUNT, HAND_COUNT, STANDBY_COUNT,
     ENERGY_COUNT, ASSIST_COUNT, KO_COUNT, DISCARD_COUNT, HOST, DAMAGE, BOOST, GUARD, FACE_UP, DRAWN, PLAYED, STUNNED,
-    POISONED, CHARGED, RETREATED, EVENT_PLAYED, EX_USED, REDEALS, EXTRA_LEFT, PROMOTE, STEP, TURN_PLAYER, FIRST_PLAYER,
-    SETUP_PLAYER, EXTRA_PLAYER, PENDING_CARD, END_STAGE, LAST_DAMAGE,
+    POISONED, CHARGED, RETREATED, EVENT_PLAYED, EX_USED, REDEALS, EXTRA_LEFT, SHOWN, PROMOTE, STEP, TURN_PLAYER,
+    FIRST_PLAYER, SETUP_PLAYER, EXTRA_PLAYER, PENDING_CARD, END_STAGE, LAST_DAMAGE,
 ) = STATE.offsets(
     "deck_list", "deck", "hand", "main", "standby", "energy", "assist", "ko", "discard", "deck_count", "hand_count",
     "standby_count", "energy_count", "assist_count", "ko_count", "discard_count", "host", "damage", "boost", "guard",
     "face_up", "drawn", "played", "stunned", "poisoned", "charged", "retreated", "event_played", "ex_used", "redeals",
-    "extra_left", "promote", "step", "turn_player", "first_player", "setup_player", "extra_player", "pending_card",
-    "end_stage", "last_damage",
+    "extra_left", "shown", "promote", "step", "turn_player", "first_player", "setup_player", "extra_player",
+    "pending_card", "end_stage", "last_damage",
 )
 (
     DECK_LIST_END, DECK_END, HAND_END, MAIN_END, STANDBY_END, ENERGY_END, ASSIST_END, KO_END, DISCARD_END, HOST_END,

@@ -134,6 +134,10 @@ def render(row: np.ndarray, pool: CardPool, viewer: int | None = None) -> str:
         if discard:  # face up, so every viewer sees it card by card (DC-U7); oldest first
             lines.append(textwrap.fill(", ".join(discard), 111, initial_indent="  discard: ",
                                        subsequent_indent=" " * 11, break_on_hyphens=False))
+        shown = _f(row, "shown")[p]
+        if shown.any():  # DC-S5: both players saw the setup reveals; the cards are back in the deck
+            lines.append("  shown:   " + ", ".join(pool.name(c) + (f" x{int(n)}" if n > 1 else "")
+                                               for c, n in enumerate(shown) if n > 0))
         if see_private:
             hand = [_card_name(row, pool, p, h) for h in _zone(row, "hand", "hand_count", p)]
             lines.append("  hand:    " + (", ".join(hand) or "-"))
@@ -162,6 +166,8 @@ Player line: "P0: deck N  hand N  discard N  KO n/3": cards in the deck, in the 
   KO zone: the KO'd cards in order (shown once there is one).  hand: your own hand (never the opponent's).
   discard: the discard pile card by card, oldest first (face up, so both players see both piles; shown once
            there is one): played Events and Actions, Energy paid for retreats, a KO'd Unit's attachments.
+  shown:   the cards the player's setup reveals showed (a hand without a Unit is shown before it goes back into
+           the deck, DC-S5), "xN" = N copies in one reveal: cards known to be in that player's deck list.
 A Unit: "Name (attribute, dmg D/HP, En, +Assist, boost +X, guard +X)":
   attribute  none/red/green/blue: a skill deals double damage to a Unit whose attribute is in the user's
              advantage list (DC-A4);
