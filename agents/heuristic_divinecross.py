@@ -17,7 +17,10 @@ What it does, by decision (see ``cardenvs/games/divinecross/RULES.md`` for the r
 Hidden information: the kernel reads the seat's own hand, both public boards (units, damage, Energy, Assists,
 conditions) and the zone sizes. To value a card it applies it to a *copy* of the row with the game's own kernels and
 reads only public quantities of the result (a simulated draw moves a hidden card into the copy's hand, but only the
-hand *size* is read; a simulated charge only counts Energy).
+hand *size* is read; a simulated charge only counts Energy). Never read: the opponent's hand, either deck's order or
+contents, the opponent's face-down Main Unit. ``tests/games/divinecross/test_divinecross_heuristic.py`` re-deals
+what the deciding player cannot see (``hide``) three times in every position of 18 heuristic games and requires the
+same decision (it catches a planted peek at the opponent's hand).
 """
 from __future__ import annotations
 
