@@ -2,12 +2,18 @@
 
 What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rules):
 
-* setup: go first; the highest-AP turn-cost-1 character as main; mulligan cards it cannot pay for early (turn cost
-  4 or more).
+* setup: go first; as main the turn-cost-1 character with the highest AP whose colour most of its deck list shares
+  (colour cost, LN-D4: a support or event needs a character of its colour on the field); mulligan cards it cannot
+  pay for early (turn cost 4 or more).
 * main phase: play the strongest support it can afford (AP), then events and [Use] skills whose simulated effect
-  raises a value of the public board (levels, hand sizes, battle outcome, field AP, active characters) by more than
-  the card it costs. The same value test picks events and skills in every battle window, so an AP boost is kept for
-  the battle it swings.
+  raises a value of the public board by more than the card it costs. The value counts levels, hand and deck sizes
+  (a deck about to run out loses, LN-V2), the battle's outcome, field AP, active characters, the turn player's
+  attacks still to come this turn (its main beating the opposing main, its supports beating a resting character:
+  so a main-phase AP boost, or resting an opposing support, is played when it makes an attack win), and the turn
+  player's resting characters that the opponent's supports could attack next turn (LN-A3; so the main is
+  re-activated after its attack when that saves a level). An event is spent from the hand for a fraction of a card
+  (it has no other use than being played). The same value test picks events and skills in every battle window, so
+  an AP boost is kept for the battle it swings.
 * attack: with the main when its AP (plus at most one combi partner) beats the opponent's main, adding the weakest
   partner that also beats the best possible cover; then supports against resting characters they beat (the main,
   for a level down, before supports).
@@ -20,8 +26,9 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
 * one-support effects (rest, activate, AP change): the candidate with the highest AP (the strongest opposing support
   to rest or weaken, the strongest own support to activate or boost).
 
-Hidden information: the kernel reads the seat's own hand, both public boards (mains, supports, rested flags, AP
-modifiers, level-zone sizes, face-up flags) and hand sizes. To value an event or skill it applies it to a *copy* of
+Hidden information: the kernel reads the seat's own hand and deck list (the player built the deck: ``choose_main``
+counts its colours), both public boards (mains, supports, rested flags, AP modifiers, level-zone sizes, face-up
+flags), hand and deck sizes. To value an event or skill it applies it to a *copy* of
 the row with the game's own interpreter and reads only public quantities of the result (a simulated ``draw`` moves a
 hidden card into the copy's hand, but only the hand *size* is read; the face-down level cards are never read).
 """
@@ -30,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.header import H_STATUS, LIVE
+from cardenvs.core.header import H_STATUS, H_TURN, LIVE
 from cardenvs.core.jit import helper
 from cardenvs.core.kernels import legal_or_first
 
@@ -42,15 +49,15 @@ from cardenvs.games.levelneo.actions import (  # noqa: E402
 )
 from cardenvs.games.levelneo.board import card_of, is_rested, level_of, support_at  # noqa: E402
 from cardenvs.games.levelneo.tables import (  # noqa: E402
-    C_AP, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER,
+    C_AP, C_COLOR, C_HAS_BURST, C_TURN_COST, C_TYPE, C_USE_EFFECT, TYPE_CHARACTER,
 )
 from cardenvs.games.levelneo.effects import (  # noqa: E402
     MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS, active_conts, ap_given, compute_ap, one_candidate, one_side,
 )
 from cardenvs.games.levelneo.rules import apply_action, apply_choice, choice_fields, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
-    ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_SIZE, FACE_UP, HAND, HAND_CAP, HAND_COUNT, LEVEL,
-    LEVEL_CAP, LEVEL_COUNT, MAIN, MAX_LEVEL, ST_LEVEL_UP,
+    AP_PER_LEVEL, ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_LIST, DECK_SIZE, FACE_UP, HAND,
+    HAND_CAP, HAND_COUNT, LEVEL, LEVEL_CAP, LEVEL_COUNT, MAIN, MAIN_PHASE, MAX_LEVEL, ST_LEVEL_UP,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
     STEP, SUB, SUPPORT_CAP, SUPPORT_COUNT, TARGET, TURN_PLAYER,
@@ -65,6 +72,14 @@ W_SUPPORT = 600.0
 W_BATTLE = 1500.0
 W_ACTIVE = 100.0
 W_FIELD_AP = 0.1
+W_SPEND = 150.0  # an event leaving the hand to be played: less than a card, since playing is its only use
+W_MAIN_PROSPECT = 800.0  # the turn player's main can still attack this turn and beat the opposing main (a level)
+W_NEO_PROSPECT = 5000.0  # ... as Level Neo: that attack wins the game (LN-V1)
+W_SUPPORT_PROSPECT = 300.0  # a support can still attack this turn and beat a resting character (a support lost)
+W_EXPOSED_MAIN = 800.0  # a resting main, with a level to lose, that an opposing support could attack next turn
+W_EXPOSED_SUPPORT = 200.0  # a resting support that an opposing support could attack next turn
+W_DECK_OUT = 5000.0  # per card below 2 in the deck: at 0 the player loses now, at 1 with its next draw (LN-V2)
+W_MAIN_COLOUR = 100.0  # choose_main: per card of the deck list sharing the candidate's colour (LN-D4)
 MULLIGAN_COST = 4  # cards this expensive are put back at the mulligan
 
 # Per-position AP memo: a decision asks for the same characters' AP many times, and compute_ap rescans every [Cont]
@@ -111,11 +126,66 @@ def _battle_margin(row, tables, p, memo, sources):
 
 
 @helper
+def _prospects(row, tables, memo, sources):
+    """The turn player's attacks still to come this turn, valued: before its battle phase is over (main phase 1, the
+    battle phase between battles), its main beating the opposing main (alone or with its strongest partner) and
+    each support beating a resting character. Reads the public boards only."""
+    st = row[STEP]
+    if row[BATTLE] != 0 or row[H_TURN] <= 1:  # LN-T5: no battle phase on turn 1
+        return 0.0
+    if not ((st == ST_MAIN and row[MAIN_PHASE] == 1) or st == ST_BATTLE_WINDOW or st == ST_ATTACK):
+        return 0.0
+    tp = row[TURN_PLAYER]
+    q = 1 - tp
+    v = 0.0
+    main = row[MAIN + tp]
+    if not is_rested(row, tp, main) and not _attacked(row, tp, main):
+        ap = _ap(row, tables, tp, main, memo, sources)
+        if not _neo(row, tp):
+            ap += _best_partner_ap(row, tables, tp, -1, memo, sources)
+        if ap > _ap(row, tables, q, row[MAIN + q], memo, sources):
+            v += W_NEO_PROSPECT if _neo(row, tp) else W_MAIN_PROSPECT
+    for s in range(row[SUPPORT_COUNT + tp]):
+        inst = support_at(row, tp, s)
+        if not is_rested(row, tp, inst) and not _attacked(row, tp, inst):
+            if _support_target(row, tables, tp, _ap(row, tables, tp, inst, memo, sources), memo, sources) >= 0:
+                v += W_SUPPORT_PROSPECT
+    return v
+
+
+@helper
+def _exposure(row, tables, memo, sources):
+    """The turn player's resting characters the opponent's supports could attack in its next turn (LN-A3: a
+    support attacks only a resting character; the turn player's characters stay resting until its own next turn,
+    LN-T1): its main if it has a level to lose (its level bonus is the turn player's only), each resting support."""
+    tp = row[TURN_PLAYER]
+    q = 1 - tp
+    strongest = -1
+    for s in range(row[SUPPORT_COUNT + q]):
+        strongest = max(strongest, _ap(row, tables, q, support_at(row, q, s), memo, sources))
+    if strongest < 0:
+        return 0.0
+    v = 0.0
+    main = row[MAIN + tp]
+    if is_rested(row, tp, main) and row[LEVEL_COUNT + tp] > 0:
+        if strongest > _ap(row, tables, tp, main, memo, sources) - AP_PER_LEVEL * level_of(row, tp):
+            v += W_EXPOSED_MAIN
+    for s in range(row[SUPPORT_COUNT + tp]):
+        inst = support_at(row, tp, s)
+        if is_rested(row, tp, inst) and strongest > _ap(row, tables, tp, inst, memo, sources):
+            v += W_EXPOSED_SUPPORT
+    return v
+
+
+@helper
 def _value(row, tables, p, memo, sources):
     """A score of the public position for ``p`` (used to compare a position with and without an event/skill)."""
     q = 1 - p
     v = W_LEVEL * (level_of(row, p) - level_of(row, q))
     v += W_CARD * (row[HAND_COUNT + p] - row[HAND_COUNT + q])
+    v -= W_DECK_OUT * (max(0, 2 - row[DECK_COUNT + p]) - max(0, 2 - row[DECK_COUNT + q]))
+    turn_sign = 1.0 if p == row[TURN_PLAYER] else -1.0
+    v += turn_sign * (_prospects(row, tables, memo, sources) - _exposure(row, tables, memo, sources))
     v += W_SUPPORT * (row[SUPPORT_COUNT + p] - row[SUPPORT_COUNT + q])
     for side in range(2):
         sign = 1.0 if side == p else -1.0
@@ -205,6 +275,8 @@ def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
         _simulate(scratch, tables, memo[1], sources[1])
         memo[1][:] = -1
         gain = _value(scratch, tables, p, memo[1], sources[1]) - base
+        if a < A_HAND_END:
+            gain += W_CARD - W_SPEND  # the event's own card: spent, not lost (see W_SPEND)
         if gain > best_gain:
             best, best_gain = a, gain
     return best
@@ -324,6 +396,10 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
             if mask[a] != 0:
                 card = card_of(row, p, a - A_CHOOSE_MAIN)
                 ap = ctab[card, C_AP] + (300 if ctab[card, C_USE_EFFECT] >= 0 else 0)
+                for i in range(DECK_SIZE):  # its own deck list: the colour cost the main pays for the others
+                    other = row[DECK_LIST + p * DECK_SIZE + i]
+                    if other >= 0 and ctab[other, C_COLOR] == ctab[card, C_COLOR]:
+                        ap += W_MAIN_COLOUR
                 if ap > best_ap:
                     best, best_ap = a, ap
         return best
