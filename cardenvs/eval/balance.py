@@ -1,26 +1,30 @@
-"""Card balance report (issue 17): which card is too strong, which is never worth playing.
+"""Card balance report (issue 17, issue 42 item 3): which card is strong, which is weak, separated from its deck.
 
 ``balance_report(game, n_decks, pilot, seed)`` draws ``n_decks`` random legal decks (:func:`cardenvs.core.deckgen.
 random_decks`: a starter deck after many random legal moves), has each play ``opponents`` others (deck ``i`` against
-decks ``i+1 .. i+opponents``, modulo ``n_decks``) ``pairs`` times in both seats with competent pilots, and reads the
-per-instance drawn/played flags the engine keeps in every state (:mod:`cardenvs.eval.cards_stats`). Per card:
+decks ``i+1 .. i+opponents``, modulo ``n_decks``) ``pairs`` times in both seats, with the game's default pilot
+(:func:`cardenvs.core.agents.default_pilot`, the one ``cardenvs eval`` and ``cardenvs decks optimize`` use) unless
+told otherwise, and reads the per-instance drawn/played flags the engine keeps in every state. Per card:
 
-* ``iwd``: win rate when drawn minus win rate when not drawn (games of decks that hold the card), with Newcombe's
-  95% interval; ``gih_wr``, ``gns_wr``, ``drawn_rate``, ``played_rate``, ``decks`` (random decks holding it);
+* ``effect``: the card's **deck-adjusted effect** (:mod:`cardenvs.eval.card_model`): what drawing it does to the
+  win rate instead of drawing the average card of the same deck, in points at an even game, with a 95% interval
+  (``effect_ci``), from a penalised logistic model of every game's result with each deck's strength and draw count
+  as terms. The raw "win rate when drawn minus when not drawn" (``iwd``) put every card of a strong deck below zero
+  (its long games, in which every card gets drawn, are its losses) and credited a weak deck's filler with that
+  deck's rare long wins; it is kept in the JSON and CSV for comparison, not used for the flags;
+* ``gih_wr``, ``gns_wr``, ``drawn_rate``, ``played_rate``, ``decks`` (random decks holding it);
 * ``inclusion_random``: the share of the random decks holding it, and, given deck search reports
   (``cardenvs decks optimize`` JSON), ``inclusion_strong``: the share of the searched (strong) decks holding it;
-* ``flag``: ``too strong`` when the whole interval lies above the field's range, ``never worth playing`` when it
-  lies below. The field's range is the Tukey fence of the cards' point estimates (first quartile - 1.5 IQR, third
-  quartile + 1.5 IQR), so a card is flagged only when it is an outlier among this pool's cards *and* its interval
-  says so. Win rate when drawn is biased the same way for every card (longer games draw more cards), which is why
-  the flags compare cards with each other rather than with zero.
-
+* ``flag``: ``strong`` / ``weak`` when the effect is reliably above / below zero, that is the average card of its
+  decks: Holm's test over every card of the report at family-wise 5% (:func:`cardenvs.eval.card_model.holm_flags`),
+  so a report of cards that are all average flags none in 19 runs of 20.
 * ``rarely_played``: the pilot drew it in 20+ games but played it in 5% of them or fewer
-  (:func:`cardenvs.eval.cards_stats.rarely_played`'s rule). Its win rates then measure a dead draw under this pilot,
+  (:func:`cardenvs.eval.cards_stats.rarely_played`'s rule). Its effect then measures a dead draw under this pilot,
   so a flag on it may be the pilot's blind spot rather than the card's worth; the report lists these cards.
 
-With ``z`` = 1.96 a card whose true effect sits just at the fence is flagged 2.5% of the time; cards inside the
-range much less. Raise ``z`` (e.g. a Bonferroni z for the pool size) for fewer false flags.
+What the effect cannot tell: it is relative to the cards a card was played beside (a pool of uniformly strong cards
+shows nothing; a card that enables others, such as a cheap character paying a colour cost, gets credit for them);
+it is observational within each deck and about this pilot.
 """
 from __future__ import annotations
 
@@ -40,13 +44,15 @@ from cardenvs.core.escaping import csv_cell, html_text, plot_text, terminal
 from cardenvs.core.spec import GameSpec
 
 from . import stats
+from .card_model import MODEL_NOTE, fit_card_model, holm_flags
 from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_table, is_rarely_played
 from .matches import Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 from .optimize import bind_pool, pool_pilot
 
-__all__ = ["balance_report", "BalanceResult", "format_balance", "write_balance", "field_range", "read_strong_report"]
+__all__ = ["balance_report", "BalanceResult", "format_balance", "write_balance", "read_strong_report", "FLAG_STRONG",
+           "FLAG_WEAK"]
 
-FLAG_STRONG, FLAG_WEAK = "too strong", "never worth playing"
+FLAG_STRONG, FLAG_WEAK = "strong", "weak"
 #: the kind of report in a balance folder's manifest (:mod:`cardenvs.core.outputs`)
 BALANCE_KIND = "cardenvs balance"
 #: a deck search report larger than this is refused before it is parsed (a real one is a few hundred KB)
@@ -62,9 +68,9 @@ class BalanceResult:
     games: int
     elapsed: float
     rows: list[dict]
-    fence: tuple[float, float]
     config: dict
     strong_reports: list[str] = field(default_factory=list)
+    pilot_note: str = ""
 
     @property
     def flagged(self) -> dict[str, str]:
@@ -82,18 +88,9 @@ class BalanceResult:
 
     def to_dict(self) -> dict:
         return {"kind": "cardenvs balance", "game": self.game, "seed": self.seed, "pilot": self.pilot,
-                "decks": self.n_decks, "games": self.games, "seconds": self.elapsed, "field_range": list(self.fence),
-                "flagged": self.flagged, "rarely_played": self.rarely_played, "cards": self.rows, "config": self.config,
+                "pilot_note": self.pilot_note, "decks": self.n_decks, "games": self.games, "seconds": self.elapsed,
+                "estimate": MODEL_NOTE, "flagged": self.flagged, "rarely_played": self.rarely_played, "cards": self.rows, "config": self.config,
                 "strong_reports": self.strong_reports}
-
-
-def field_range(values: Sequence[float], k: float = 1.5) -> tuple[float, float]:
-    """Tukey's fences of ``values`` (nan ignored): (Q1 - k IQR, Q3 + k IQR)."""
-    v = np.asarray([x for x in values if x == x], dtype=np.float64)
-    if v.size == 0:
-        return (float("-inf"), float("inf"))
-    q1, q3 = np.percentile(v, [25, 75])
-    return float(q1 - k * (q3 - q1)), float(q3 + k * (q3 - q1))
 
 
 def read_strong_report(report: str | Path | dict) -> list[str]:
@@ -136,23 +133,29 @@ def _strong_inclusion(reports: Sequence[list[str]], names: Sequence[str]) -> tup
 def balance_report(
     game: str | GameSpec,
     n_decks: int = 200,
-    pilot: str = "heuristic",
+    pilot: str | None = None,
     seed: int = 0,
     pool: CardPool | Sequence[str | Path] | None = None,
     opponents: int = 4,
     pairs: int = 4,
     strong_reports: Sequence[str | Path | dict] = (),
     z: float = stats.Z95,
-    fence_k: float = 1.5,
+    alpha: float = 0.05,
     min_games: int = 20,
     chunk_size: int = 4096,
     backend: Any = None,
     progress: Any = None,
 ) -> BalanceResult:
-    """Per-card balance statistics from random legal decks (see the module docstring)."""
+    """Per-card balance statistics from random legal decks (see the module docstring). ``pilot`` None: the game's
+    default pilot; ``z``: the intervals shown; ``alpha``: the flags' family-wise error rate."""
+    from cardenvs.core.agents import default_pilot, describe_pilot
     from cardenvs.core.deckgen import load_game_pool, random_decks
 
     spec = get_spec(game)
+    chosen = pilot is None
+    pilot = default_pilot(spec.name) if chosen else pilot
+    note = ", ".join(x for x in (describe_pilot(spec.name, pilot), "default: the strongest available" if chosen else "")
+                     if x)
     pool = load_game_pool(spec, pool)
     for name, v in (("decks", n_decks), ("opponents", opponents), ("pairs", pairs)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -196,25 +199,29 @@ def balance_report(
         c = r["card_id"]
         d, lo, hi = stats.newcombe_diff(total[c, 3] / 2.0, total[c, 2], total[c, 5] / 2.0, total[c, 4], z=z)
         r["iwd_ci"] = [lo, hi]
+    model = fit_card_model(tally, n_decks, len(pool), min_drawn=min_games)
+    effects = model.rows(z) if model is not None else {}
+    signs = dict(zip(model.card_ids.tolist(), holm_flags(model.b, model.se, alpha).tolist())) if model else {}
     holding = np.array([[np.count_nonzero(d.card_ids == c) > 0 for c in range(len(pool))] for d in decks])
     incl_random = holding.mean(axis=0)
     incl_strong, n_strong = _strong_inclusion(best_decks, names)
-    lo_f, hi_f = field_range([r["iwd"] for r in rows], fence_k)
     out = []
     for r in rows:
         c = r["card_id"]
-        lo, hi = r["iwd_ci"]
-        flag = FLAG_STRONG if lo > hi_f else FLAG_WEAK if hi < lo_f else ""
+        eff = effects.get(c, {"effect": None, "effect_ci": [None, None], "effect_games": 0})
+        sign = signs.get(c, 0)
         out.append({"card": r["card"], "card_id": c, "decks": int(holding[:, c].sum()), "games": r["gp_games"],
                     "drawn_rate": r["drawn_rate"], "played_rate": r["played_rate"], "gih_wr": r["gih_wr"],
-                    "gns_wr": r["gns_wr"], "iwd": r["iwd"], "iwd_ci": [lo, hi],
+                    "gns_wr": r["gns_wr"], **eff, "iwd": r["iwd"], "iwd_ci": r["iwd_ci"],
                     "inclusion_random": float(incl_random[c]),
-                    "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]), "flag": flag,
+                    "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]),
+                    "flag": FLAG_STRONG if sign > 0 else FLAG_WEAK if sign < 0 else "",
                     "rarely_played": is_rarely_played(int(total[c, 2]), int(total[c, 6]))})
-    config = {"opponents": opponents, "pairs": pairs, "z": z, "fence_k": fence_k, "min_games": min_games,
+    out.sort(key=lambda r: (r["effect"] is None, -(r["effect"] or 0.0), r["card"]))
+    config = {"opponents": opponents, "pairs": pairs, "z": z, "alpha": alpha, "min_games": min_games,
               "pool": [str(p) for p in pool.paths], "strong_decks": n_strong}
-    return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, (lo_f, hi_f), config,
-                         [str(r) for r in strong_reports if not isinstance(r, dict)])
+    return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, config,
+                         [str(r) for r in strong_reports if not isinstance(r, dict)], note)
 
 
 # ----- output ------------------------------------------------------------------------------------------------------
@@ -222,19 +229,54 @@ def _p(x: Any) -> str:
     return "-" if x is None or x != x else f"{100 * x:.1f}"
 
 
+def _pts(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:+.1f}"
+
+
+def effect_text(r: dict) -> str:
+    """"+4.2 [+0.1, +8.5]": a row's effect and interval in points."""
+    if r.get("effect") is None:
+        return "-"
+    return f"{_pts(r['effect'])} [{_pts(r['effect_ci'][0])}, {_pts(r['effect_ci'][1])}]"
+
+
+def headline(result: BalanceResult) -> str:
+    """The report's first line: the game and who piloted every deck (as ``cardenvs eval`` names it)."""
+    from .report import pilot_line
+
+    return f"{result.game}: " + pilot_line({"config": {"pilots": [result.pilot]},
+                                             "pilot_notes": {result.pilot: result.pilot_note}})
+
+
+def meaning_lines(result: BalanceResult) -> list[str]:
+    """What the effect is, how the flags are decided and what the number cannot tell, for every output."""
+    alpha = result.config.get("alpha", 0.05)
+    return [
+        "effect: win-rate points (at an even game) of drawing the card instead of the average card of the same deck,",
+        "  from a penalised logistic model of the results with each deck's strength and draw count as terms, with "
+        f"its {_level(result)} interval;",
+        f"  flag: strong / weak when the effect is reliably above / below that average (Holm, {alpha:.0%} "
+        "family-wise over the cards of this report).",
+        "  It cannot tell: a deck's overall strength (its rating does), a card's worth with another pilot, or what",
+        "  a card enables beside it (a cheap character paying others' colour costs is credited with them).",
+    ]
+
+
+def _level(result: BalanceResult) -> str:
+    z = result.config.get("z", stats.Z95)
+    return "95%" if abs(z - stats.Z95) < 1e-9 else f"z={z:g}"
+
+
 def format_balance(result: BalanceResult, top: int | None = None) -> str:
-    lo_f, hi_f = result.fence
-    lines = [f"balance: {result.game}, {result.n_decks} random legal decks, pilot {result.pilot}, seed {result.seed}, "
-             f"{result.games} games in {result.elapsed:.1f} s",
-             f"field range of win rate when drawn - not drawn (Tukey fences): {100 * lo_f:+.1f} .. "
-             f"{100 * hi_f:+.1f} pts",
+    lines = [headline(result),
+             f"balance: {result.n_decks} random legal decks, seed {result.seed}, {result.games} games in "
+             f"{result.elapsed:.1f} s", *meaning_lines(result),
              "", f"{'card':<28} {'decks':>5} {'drawn%':>6} {'played%':>7} {'GIH WR':>6} {'GNS WR':>6} "
-                 f"{'IWD pts [95%]':>22} {'incl rnd':>8} {'incl strong':>11}  flag"]
+                 f"{'effect pts [' + _level(result) + ']':>22} {'incl rnd':>8} {'incl strong':>11}  flag"]
     rows = result.rows if top is None else result.rows[:top]
     for r in rows:
-        ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
         lines.append(f"{r['card'][:28]:<28} {r['decks']:>5} {_p(r['drawn_rate']):>6} {_p(r['played_rate']):>7} "
-                     f"{_p(r['gih_wr']):>6} {_p(r['gns_wr']):>6} {ci:>22} {_p(r['inclusion_random']):>8} "
+                     f"{_p(r['gih_wr']):>6} {_p(r['gns_wr']):>6} {effect_text(r):>22} {_p(r['inclusion_random']):>8} "
                      f"{_p(r['inclusion_strong']):>11}  {r['flag']}")
     flagged = result.flagged
     lines += ["", "flagged: " + (", ".join(f"{c} ({f})" for c, f in flagged.items()) or "none"),
@@ -263,14 +305,16 @@ def _write_balance_files(result: BalanceResult, folder: Path, plot: bool) -> lis
     js.write_text(json.dumps(result.to_dict(), indent=1, default=float) + "\n", encoding="utf-8")
     paths.append(js)
     cs = folder / "balance.csv"
-    cols = ["card", "decks", "games", "drawn_rate", "played_rate", "gih_wr", "gns_wr", "iwd", "iwd_lo", "iwd_hi",
-            "inclusion_random", "inclusion_strong", "flag", "rarely_played"]
+    cols = ["card", "decks", "games", "drawn_rate", "played_rate", "gih_wr", "gns_wr", "effect", "effect_lo",
+            "effect_hi", "effect_games", "iwd", "iwd_lo", "iwd_hi", "inclusion_random", "inclusion_strong", "flag",
+            "rarely_played"]
     with cs.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
         for r in result.rows:  # a card named "=..." is text, not a spreadsheet formula
             w.writerow([csv_cell(r["card"]), r["decks"], r["games"], r["drawn_rate"], r["played_rate"], r["gih_wr"],
-                        r["gns_wr"], r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
+                        r["gns_wr"], _cell(r["effect"]), _cell(r["effect_ci"][0]), _cell(r["effect_ci"][1]),
+                        r["effect_games"], r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
                         "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"],
                         int(r["rarely_played"])])
     paths.append(cs)
@@ -285,7 +329,12 @@ def _write_balance_files(result: BalanceResult, folder: Path, plot: bool) -> lis
     return paths
 
 
+def _cell(x: float | None) -> Any:
+    return "" if x is None else x
+
+
 def plot_balance(result: BalanceResult, path: Path) -> Path | None:
+    """Every card's effect with its interval, strongest on top; flagged cards in colour."""
     try:
         import matplotlib
 
@@ -293,53 +342,54 @@ def plot_balance(result: BalanceResult, path: Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    rows = sorted(result.rows, key=lambda r: r["iwd"])
+    rows = [r for r in result.rows if r["effect"] is not None][::-1]
     n = len(rows)
-    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.22 * n + 1)))
+    fig, ax = plt.subplots(figsize=(7.5, max(3.0, 0.22 * n + 1.4)))
     y = np.arange(n)
-    x = np.array([100 * r["iwd"] for r in rows])
-    lo = np.array([100 * r["iwd_ci"][0] for r in rows])
-    hi = np.array([100 * r["iwd_ci"][1] for r in rows])
-    colors = ["#c0392b" if r["flag"] == FLAG_STRONG else "#2e86c1" if r["flag"] == FLAG_WEAK else "#555555"
+    x = np.array([100 * r["effect"] for r in rows])
+    lo = np.array([100 * r["effect_ci"][0] for r in rows])
+    hi = np.array([100 * r["effect_ci"][1] for r in rows])
+    colors = ["#1e8449" if r["flag"] == FLAG_STRONG else "#c0392b" if r["flag"] == FLAG_WEAK else "#555555"
               for r in rows]
-    ax.axvspan(100 * result.fence[0], 100 * result.fence[1], color="#eeeeee", label="field range (Tukey fences)")
+    ax.axvline(0, color="grey", lw=0.8)
     ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="none", ecolor=colors, elinewidth=1)
     ax.scatter(x, y, c=colors, s=14, zorder=3)
     ax.set_yticks(y)
     ax.set_yticklabels([plot_text(r["card"] + (f"  [{r['flag']}]" if r["flag"] else "")
                                   + ("  (rarely played)" if r["rarely_played"] else "")) for r in rows], fontsize=7)
-    ax.set_xlabel("win rate when drawn - when not drawn (points, 95% interval)")
-    ax.set_title(plot_text(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games)"),
-                 fontsize=9)
-    ax.legend(loc="lower right", fontsize=7)
+    ax.set_xlabel(f"effect of drawing it instead of its deck's average card (win-rate points, {_level(result)})")
+    ax.set_title(plot_text(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games, "
+                           f"pilot {result.pilot})"), fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, metadata={"Software": None})
     plt.close(fig)
     return path
 
 
 def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
     e = html_text
-    head = ["card", "decks", "drawn %", "played %", "GIH WR", "GNS WR", "IWD pts [95%]", "incl. random", "incl. strong",
-            "flag"]
+    head = ["card", "decks", "drawn %", "played %", "GIH WR", "GNS WR", f"effect pts [{_level(result)}]",
+            "IWD pts (raw)", "incl. random", "incl. strong", "flag"]
     body = []
     rare = result.rarely_played_line()
     for r in result.rows:
-        ci = f"{100 * r['iwd']:+.1f} [{100 * r['iwd_ci'][0]:+.1f}, {100 * r['iwd_ci'][1]:+.1f}]"
         cells = [r["card"] + (" (rarely played)" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]),
-                 _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]), ci, _p(r["inclusion_random"]),
-                 _p(r["inclusion_strong"]), r["flag"]]
-        style = ' style="background:#fde2e2"' if r["flag"] == FLAG_STRONG else \
-            ' style="background:#e2ecfd"' if r["flag"] == FLAG_WEAK else ""
+                 _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]), effect_text(r), _pts(r["iwd"]),
+                 _p(r["inclusion_random"]), _p(r["inclusion_strong"]), r["flag"]]
+        style = ' style="background:#e2f5e6"' if r["flag"] == FLAG_STRONG else \
+            ' style="background:#fde2e2"' if r["flag"] == FLAG_WEAK else ""
         body.append(f"<tr{style}>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    meaning = " ".join(line.strip() for line in meaning_lines(result))
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(result.game)} card balance</title>"
-            "<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:right}td:first-child{text-align:left}"
-            "</style></head><body>"
-            f"<h1>{e(result.game)}: card balance</h1><p>{result.n_decks} random legal decks, pilot "
-            f"{e(result.pilot)}, seed {result.seed}, {result.games} games. Field range (Tukey fences of the "
-            f"cards' win rate when drawn - not drawn): {100 * result.fence[0]:+.1f} .. {100 * result.fence[1]:+.1f} "
-            f"points. Flagged: {e(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}."
-            f"</p><p>{e(rare[:1].upper() + rare[1:])}.</p>"
+            "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
+            "td,th{padding:2px 8px;text-align:right;border:1px solid #ddd}td:first-child{text-align:left}"
+            "img{max-width:100%}</style></head><body>"
+            f"<h1>{e(result.game)}: card balance</h1><p><b>{e(headline(result))}</b></p>"
+            f"<p>{result.n_decks} random legal decks, seed {result.seed}, {result.games} games.</p>"
+            f"<p>{e(meaning)} The raw IWD (win rate when drawn minus when not drawn) is shown for comparison: it "
+            "mixes a card with its deck (a fast deck loses its long games, in which all its cards get drawn).</p>"
+            f"<p>Flagged: {e(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}.</p>"
+            f"<p>{e(rare[:1].upper() + rare[1:])}.</p>"
             f"<img src='{e(png)}' alt='card balance plot'><table><tr>"
             + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(body) + "</table></body></html>\n")
     path.write_text(page, encoding="utf-8")

@@ -14,6 +14,7 @@ from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.header import DRAW, LIVE, TRUNCATED
+from cardenvs.core.seat_view import agent_states
 from cardenvs.core.seeds import seed_bits
 from cardenvs.core.spec import GameSpec
 
@@ -141,19 +142,34 @@ class Tally:
     outcomes: np.ndarray  # int8 [G] outcome code (SEAT0_WINS ...)
     first_player: np.ndarray  # int8 [G] seat that moved first (-1 unknown)
     turns: np.ndarray  # int32 [G]
+    #: per game: the entries in seat 0 and seat 1 (int32 [G, 2]) and which cards each seat drew (np.packbits of the
+    #: [G, 2, n_cards] flags along the card axis, uint8), what the per-card model (:mod:`.card_model`) fits; None
+    #: in a tally built without them (then merges keep None)
+    seats: np.ndarray | None = None
+    drawn: np.ndarray | None = None
 
     @classmethod
     def empty(cls, n_entries: int, n_cards: int) -> "Tally":
         e = n_entries
         return cls(np.zeros((e, e, 4), np.int64), np.zeros((e, e, 4), np.int64), np.zeros((e, n_cards, CARD_COLS), np.int64),
-                   np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int32))
+                   np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int32),
+                   np.zeros((0, 2), np.int32), np.zeros((0, 2, -(-n_cards // 8)), np.uint8))
 
     def merge(self, other: "Tally") -> "Tally":
         ids = np.concatenate([self.game_ids, other.game_ids])
         order = np.argsort(ids, kind="stable")
         cat = lambda a, b: np.concatenate([a, b])[order]  # noqa: E731
+        per_game = [None if a is None or b is None else cat(a, b)
+                    for a, b in ((self.seats, other.seats), (self.drawn, other.drawn))]
         return Tally(self.results + other.results, self.first + other.first, self.cards + other.cards, ids[order],
-                     cat(self.outcomes, other.outcomes), cat(self.first_player, other.first_player), cat(self.turns, other.turns))
+                     cat(self.outcomes, other.outcomes), cat(self.first_player, other.first_player), cat(self.turns, other.turns),
+                     *per_game)
+
+    def drawn_flags(self, n_cards: int) -> np.ndarray:
+        """bool [G, 2, n_cards]: whether each seat drew a copy of each card in each game (unpacked ``drawn``)."""
+        if self.drawn is None:
+            raise ValueError("this tally was built without per-game card flags")
+        return np.unpackbits(self.drawn, axis=2, count=n_cards).astype(bool)
 
     @property
     def games(self) -> int:
@@ -246,11 +262,12 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
             elif sub.size == n and getattr(agent, "inputs_read_only", False):
                 # every game live and piloted by this agent, which only reads its inputs: no row copies (for relics
                 # and heartbreak copying 10-11 KB of state per row cost more than the heuristic itself)
-                actions[:] = agent.act(obs, mask, batch.states, sub_seats)
+                actions[:] = agent.act(obs, mask, agent_states(agent, spec, batch.states, sub_seats), sub_seats)
             elif obs is not None and hasattr(agent, "act_rows"):  # reads the live rows in place (the policy)
                 actions[sub] = agent.act_rows(obs, mask, sub, sub_seats)
             else:
-                actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub], batch.states[sub], sub_seats)
+                actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub],
+                                         agent_states(agent, spec, batch.states[sub], sub_seats), sub_seats)
         own_decisions[rows, seats] += 1
         return actions
 
@@ -318,12 +335,16 @@ def _count(spec: GameSpec, pool: Any, n_entries: int, chunk: Chunk, states: np.n
     first = np.bincount((f_a * e + f_b) * 4 + f_out, minlength=e * e * 4).reshape(e, e, 4)
 
     turns = layout.get(states, "turn").astype(np.int32)
-    return Tally(results, first, _card_counts(layout, len(pool), e, chunk, states, outcome), chunk.game_ids.copy(),
-                 outcome, first_player, turns)
+    cards, drawn = _card_counts(layout, len(pool), e, chunk, states, outcome)
+    seats = np.stack([chunk.seat0, chunk.seat1], axis=1).astype(np.int32)
+    return Tally(results, first, cards, chunk.game_ids.copy(), outcome, first_player, turns, seats,
+                 np.packbits(drawn, axis=2))
 
 
-def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states: np.ndarray, outcome: np.ndarray) -> np.ndarray:
-    """Per (entry, card id): games with the card in the deck / drawn / never drawn / played, and the points won.
+def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states: np.ndarray,
+                 outcome: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per (entry, card id): games with the card in the deck / drawn / never drawn / played, and the points won;
+    and the per-game flags [n, 2, n_cards] of the cards each seat drew.
 
     A card counts as drawn (played) in a game if any copy of it was; 17lands counts a card once per game too.
     """
@@ -354,7 +375,7 @@ def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states
         f = flags.ravel()
         out[:, 2 * c] = np.bincount(key[f], minlength=n_entries * n_cards)
         out[:, 2 * c + 1] = np.bincount(key[f], weights=w[f], minlength=n_entries * n_cards).astype(np.int64)
-    return out.reshape(n_entries, n_cards, CARD_COLS)
+    return out.reshape(n_entries, n_cards, CARD_COLS), was_drawn
 
 
 # ----- schedule -------------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from . import stats
 from .matches import SEAT0_WINS, SEAT1_WINS, Chunk, Entry, Tally, derive_seed, derive_seeds, play_chunk
 
 __all__ = ["optimize_deck", "OptimizeResult", "Step", "bind_pool", "pool_pilot", "play_scores", "load_decks",
-           "write_optimize_report", "format_optimize", "parse_budget"]
+           "write_optimize_report", "format_optimize", "parse_budget", "start_figure", "swaps_tried"]
 
 _TESTER_SHIFT, _FIELD_SHIFT = 40, 24
 
@@ -193,6 +193,7 @@ class OptimizeResult:
     pool: CardPool
     confirm: dict | None = None
     trace: list[dict] = field(default_factory=list)
+    pilot_note: str = ""
 
     def added_removed(self) -> tuple[dict[str, int], dict[str, int]]:
         """Cards added and removed from the start deck to the best deck (copies)."""
@@ -208,11 +209,13 @@ class OptimizeResult:
 
         added, removed = self.added_removed()
         return {"kind": "cardenvs deck search", "game": self.game, "seed": self.seed, "pilot": self.pilot,
+                "pilot_note": self.pilot_note,
                 "field": self.field, "start": deck_counts(self.start, self.pool),
                 "best": deck_counts(self.best, self.pool), "added": added, "removed": removed,
                 "steps": [dataclasses.asdict(s) for s in self.steps], "games": self.games,
                 "seconds": self.elapsed, "stop_reason": self.stop_reason, "candidates_tried": self.candidates_tried,
-                "config": self.config, "confirm": self.confirm, "pool": [str(p) for p in self.pool.paths]}
+                "config": self.config, "confirm": self.confirm, "pool": [str(p) for p in self.pool.paths],
+                "races": self.trace}
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
@@ -247,7 +250,7 @@ def optimize_deck(
     game: str | GameSpec,
     start: str | Path | Deck,
     field_decks: Sequence[str | Path | Deck] | None = None,
-    pilot: str = "heuristic",
+    pilot: str | None = None,
     budget_games: int | None = 20_000,
     budget_seconds: float | None = None,
     seed: int = 0,
@@ -273,7 +276,13 @@ def optimize_deck(
     """
     from cardenvs.core.deckgen import deck_counts, deck_key, load_game_pool, swap_moves, deck_from_ids, apply_move
 
+    from cardenvs.core.agents import default_pilot, describe_pilot
+
     spec = get_spec(game)
+    chosen = pilot is None  # the default pilot of eval and balance too (issue 38 step 7)
+    pilot = default_pilot(spec.name) if chosen else pilot
+    pilot_note = ", ".join(x for x in (describe_pilot(spec.name, pilot),
+                                       "default: the strongest available" if chosen else "") if x)
     pool = load_game_pool(spec, pool)
     if budget_games is None and budget_seconds is None:
         raise BadArgumentError("give a budget: games or seconds")
@@ -334,10 +343,12 @@ def optimize_deck(
             all_scores = np.full((len(entries), nf, 0, 2), np.nan)
             k = 0
             race_key += 1
+            verdict_of: dict[int, str] = {}  # candidate -> why its race ended (the report's swaps tried)
             while alive:
                 n_next = (1 + len(alive)) * nf * 2 * round_pairs
                 if out_of_budget(n_next):
                     budget_hit = True
+                    verdict_of.update({c: "stopped: budget spent" for c in alive})
                     break
                 testers = [inc_e] + [nf + 1 + c for c in alive]
                 chunk = plan_chunk(seed, chunk_index, testers, list(range(nf)), k, k + round_pairs, key=race_key)
@@ -354,18 +365,32 @@ def optimize_deck(
                     llr = stats.gsprt_llr(b, s, w, 0.0, elo1)
                     verdicts.append((c, b, s, w, llr, paired_interval(all_scores[nf + 1 + c], inc_sc)[0]))
                 winners = [v for v in verdicts if bounds.decide(v[4]) == "H1"]
+                for v in verdicts:
+                    verdict_of[v[0]] = ("better (H1)" if bounds.decide(v[4]) == "H1" else
+                                        "no better (H0)" if bounds.decide(v[4]) == "H0" else
+                                        f"dropped: reached {2 * nf * k} games" if k >= per_cand_cap else "")
                 if winners:
                     c, b, s, w, llr, _ = max(winners, key=lambda v: (v[5], v[4], -v[0]))
                     accepted = (c, b, s, w, llr)
+                    verdict_of.update({v[0]: "stopped: another swap was accepted" for v in verdicts
+                                       if not verdict_of[v[0]]})
+                    verdict_of.update({v[0]: "better (H1), another was better still" for v in winners if v[0] != c})
+                    verdict_of[c] = "accepted"
                     break
                 live = [v for v in verdicts if bounds.decide(v[4]) is None and k < per_cand_cap]
                 if len(live) > 2:  # successive halving: keep the better half by paired difference
                     live.sort(key=lambda v: (-v[5], v[0]))
+                    for v in live[max(2, math.ceil(len(live) / 2)):]:
+                        verdict_of[v[0]] = "dropped: in the worse half"
                     live = live[:max(2, math.ceil(len(live) / 2))]
                 alive = sorted(v[0] for v in live)
             if k:
                 trace.append({"race": race_key, "candidates": len(cands), "pairs": k, "games": games,
-                              "accepted": None if accepted is None else cands[accepted[0]][0].describe(pool)})
+                              "accepted": None if accepted is None else cands[accepted[0]][0].describe(pool),
+                              "incumbent": score_ci(all_scores[inc_e]),
+                              "swaps": [_swap_row(cands[c][0].describe(pool), all_scores[nf + 1 + c],
+                                                  all_scores[inc_e], verdict_of.get(c, ""), elo1)
+                                        for c in range(len(cands)) if c in verdict_of]})
         if accepted is None:
             if not budget_hit:
                 stop_reason = "local optimum: no untried one-card swap of the best deck is better"
@@ -404,7 +429,15 @@ def optimize_deck(
               "budget_games": budget_games, "budget_seconds": budget_seconds, "confirm_pairs": confirm_pairs,
               "backend": getattr(backend, "name", "local") if backend is not None else "local"}
     return OptimizeResult(spec.name, seed, pilot, start_deck, best, [d.name for d in fields], steps, games, elapsed,
-                          stop_reason, tried, config, pool, confirm, trace)
+                          stop_reason, tried, config, pool, confirm, trace, pilot_note)
+
+
+def _swap_row(move: str, cand: np.ndarray, inc: np.ndarray, verdict: str, elo1: float) -> dict:
+    """One swap tried, for the report: its paired difference with the incumbent on the games it played."""
+    b, s, w = compare(cand, inc)
+    d, lo, hi = paired_interval(cand, inc)
+    return {"move": move, "games": b + s + w, "score": score_ci(cand), "diff": [d, lo, hi], "better": b, "same": s,
+            "worse": w, "llr": float(stats.gsprt_llr(b, s, w, 0.0, elo1)) if b + s + w else 0.0, "verdict": verdict}
 
 
 def _card_value(cards: np.ndarray) -> np.ndarray:
@@ -455,9 +488,18 @@ def _pct(ci: dict) -> str:
 def format_optimize(result: OptimizeResult | dict) -> str:
     """The search report as text."""
     r = result.to_dict() if isinstance(result, OptimizeResult) else result
-    lines = [f"deck search: {r['game']}, pilot {r['pilot']}, seed {r['seed']}, field {', '.join(r['field'])}",
+    lines = [headline(r), f"deck search: seed {r['seed']}, field {', '.join(r['field'])}",
              f"{r['games']} games in {r['seconds']:.1f} s, {r['candidates_tried']} candidate decks raced; "
              f"stopped: {r['stop_reason']}", ""]
+    start = start_figure(r)
+    if start:
+        lines.append(start)
+    swaps = swaps_tried(r)
+    if swaps:
+        lines.append(f"swaps tried: {len(swaps)}; best paired differences with the deck they would change "
+                     "(pts, 95%):")
+        for sw in sorted(swaps, key=lambda x: -_nan_low(x["diff"][0]))[:5]:
+            lines.append(f"  {sw['move']:<40} {_diff(sw['diff'])} over {sw['games']} games: {sw['verdict']}")
     if not r["steps"]:
         lines.append("no swap was accepted: the start deck is the best deck found")
     for s in r["steps"]:
@@ -472,6 +514,40 @@ def format_optimize(result: OptimizeResult | dict) -> str:
         lines += ["", f"confirmation on fresh seeds: start {_pct(c['start'])}, best {_pct(c['best'])}, paired diff "
                       f"{100 * c['diff'][0]:+.1f} [{100 * c['diff'][1]:+.1f}, {100 * c['diff'][2]:+.1f}] pts"]
     return "\n".join(lines)
+
+
+def _nan_low(x: float | None) -> float:
+    return -1e9 if x is None or x != x else x
+
+
+def _diff(d: Sequence[float]) -> str:
+    return f"{100 * d[0]:+.1f} [{100 * d[1]:+.1f}, {100 * d[2]:+.1f}]" if d[0] == d[0] else "-"
+
+
+def headline(report: dict) -> str:
+    """The report's first line: the game and who piloted every deck (as ``cardenvs eval`` names it)."""
+    from .report import pilot_line
+
+    pilot = report["pilot"]
+    return f"{report['game']}: " + pilot_line({"config": {"pilots": [pilot]},
+                                                "pilot_notes": {pilot: report.get("pilot_note", "")}})
+
+
+def swaps_tried(report: dict) -> list[dict]:
+    """Every swap raced, in the order raced, with its race number (a report's ``races``)."""
+    return [{**sw, "race": race["race"]} for race in report.get("races") or [] for sw in race.get("swaps", [])]
+
+
+def start_figure(report: dict) -> str:
+    """The start deck's measured score against the field: in the first race (the search's own games) and, when the
+    search confirmed, on fresh seeds."""
+    races = report.get("races") or []
+    parts = []
+    if races and races[0].get("incumbent"):
+        parts.append(f"{_pct(races[0]['incumbent'])} in the first race")
+    if report.get("confirm"):
+        parts.append(f"{_pct(report['confirm']['start'])} on fresh seeds")
+    return "start deck vs field: " + "; ".join(parts) if parts else ""
 
 
 def write_optimize_report(result: OptimizeResult, out_deck: str | Path, report: str | Path | None = None) -> list[Path]:
@@ -492,9 +568,11 @@ def write_optimize_report(result: OptimizeResult, out_deck: str | Path, report: 
     txt.write_text(format_optimize(data) + "\n", encoding="utf-8")
     paths += [js, txt]
     png = _plot_steps(data, js.with_suffix(".png"))
+    swaps_png = _plot_swaps(data, js.with_suffix(".swaps.png"))
     html_path = js.with_suffix(".html")
-    html_path.write_text(_html(data, png.name if png else None), encoding="utf-8")
-    return paths + ([png] if png else []) + [html_path]
+    html_path.write_text(_html(data, png.name if png else None, swaps_png.name if swaps_png else None),
+                         encoding="utf-8")
+    return paths + [x for x in (png, swaps_png) if x] + [html_path]
 
 
 def _plot_steps(data: dict, path: Path) -> Path | None:
@@ -527,20 +605,77 @@ def _plot_steps(data: dict, path: Path) -> Path | None:
     return path
 
 
-def _html(data: dict, png: str | None) -> str:
+#: the most swaps the swaps plot shows (the best and the worst halves); the table lists every one
+PLOT_SWAPS = 40
+
+
+def _plot_swaps(data: dict, path: Path) -> Path | None:
+    """Every swap tried (the best and worst when many): its paired score difference with the deck it would have
+    changed, 95% interval; the accepted ones in green. None without matplotlib or without a swap."""
+    swaps = [sw for sw in swaps_tried(data) if sw["games"] and sw["diff"][0] == sw["diff"][0]]
+    if not swaps:
+        return None
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    swaps.sort(key=lambda sw: sw["diff"][0])
+    if len(swaps) > PLOT_SWAPS:
+        swaps = swaps[:PLOT_SWAPS // 2] + swaps[-PLOT_SWAPS // 2:]
+    d = np.array([100 * sw["diff"][0] for sw in swaps])
+    lo = np.array([100 * sw["diff"][1] if sw["diff"][1] == sw["diff"][1] else sw["diff"][0] for sw in swaps])
+    hi = np.array([100 * sw["diff"][2] if sw["diff"][2] == sw["diff"][2] else sw["diff"][0] for sw in swaps])
+    lo, hi = np.minimum(lo, d), np.maximum(hi, d)
+    colours = ["tab:green" if sw["verdict"] == "accepted" else "tab:grey" for sw in swaps]
+    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.26 * len(swaps)))
+    y = np.arange(len(swaps))
+    ax.barh(y, d, color=colours, alpha=0.6)
+    ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="none", ecolor="black", capsize=2, lw=0.8)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(y, [plot_text(f"{sw['move']} ({sw['games']})") for sw in swaps], fontsize=7)
+    ax.set_xlabel("score vs field: the swapped deck minus the deck it changes,\nsame games (points, 95%); "
+                  "green: accepted", fontsize=8)
+    ax.set_title(plot_text(f"{data['game']}: swaps tried ({len(swaps_tried(data))}), seed {data['seed']}"), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def _html(data: dict, png: str | None, swaps_png: str | None = None) -> str:
     import html
 
+    e = html.escape
     rows = "".join(
-        f"<tr><td>{s['index']}</td><td>{html.escape(s['move'])}</td><td>{_pct(s['score'])}</td>"
+        f"<tr><td>{s['index']}</td><td>{e(s['move'])}</td><td>{_pct(s['score'])}</td>"
         f"<td>{100 * s['incumbent_score']['score']:.1f}%</td><td>{100 * s['diff'][0]:+.1f} "
         f"[{100 * s['diff'][1]:+.1f}, {100 * s['diff'][2]:+.1f}]</td><td>{s['llr']:.2f}</td></tr>"
         for s in data["steps"])
-    img = f"<img src='{html.escape(png)}' alt='score at each step'>" if png else ""
+    img = f"<img src='{e(png)}' alt='score at each step'>" if png else ""
+    steps = ("<h2>Accepted swaps</h2><table><tr><th>step</th><th>move</th><th>new deck vs field</th><th>old deck, "
+             f"same games</th><th>paired diff (pts, 95%)</th><th>LLR</th></tr>{rows}</table>{img}"
+             if data["steps"] else "<h2>Accepted swaps</h2><p>None: no swap tried was shown better than the start "
+                                   "deck, which stays the best deck found (the swaps tried are below).</p>")
+    start = start_figure(data)
+    swaps = swaps_tried(data)
+    swap_rows = "".join(
+        f"<tr><td>{sw['race']}</td><td>{e(sw['move'])}</td><td>{sw['games']}</td><td>{_diff(sw['diff'])}</td>"
+        f"<td>{sw['better']}/{sw['same']}/{sw['worse']}</td><td>{sw['llr']:.2f}</td><td>{e(sw['verdict'])}</td></tr>"
+        for sw in swaps)
+    tried = (f"<h2>Swaps tried ({len(swaps)})</h2><p>Each swap played the same games as the deck it would change "
+             "(common random numbers); the difference is its score against the field minus that deck's, in points "
+             "with a 95% interval.</p>"
+             + (f"<img src='{e(swaps_png)}' alt='paired difference of every swap tried'>" if swaps_png else "")
+             + "<table><tr><th>race</th><th>swap</th><th>games</th><th>paired diff (pts, 95%)</th>"
+             f"<th>better/same/worse</th><th>LLR</th><th>result</th></tr>{swap_rows}</table>" if swaps else "")
     return ("<!doctype html><html><head><meta charset='utf-8'><title>deck search</title><style>body{font-family:"
-            "sans-serif}td,th{padding:2px 8px}</style></head><body>"
-            f"<h1>{html.escape(data['game'])}: deck search</h1><pre>{html.escape(format_optimize(data))}</pre>{img}"
-            "<table><tr><th>step</th><th>move</th><th>new deck vs field</th><th>old deck, same games</th>"
-            f"<th>paired diff (pts, 95%)</th><th>LLR</th></tr>{rows}</table></body></html>\n")
+            "sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}td,th{padding:2px 8px;"
+            "border:1px solid #ccc}img{max-width:100%}pre{white-space:pre-wrap}</style></head><body>"
+            f"<h1>{e(data['game'])}: deck search</h1><p><b>{e(start)}</b></p>"
+            f"<pre>{e(format_optimize(data))}</pre>{steps}{tried}</body></html>\n")
 
 
 def _json_default(x: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.escaping import csv_cell, html_text, plot_text, rich_text, terminal
+from .card_model import MODEL_NOTE, fit_card_model
 from .cards_stats import RARELY_PLAYED_MIN_DRAWN, RARELY_PLAYED_SHARE, card_stats, rarely_played
 from .tournament import SprtResult, TournamentResult
 
@@ -46,7 +47,8 @@ def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = Tru
     if agreement is not None:
         out["pilot_agreement"] = agreement
     if cards:
-        out["cards"] = card_stats(result)
+        out["cards"] = card_effects(result, card_stats(result))
+        out["card_estimate"] = MODEL_NOTE
         out["cards_by_deck"] = card_stats(result, by_deck=True)
         out["rarely_played"] = rarely_played(result)
     if sprt is not None:
@@ -54,6 +56,17 @@ def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = Tru
     out["run"] = {"seconds": round(result.elapsed, 3), "games_per_second": round(result.games / max(result.elapsed, 1e-9), 1),
                   "backend": result.backend}
     return _clean(out)
+
+
+def card_effects(result: TournamentResult, rows: list[dict]) -> list[dict]:
+    """``rows`` (card_stats) with each card's deck-adjusted effect (:mod:`cardenvs.eval.card_model`) and its 95%
+    interval, best first: the chart and tables rank cards by it, not by IWD, which mixes a card with its deck."""
+    model = fit_card_model(result.tally, len(result.entries), len(result.card_names))
+    effects = model.rows() if model is not None else {}
+    empty = {"effect": None, "effect_ci": [None, None], "effect_games": 0}
+    out = [{**r, **effects.get(r["card_id"], empty)} for r in rows]
+    out.sort(key=lambda r: (r["effect"] is None, -(r["effect"] or 0.0), r["card"]))
+    return out
 
 
 def pilot_line(summary: dict) -> str:
@@ -137,6 +150,42 @@ def pilot_agreement(result: TournamentResult, bootstrap: int = 1000) -> dict | N
             pairings.append(row)
     return {"pilots": rated, "decks": decks, "rankings": rankings, "elo": elo, "kendall_tau": taus,
             "pairings": pairings, "disagreements": sum(1 for r in pairings if r["disagree"])}
+
+
+def pilot_flags(summary: dict) -> dict[str, list[str]]:
+    """Per deck: the pairings whose result depends on the pilot (intervals under two pilots do not overlap), as
+    "vs B: heuristic 95.5 [..] vs ppo 40.0 [..]" from that deck's side; empty without a second pilot. The report puts
+    them next to the ranking: a deck's rank there is only as good as its pilot."""
+    ag = summary.get("pilot_agreement") or {}
+    out: dict[str, list[str]] = {}
+    for pr in ag.get("pairings", []):
+        pilots = list(dict.fromkeys(p for pair in pr["disagree"] for p in pair))
+        if not pilots:
+            continue
+        for deck, other, flip in ((pr["a"], pr["b"], False), (pr["b"], pr["a"], True)):
+            parts = []
+            for p in pilots:
+                v = pr["by_pilot"][p]
+                sc, lo, hi = (1 - v["a_score"], 1 - v["ci"][1], 1 - v["ci"][0]) if flip else \
+                    (v["a_score"], v["ci"][0], v["ci"][1])
+                parts.append(f"{p} {_pct(sc)} [{_pct(lo)}, {_pct(hi)}]")
+            out.setdefault(deck, []).append(f"vs {other}: " + " vs ".join(parts))
+    return out
+
+
+def _entry_deck(summary: dict, label: str) -> str:
+    """The deck of an entry label ("deck@pilot" when several pilots play)."""
+    for e in summary.get("entries", []):
+        if e["label"] == label and label.endswith(f"@{e['pilot']}"):
+            return label[: -len(e["pilot"]) - 1]
+    return label
+
+
+def ranking_flags(summary: dict) -> list[str]:
+    """One cell per ratings row: "pilot-dependent: vs B ...; vs C ..." or ""."""
+    flags = pilot_flags(summary)
+    return ["pilot-dependent: " + "; ".join(flags[d]) if (d := _entry_deck(summary, r["label"])) in flags else ""
+            for r in summary["ratings"]["rows"]]
 
 
 def _agreement_lines(ag: dict) -> tuple[list[str], list[list[Any]], list[str], list[list[Any]], list[str]]:
@@ -236,6 +285,13 @@ def _csv(path: Path, rows: list[dict]) -> Path:
 
 
 # ----- terminal -----------------------------------------------------------------------------------------------------
+def _effect(c: dict) -> str:
+    """"+4.2 [+0.1,+8.5]": a card row's effect and interval in points, "-" when the model left it out."""
+    if c.get("effect") is None:
+        return "-"
+    return f"{_signed(c['effect'])} [{_signed(c['effect_ci'][0])},{_signed(c['effect_ci'][1])}]"
+
+
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}"
 
@@ -275,12 +331,16 @@ def render_summary(summary: dict, console: Any, top_cards: int = 12) -> None:
     console.print(table)
 
     rt = Table(title=f"Bradley-Terry ratings (Elo scale, bootstrap {summary['ratings']['bootstrap']})", box=box.SIMPLE_HEAD)
-    for col, just in (("rank", "right"), ("deck", "left"), ("Elo", "right"), ("95% interval", "center")):
+    flags = ranking_flags(summary)
+    cols = [("rank", "right"), ("deck", "left"), ("Elo", "right"), ("95% interval", "center")]
+    for col, just in cols + ([("pilot-dependent pairings", "left")] if any(flags) else []):
         rt.add_column(col, justify=just)
-    for r in summary["ratings"]["rows"]:
+    for r, flag in zip(summary["ratings"]["rows"], flags):
         ci = r["ci"]
         ci_text = "-" if ci[0] is None else f"[{ci[0]:+.0f}, {ci[1]:+.0f}]"
-        rt.add_row(str(r["rank"]), e(r["label"]), f"{r['elo']:+.0f}", e(ci_text))
+        cells = [str(r["rank"]), e(r["label"]), f"{r['elo']:+.0f}", e(ci_text)]
+        rt.add_row(*cells, *([e(flag.removeprefix("pilot-dependent: "))] if any(flags) else []),
+                   style="bold red" if flag else None)
     console.print(rt)
 
     if summary.get("pilot_agreement"):
@@ -316,9 +376,11 @@ def render_summary(summary: dict, console: Any, top_cards: int = 12) -> None:
         console.print(e(f"SPRT {s['a']} vs {s['b']}: {verdict}; LLR {s['llr']:.2f} in ({s['bounds'][0]:.2f}, "
                         f"{s['bounds'][1]:.2f}) after {s['games']} games; score {_pct(s['score'])}%"))
     if summary.get("cards"):
-        ct = Table(title="Cards by improvement when drawn (IWD = GIH% - GNS%); win rates in % in games with the card "
-                         "in the deck (GP), drawn (GIH), never drawn (GNS), played (Play)", box=box.SIMPLE_HEAD)
-        for col in ("card", "GP", "GP%", "GIH%", "GNS%", "Play%", "IWD [95%]"):
+        ct = Table(title="Cards by effect: win-rate points of drawing the card instead of the average card of the "
+                         "same deck (deck-adjusted model, 95%); raw win rates in % with the card in the deck (GP), "
+                         "drawn (GIH), never drawn (GNS); IWD = GIH - GNS, which mixes a card with its deck",
+                   box=box.SIMPLE_HEAD)
+        for col in ("card", "GP", "GP%", "GIH%", "GNS%", "effect [95%]", "IWD"):
             ct.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
         cards = summary["cards"]
         shown = cards if len(cards) <= 2 * top_cards else cards[:top_cards] + [None] + cards[-top_cards:]
@@ -327,8 +389,7 @@ def render_summary(summary: dict, console: Any, top_cards: int = 12) -> None:
                 ct.add_row("...", "", "", "", "", "", "")
                 continue
             ct.add_row(e(c["card"]), str(c["gp_games"]), _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
-                       _pct(c["played_wr"]),
-                       e(f"{_signed(c['iwd'])} [{_signed(c['iwd_ci'][0])},{_signed(c['iwd_ci'][1])}]"))
+                       e(_effect(c)), _signed(c["iwd"]))
         console.print(ct)
         for line in rarely_played_lines(summary):
             console.print(e(line))
@@ -372,8 +433,22 @@ def _pyplot():
     return plt
 
 
+def text_colour(rgba: Sequence[float]) -> str:
+    """Black or white, whichever contrasts more with a cell of colour ``rgba`` (WCAG relative luminance): black
+    numbers on the heatmap's dark red and dark blue cells were barely legible."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3]]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
+
+
 def plot_heatmap(summary: dict, path: str | Path) -> Path:
     """Score matrix (row vs column) as a heatmap, each cell annotated with its score and Wilson interval."""
+    return _save(heatmap_figure(summary), path)
+
+
+def heatmap_figure(summary: dict) -> Any:
+    """The heatmap's matplotlib figure (:func:`plot_heatmap` saves it); each number in the colour that reads on its
+    cell (:func:`text_colour`)."""
     plt = _pyplot()
     m = summary["matrix"]
     labels = m["labels"]
@@ -388,11 +463,11 @@ def plot_heatmap(summary: dict, path: str | Path) -> Path:
         for j in range(e):
             if i != j and m["score"][i][j] is not None:
                 ax.text(j, i, f"{m['score'][i][j]:.2f}\n[{m['lo'][i][j]:.2f}, {m['hi'][i][j]:.2f}]", ha="center",
-                        va="center", fontsize=8)
+                        va="center", fontsize=8, color=text_colour(im.cmap(im.norm(score[i, j]))))
     ax.set_title(plot_text(f"{summary['game']}: score of row vs column (95% Wilson)"))
     fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()
-    return _save(fig, path)
+    return fig
 
 
 def plot_ratings(summary: dict, path: str | Path) -> Path:
@@ -414,24 +489,24 @@ def plot_ratings(summary: dict, path: str | Path) -> Path:
 
 
 def plot_cards(summary: dict, path: str | Path, max_cards: int = 40) -> Path:
-    """Improvement when drawn per card with its 95% interval (the best and worst cards when there are many)."""
+    """Each card's deck-adjusted effect with its 95% interval (the best and worst cards when there are many)."""
     plt = _pyplot()
-    cards = [c for c in summary.get("cards", []) if c["iwd"] is not None]
+    cards = [c for c in summary.get("cards", []) if c.get("effect") is not None]
     if len(cards) > max_cards:
         cards = cards[: max_cards // 2] + cards[-max_cards // 2:]
     cards = cards[::-1]
-    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.28 * max(len(cards), 1)))
+    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.28 * max(len(cards), 1)))
     if cards:
-        iwd = np.array([100 * c["iwd"] for c in cards])
-        lo = np.array([100 * c["iwd_ci"][0] for c in cards])
-        hi = np.array([100 * c["iwd_ci"][1] for c in cards])
-        colors = ["tab:green" if v > 0 else "tab:red" for v in iwd]
-        ax.barh(range(len(cards)), iwd, color=colors, alpha=0.6)
-        ax.errorbar(iwd, range(len(cards)), xerr=[iwd - lo, hi - iwd], fmt="none", ecolor="black", capsize=2, lw=0.8)
+        eff = np.array([100 * c["effect"] for c in cards])
+        lo = np.array([100 * c["effect_ci"][0] for c in cards])
+        hi = np.array([100 * c["effect_ci"][1] for c in cards])
+        colors = ["tab:green" if v > 0 else "tab:red" for v in eff]
+        ax.barh(range(len(cards)), eff, color=colors, alpha=0.6)
+        ax.errorbar(eff, range(len(cards)), xerr=[eff - lo, hi - eff], fmt="none", ecolor="black", capsize=2, lw=0.8)
         ax.set_yticks(range(len(cards)), [plot_text(c["card"]) for c in cards], fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("improvement when drawn: GIH WR - GNS WR (percentage points, 95% Newcombe)")
-    ax.set_title(plot_text(f"{summary['game']}: per-card impact"))
+    ax.set_xlabel("effect of drawing it instead of its deck's average card (win-rate points, 95%)")
+    ax.set_title(plot_text(f"{summary['game']}: per-card effect, separated from the deck"))
     fig.tight_layout()
     return _save(fig, path)
 
@@ -505,7 +580,7 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
         f"<title>cardenvs eval: {e(summary['game'])}</title>",
         "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-        "th{background:#f3f3f3}td:first-child{text-align:left}img{max-width:100%}</style></head><body>",
+        "th{background:#f3f3f3}td:first-child{text-align:left}img{max-width:100%}.flag{color:#a00}.ranking td:nth-child(5){text-align:left;color:#a00}</style></head><body>",
         f"<h1>Deck evaluation: {e(summary['game'])}</h1>",
         f"<p><b>{e(pilot_line(summary))}</b></p>",
         f"<p>{summary['games']} games, seed {summary['seed']}, "
@@ -516,8 +591,16 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
         parts.append(f"<h2>SPRT</h2><p>{e(s['a'])} vs {e(s['b'])}, H0: elo {s['elo0']:g}, H1: elo {s['elo1']:g}: "
                      f"<b>{e(str(s['decision'] or 'undecided'))}</b> after {s['games']} games (LLR {s['llr']:.2f}).</p>")
     parts.append("<h2>Ratings</h2>")
-    parts.append(_html_table(["rank", "deck", "Elo", "95% interval"],
-                             [[r["rank"], r["label"], f"{r['elo']:+.1f}", _ci(r["ci"], "{:+.1f}")] for r in summary["ratings"]["rows"]]))
+    flags = ranking_flags(summary)
+    if any(flags):
+        n_bad = summary["pilot_agreement"]["disagreements"]
+        parts.append(f"<p class='flag'><b>The ranking depends on the pilot:</b> {n_bad} pairing(s) give results under "
+                     "two pilots whose 95% intervals do not overlap; they are named beside each deck below.</p>")
+    parts.append("<div class='ranking'>" + _html_table(
+        ["rank", "deck", "Elo", "95% interval"] + (["pilot-dependent pairings"] if any(flags) else []),
+        [[r["rank"], r["label"], f"{r['elo']:+.1f}", _ci(r["ci"], "{:+.1f}")]
+         + ([flag.removeprefix("pilot-dependent: ")] if any(flags) else [])
+         for r, flag in zip(summary["ratings"]["rows"], flags)]) + "</div>")
     parts.append(f"<img alt='ratings' src='data:image/png;base64,{img['ratings']}'>")
     if summary.get("pilot_agreement"):
         ag = summary["pilot_agreement"]
@@ -537,13 +620,20 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     parts.append(f"<p>{e(fp['who'].capitalize())} score {_pct(fp['score'])}% {_ci(fp['ci'], '{:.3f}')} over {fp['games']} games; "
                  f"{summary['truncated']} truncated games.</p>")
     if summary.get("cards"):
-        parts.append("<h2>Cards</h2><p>GP: games with the card in the deck; GIH: drawn; GNS: never drawn; "
-                     "IWD = GIH WR - GNS WR; IIH = GIH WR - GP WR.</p>")
+        parts.append("<h2>Cards</h2><p><b>Effect</b>: win-rate points (at an even game) of drawing the card instead "
+                     "of the average card of the same deck, from a penalised logistic model of every game's result "
+                     "with each deck's strength and draw count as terms, with its 95% interval. It separates a card "
+                     "from its deck: the raw IWD (GIH WR - GNS WR) reads every card of a fast deck as negative, "
+                     "because the long games in which all its cards get drawn are the ones it loses. It cannot tell "
+                     "a deck's strength (the ratings do), a card's worth under another pilot, or what a card enables "
+                     "beside it. GP: games with the card in the deck; GIH: drawn; GNS: never drawn; "
+                     "IIH = GIH WR - GP WR.</p>")
         parts.append(f"<img alt='cards' src='data:image/png;base64,{img['cards']}'>")
         parts.append(_html_table(
-            ["card", "decks", "GP", "GP WR", "GIH WR", "GNS WR", "played WR", "IWD", "IWD 95%", "IIH"],
+            ["card", "decks", "GP", "GP WR", "GIH WR", "GNS WR", "played WR", "effect [95%]", "IWD", "IWD 95%", "IIH"],
             [[c["card"], " ".join(c.get("decks", [])), c["gp_games"], _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
-              _pct(c["played_wr"]), _pct(c["iwd"]), _ci([_pctv(v) for v in c["iwd_ci"]], "{:.1f}"), _pct(c["iih"])]
+              _pct(c["played_wr"]), _effect(c), _pct(c["iwd"]), _ci([_pctv(v) for v in c["iwd_ci"]], "{:.1f}"),
+              _pct(c["iih"])]
              for c in summary["cards"]]))
         rare = rarely_played_lines(summary)
         if rare:
@@ -587,7 +677,8 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 __all__ = [
-    "check_outputs", "kendall_tau", "pilot_agreement", "pilot_line", "plot_cards", "plot_heatmap", "plot_ratings",
+    "card_effects", "check_outputs", "heatmap_figure", "kendall_tau", "pilot_agreement", "pilot_flags", "pilot_line", "plot_cards",
+    "plot_heatmap", "plot_ratings", "ranking_flags", "text_colour",
     "render_summary", "rarely_played_lines", "REPORT_KIND", "RichProgress", "summarize", "write_csv", "write_json",
     "write_report"
 ]

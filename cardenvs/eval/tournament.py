@@ -39,8 +39,9 @@ def pairings(n_entries: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n_entries) for j in range(i + 1, n_entries)]
 
 
-#: the most games one tournament or SPRT may schedule: each played game keeps a record (id, outcome, first player:
-#: 10 bytes) for the statistics, so 50 million games hold 0.5 GB (and take days at the batch core's rates)
+#: the most games one tournament or SPRT may schedule: each played game keeps a record (id, outcome, first player,
+#: turns, the two entries and the cards each seat drew, for the per-card model: about 40 bytes with a 74-card pool)
+#: for the statistics, so 50 million games hold 2 GB (and take days at the batch core's rates)
 MAX_TOURNAMENT_GAMES = 50_000_000
 
 

@@ -149,3 +149,54 @@ def test_cli_refuses_a_non_positive_worker_count(capsys):
     code = main(["decks", "optimize", GAME, "--start", "aggro", "--backend", "ray", "--workers", "0"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--workers" in err
+
+
+def test_a_search_that_accepts_no_swap_still_reports_what_it_measured(spec, pool, start, tmp_path):
+    """With no accepted swap the HTML page was a header with no rows and no plot (issue 42 item 9): it must show the
+    start deck's measured score, every swap tried with its result, and a plot of them."""
+    from cardenvs.eval.optimize import optimize_deck, swaps_tried, write_optimize_report
+
+    result = optimize_deck(spec, start, ["guard"], "heuristic", budget_games=200, seed=3, pool=pool, candidates=4,
+                           round_pairs=2, confirm_pairs=2)
+    assert result.steps == [] and result.stop_reason == "budget spent"
+    paths = write_optimize_report(result, tmp_path / "best.toml")
+    data = json.loads((tmp_path / "best.search.json").read_text())
+    swaps = swaps_tried(data)
+    assert len(swaps) == 4 and all(sw["games"] > 0 and sw["verdict"] for sw in swaps)
+    assert data["races"][0]["incumbent"]["games"] > 0
+    page = (tmp_path / "best.search.html").read_text()
+    assert "start deck vs field: " in page and "on fresh seeds" in page
+    assert page.count("<tr><td>1</td>") == 4  # one row per swap tried, race 1
+    assert all(sw["move"].replace("+", "") in page.replace("+", "") for sw in swaps)
+    png = tmp_path / "best.search.swaps.png"
+    if png in paths:  # matplotlib present
+        assert "best.search.swaps.png" in page
+    text = (tmp_path / "best.search.txt").read_text()
+    assert text.splitlines()[0].startswith("simulfight: pilot: heuristic") and "swaps tried: 4" in text
+
+
+def test_the_search_page_shows_its_rows_in_a_browser(spec, pool, start, tmp_path):
+    """A Chromium screenshot of the no-swap page (skipped without chromium): content reaches well below the header."""
+    import shutil
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("no chromium to take a screenshot with")
+    PIL = pytest.importorskip("PIL.Image")
+    from cardenvs.eval.optimize import optimize_deck, write_optimize_report
+
+    result = optimize_deck(spec, start, ["guard"], "heuristic", budget_games=200, seed=3, pool=pool, candidates=4,
+                           round_pairs=2)
+    write_optimize_report(result, tmp_path / "best.toml")
+    shot = tmp_path / "page.png"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--window-size=1000,1400", f"--screenshot={shot}", str(tmp_path / "best.search.html")],
+                   capture_output=True, timeout=120)
+    if not shot.exists():
+        pytest.skip("chromium did not write a screenshot here")
+    import numpy as np
+
+    img = np.asarray(PIL.open(shot).convert("L"))
+    inked = np.flatnonzero((img < 200).any(axis=1))  # rows with dark pixels: text, table lines, the plot
+    assert inked.size and inked.max() > 700, "the page ends near its header"
