@@ -83,7 +83,7 @@ def describe_pilot(game: Any, kind: str) -> str:
             try:
                 load_npz(path, game=game_name)
             except BadArgumentError as exc:
-                text += f"; the shipped policy is not used: {exc}"
+                text += f"; the shipped policy is not used: {str(exc).replace(str(path), _policy_name(path))}"
         return text
     if kind == "ppo" or kind.startswith("ppo:"):
         from .policy import read_npz, shipped_path
@@ -96,6 +96,7 @@ def describe_pilot(game: Any, kind: str) -> str:
         except BadArgumentError:
             return ""
         where = "shipped policy" if kind == "ppo" else "policy"
+        name = _policy_name(path)
         from .policy import stale_rules
 
         older = stale_rules(meta, game_name)
@@ -109,19 +110,35 @@ def describe_pilot(game: Any, kind: str) -> str:
             if isinstance(teacher, dict) and teacher.get("steps"):  # distilled ([bc] teacher): its teacher trained
                 layers = "x".join(str(w) for w in meta.get("hidden") or []) or "linear"
                 taught = "x".join(str(w) for w in teacher.get("hidden") or []) or "linear"
-                return (f"{where} {path}, a {layers} network distilled from a {taught} policy of "
-                        f"{int(teacher['steps']):,} training steps (commit {_short_commit(teacher.get('commit'))}), "
-                        f"seed {meta.get('seed')}, commit {_short_commit(meta.get('commit'))}")
-            return (f"{where} {path}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
+                # one commit: the policy's own (its teacher's is in the file's metadata for whoever needs it)
+                return (f"{where} {name}, a {layers} network distilled from a {taught} policy of "
+                        f"{int(teacher['steps']):,} training steps, seed {meta.get('seed')}, "
+                        f"commit {_short_commit(meta.get('commit'))}")
+            return (f"{where} {name}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
                     f"commit {_short_commit(meta.get('commit'))}")
         except (AttributeError, TypeError, ValueError, OverflowError):
-            return f"{where} {path} (its metadata does not say how it was trained)"
+            return f"{where} {name} (its metadata does not say how it was trained)"
     return ""
 
 
 def _short_commit(commit: Any) -> str:
     text = str(commit or "?")
-    return text[:10] + ("+dirty" if text.endswith("+dirty") else "")
+    return text[:7] + ("+dirty" if text.endswith("+dirty") else "")
+
+
+def _policy_name(path: Any) -> str:
+    """A policy file as a report names it: relative to the package for a shipped one (``agents/policies/X.npz``,
+    the same in a checkout and an install), relative to the working folder where it lies below it, else as given;
+    an absolute path of this machine tells a reader of the report nothing."""
+    from pathlib import Path
+
+    file = Path(path)
+    for base in (Path(__file__).resolve().parent.parent, Path.cwd()):
+        try:
+            return file.resolve().relative_to(base).as_posix()
+        except (ValueError, OSError):
+            continue
+    return str(path)
 
 
 def load(path: str, game: str | None = None, seed: int | None = None, trust_pickle: bool = False) -> Agent:

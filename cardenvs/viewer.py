@@ -179,13 +179,18 @@ class TerminalViewer:
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 1.2em; background: #fafafa; color: #222; }
+/* a column as tall as the window: the log takes whatever height the board leaves (it showed 12 lines above
+   half a page of nothing), and scrolls inside itself */
+html, body { height: 100%; }
+body { font-family: system-ui, sans-serif; margin: 0; padding: 1.2em; box-sizing: border-box; background: #fafafa;
+       color: #222; display: flex; flex-direction: column; min-height: 100vh; height: auto; }
 h1 { font-size: 1.2em; margin: 0 0 .4em; }
 .bar { display: flex; gap: .6em; align-items: center; flex-wrap: wrap; margin: .4em 0 .8em; }
 #slider { flex: 1; min-width: 16em; }
 pre { background: #fff; border: 1px solid #ccc; padding: .8em; overflow-x: auto; font-size: 13px; line-height: 1.3; }
 #action { font-weight: 600; margin: .4em 0; }
-#log { height: 16em; overflow-y: auto; border: 1px solid #ccc; background: #fff; font: 12px monospace; }
+#log { flex: 1 0 16em; height: 16em; overflow-y: auto; border: 1px solid #ccc; background: #fff;
+       font: 12px monospace; }
 #log div { padding: 1px .4em; cursor: pointer; white-space: pre; }
 #log div.now { background: #ffe9a8; }
 .muted { color: #666; }

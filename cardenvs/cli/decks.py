@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import BadArgumentError, CardenvsError
+from ..core.decks import MAX_DECK_FILE_BYTES, deck_problems
+from ..core.errors import BadArgumentError, CardenvsError, DeckError
 from ..core.escaping import terminal
 from ..core.registry import available_games, get_game
 from .args import EXIT_USAGE, PROG, add_trust_pickle, positive_int, seed_type, trust_pickled, usage_error
@@ -28,8 +29,11 @@ def add_parser(sub: Any) -> None:
     ls.set_defaults(func=run_list)
     va = dsub.add_parser("validate", help="check deck files against a game's deck-building rules")
     va.add_argument("files", nargs="+", metavar="FILE",
-                    help="deck files; a game's name stands for all of its starter decks")
-    va.add_argument("--game", help="the game the decks are for (default: inferred from the folder, else every game)")
+                    help="deck files (every problem of a file is reported, one line each, with its line number); "
+                         "a game's name alone stands for all of its starter decks, and a game's name before files "
+                         "is the game they are for")
+    va.add_argument("--game", help="the game the decks are for (default: the game whose decks/ folder holds the "
+                                   "file, else the game whose pool names most of its cards)")
     va.set_defaults(func=run_validate)
 
     p = dsub.add_parser(
@@ -102,41 +106,115 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pool_names(game: str) -> set[str] | None:
+    """The card names of a game's own pool read from its ``cards.toml`` without importing the game (importing one
+    loads its kernels: seconds), or None where the game keeps its pool elsewhere."""
+    from ..core.cards import read_toml
+    from ..core.registry import game_dir
+
+    try:
+        data = read_toml(game_dir(game) / "cards.toml", error=DeckError)
+    except (CardenvsError, OSError):
+        return None
+    cards = data.get("card")
+    if not isinstance(cards, list):
+        return None
+    return {c["name"] for c in cards if isinstance(c, dict) and isinstance(c.get("name"), str)}
+
+
+def _games_for(path: Path, games: list[str]) -> tuple[list[str], str]:
+    """The games a deck file without --game is checked against, and why: the game whose decks/ folder holds it,
+    else the games whose pool names the most of its cards (read from the files, no game imported), else all."""
+    from ..core.cards import read_toml
+    from ..core.registry import game_dir
+
+    for game in games:
+        if (game_dir(game) / "decks").resolve() == path.resolve().parent:
+            return [game], ""
+    try:
+        cards = read_toml(path, error=DeckError, max_bytes=MAX_DECK_FILE_BYTES).get("cards")
+    except DeckError:
+        return games[:1], ""  # unreadable: every game says the same, so one says it
+    names = set(cards) if isinstance(cards, dict) else set()
+    known = {g: _pool_names(g) for g in games}
+    if any(v is None for v in known.values()) or not names:
+        return games, ""
+    score = {g: len(names & pool) for g, pool in known.items()}
+    best = max(score.values())
+    if best == 0:
+        return games[:1], (f"no game's pool has any of its cards; checked against {games[0]} "
+                           f"(--game GAME to choose)")
+    chosen = [g for g in games if score[g] == best]
+    why = "" if len(chosen) == len(games) else (
+        f"checked against {', '.join(chosen)}, whose pool names the most of its cards (--game GAME to choose)")
+    return chosen, why
+
+
+def _problem_lines(file: str, exc: DeckError) -> list[str]:
+    """One line per problem of a deck file: ``FILE:LINE: card 'X': problem [rule]`` (LINE where the file names it)."""
+    out = []
+    for e in deck_problems(exc):
+        line = getattr(e, "line", None)
+        where = f"{file}:{line}" if line else file
+        card = f": card {e.card!r}" if e.card else ""
+        out.append(f"{where}{card}: {e.problem}" + (f" [{e.rule}]" if e.rule else ""))
+    return out
+
+
 def run_validate(args: argparse.Namespace) -> int:
-    """``cardenvs decks validate FILE...``: each file checked against the game it is for (or every game)."""
-    specs = [get_game(args.game)] if args.game else [get_game(g) for g in available_games()]
-    files: list[str] = []
-    for file in args.files:  # a registered game's name (not a file) stands for its starter decks
-        game_spec = None if Path(file).is_file() else next((s for s in specs if s.name == file.lower()), None)
-        if game_spec is None:
-            files.append(file)
+    """``cardenvs decks validate [GAME] FILE...``: every problem of each file, one line each, against the game the
+    file is for (``--game``, a leading game name, the ``decks/`` folder it sits in, or the pool its cards come
+    from); only that game is imported."""
+    games = available_games()
+    files = list(args.files)
+    game = args.game
+    if game is None and len(files) > 1 and files[0].lower() in games and not Path(files[0]).is_file():
+        game = files.pop(0).lower()  # `validate levelneo bad.toml`: the game, then its deck files
+    if game is not None:
+        game = get_game(game).name  # an unknown game is one line before any file is read
+    entries: list[tuple[str, list[str] | None]] = []
+    for file in files:  # a registered game's name (not a file) stands for its starter decks
+        named = None if Path(file).is_file() else file.lower()
+        if named in games and game in (None, named):
+            spec = get_game(named)
+            entries += [(str(spec.deck_dir / f"{n}.toml"), [named]) for n in spec.starter_decks()]
         else:
-            files.extend(str(game_spec.deck_dir / f"{name}.toml") for name in game_spec.starter_decks())
+            entries.append((file, [game] if game else None))
     failed = 0
-    for file in files:
+    pools: dict[str, Any] = {}
+    for file, candidates in entries:
         path = Path(file)
         if not path.is_file():
-            print(f"{PROG}: error: {file}: no such deck file", file=sys.stderr)
+            print(terminal(f"{PROG}: error: {file}: no such deck file"), file=sys.stderr)
             failed += 1
             continue
-        candidates = specs
-        if not args.game:  # a deck inside a game's decks/ folder belongs to that game
-            owner = [s for s in specs if s.deck_dir.resolve() == path.resolve().parent]
-            candidates = owner or specs
+        why = ""
+        if candidates is None:
+            candidates, why = _games_for(path, games)
         ok, errors = [], []
-        for spec in candidates:
+        for name in candidates:
+            spec = get_game(name)
+            if name not in pools:
+                pools[name] = spec.load_pool(None)
             try:
-                deck = spec.load_deck(path, spec.load_pool(None))
+                deck = spec.load_deck(path, pools[name])
                 ok.append(f"{spec.name} ({len(deck)} cards, {deck.name!r})")
+            except DeckError as exc:
+                errors.append((spec.name, exc))
             except CardenvsError as exc:
-                errors.append((spec.name, str(exc)))
+                errors.append((spec.name, DeckError(file, str(exc))))
         if ok:
-            print(f"ok {file}: valid for {', '.join(ok)}")
-        else:
-            failed += 1
-            messages = {e for _, e in errors}  # a file no game can read (bad TOML) says so once, not once per game
-            detail = messages.pop() if len(messages) == 1 else "; ".join(f"{g}: {e}" for g, e in errors)
-            print(f"{PROG}: error: {detail}", file=sys.stderr)
+            print(terminal(f"ok {file}: valid for {', '.join(ok)}"))
+            continue
+        failed += 1
+        by_game = [(name, _problem_lines(file, exc)) for name, exc in errors]
+        if all(lines == by_game[0][1] for _, lines in by_game):  # the same for every game (bad TOML): said once
+            by_game = [("", by_game[0][1])]
+        for name, lines in by_game:
+            for line in lines:
+                print(terminal(f"{PROG}: error: {name + ': ' if name else ''}{line}"), file=sys.stderr)
+        if why:
+            print(terminal(f"{PROG}: note: {file}: {why}"), file=sys.stderr)
     return EXIT_USAGE if failed else 0
 
 

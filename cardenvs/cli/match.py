@@ -10,7 +10,6 @@ from typing import Any
 from ..core.errors import BadArgumentError
 from ..core.escaping import terminal
 from ..core.registry import get_game
-from ..eval.head_to_head import DEFAULT_BOOTSTRAP, DEFAULT_GAMES
 from .args import add_trust_pickle, bootstrap_count, positive_int, seed_type, trust_pickled
 
 __all__ = ["add_parser", "run"]
@@ -35,12 +34,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="starter deck names or deck files; every ordered pairing is played (default: the game's "
                         "starter decks)")
-    p.add_argument("--games", type=positive_int, default=DEFAULT_GAMES,
+    # the defaults are the library's (eval.head_to_head), filled in by run: --help imports no evaluation code, and
+    # tests/core/test_cli_newcomer.py keeps the numbers written here equal to them
+    p.add_argument("--games", type=positive_int, default=None,
                    help="games in all, spread evenly over the deck pairings, each an even number of at least 2 "
-                        "(rounded up; default: %(default)s)")
+                        "(rounded up; default: 1000)")
     p.add_argument("--seed", type=seed_type, default=0, help="seed of the games and the pilots (default: %(default)s)")
-    p.add_argument("--bootstrap", type=bootstrap_count, default=DEFAULT_BOOTSTRAP,
-                   help="bootstrap replicates for the interval over deck pairings, 0 for none (default: %(default)s)")
+    p.add_argument("--bootstrap", type=bootstrap_count, default=None,
+                   help="bootstrap replicates for the interval over deck pairings, 0 for none (default: 2000)")
     p.add_argument("--json", metavar="FILE", help="write every number to FILE as JSON")
     add_trust_pickle(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (the results still go to stdout)")
@@ -51,8 +52,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``cardenvs match`` from parsed arguments; user mistakes raise one-line errors (shown by the CLI)."""
     from rich.console import Console
 
-    from ..eval.head_to_head import format_match, match_entries, run_match
+    from ..eval.head_to_head import DEFAULT_BOOTSTRAP, DEFAULT_GAMES, format_match, match_entries, run_match
     from ..eval.report import RichProgress
+
+    args.games = DEFAULT_GAMES if args.games is None else args.games
+    args.bootstrap = DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap
 
     spec = get_game(args.game)
     if args.games < 2:

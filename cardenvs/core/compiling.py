@@ -6,7 +6,8 @@ load them from the on-disk cache in about a second. A :class:`~cardenvs.core.bat
 game's kernels behind a :class:`CompileOnFirstCall` until that kernel's first call in the process: that call looks at
 the kernel's cache index and, when nothing usable is cached, compiles it under a progress line on stderr
 (``compiling relics kernels (first run only): batch_step [00:21]``, then ``compiled relics batch_step in 24 s (cached
-for later runs)``; when stderr is not a terminal, as in a log file, just a line before and one after); then the
+for later runs)``; when stderr is not a terminal, as in a log file, or a progress bar is on screen, just a line before
+and one after); then the
 kernel itself takes the wrapper's place, so later calls cost nothing extra. A ``fused=True`` batch (tournaments,
 training evaluations: resets and play through the fused ``batch_play``) compiles that one kernel, and a program that
 steps and observes never compiles ``batch_play``: each kernel links in the whole rules engine, so each costs seconds
@@ -211,9 +212,9 @@ def compile_with_progress(game_name: str, kernel_name: str, call: Callable[[], A
     if os.environ.get("CARDENVS_QUIET", "") not in ("", "0"):
         return call()
     desc = f"compiling {game_name} kernels (first run only): {kernel_name}"
-    if _is_terminal(sys.stderr):
+    if _is_terminal(sys.stderr) and not _under_live_display(sys.stderr):
         result, elapsed = _call_under_ticking_line(desc, call)
-    else:  # a log file: one line before and one after, not a line redrawn every second
+    else:  # a log file or a live display: one line before and one after, not a line redrawn every second
         print(f"{desc} ...", file=sys.stderr, flush=True)
         start = time.perf_counter()
         result = call()
@@ -243,6 +244,17 @@ def _call_under_ticking_line(desc: str, call: Callable[[], Any]) -> tuple[Any, f
             ticker.join()
         elapsed = bar.format_dict["elapsed"]
     return result, elapsed
+
+
+def _under_live_display(stream: Any) -> bool:
+    """True when ``stream`` is a rich live display's stand-in for stderr (a progress bar is on screen): it prints
+    each write as a line of its own above the display, so a line redrawn every second became a new line every
+    second; the two plain lines are written instead, and the display's own clock keeps moving."""
+    if "rich" not in sys.modules:
+        return False
+    from rich.file_proxy import FileProxy
+
+    return isinstance(stream, FileProxy)
 
 
 def _is_terminal(stream: Any) -> bool:

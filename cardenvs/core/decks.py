@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,42 +85,123 @@ def did_you_mean(text: str, choices: Iterable[str]) -> str:
     return "; did you mean " + " or ".join(repr(by_lower[c]) for c in close) + "?" if close else ""
 
 
+class DeckProblems(DeckError):
+    """Every problem found in one deck file (``errors``, each a :class:`DeckError` with a ``line`` where the file
+    names its card), raised together so that a file with three mistakes takes one run to see them, not three."""
+
+    def __init__(self, path: str, errors: list[DeckError]) -> None:
+        def part(e: DeckError) -> str:
+            return (f"card {e.card!r}: " if e.card else "") + e.problem + (f" [{e.rule}]" if e.rule else "")
+
+        super().__init__(path, f"{len(errors)} problems: " + "; ".join(part(e) for e in errors))
+        self.errors = list(errors)
+
+
+def deck_problems(exc: DeckError) -> list[DeckError]:
+    """The problems one :class:`DeckError` reports: its ``errors`` for :class:`DeckProblems`, else itself."""
+    return list(getattr(exc, "errors", None) or [exc])
+
+
+def raise_problems(path: str, errors: list[DeckError]) -> None:
+    """Raise nothing for no error, the error itself for one, :class:`DeckProblems` for more."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise DeckProblems(path, errors)
+
+
+_CARD_KEY = re.compile(r"""^\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*=""")
+
+
+def card_lines(path: str | Path) -> dict[str, int]:
+    """Card name -> the line (from 1) of the deck file's ``[cards]`` table that names it, for error messages;
+    empty where the file cannot be read (a hand-built deck's temporary file is gone)."""
+    import json
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    lines: dict[str, int] = {}
+    in_cards = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_cards = stripped.replace(" ", "") == "[cards]"
+            continue
+        match = _CARD_KEY.match(line) if in_cards else None
+        if match:
+            key = match.group(1)
+            try:
+                key = json.loads(key) if key.startswith('"') else key.strip("'")
+            except ValueError:
+                continue
+            lines.setdefault(key, number)
+    return lines
+
+
+def _at(error: DeckError, lines: dict[str, int]) -> DeckError:
+    error.line = lines.get(error.card) if error.card else None  # type: ignore[attr-defined]
+    return error
+
+
 def read_deck(
     path_or_name: str | Path,
     pool: CardPool,
     deck_dir: Path,
     rules: Callable[[Deck, CardPool], None] | None = None,
 ) -> Deck:
-    """Load a deck file, resolve names against ``pool`` and check the game's deck-building ``rules``."""
+    """Load a deck file, resolve names against ``pool`` and check the game's deck-building ``rules``. Every problem
+    of the file is reported in one :class:`DeckProblems` (one problem: that :class:`DeckError` alone)."""
     path = resolve_deck_path(path_or_name, deck_dir)
     data = read_toml(path, error=DeckError, max_bytes=MAX_DECK_FILE_BYTES)
     where = str(path)
     cards = data.get("cards")
     if not isinstance(cards, dict) or not cards:
         raise DeckError(where, "missing [cards] table of card name = copies")
+    problems: list[DeckError] = []
+    kept: dict[str, int] = {}
     total = 0
     for card_name, copies in cards.items():  # every count checked before anything is allocated
         if card_name not in pool.by_name:
-            raise DeckError(where, f"unknown card (not in the card pool){did_you_mean(card_name, pool.by_name)}",
-                            card=card_name)
-        if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-            raise DeckError(where, f"copies must be a positive integer, got {copies!r}", card=card_name)
-        total += copies
-        if total > MAX_DECK_CARDS:
-            raise DeckError(where, f"more than {MAX_DECK_CARDS} cards (no game's deck holds that many)", card=card_name)
-    # a deck is a multiset: its ids are kept sorted, so the order a file lists its cards in changes nothing (issue
-    # 38: eval kept the file's order and the deck search sorted it, and the pilots broke ties by deck-list slot)
-    ids = np.sort(np.concatenate([np.full(copies, pool.by_name[n], dtype=np.int32) for n, copies in cards.items()]))
+            problems.append(DeckError(where, f"unknown card (not in the card pool)"
+                                             f"{did_you_mean(card_name, pool.by_name)}", card=card_name))
+        elif isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+            problems.append(DeckError(where, f"copies must be a positive integer, got {copies!r}", card=card_name))
+        elif total + copies > MAX_DECK_CARDS:
+            problems.append(DeckError(where, f"more than {MAX_DECK_CARDS} cards (no game's deck holds that many)",
+                                      card=card_name))
+            break  # nothing past this many cards is allocated
+        else:
+            total += copies
+            kept[card_name] = copies
     name = data.get("name", path.stem)
     if not isinstance(name, str):
-        raise DeckError(where, f"field 'name' must be a string, got {name!r}")
+        problems.append(DeckError(where, f"field 'name' must be a string, got {name!r}"))
+        name = path.stem
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise DeckError(where, f"field 'description' must be a string, got {type(description).__name__}")
+        problems.append(DeckError(where, f"field 'description' must be a string, got {type(description).__name__}"))
+        description = ""
+    if not kept:
+        raise_problems(where, [_at(e, card_lines(path)) for e in problems])
+    # a deck is a multiset: its ids are kept sorted, so the order a file lists its cards in changes nothing (issue
+    # 38: eval kept the file's order and the deck search sorted it, and the pilots broke ties by deck-list slot)
+    ids = np.sort(np.concatenate([np.full(copies, pool.by_name[n], dtype=np.int32) for n, copies in kept.items()]))
     deck = Deck(name=name, path=where, card_ids=ids, description=description, pool_key=pool.fingerprint,
                 checked=deck_digest(ids, pool.fingerprint) if rules is not None else "")
     if rules is not None:
-        rules(deck, pool)
+        # checked even when entries above were refused, so one run shows what fixing them would still leave
+        dropped = sum(1 for e in problems if e.card)
+        try:
+            rules(deck, pool)
+        except DeckError as exc:
+            for e in deck_problems(exc):
+                if dropped and not e.card:  # a count or a whole-deck rule: said of the cards that were read
+                    e = DeckError(e.path, e.problem + f" (counting only the cards read: {dropped} entr"
+                                  f"{'y' if dropped == 1 else 'ies'} above refused)", rule=e.rule)
+                problems.append(e)
+    raise_problems(where, [_at(e, card_lines(path)) for e in problems])
     return deck
 
 
@@ -154,17 +236,24 @@ def check_deck(load_deck: Callable[[Any, CardPool], Deck], deck: Deck, pool: Car
         try:
             load_deck(file, pool)
         except DeckError as exc:
-            raise DeckError(deck.path or deck.name, exc.problem + " (a hand-built Deck is checked against the "
-                            "game's deck-building rules; BatchGame(..., check_decks=False) plays it unchecked)",
-                            card=exc.card, rule=exc.rule) from None
+            where = deck.path or deck.name
+            errors = [DeckError(where, e.problem, card=e.card, rule=e.rule) for e in deck_problems(exc)]
+            last = errors[-1]
+            errors[-1] = DeckError(where, last.problem + " (a hand-built Deck is checked against the game's "
+                                   "deck-building rules; BatchGame(..., check_decks=False) plays it unchecked)",
+                                   card=last.card, rule=last.rule)
+            try:
+                raise_problems(where, errors)
+            except DeckError as named:
+                raise named from None
 
 
 def copy_limit(deck: Deck, pool: CardPool, limit: int, rule: str) -> None:
-    """Raise if any card appears more than ``limit`` times."""
+    """Raise if any card appears more than ``limit`` times (every such card in one error)."""
     ids, counts = np.unique(deck.card_ids, return_counts=True)
-    for card_id, count in zip(ids, counts):
-        if count > limit:
-            raise DeckError(deck.path, f"{count} copies, at most {limit} allowed", card=pool.name(int(card_id)), rule=rule)
+    raise_problems(deck.path, [DeckError(deck.path, f"{count} copies, at most {limit} allowed",
+                                         card=pool.name(int(card_id)), rule=rule)
+                               for card_id, count in zip(ids, counts) if count > limit])
 
 
 def pack_decks(pairs: list[tuple[Deck, Deck]], max_deck: int) -> np.ndarray:
@@ -177,6 +266,7 @@ def pack_decks(pairs: list[tuple[Deck, Deck]], max_deck: int) -> np.ndarray:
 
 
 __all__ = [
-    "check_deck", "copy_limit", "Deck", "deck_digest", "deck_toml", "did_you_mean", "MAX_DECK_CARDS",
+    "card_lines", "check_deck", "copy_limit", "Deck", "deck_digest", "deck_problems", "deck_toml", "DeckProblems",
+    "did_you_mean", "MAX_DECK_CARDS", "raise_problems",
     "MAX_DECK_FILE_BYTES", "pack_decks", "read_deck", "resolve_deck_path"
 ]

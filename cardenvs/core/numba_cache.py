@@ -80,6 +80,18 @@ def _package_parts(path: Path) -> list[str]:
 
 def imported_files(path: Path) -> set[Path]:
     """Our modules that ``path`` imports directly (relative or absolute; ``from X import name`` also tries X.name)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return set()
+    # memoised on path, mtime and size as the digests are: every kernel of a module follows the same imports, and
+    # parsing them again for each of a game's ~100 kernels cost seconds per import of the game
+    return set(_imported_files(str(path), st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=None)
+def _imported_files(path_text: str, mtime_ns: int, size: int) -> frozenset[Path]:
+    path = Path(path_text)
     source = _read(path)
     package = _package_parts(path)
     found: set[Path] = set()
@@ -104,7 +116,7 @@ def imported_files(path: Path) -> set[Path]:
             target = _module_file(parts[:k])
             if target is not None:
                 found.add(target)
-    return found
+    return frozenset(found)
 
 
 def dependency_files(py_file: str | Path) -> list[Path]:

@@ -75,6 +75,9 @@ class Replay:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would become the replay's mode: written as other files are
             with os.fdopen(fd, "w") as f:
                 json.dump(self.to_dict(), f, indent=1)
             os.replace(tmp, path)

@@ -272,7 +272,8 @@ def test_a_distilled_policy_is_described_by_its_teachers_training(exported: Path
     student = _rewrite_meta(exported, tmp_path / "student.npz", hidden=[64, 64],
                             warm_start={"agreement": 0.98, "teacher": teacher})
     text = describe_pilot(GAME, f"ppo:{student}")
-    assert "a 64x64 network distilled from a 256x256 policy of 8,003,584 training steps (commit b081380c73)" in text
+    assert "a 64x64 network distilled from a 256x256 policy of 8,003,584 training steps, seed" in text
+    assert text.count("commit ") == 1  # the pilot line names one short hash, the policy's own
 
 
 def test_card_embedding_policy_exports_and_matches_torch(tmp_path: Path) -> None:

@@ -1,0 +1,174 @@
+"""A newcomer's first commands (issue 42 items 7, 8 and 9): ``decks validate`` reports every problem of a file in one
+run, against the one game the file is for; ``--help`` loads no game; the pilot line is short; a played game's replay
+is readable by others and says the decision count the screen said."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from cardenvs.cli import main
+
+GAMES_LOADED = ("import sys; print(sorted(m for m in sys.modules if m.startswith('cardenvs.games.') "
+                "and m.count('.') == 2), sorted(m for m in sys.modules if m.startswith('cardenvs.eval')))")
+
+
+def _modules_after(argv: list[str]) -> str:
+    code = (f"import contextlib, io\nfrom cardenvs.cli import main\nwith contextlib.redirect_stdout(io.StringIO()), "
+            f"contextlib.redirect_stderr(io.StringIO()):\n    main({argv!r})\n{GAMES_LOADED}")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+THREE_MISTAKES = ('name = "three mistakes"\n[cards]\n"Ember Squire" = 4\n"Blaze Vangard" = 3\n'
+                  '"Cinder Pup" = 0\n"Magma Titan" = 2\n')
+
+
+def test_validate_reports_every_problem_of_a_file_in_one_run_with_its_line(capsys, tmp_path: Path) -> None:
+    """Three planted mistakes (a misspelt card, a count of 0, a deck too small) took three runs, one error each
+    (checked failing on the old read_deck, which raised at the first); each line names the file's line."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(THREE_MISTAKES)
+    assert main(["decks", "validate", str(bad), "--game", "levelneo"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 3, lines
+    assert lines[0].startswith(f"cardenvs: error: {bad}:4: card 'Blaze Vangard': unknown card") and \
+        "did you mean 'Blaze Vanguard'" in lines[0]
+    assert lines[1].startswith(f"cardenvs: error: {bad}:5: card 'Cinder Pup': copies must be a positive integer")
+    assert "a deck needs exactly 40" in lines[2] and "[LN-D1]" in lines[2]
+
+
+def test_the_api_raises_one_error_naming_every_problem(tmp_path: Path) -> None:
+    import cardenvs
+    from cardenvs.core.decks import DeckProblems, deck_problems
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(THREE_MISTAKES)
+    spec = cardenvs.get_game("levelneo")
+    with pytest.raises(cardenvs.DeckError) as caught:
+        spec.load_deck(bad, spec.load_pool(None))
+    assert isinstance(caught.value, DeckProblems) and "3 problems" in str(caught.value)
+    assert [getattr(e, "line", None) for e in deck_problems(caught.value)] == [4, 5, None]
+
+
+def test_copy_limit_names_every_card_over_it(tmp_path: Path) -> None:
+    import cardenvs
+    from cardenvs.core.decks import Deck, copy_limit, deck_problems
+
+    pool = cardenvs.get_game("levelneo").load_pool(None)
+    ids = [pool.by_name["Ember Squire"]] * 5 + [pool.by_name["Magma Titan"]] * 6 + [pool.by_name["Cinder Pup"]] * 2
+    import numpy as np
+
+    with pytest.raises(cardenvs.DeckError) as caught:
+        copy_limit(Deck("d", "d.toml", np.array(sorted(ids), np.int32)), pool, 4, rule="LN-D2")
+    assert sorted(e.card for e in deck_problems(caught.value)) == ["Ember Squire", "Magma Titan"]
+
+
+def test_validate_levelneo_file_checks_only_levelneo(tmp_path: Path) -> None:
+    """``validate levelneo bad.toml`` is a game and its file: only that game is imported (it checked against every
+    game, seconds each); without --game a file is checked against the game whose pool names its cards."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(THREE_MISTAKES)
+    assert _modules_after(["decks", "validate", "levelneo", str(bad)]).startswith("['cardenvs.games.levelneo']")
+    assert _modules_after(["decks", "validate", str(bad)]).startswith("['cardenvs.games.levelneo']")
+
+
+def test_validate_without_game_prints_one_line_per_problem_not_per_game(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(THREE_MISTAKES)
+    assert main(["decks", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 4 and "whose pool names the most of its cards" in err[-1], err
+    assert not any(g in line for line in err[:3] for g in ("relics", "heartbreak", "simulfight", "divinecross"))
+
+
+def test_help_loads_no_game_and_no_evaluation_code() -> None:
+    """``cardenvs --help`` took 7-10 s under load: building the parser imported the evaluation and play engines."""
+    assert _modules_after(["--help"]) == "[] []"
+    assert _modules_after(["decks", "validate", "--help"]) == "[] []"
+
+
+def test_the_pilot_line_is_short() -> None:
+    """The pilot line named /abs/path/agents/policies/GAME.npz and two commit hashes."""
+    from cardenvs.agents import describe_pilot
+    from cardenvs.agents.policy import shipped_path
+
+    for game in ("levelneo", "simulfight"):
+        if shipped_path(game) is None:
+            continue
+        for kind in ("ppo", "heuristic"):
+            text = describe_pilot(game, kind)
+            assert str(Path.cwd()) not in text and str(shipped_path(game).parent) not in text, text
+            assert text.count("commit ") <= 1, text
+        assert f"agents/policies/{game}.npz" in describe_pilot(game, "ppo")
+
+
+def test_replays_are_written_readable_by_others(tmp_path: Path) -> None:
+    from cardenvs.core.replay import Replay
+
+    old = os.umask(0o022)
+    try:
+        path = Replay(game="levelneo", rules_version=1, seed=0, decks=[]).save(tmp_path / "r.json")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_a_resignation_counts_the_same_on_screen_and_in_the_replay() -> None:
+    """The screen said "after 42 decisions" where the replay said 43 (its resignation is a decision)."""
+    from cardenvs.play import PlaySession
+
+    out = io.StringIO()
+    session = PlaySession("levelneo", opponent="random", seed=3, console=Console(file=out, width=120),
+                          inp=io.StringIO("quit\n"))
+    replay = session.run()
+    assert f"after {replay.result['decisions']} decisions" in out.getvalue()
+    assert replay.decisions[-1]["action"] == -1
+
+
+def test_match_help_states_the_library_defaults(capsys) -> None:
+    """``match --help`` writes its defaults out (the parser no longer imports them): they must stay the library's."""
+    from cardenvs.eval.head_to_head import DEFAULT_BOOTSTRAP, DEFAULT_GAMES
+
+    assert main(["match", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"default: {DEFAULT_GAMES})" in text and f"default: {DEFAULT_BOOTSTRAP})" in text
+
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+
+
+def bottom_is_log(png: Path) -> float:
+    """The share of pure white pixels (the log's background; the page's is #fafafa) in the row 4% above the bottom
+    of a screenshot of the replay page."""
+    import matplotlib.image
+
+    image = matplotlib.image.imread(str(png))[..., :3]
+    row = image[int(image.shape[0] * 0.96)]
+    return float((row.min(axis=1) >= 0.999).mean())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
+def test_the_replay_pages_log_fills_the_window(tmp_path: Path) -> None:
+    """The log was 16em (about 12 lines) high above half a page of nothing; it now takes the height the board leaves
+    (checked failing on the old stylesheet: 0.0 of the bottom row was log). Screenshot for a person to look at:
+    CARDENVS_SCREENSHOTS=DIR."""
+    from cardenvs.core.replay import record_match, simulate
+    from cardenvs.viewer import write_html
+
+    page = write_html(simulate(record_match("levelneo", seed=21)), tmp_path / "replay.html")
+    shot = tmp_path / "replay.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1400,1600",
+                    f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", f"file://{page}#step=40&view=0"],
+                   capture_output=True, timeout=180)
+    assert bottom_is_log(shot) > 0.5
+    if os.environ.get("CARDENVS_SCREENSHOTS"):
+        shutil.copy(shot, Path(os.environ["CARDENVS_SCREENSHOTS"]) / "replay_viewer_log.png")
