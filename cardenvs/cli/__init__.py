@@ -9,7 +9,7 @@
     cardenvs decks list levelneo
     cardenvs decks validate my.toml --game levelneo
     cardenvs decks optimize levelneo --start my.toml --budget 15m --out best.toml   deck search against the field
-    cardenvs balance levelneo --decks 200             per-card balance report (too strong / never worth playing)
+    cardenvs balance levelneo --decks 200             per-card balance report (card effects, strong / weak flags)
     cardenvs games
     cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
