@@ -1,0 +1,166 @@
+"""Issue 39: scenarios written for the mutants that survived levelneo's game suite (docs/mutation/levelneo.md): each
+viewer's own and opposing fields read from the right player (positions that differ between the players, seen from
+both seats: a mutant that reads player 0's field for player 1 survives a symmetric position), the card block's
+exact values, the colour and trait rules against a card of another colour or trait, and the defender's skills for
+the right side when both players own an instance with the same number."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardenvs.games.levelneo.obs_layout import (
+    BATTLE_AP_ATTACKER, BATTLE_AP_DEFENDER, CARD, CHAR_AP_NOW, CHAR_FACE_UP, CHAR_RESTED, CONTEXT_BATTLE,
+    CONTEXT_BURST_FAILED_OPP, CONTEXT_BURST_FAILED_OWN, CONTEXT_COMBI, CONTEXT_MULLIGAN_USED_OPP,
+    CONTEXT_MULLIGAN_USED_OWN, CONTEXT_MY_DECISION, CONTEXT_MY_TURN, CONTEXT_NO_LEVEL_DOWN_OPP,
+    CONTEXT_NO_LEVEL_DOWN_OWN, CONTEXT_OPP_NEO, CONTEXT_OWN_NEO, COUNT_DECK, COUNT_DISCARD, COUNT_FACE_DOWN_LEVEL,
+    COUNT_HAND, COUNT_SUPPORTS, OBS,
+)
+from cardenvs.games.levelneo.state import NUM_STEPS, ST_DECL_WINDOW, ST_MAIN
+from cardenvs.games.levelneo.tables import (
+    C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
+)
+
+from levelneo_helpers import POOL, ap, build, field, inst_of, is_legal
+
+CTAB = POOL.tables.cards
+OPP = {"main": "Harbor Watch"}
+
+
+def _asymmetric():
+    """Player 1 to act in player 0's main phase window; every per-player field differs between the players."""
+    g = build({"main": "Ashen Recruit", "supports": ["Meadow Scout:R"], "hand": ["Insight", "Undertow"],
+               "level": ["Clumsy Page"], "discard": ["Rusty Bot"]},
+              {"main": "Harbor Watch", "supports": ["Meadow Scout", "Frost Sage", "Brass Footman"],
+               "hand": ["Insight"] * 4, "level": ["Clumsy Page:up", "Lost Lamb", "Drowsy Ghost"]},
+              markers=(3, 5), sub=1)
+    field(g, "mulligan_used")[:] = (1, 0)
+    field(g, "no_level_down")[:] = (0, 1)
+    field(g, "burst_failed")[:] = (1, 0)
+    return g
+
+
+def test_LN_L1_each_viewer_reads_its_own_and_the_opposing_fields() -> None:
+    """Markers, levels, zone counts and per-player flags, from both seats of an asymmetric position."""
+    g = _asymmetric()
+    assert int(g.to_act[0]) == 1
+    for viewer in (0, 1):
+        o = g.observe([viewer])[0]
+        own, opp = viewer, 1 - viewer
+        ctx = OBS.get(o, "context")
+        step = OBS.get(o, "step")
+        assert step[ST_MAIN] == 1 and step.sum() == 1 and len(step) == NUM_STEPS
+        assert ctx[CONTEXT_MY_DECISION] == (viewer == 1) and ctx[CONTEXT_MY_TURN] == (viewer == 0)
+        assert list(OBS.get(o, "markers")) == [np.float32(field(g, "marker")[q] / 10) for q in (own, opp)]
+        assert list(OBS.get(o, "levels")) == [1 + field(g, "level_count")[q] for q in (own, opp)]
+        counts = OBS.get(o, "counts")
+        for side, q in enumerate((own, opp)):
+            assert counts[side, COUNT_DECK] == np.float32(field(g, "deck_count")[q] / 10)
+            assert counts[side, COUNT_HAND] == field(g, "hand_count")[q]
+            assert counts[side, COUNT_SUPPORTS] == field(g, "support_count")[q]
+            assert counts[side, COUNT_DISCARD] == np.float32(field(g, "discard_count")[q] / 10)
+        assert list(counts[:, COUNT_FACE_DOWN_LEVEL]) == ([1, 2] if viewer == 0 else [2, 1])
+        for flag_own, flag_opp, name in ((CONTEXT_MULLIGAN_USED_OWN, CONTEXT_MULLIGAN_USED_OPP, "mulligan_used"),
+                                         (CONTEXT_NO_LEVEL_DOWN_OWN, CONTEXT_NO_LEVEL_DOWN_OPP, "no_level_down"),
+                                         (CONTEXT_BURST_FAILED_OWN, CONTEXT_BURST_FAILED_OPP, "burst_failed")):
+            assert (ctx[flag_own], ctx[flag_opp]) == (field(g, name)[own], field(g, name)[opp]), name
+        assert ctx[CONTEXT_OWN_NEO] == 0 and ctx[CONTEXT_OPP_NEO] == 0
+        sup = OBS.get(o, "supports")
+        assert sup[0 if viewer == 0 else 1, 0, CHAR_RESTED] == 1  # player 0's resting Meadow Scout
+        assert sup[1 if viewer == 0 else 0, 0, CHAR_RESTED] == 0
+        main = OBS.get(o, "main")
+        assert main[0, CHAR_FACE_UP] == 1 and main[1, CHAR_FACE_UP] == 1
+        assert main[0, CARD.offset("card_id")] == POOL.by_name["Ashen Recruit" if viewer == 0 else "Harbor Watch"] + 1
+
+
+def test_LN_L5_level_neo_flags_are_the_viewers_own_and_the_opponents() -> None:
+    """A level-5 main shows as own_neo to its player and opp_neo to the other (LN-L5)."""
+    g = build({"main": "Ashen Recruit", "level": ["Clumsy Page"] * 4}, {"main": "Harbor Watch"})
+    for viewer, own, opp in ((0, 1, 0), (1, 0, 1)):
+        ctx = OBS.get(g.observe([viewer])[0], "context")
+        assert (ctx[CONTEXT_OWN_NEO], ctx[CONTEXT_OPP_NEO]) == (own, opp)
+
+
+def test_card_block_holds_the_card_table_values_exactly() -> None:
+    """The CARD block of a hand card: one-hot type and colour at 1.0, turn cost, AP / 1000, the trait bits, the skill
+    flags and main capability as in the card table (Banner Knight: [Use], turn cost 2; Ashen Recruit: vanilla,
+    main-capable; Rally Banner: an event)."""
+    g = build({"main": "Ashen Recruit", "hand": ["Banner Knight", "Ashen Recruit", "Rally Banner"]}, OPP)
+    hand = OBS.get(g.observe([0])[0], "hand")
+    for slot, name in enumerate(("Banner Knight", "Ashen Recruit", "Rally Banner")):
+        c = POOL.by_name[name]
+        f = {fld.name: hand[slot][CARD.offset(fld.name):CARD.offset(fld.name) + int(np.prod(fld.shape or (1,)))]
+             for fld in CARD.fields}
+        assert f["present"][0] == 1
+        assert list(f["type"]) == [1.0 if k == CTAB[c, C_TYPE] else 0.0 for k in range(len(f["type"]))]
+        assert list(f["color"]) == [1.0 if k == CTAB[c, C_COLOR] else 0.0 for k in range(len(f["color"]))]
+        assert f["turn_cost"][0] == CTAB[c, C_TURN_COST]
+        assert f["ap"][0] == np.float32(CTAB[c, C_AP] / 1000)
+        assert list(f["traits"]) == [float((CTAB[c, C_TRAITS] >> b) & 1) for b in range(len(f["traits"]))]
+        assert f["has_use"][0] == (1.0 if CTAB[c, C_USE_EFFECT] >= 0 else 0.0)
+        assert (f["has_cont"][0], f["has_start"][0], f["has_burst"][0]) == (
+            CTAB[c, C_HAS_CONT], CTAB[c, C_HAS_START], CTAB[c, C_HAS_BURST])
+        assert f["main_capable"][0] == CTAB[c, C_MAIN_OK]
+        assert f["card_id"][0] == c + 1
+    assert hand[0][CARD.offset("has_use")] == 1 and hand[1][CARD.offset("has_use")] == 0
+
+
+def _battle(turn_player: int, partner: bool) -> object:
+    """A declared main attack of ``turn_player`` (with a support partner or alone), at the declaration window."""
+    atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
+    dfn = {"main": "Harbor Watch", "supports": ["Brass Footman"]}
+    sides = (atk, dfn) if turn_player == 0 else (dfn, atk)
+    g = build(*sides, turn_player=turn_player, step=ST_DECL_WINDOW)
+    tp, op = turn_player, 1 - turn_player
+    field(g, "battle")[...] = 1
+    field(g, "atk_a")[...] = inst_of(g, tp, "main")
+    field(g, "atk_b")[...] = inst_of(g, tp, "support", 0) if partner else -1
+    field(g, "target")[...] = inst_of(g, op, "main")
+    field(g, "orig_target")[...] = inst_of(g, op, "main")
+    return g
+
+
+def test_LN_A4_battle_ap_and_combi_flag_for_either_turn_player() -> None:
+    """The battle's AP sums and the combi flag: with and without a partner, the turn player being either seat."""
+    for tp in (0, 1):
+        for partner in (False, True):
+            g = _battle(tp, partner)
+            for viewer in (0, 1):
+                o = g.observe([viewer])[0]
+                ctx = OBS.get(o, "context")
+                assert ctx[CONTEXT_BATTLE] == 1 and ctx[CONTEXT_COMBI] == (1 if partner else 0), (tp, partner)
+                battle = OBS.get(o, "battle_ap")
+                atk = ap(g, tp, "main") + (ap(g, tp, 0) if partner else 0)
+                assert battle[BATTLE_AP_ATTACKER] == np.float32(atk / 1000), (tp, partner, viewer)
+                assert battle[BATTLE_AP_DEFENDER] == np.float32(ap(g, 1 - tp, "main") / 1000), (tp, partner, viewer)
+
+
+def test_LN_D4_colour_cost_is_a_character_of_exactly_that_colour() -> None:
+    """A green support needs a green character: a yellow one (a colour listed after green) does not pay for it,
+    nor a red one (listed before); a green support does (LN-D4)."""
+    for supports, legal in ((["Brass Footman"], False), (["Ashen Recruit"], False), (["Meadow Scout"], True)):
+        g = build({"main": "Harbor Watch", "supports": supports, "hand": ["Lost Lamb"]}, OPP)
+        assert is_legal(g, "hand", 0) == legal, supports
+
+
+def test_LN_K1_has_trait_condition_needs_that_trait_not_a_larger_bit() -> None:
+    """Wildheart Ranger gets +500 while a Spirit is on its field (LN-K1): not with a Machine main (a trait whose bit
+    is larger than Spirit's) and no Spirit, yes with a Spirit main."""
+    assert CTAB[POOL.by_name["Brass Footman"], C_TRAITS] > CTAB[POOL.by_name["Seedling Sprite"], C_TRAITS]
+    for main, bonus in (("Brass Footman", 0), ("Seedling Sprite", 500)):
+        g = build({"main": main, "supports": ["Wildheart Ranger"]}, OPP)
+        assert ap(g, 0, 0) == CTAB[POOL.by_name["Wildheart Ranger"], C_AP] + bonus, main
+
+
+def test_LN_K1_defending_condition_is_the_defenders_side_only() -> None:
+    """Frost Sage's +500 while defending: the turn player's Frost Sage with the same instance number as the defending
+    support gets nothing; the defending Frost Sage gets it."""
+    g = build({"main": "Ashen Recruit", "supports": ["Frost Sage", "Meadow Scout"]},
+              {"main": "Harbor Watch", "supports": ["Frost Sage:R"]}, step=ST_DECL_WINDOW)
+    own_sage, their_sage = inst_of(g, 0, "support", 0), inst_of(g, 1, "support", 0)
+    assert own_sage == their_sage  # instance numbers are per player
+    field(g, "battle")[...] = 1
+    field(g, "atk_a")[...] = inst_of(g, 0, "support", 1)
+    field(g, "target")[...] = their_sage
+    field(g, "orig_target")[...] = their_sage
+    base = CTAB[POOL.by_name["Frost Sage"], C_AP]
+    assert ap(g, 0, 0) == base
+    assert float(OBS.get(g.observe([1])[0], "supports")[0, 0, CHAR_AP_NOW]) * 1000 == base + 500
