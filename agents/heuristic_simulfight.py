@@ -15,7 +15,12 @@ the resulting position is scored from the deciding player's side. Order of play 
 
 The score: own health minus the opponent's health after the damage this plan deals, units in play (value ~ their
 gold cost, plus their remaining health; Foes this plan kills or stuns count against them), and resources (gold
-carries over; swords are worth keeping in Defend for the Attack phase; next-round changes).
+carries over; swords are worth keeping in Defend for the Attack phase; next-round changes); and the win condition
+(SF-E2: the game ends after a phase with a player at 0 or less, higher health wins): a plan that brings the opponent
+to 0 or less, below its own health, scores a bonus, so a lethal target or order is taken over a unit kill; and in
+Defend, the loss it can see coming: when the Foes' ATTACK abilities that will still act this round (not Stunned or
+killed by this plan, payable from the opponent's swords) deal the player's whole health, the plan scores a penalty, so
+it stuns, kills or heals itself out of reach when it can (the Foes' cards and the opponent's swords are public).
 
 Hidden information: simultaneous phases are played in the AEC order, so when player 1 plans, the row already holds
 player 0's plan in player 1's ``in_*`` fields. The score never reads those, nor the opponent's live fields: the
@@ -38,10 +43,10 @@ from cardenvs.games.simulfight import state as S  # noqa: E402
 from cardenvs.games.simulfight.actions import (  # noqa: E402
     A_ALLY, A_DONE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, NUM_ACTIONS,
 )
-from cardenvs.games.simulfight.cards import C_GOLD, Tables  # noqa: E402
+from cardenvs.games.simulfight.cards import C_COST, C_COST_AMOUNT, C_GOLD, COST_SWORDS, Tables  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
-__all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
+__all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "face_damage", "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
 
 # score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
 # the kernels (``HeuristicAgent(weights=...)``)
@@ -59,8 +64,13 @@ WEIGHT_NAMES = (
     "per_gold",  # 1: plays are ranked by gain per gold; 0: by total gain
     "save",  # > 0: skip a play that would keep a better card next round out of reach, unless its gain per gold
     #          is at least this fraction of that card's; 0: never save gold
+    "win",  # the game is won when the phase ends with the opponent at 0 or less below my health (SF-E2): a plan
+    #         that gets there is worth this much more than its damage, so lethal damage beats killing a unit
+    "lethal_threat",  # in Defend: the Foes' ATTACK abilities that will still act (not Stunned, not killed by my
+    #                   plan) can bring me to 0 or less this round (public: their cards and the opponent's swords);
+    #                   a plan that leaves me there loses this much (so it stuns, kills or heals out of reach)
 )
-DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0, 1.0],
+DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0, 1.0, 30.0, 10.0],
                            dtype=np.float64)
 
 
@@ -70,31 +80,45 @@ def _score(row, cards, p, w, uval):
     q = 1 - p
     defend = row[S.PHASE] == S.PH_DEFEND
     v = float(row[S.HEALTH + p])
-    v -= w[11] * float(row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_HEALTH] - row[S.IN_PLAYER_DAMAGE + q])
+    opp_health = row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_HEALTH] - row[S.IN_PLAYER_DAMAGE + q]
+    v -= w[11] * float(opp_health)
+    if opp_health <= 0 and row[S.HEALTH + p] > opp_health:  # SF-E2: this plan alone ends the game in my favour,
+        v += w[14]  # unless the other plan (unseen) brings me lower still
     for j in range(row[S.PLAY_COUNT + p]):
         inst = row[S.PLAY + p * S.MAX_DECK + j]
         at = p * S.MAX_DECK + inst
         h = row[S.UNIT_HEALTH + at]
         if h <= 0:
             continue
-        gold = uval[row[S.DECK_LIST + at]]
+        gold = uval[row[S.DECK_LIST + at], 0]
         v += w[0] * gold + w[1] * h
         if defend and row[S.PROTECTED + at] != 0:
             v += w[8] * gold
         if row[S.STUNNED + at] != 0:
             v -= 0.2 * gold
+    threat = 0
+    swords = row[S.SNAP_PLAYER + q * S.PLAYER_SNAPSHOT_SIZE + S.SP_RESOURCES + S.RES_SWORDS]
     for j in range(row[S.SNAP_PLAY_COUNT + q]):
         inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
         at = q * S.MAX_DECK + inst
         h = row[S.SNAP_HEALTH + at]
         if row[S.SNAP_PROTECTED + at] == 0:
             h -= row[S.IN_DAMAGE + at]  # this player's planned damage on it
-        gold = uval[row[S.DECK_LIST + at]]
+        card = row[S.DECK_LIST + at]
+        gold = uval[card, 0]
         if h <= 0:
             continue  # it dies at the end of the phase
         v -= w[0] * gold + w[1] * h
         if defend and row[S.IN_STUN + at] != 0 and row[S.SNAP_STUNNED + at] == 0:
             v += w[9] * gold
+        if defend and row[S.IN_STUN + at] == 0 and row[S.SNAP_STUNNED + at] == 0 and uval[card, 1] > 0:
+            # its ATTACK ability hits me this round if the opponent can pay it (swords are shared, first come)
+            need = cards[card, C_COST_AMOUNT + S.TR_ATTACK] if cards[card, C_COST + S.TR_ATTACK] == COST_SWORDS else 0
+            if need <= swords:
+                swords -= need
+                threat += uval[card, 1]
+    if defend and w[15] != 0 and row[S.HEALTH + p] - threat <= 0:  # SF-E2: the Attack phase may end the game
+        v -= w[15]
     res = S.RESOURCES + p * S.NUM_RESOURCES
     v += w[2] * row[res + S.RES_GOLD] + w[4] * row[res + S.RES_SHIELDS]
     if defend:
@@ -219,6 +243,19 @@ def batch_decide(states, cards, effects, players, masks, out, w, uval, fallback=
         out[i] = legal_or_first(decide(states[i], cards, effects, p, masks[i], s1, s2, m2, w, uval), masks[i], fallback)
 
 
+def face_damage(cards: np.ndarray, effects: np.ndarray) -> np.ndarray:
+    """Per card: the damage its ATTACK ability deals to the opponent (every entry counted, conditions included: an
+    upper bound of the threat a unit in play poses each Attack phase)."""
+    from cardenvs.games.simulfight.cards import C_N, E_AMOUNT, E_OP, E_TARGET, OP_DAMAGE, TG_OPPONENT
+
+    out = np.zeros(cards.shape[0], dtype=np.float64)
+    for c in range(cards.shape[0]):
+        for k in range(int(cards[c, C_N + S.TR_ATTACK])):
+            if effects[c, S.TR_ATTACK, k, E_OP] == OP_DAMAGE and effects[c, S.TR_ATTACK, k, E_TARGET] == TG_OPPONENT:
+                out[c] += effects[c, S.TR_ATTACK, k, E_AMOUNT]
+    return out
+
+
 def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:
     """A static worth per card (units of player health): what its abilities yield per round, net of their costs,
     times ``rounds``, plus half its gold price (what the market says it is worth)."""
@@ -273,11 +310,13 @@ class HeuristicAgent:
         self.cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
         self.effects = np.ascontiguousarray(tables.effects, dtype=np.int32)
         self.unit_values = unit_values(self.cards, self.effects)
+        # per card: its static worth, and the damage its ATTACK ability deals the opponent (the score's two columns)
+        self.card_info = np.ascontiguousarray(np.stack([self.unit_values, face_damage(self.cards, self.effects)], 1))
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
         states, masks, players = state_inputs("simulfight", mask, states, players)
         out = np.zeros(states.shape[0], dtype=np.int32)
         batch_decide(states, self.cards, self.effects, players, masks, out, self.weights,
-                     self.unit_values, fallback)
+                     self.card_info, fallback)
         return out
