@@ -66,6 +66,7 @@ SLOT = Layout(
         ("attachment_att", (), "the attachment's ATT bonus / 10"),
         ("attachment_def", (), "the attachment's DEF bonus / 10"),
         ("ability_ready", (), "1 when its [Act] ability may be used now"),
+        ("attachment_id", (), "the attachment's card id: pool index + 1 (0: none); which equipment or relic it is"),
     ),
     np.float32,
 )
@@ -88,6 +89,10 @@ CONTEXT = Layout(
         ("party", (2,), "own, opp"), ("discard", (2,), "own, opp; / 10"), ("doom", (2,), "own, opp; / 10"),
         ("lineup", (2,), "own, opp"), ("discards_owed", ()), ("steal_owed_own", ()), ("kept", ()),
         ("location_pile", (), "/ 10"), ("battle_turns", (), "/ 10"),
+        ("steal_owed_opp", (), "Steal discards the opponent still owes"),
+        ("battlefield_mine", (), "1 when the battlefield location card is one of mine"),
+        ("battle_won", (2,), "own, opp: 1 for the winner of the battle that just ended (a draw: both 0)"),
+        ("retreated", (), "1 when the battle just ended by a Retreat"),
     ),
     np.float32,
 )
@@ -96,6 +101,11 @@ CONTEXT_SIZE = CONTEXT.size
 PILES = ("discard", "doom", "relics")  # public by the rules: both discard and doom piles, every relic's controller
 PILE_DISCARD, PILE_DOOM, PILE_RELICS = (PILES.index(n) for n in ("discard", "doom", "relics"))
 NUM_PILES = len(PILES)
+# Cards in a hidden zone whose identity the other player saw arrive (``known``: back from play, the discard or the
+# doom pile): the viewer's own that the opponent saw, and the opponent's that the viewer saw (hide() keeps them)
+KNOWN_ZONES = ("hand", "reserves")
+KNOWN_HAND, KNOWN_RESERVES = (KNOWN_ZONES.index(n) for n in KNOWN_ZONES)
+NUM_KNOWN = len(KNOWN_ZONES)
 
 OBS = Layout(
     "relics_obs",
@@ -119,6 +129,12 @@ OBS = Layout(
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "public cards counted by card id (pool order), per player (own, "
                                                      "opp) and pile: discard pile, doom pile, relics it controls "
                                                      "(location card id; in the sideboard or in play)"),
+        ("known_cards", (2, NUM_KNOWN, S.POOL_CAP), "cards in a hand or reserves seen arriving by the other player "
+                                                    "(retreated, kept, raised, reclaimed, exhumed), counted by card id "
+                                                    "(pool order), per player (own, opp) and zone (hand, reserves); a "
+                                                    "card set aside in a simultaneous step (RL-G14) counts in its zone"),
+        ("own_aside", (S.POOL_CAP,), "own cards set aside face down in the current simultaneous step (RL-G14: "
+                                     "the Resolution discards or the reserve trim chosen so far), by card id"),
         ("own_library", (S.POOL_CAP,), "own cards still in the character and item decks, counted by card id (pool "
                                        "order): the own deck list less every card drawn; deck order stays hidden"),
     ),
@@ -130,19 +146,23 @@ OBS.export(globals(), "O_")
 
 def _card_id_indices() -> tuple[int, ...]:
     """Every flat observation index that holds a card id (``SPEC.obs_card_ids``), from the layouts: each card block
-    of the fields below (a grid cell and a sideboard entry hold theirs at ``CELL_CARD`` / ``SIDE_CARD``)."""
+    of the fields below (a grid cell and a sideboard entry hold theirs at ``CELL_CARD`` / ``SIDE_CARD``), and each
+    grid cell's attachment (``SLOT_ATTACHMENT_ID``)."""
     out = []
     card_id = CARD.offset("card_id")
-    for name, stride, card_at in (
-        ("pending_card", CARD_SIZE, 0), ("battlefield", CARD_SIZE, 0), ("leader_cards", CARD_SIZE, 0),
-        ("location_pile", CARD_SIZE, 0), ("grid", CELL_SIZE, CELL.offset("card")), ("hand", CARD_SIZE, 0),
-        ("lineup", CARD_SIZE, 0), ("reserves", CARD_SIZE, 0), ("sideboard", SIDE_ENTRY_SIZE, SIDE_ENTRY.offset("card")),
+    for name, stride, at in (
+        ("pending_card", CARD_SIZE, card_id), ("battlefield", CARD_SIZE, card_id),
+        ("leader_cards", CARD_SIZE, card_id), ("location_pile", CARD_SIZE, card_id),
+        ("grid", CELL_SIZE, CELL.offset("card") + card_id), ("grid", CELL_SIZE, CELL.offset("slot")
+                                                             + SLOT.offset("attachment_id")),
+        ("hand", CARD_SIZE, card_id), ("lineup", CARD_SIZE, card_id), ("reserves", CARD_SIZE, card_id),
+        ("sideboard", SIDE_ENTRY_SIZE, SIDE_ENTRY.offset("card") + card_id),
     ):
         start, size = OBS.offset(name), OBS[name].size
-        out.extend(range(start + card_at + card_id, start + size, stride))
-    return tuple(out)
+        out.extend(range(start + at, start + size, stride))
+    return tuple(sorted(out))
 
 
 #: every flat observation index that holds a card id: the pending card, the battlefield, both leader cards, the
-#: location pile, both grids, the own hand, line-up and reserves, the sideboard
+#: location pile, both grids (each character and its attachment), the own hand, line-up and reserves, the sideboard
 CARD_ID_INDICES = _card_id_indices()

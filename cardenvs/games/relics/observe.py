@@ -132,6 +132,7 @@ def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.
         out[d + L.SLOT_ATTACHMENT_IS_RELIC] = 1.0 if relic else 0.0
         out[d + L.SLOT_ATTACHMENT_ATT] = (ctab[a, C_RELIC_ATT] if relic else ctab[a, C_ATT]) / 10.0
         out[d + L.SLOT_ATTACHMENT_DEF] = (ctab[a, C_RELIC_DEF] if relic else ctab[a, C_DEF]) / 10.0
+        out[d + L.SLOT_ATTACHMENT_ID] = a + 1  # which card: equal bonuses do not make equal cards (text, skills)
     if row[S.FACE_DOWN + k] == 0 and ability_refusal(row, tables, q, inst) == 0:
         out[d + L.SLOT_ABILITY_READY] = 1.0
 
@@ -174,6 +175,12 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CTX_KEPT] = S.RESERVE_TARGET if row[S.KEPT] == S.KEPT_DONE else row[S.KEPT]
     out[c + L.CTX_LOCATION_PILE] = (row[S.LOC_PILE_COUNT] + row[S.LOC_PILE_COUNT + 1]) / 10.0
     out[c + L.CTX_BATTLE_TURNS] = row[S.BATTLE_TURNS] / 10.0
+    out[c + L.CTX_STEAL_OWED_OPP] = row[S.STEAL_OWED + o]
+    out[c + L.CTX_BATTLEFIELD_MINE] = row[S.BATTLEFIELD_COUNT + p]
+    w = row[S.BATTLE_WINNER]
+    if w == p or w == o:
+        out[c + L.CTX_BATTLE_WON + (0 if w == p else 1)] = 1.0
+    out[c + L.CTX_RETREATED] = row[S.RETREATED]
     if mine_pending:
         out[L.O_PENDING + row[S.PEND_KIND]] = 1.0
         if row[S.PEND_SRC] == S.SRC_LEADER:
@@ -184,6 +191,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         elif row[S.PEND_CARD] >= 0:
             write_card(ctab, card_of(row, p, row[S.PEND_CARD]), out, L.O_PENDING_CARD)
         caster = row[S.PEND_CASTER]
+        if row[S.STEP] == S.ST_JUMP:  # RL-K9: the character that may Jump (it just came into play)
+            caster = row[S.JUMPER]
         if caster >= 0 and row[S.POS + p * S.MAX_DECK + caster] >= 0:
             out[L.O_PENDING_CASTER + row[S.POS + p * S.MAX_DECK + caster]] = 1.0
     loc = battlefield_card(row)
@@ -215,6 +224,26 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             inst = row[S.PARTY + q * S.PARTY_SIZE + j]
             slot = row[S.POS + q * S.MAX_DECK + inst]
             write_slot(row, tables, q, inst, p, out, L.O_GRID + (side * S.PARTY_SIZE + slot) * L.CELL_SIZE, conts)
+    # cards the other player saw arrive in a hand or reserves (``known``): the viewer remembers the opponent's, and
+    # knows which of its own the opponent knows; hide() keeps exactly these (RL-Z4)
+    for side in range(2):
+        q = p if side == 0 else o
+        kn = L.O_KNOWN_CARDS + side * L.NUM_KNOWN * S.POOL_CAP
+        for j in range(row[S.HAND_COUNT + q]):
+            inst = row[S.HAND + q * S.HAND_CAP + j]
+            if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
+                out[kn + L.KNOWN_HAND * S.POOL_CAP + card_of(row, q, inst)] += 1.0
+        for j in range(row[S.RESERVES_COUNT + q]):
+            inst = row[S.RESERVES + q * S.RES_CAP + j]
+            if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
+                out[kn + L.KNOWN_RESERVES * S.POOL_CAP + card_of(row, q, inst)] += 1.0
+        zone = L.KNOWN_RESERVES if row[S.STEP] == S.ST_TRIM else L.KNOWN_HAND  # RL-G14: still in its zone
+        for j in range(row[S.HAND_ASIDE_COUNT + q]):
+            inst = row[S.HAND_ASIDE + q * S.ASIDE_CAP + j]
+            if q == p:
+                out[L.O_OWN_ASIDE + card_of(row, p, inst)] += 1.0
+            if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
+                out[kn + zone * S.POOL_CAP + card_of(row, q, inst)] += 1.0
     # own library by card id (the player knows its deck list and what it drew; the order stays hidden): lets a
     # policy plan with a deck it never saw in training (issue 14)
     for j in range(row[S.CHAR_DECK_COUNT + p]):

@@ -10,12 +10,14 @@ from cardenvs.games.relics.obs_layout import (
     CARD_SIZE,
     CELL_CARD,
     CELL_SIZE,
+    CELL_SLOT,
     OBS,
     SIDE_CARD,
     SIDE_ENTRY_SIZE,
+    SLOT_ATTACHMENT_ID,
 )
 from cardenvs.games.relics.observe import write_card
-from cardenvs.games.relics.state import NUM_LOCATIONS, PARTY_SIZE, SIDE_CAP
+from cardenvs.games.relics.state import MAX_DECK, NUM_LOCATIONS, PARTY_SIZE, SIDE_CAP
 
 
 def _id(g, q: int, inst: int) -> float:
@@ -32,12 +34,17 @@ def _expected(g, viewer: int, index: int) -> float:
         return _id(g, viewer, field(g, name)[viewer, k]) if k < field(g, f"{name}_count")[viewer] else 0.0
     if name == "grid":
         cell, at = divmod(pos, CELL_SIZE)
-        assert at == CELL_CARD + CARD_CARD_ID
+        assert at in (CELL_CARD + CARD_CARD_ID, CELL_SLOT + SLOT_ATTACHMENT_ID)
         side, slot = divmod(cell, PARTY_SIZE)
         q = viewer if side == 0 else o
         for inst in field(g, "party")[q, : field(g, "party_count")[q]]:
             if field(g, "pos")[q, inst] == slot:
-                return 0.0 if q != viewer and field(g, "face_down")[q, inst] else _id(g, q, inst)
+                if q != viewer and field(g, "face_down")[q, inst]:
+                    return 0.0
+                if at == CELL_CARD + CARD_CARD_ID:
+                    return _id(g, q, inst)
+                code = field(g, "attached")[q, inst]  # issue 38: which equipment or relic it carries
+                return 0.0 if code < 0 else _id(g, code // MAX_DECK, code % MAX_DECK)
         return 0.0
     if name == "leader_cards":
         side, at = divmod(pos, CARD_SIZE)
@@ -69,7 +76,8 @@ def test_issue14_every_observed_card_slot_carries_its_identity_and_hidden_cards_
     reserves, both grids, leader cards, battlefield, location pile, sideboard) and 0 for an empty slot or a card the
     viewer cannot see: the opponent's hand and reserves never show, nor its face-down character, nor its leader card
     before it was attached."""
-    g = build({"party": ["Gale Duelist@0:L", "Quill Archer@4"], "hand": ["Longbow", "Night Bolt"],
+    g = build({"party": ["Gale Duelist@0:L", "Quill Archer@4"], "equip": {4: "Longbow"},
+               "hand": ["Longbow", "Night Bolt"],
                "reserves": ["Dust Monk"], "lineup": ["Iron Abbot"], "relics": ["Iron Foundry"],
                "pile": ["Mirror Lake", "Storm Peak"]},
               {"party": ["Brass Golem@0", "Marrow Witch@1:?"], "hand": ["Smoke Bomb", "Wither"],
@@ -80,7 +88,7 @@ def test_issue14_every_observed_card_slot_carries_its_identity_and_hidden_cards_
         obs = g.observe([viewer])[0]
         expected = [_expected(g, viewer, int(i)) for i in ids]
         assert obs[ids].tolist() == expected
-        assert sum(e > 0 for e in expected) == 13
+        assert sum(e > 0 for e in expected) == 14  # with the Archer's Longbow (attachment_id)
     seen = set(g.observe([0])[0][ids].tolist())
     hidden = {POOL.by_name[n] + 1 for n in ("Smoke Bomb", "Wither", "Hollow Shade", "Marrow Witch", "Shadow Crest")}
     assert not hidden & seen  # the opponent's hand, reserves, face-down character and unshown leader card
