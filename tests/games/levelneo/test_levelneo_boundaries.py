@@ -14,12 +14,18 @@ from cardenvs.games.levelneo.obs_layout import (
     CONTEXT_NO_LEVEL_DOWN_OWN, CONTEXT_OPP_NEO, CONTEXT_OWN_NEO, COUNT_DECK, COUNT_DISCARD, COUNT_FACE_DOWN_LEVEL,
     COUNT_HAND, COUNT_SUPPORTS, OBS,
 )
-from cardenvs.games.levelneo.state import NUM_STEPS, ST_DECL_WINDOW, ST_MAIN
+from cardenvs.core.batch import BatchGame
+from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.state import (
+    DECK_SIZE, NUM_STEPS, ST_ATTACK, ST_CHOOSE_MAIN, ST_DECL_WINDOW, ST_END, ST_LEVEL_UP, ST_MAIN,
+)
 from cardenvs.games.levelneo.tables import (
     C_AP, C_COLOR, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT,
 )
 
-from levelneo_helpers import POOL, ap, build, field, inst_of, is_legal
+from levelneo_helpers import (
+    FILLER, POOL, A, ap, build, do, field, inst_of, is_legal, judge, level, step_name, zone_names,
+)
 
 CTAB = POOL.tables.cards
 OPP = {"main": "Harbor Watch"}
@@ -164,3 +170,87 @@ def test_LN_K1_defending_condition_is_the_defenders_side_only() -> None:
     base = CTAB[POOL.by_name["Frost Sage"], C_AP]
     assert ap(g, 0, 0) == base
     assert float(OBS.get(g.observe([1])[0], "supports")[0, 0, CHAR_AP_NOW]) * 1000 == base + 500
+
+
+# ---------------------------------------------------------------------------- rules seen from player 1's seat too
+def test_LN_T2_an_own_turn_event_is_refused_in_the_opponents_turn_for_either_seat() -> None:
+    """Mind Drain (main phase, own turn) in the opponent's main-phase window: refused for either seat; Undertow
+    (any turn) is offered there."""
+    for tp in (0, 1):
+        me = 1 - tp
+        mine = {"main": "Harbor Watch", "hand": ["Mind Drain", "Undertow"]}
+        theirs = {"main": "Ashen Recruit", "supports": ["Meadow Scout"], "hand": ["Clumsy Page"]}
+        g = build(*((theirs, mine) if tp == 0 else (mine, theirs)), turn_player=tp, sub=1)
+        assert int(g.to_act[0]) == me
+        assert not is_legal(g, "hand", 0) and is_legal(g, "hand", 1), tp
+
+
+def test_LN_A3_support_attack_needs_a_resting_target_of_either_seat() -> None:
+    """A support may attack only when the opponent has a resting character (LN-A3), whichever seat attacks: a
+    resting support of the opponent is enough, an Active field is not."""
+    for tp in (0, 1):
+        for rested, legal in ((True, True), (False, False)):
+            atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
+            dfn = {"main": "Harbor Watch", "supports": ["Brass Footman:R" if rested else "Brass Footman"]}
+            g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_ATTACK)
+            assert is_legal(g, "attack", 1) == legal, (tp, rested)
+
+
+def test_LN_S2_choose_main_offers_only_cards_of_the_deck_list() -> None:
+    """A deck list shorter than 40 (an unchecked deck): the empty instances are no main character to choose."""
+    g = build({"main": "Brass Footman", "deck": ["Ashen Recruit"], "fill": False}, OPP, step=ST_CHOOSE_MAIN)
+    n = int((field(g, "deck_list")[0] >= 0).sum())
+    assert n == 2
+    assert is_legal(g, "choose_main", 0) and is_legal(g, "choose_main", 1)
+    assert not any(is_legal(g, "choose_main", i) for i in range(n, DECK_SIZE))
+
+
+def test_LN_L2_the_level_up_offer_is_a_plain_legal_action() -> None:
+    """After a won battle the level up and the pass are offered, as 1 in the mask like every legal action."""
+    g = build({"main": "Ashen Recruit"}, OPP, step=ST_ATTACK)
+    do(g, "attack", 0)
+    for _ in range(10):
+        if step_name(g) == ST_LEVEL_UP:
+            break
+        g.step([A("pass")])
+    assert step_name(g) == ST_LEVEL_UP
+    mask = g.legal_mask(g.to_act.copy())[0]
+    assert set(np.unique(mask)) == {0, 1} and mask[A("level_up")] == 1 and mask[A("pass")] == 1
+
+
+def test_LN_T2_a_support_played_by_player_1_is_face_up() -> None:
+    """A support enters the field face up, whichever seat plays it: the other player sees it."""
+    g = build(OPP, {"main": "Ashen Recruit", "hand": ["Clumsy Page"]}, turn_player=1)
+    do(g, "hand", 0)
+    inst = inst_of(g, 1, "support", 0)
+    assert field(g, "face_up")[1, inst] == 1 and field(g, "played")[1, inst] == 1
+    sup = OBS.get(g.observe([0])[0], "supports")[1, 0]
+    assert sup[CHAR_FACE_UP] == 1 and sup[CARD.offset("card_id")] == POOL.by_name["Clumsy Page"] + 1
+
+
+def test_LN_J5_player_1s_winning_attack_levels_player_0_down() -> None:
+    """The judgement with player 1 as turn player: its main beats player 0's main, player 0 levels down (LN-J5)."""
+    g = build({"main": "Harbor Watch", "level": [FILLER]}, {"main": "Ashen Recruit", "hand": ["Clumsy Page"]},
+              turn_player=1, step=ST_ATTACK)
+    do(g, "attack", 0)
+    judge(g)
+    assert level(g, 0) == 1 and zone_names(g, 0, "discard") == [FILLER]
+
+
+def test_LN_T7_end_of_turn_discard_takes_the_chosen_slot_beyond_the_fourth() -> None:
+    """The end-of-turn discard removes exactly the chosen hand card, also from slot 5 and later (LN-T7)."""
+    hand = ["Clumsy Page"] * 5 + ["Flashfire", "Clumsy Page", "Clumsy Page"]
+    g = build({"main": "Ashen Recruit", "hand": hand}, OPP, main_phase=2)
+    do(g, "pass")  # main phase 2 over (the opponent, with an empty hand, has no window)
+    assert step_name(g) == ST_END and int(g.to_act[0]) == 0
+    do(g, "hand", 5)
+    assert zone_names(g, 0, "discard") == ["Flashfire"]
+
+
+def test_LN_S3_a_new_game_starts_with_every_zone_empty() -> None:
+    """After reset, before any decision: both hands, fields, level zones and discard piles hold no card (-1)."""
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=1)
+    for zone in ("hand", "support", "level", "discard"):
+        assert (field(g, zone) == -1).all(), zone
+    assert (field(g, "main") == -1).all()
+    assert (field(g, "deck_list") >= 0).all()
