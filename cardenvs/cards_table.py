@@ -10,13 +10,14 @@ clause per effect, skill, action or ability.
 """
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["COST_FIELDS", "HIDDEN_FIELDS", "TEXT_LISTS", "card_row", "card_rows", "render_table", "schema_defaults",
-           "search_rows", "stats_text"]
+__all__ = ["COST_FIELDS", "HIDDEN_FIELDS", "TEXT_LISTS", "card_clauses", "card_row", "card_rows", "effect_words",
+           "render_table", "schema_defaults", "search_rows", "stats_text"]
 
 #: fields that are a card's cost, in the order they are looked for (the first present is the cost column)
 COST_FIELDS = ("turn_cost", "cost", "gold", "energy")
@@ -77,10 +78,42 @@ def _clause(entry: dict, label: str, defaults: tuple[dict, dict] = ({}, {})) -> 
     return f"{prefix}: {body}" if prefix and body else (prefix or body)
 
 
-def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {})) -> dict:
+def effect_words(spec: Any) -> Callable[[dict], str] | None:
+    """The game's card text in words: ``effect_text`` of its ``card_text`` module (beside its cards module), which
+    turns one effect entry into a sentence; None for a game that has none yet (its effects are shown as ops)."""
+    module_name = getattr(getattr(spec, "load_pool", None), "__module__", "") or ""
+    package = module_name.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        module = importlib.import_module(f"{package}.card_text")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.card_text":
+            raise
+        return None
+    return getattr(module, "effect_text", None)
+
+
+def card_clauses(card: dict, defaults: tuple[dict, dict] = ({}, {}),
+                 words: Callable[[dict], str] | None = None) -> list[str]:
+    """A card's text as clauses: its ``text`` field, then one per effect, skill, action or ability (in words where
+    the game has a renderer, ``words``; else as its op and arguments)."""
+    clauses = [str(card["text"]).strip()] if str(card.get("text") or "").strip() else []
+    for key, label in TEXT_LISTS:
+        for entry in card.get(key) or []:
+            if isinstance(entry, dict):
+                clauses.append(words(entry) if words is not None and key == "effects" else
+                               _clause(entry, label, defaults))
+            elif entry not in _EMPTY:
+                clauses.append(f"{label} {entry}" if label else str(entry))
+    return [c for c in clauses if c]
+
+
+def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {}),
+             words: Callable[[dict], str] | None = None) -> dict:
     """One card as ``{id, name, cost, stats, text, fields}``: ``cost`` its first integer cost field (None where it
-    has none), ``stats`` a dict of its other printed fields, ``text`` one line, ``fields`` the card's cleaned fields
-    (JSON-ready)."""
+    has none), ``stats`` a dict of its other printed fields, ``text`` one line (effects in words where the game has
+    a renderer, ``words``), ``fields`` the card's cleaned fields (JSON-ready)."""
     cost_key = next((k for k in COST_FIELDS if isinstance(card.get(k), int) and not isinstance(card[k], bool)), None)
     stats = {}
     for key, value in card.items():
@@ -89,13 +122,7 @@ def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {})) -
         if value in _EMPTY or (isinstance(value, int) and not isinstance(value, bool) and value == 0):
             continue
         stats[key] = list(value) if isinstance(value, tuple) else value
-    clauses = [str(card["text"]).strip()] if str(card.get("text") or "").strip() else []
-    for key, label in TEXT_LISTS:
-        for entry in card.get(key) or []:
-            if isinstance(entry, dict):
-                clauses.append(_clause(entry, label, defaults))
-            elif entry not in _EMPTY:
-                clauses.append(f"{label} {entry}" if label else str(entry))
+    clauses = card_clauses(card, defaults, words)
     fields = {k: (list(v) if isinstance(v, tuple) else v) for k, v in card.items() if not k.startswith("_")}
     return {
         "id": card_id,
@@ -103,7 +130,7 @@ def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {})) -
         "cost": None if cost_key is None else card[cost_key],
         "cost_field": cost_key,
         "stats": stats,
-        "text": "; ".join(c for c in clauses if c),
+        "text": " ".join(clauses) if words is not None else "; ".join(clauses),
         "fields": json.loads(json.dumps(fields, default=list)),
     }
 
@@ -111,16 +138,31 @@ def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {})) -
 def card_rows(pool: Any, spec: Any = None) -> list[dict]:
     """Every card of ``pool`` as :func:`card_row` rows, in pool (card id) order."""
     defaults = schema_defaults(spec) if spec is not None else ({}, {})
-    return [card_row(i, c, defaults) for i, c in enumerate(pool.cards)]
+    words = effect_words(spec) if spec is not None else None
+    return [card_row(i, c, defaults, words) for i, c in enumerate(pool.cards)]
 
 
 def search_rows(rows: list[dict], text: str | None) -> list[dict]:
-    """Rows whose name, stats or text contain ``text`` (case-insensitive); all rows for no text."""
+    """Rows whose name, stats or text contain ``text`` (case-insensitive), or whose effects use an op of that name
+    (text in words no longer spells ``opp_discard``); all rows for no text."""
     if not text:
         return rows
     needle = text.strip().lower()
     return [r for r in rows if needle in r["name"].lower() or needle in r["text"].lower()
-            or needle in " ".join(f"{k} {_shown(v)}" for k, v in r["stats"].items()).lower()]
+            or needle in " ".join(f"{k} {_shown(v)}" for k, v in r["stats"].items()).lower()
+            or needle in " ".join(_ops(r.get("fields") or {})).lower()]
+
+
+def _ops(fields: dict) -> list[str]:
+    """The op names of a card's effects, skills, actions and abilities (nested effects included)."""
+    found: list[str] = []
+    todo = [e for key, _ in TEXT_LISTS for e in (fields.get(key) or []) if isinstance(e, dict)]
+    while todo:
+        entry = todo.pop()
+        if entry.get("op"):
+            found.append(str(entry["op"]))
+        todo += [e for e in entry.get("effects") or [] if isinstance(e, dict)]
+    return found
 
 
 def stats_text(stats: dict) -> str:
@@ -139,14 +181,15 @@ def render_table(rows: list[dict], title: str, width: int | None = None) -> str:
     def cell(value: Any) -> Text:
         return Text(terminal(value))
 
-    table = Table(title=cell(title), show_lines=False, expand=False)
+    # the whole width, the text twice as wide as the stats: text is what wraps most
+    table = Table(title=cell(title), show_lines=False, expand=True)
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("cost", justify="right")
-    table.add_column("stats")
-    table.add_column("text")
+    table.add_column("stats", ratio=1)
+    table.add_column("text", ratio=2)
     for r in rows:
         table.add_row(cell(r["name"]), cell("" if r["cost"] is None else _shown(r["cost"])),
                       cell(stats_text(r["stats"])), cell(r["text"]))
     out = io.StringIO()
-    Console(width=width or 160, file=out, color_system=None, force_terminal=False).print(table)
+    Console(width=width or 100, file=out, color_system=None, force_terminal=False).print(table)
     return out.getvalue()

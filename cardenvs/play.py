@@ -5,6 +5,11 @@ both players (the agent's named only when the name shows nothing hidden from the
 by id and name. Commands: an action id to take it, ``? N`` / ``? name`` for card text, ``why N`` for why an action
 is not legal now, ``legend`` for the board's flags, ``log``, ``board``, ``help`` and ``quit`` (resigns; the replay
 is still saved). Input is read line by line, so a script can drive it on stdin.
+
+Between the person's decisions the session narrates: each action as the person may see it, and under it what it
+changed on the person's own view of the board (a battle begun, a level gained or lost, a card revealed, a hand that
+grew), so nothing hidden from them is told. A decision with one legal action is taken for them and said
+(``auto_advance``; ``cardenvs play --no-auto`` to type every one).
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from .core.escaping import terminal
 from .core.header import H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE
 from .core.replay import Replay, ReplayRecorder, seeded_agent
 from .core.rows import forfeit_game
+from .core.seat_view import agent_states
 from .viewer import public_action_name
 
 HELP = ("Type an action id to take it.  ? N: text of the cards in action N   ? NAME: a card's text   "
@@ -41,8 +47,21 @@ def _shown(value: Any) -> str:
     return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-def card_text(card: dict) -> str:
-    """A card of any game's pool as text: its name, its printed fields and one line per effect."""
+def card_text(card: dict, spec: Any = None) -> str:
+    """A card of any game's pool as text: its name and cost, its printed fields on one line, and one line per effect
+    (in words where ``spec``'s game has a card-text renderer, else its op and the arguments that differ from the
+    defaults). Without ``spec``: every field, as the file writes it."""
+    if spec is not None:
+        from . import cards_table as table
+
+        defaults = table.schema_defaults(spec)
+        row = table.card_row(0, card, defaults)
+        cost = f" ({row['cost_field'].replace('_', ' ')} {row['cost']})" if row["cost"] is not None else ""
+        lines = [f"{card['name']}{cost}"]
+        if row["stats"]:
+            lines.append("  " + table.stats_text(row["stats"]))
+        lines += ["  " + c for c in table.card_clauses(card, defaults, table.effect_words(spec))]
+        return "\n".join(lines)
     def printed(key: str, value: Any) -> bool:
         return not key.startswith("_") and value not in ("", None, [], ()) and not isinstance(value, dict)
 
@@ -95,12 +114,80 @@ def explain(game: BatchGame, player: int, action: int) -> str:
             f"({int(mask.sum())} of them)")
 
 
+_PLAYER_LINE = re.compile(r"^(?:P([01])\b|player_([01])\b)")
+_STAT = re.compile(r"([A-Za-z][A-Za-z ]*?) (-?\d+)(?=\s|$|,|;|:)")
+
+
+def board_fields(board: str, seat: int) -> dict[str, str]:
+    """A rendered board (any game's, from one seat) as ``{field: text}``: the lines after the headline, keyed by the
+    player section they sit in ("you" / "opponent") and their label (``main``, ``hand``; a player's own line is its
+    ``stats``), continuation lines joined to the field above."""
+    fields: dict[str, str] = {}
+    owner, last = "", ""
+    for line in board.splitlines()[1:]:
+        if not line.strip():
+            continue
+        head = _PLAYER_LINE.match(line)
+        if head:
+            owner = "you" if int(head.group(1) or head.group(2)) == seat else "opponent"
+            last = f"{owner}|stats"
+            fields[last] = line.split(":", 1)[1].strip() if ":" in line else line
+            continue
+        indented = line[:1].isspace()
+        label, sep, rest = line.strip().partition(":")
+        if indented and not sep and last:
+            fields[last] += " " + line.strip()  # a wrapped list
+            continue
+        last = f"{owner if indented else ''}|{label.strip()}"
+        fields[last] = rest.strip() if sep else ""
+    return fields
+
+
+def _items(text: str) -> list[str]:
+    return [t.strip() for t in re.split(r" \| |, ", text) if t.strip() and t.strip() not in ("-", ".")]
+
+
+def narrate(before: str, after: str, seat: int) -> list[str]:
+    """What changed between two renders of the board from ``seat``, in short lines ("opponent: level 1 -> 2",
+    "your hand: + Scorch Hound"): only what that seat's own view shows, so nothing hidden is told."""
+    old, new = board_fields(before, seat), board_fields(after, seat)
+    lines = []
+    for key in list(dict.fromkeys([*old, *new])):
+        was, now = old.get(key), new.get(key)
+        if was == now:
+            continue
+        owner, label = key.split("|", 1)
+        whose = {"you": "your ", "opponent": "opponent's "}.get(owner, "")
+        if label == "stats" and was is not None and now is not None:
+            a, b = dict(_STAT.findall(was)), dict(_STAT.findall(now))
+            moved = [f"{k} {a[k]} -> {b[k]}" for k in b if k in a and a[k] != b[k]]
+            if moved:
+                lines.append(f"{'you' if owner == 'you' else 'opponent'}: " + ", ".join(moved))
+                continue
+        if was is None:
+            lines.append(f"{whose}{label}: {now}" if now else f"{whose}{label}")
+        elif now is None:
+            lines.append(f"{whose}{label}: gone ({was})" if was else f"{whose}{label}: gone")
+        else:
+            gone, came = _items(was), _items(now)
+            for item in list(gone):
+                if item in came:
+                    gone.remove(item)
+                    came.remove(item)
+            if (len(_items(was)) > 1 or len(_items(now)) > 1) and (gone or came) and len(gone) + len(came) < 6:
+                lines.append(f"{whose}{label}: " + ", ".join([f"+ {c}" for c in came] + [f"- {g}" for g in gone]))
+            else:
+                lines.append(f"{whose}{label}: {was or '-'} -> {now or '-'}")
+    return lines
+
+
 class PlaySession:
-    """One game between a person (reading ``inp``) and an agent, shown on ``console``."""
+    """One game between a person (reading ``inp``) and an agent, shown on ``console``. ``auto_advance``: a decision
+    with a single legal action is taken for the person (and said), instead of waiting for them to type it."""
 
     def __init__(self, game: str, opponent: Any = "heuristic", deck: Any = None, opp_deck: Any = None,
                  seat: int = 0, seed: int | None = None, console: Console | None = None,
-                 inp: IO[str] | None = None) -> None:
+                 inp: IO[str] | None = None, auto_advance: bool = True, narrate: bool = True) -> None:
         self.spec = get_spec(game)
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
@@ -119,6 +206,8 @@ class PlaySession:
             "pilots": ["person", self.opponent_name] if seat == 0 else [self.opponent_name, "person"],
             "recorded_by": "cardenvs play", "time": time.strftime("%Y-%m-%dT%H:%M:%S")})
         self.history: list[tuple[int, str]] = []  # (seat, name as the person may see it)
+        self.auto_advance = auto_advance
+        self.narrating = narrate
 
     # ----- output ------------------------------------------------------------------------------------------
     def show_board(self) -> None:
@@ -148,8 +237,13 @@ class PlaySession:
         self.console.print(terminal(text, newlines=True), markup=False, highlight=False)
 
     # ----- the loop ----------------------------------------------------------------------------------------
-    def step(self, player: int, action: int) -> None:
+    def view(self) -> str:
+        """The board as the person sees it (the game's render from their seat)."""
+        return self.spec.render(self.game.states[0], self.game.pool, self.seat)
+
+    def step(self, player: int, action: int, auto: bool = False) -> None:
         before = self.game.states[0].copy()
+        seen = self.view() if self.narrating else ""
         actions = np.array([action], dtype=np.int32)
         players = np.array([player], dtype=np.int32)
         self.recorder.record(actions, players)
@@ -164,12 +258,26 @@ class PlaySession:
         self.history.append((player, shown))
         if player != self.seat:
             self.say(f"opponent ({self.opponent_name}): {shown}")
+        elif auto:
+            self.say(f"you (your only legal action, taken for you): {shown}")
+        if self.narrating:
+            # what the action changed, as the person's own view shows it: a battle's result, a level lost, a card
+            # revealed (the board showed it changed without a word)
+            for line in narrate(seen, self.view(), self.seat):
+                self.say(f"    {line}")
+
+    def forced_action(self) -> int | None:
+        """The person's only legal action now, or None when they have a choice."""
+        legal = np.flatnonzero(self.game.legal_mask(self.seat)[0])
+        return int(legal[0]) if len(legal) == 1 else None
 
     def agent_turn(self) -> None:
         player = int(self.game.states[0, H_TO_ACT])
         obs = self.game.observe(player).copy()
         mask = self.game.legal_mask(player).copy()
-        action = int(np.asarray(self.opponent.act(obs, mask, self.game.states, np.array([player], np.int32)))[0])
+        seats = np.array([player], np.int32)
+        action = int(np.asarray(self.opponent.act(obs, mask, agent_states(self.opponent, self.game.spec, self.game.states,
+                                                                          seats), seats))[0])
         self.step(player, action)
 
     def person_turn(self) -> bool:
@@ -236,7 +344,7 @@ class PlaySession:
             self.say("usage: ? N (an action id) or ? NAME (a card name)")
             return
         for card in cards:
-            self.say(card_text(card))
+            self.say(card_text(card, self.spec))
 
     def run(self) -> Replay:
         self.say(f"{self.spec.name}: you are player_{self.seat} "
@@ -245,6 +353,8 @@ class PlaySession:
         while self.game.states[0, H_STATUS] == LIVE:
             if int(self.game.states[0, H_TO_ACT]) != self.seat:
                 self.agent_turn()
+            elif self.auto_advance and (forced := self.forced_action()) is not None:
+                self.step(self.seat, forced, auto=True)
             elif not self.person_turn():
                 self.recorder.resign(0, self.seat)
                 forfeit_game(self.game.states[0], self.seat)
@@ -253,8 +363,10 @@ class PlaySession:
         winner = int(row[H_WINNER])
         outcome = {self.seat: "you win", 1 - self.seat: "you lose", 2: "a draw"}.get(winner, "no winner (truncated)")
         self.show_board()
-        self.say(f"game over: {outcome} after {len(self.history)} decisions")
-        return self.recorder.replay(0)
+        replay = self.recorder.replay(0)
+        # the replay's count (a resignation is a decision there), so the screen and the saved game agree
+        self.say(f"game over: {outcome} after {replay.result['decisions']} decisions")
+        return replay
 
 
 def default_replay_path(replay: Replay, folder: str | Path = "replays") -> Path:
@@ -263,6 +375,6 @@ def default_replay_path(replay: Replay, folder: str | Path = "replays") -> Path:
 
 
 __all__ = [
-    "ACTION_ID", "card_text", "default_replay_path", "explain", "find_cards", "HELP", "legend", "PLANNED",
-    "PlaySession", "QUOTED"
+    "ACTION_ID", "board_fields", "card_text", "default_replay_path", "explain", "find_cards", "HELP", "legend",
+    "narrate", "PLANNED", "PlaySession", "QUOTED"
 ]

@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the cards as a JSON list instead of a table")
     p.add_argument("--pool", nargs="+", metavar="FILE", help="card pool files to list instead of the game's own")
     p.add_argument("--width", type=int, default=None, help="table width in characters (default: the terminal's, "
-                                                            "at least 100)")
+                                                            "at least 60; 100 when not a terminal)")
     p.set_defaults(func=run)
 
 
@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         hint = did_you_mean(args.search, [c["name"] for c in pool.cards])
         print(terminal(f"no {spec.name} card matches {args.search!r}{hint}"), file=sys.stderr)
         return 1
-    width = args.width or max(100, shutil.get_terminal_size((160, 40)).columns)
+    # the terminal's width (the table was 160 columns whatever the terminal); the text column wraps inside it
+    width = args.width or max(60, shutil.get_terminal_size((100, 40)).columns)
     found = f", {len(rows)} matching {args.search!r}" if args.search else ""
     title = f"{spec.name}: {len(pool)} cards{found}"
     sys.stdout.write(render_table(rows, title, width))

@@ -5,9 +5,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..core.header import H_STATUS, LIVE
-from ..core.rows import forfeit_game
-from ..play import PlaySession, default_replay_path
 from .args import add_trust_pickle, seed_type, trust_pickled
 
 __all__ = ["add_parser", "run"]
@@ -33,11 +30,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--replay-dir", default="replays", metavar="DIR",
                    help="where the finished game is saved (default: %(default)s)")
     p.add_argument("--no-save", action="store_true", help="do not save a replay")
+    p.add_argument("--no-auto", action="store_true",
+                   help="wait for you to type a decision even when it has one legal action (default: such a "
+                        "decision is taken for you and said)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """``cardenvs play``: one game at the terminal, saved as a replay unless --no-save."""
+    # imported here: the session loads the engine, which `cardenvs --help` does not need
+    from ..core.header import H_STATUS, LIVE
+    from ..core.rows import forfeit_game
+    from ..play import PlaySession, default_replay_path
+
     if not args.no_save:  # a folder that cannot be written is reported before the game, not after it
         from ..core.outputs import check_folder
 
@@ -45,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         Path(args.replay_dir).mkdir(parents=True, exist_ok=True)
     trust_pickled(args, args.opponent)
     session = PlaySession(args.game, opponent=args.opponent, deck=args.deck, opp_deck=args.opp_deck,
-                          seat=args.seat, seed=args.seed)
+                          seat=args.seat, seed=args.seed, auto_advance=not args.no_auto)
     try:
         replay = session.run()
     except KeyboardInterrupt:  # Ctrl-C resigns; the game so far is still saved

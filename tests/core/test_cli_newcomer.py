@@ -172,3 +172,39 @@ def test_the_replay_pages_log_fills_the_window(tmp_path: Path) -> None:
     assert bottom_is_log(shot) > 0.5
     if os.environ.get("CARDENVS_SCREENSHOTS"):
         shutil.copy(shot, Path(os.environ["CARDENVS_SCREENSHOTS"]) / "replay_viewer_log.png")
+
+
+def test_cards_are_worded_and_fit_the_terminal(capsys, monkeypatch) -> None:
+    """``cardenvs cards levelneo`` printed raw ops (``ap_up amount=500 target=self``) in a 160-column table; its text
+    is words now (cardenvs/games/levelneo/card_text.py) and the table is the terminal's width."""
+    monkeypatch.setenv("COLUMNS", "90")
+    assert main(["cards", "levelneo"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 90
+    text = " ".join(out.split())
+    assert "ap_up" not in text and "target=" not in text
+    assert "When it attacks: +500 AP to itself until end of turn." in " ".join(
+        line.split("│")[4].strip() for line in out.splitlines() if line.count("│") == 5)
+
+
+def test_every_levelneo_effect_has_words() -> None:
+    """Each card of the pool, each effect: a sentence with no op name or key=value left in it."""
+    import cardenvs
+    from cardenvs.games.levelneo import card_text, tables
+
+    for card in cardenvs.get_game("levelneo").load_pool(None).cards:
+        for effect in card.get("effects") or []:
+            sentence = card_text.effect_text(effect)
+            raw = [op for op in tables.OP_NAMES if "_" in op and op in sentence]  # ("draw" is also a word)
+            assert "=" not in sentence and not raw, (card["name"], sentence)
+
+
+def test_card_help_in_play_is_readable() -> None:
+    """``? N`` printed the card's raw fields; now its cost, its stats on a line, and its effects in words."""
+    import cardenvs
+    from cardenvs.play import card_text, find_cards
+
+    spec = cardenvs.get_game("levelneo")
+    text = card_text(find_cards(spec.load_pool(None), "Ember Squire")[0], spec)
+    assert text.splitlines() == ["Ember Squire (turn cost 1)", "  type character, color red, ap 2500, traits Knight",
+                                 "  When it attacks: +500 AP to itself until end of turn."]

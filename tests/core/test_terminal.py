@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -41,6 +42,21 @@ TMUX_PROBLEM = tmux_problem()
 needs_tmux = pytest.mark.skipif(TMUX_PROBLEM is not None, reason=str(TMUX_PROBLEM))
 ACTION_ROW = re.compile(r"^\s*│\s*(\d+)\s*│", re.M)
 DECISION = re.compile(r"your legal actions \(decision (\d+)\)")
+
+
+NARRATION = re.compile(r"^    (you: |opponent: |your [a-z ]+: |opponent's [a-z ]+: |battle: )", re.M)
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def legal_count(run, k: int) -> int:
+    """How many actions were legal for player 0 before decision ``k`` of a replay played back."""
+    run.game.states[0] = run.states[k]
+    return int(run.game.legal_mask(0)[0].sum())
 
 
 class Tmux:
@@ -92,27 +108,41 @@ def test_play_and_watch_in_a_real_terminal(tmp_path):
         screen = term.wait_for("your legal actions")
         assert "you are player_0" in screen
         term.type("? Ember Squire")
-        term.wait_for("on_attack")
+        term.wait_for("When it attacks: +500 AP to itself")  # card text in words, not ops
         term.type("why 3")
         term.wait_for("action 3 (")
         term.type("nonsense")
         term.wait_for("unknown command 'nonsense'")
         decision = -1
+        screens = []
         for _ in range(6):  # six decisions of our own: the first legal action each time
             decision, screen = term.wait_for_decision_after(decision)
+            screens.append(screen)
             table = screen.rsplit("your legal actions", 1)[1]
             term.type(ACTION_ROW.findall(table)[0])
-        term.wait_for_decision_after(decision)
+        screens.append(term.wait_for_decision_after(decision)[1])
+        seen = "\n".join(screens)
+        assert "(your only legal action, taken for you)" in seen  # auto-advance, said
+        # narration: under an action, what it changed on our own view of the board
+        assert NARRATION.search(seen), seen
         term.type("quit")
         screen = term.wait_for("EXITED")
-        assert "game over: you lose" in screen and "EXITED 0" in screen
+        assert "EXITED 0" in screen
+        over = re.search(r"game over: you lose after (\d+) decisions", screen)
+        assert over, screen
     finally:
         term.close()
     saved = list((tmp_path / "replays").glob("levelneo-*.json"))
     assert len(saved) == 1
+    assert stat.S_IMODE(saved[0].stat().st_mode) == 0o644 & ~current_umask()  # as other files, not mkstemp's 0600
     replay = Replay.load(saved[0])
-    assert replay.decisions[-1]["action"] == -1 and sum(d["seat"] == 0 for d in replay.decisions) == 7
-    simulate(replay)
+    # the screen and the replay count the same decisions (the resignation is one)
+    assert replay.decisions[-1]["action"] == -1 and int(over.group(1)) == len(replay.decisions)
+    run = simulate(replay)
+    # auto-advance: every decision of ours with one legal action was taken for us, so exactly the six we typed had
+    # a choice (checked failing with auto-advance off: one-action decisions then wait for a typed id)
+    choices = [legal_count(run, k) for k, d in enumerate(replay.decisions) if d["seat"] == 0 and d["action"] != -1]
+    assert sum(c > 1 for c in choices) == 6 and sum(c == 1 for c in choices) >= 1, choices
 
     watch = Tmux("cardenvs-replay-test", f"{shlex.quote(sys.executable)} -m cardenvs replay {saved[0]} --view 0",
                  tmp_path)
@@ -137,3 +167,35 @@ def test_a_tmux_that_cannot_start_a_server_skips_these_tests(tmp_path: Path) -> 
     reason = tmux_problem(str(broken))
     assert reason is not None and "cannot start a server" in reason and "server exited unexpectedly" in reason
     assert tmux_problem(str(tmp_path / "no-such-tmux")) == "tmux is not installed (apt-get install tmux)"
+
+
+TICKER = """
+import time
+from rich.console import Console
+from rich.progress import Progress
+from cardenvs.core.compiling import compile_with_progress
+compile_with_progress("relics", "batch_mask", lambda: time.sleep(3))
+with Progress(console=Console(stderr=True)) as bar:
+    bar.add_task("levelneo eval", total=10)
+    compile_with_progress("relics", "batch_step", lambda: time.sleep(4))
+print("TICKED")
+"""
+
+
+@needs_tmux
+def test_the_first_compile_line_is_one_line_in_a_real_terminal(tmp_path: Path) -> None:
+    """The compile ticker redraws one line, alone and under a progress bar (a rich live display printed each redraw as
+    a new line: one line a second; checked failing on that code), and leaves one line saying what it compiled."""
+    script = tmp_path / "tick.py"
+    script.write_text(TICKER)
+    term = Tmux("cardenvs-tick-test", f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}", tmp_path)
+    try:
+        screen = term.wait_for("compiling relics kernels (first run only): batch_mask", timeout=120)
+        time.sleep(2.5)  # two redraws of the ticking line
+        assert term.screen().count("batch_mask") == 1
+        screen = term.wait_for("EXITED", timeout=120)
+    finally:
+        term.close()
+    assert "TICKED" in screen and "EXITED 0" in screen
+    assert screen.count("compiling relics kernels (first run only): batch_step") == 1, screen
+    assert screen.count("compiled relics batch_step in 4 s") == 1 and screen.count("compiled relics batch_mask") == 1

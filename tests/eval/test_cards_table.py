@@ -40,7 +40,9 @@ def test_table_shows_name_cost_stats_and_text(capsys):
     assert f"levelneo: {len(pool)} cards" in out
     line = next(ln for ln in out.splitlines() if card["name"] in ln)
     assert f" {card['turn_cost']} " in line and str(card["ap"]) in line and card["color"] in line
-    assert card["effects"][0]["op"] in line  # the text column
+    from cardenvs.games.levelneo.card_text import effect_text
+
+    assert effect_text(card["effects"][0]) in line  # the text column, in words (the game's card_text.py)
 
 
 def test_search_is_case_insensitive_in_name_and_text(capsys):
@@ -52,8 +54,10 @@ def test_search_is_case_insensitive_in_name_and_text(capsys):
     assert code == 0 and name in [r["name"] for r in found]
     assert all(name.lower() in (r["name"] + r["text"]).lower() or name.lower() in json.dumps(r["stats"]).lower()
                for r in found)
-    by_text = search_rows(rows, "OPP_DISCARD")  # an op that appears only in card text
-    assert by_text and all("opp_discard" in r["text"] for r in by_text)
+    by_text = search_rows(rows, "OPP_DISCARD")  # an op (the text says it in words): still found by its name
+    assert by_text and all(any(e["op"] == "opp_discard" for e in r["fields"]["effects"]) for r in by_text)
+    worded = search_rows(rows, "random card")  # and by the words of the text
+    assert worded and all("random card" in r["text"] for r in worded)
     assert len(by_text) < len(rows)
     code, out, _ = _run(capsys, ["cards", "levelneo", "-s", "beast"])
     assert code == 0 and "matching 'beast'" in out
