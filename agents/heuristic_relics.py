@@ -12,7 +12,12 @@ What it does, by decision (see ``cardenvs/games/relics/RULES.md`` for the rules)
   printed one;
   a reserve character when the party has room; equipment and relics onto the strongest suitable character; a
   spell or item whose effect helps now (a strike that defeats someone, a down, an Up for a Down character, a boost,
-  card draw); otherwise Pass (which draws). It never retreats, recruits or appoints.
+  card draw); a Move that opens a winning Fight where none is open from today's places (RL-A4, RL-P3: a back-row
+  character out of reach, a front row that empties and collapses the back row forward); otherwise Pass (which
+  draws). It never retreats, recruits or appoints.
+* How the game is won and lost (RL-V1, RL-V2): battles are won for their relics (4 win); a player with no card in
+  hand and none in its item deck loses at once, so with the item deck empty it never spends its last card (a cast,
+  an equipment, a Throw's discard); a Steal that takes the opponent's last card wins the game and comes first.
 * Chores: keep the strongest characters after a won battle, discard the weakest cards, keep the whole hand at
   Resolution.
 
@@ -34,6 +39,7 @@ from cardenvs.games.relics.actions import (
     A_FIGHT,
     A_HAND,
     A_LOCATION,
+    A_MOVE,
     A_PASS,
     A_PICK,
     A_PILE,
@@ -77,6 +83,7 @@ from cardenvs.games.relics.cards import (
     SK_BLACK,
     SK_COUNTER,
     SK_RANGED,
+    SK_STEAL,
     SK_SUMMON,
     SK_WHITE,
     T_EQUIPMENT,
@@ -87,6 +94,7 @@ from cardenvs.games.relics.state import (
     HAND,
     HAND_CAP,
     HAND_COUNT,
+    ITEM_DECK_COUNT,
     JUMPER,
     LINEUP_SIZE,
     LINEUP_COUNT,
@@ -101,6 +109,7 @@ from cardenvs.games.relics.state import (
     PEND_CARD,
     PEND_KIND,
     PEND_SRC,
+    POS,
     PK_CASTER,
     PK_OWN_TARGET,
     PK_REINFORCE,
@@ -134,6 +143,22 @@ LAST_ONE_BONUS = 100.0  # defeating the last opposing character wins the battle
 _ALWAYS_HELPS = PLAYER_OP_BITS | (1 << OP_BOOST)
 
 
+GAME_BONUS = 1000.0  # winning the game outright is worth more than any battle
+
+
+@helper
+def _last_card(row, q):
+    """RL-V2: ``q`` holds one card and has no item deck left, so one more discard loses it the game (public counts)."""
+    return row[HAND_COUNT + q] == 1 and row[ITEM_DECK_COUNT + q] == 0
+
+
+@helper
+def _can_spend(row, p, n):
+    """RL-V2: a player whose hand and item deck are both empty loses at once. Spending ``n`` hand cards is safe while
+    the item deck still holds a card (the next Pass draws it) or the hand keeps one."""
+    return row[ITEM_DECK_COUNT + p] > 0 or row[HAND_COUNT + p] > n
+
+
 @helper
 def _worth(row, tables, q, inst):
     return float(att_of(row, tables, q, inst) + def_of(row, tables, q, inst))
@@ -161,6 +186,8 @@ def _attack_value(row, tables, p, att, q, tgt, mode):
         v += _worth(row, tables, q, tgt)
         if row[PARTY_COUNT + q] == 1:
             v += LAST_ONE_BONUS
+        if (skills_of(row, ctab, p, att) & SK_STEAL) != 0 and _last_card(row, q):
+            v += GAME_BONUS  # RL-K6 + RL-V2: the Steal discard takes the opponent's last card
     if back:
         v -= _worth(row, tables, p, att)
         if row[PARTY_COUNT + p] == 1:
@@ -227,6 +254,8 @@ def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
         v += float(t_stats[STAT_ATT] + t_stats[STAT_DEF])
         if row[PARTY_COUNT + q] == 1:
             v += LAST_ONE_BONUS
+        if (skills_of(row, ctab, p, att) & SK_STEAL) != 0 and _last_card(row, q):
+            v += GAME_BONUS
     if back:
         v -= float(a_stats[STAT_ATT] + a_stats[STAT_DEF])
         if row[PARTY_COUNT + p] == 1:
@@ -266,10 +295,70 @@ def _best_attack(row, tables, p, mask, stats, bonus):
                 v = _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, MODE_FIGHT)
                 if v > best_v:
                     best, best_v = A_FIGHT + k, v
-            if mask[A_THROW + k] != 0:
+            if mask[A_THROW + k] != 0 and _can_spend(row, p, 1):  # the thrown equipment leaves the hand
                 v = _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, MODE_THROW) - 2.0  # costs an equipment card
                 if v > best_v:
                     best, best_v = A_THROW + k, v
+    return best
+
+
+@helper
+def _fight_potential(row, tables, p):
+    """The best Fight value open to ``p`` from where its characters stand once they are Up again (the next round at
+    the latest): what Passing until the round ends offers."""
+    ctab = tables.cards
+    q = 1 - p
+    best = 0.0
+    for i in range(row[PARTY_COUNT + p]):
+        c = row[PARTY + p * PARTY_SIZE + i]
+        reach = 2 if (skills_of(row, ctab, p, c) & SK_RANGED) != 0 else 1  # RL-K4
+        for j in range(row[PARTY_COUNT + q]):
+            t = row[PARTY + q * PARTY_SIZE + j]
+            if distance(row, p, c, q, t) <= reach:
+                v = _attack_value(row, tables, p, c, q, t, MODE_FIGHT)
+                if v > best:
+                    best = v
+    return best
+
+
+@helper
+def _exposed(row, tables, p, c):
+    """The worth of ``p``'s character ``c`` when an opposing character could defeat it by a Fight from where they
+    stand, else 0."""
+    ctab = tables.cards
+    q = 1 - p
+    d = def_of(row, tables, p, c)
+    for j in range(row[PARTY_COUNT + q]):
+        o = row[PARTY + q * PARTY_SIZE + j]
+        reach = 2 if (skills_of(row, ctab, q, o) & SK_RANGED) != 0 else 1
+        if distance(row, q, o, p, c) <= reach and att_of(row, tables, q, o) >= d:
+            return _worth(row, tables, p, c)
+    return 0.0
+
+
+@helper
+def _best_move(row, tables, p, mask):
+    """RL-A4, RL-P3: the Move (to the other row: the mover goes Down) after which a Fight that defeats someone is
+    open, where none is from today's places (a back-row character out of reach, or a front row that empties and
+    collapses the back row forward), less what the mover risks in its new place; -1 when none gains."""
+    now = _fight_potential(row, tables, p)
+    best = -1
+    best_v = now + 0.5
+    moved = row.copy()
+    for a in range(PARTY_SIZE):
+        c = at_slot(row, p, a)
+        if c < 0:
+            continue
+        risk = _exposed(row, tables, p, c)
+        for b in range(PARTY_SIZE):
+            k = A_MOVE + a * PARTY_SIZE + b
+            if mask[k] == 0:
+                continue
+            moved[POS + p * MAX_DECK + c] = b
+            v = _fight_potential(moved, tables, p) - _exposed(moved, tables, p, c) + risk
+            moved[POS + p * MAX_DECK + c] = a
+            if v > best_v:
+                best, best_v = k, v
     return best
 
 
@@ -410,11 +499,15 @@ def decide(row, tables, p, mask, stats, bonus):
         for k in range(2 * NUM_LOCATIONS):
             if mask[A_RELIC + k] != 0:
                 return A_RELIC + k
-        for i in range(row[HAND_COUNT + p]):
-            if mask[A_HAND + i] != 0:
-                card = card_of(row, p, row[HAND + p * HAND_CAP + i])
-                if ctab[card, C_TYPE] == T_EQUIPMENT or _card_helps(row, tables, p, card, bonus):
-                    return A_HAND + i
+        if _can_spend(row, p, 1):  # RL-V2: never play the last card with the item deck empty
+            for i in range(row[HAND_COUNT + p]):
+                if mask[A_HAND + i] != 0:
+                    card = card_of(row, p, row[HAND + p * HAND_CAP + i])
+                    if ctab[card, C_TYPE] == T_EQUIPMENT or _card_helps(row, tables, p, card, bonus):
+                        return A_HAND + i
+        m = _best_move(row, tables, p, mask)
+        if m >= 0:
+            return m
         return A_PASS
     if st == ST_SLOT:
         kind = row[PEND_KIND]
