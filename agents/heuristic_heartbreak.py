@@ -16,10 +16,15 @@ What it does, by decision (see ``cardenvs/games/heartbreak/RULES.md`` for the ru
   against an attack on its Lead, Armor before a hit...), else passes;
 * trigger order and refills: the first waiting ability; the healthiest Back-Up fighter.
 
-Hidden information: the kernel reads the seat's own hand, both public boards and the public counts. To value a
+Hidden information: the kernel reads only what its seat may know: its own hand, both public boards, the public
+counts, and the cards it cannot see only together, by card id (as the observation's ``unseen_cards``). To value a
 move it applies the move to a *copy* of the row with the game's own kernels and resolves the stack; it then reads
 only public quantities of the copy (heart, hand and charge *sizes*, fighters' HP left, levels), so a simulated draw
-or Overdrive never reveals which hidden card moved.
+or Overdrive never reveals which hidden card moved. An effect choice met in the copy is made from what the seat
+knows: its own evolve choices use only the hand cards it held before the simulation, and the opponent's evolve
+choice assumes the strongest evolution among the opponent's unseen cards while its hand holds a card (it once read
+the opponent's real hand there). ``tests/games/heartbreak/test_heartbreak_heuristic_honest.py`` re-deals the hidden
+cards of positions from heuristic play and checks that no decision changes.
 """
 from __future__ import annotations
 
@@ -63,6 +68,7 @@ from cardenvs.games.heartbreak.tables import (
     TYPE_ITEM,
 )
 from cardenvs.games.heartbreak.effects import can_evolve_with, resolve_top
+from cardenvs.games.heartbreak.observe import count_unseen
 from cardenvs.games.heartbreak.rules import apply_action
 from cardenvs.games.heartbreak.state import (
     BACKUP,
@@ -72,6 +78,7 @@ from cardenvs.games.heartbreak.state import (
     CHOICE_KIND,
     CHOICE_PLAYER,
     CHARGE_COUNT,
+    DECK_LIST,
     DAMAGE,
     DECK_COUNT,
     FACE_UP,
@@ -151,39 +158,72 @@ def q_of(p):
 
 
 @helper
-def _quick_choice(row, tables):
-    """A simple pick for an effect choice met while simulating: the standing Back-Up fighter with the most HP
-    left; the highest-level evolution (or ``pass`` when none is eligible)."""
+def _known_in_hand(row, p, inst):
+    """Whether ``inst`` was in ``p``'s hand in the real position ``row`` (a card a simulated draw or break brought
+    into the copy's hand is one ``p`` has not seen)."""
+    for j in range(row[HAND_COUNT + p]):
+        if row[HAND + p * HAND_CAP + j] == inst:
+            return True
+    return False
+
+
+@helper
+def _quick_choice(scratch, tables, row, p):
+    """A simple pick for an effect choice met while simulating, from what ``p`` (the deciding seat) knows of the
+    real position ``row``: the standing Back-Up fighter with the most HP left; the highest-level evolution among the
+    hand cards ``p`` knows (its own: those it held before the simulation; the opponent's: the best one among the
+    cards ``p`` cannot see, assumed in hand while the hand holds a card), else ``pass``."""
     ctab = tables.cards
-    q = row[CHOICE_PLAYER]
+    q = scratch[CHOICE_PLAYER]
     best = -1
     best_key = -1e9
-    if row[CHOICE_KIND] == CH_SWAP:
-        for j in range(row[BACKUP_COUNT + q]):
-            b = row[BACKUP + q * BACKUP_CAP + j]
-            if row[RESTED + q * D + b] == 0:
-                key = hp_of(row, ctab, q, b) - row[DAMAGE + q * D + b]
+    if scratch[CHOICE_KIND] == CH_SWAP:
+        for j in range(scratch[BACKUP_COUNT + q]):
+            b = scratch[BACKUP + q * BACKUP_CAP + j]
+            if scratch[RESTED + q * D + b] == 0:
+                key = hp_of(scratch, ctab, q, b) - scratch[DAMAGE + q * D + b]
                 if key > best_key:
                     best, best_key = A_SWAP + j, key
         return best
     best = A_PASS
-    for i in range(hand_slots(row, q)):
-        card = card_of(row, q, row[HAND + q * HAND_CAP + i])
+    if q == p:
+        for i in range(hand_slots(scratch, q)):
+            inst = scratch[HAND + q * HAND_CAP + i]
+            if not _known_in_hand(row, p, inst):
+                continue
+            card = card_of(scratch, q, inst)
+            for pos in range(FIELD_CAP):
+                if can_evolve_with(scratch, ctab, q, field_at(scratch, q, pos), card):
+                    key = 10.0 * ctab[card, C_LEVEL] - pos
+                    if key > best_key:
+                        best, best_key = A_ONTO + FIELD_CAP * i + pos, key
+        return best
+    if scratch[HAND_COUNT + q] == 0:
+        return best
+    counts = np.zeros(ctab.shape[0], dtype=np.int64)
+    count_unseen(row, q, p, counts, 0)  # what p knows of the opponent's hidden cards: how many of each
+    best_card = -1
+    for card in range(ctab.shape[0]):
+        if counts[card] == 0:
+            continue
         for pos in range(FIELD_CAP):
-            if can_evolve_with(row, ctab, q, field_at(row, q, pos), card):
+            if can_evolve_with(scratch, ctab, q, field_at(scratch, q, pos), card):
                 key = 10.0 * ctab[card, C_LEVEL] - pos
                 if key > best_key:
-                    best, best_key = A_ONTO + FIELD_CAP * i + pos, key
+                    best, best_key, best_card = A_ONTO + pos, key, card
+    if best_card >= 0:  # the copy's first hand card becomes that card (the copy only: p assumes the worst)
+        scratch[DECK_LIST + q * D + scratch[HAND + q * HAND_CAP]] = best_card
     return best
 
 
 @helper
-def _settle(scratch, tables):
-    """Resolve the whole stack of the copy (answers ignored; effect choices by ``_quick_choice``)."""
+def _settle(scratch, tables, row, p):
+    """Resolve the whole stack of the copy (answers ignored; effect choices by ``_quick_choice`` from what ``p``
+    knows of the real position ``row``)."""
     guard = 0
     while scratch[STACK_COUNT] > 0 and scratch[LOST] == 0 and scratch[LOST + 1] == 0 and guard < 16:
         if scratch[STEP] == ST_CHOOSE:
-            a = _quick_choice(scratch, tables)
+            a = _quick_choice(scratch, tables, row, p)
             if a < 0:
                 return
             apply_action(scratch, tables, scratch[CHOICE_PLAYER], a)
@@ -200,7 +240,7 @@ def _simulate(row, tables, p, a, scratch):
     if scratch[STEP] == ST_TARGET:  # a [Bypass] attack: assume the Lead (or the first fighter) as its target
         pos = 0 if field_at(scratch, q_of(p), 0) >= 0 else 1
         apply_action(scratch, tables, p, A_TARGET + pos)
-    _settle(scratch, tables)
+    _settle(scratch, tables, row, p)
     return _value(scratch, tables, p)
 
 
@@ -208,7 +248,7 @@ def _simulate(row, tables, p, a, scratch):
 def _resolve_value(row, tables, p, scratch):
     """The score if the stack resolves as it stands."""
     scratch[:] = row
-    _settle(scratch, tables)
+    _settle(scratch, tables, row, p)
     return _value(scratch, tables, p)
 
 
