@@ -187,11 +187,12 @@ def test_LN_T2_an_own_turn_event_is_refused_in_the_opponents_turn_for_either_sea
 
 def test_LN_A3_support_attack_needs_a_resting_target_of_either_seat() -> None:
     """A support may attack only when the opponent has a resting character (LN-A3), whichever seat attacks: a
-    resting support of the opponent is enough, an Active field is not."""
+    resting support of the opponent is enough (also in its second slot), an Active field is not."""
     for tp in (0, 1):
         for rested, legal in ((True, True), (False, False)):
             atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
-            dfn = {"main": "Harbor Watch", "supports": ["Brass Footman:R" if rested else "Brass Footman"]}
+            # the resting one in the second slot: a count read from the wrong field stops before it
+            dfn = {"main": "Harbor Watch", "supports": ["Brass Footman", "Rusty Bot:R" if rested else "Rusty Bot"]}
             g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_ATTACK)
             assert is_legal(g, "attack", 1) == legal, (tp, rested)
 
