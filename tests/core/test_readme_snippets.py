@@ -28,3 +28,20 @@ def test_readme_snippet_runs_as_printed(line: int, code: str, tmp_path: Path, mo
     monkeypatch.chdir(tmp_path)  # snippets write files (out/, mine.toml): keep them out of the checkout
     monkeypatch.setenv("MPLBACKEND", "Agg")
     exec(compile(code, f"README.md:{line}", "exec"), {"__name__": f"readme_{line}"})
+
+
+#: calls that run for minutes at the README's sizes, and the words that show progress while they do
+LONG_WORK = ("run_tournament(", "run_sprt(", ".learn(", "for _ in range(")
+SHOWS_PROGRESS = ("progress=", "trange(", "tqdm(", "progress_bar=True")
+
+
+def test_every_long_snippet_shows_progress() -> None:
+    """The batch loop, the MaskablePPO run and the evaluation snippet printed nothing for 2-10 minutes (issue 42
+    item 4): each snippet that runs long work shows a progress bar (checked failing on the README before)."""
+    silent = [f"README.md:{line}" for line, code in SNIPPETS
+              if any(w in code for w in LONG_WORK) and not any(p in code for p in SHOWS_PROGRESS)]
+    assert not silent, f"snippets that run long work without a progress bar: {silent}"
+    for line, code in SNIPPETS:  # each long call of its own, not one bar for a snippet of several
+        for call in ("run_tournament(", "run_sprt("):
+            for use in code.split(call)[1:]:
+                assert "progress=" in use.split("\n", 1)[0], f"README.md:{line}: {call} without progress="
