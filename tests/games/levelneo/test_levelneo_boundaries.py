@@ -191,8 +191,10 @@ def test_LN_A3_support_attack_needs_a_resting_target_of_either_seat() -> None:
     for tp in (0, 1):
         for rested, legal in ((True, True), (False, False)):
             atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
-            # the resting one in the second slot: a count read from the wrong field stops before it
-            dfn = {"main": "Harbor Watch", "supports": ["Brass Footman", "Rusty Bot:R" if rested else "Rusty Bot"]}
+            # the resting one in the second slot and a short deck (empty deck slots hold -1): a support count read
+            # from another field (a deck entry) stops before it
+            dfn = {"main": "Harbor Watch", "supports": ["Brass Footman", "Rusty Bot:R" if rested else "Rusty Bot"],
+                   "deck": ["Clumsy Page"] * 3, "fill": False}
             g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_ATTACK)
             assert is_legal(g, "attack", 1) == legal, (tp, rested)
 
@@ -227,6 +229,16 @@ def test_LN_T2_a_support_played_by_player_1_is_face_up() -> None:
     assert field(g, "face_up")[1, inst] == 1 and field(g, "played")[1, inst] == 1
     sup = OBS.get(g.observe([0])[0], "supports")[1, 0]
     assert sup[CHAR_FACE_UP] == 1 and sup[CARD.offset("card_id")] == POOL.by_name["Clumsy Page"] + 1
+
+
+def test_LN_J1_L2_player_1s_losing_attack_lets_player_0s_main_level_up() -> None:
+    """Player 1's main (1500 on its turn) attacks player 0's main (2500): the defender wins, may level up (LN-L2) and
+    loses no level (LN-J1 judged for the turn player's opponent)."""
+    g = build({"main": "Harbor Watch", "level": [FILLER]}, {"main": "Clumsy Page", "hand": ["Clumsy Page"]},
+              turn_player=1, step=ST_ATTACK)
+    do(g, "attack", 0)
+    judge(g, level_up=True)
+    assert level(g, 0) == 3 and level(g, 1) == 1
 
 
 def test_LN_J5_player_1s_winning_attack_levels_player_0_down() -> None:
