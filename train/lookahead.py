@@ -145,7 +145,9 @@ class LookaheadAgent:
         return won.reshape(len(chunk), k).sum(axis=1).astype(np.float64)
 
 
-CHECKS = ("pair", "starters", "unseen")  # the strength bars' deck settings (train.bars)
+#: deck settings: the bars' default pair, all starter pairings and sealed test pairs (train.bars, train.protocol),
+#: and the validation ("unseen") pairs training's evaluations score
+CHECKS = ("pair", "starters", "unseen", "test")
 
 
 def deck_pairings(game: str, check: str, deck_bank: int = 256, train_seed: int = 0, pairs: int = 20) -> list:
@@ -157,6 +159,10 @@ def deck_pairings(game: str, check: str, deck_bank: int = 256, train_seed: int =
         return [None]
     if check == "starters":
         return starter_pairings(game)
+    if check == "test":
+        from .protocol import sealed_pairs
+
+        return sealed_pairs(game, pairs, train_seed, deck_bank)
     return unseen_pairings(game, pairs, train_seed, deck_bank)
 
 
@@ -169,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("game")
     ap.add_argument("--games", type=int, default=200, help="seat-swapped games, spread over the pairings (200)")
     ap.add_argument("--decks", choices=CHECKS, default="pair",
-                    help="the default pair, all starter pairings or the 20 unseen pairs of the bars (default pair)")
+                    help="the default pair, all starter pairings, 20 validation ('unseen') pairs or the bars' 20 "
+                         "sealed test pairs (default pair)")
     ap.add_argument("--rollouts", type=int, default=16, help="copies per legal action and decision (default 16)")
     ap.add_argument("--pilot", default="heuristic", help="rollout pilot for the searcher (default heuristic)")
     ap.add_argument("--opponent", default="random", help="the opponent, also its model in the copies")
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         with tqdm(total=per * len(pairings), desc=f"lookahead {args.game} {args.decks}", unit="game") as bar:
             for k, pair in enumerate(pairings):
                 name = "default pair" if pair is None else (f"{pair[0]} vs {pair[1]}" if args.decks == "starters"
-                                                            else f"unseen pair {k}")
+                                                            else f"{args.decks} pair {k}")
                 for j, start in enumerate(range(0, per, max(2, args.batch))):
                     n = min(max(2, args.batch), per - start)
                     r = play_match(args.game, agent, args.opponent, games=n, decks=pair,
