@@ -1,8 +1,12 @@
 """The batched agent protocol: ``act(obs, mask, states=None, players=None) -> actions``.
 
-``obs`` is float32 ``[M, obs_dim]`` and ``mask`` int8/bool ``[M, num_actions]`` for M games at once; ``states``
-(the M state rows) and ``players`` (whose seat) are passed too, for rule-based agents that read the game state
-through the game's own helpers. Agents must only use what their seat may see.
+``obs`` is float32 ``[M, obs_dim]`` and ``mask`` int8/bool ``[M, num_actions]`` for M games at once; ``players``
+(whose seat) and ``states`` are passed too, for rule-based agents that read the game state through the game's own
+helpers. ``states`` is never the true rows: every caller hands the **seat view** (``cardenvs.core.seat_view``:
+the opponent's unseen cards dealt in a canonical order, the seat's own deck order canonical, the random key
+blanked), so an agent receives only what its seat may know, and a decision cannot depend on the hidden cards
+(``check_game``'s honest-pilot check). :func:`state_inputs`, the gate of every state-reading kernel, views any row
+that is not a view yet. An agent that reads no state says so with ``reads_state = False``; callers then pass None.
 """
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import numpy as np
 
 class Agent(Protocol):
     name: str
+    #: optional (default True): False when ``act`` reads only ``obs`` and ``mask``, so no view need be built
+    reads_state: bool
 
     def act(
         self,
@@ -31,7 +37,9 @@ def masked_uniform(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray | None):
     """Contiguous ``(states int32, masks int8, players int32)`` for a rule-based agent's kernel, or a clear error:
-    shapes, dtypes and ranges are checked here, before anything reaches the kernel."""
+    shapes, dtypes and ranges are checked here, before anything reaches the kernel. The states returned are always
+    seat views (``cardenvs.core.seat_view``): rows a caller passed as views for these seats are used as they are,
+    any other rows are viewed here, so no kernel behind this gate reads a hidden card."""
     from cardenvs.core.registry import get_game
     from cardenvs.core.batch import int_array
     from cardenvs.core.errors import BadArgumentError
@@ -39,6 +47,7 @@ def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players
     if states is None or players is None:
         raise BadArgumentError(f"the {name} heuristic reads the game state: pass states and players")
     from cardenvs.core.rows import admit_rows
+    from cardenvs.core.seat_view import is_view, seat_view
 
     spec = get_game(name)
     admit_rows(states)  # a batch's rows written from outside are checked before this kernel reads them (issue 43)
@@ -51,6 +60,8 @@ def state_inputs(name: str, mask: np.ndarray, states: np.ndarray | None, players
     if mask_.shape != (rows, spec.num_actions) or mask_.dtype.kind not in "biu":
         raise BadArgumentError(f"mask must be [{rows}, {spec.num_actions}] of 0/1, got {mask_.dtype}{list(mask_.shape)}")
     seats = int_array(players, "players", rows, -1, 1)
+    if not is_view(states_, seats):
+        states_ = seat_view(spec, states_, seats)
     return (np.ascontiguousarray(states_), np.ascontiguousarray(mask_ != 0, dtype=np.int8), seats)
 
 

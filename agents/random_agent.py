@@ -10,6 +10,8 @@ from .base import masked_uniform
 
 class RandomAgent:
     name = "random"
+    #: reads only the mask: callers need not build a seat view of the state for it (agents.base)
+    reads_state = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import available_games, make_env
 from .core.registry import game_dir
+from .core.seat_view import agent_states
 
 __all__ = ["SEEDS", "STREAM_PILOTS", "golden_dir", "golden_path", "playthrough", "stream_digest", "stream_digests",
            "stream_pilots", "streams_path"]
@@ -87,7 +88,8 @@ def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: in
             h.update(batch.legal_mask(seat).tobytes())
         obs = batch.observe(who).copy()
         mask = batch.legal_mask(who).copy()
-        actions = np.asarray(agent.act(obs, mask, batch.states, who), dtype=np.int64)
+        actions = np.asarray(agent.act(obs, mask, agent_states(agent, batch.spec, batch.states, who), who),
+                             dtype=np.int64)
         actions = np.where(who >= 0, actions, 0)
         h.update(actions.tobytes())
         result, obs_next, mask_next = batch.play(actions, players=who)

@@ -20,6 +20,7 @@ from .core.agents import make_agent
 from .core.batch import BatchGame
 from .core.header import DRAW, H_DECISIONS, H_STATUS, H_TURN, H_WINNER, TRUNCATED
 from .core.registry import get_game
+from .core.seat_view import seat_view
 
 __all__ = ["PAIRINGS", "sweep", "main"]
 
@@ -40,7 +41,8 @@ def sweep(game: str, pilots: tuple[str, str], games: int, seed: int = 2026) -> d
             idx = np.flatnonzero((who >= 0) & ((who == seat_a) == (j == 0)))
             if idx.size:
                 if hasattr(agent, "kernel"):  # a heuristic: no fallback, so that its illegal choice shows
-                    out[idx] = agent.act(obs[idx], mask[idx], g.states[idx], who[idx], fallback=False)
+                    out[idx] = agent.act(obs[idx], mask[idx], seat_view(spec, g.states[idx], who[idx]), who[idx],
+                                         fallback=False)
                 else:
                     out[idx] = agent.act(obs[idx], mask[idx])
         live = np.flatnonzero(who >= 0)

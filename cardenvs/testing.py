@@ -76,6 +76,36 @@ class TimingStats:
 
 
 @dataclass
+class CompletenessStats:
+    """Counts of the observation-completeness check (see :func:`check_completeness`)."""
+
+    samples: int = 0  # (state, acting player) pairs sampled
+    mutants: int = 0  # constructed pairs: one thing the viewer knows changed
+    shown: int = 0  # the viewer's observation, mask or who decides changed at once: the observation holds it
+    inert: int = 0  # nothing the viewer sees changed over the horizon: the change cannot matter here
+    invalid: int = 0  # skipped: the changed row broke conservation or a kernel refused it
+    missing: int = 0  # the observation and mask stayed, but what the viewer sees later differs: each a failure
+    collisions: int = 0  # natural pairs of sampled states with the same observation and mask
+    collision_diffs: int = 0  # of those, pairs whose knowable parts differ (outside the ignored fields): failures
+    fields: dict[str, list[int]] = field(default_factory=dict)  # field -> [mutants, missing]
+    examples: list[str] = field(default_factory=list)
+
+    def missing_fields(self) -> dict[str, int]:
+        return {name: c[1] for name, c in sorted(self.fields.items()) if c[1]}
+
+
+@dataclass
+class HonestStats:
+    """Counts of the honest-pilot check (see :func:`check_honest`)."""
+
+    positions: int = 0  # (position, pilot) pairs from play with that pilot
+    redeals: int = 0  # re-deals compared
+    unchanged: int = 0  # re-deals hide() left as they were (nothing hidden from the actor)
+    changed: int = 0  # re-deals after which the pilot chose another action: each a failure
+    examples: list[str] = field(default_factory=list)
+
+
+@dataclass
 class CheckReport:
     game: str
     games: int = 0
@@ -88,6 +118,8 @@ class CheckReport:
     aligned_games: int = 0
     pairings: dict[str, PairingStats] = field(default_factory=dict)
     timing: TimingStats = field(default_factory=TimingStats)
+    completeness: CompletenessStats = field(default_factory=CompletenessStats)
+    honest: HonestStats = field(default_factory=HonestStats)
     notes: list[str] = field(default_factory=list)
 
     def truncation_rate(self, pairing: str | None = None) -> float:
@@ -107,6 +139,16 @@ class CheckReport:
         lines.append(f"  decision timing: {t.pairs} pairs, {t.compared} compared ({t.pinned} with the revealed "
                      f"cards pinned), {t.leaks} leaks; skipped: {t.unpinned} revealed card not pinnable, "
                      f"{t.illegal} action illegal after the re-deal, {t.unchanged} nothing re-dealt")
+        c = self.completeness
+        if c.samples:
+            lines.append(f"  observation completeness: {c.samples} states, {c.mutants} changes of what the actor "
+                         f"knows: {c.shown} shown at once, {c.inert} inert over the horizon, {c.missing} missing, "
+                         f"{c.invalid} invalid; {c.collisions} natural collisions, {c.collision_diffs} differing"
+                         + (f"; missing by field {c.missing_fields()}" if c.missing else ""))
+        h = self.honest
+        if h.positions:
+            lines.append(f"  honest pilots: {h.positions} positions, {h.redeals} re-deals, {h.changed} changed the "
+                         f"decision, {h.unchanged} nothing re-dealt")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -236,26 +278,36 @@ class _Seats:
         self.agents = (agent_a, agent_b)
         self.same = agent_a is agent_b
         self.odd = (np.arange(n) % 2).astype(np.int32)
+        self.reads_state = any(getattr(a, "reads_state", True) for a in self.agents)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray, players: np.ndarray) -> np.ndarray:
+    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray,
+            spec: GameSpec) -> np.ndarray:
+        """The agents' actions; ``states`` (true rows) reach an agent only as its seat's view (``seat_view``)."""
+        from .core.seat_view import seat_view
+
         live = players >= 0
+        if states is not None:
+            states = seat_view(spec, states, np.where(live, players, -1))
         if self.same:
             rows = np.flatnonzero(live)
             out = np.zeros(players.shape[0], dtype=np.int32)
             if rows.size:
-                out[rows] = self.agents[0].act(obs[rows], mask[rows], states[rows], players[rows])
+                out[rows] = self.agents[0].act(obs[rows], mask[rows], None if states is None else states[rows],
+                                                players[rows])
             return out
         which = players ^ self.odd  # 0: agent_a decides (seat 0 of even rows, seat 1 of odd rows)
         out = np.zeros(players.shape[0], dtype=np.int32)
         for k in (0, 1):
             rows = np.flatnonzero(live & (which == k))
             if rows.size:
-                out[rows] = self.agents[k].act(obs[rows], mask[rows], states[rows], players[rows])
+                out[rows] = self.agents[k].act(obs[rows], mask[rows], None if states is None else states[rows],
+                                                players[rows])
         return out
 
 
 class _RandomPilot:
     name = "random"
+    reads_state = False
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
@@ -298,14 +350,17 @@ def play_random(
 def play_pilots(
     game: BatchGame, seats: _Seats, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0,
     check: bool = True, report: CheckReport | None = None, hidden_every: int = 0, timing_every: int = 0,
-    timing_rows: int = 8,
+    timing_rows: int = 8, sample_every: int = 0, sample_rows: int = 4, samples: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Play every row to the end with ``seats`` deciding; returns the final states and the actions of the first
     ``record_rows`` rows. With ``check`` every invariant is checked after every decision; the static hidden-information
-    check runs every ``hidden_every`` decisions and the decision-timing check every ``timing_every``."""
+    check runs every ``hidden_every`` decisions and the decision-timing check every ``timing_every``. With
+    ``samples`` (a list), copies of up to ``sample_rows`` live rows, chosen at random, are appended every
+    ``sample_every`` decisions (the positions the completeness and honest-pilot checks start from)."""
     spec = game.spec
     hide_rng = np.random.default_rng(agent_seed + 1)
     timing_rng = np.random.default_rng(agent_seed + 2)
+    sample_rng = np.random.default_rng(agent_seed + 3)
     game.reset(seed)
     recorded: list[np.ndarray] = []
     n = game.num_games
@@ -322,7 +377,12 @@ def play_pilots(
                 raise InvariantError(f"{spec.name}: observation not finite or outside +-{OBS_BOUND}")
             if hidden_every and step % hidden_every == 0:
                 _check_hidden(game, live, hide_rng, report)
-        actions = seats.act(obs, mask, game.states, players)
+        if samples is not None and sample_every and step % sample_every == 0:
+            rows = np.flatnonzero(live)
+            if rows.size > sample_rows:
+                rows = np.sort(sample_rng.choice(rows, sample_rows, replace=False))
+            samples.extend(game.states[rows].copy())
+        actions = seats.act(obs, mask, game.states if seats.reads_state else None, players, spec)
         if check:
             chosen = mask[np.arange(n), np.clip(actions, 0, spec.num_actions - 1)]
             if (live & ((actions < 0) | (actions >= spec.num_actions) | (chosen == 0))).any():
@@ -698,6 +758,289 @@ def _example(stats: TimingStats, limit: int, text: str) -> None:
         stats.examples.append(text)
 
 
+# ----- observation completeness ------------------------------------------------------------------------------------
+#: state fields that hide() leaves as they are but that no player knows, or that cannot matter to a decision, in
+#: every game (the header every layout starts with); a game adds its own in ``spec.extra["complete_ignore"]``
+#: (``{field: reason}``) and a call in ``check_game(complete_ignore=...)``
+UNKNOWABLE_FIELDS = {
+    "rng_key_lo": "the chance stream: no player knows the random key, which decides every later shuffle and draw",
+    "rng_key_hi": "the chance stream (as rng_key_lo)",
+    "rng_counter": "the chance stream (as rng_key_lo)",
+    "decisions": "the decision counter only feeds the safety cap DECISION_CAP, far beyond any game's length; the "
+                 "documented turn cap reads the turn field",
+}
+
+
+def completeness_ignored(spec: GameSpec, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``{field: reason}``: the state fields the completeness check leaves alone. The core's
+    :data:`UNKNOWABLE_FIELDS`, every ``<zone>_count`` field of a zone (redundant with the zone's slots: changed alone
+    it is no state that can occur; the zone itself is changed instead), the game's own list
+    (``spec.extra["complete_ignore"]``) and the call's ``extra``."""
+    names = {f.name for f in spec.state_layout.fields}
+    out = {k: v for k, v in UNKNOWABLE_FIELDS.items() if k in names}
+    for z in spec.state_layout.zones:
+        if f"{z.name}_count" in names:
+            out[f"{z.name}_count"] = f"redundant with the slots of zone {z.name!r}"
+    for source in (spec.extra.get("complete_ignore") if isinstance(spec.extra, Mapping) else None, extra):
+        for name, reason in (source or {}).items():
+            if name not in names:
+                raise ValueError(f"{spec.name}: complete_ignore names {name!r}, which is no state field")
+            if not str(reason).strip():
+                raise ValueError(f"{spec.name}: complete_ignore[{name!r}] needs a reason")
+            out[name] = str(reason)
+    return out
+
+
+def hidden_columns(spec: GameSpec, row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any,
+                   samples: int = 3) -> np.ndarray:
+    """``bool[W]``: the state columns ``spec.hide(row, viewer)`` changes in at least one of ``samples`` re-deals:
+    what ``viewer`` cannot know. A hidden column among identical cards may be taken for known; the checks that use
+    this only compare columns both states call known, so that can hide a failure, never make one."""
+    out = np.zeros(row.shape[0], dtype=bool)
+    for _ in range(samples):
+        out |= spec.hide(row, viewer, rng, pool) != row
+    return out
+
+
+def _position(spec: GameSpec, column: int) -> str:
+    name, at = spec.state_layout.locate(int(column))
+    shape = spec.state_layout[name].shape
+    return f"{name}{[int(i) for i in np.unravel_index(at, shape)]}" if shape else name
+
+
+def _mutants(spec: GameSpec, states: np.ndarray, known: np.ndarray, ignored: Mapping[str, str],
+             rng: np.random.Generator) -> tuple[list[int], list[np.ndarray], list[str], list[str]]:
+    """One change per (sampled state, state field) of something the actor knows, to a value that occurs: a field's
+    known column set to the value another sampled state has there (a ``deck_list`` entry: to another card some
+    sampled deck holds, since the games of one run often share their decks); a zone slot swapped with another known slot of
+    the same owner holding another card (both cards stay in play: a state that can occur). A per-instance field
+    (shape ``(2, deck size)``) is changed only for an instance whose card the actor knows, to a value it has in a
+    sample where it lies in the same zone. Returns the sample index, the changed row, the field and its
+    position."""
+    layout = spec.state_layout
+    dl_at = layout.offset("deck_list")
+    md = spec.max_deck
+    zone_cols, _ = _slot_index(spec)
+    zone_of = np.full(layout.size, -1, dtype=np.int64)
+    for s in range(zone_cols.shape[1]):
+        zone_of[zone_cols[0, s]], zone_of[zone_cols[1, s]] = 0, 1
+    # the zone each instance is in, per sample: a per-instance value occurs where the instance is in that zone (a
+    # hand card carries no damage, so damage taken from a sample where it was in play is no state that occurs)
+    inst_zone = np.full((states.shape[0], 2, md), -1, dtype=np.int64)
+    all_inst, _ = slot_cards(spec, states)
+    slot_zone = _slot_zone(spec)
+    for p in (0, 1):
+        k_idx, s_idx = np.nonzero(all_inst[:, p] >= 0)
+        inst_zone[k_idx, p, all_inst[k_idx, p, s_idx]] = slot_zone[s_idx]
+    origin, rows, names, where = [], [], [], []
+    for k in range(states.shape[0]):
+        row = states[k]
+        inst_known = known[k, dl_at:dl_at + 2 * md].reshape(2, md)
+        for f in layout.fields:
+            if f.name in ignored:
+                continue
+            cols = np.arange(layout.offset(f.name), layout.offset(f.name) + f.size)
+            cols = cols[known[k, cols]]
+            if f.zone:
+                owner = zone_of[cols]
+                inst = row[cols]
+                ok = (inst >= 0) & inst_known[owner, np.clip(inst, 0, md - 1)]
+                cols, owner, inst = cols[ok], owner[ok], inst[ok]
+                if not cols.size:
+                    continue
+                j = int(rng.integers(cols.size))
+                c, p = int(cols[j]), int(owner[j])
+                others = zone_cols[p][(row[zone_cols[p]] >= 0) & known[k, zone_cols[p]]]
+                others = others[inst_known[p, np.clip(row[others], 0, md - 1)]]
+                others = others[row[dl_at + p * md + row[others]] != row[dl_at + p * md + row[c]]]
+                if not others.size:
+                    continue
+                d = int(rng.choice(others))
+                mutant = row.copy()
+                mutant[c], mutant[d] = row[d], row[c]
+            else:
+                if f.name == "deck_list":  # another card in that deck slot: any card the samples' decks hold
+                    cards = np.unique(states[:, cols])
+                    cols = cols[(cards[None, :] != row[cols][:, None]).any(axis=1)]
+                    if not cols.size:
+                        continue
+                    c = int(cols[rng.integers(cols.size)])
+                    mutant = row.copy()
+                    mutant[c] = int(rng.choice(cards[cards != row[c]]))
+                    origin.append(k)
+                    rows.append(mutant)
+                    names.append(f.name)
+                    where.append(_position(spec, c))
+                    continue
+                alt = states[:, cols] != row[cols]
+                if f.shape == (2, md):  # per instance: only instances whose card the actor knows, values from
+                    at = cols - layout.offset(f.name)  # samples where the instance is in the same zone
+                    alt = alt[:, inst_known.reshape(-1)[at]]
+                    cols, at = cols[inst_known.reshape(-1)[at]], at[inst_known.reshape(-1)[at]]
+                    flat = inst_zone.reshape(states.shape[0], -1)
+                    alt &= flat[:, at] == flat[k, at]
+                cols, alt = cols[alt.any(axis=0)], alt[:, alt.any(axis=0)]
+                if not cols.size:
+                    continue
+                j = int(rng.integers(cols.size))
+                c = int(cols[j])
+                mutant = row.copy()
+                mutant[c] = states[int(rng.choice(np.flatnonzero(alt[:, j]))), c]
+            origin.append(k)
+            rows.append(mutant)
+            names.append(f.name)
+            where.append(_position(spec, c))
+    return origin, rows, names, where
+
+
+def check_completeness(game: BatchGame, states: np.ndarray, rng: np.random.Generator, stats: CompletenessStats,
+                       ignore: Mapping[str, str] | None = None, horizon: int = 12, samples: int = 3,
+                       max_examples: int = 3, chunk: int = 256) -> CompletenessStats:
+    """The observation-completeness check, the counterpart of the leak check, on sampled live ``states`` (the
+    viewer of each is its player to act). What a player knows is the state less what ``spec.hide`` re-deals for
+    it (:func:`hidden_columns`), less the fields of :func:`completeness_ignored`.
+
+    1. **Natural collisions.** Wherever two sampled states give the actor the same observation and mask, the columns
+       both call known must be equal, and the hidden columns of each field must hold the same values once sorted
+       (``hide`` permutes them); a difference is a failure (``collision_diffs``).
+    2. **Constructed pairs.** From every sampled state, for every state field, one thing the actor knows is changed
+       to a value that occurs (:func:`_mutants`). The change must show at once in the actor's observation, its mask,
+       or who decides (``shown``); if it does not, both rows are played on with the same random legal moves for up to
+       ``horizon`` decisions, and if what the actor sees (its observation and mask, who decides, the game's end) or
+       any actor's legal moves ever differ, the observation lacked something the actor knew and that matters: a
+       failure (``missing``), reported by field. A change that nothing ever shows is ``inert`` (a stale field, a
+       card that cannot matter here): a field need only be shown where it matters.
+    """
+    spec, pool, tables = game.spec, game.pool, game.pool.tables
+    ignored = completeness_ignored(spec, ignore)
+    states = np.ascontiguousarray(states)
+    n = states.shape[0]
+    if not n:
+        return stats
+    viewers = states[:, H_TO_ACT].astype(np.int32)
+    known = np.stack([~hidden_columns(spec, states[k], int(viewers[k]), rng, pool, samples) for k in range(n)])
+    stats.samples += n
+    obs = np.zeros((n, spec.obs_dim), dtype=np.float32)
+    game.kernels.batch_observe(states, tables, viewers, obs)
+    masks = _masks(game, states, viewers)
+    ign_cols = np.zeros(spec.state_layout.size, dtype=bool)
+    for name in ignored:
+        ign_cols[spec.state_layout.slice(name)] = True
+    groups: dict[bytes, int] = {}
+    for k in range(n):
+        key = bytes([viewers[k]]) + obs[k].tobytes() + masks[k].tobytes()
+        first = groups.setdefault(key, k)
+        if first == k:
+            continue
+        stats.collisions += 1
+        both = known[first] & known[k] & ~ign_cols
+        differ = set(_position(spec, c) for c in np.flatnonzero(both & (states[first] != states[k])))
+        hidden = ~(known[first] & known[k]) & ~ign_cols
+        for f in spec.state_layout.fields:
+            cols = np.flatnonzero(hidden[spec.state_layout.slice(f.name)]) + spec.state_layout.offset(f.name)
+            if cols.size and not np.array_equal(np.sort(states[first, cols]), np.sort(states[k, cols])):
+                differ.add(f"{f.name} (hidden values)")
+        if differ:
+            stats.collision_diffs += 1
+            _example(stats, max_examples, f"two states give player_{viewers[k]} the same observation and mask but "
+                     f"differ in what it can know: {sorted(differ)[:8]}:\n{spec.render(states[k], pool, viewers[k])}")
+    origin, rows, names, where = _mutants(spec, states, known, ignored, rng)
+    for name in names:
+        stats.fields.setdefault(name, [0, 0])[0] += 1
+    stats.mutants += len(rows)
+    for at in range(0, len(rows), chunk):
+        idx = np.array(origin[at:at + chunk])
+        _roll_pairs(game, states[idx], np.stack(rows[at:at + chunk]), viewers[idx], rng, stats, horizon,
+                    names[at:at + chunk], where[at:at + chunk], max_examples)
+    return stats
+
+
+def _roll_pairs(game: BatchGame, first: np.ndarray, second: np.ndarray, viewers: np.ndarray, rng: np.random.Generator,
+                stats: CompletenessStats, horizon: int, names: list[str], where: list[str], max_examples: int) -> None:
+    """Constructed pairs: ``first[i]`` (a sampled state) and ``second[i]`` (it with one known thing changed)."""
+    spec, tables = game.spec, game.pool.tables
+    m = first.shape[0]
+    header = [i for _, i in TIMING_FIELDS]
+    bad = check_conservation(spec, second) != 0
+    both = np.ascontiguousarray(np.concatenate([first, second]))
+    view2 = np.concatenate([viewers, viewers])
+
+    def seen(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        o = np.zeros((rows.shape[0], spec.obs_dim), dtype=np.float32)
+        game.kernels.batch_observe(rows, tables, view2, o)
+        return o, _masks(game, rows, view2)
+
+    o, mk = seen(both)
+    now = (o[:m] != o[m:]).any(axis=1) | (mk[:m] != mk[m:]).any(axis=1) | (both[:m, header] != both[m:, header]).any(1)
+    outcome = np.where(bad, 3, np.where(now, 1, 0))  # 0 open, 1 shown, 2 missing, 3 invalid
+    steps = np.full(m, -1)
+    for t in range(horizon):
+        open_ = (outcome == 0) & (both[:m, H_STATUS] == LIVE)
+        if not open_.any():
+            break
+        actors = np.where(open_, both[:m, H_TO_ACT], -1).astype(np.int32)
+        am = _masks(game, both, np.concatenate([actors, actors]))
+        diverged = open_ & (am[:m] != am[m:]).any(axis=1)
+        outcome[diverged], steps[diverged] = 2, t
+        go = open_ & ~diverged
+        moves = np.argmax((rng.random(am[:m].shape) + 1.0) * (am[:m] != 0), axis=1).astype(np.int32)
+        who = np.where(go, actors, -1).astype(np.int32)
+        errors = np.zeros(2 * m, dtype=np.int32)
+        game.kernels.batch_step(both, tables, np.concatenate([who, who]), np.concatenate([moves, moves]), errors)
+        refused = go & ((errors[:m] != 0) | (errors[m:] != 0))
+        outcome[refused] = 3
+        o, mk = seen(both)
+        differ = go & ~refused & ((o[:m] != o[m:]).any(axis=1) | (mk[:m] != mk[m:]).any(axis=1)
+                                  | (both[:m, header] != both[m:, header]).any(axis=1))
+        outcome[differ], steps[differ] = 2, t + 1
+    stats.shown += int((outcome == 1).sum())
+    stats.invalid += int((outcome == 3).sum())
+    stats.inert += int((outcome == 0).sum())
+    for i in np.flatnonzero(outcome == 2):
+        stats.missing += 1
+        stats.fields[names[i]][1] += 1
+        _example(stats, max_examples, f"player_{viewers[i]}'s observation and mask are the same when {where[i]} "
+                 f"changes, but what it sees differs {steps[i]} decision(s) later: the observation lacks "
+                 f"{names[i]!r}. The "
+                 f"state as player_{viewers[i]} sees it:\n{spec.render(first[i], game.pool, int(viewers[i]))}")
+
+
+# ----- honest pilots -----------------------------------------------------------------------------------------------
+def check_honest(game: BatchGame, agent: Any, states: np.ndarray, rng: np.random.Generator, stats: HonestStats,
+                 redeals: int = 2, max_examples: int = 3) -> HonestStats:
+    """The honest-pilot check on sampled live ``states``: ``agent`` decides for the player to act in each, through
+    the agent API exactly as every caller hands it a state (the observation, the mask and :func:`seat_view` rows),
+    and again in ``redeals`` re-deals ``spec.hide(state, actor)``. The decision must be the same: a pilot whose
+    choice changes when only cards its seat cannot see change reads what it may not know."""
+    from .core.seat_view import seat_view
+
+    spec, pool, tables = game.spec, game.pool, game.pool.tables
+    states = np.ascontiguousarray(states)
+    if not states.shape[0]:
+        return stats
+    actors = states[:, H_TO_ACT].astype(np.int32)
+    copies = [states] + [np.stack([spec.hide(states[k], int(actors[k]), rng, pool) for k in range(states.shape[0])])
+                         for _ in range(redeals)]
+    choices = []
+    for rows in copies:
+        obs = np.zeros((rows.shape[0], spec.obs_dim), dtype=np.float32)
+        game.kernels.batch_observe(rows, tables, actors, obs)
+        choices.append(np.asarray(agent.act(obs, _masks(game, rows, actors), seat_view(spec, rows, actors),
+                                            actors.copy())))
+    stats.positions += states.shape[0]
+    for r in range(redeals):
+        same_row = (copies[r + 1] == states).all(axis=1)
+        stats.unchanged += int(same_row.sum())
+        stats.redeals += int((~same_row).sum())
+        for k in np.flatnonzero(~same_row & (choices[r + 1] != choices[0])):
+            stats.changed += 1
+            a0 = spec.action_name(states[k], pool, int(actors[k]), int(choices[0][k]))
+            a1 = spec.action_name(copies[r + 1][k], pool, int(actors[k]), int(choices[r + 1][k]))
+            _example(stats, max_examples, f"the {_pilot_name(agent)} pilot of player_{actors[k]} chose {a0!r}, and "
+                     f"{a1!r} after a re-deal of what it cannot see:\n{spec.render(states[k], pool, int(actors[k]))}")
+    return stats
+
+
 # ----- single env == batch -----------------------------------------------------------------------------------------
 def check_alignment(spec: GameSpec, decks: Any, seed: int, actions: list[np.ndarray], final: np.ndarray,
                     rows: int, pool: Any = None) -> int:
@@ -769,6 +1112,12 @@ def check_game(
     min_timing_pairs: int = 50,
     timing: bool = True,
     replay_games: int = 256,
+    completeness: bool = True,
+    complete_every: int = 11,
+    complete_rows: int = 3,
+    complete_ignore: Mapping[str, str] | None = None,
+    complete_horizon: int = 12,
+    honest: bool = True,
 ) -> CheckReport:
     """Play every pairing of ``pilots`` and check every invariant; raises :class:`InvariantError` on a breach.
 
@@ -786,6 +1135,10 @@ def check_game(
     every pairing; the timing check fails on any leak, and when fewer than ``min_timing_pairs`` pairs were compared
     over the whole run although ``hide`` had something to re-deal. Seed replay and single env == batch are checked on
     the first batch of the first pairing (replay: its first ``replay_games`` games, played twice on their own).
+    ``completeness``: the observation-completeness check (:func:`check_completeness`) on ``complete_rows`` live games
+    sampled every ``complete_every`` decisions of the first batch of every pairing (random and heuristic play), with
+    the game's ignored fields plus ``complete_ignore`` (``{field: reason}``); ``honest``: the honest-pilot check
+    (:func:`check_honest`) of every heuristic pilot on the positions sampled from the pairings it plays in.
     """
     spec = get_spec(game)
     report = CheckReport(spec.name)
@@ -825,11 +1178,24 @@ def check_game(
             agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
             batch = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
             decisions_before = report.decisions
+            sampled: list[np.ndarray] = []
             final, recorded = play_pilots(
                 batch, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed, max_steps=max_steps,
                 record_rows=align_games if first else 0, report=report,
                 hidden_every=hidden_every if chunk == 0 else 0,
-                timing_every=timing_every if (chunk == 0 and timing) else 0, timing_rows=timing_rows)
+                timing_every=timing_every if (chunk == 0 and timing) else 0, timing_rows=timing_rows,
+                sample_every=complete_every if chunk == 0 and (completeness or honest) else 0,
+                sample_rows=complete_rows, samples=sampled)
+            if sampled:
+                positions = np.stack(sampled)
+                check_rng = np.random.default_rng(agent_seed + 5)
+                if completeness:
+                    check_completeness(batch, positions, check_rng, report.completeness, complete_ignore,
+                                       horizon=complete_horizon)
+                for pilot in dict.fromkeys((pa, pb)):
+                    if honest and _pilot_name(pilot) == "heuristic":
+                        check_honest(batch, make_pilot(spec, pilot, agent_seed, pool), positions, check_rng,
+                                     report.honest)
             stats.decisions += report.decisions - decisions_before
             stats.games += n
             stats.terminated += int((final[:, H_STATUS] == TERMINATED).sum())
@@ -847,7 +1213,21 @@ def check_game(
         report.terminated += stats.terminated
         report.truncated += stats.truncated
     _verdicts(spec, report, timing, min_timing_pairs)
+    _pilot_verdicts(spec, report)
     return report
+
+
+def _pilot_verdicts(spec: GameSpec, report: CheckReport) -> None:
+    c, h = report.completeness, report.honest
+    if c.missing or c.collision_diffs:
+        raise InvariantError(f"{spec.name}: the observation lacks what the player to act knows: {c.missing} of "
+                             f"{c.mutants} changes of a known field were never shown and changed what it saw later "
+                             f"(by field: {c.missing_fields()}); {c.collision_diffs} of {c.collisions} natural "
+                             f"collisions differ. First:\n" + "\n\n".join(c.examples[:1]) + f"\n{report.summary()}")
+    if h.changed:
+        raise InvariantError(f"{spec.name}: a pilot's decision depends on cards its seat cannot see ({h.changed} of "
+                             f"{h.redeals} re-deals). First:\n" + "\n\n".join(h.examples[:1])
+                             + f"\n{report.summary()}")
 
 
 def _check_replay(spec: GameSpec, n: int, decks: Any, pool: Any, base_seed: int, agent_seed: int, max_steps: int,
@@ -890,7 +1270,8 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
 
 
 __all__ = [
-    "check_alignment", "check_conservation", "check_game", "check_timing", "CheckReport", "hidden_slots",
+    "check_alignment", "check_completeness", "check_conservation", "check_game", "check_honest", "check_timing",
+    "CheckReport", "CompletenessStats", "completeness_ignored", "hidden_columns", "hidden_slots", "HonestStats",
     "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
     "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
     "TimingStats", "zone_geometry"

@@ -33,6 +33,7 @@ from .batch import BatchGame, get_spec
 from .decks import Deck
 from .errors import CardenvsError
 from .header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .seat_view import agent_states
 from .seeds import seed_bits
 from .rows import forfeit_game
 from .spec import GameSpec
@@ -324,7 +325,8 @@ def record_match(game: str | GameSpec, decks: Any = None, seed: int = 0, pilots:
     def decide(who, obs, mask):
         seat = int(who[0])
         players = np.array([seat], dtype=np.int32)
-        return np.asarray(agents[seat].act(obs, mask, batch.states, players), dtype=np.int32)
+        return np.asarray(agents[seat].act(obs, mask, agent_states(agents[seat], spec, batch.states, players), players),
+                          dtype=np.int32)
 
     batch.play_out(recorder.wrap(decide))
     return recorder.replay(0)

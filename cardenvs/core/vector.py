@@ -31,6 +31,7 @@ from .rows import forfeit_game
 from .batch import BatchGame, check_seed, int_array, rewards_from, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
 from .header import H_STATUS, H_TO_ACT, HEADER_SIZE, LIVE, TRUNCATED
+from .seat_view import agent_states
 from .spec import GameSpec
 
 
@@ -148,7 +149,8 @@ class SeatedBatch:
             for slot in np.unique(self.opponent_of[waiting]):
                 rows = np.flatnonzero(waiting & (self.opponent_of == slot))
                 agent = self._opponent_agents[slot]
-                chosen = agent.act(obs[rows], mask[rows], states[rows], players[rows])
+                chosen = agent.act(obs[rows], mask[rows], agent_states(agent, self.spec, states[rows], players[rows]),
+                                   players[rows])
                 try:
                     actions[rows] = int_array(chosen, "opponent actions", len(rows))
                 except BadArgumentError as exc:

@@ -14,6 +14,7 @@ from cardenvs.core.batch import BatchGame, get_spec
 from cardenvs.core.decks import Deck
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.header import DRAW, LIVE, TRUNCATED
+from cardenvs.core.seat_view import agent_states
 from cardenvs.core.seeds import seed_bits
 from cardenvs.core.spec import GameSpec
 
@@ -261,11 +262,12 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
             elif sub.size == n and getattr(agent, "inputs_read_only", False):
                 # every game live and piloted by this agent, which only reads its inputs: no row copies (for relics
                 # and heartbreak copying 10-11 KB of state per row cost more than the heuristic itself)
-                actions[:] = agent.act(obs, mask, batch.states, sub_seats)
+                actions[:] = agent.act(obs, mask, agent_states(agent, spec, batch.states, sub_seats), sub_seats)
             elif obs is not None and hasattr(agent, "act_rows"):  # reads the live rows in place (the policy)
                 actions[sub] = agent.act_rows(obs, mask, sub, sub_seats)
             else:
-                actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub], batch.states[sub], sub_seats)
+                actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub],
+                                         agent_states(agent, spec, batch.states[sub], sub_seats), sub_seats)
         own_decisions[rows, seats] += 1
         return actions
 
