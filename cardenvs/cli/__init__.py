@@ -14,6 +14,7 @@
     cardenvs play levelneo --opponent heuristic             you against an agent in the terminal (saves a replay)
     cardenvs replay replays/levelneo-....json [--html out.html]   watch a saved game
     cardenvs train levelneo --max-minutes 60                MaskablePPO by self-play (python -m cardenvs.train.ppo)
+    cardenvs exploit levelneo --minutes 20                  how exploitable the default pilot is (a fresh best response)
     cardenvs match levelneo heuristic random --games 2000   one pilot against another: both seats, every deck pairing
     cardenvs check levelneo --pilots heuristic --games 1000   play and check every invariant (cardenvs.testing)
 
@@ -54,9 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     # imported here, inside main's error handling: they load the engine, and a Ctrl-C while they load is one line
-    from . import balance, cards, check, decks, eval, games, match, play, replay, train
+    from . import balance, cards, check, decks, eval, exploit, games, match, play, replay, train
 
-    for command in (eval, decks, balance, games, play, cards, replay, match, check, train):  # the order of --help
+    for command in (eval, decks, balance, games, play, cards, replay, match, check, train, exploit):  # --help's order
         command.add_parser(sub)
     return parser
 
@@ -69,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from . import train
 
             return train.run(argv[1:])
+        if argv[:1] == ["exploit"]:  # likewise
+            from . import exploit
+
+            return exploit.run(argv[1:])
         parser = build_parser()
         args, extra = parser.parse_known_args(argv)
         if extra:  # named after the command they were given to, not the top level
