@@ -187,16 +187,22 @@ def test_cards_are_worded_and_fit_the_terminal(capsys, monkeypatch) -> None:
         line.split("│")[4].strip() for line in out.splitlines() if line.count("│") == 5)
 
 
-def test_every_levelneo_effect_has_words() -> None:
-    """Each card of the pool, each effect: a sentence with no op name or key=value left in it."""
-    import cardenvs
-    from cardenvs.games.levelneo import card_text, tables
+@pytest.mark.parametrize("game", ["levelneo", "simulfight"])
+def test_every_effect_of_a_worded_game_has_words(game: str) -> None:
+    """Each card of the pool, each effect: a sentence with no key=value and no vocabulary code left in it."""
+    import importlib
 
-    for card in cardenvs.get_game("levelneo").load_pool(None).cards:
+    import cardenvs
+
+    spec = cardenvs.get_game(game)
+    card_text = importlib.import_module(f"cardenvs.games.{game}.card_text")
+    codes = [w for words in (card_text.TRIGGER_WORDS, card_text.TARGET_WORDS, card_text.CONDITION_WORDS)
+             for w in words if "_" in w]  # ("draw", "self" are also words)
+    for card in spec.load_pool(None).cards:
         for effect in card.get("effects") or []:
             sentence = card_text.effect_text(effect)
-            raw = [op for op in tables.OP_NAMES if "_" in op and op in sentence]  # ("draw" is also a word)
-            assert "=" not in sentence and not raw, (card["name"], sentence)
+            assert "=" not in sentence and not [c for c in codes if c in sentence], (card["name"], sentence)
+            assert sentence.endswith(".") and "{" not in sentence, (card["name"], sentence)
 
 
 def test_card_help_in_play_is_readable() -> None:
