@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import cardenvs
+from tiny_ppo import TINY_PPO
 
 ROOT = Path(__file__).resolve().parents[2]
 # 60 s: Python's start, the imports and the setup take under 10 s of it on a quiet 2-core machine (35 s were seen on a
@@ -24,18 +25,7 @@ GAME = "simulfight" if "simulfight" in cardenvs.available_games() else cardenvs.
 # a tiny run: a small network (no card embedding or instance head), short rollouts, one deck pair, random opponents;
 # [eval] games far larger than a 30 s budget holds and evaluations the config alone would make only at the start and
 # the end (every = 100M steps)
-TINY = """
-[ppo]
-n_steps = 32
-batch_size = 128
-n_epochs = 1
-net_arch = [16]
-card_embedding = 0
-instance_head = 0
-[train]
-num_envs = 8
-checkpoint_every = 100_000_000
-decks = ["aggro", "guard"]
+TINY = TINY_PPO + """decks = ["aggro", "guard"]
 [opponents]
 mix = { random = 1.0 }
 league_every = 100_000_000
