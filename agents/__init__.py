@@ -14,7 +14,16 @@ from typing import Any
 from cardenvs.core.errors import BadArgumentError
 
 from .base import Agent, masked_uniform
-from .random_agent import RandomAgent
+
+# RandomAgent is imported on first use (its sampler is a Numba kernel): `import cardenvs` does not load Numba, so a
+# command that plays nothing (`cardenvs --help`, `decks validate`) answers without waiting for it
+def __getattr__(name: str) -> Any:
+    if name == "RandomAgent":
+        from .random_agent import RandomAgent
+
+        return RandomAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH")
 
@@ -31,6 +40,8 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, 
         raise BadArgumentError(f"agent must be one of {', '.join(AGENT_KINDS)} or an object with act(), got {kind!r}")
     game_name = game if isinstance(game, str) else game.name
     if kind == "random":
+        from .random_agent import RandomAgent
+
         return RandomAgent(seed)
     if kind == "heuristic":
         try:

@@ -6,8 +6,6 @@ from typing import Any
 
 from ..core.errors import BadArgumentError
 from ..core.escaping import terminal
-from ..core.replay import Replay, simulate
-from ..viewer import TerminalViewer, parse_view, write_html
 
 __all__ = ["add_parser", "run"]
 
@@ -30,6 +28,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``cardenvs replay FILE``: step through a replay, print one board, or write the HTML page."""
+    # imported here: they load the engine, which `cardenvs --help` does not need
+    from ..core.replay import Replay, simulate
+    from ..viewer import TerminalViewer, parse_view, write_html
+
     try:
         viewer = parse_view(args.view)
     except ValueError as err:

@@ -26,7 +26,7 @@ import os
 import re
 from pathlib import Path
 
-from numba.core import caching
+import sys
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 #: folders whose cached kernels get dependency stamps: the package, and the sibling top-level packages of a checkout
@@ -160,57 +160,106 @@ def _is_ours(py_file: str) -> bool:
     return any(root == path.parent or root in path.parents for root in ROOTS)
 
 
-class DependencyStampLocator(caching._CacheLocator):
-    """Numba's own locator for the file, with its freshness stamp extended by :func:`dependency_stamp`."""
+@functools.lru_cache(maxsize=None)
+def _locator_class() -> type:
+    """:class:`DependencyStampLocator`, made when Numba is imported (it subclasses Numba's locator): ``import
+    cardenvs`` does not import Numba, so a command that compiles nothing (``cardenvs --help``, ``decks validate``)
+    does not wait for it."""
+    from numba.core import caching
 
-    #: the locators Numba would otherwise pick for a file on disk, in its own order of preference
-    WRAPPED = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator)
+    class DependencyStampLocator(caching._CacheLocator):
+        """Numba's own locator for the file, with its freshness stamp extended by :func:`dependency_stamp`."""
 
-    def __init__(self, inner: caching._CacheLocator, py_file: str, module: str = "cardenvs") -> None:
-        self._inner = inner
-        self._py_file = py_file  # Numba reads this attribute of a locator in its messages
-        # A checkout's top-level folders import under two names (``benchmarks.ceiling`` from the repository root,
-        # ``cardenvs.benchmarks.ceiling`` installed), and Numba pickles the module name into each cache entry and
-        # imports it again on load: an entry one name wrote failed to load where the other name is all there is.
-        # Each top-level name other than ``cardenvs`` gets its own entries (the usual name keeps its file names).
-        top = (module or "").split(".")[0]
-        self._name_tag = "" if top == "cardenvs" else "_" + "".join(c if c.isalnum() else "_" for c in top)
+        #: the locators Numba would otherwise pick for a file on disk, in its own order of preference
+        WRAPPED = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator)
 
-    def ensure_cache_path(self) -> None:
-        self._inner.ensure_cache_path()
+        def __init__(self, inner: caching._CacheLocator, py_file: str, module: str = "cardenvs") -> None:
+            self._inner = inner
+            self._py_file = py_file  # Numba reads this attribute of a locator in its messages
+            # A checkout's top-level folders import under two names (``benchmarks.ceiling`` from the repository root,
+            # ``cardenvs.benchmarks.ceiling`` installed), and Numba pickles the module name into each cache entry and
+            # imports it again on load: an entry one name wrote failed to load where the other name is all there is.
+            # Each top-level name other than ``cardenvs`` gets its own entries (the usual name keeps its file names).
+            top = (module or "").split(".")[0]
+            self._name_tag = "" if top == "cardenvs" else "_" + "".join(c if c.isalnum() else "_" for c in top)
 
-    def get_cache_path(self) -> str:
-        return self._inner.get_cache_path()
+        def ensure_cache_path(self) -> None:
+            self._inner.ensure_cache_path()
 
-    def get_source_stamp(self):
-        return (self._inner.get_source_stamp(), dependency_stamp(self._py_file))
+        def get_cache_path(self) -> str:
+            return self._inner.get_cache_path()
 
-    def get_disambiguator(self) -> str:
-        return self._inner.get_disambiguator() + self._name_tag
+        def get_source_stamp(self):
+            return (self._inner.get_source_stamp(), dependency_stamp(self._py_file))
 
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not (os.path.exists(py_file) and _is_ours(py_file)):
+        def get_disambiguator(self) -> str:
+            return self._inner.get_disambiguator() + self._name_tag
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not (os.path.exists(py_file) and _is_ours(py_file)):
+                return None
+            for locator_class in cls.WRAPPED:
+                inner = locator_class.from_function(py_func, py_file)
+                if inner is not None:
+                    return cls(inner, py_file, getattr(py_func, "__module__", None) or "")
             return None
-        for locator_class in cls.WRAPPED:
-            inner = locator_class.from_function(py_func, py_file)
-            if inner is not None:
-                return cls(inner, py_file, getattr(py_func, "__module__", None) or "")
-        return None
+
+    return DependencyStampLocator
+
+
+def __getattr__(name: str):  # DependencyStampLocator, once Numba is imported
+    if name == "DependencyStampLocator":
+        return _locator_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _impl_class() -> type:
+    from numba.core import caching
+
     # CacheImpl in Numba >= 0.61, _CacheImpl before
     return getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
 
 
-def install() -> None:
-    """Make :class:`DependencyStampLocator` Numba's first choice (idempotent). Call before any kernel is defined."""
+def _install_now() -> None:
     impl = _impl_class()
-    if impl._locator_classes and impl._locator_classes[0] is DependencyStampLocator:
+    locator = _locator_class()
+    if impl._locator_classes and impl._locator_classes[0] is locator:
         return
-    impl._locator_classes = [DependencyStampLocator] + [c for c in impl._locator_classes
-                                                       if c is not DependencyStampLocator]
+    impl._locator_classes = [locator] + [c for c in impl._locator_classes if c is not locator]
+
+
+class _AfterCachingImport:
+    """A finder on ``sys.meta_path`` that lets Numba's ``caching`` module load as usual and installs the locator the
+    moment it has: before ``numba`` itself has finished importing, so before any kernel can be defined."""
+
+    name = "numba.core.caching"
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            exec_module = spec.loader.exec_module
+
+            def exec_then_install(module: object) -> None:
+                exec_module(module)
+                _install_now()
+
+            spec.loader.exec_module = exec_then_install  # type: ignore[method-assign]
+        return spec
+
+
+def install() -> None:
+    """Make :class:`DependencyStampLocator` Numba's first choice (idempotent). Call before any kernel is defined:
+    at once when Numba's caching module is loaded, else the moment it loads."""
+    if "numba.core.caching" in sys.modules:
+        _install_now()
+    elif not any(isinstance(f, _AfterCachingImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterCachingImport())
 
 
 __all__ = [

@@ -214,3 +214,17 @@ def test_card_help_in_play_is_readable() -> None:
     text = card_text(find_cards(spec.load_pool(None), "Ember Squire")[0], spec)
     assert text.splitlines() == ["Ember Squire (turn cost 1)", "  type character, color red, ap 2500, traits Knight",
                                  "  When it attacks: +500 AP to itself until end of turn."]
+
+
+def test_help_does_not_wait_for_numba() -> None:
+    """``import cardenvs`` imported Numba (the cache locator, the random agent's kernel): 0.5 s idle, 3-4 s on a
+    loaded machine, before --help could print a line. Numba now loads when a kernel module needs it, and the
+    dependency-stamp locator is installed the moment it does (test_numba_cache checks the cache still keys on
+    every dependency)."""
+    code = ("import contextlib, io, sys\nfrom cardenvs.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):"
+            "\n    main(['--help']); main(['decks', 'validate', '--help'])\nprint('numba' in sys.modules)\n"
+            "import numba\nfrom numba.core import caching\nfrom cardenvs.core.numba_cache import DependencyStampLocator, "
+            "_impl_class\nprint(_impl_class()._locator_classes[0] is DependencyStampLocator)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]
