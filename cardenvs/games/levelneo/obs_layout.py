@@ -79,7 +79,12 @@ CONTEXT = Layout("levelneo_context", fields(
     ("my_decision", (), "the viewer decides now"),
     ("my_turn", (), "the viewer is the turn player"),
     ("first_turn", (), "turn 1"),
-    ("main_phase_2", (), "the second main phase"),
+    ("main_phase", (), "the main phase the turn is in: 1 or 2 (0 before the first turn)"),
+    ("went_first", (), "the viewer is the first player (set at the turn-order choice)"),
+    ("setup_own", (), "the viewer makes the current setup decision (turn order, main, mulligan)"),
+    ("queued", (), "effects waiting to resolve (queue entries; more than 0 only behind a pending choice)"),
+    ("level_down_own", (), "the viewer's main must level down (the judged battle's pending level down)"),
+    ("level_down_opp", (), "the opponent's main must level down"),
     ("window_opponent_stage", (), "the open window's initiative is the opponent of the turn player"),
     ("support_played", (), "the turn player played a support this main phase"),
     ("battle", (), "a battle is declared"),
@@ -130,6 +135,7 @@ OBS = Layout(
         ("deck_bottom", (S.OPENING_HAND_SIZE,), "own deck from the bottom: card id of a card the viewer put there "
                                                 "at the mulligan (it knows them and their order; 0: unknown)"),
         ("choice_card", (), "card id of the source whose one-support effect waits for a choice (0: none)"),
+        ("held", (S.DECK_SIZE,), "own card instance i has been in the viewer's hand (it knows where it went)"),
         ("main", (2, CHAR.size), "main characters (own, opp): card features + " + _names(CHAR)[len("card, "):]),
         ("supports", (2, S.SUPPORT_CAP, CHAR.size), "support slots (own, opp): card features + character state"),
         ("level", (2, S.LEVEL_CAP, LEVEL_SLOT.size), "level zones (own, opp): present, face_up, card features if "

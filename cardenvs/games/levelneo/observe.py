@@ -117,7 +117,12 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CONTEXT_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
     out[c + L.CONTEXT_MY_TURN] = 1.0 if tp == p else 0.0
     out[c + L.CONTEXT_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
-    out[c + L.CONTEXT_MAIN_PHASE_2] = 1.0 if row[S.MAIN_PHASE] == 2 else 0.0
+    out[c + L.CONTEXT_MAIN_PHASE] = row[S.MAIN_PHASE]
+    out[c + L.CONTEXT_WENT_FIRST] = 1.0 if row[S.FIRST_PLAYER] == p else 0.0
+    out[c + L.CONTEXT_SETUP_OWN] = 1.0 if row[S.SETUP_PLAYER] == p else 0.0
+    out[c + L.CONTEXT_QUEUED] = row[S.QUEUE_COUNT]
+    out[c + L.CONTEXT_LEVEL_DOWN_OWN] = 1.0 if row[S.PENDING_LEVEL_DOWN] == p else 0.0
+    out[c + L.CONTEXT_LEVEL_DOWN_OPP] = 1.0 if row[S.PENDING_LEVEL_DOWN] == o else 0.0
     out[c + L.CONTEXT_WINDOW_OPPONENT_STAGE] = row[S.SUB]
     out[c + L.CONTEXT_SUPPORT_PLAYED] = row[S.SUPPORT_PLAYED]
     out[c + L.CONTEXT_BATTLE] = row[S.BATTLE]
@@ -183,6 +188,10 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 if (bits >> b) & 1:
                     out[L.O_USED_SKILLS + side * MAX_POOL + w * S.USED_BITS + b] = 1.0
         battle = row[S.BATTLE] != 0
+        # attacker and partner as declared: atk_a from the attack declaration on (partner and target steps included),
+        # atk_b from the partner step's choice on; outside those steps both are stale and never read
+        declared = battle or row[S.STEP] == S.ST_PARTNER or row[S.STEP] == S.ST_TARGET
+        partnered = battle or row[S.STEP] == S.ST_TARGET
         for s in range(-1, row[S.SUPPORT_COUNT + q]):  # the main (s = -1), then the supports: the CHAR blocks
             if s < 0:
                 inst = row[S.MAIN + q]
@@ -202,9 +211,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[at + L.CHAR_AP_NOW] = ap_now(row, ctab, q, inst, info, n_sources) / 1000.0
             out[at + L.CHAR_RESTED] = row[S.RESTED + k]
             out[at + L.CHAR_ATTACKED] = row[S.ATTACKED + k]
-            # the attacker is declared (and shown) before the partner and target steps; atk_a/atk_b are -1 otherwise
-            out[at + L.CHAR_ATTACKER] = 1.0 if q == tp and inst == row[S.ATK_A] else 0.0
-            out[at + L.CHAR_PARTNER] = 1.0 if q == tp and inst == row[S.ATK_B] else 0.0
+            out[at + L.CHAR_ATTACKER] = 1.0 if declared and q == tp and inst == row[S.ATK_A] else 0.0
+            out[at + L.CHAR_PARTNER] = 1.0 if partnered and q == tp and inst == row[S.ATK_B] else 0.0
             out[at + L.CHAR_DEFENDING] = 1.0 if battle and q != tp and inst == row[S.TARGET] else 0.0
             out[at + L.CHAR_DECLARED_TARGET] = 1.0 if battle and q != tp and inst == row[S.ORIG_TARGET] else 0.0
             out[at + L.CHAR_FACE_UP] = row[S.FACE_UP + k]
@@ -221,6 +229,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     # (``drawn``: the only deck cards it once held; nothing else enters a deck, and draws take the top)
     for i in range(S.DECK_SIZE):
         out[L.O_DECK_LIST + i] = row[S.DECK_LIST + p * S.DECK_SIZE + i] + 1
+        out[L.O_HELD + i] = row[S.DRAWN + p * S.DECK_SIZE + i]
     for j in range(min(row[S.DECK_COUNT + p], S.OPENING_HAND_SIZE)):
         inst = row[S.DECK + p * S.DECK_SIZE + j]
         if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:

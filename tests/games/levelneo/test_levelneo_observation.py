@@ -11,7 +11,8 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.obs_layout import (
     CHAR_AP_BATTLE, CHAR_AP_NEXT, CHAR_AP_TURN, CHAR_ATTACKER, CHAR_PARTNER, CHAR_QUEUED, CONTEXT_BURST_ONE_PASS,
-    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_RESULT_DEFENDER, CONTEXT_RESULT_TIE, OBS,
+    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_LEVEL_DOWN_OPP, CONTEXT_LEVEL_DOWN_OWN, CONTEXT_RESULT_DEFENDER,
+    CONTEXT_RESULT_TIE, OBS,
 )
 from cardenvs.games.levelneo.state import (
     QUEUE_ENTRY_INST, QUEUE_ENTRY_PLAYER, QUEUE_ENTRY_TRIGGER, RES_DEFENDER, RES_TIE, ST_BURST, ST_CHOOSE_MAIN,
@@ -180,3 +181,23 @@ def test_LN_B2_burst_alternation_shows_a_pass_made() -> None:
         obs.append(observe(g, 1))
     assert not np.array_equal(obs[0], obs[1])
     assert OBS.get(obs[1], "context")[CONTEXT_BURST_ONE_PASS] == 1
+
+
+def test_LN_S4_the_own_instances_held_and_the_pending_level_down_are_observed() -> None:
+    """Which own cards the viewer has held (LN-S4: it knows where each went) and whose main must level down (LN-J5),
+    found missing by check_game's observation-completeness check; a stale attacker (no attack declared) is not
+    shown, since the rules never read it."""
+    a = build(side(deck=["Magma Titan"]), side())
+    b = build(side(deck=["Magma Titan"]), side())
+    top = int(field(b, "deck")[0, int(field(b, "deck_count")[0]) - 1])
+    field(b, "drawn")[0, top] = 1
+    oa, ob = observe(a, 0), observe(b, 0)
+    assert not np.array_equal(oa, ob) and OBS.get(ob, "held")[top] == 1 and OBS.get(oa, "held")[top] == 0
+    assert np.array_equal(observe(a, 1), observe(b, 1))
+    g = _combi(False)
+    field(g, "pending_level_down")[...] = 1
+    ctx = OBS.get(observe(g, 1), "context")
+    assert ctx[CONTEXT_LEVEL_DOWN_OWN] == 1 and ctx[CONTEXT_LEVEL_DOWN_OPP] == 0
+    g = build(side(), side())
+    field(g, "atk_a")[...] = inst_of(g, 0, "main")  # stale: no attack declared, the rules never read it
+    assert OBS.get(observe(g, 0), "main")[0, CHAR_ATTACKER] == 0
