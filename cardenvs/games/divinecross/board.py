@@ -106,16 +106,24 @@ def attach(row: np.ndarray, zone: int, count: int, p: int, unit: int, inst: int)
 
 @helper
 def discard_energy(row: np.ndarray, p: int, unit: int, n: int) -> int:
-    """Discard up to ``n`` Energy from ``unit``, the most recently attached first; returns how many."""
+    """Discard up to ``n`` Energy from ``unit``, the highest card id first (among copies of one card, the most
+    recently attached); returns how many. Energy is untyped (DC-C3), so which cards go changes only the discard
+    pile's card ids; picking by card id makes them depend on which cards the Unit holds, which every observation
+    shows, and not on the order they were attached in, which none does."""
     done = 0
-    j = row[S.ENERGY_COUNT + p] - 1
-    while j >= 0 and done < n:
-        inst = row[S.ENERGY + p * S.DECK_SIZE + j]
-        if row[S.HOST + p * S.DECK_SIZE + inst] == unit:
-            zone_remove(row, S.ENERGY, S.ENERGY_COUNT, S.DECK_SIZE, p, j)
-            to_discard(row, p, inst)
-            done += 1
-        j -= 1
+    while done < n:
+        best, best_card = -1, -1
+        for j in range(row[S.ENERGY_COUNT + p] - 1, -1, -1):
+            inst = row[S.ENERGY + p * S.DECK_SIZE + j]
+            card = row[S.DECK_LIST + p * S.DECK_SIZE + inst]
+            if row[S.HOST + p * S.DECK_SIZE + inst] == unit and card > best_card:
+                best, best_card = j, card
+        if best < 0:
+            break
+        inst = row[S.ENERGY + p * S.DECK_SIZE + best]
+        zone_remove(row, S.ENERGY, S.ENERGY_COUNT, S.DECK_SIZE, p, best)
+        to_discard(row, p, inst)
+        done += 1
     return done
 
 

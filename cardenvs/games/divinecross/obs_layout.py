@@ -156,14 +156,17 @@ OBS = Layout(
                                     "card seen leaving it"),
         ("shown", (2, S.POOL_CAP), "per player (own, opp), per card id: the most copies one of that player's setup "
                                    "reveals (DC-S5) showed, a lower bound on its deck list's copies"),
+        ("attached", (2, S.AREA_SIZE, 2, S.POOL_CAP), "per player (own, opp), unit position (Main, Standby 1..3) "
+                                                      "and kind (Energy, Assist): the cards attached to it, by card "
+                                                      "id"),
     ),
     dtype_scalar=np.float32,
 )
 OBS_SIZE = OBS.size
 (
-    O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC_CARDS, O_OWN_DECK, O_SHOWN,
+    O_STEP, O_CONTEXT, O_COUNTS, O_HAND, O_UNITS, O_PENDING, O_PUBLIC_CARDS, O_OWN_DECK, O_SHOWN, O_ATTACHED,
 ) = OBS.offsets(
-    "step", "context", "counts", "hand", "units", "pending", "public_cards", "own_deck", "shown",
+    "step", "context", "counts", "hand", "units", "pending", "public_cards", "own_deck", "shown", "attached",
 )
 
 #: every flat observation index that holds a card id (``SPEC.obs_card_ids``): the hand slots, the unit positions of

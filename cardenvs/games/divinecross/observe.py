@@ -2,10 +2,11 @@
 
 "own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order, the
 opponent's deck contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both
-discard piles, KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``; the own deck's
-contents (known from the deck list) in ``own_deck``; the cards both players' setup reveals showed (DC-S5) in
-``shown``; every card slot carries its ``card_id`` (pool index + 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]:
-damage and HP / 100, deck, hand and discard counts / 10, the turn / 100.
+discard piles, KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``, and the attached
+ones per unit position in ``attached``; the own deck's contents (known from the deck list) in ``own_deck``; the
+cards both players' setup reveals showed (DC-S5) in ``shown``; every card slot carries its ``card_id`` (pool index
++ 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]: damage and HP / 100, deck, hand and discard counts
+/ 10, the turn / 100.
 """
 from __future__ import annotations
 
@@ -129,7 +130,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[L.O_STEP + row[S.STEP]] = 1.0
     c = L.O_CONTEXT
     out[c + L.CTX_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
-    out[c + L.CTX_MY_TURN] = 1.0 if tp == p and row[S.FIRST_PLAYER] >= 0 else 0.0
+    out[c + L.CTX_MY_TURN] = 1.0 if tp == p and row[S.STEP] > S.ST_START else 0.0  # setup is nobody's turn
     out[c + L.CTX_I_WENT_FIRST] = 1.0 if row[S.FIRST_PLAYER] == p else 0.0
     out[c + L.CTX_NO_SKILL_THIS_TURN] = 1.0 if row[H_TURN] == 1 else 0.0  # DC-K2: turn 1 is the first player's
     out[c + L.CTX_CHARGED_OWN] = row[S.CHARGED + p]
@@ -175,6 +176,18 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             out[attached + card_of(row, q, row[S.ENERGY + q * S.DECK_SIZE + k])] += 1.0
         for k in range(row[S.ASSIST_COUNT + q]):
             out[attached + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1.0
+        # which cards sit on which Unit, as Energy or as an Assist (public; any card can be charged as Energy): what
+        # a KO, a retreat or strip_energy puts in the discard pile
+        for kind in range(2):
+            zone, count = (S.ENERGY, S.ENERGY_COUNT) if kind == 0 else (S.ASSIST, S.ASSIST_COUNT)
+            for k in range(row[count + q]):
+                inst = row[zone + q * S.DECK_SIZE + k]
+                host = row[S.HOST + q * S.DECK_SIZE + inst]
+                for j in range(1 + row[S.STANDBY_COUNT + q]):
+                    if g[side, j, G_UNIT] == host:
+                        at = L.O_ATTACHED + ((side * S.AREA_SIZE + j) * 2 + kind) * S.POOL_CAP
+                        out[at + card_of(row, q, inst)] += 1.0
+                        break
         for c in range(S.POOL_CAP):  # DC-S5: what the setup reveals showed (both players saw them)
             out[L.O_SHOWN + side * S.POOL_CAP + c] = row[S.SHOWN + q * S.POOL_CAP + c]
         for j in range(1 + row[S.STANDBY_COUNT + q]):

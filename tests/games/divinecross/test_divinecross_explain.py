@@ -351,7 +351,9 @@ def test_render_shows_hp_with_the_assists_hp() -> None:
 
 
 def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
-    """`cardenvs play` as a person types it: the setup placement refuses a non-Unit with the game's reason."""
+    """`cardenvs play` as a person types it: the setup placement refuses a non-Unit with the game's reason. Seed 4:
+    the person's opening hand holds two Units (play takes a person's only legal action for them) and hand 0 is not
+    a Unit."""
     import io
 
     from rich.console import Console
@@ -359,14 +361,14 @@ def test_a_person_asks_why_and_for_the_legend_in_play() -> None:
     from cardenvs.play import PlaySession
 
     out = io.StringIO()
-    session = PlaySession("divinecross", opponent="random", seed=0, console=Console(file=out, width=200),
+    session = PlaySession("divinecross", opponent="random", seed=4, console=Console(file=out, width=200),
                           inp=io.StringIO("why 0\nwhy 32\nlegend\n2\nquit\n"))
     session.run()
     text = out.getvalue()
     assert "every player must place a Unit as Main Unit (DC-S4)" in text
     assert "charging is allowed only in your Main Phase (DC-C1); the step now is 'setup: place main unit'" in text
     assert "divinecross board legend" in text
-    assert "only a Unit can be placed face down as your Main Unit" in text  # seed 0: hand 0 is not a Unit
+    assert "only a Unit can be placed face down as your Main Unit" in text  # seed 4: hand 0 is not a Unit
 
 
 def test_DC_U7_board_shows_both_discard_piles_and_the_log_names_public_cards() -> None:

@@ -12,7 +12,8 @@ from cardenvs.games.divinecross.obs_layout import OBS
 from cardenvs.games.divinecross.rules import advance
 from cardenvs.games.divinecross.state import DECK_SIZE, ST_EXTRA_DRAW
 from cardenvs.games.divinecross.text import hide, render
-from divinecross_helpers import POOL, build, field, step_of
+from divinecross_helpers import POOL, build, do, field, step_of
+from divinecross_helpers import names as names_of
 
 
 def _differing_fields(a: np.ndarray, b: np.ndarray) -> set[str]:
@@ -101,3 +102,61 @@ def test_own_deck_contents_are_observed_and_the_opponents_are_not() -> None:
         twin = a.clone()
         twin.states[0] = row
         assert (twin.observe([viewer])[0] == a.observe([viewer])[0]).all()
+
+
+def _with_energy(cards: dict[int, list[str]]) -> BatchGame:
+    """Player 0: Kiln Warden (retreat 2) in the Main Area, Cinderpaw Cub on Standby; ``cards[pos]`` are the Energy
+    cards attached to position ``pos``, in attachment order."""
+    g = build({"main": "Kiln Warden", "standby": ["Cinderpaw Cub"], "hand": ["Smoke Bomb"],
+               "energy": {pos: len(names) for pos, names in cards.items()}}, {"main": "Reef Titan"})
+    insts = iter(field(g, "energy")[0, : int(field(g, "energy_count")[0])].tolist())
+    for pos, names in cards.items():  # build attaches position by position, in this order
+        for name in names:
+            field(g, "deck_list")[0, next(insts)] = POOL.by_name[name]
+    return g
+
+
+def test_DC_C6_O4_which_cards_sit_on_which_unit_is_observed() -> None:
+    """DC-C6/DC-O4: attachments move with their Unit and go to the discard pile when it is KO'd, so which public
+    card sits on which Unit decides what a KO, a retreat or strip_energy discards. Two positions that differ only in
+    which Unit holds which Energy card (same counts per Unit, same cards per player) used to look the same."""
+    a = _with_energy({0: ["Treasure Map"], 1: ["Battle Fury"]})
+    b = _with_energy({0: ["Battle Fury"], 1: ["Treasure Map"]})
+    for viewer in (0, 1):
+        obs_a, obs_b = a.observe([viewer])[0].copy(), b.observe([viewer])[0]
+        assert _differing_fields(obs_a, obs_b) == {"attached"}
+        side = 0 if viewer == 0 else 1  # player 0's Units: the viewer's own side or the opponent's
+        energy = OBS.get(obs_a, "attached")[side, :, 0]  # [position, card id] of the Energy
+        assert energy[0, POOL.by_name["Treasure Map"]] == 1 and energy[1, POOL.by_name["Battle Fury"]] == 1
+        assert OBS.get(obs_a, "attached")[side].sum() == 2
+
+
+def test_DC_E4_C2_an_assist_card_charged_as_energy_is_told_from_one_attached_as_an_assist() -> None:
+    """DC-E4/DC-C2: a charge attaches the deck's top card as Energy, whatever its type, so an Assist card can be
+    either; which one it is decides what it does and what a retreat or strip_energy discards. Two positions that
+    differ only in which of two attached cards is the Energy and which the Assist (Flame Brand and Iron Buckler
+    both on the Main Unit) must look different."""
+    def position(energy: str, assist: str) -> BatchGame:
+        g = build({"main": "Kiln Warden", "energy": {0: 1}, "assists": {0: [assist]}}, {"main": "Reef Titan"})
+        field(g, "deck_list")[0, int(field(g, "energy")[0, 0])] = POOL.by_name[energy]
+        return g
+
+    a, b = position("Flame Brand", "Iron Buckler"), position("Iron Buckler", "Flame Brand")
+    for viewer in (0, 1):
+        assert "attached" in _differing_fields(a.observe([viewer])[0].copy(), b.observe([viewer])[0])
+
+
+def test_DC_R2_a_retreat_discards_the_highest_card_id_whatever_the_attachment_order() -> None:
+    """DC-R2 (engine choice, RULES.md): the Energy a retreat pays is picked by card id (the highest first), not by
+    attachment order, which no observation shows: the same Energy cards attached in another order give the same
+    discard pile and the same observations."""
+    names = ["Treasure Map", "Battle Fury", "Field Ration"]
+    paid = sorted(names, key=lambda n: POOL.by_name[n])[-2:]  # Kiln Warden's retreat costs 2
+    results = []
+    for order in (names, names[::-1], names[1:] + names[:1]):
+        g = _with_energy({0: order})
+        do(g, "retreat", 0)
+        assert sorted(names_of(g, 0, "discard")) == sorted(paid)
+        results.append((g.observe([0])[0].copy(), g.observe([1])[0].copy()))
+    for obs in results[1:]:
+        assert all((x == y).all() for x, y in zip(obs, results[0]))

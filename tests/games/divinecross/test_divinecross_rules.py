@@ -878,7 +878,7 @@ def test_effects_on_several_units_do_not_depend_on_the_slot_order() -> None:
 
 
 def test_which_energy_card_pays_a_retreat_cannot_matter() -> None:
-    """Choices the engine makes (RULES.md): a retreat discards the most recently attached Energy. Energy is untyped
+    """Choices the engine makes (RULES.md): a retreat discards the highest card id first. Energy is untyped
     (DC-C3), so positions that differ only in which cards are the Energy play the same: after the retreat and a
     whole turn cycle, every state field but the card identities is equal."""
     rows = []
@@ -899,7 +899,8 @@ def test_which_energy_card_pays_a_retreat_cannot_matter() -> None:
     assert np.array_equal(a[keep], b[keep])
     for x, y in ((oa0, ob0), (oa1, ob1)):
         mask = np.ones(x.shape[0], dtype=bool)
-        mask[OBS.slice("public_cards")] = False  # the identities of the discarded / attached cards are all that differs
+        for name in ("public_cards", "attached"):  # the identities of the discarded / attached cards: all that differs
+            mask[OBS.slice(name)] = False
         assert np.array_equal(x[mask], y[mask])
 
 
