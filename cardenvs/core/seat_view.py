@@ -41,39 +41,59 @@ ZONE_PLAIN, ZONE_DECK, ZONE_HAND = 0, 1, 2
 __all__ = ["VIEW_COUNTER", "VIEW_KEY_HI", "VIEW_KEY_LO", "agent_states", "is_view", "seat_view", "view_geometry"]
 
 
+@njit(cache=True, nogil=True)
+def _insertion_sort(a: np.ndarray, n: int) -> None:
+    """Sort ``a[:n]`` in place: the groups are a deck long at most, where this beats allocating for ``np.sort``."""
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
 @njit(parallel=True, cache=True, nogil=True)
 def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zone_starts: np.ndarray,
                    zone_widths: np.ndarray, zone_kinds: np.ndarray, deck_list_at: int, max_deck: int, face_at: int,
                    face_hidden: int, known_at: int, drawn_at: int) -> None:
     """``out[i]``: row ``i`` as seat ``players[i]`` may know it (see the module docstring); a row with seat -1 is
     copied as it is (no one decides there). Zones are compact (``-1`` only after the last card)."""
+    zones = zone_starts.shape[0]
+    decks = 0
+    for z in range(zones):
+        if zone_kinds[z] == ZONE_DECK:
+            decks += 1
     for i in prange(states.shape[0]):
         row = states[i]
         view = out[i]
-        for k in range(row.shape[0]):
-            view[k] = row[k]
+        view[:] = row
         seat = players[i]
         if seat < 0 or seat > 1:
             continue
         view[H_RNG_KEY_LO] = VIEW_KEY_LO
         view[H_RNG_KEY_HI] = VIEW_KEY_HI
         view[H_RNG_COUNTER] = VIEW_COUNTER - seat  # the seat too, so a view is not taken for another seat's
+        scratch = np.empty(3 * max_deck, dtype=np.int64)  # one allocation per row: slots, keys, pooled instances
+        slots = scratch[:max_deck]
+        keys = scratch[max_deck:2 * max_deck]
         opp = 1 - seat
         dl = deck_list_at + opp * max_deck
-        for z in range(zone_starts.shape[0]):  # the opponent's deck order: instances by number
+        for z in range(zones):  # the opponent's deck order: instances by number
             if zone_kinds[z] == ZONE_DECK:
                 base = zone_starts[z] + opp * zone_widths[z]
                 m = 0
                 while m < zone_widths[z] and row[base + m] >= 0:
                     m += 1
-                view[base:base + m] = np.sort(row[base:base + m])
-        pooled = np.empty(max_deck, dtype=np.int64)
+                _insertion_sort(view[base:base + m], m)
         n = 0
-        for z in range(zone_starts.shape[0]):
+        for z in range(zones):
             base = zone_starts[z] + opp * zone_widths[z]
             for j in range(zone_widths[z]):
                 inst = view[base + j]
-                if inst < 0 or inst >= max_deck:
+                if inst < 0:
+                    break  # compact zones
+                if inst >= max_deck:
                     continue
                 hidden = zone_kinds[z] != ZONE_PLAIN
                 if not hidden and face_at >= 0:
@@ -81,49 +101,39 @@ def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zon
                 if hidden and known_at >= 0 and zone_kinds[z] != ZONE_DECK:
                     hidden = row[known_at + opp * max_deck + inst] == 0
                 if hidden and n < max_deck:
-                    pooled[n] = inst
+                    slots[n] = inst
+                    keys[n] = row[dl + inst]
                     n += 1
-        if n > 1:
-            ids = np.empty(n, dtype=np.int64)
-            for k in range(n):
-                ids[k] = row[dl + pooled[k]]
-            ids.sort()
-            for k in range(n):
-                view[dl + pooled[k]] = ids[k]
+        _insertion_sort(keys, n)
+        for k in range(n):
+            view[dl + slots[k]] = keys[k]
         # the seat's own unseen cards: its decks, and face-down cards that never reached its hand (taken unseen from
-        # a deck); their instances are put in canonical order over those slots (instance numbers stay with cards)
-        # a seat with one deck: its face-down cards join it; with several (relics) each deck is ordered on its own
+        # a deck); their instances are put in canonical order over those slots (instance numbers stay with cards).
+        # A seat with one deck: its face-down cards join it; with several (relics) each deck is ordered on its own
         own = deck_list_at + seat * max_deck
-        decks = 0
-        for z in range(zone_starts.shape[0]):
-            if zone_kinds[z] == ZONE_DECK:
-                decks += 1
-        slots = np.empty(zone_starts.shape[0] * max_deck, dtype=np.int64)
-        keys = np.empty(zone_starts.shape[0] * max_deck, dtype=np.int64)
-        for g in range(zone_starts.shape[0]):
+        for g in range(zones):
             if zone_kinds[g] != ZONE_DECK:
                 continue
             m = 0
-            for z in range(zone_starts.shape[0]):
-                if z != g and (zone_kinds[z] != ZONE_PLAIN or decks != 1):
+            for z in range(zones):
+                if z != g and (zone_kinds[z] != ZONE_PLAIN or decks != 1 or face_at < 0 or drawn_at < 0):
                     continue
                 base = zone_starts[z] + seat * zone_widths[z]
                 for j in range(zone_widths[z]):
                     inst = row[base + j]
-                    if inst < 0 or inst >= max_deck:
+                    if inst < 0:
+                        break
+                    if inst >= max_deck:
                         continue
-                    unseen = z == g
-                    if not unseen and face_at >= 0 and drawn_at >= 0:
-                        unseen = row[face_at + seat * max_deck + inst] == face_hidden and \
-                            row[drawn_at + seat * max_deck + inst] == 0
-                    if unseen and m < slots.shape[0]:
+                    unseen = z == g or (row[face_at + seat * max_deck + inst] == face_hidden
+                                        and row[drawn_at + seat * max_deck + inst] == 0)
+                    if unseen and m < max_deck:
                         slots[m] = base + j
                         keys[m] = row[own + inst] * (max_deck + 1) + inst
                         m += 1
-            if m > 1:
-                ordered = np.sort(keys[:m])
-                for k in range(m):
-                    view[slots[k]] = ordered[k] % (max_deck + 1)
+            _insertion_sort(keys, m)
+            for k in range(m):
+                view[slots[k]] = keys[k] % (max_deck + 1)
 
 
 _GEOMETRY: dict[int, tuple[Any, tuple]] = {}
