@@ -26,6 +26,16 @@ SPEC = declare(
     # the actions numbered by a card's slot or deck instance, with that card's observation block (``[ppo]
     # instance_head``); field[1] is the opponent's side
     action_obs_blocks=(("choose_lead", "lead_options"), ("hand", "hand"), ("target", "field[1]")),
+    # state the observation completeness check (cardenvs.testing) leaves alone, and why it cannot matter
+    extra={"complete_ignore": {
+        "since_turn": "only since_turn < turn is ever read (HB-I4: may evolve), and the observation shows it as "
+                      "may_evolve; a reachable since_turn never exceeds the turn, so the flag stays right later",
+        "charge": "the charge zone's order: it decides only which charged card a Discharge makes public (HB-C8: no "
+                  "rule reads a charged or discarded card's identity); the contents are in charged_cards",
+        "deck": "the own deck is known only while its player chooses a Lead at setup, and start_game shuffles it "
+                "before any card is drawn: its order then decides nothing a player could plan for (the check's "
+                "fixed random key deals other hands from another order); its contents are in unseen_cards",
+    }},
 )
 default_decks = SPEC.default_decks
 

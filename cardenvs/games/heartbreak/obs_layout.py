@@ -91,6 +91,12 @@ CONTEXT = _block(
     ("window_answer_stage", ()), ("window_mine", ()), ("trig_call", ()), ("trig_start", ()), ("trig_end", ()),
     ("turn", (), "/100"), ("bypass_target_pending", ()), ("choice_swap", ()), ("choice_evolve", ()),
     ("choice_mine", ()),
+    ("pending_action", (S.MAX_ACTIONS,), "one-hot: the Lead's declared action waiting for its [Bypass] target"),
+    ("window_return", (S.NUM_STEPS,), "one-hot, in a response window or an effect choice: the step the turn goes "
+                                      "on with once the stack has resolved"),
+    ("resume_effect", (), "in an effect choice: the paused effect's index in its card's text"),
+    ("triggers_return", (S.NUM_STEPS,), "one-hot, while triggered abilities are being ordered and resolved: the "
+                                        "step the turn goes on with after the last one"),
 )
 CONTEXT.export(globals(), "CTX_")
 #: per player counts

@@ -217,10 +217,19 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
     out[c + L.CTX_TRIG_END] = 1.0 if kind == TR_END and waiting else 0.0
     out[c + L.CTX_TURN] = row[H_TURN] / 100.0
     out[c + L.CTX_BYPASS_TARGET_PENDING] = 1.0 if row[S.PENDING_ACTION] >= 0 and st == S.ST_TARGET else 0.0
+    if st == S.ST_TARGET and 0 <= row[S.PENDING_ACTION] < S.MAX_ACTIONS:  # the action its player declared (HB-K1)
+        out[c + L.CTX_PENDING_ACTION + row[S.PENDING_ACTION]] = 1.0
+    if (st == S.ST_WINDOW or st == S.ST_CHOOSE) and 0 <= row[S.RET_STEP] < S.NUM_STEPS:  # both saw it open there
+        out[c + L.CTX_WINDOW_RETURN + row[S.RET_STEP]] = 1.0
+    resolving_triggers = st == S.ST_TRIGGERS or ((st == S.ST_WINDOW or st == S.ST_CHOOSE)
+                                                 and row[S.RET_STEP] == S.ST_TRIGGERS)
+    if resolving_triggers and 0 <= row[S.TRIG_NEXT] < S.NUM_STEPS:  # where the turn goes on after them
+        out[c + L.CTX_TRIGGERS_RETURN + row[S.TRIG_NEXT]] = 1.0
     if st == S.ST_CHOOSE:
         out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
         out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
         out[c + L.CTX_CHOICE_MINE] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
+        out[c + L.CTX_RESUME_EFFECT] = row[S.RESUME_EFFECT]
     for side in range(2):  # each side's fighters, items and stock counts (one call site: one compiled version)
         scan_stock(row, ctab, p if side == 0 else o, info, side)
     for side in range(2):

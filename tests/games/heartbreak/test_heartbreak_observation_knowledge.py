@@ -3,17 +3,33 @@ knows give it different observations, and positions that differ only in what it 
 
 Each case swaps the identities (``deck_list`` entries) of two instances of one player, so both positions hold the
 same cards; only where they lie differs. Each case failed before the ``stock_cards``, ``charged_cards`` and
-``unseen_cards`` fields existed (the two observations it expects to differ were equal).
+``unseen_cards`` fields and the context's ``pending_action``, ``window_return``, ``resume_effect`` and ``triggers_return`` existed (the two
+observations it expects to differ were equal).
 """
 from __future__ import annotations
 
 import numpy as np
-from heartbreak_helpers import FILLER, POOL, build, field
+from heartbreak_helpers import FILLER, POOL, build, do, field
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak.obs_layout import (CTX_PENDING_ACTION, CTX_RESUME_EFFECT, CTX_TRIGGERS_RETURN,
+                                                  CTX_WINDOW_RETURN)
 from cardenvs.games.heartbreak.observe import OBS
-from cardenvs.games.heartbreak.state import MAX_DECK, STATE
+from cardenvs.games.heartbreak.state import (
+    CH_EVOLVE,
+    MAX_DECK,
+    NUM_STEPS,
+    ST_CHOOSE,
+    ST_CLEANUP,
+    ST_DRAW,
+    ST_END_OPEN,
+    ST_START_OPEN,
+    ST_TARGET,
+    ST_TRIGGERS,
+    ST_WINDOW,
+    STATE,
+)
 
 
 _POOL_TABLES = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0).pool.tables
@@ -98,3 +114,60 @@ def test_HB_C8_I15_H9_the_cards_a_viewer_cannot_see_are_known_only_together() ->
     assert not np.array_equal(_obs(g.states[0], 1), _obs(other, 1))  # its owner sees its hand
     own = OBS.get(_obs(g.states[0], 0), "unseen_cards")[0]
     assert own.sum() == int(field(g, "deck_count")[0]) + 5 and own[POOL.by_name[FILLER]] == own.sum()
+
+
+def test_HB_K1_the_target_step_shows_which_action_waits_for_its_target() -> None:
+    """HB-K1: a [Bypass] attacker picks its target after its player declared one of the Lead's actions; that player
+    knows which (the two actions deal different damage), so the target step shows it."""
+    views = []
+    for k in range(2):
+        g = build({"lead": "Kiln Warden"}, {"lead": "Reefling Scout", "backup": [FILLER]}, step=ST_TARGET)
+        field(g, "pending_action")[...] = k
+        views.append(_obs(g.states[0], 0))
+    assert not np.array_equal(views[0], views[1])
+    assert [OBS.get(v, "context")[CTX_PENDING_ACTION + k] for k, v in enumerate(views)] == [1.0, 1.0]
+
+
+def test_HB_R3_a_window_shows_where_the_turn_goes_on() -> None:
+    """HB-R3: a Turbo played at the start phase's open moment and the same Turbo at the end phase's open moment open
+    the same window; both players saw where, and the turn goes on there (main phase or end of turn)."""
+    views = {0: [], 1: []}
+    for step in (ST_START_OPEN, ST_END_OPEN):
+        g = build({"lead": "Kiln Warden", "hand": ["Reinforcements", FILLER]}, {"lead": "Reefling Scout",
+                                                                             "hand": [FILLER]}, step=step)
+        do(g, "hand", 0)
+        assert int(field(g, "step")) == ST_WINDOW
+        for viewer in (0, 1):
+            views[viewer].append(_obs(g.states[0], viewer))
+    for viewer in (0, 1):
+        assert not np.array_equal(*views[viewer])
+        returns = [np.flatnonzero(OBS.get(v, "context")[CTX_WINDOW_RETURN:CTX_WINDOW_RETURN + NUM_STEPS])
+                   for v in views[viewer]]
+        assert [r.tolist() for r in returns] == [[ST_START_OPEN], [ST_END_OPEN]]
+
+
+def test_HB_I5_an_effect_choice_shows_which_effect_of_its_card_is_paused() -> None:
+    """HB-I5 (the evolve effect's choice, ST_CHOOSE): the effects of one card resolve in printed order, and a choice
+    pauses one of them; the players saw the earlier ones resolve, so the choice shows which one is paused."""
+    views = []
+    for paused in (0, 1):
+        g = build({"lead": "Bloomcaller Druid", "hand": ["Thornwood Elder"]}, {"lead": "Reefling Scout"},
+                  step=ST_CHOOSE)
+        field(g, "choice_kind")[...] = CH_EVOLVE
+        field(g, "choice_player")[...] = 0
+        field(g, "resume_effect")[...] = paused
+        views.append(_obs(g.states[0], 1))
+    assert not np.array_equal(views[0], views[1])
+    assert OBS.get(views[1], "context")[CTX_RESUME_EFFECT] == 1.0
+
+
+def test_HB_L5_L6_the_trigger_step_shows_where_the_turn_goes_on() -> None:
+    """HB-L5/L6: while triggered abilities are ordered and resolved, both players know which phase collected them
+    and so where the turn goes on after the last one."""
+    views = []
+    for after in (ST_DRAW, ST_CLEANUP):
+        g = build({"lead": "Kiln Warden"}, {"lead": "Reefling Scout"}, step=ST_TRIGGERS)
+        field(g, "trig_next")[...] = after
+        views.append(_obs(g.states[0], 1))
+    assert not np.array_equal(views[0], views[1])
+    assert OBS.get(views[1], "context")[CTX_TRIGGERS_RETURN + ST_CLEANUP] == 1.0
