@@ -229,17 +229,19 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     for side in range(2):
         q = p if side == 0 else o
         kn = L.O_KNOWN_CARDS + side * L.NUM_KNOWN * S.POOL_CAP
-        for j in range(row[S.HAND_COUNT + q]):
+        for j in range(min(row[S.HAND_COUNT + q], S.HAND_CAP)):
             inst = row[S.HAND + q * S.HAND_CAP + j]
-            if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
+            if inst >= 0 and row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
                 out[kn + L.KNOWN_HAND * S.POOL_CAP + card_of(row, q, inst)] += 1.0
-        for j in range(row[S.RESERVES_COUNT + q]):
+        for j in range(min(row[S.RESERVES_COUNT + q], S.RES_CAP)):
             inst = row[S.RESERVES + q * S.RES_CAP + j]
-            if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
+            if inst >= 0 and row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
                 out[kn + L.KNOWN_RESERVES * S.POOL_CAP + card_of(row, q, inst)] += 1.0
         zone = L.KNOWN_RESERVES if row[S.STEP] == S.ST_TRIM else L.KNOWN_HAND  # RL-G14: still in its zone
-        for j in range(row[S.HAND_ASIDE_COUNT + q]):
+        for j in range(min(row[S.HAND_ASIDE_COUNT + q], S.ASIDE_CAP)):
             inst = row[S.HAND_ASIDE + q * S.ASIDE_CAP + j]
+            if inst < 0:  # never in a real state; a checker's changed count must not write outside the vector
+                continue
             if q == p:
                 out[L.O_OWN_ASIDE + card_of(row, p, inst)] += 1.0
             if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
