@@ -135,7 +135,8 @@ OBS = Layout(
         ("deck_bottom", (S.OPENING_HAND_SIZE,), "own deck from the bottom: card id of a card the viewer put there "
                                                 "at the mulligan (it knows them and their order; 0: unknown)"),
         ("choice_card", (), "card id of the source whose one-support effect waits for a choice (0: none)"),
-        ("held", (S.DECK_SIZE,), "own card instance i has been in the viewer's hand (it knows where it went)"),
+        ("held", (MAX_POOL,), "own cards that have been in the viewer's hand: copies of each card id (pool order; by "
+                              "card, not instance: which copy was drawn is no knowledge)"),
         ("main", (2, CHAR.size), "main characters (own, opp): card features + " + _names(CHAR)[len("card, "):]),
         ("supports", (2, S.SUPPORT_CAP, CHAR.size), "support slots (own, opp): card features + character state"),
         ("level", (2, S.LEVEL_CAP, LEVEL_SLOT.size), "level zones (own, opp): present, face_up, card features if "

@@ -229,7 +229,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     # (``drawn``: the only deck cards it once held; nothing else enters a deck, and draws take the top)
     for i in range(S.DECK_SIZE):
         out[L.O_DECK_LIST + i] = row[S.DECK_LIST + p * S.DECK_SIZE + i] + 1
-        out[L.O_HELD + i] = row[S.DRAWN + p * S.DECK_SIZE + i]
+        if row[S.DRAWN + p * S.DECK_SIZE + i] != 0:
+            out[L.O_HELD + row[S.DECK_LIST + p * S.DECK_SIZE + i]] += 1.0
     for j in range(min(row[S.DECK_COUNT + p], S.OPENING_HAND_SIZE)):
         inst = row[S.DECK + p * S.DECK_SIZE + j]
         if row[S.DRAWN + p * S.DECK_SIZE + inst] != 0:

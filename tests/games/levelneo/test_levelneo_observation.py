@@ -192,7 +192,8 @@ def test_LN_S4_the_own_instances_held_and_the_pending_level_down_are_observed() 
     top = int(field(b, "deck")[0, int(field(b, "deck_count")[0]) - 1])
     field(b, "drawn")[0, top] = 1
     oa, ob = observe(a, 0), observe(b, 0)
-    assert not np.array_equal(oa, ob) and OBS.get(ob, "held")[top] == 1 and OBS.get(oa, "held")[top] == 0
+    titan = POOL.by_name["Magma Titan"]
+    assert not np.array_equal(oa, ob) and OBS.get(ob, "held")[titan] == 1 and OBS.get(oa, "held")[titan] == 0
     assert np.array_equal(observe(a, 1), observe(b, 1))
     g = _combi(False)
     field(g, "pending_level_down")[...] = 1
