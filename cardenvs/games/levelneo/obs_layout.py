@@ -89,7 +89,7 @@ CONTEXT = Layout("levelneo_context", fields(
     ("support_played", (), "the turn player played a support this main phase"),
     ("battle", (), "a battle is declared"),
     ("covered", (), "the defender covered"),
-    ("combi", (), "the attack is a combi"),
+    ("combi", (), "the attack is a combi (from the partner's choice on: the target step too)"),
     ("own_neo", (), "own main is Level Neo"),
     ("opp_neo", (), "the opponent's main is Level Neo"),
     ("burst_failed_own", (), "own burst failed this battle"),

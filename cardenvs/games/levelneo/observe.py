@@ -127,7 +127,9 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CONTEXT_SUPPORT_PLAYED] = row[S.SUPPORT_PLAYED]
     out[c + L.CONTEXT_BATTLE] = row[S.BATTLE]
     out[c + L.CONTEXT_COVERED] = row[S.COVERED]
-    out[c + L.CONTEXT_COMBI] = 1.0 if row[S.BATTLE] != 0 and row[S.ATK_B] >= 0 else 0.0
+    # a combi from the partner's choice on (the target step included)
+    combi_known = row[S.BATTLE] != 0 or row[S.STEP] == S.ST_TARGET
+    out[c + L.CONTEXT_COMBI] = 1.0 if combi_known and row[S.ATK_B] >= 0 else 0.0
     out[c + L.CONTEXT_OWN_NEO] = 1.0 if level_of(row, p) >= S.MAX_LEVEL else 0.0
     out[c + L.CONTEXT_OPP_NEO] = 1.0 if level_of(row, o) >= S.MAX_LEVEL else 0.0
     out[c + L.CONTEXT_BURST_FAILED_OWN] = row[S.BURST_FAILED + p]
