@@ -12,9 +12,21 @@ from cardenvs.testing import InvariantError, check_conservation, check_game
 
 CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristic": 100}
 
+#: games whose observation still lacks what the player to act knows (issue 38 step 1; their engineers are fixing
+#: them), with the fields the completeness check names: test_observation_completeness is an expected failure there
+#: (strict: it must start passing when the observation is fixed, and then the entry goes), and the full invariant
+#: sweep runs every other check
+OBSERVATION_GAPS: dict[str, str] = {
+    "levelneo": "at the target step the declared partner (atk_b) is not shown (15:50 UTC 28 Nov: 17 of 26,837 "
+                "changes missing)",
+    "heartbreak": "since_turn, trig_next, the own charge and deck cards are not shown where they matter (15:50 UTC "
+                  "28 Nov: 46 of 14,881 changes missing)",
+}
+
 
 def test_invariants_under_every_pilot_pairing(game_name: str) -> None:
-    report = check_game(game_name, num_games=CI_GAMES, seed=11, batch_size=2_000)
+    report = check_game(game_name, num_games=CI_GAMES, seed=11, batch_size=2_000,
+                        completeness=game_name not in OBSERVATION_GAPS)
     print(report.summary())
     assert report.games == sum(CI_GAMES.values())
     assert set(report.pairings) == set(CI_GAMES)
@@ -24,6 +36,18 @@ def test_invariants_under_every_pilot_pairing(game_name: str) -> None:
     for name in ("random-heuristic", "heuristic-heuristic"):
         assert report.pairings[name].truncated == 0, report.summary()
     assert report.timing.leaks == 0 and report.timing.compared >= 50
+
+
+def test_observation_completeness(game_name: str, request: pytest.FixtureRequest) -> None:
+    """The observation holds what the player to act knows (docs/CHECKS.md, "Observation completeness"), over random
+    and heuristic play, and the heuristic decides the same after a re-deal of what it cannot see."""
+    if game_name in OBSERVATION_GAPS:
+        request.applymarker(pytest.mark.xfail(strict=True, raises=InvariantError, reason=OBSERVATION_GAPS[game_name]))
+    report = check_game(game_name, num_games={"random-random": 200, "random-heuristic": 40, "heuristic-heuristic": 40},
+                        seed=17, batch_size=200, timing=False, align_games=1, replay_games=8, complete_every=7)
+    print(report.summary())
+    assert report.completeness.mutants > 1_000 and report.completeness.missing == 0
+    assert report.honest.redeals > 50 and report.honest.changed == 0
 
 
 @pytest.mark.slow
