@@ -23,12 +23,50 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """In a pytest-xdist worker, the cores shared out: Numba's and torch's thread pools sized cores / workers, so that
-    two workers on two cores do not run four threads."""
+    two workers on two cores do not run four threads. On the controller, the kernels compiled before the workers
+    start (:func:`_warm_kernels_before_workers`)."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         threads = max(1, usable_cores() // workers)
         os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # torch reads it at import
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    _warm_kernels_before_workers(config)
+
+
+#: the games split between the two warm-up processes (relics compiles longest, about as long as the other three)
+WARM_GROUPS = (("relics", "simulfight"), ("heartbreak", "levelneo", "divinecross"))
+
+
+def _warm_kernels_before_workers(config: pytest.Config) -> None:
+    """On the xdist controller of a whole-suite run, compile the kernels most tests call once (tests/warm_kernels.py,
+    the games split over two processes) before the workers start: otherwise each worker of a cold run compiles every
+    game's kernels itself, the same minutes of work done once per worker. A warm cache makes this a few seconds;
+    ``CARDENVS_TEST_WARM=0`` skips it; a subset of tests (paths or ``-n 0``) skips it too."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    if hasattr(config, "workerinput") or os.environ.get("CARDENVS_TEST_WARM", "1") == "0":
+        return
+    if not config.getoption("numprocesses", None) or config.getoption("collectonly", False):
+        return
+    if getattr(config, "args_source", None) != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    script = Path(__file__).with_name("warm_kernels.py")
+    groups = [[g for g in group if g in GAMES] for group in WARM_GROUPS]
+    groups = [g for g in groups if g] if usable_cores() > 1 else [[g for group in groups for g in group]]
+    sys.stderr.write("compiling the games' kernels once before the workers start (a few seconds when cached)\n")
+    started = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, str(script), *group], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for group in groups]
+    errors = [(group, p.communicate()[1]) for group, p in zip(groups, procs)]
+    failed = [(group, err) for (group, err), p in zip(errors, procs) if p.returncode != 0]
+    took = time.perf_counter() - started
+    sys.stderr.write(f"warmed the kernels of {len(GAMES)} games in {took:.0f} s before starting the workers\n")
+    for group, err in failed:  # the tests themselves will say what is wrong; this only must not hide it
+        sys.stderr.write(f"warm-up of {', '.join(group)} failed (the tests compile on first call instead):\n"
+                         f"{err.strip().splitlines()[-1] if err.strip() else '(no output)'}\n")
 
 
 MAX_WORKERS = 4  # each worker imports torch and loads every game's kernels (about 1 GB); more buys little here
