@@ -771,6 +771,20 @@ UNKNOWABLE_FIELDS = {
 }
 
 
+#: games the completeness check does not run on by default yet, and why. The check changes one known field of a
+#: sampled row and hands the row to the game's kernels; a game whose pointer fields (an entry of the resolving
+#: ability, a pending card) the generic row check cannot keep consistent needs its own ``spec.extra["check_rows"]``
+#: first, or a changed row can crash its observation or step kernel; and a simultaneous step's secret plan changes
+#: the live state in ways ``hide()`` does not re-deal, so the check would count those secrets as known.
+COMPLETENESS_NOT_YET: dict[str, str] = {
+    "simulfight": "a changed sub or cur_inst (the resolving ability's entry and instance) crashes the observation "
+                  "kernel (no check_rows for them yet), and the other seat's plan changes the live state during a "
+                  "simultaneous phase, which hide() does not re-deal: the check would call it known",
+    "relics": "a changed pend_kind or pend_card (the pending choice) crashes the mask and step kernels (no check_rows "
+              "for them yet)",
+}
+
+
 def completeness_ignored(spec: GameSpec, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """``{field: reason}``: the state fields the completeness check leaves alone. The core's
     :data:`UNKNOWABLE_FIELDS`, every ``<zone>_count`` field of a zone (redundant with the zone's slots: changed alone
@@ -1112,7 +1126,7 @@ def check_game(
     min_timing_pairs: int = 50,
     timing: bool = True,
     replay_games: int = 256,
-    completeness: bool = True,
+    completeness: bool | None = None,
     complete_every: int = 11,
     complete_rows: int = 3,
     complete_ignore: Mapping[str, str] | None = None,
@@ -1135,13 +1149,18 @@ def check_game(
     every pairing; the timing check fails on any leak, and when fewer than ``min_timing_pairs`` pairs were compared
     over the whole run although ``hide`` had something to re-deal. Seed replay and single env == batch are checked on
     the first batch of the first pairing (replay: its first ``replay_games`` games, played twice on their own).
-    ``completeness``: the observation-completeness check (:func:`check_completeness`) on ``complete_rows`` live games
-    sampled every ``complete_every`` decisions of the first batch of every pairing (random and heuristic play), with
+    ``completeness``: the observation-completeness check (:func:`check_completeness`; default: on, except for the
+    games of :data:`COMPLETENESS_NOT_YET`, where True runs it anyway, at the risk named there) on ``complete_rows``
+    live games sampled every ``complete_every`` decisions of the first batch of every pairing (random and heuristic play), with
     the game's ignored fields plus ``complete_ignore`` (``{field: reason}``); ``honest``: the honest-pilot check
     (:func:`check_honest`) of every heuristic pilot on the positions sampled from the pairings it plays in.
     """
     spec = get_spec(game)
     report = CheckReport(spec.name)
+    if completeness is None:
+        completeness = spec.name not in COMPLETENESS_NOT_YET
+        if not completeness:
+            report.notes.append(f"observation completeness not checked: {COMPLETENESS_NOT_YET[spec.name]}")
     max_steps = max_steps or 100_000
     if pool is not None and not hasattr(pool, "tables"):
         raise ValueError(f"pool must be a loaded card pool (spec.load_pool([...])), got {pool!r}")
@@ -1270,7 +1289,7 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
 
 
 __all__ = [
-    "check_alignment", "check_completeness", "check_conservation", "check_game", "check_honest", "check_timing",
+    "check_alignment", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "check_honest", "check_timing",
     "CheckReport", "CompletenessStats", "completeness_ignored", "hidden_columns", "hidden_slots", "HonestStats",
     "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
     "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.testing import InvariantError, check_conservation, check_game
+from cardenvs.testing import COMPLETENESS_NOT_YET, InvariantError, check_conservation, check_game
 
 CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristic": 100}
 
@@ -17,16 +17,15 @@ CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristi
 #: (strict: it must start passing when the observation is fixed, and then the entry goes), and the full invariant
 #: sweep runs every other check
 OBSERVATION_GAPS: dict[str, str] = {
-    "levelneo": "at the target step the declared partner (atk_b) is not shown (15:50 UTC 28 Nov: 17 of 26,837 "
-                "changes missing)",
-    "heartbreak": "since_turn, trig_next, the own charge and deck cards are not shown where they matter (15:50 UTC "
-                  "28 Nov: 46 of 14,881 changes missing)",
+    "heartbreak": "resume_effect outside the choice step, the waiting [Counter] (kw_counter, kw_attacker), "
+                  "choice_kind and win_stage are not shown where they matter (16:10 UTC 28 Nov: 45 of 26,575 changes "
+                  "missing)",
 }
 
 
 def test_invariants_under_every_pilot_pairing(game_name: str) -> None:
     report = check_game(game_name, num_games=CI_GAMES, seed=11, batch_size=2_000,
-                        completeness=game_name not in OBSERVATION_GAPS)
+                        completeness=False if game_name in OBSERVATION_GAPS else None)
     print(report.summary())
     assert report.games == sum(CI_GAMES.values())
     assert set(report.pairings) == set(CI_GAMES)
@@ -41,6 +40,8 @@ def test_invariants_under_every_pilot_pairing(game_name: str) -> None:
 def test_observation_completeness(game_name: str, request: pytest.FixtureRequest) -> None:
     """The observation holds what the player to act knows (docs/CHECKS.md, "Observation completeness"), over random
     and heuristic play, and the heuristic decides the same after a re-deal of what it cannot see."""
+    if game_name in COMPLETENESS_NOT_YET:  # the honest-pilot check still runs in the sweep above
+        pytest.skip(f"not checked yet for {game_name}: {COMPLETENESS_NOT_YET[game_name]}")
     if game_name in OBSERVATION_GAPS:
         request.applymarker(pytest.mark.xfail(strict=True, raises=InvariantError, reason=OBSERVATION_GAPS[game_name]))
     report = check_game(game_name, num_games={"random-random": 200, "random-heuristic": 40, "heuristic-heuristic": 40},
