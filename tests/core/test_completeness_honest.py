@@ -107,7 +107,7 @@ def test_the_view_keeps_what_the_seat_sees_and_marks_itself() -> None:
 
 
 def test_state_inputs_never_hands_a_kernel_the_true_rows() -> None:
-    from agents.base import state_inputs
+    from cardenvs.agents.base import state_inputs
 
     batch, rows = positions(SMALL, n=8)
     seats = rows[:, H_TO_ACT].astype(np.int32)

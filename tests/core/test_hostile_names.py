@@ -133,6 +133,11 @@ def test_eval_report_csv_json_and_text_show_the_name_as_text(hostile: dict, tmp_
     shipped = Path(__file__).resolve().parents[2] / "agents" / "policies" / f"{GAME}.npz"
     if not shipped.is_file():
         pytest.skip("no shipped simulfight policy in this checkout")
+    from cardenvs.agents import default_pilot
+
+    if default_pilot(GAME) != "ppo":
+        pytest.skip("the shipped simulfight policy predates the game's observation (issue 38): retrain it with "
+                    "`cardenvs train simulfight` and export it again")
     shutil.copyfile(shipped, policy)
     report, table, js = tmp_path / "report", tmp_path / "csv", tmp_path / "out.json"
     code = main(["eval", GAME, "--decks", str(hostile["named"]), str(hostile["other"]), "--games", "2",

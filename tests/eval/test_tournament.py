@@ -155,6 +155,8 @@ def test_pilots_from_the_agents_package_get_obs_states_and_players(spec, monkeyp
     calls = []
 
     class Checking(RandomAgent):
+        reads_state = True  # a pilot that reads states gets its seat view of them (issue 38 step 3)
+
         def act(self, obs, mask, states=None, players=None):
             assert obs.shape == (mask.shape[0], spec.obs_dim) and states.shape[0] == players.shape[0] == mask.shape[0]
             assert np.all(mask.sum(axis=1) > 0)  # only rows with a pending decision are passed
