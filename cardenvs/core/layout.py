@@ -1,7 +1,7 @@
 """Named slices of a flat row: the one place a state or observation layout is declared.
 
-A game's state is one int32 row per game; its observation is one float32 row per player view. Both are described by
-a :class:`Layout`: an ordered list of named fields with shapes. The layout gives the integer offsets the Numba
+A game's state is one int32 row per game; its observation is one row per player view, float32 or compact (small
+integers, ``int8``/``uint8``/``int16``, see :meth:`Layout.float_view`). Both are described by a :class:`Layout`: an ordered list of named fields with shapes. The layout gives the integer offsets the Numba
 kernels use (module-level constants, frozen at compile time), a structured ``numpy`` dtype so Python code and tests
 can read a row by field name, and a Markdown table for ``RULES.md`` so the docs cannot drift from the code.
 
@@ -25,12 +25,25 @@ class Field:
     ``zone=True`` marks a per-player card zone of shape ``(2, k)`` whose entries are card instance ids (the index
     of the card in its owner's deck list) or -1 for an empty slot; the shipped checker uses these to verify that
     every card is in exactly one zone.
+
+    Observation fields of a compact layout store integers: ``divide_by`` says what the float view divides the stored
+    value by (AP 5500 stored as 55 with ``divide_by=10`` reads 5.5, the AP / 1000 a float32 row held). ``block``
+    names the :class:`Layout` a field repeats (a hand of ``CARD`` blocks), so its divisors come from the block.
     """
 
     name: str
     shape: tuple[int, ...] = ()
     doc: str = ""
     zone: bool = False
+    divide_by: int = 1
+    block: "Layout | None" = None
+
+    def __post_init__(self) -> None:
+        if int(self.divide_by) != self.divide_by or self.divide_by < 1:
+            raise ValueError(f"field {self.name!r}: divide_by must be a positive integer, not {self.divide_by!r}")
+        if self.block is not None and (not self.shape or self.shape[-1] != self.block.size):
+            raise ValueError(f"field {self.name!r}: a field of {self.block.name} blocks needs a last dimension of "
+                             f"{self.block.size}, not shape {self.shape}")
 
     @property
     def size(self) -> int:
@@ -122,23 +135,62 @@ class Layout:
     def zones(self) -> list[Field]:
         return [f for f in self.fields if f.zone]
 
+    @property
+    def compact(self) -> bool:
+        """True when rows store integers that :meth:`float_view` turns into the float observation."""
+        return np.issubdtype(np.dtype(self.dtype_scalar), np.integer)
+
+    def divisors(self) -> np.ndarray:
+        """``float32[size]``: what each entry's stored value is divided by in the float view (1 where it is not)."""
+        cached = getattr(self, "_divisors", None)
+        if cached is not None:
+            return cached
+        out = np.ones(self.size, dtype=np.float32)
+        for f in self.fields:
+            part = np.full(f.size, float(f.divide_by), dtype=np.float32)
+            if f.block is not None:
+                part *= np.tile(f.block.divisors(), f.size // f.block.size)
+            out[self.slice(f.name)] = part
+        out.setflags(write=False)
+        self._divisors = out
+        return out
+
+    def float_view(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """The float32 observation of stored ``rows`` (``[..., size]``): each value divided by its field's
+        ``divide_by``. A float32 layout's rows come back as they are (no copy) unless ``out`` is given."""
+        rows = np.asarray(rows)
+        if rows.shape[-1:] != (self.size,):
+            raise ValueError(f"layout {self.name}: rows of {self.size} values expected, got shape {rows.shape}")
+        divisors = self.divisors()
+        if out is None:
+            if rows.dtype == np.float32 and (divisors == 1).all():
+                return rows
+            out = np.empty(rows.shape, dtype=np.float32)
+        np.divide(rows, divisors, out=out, dtype=np.float32, casting="unsafe")
+        return out
+
     def markdown(self) -> str:
         """The layout as a Markdown table: name, offset, size, shape, meaning."""
         lines = ["| field | offset | size | shape | meaning |", "|---|---:|---:|---|---|"]
         for f in self.fields:
             shape = "x".join(map(str, f.shape)) if f.shape else "scalar"
-            lines.append(f"| `{f.name}` | {self._offsets[f.name]} | {f.size} | {shape} | {f.doc} |")
+            scale = f" (stored x{f.divide_by})" if f.divide_by != 1 else ""
+            lines.append(f"| `{f.name}` | {self._offsets[f.name]} | {f.size} | {shape} | {f.doc}{scale} |")
         return "\n".join(lines)
 
 
 def fields(*specs: Iterable) -> list[Field]:
-    """Shorthand: ``fields(("hand", (2, 12), "cards in hand", True), ("turn", (), "turn number"))``."""
+    """Shorthand: ``fields(("hand", (2, 12), "cards in hand", True), ("turn", (), "turn number"))``.
+
+    A trailing dict gives the other :class:`Field` options: ``("ap", (), "AP / 1000", {"divide_by": 100})``,
+    ``("hand", (12, CARD.size), "hand cards", {"block": CARD})``."""
     out = []
     for spec in specs:
         name, shape, *rest = spec
+        options = rest.pop() if rest and isinstance(rest[-1], dict) else {}
         doc = rest[0] if rest else ""
         zone = bool(rest[1]) if len(rest) > 1 else False
-        out.append(Field(name, tuple(shape), doc, zone))
+        out.append(Field(name, tuple(shape), doc, zone, **options))
     return out
 
 

@@ -53,6 +53,24 @@ def test_layout_views_and_markdown() -> None:
     assert "| `hand` | 1 | 6 | 2x3 | hands |" in layout.markdown()
 
 
+def test_compact_layout_float_view_divides_each_field_and_block_entry() -> None:
+    """A compact row's float view divides each entry by its field's divide_by, repeated blocks by the block's."""
+    card = Layout("card", fields(("ap", (), "AP / 1000", {"divide_by": 10}), ("id", ())), np.int16)
+    obs = Layout("obs", fields(("turn", (), "turn / 10", {"divide_by": 10}),
+                               ("hand", (2, card.size), "hand", {"block": card}), ("flag", ())), np.int16)
+    assert obs.compact and not Layout("f", fields(("a", ())), np.float32).compact
+    assert obs.divisors().tolist() == [10, 10, 1, 10, 1, 1]
+    rows = np.array([[7, 55, 3, -5, 4, 1]], dtype=np.int16)
+    assert obs.float_view(rows)[0].tolist() == [np.float32(v).item() for v in (0.7, 5.5, 3, -0.5, 4, 1)]
+    assert "(stored x10)" in obs.markdown()
+    floats = np.ones((1, 3), np.float32)
+    assert Layout("f", fields(("a", (3,))), np.float32).float_view(floats) is floats
+    with pytest.raises(ValueError, match="last dimension of 3"):
+        fields(("hand", (2, 4), "hand", {"block": card}))
+    with pytest.raises(ValueError, match="positive integer"):
+        fields(("ap", (), "", {"divide_by": 0}))
+
+
 SCHEMA = {"name": FieldSpec("str", required=True), "cost": FieldSpec("int", min=0, max=9, default=0)}
 
 
