@@ -17,8 +17,6 @@ CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristi
 #: (strict: it must start passing when the observation is fixed, and then the entry goes), and the full invariant
 #: sweep runs every other check
 OBSERVATION_GAPS: dict[str, str] = {
-    "levelneo": "combi_chooser (11), end_stage (1) and queue (1) changes of 45,231 are not shown where they matter "
-                "(the clean-clone CI run of 28 Nov, 17:31 UTC)",
     "heartbreak": "resume_effect outside the choice step, the waiting [Counter] (kw_counter, kw_attacker), "
                   "choice_kind and win_stage are not shown where they matter (16:10 UTC 28 Nov: 45 of 26,575 changes "
                   "missing)",

@@ -22,7 +22,8 @@ def tables() -> str:
               ("LEVEL_SLOT", L.LEVEL_SLOT, "one level-zone slot (`level`)"),
               ("COUNT", L.COUNT, "one player's zone sizes (`counts`)"),
               ("BATTLE_AP", L.BATTLE_AP, "the current battle (`battle_ap`)"),
-              ("CONTEXT", L.CONTEXT, "context flags (`context`)")]
+              ("CONTEXT", L.CONTEXT, "context flags (`context`)"),
+              ("QUEUED", L.QUEUED, "one effect source queued behind the pending choice (`queue`)")]
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
         f"### Observation ({L.OBS.size} floats)\n\n" + L.OBS.markdown(),

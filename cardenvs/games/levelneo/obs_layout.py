@@ -80,11 +80,15 @@ CONTEXT = Layout("levelneo_context", fields(
     ("my_turn", (), "the viewer is the turn player"),
     ("first_turn", (), "turn 1"),
     ("main_phase", (), "the main phase the turn is in: 1 or 2 (0 before the first turn)"),
+    ("end_stage", (), "at the end of turn, its stage: 1 end-of-turn skills, 2 the turn player discards, 3 the "
+                      "opponent discards, 4 cleanup (ES_* + 1; 0 at every other step)"),
     ("went_first", (), "the viewer is the first player (set at the turn-order choice)"),
     ("setup_own", (), "the viewer makes the current setup decision (turn order, main, mulligan)"),
     ("queued", (), "effects waiting to resolve (queue entries; more than 0 only behind a pending choice)"),
     ("level_down_own", (), "the viewer's main must level down (the judged battle's pending level down)"),
     ("level_down_opp", (), "the opponent's main must level down"),
+    ("combi_loss_own", (), "the viewer chooses which combi attacker is discarded (from the judgement on)"),
+    ("combi_loss_opp", (), "the opponent chooses which combi attacker is discarded"),
     ("window_opponent_stage", (), "the open window's initiative is the opponent of the turn player"),
     ("support_played", (), "the turn player played a support this main phase"),
     ("battle", (), "a battle is declared"),
@@ -114,6 +118,18 @@ CONTEXT = Layout("levelneo_context", fields(
     ("choice_effect", (), "that effect's index on its card (its card: the choice_card entry)"),
 ), _F32)
 CONTEXT.export(globals(), "CONTEXT_")
+#: one effect source waiting to resolve behind the pending choice (a ``queue`` entry of the state, all public: the
+#: sources are characters on the field, events played and revealed level cards)
+QUEUED = Layout("levelneo_queued_effect", fields(
+    ("own", (), "1: the viewer's source"),
+    ("opp", (), "1: the opponent's source"),
+    ("card_id", (), "the source's card id (pool index + 1)"),
+    ("where", (), "the source's place: 1 its owner's main, 2..5 its owner's support slot 0..3, 0 off the field"),
+    ("trigger", (), "TR_* code of the trigger whose effects resolve"),
+    ("next_effect", (), "index on its card of the first effect still to resolve"),
+), _F32)
+QUEUED.export(globals(), "QUEUED_")
+QUEUED_SIZE = QUEUED.size
 
 
 def _names(block: Layout) -> str:
@@ -135,6 +151,8 @@ OBS = Layout(
         ("deck_bottom", (S.OPENING_HAND_SIZE,), "own deck from the bottom: card id of a card the viewer put there "
                                                 "at the mulligan (it knows them and their order; 0: unknown)"),
         ("choice_card", (), "card id of the source whose one-support effect waits for a choice (0: none)"),
+        ("queue", (S.QUEUE_CAP, QUEUED.size), "effects waiting to resolve behind that choice, first in first out: "
+                                              + _names(QUEUED)),
         ("held", (MAX_POOL,), "own cards that have been in the viewer's hand: copies of each card id (pool order; by "
                               "card, not instance: which copy was drawn is no knowledge)"),
         ("main", (2, CHAR.size), "main characters (own, opp): card features + " + _names(CHAR)[len("card, "):]),
@@ -151,13 +169,14 @@ OBS_SIZE = OBS.size
 OBS.export(globals(), "O_")  # O_HAND, O_HAND_END ...
 
 #: every flat observation index holding a card id (``GameSpec.obs_card_ids``): own hand slots, own deck list and known
-#: deck bottom, the pending choice's source, both mains, both support zones, both level zones (pool index + 1; 0 for
-#: an empty slot or a card the viewer cannot see)
+#: deck bottom, the pending choice's source, the queued effects' sources, both mains, both support zones, both level
+#: zones (pool index + 1; 0 for an empty slot or a card the viewer cannot see)
 OBS_CARD_IDS = tuple(
     [OBS.offset("hand") + i * CARD_SIZE + CARD.offset("card_id") for i in range(S.HAND_CAP)]
     + [OBS.offset("deck_list") + i for i in range(S.DECK_SIZE)]
     + [OBS.offset("deck_bottom") + i for i in range(S.OPENING_HAND_SIZE)]
     + [OBS.offset("choice_card")]
+    + [OBS.offset("queue") + k * QUEUED_SIZE + QUEUED.offset("card_id") for k in range(S.QUEUE_CAP)]
     + [OBS.offset("main") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id") for k in range(2)]
     + [OBS.offset("supports") + k * CHAR_SIZE + CHAR.offset("card") + CARD.offset("card_id")
        for k in range(2 * S.SUPPORT_CAP)]

@@ -118,11 +118,16 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CONTEXT_MY_TURN] = 1.0 if tp == p else 0.0
     out[c + L.CONTEXT_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
     out[c + L.CONTEXT_MAIN_PHASE] = row[S.MAIN_PHASE]
+    # the end-of-turn stage says who discards next and whether the end-of-turn skills are still to come; it is set
+    # on entering the end step and read only there
+    out[c + L.CONTEXT_END_STAGE] = row[S.END_STAGE] + 1 if row[S.STEP] == S.ST_END else 0
     out[c + L.CONTEXT_WENT_FIRST] = 1.0 if row[S.FIRST_PLAYER] == p else 0.0
     out[c + L.CONTEXT_SETUP_OWN] = 1.0 if row[S.SETUP_PLAYER] == p else 0.0
     out[c + L.CONTEXT_QUEUED] = row[S.QUEUE_COUNT]
     out[c + L.CONTEXT_LEVEL_DOWN_OWN] = 1.0 if row[S.PENDING_LEVEL_DOWN] == p else 0.0
     out[c + L.CONTEXT_LEVEL_DOWN_OPP] = 1.0 if row[S.PENDING_LEVEL_DOWN] == o else 0.0
+    out[c + L.CONTEXT_COMBI_LOSS_OWN] = 1.0 if row[S.COMBI_CHOOSER] == p else 0.0
+    out[c + L.CONTEXT_COMBI_LOSS_OPP] = 1.0 if row[S.COMBI_CHOOSER] == o else 0.0
     out[c + L.CONTEXT_WINDOW_OPPONENT_STAGE] = row[S.SUB]
     out[c + L.CONTEXT_SUPPORT_PLAYED] = row[S.SUPPORT_PLAYED]
     out[c + L.CONTEXT_BATTLE] = row[S.BATTLE]
@@ -158,6 +163,22 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         out[c + L.CONTEXT_CHOICE_ACTIVATE] = 1.0 if eop == OP_ACTIVATE else 0.0
         out[c + L.CONTEXT_CHOICE_AP_UP] = 1.0 if eop == OP_AP_UP else 0.0
         out[c + L.CONTEXT_CHOICE_AP_DOWN] = 1.0 if eop == OP_AP_DOWN else 0.0
+    # the effects queued behind the pending choice: whose, which card and where it is, which trigger, which effect
+    # of it resolves next (the choice's own effect is the choice_* entries)
+    for j in range(row[S.QUEUE_COUNT]):
+        e_at = S.QUEUE + j * S.QUEUE_ENTRY_SIZE
+        at = L.O_QUEUE + j * L.QUEUED_SIZE
+        q = row[e_at + S.QUEUE_ENTRY_PLAYER]
+        inst = row[e_at + S.QUEUE_ENTRY_INST]
+        out[at + (L.QUEUED_OWN if q == p else L.QUEUED_OPP)] = 1.0
+        out[at + L.QUEUED_CARD_ID] = card_of(row, q, inst) + 1
+        where = 1 if inst == row[S.MAIN + q] else 0
+        for s in range(row[S.SUPPORT_COUNT + q]):
+            if support_at(row, q, s) == inst:
+                where = 2 + s
+        out[at + L.QUEUED_WHERE] = where
+        out[at + L.QUEUED_TRIGGER] = row[e_at + S.QUEUE_ENTRY_TRIGGER]
+        out[at + L.QUEUED_NEXT_EFFECT] = row[e_at + S.QUEUE_ENTRY_NEXT_EFFECT]
     for side in range(2):
         q = p if side == 0 else o
         out[L.O_MARKERS + side] = row[S.MARKER + q] / 10.0

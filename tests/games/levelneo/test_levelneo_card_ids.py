@@ -5,8 +5,10 @@ from __future__ import annotations
 from levelneo_helpers import POOL, build, field
 
 from cardenvs.games.levelneo import SPEC
-from cardenvs.games.levelneo.obs_layout import CARD, CHAR, LEVEL_SLOT, OBS
-from cardenvs.games.levelneo.state import DECK_SIZE, HAND_CAP, LEVEL_CAP, OPENING_HAND_SIZE, SUPPORT_CAP
+from cardenvs.games.levelneo.obs_layout import CARD, CHAR, LEVEL_SLOT, OBS, QUEUED
+from cardenvs.games.levelneo.state import (
+    DECK_SIZE, HAND_CAP, LEVEL_CAP, OPENING_HAND_SIZE, QUEUE_CAP, SUPPORT_CAP,
+)
 
 CHARACTERS = [c["name"] for c in POOL.cards if c["type"] == "character"]
 EVENTS = [c["name"] for c in POOL.cards if c["type"] == "event"]
@@ -15,7 +17,8 @@ EVENTS = [c["name"] for c in POOL.cards if c["type"] == "event"]
 def _slot(index: int) -> tuple[str, int]:
     """(observation field, slot number) of a card-id index, from the layouts (hand slot, main/support/level k)."""
     name, pos = OBS.locate(index)
-    width = {"hand": CARD.size, "main": CHAR.size, "supports": CHAR.size, "level": LEVEL_SLOT.size}.get(name, 1)
+    width = {"hand": CARD.size, "main": CHAR.size, "supports": CHAR.size, "level": LEVEL_SLOT.size,
+             "queue": QUEUED.size}.get(name, 1)
     return name, pos // width
 
 
@@ -31,14 +34,15 @@ def test_obs_card_ids_read_the_pool_index_plus_one() -> None:
     obs = g.observe([0])[0]
     want = {"hand": own["hand"], "main": [own["main"], opp["main"]], "supports": own["supports"] + opp["supports"],
             "level": [c.partition(":")[0] for c in own["level"] + opp["level"]]}
-    assert len(SPEC.obs_card_ids) == HAND_CAP + DECK_SIZE + OPENING_HAND_SIZE + 1 + 2 + 2 * SUPPORT_CAP + 2 * LEVEL_CAP
+    assert len(SPEC.obs_card_ids) == (HAND_CAP + DECK_SIZE + OPENING_HAND_SIZE + 1 + QUEUE_CAP + 2 + 2 * SUPPORT_CAP
+                                      + 2 * LEVEL_CAP)
     deck_list = [int(c) + 1 for c in field(g, "deck_list")[0]]  # the viewer's own deck list, instance order
     for index in SPEC.obs_card_ids:
         name, k = _slot(index)
         if name == "deck_list":
             assert obs[index] == deck_list[k], (index, k)
-        elif name in ("deck_bottom", "choice_card"):
-            assert obs[index] == 0, (index, name)  # nothing mulliganed, no choice pending
+        elif name in ("deck_bottom", "choice_card", "queue"):
+            assert obs[index] == 0, (index, name)  # nothing mulliganed, no choice pending, nothing queued
         else:
             assert obs[index] == POOL.by_name[want[name][k]] + 1, (index, name, k)
     shown = set(obs[list(SPEC.obs_card_ids)].astype(int))

@@ -1,8 +1,8 @@
 """Issue 38 step 1: the observation holds what its player knows. Each test builds two positions that differ only in
 what the acting player knows (and nothing the rules hide from it), and requires its observations to differ, and to
 say the right thing. Rule IDs: LN-S2 (choose the main from the deck list), LN-S4 (the mulligan's cards at the bottom),
-LN-A3/LN-A4 (attack declaration, combi partner), LN-J7 (combi loss), LN-K2 (queued [Start] skills), LN-B2 (burst
-alternation), LN-T8 (modifier durations)."""
+LN-A3/LN-A4 (attack declaration, combi partner), LN-J7 (combi loss and its chooser), LN-K2 (queued [Start] skills,
+entry by entry), LN-B2 (burst alternation), LN-T7 (the end-of-turn stage), LN-T8 (modifier durations)."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,14 +11,16 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.obs_layout import (
     CHAR_AP_BATTLE, CHAR_AP_NEXT, CHAR_AP_TURN, CHAR_ATTACKER, CHAR_PARTNER, CHAR_QUEUED, CONTEXT_BURST_ONE_PASS,
-    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_LEVEL_DOWN_OPP, CONTEXT_LEVEL_DOWN_OWN, CONTEXT_RESULT_DEFENDER,
-    CONTEXT_RESULT_TIE, OBS,
+    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_COMBI_LOSS_OPP, CONTEXT_COMBI_LOSS_OWN, CONTEXT_END_STAGE,
+    CONTEXT_LEVEL_DOWN_OPP, CONTEXT_LEVEL_DOWN_OWN, CONTEXT_RESULT_DEFENDER, CONTEXT_RESULT_TIE, OBS, QUEUED_CARD_ID,
+    QUEUED_NEXT_EFFECT, QUEUED_OPP, QUEUED_OWN, QUEUED_TRIGGER, QUEUED_WHERE,
 )
 from cardenvs.games.levelneo.state import (
-    QUEUE_ENTRY_INST, QUEUE_ENTRY_PLAYER, QUEUE_ENTRY_TRIGGER, RES_DEFENDER, RES_TIE, ST_BURST, ST_CHOOSE_MAIN,
-    ST_COMBI_LOSS, ST_MAIN, ST_PARTNER, ST_TARGET,
+    ES_CLEANUP, ES_DISCARD_OPPONENT, ES_DISCARD_TURN_PLAYER, ES_SKILLS, QUEUE_ENTRY_INST, QUEUE_ENTRY_NEXT_EFFECT,
+    QUEUE_ENTRY_PLAYER, QUEUE_ENTRY_SIZE, QUEUE_ENTRY_TRIGGER, RES_DEFENDER, RES_TIE, ST_BURST, ST_CHOOSE_MAIN,
+    ST_COMBI_LOSS, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_PARTNER, ST_TARGET,
 )
-from cardenvs.games.levelneo.tables import TR_END_TURN
+from cardenvs.games.levelneo.tables import TR_END_TURN, TR_EVENT, TR_ON_PLAY
 
 from levelneo_helpers import POOL, A, build, field, inst_of
 
@@ -98,8 +100,8 @@ def test_LN_A3_partner_and_target_steps_show_the_declared_attacker() -> None:
         assert not np.array_equal(observe(by_main, 1), observe(by_support, 1))
 
 
-def _combi(swap: bool, result: int = RES_DEFENDER) -> BatchGame:
-    g = build(side(supports=["Meadow Scout", "Harbor Watch"]), side(), step=ST_COMBI_LOSS, to_act=1)
+def _combi(swap: bool, result: int = RES_DEFENDER, step: int = ST_COMBI_LOSS) -> BatchGame:
+    g = build(side(supports=["Meadow Scout", "Harbor Watch"]), side(level=["Clumsy Page"]), step=step, to_act=1)
     s0, s1 = inst_of(g, 0, "support", 0), inst_of(g, 0, "support", 1)
     field(g, "battle")[...] = 1
     field(g, "atk_a")[...] = s1 if swap else s0
@@ -141,8 +143,9 @@ def test_LN_T8_ap_modifiers_are_observed_by_how_long_they_last() -> None:
         assert OBS.get(obs[name], "supports")[0, 0, col] == 0.5
 
 
-def _choice(source_slot: int, queued: bool = False) -> BatchGame:
-    g = build(side(supports=["Red Lotus Striker", "Storm Archon", "Ember Squire"]), side(supports=["Meadow Scout"]))
+def _choice(source_slot: int, queued: bool = False, step: int = ST_MAIN) -> BatchGame:
+    g = build(side(supports=["Red Lotus Striker", "Storm Archon", "Ember Squire"]), side(supports=["Meadow Scout"]),
+              step=step)
     field(g, "choice_player")[...] = 0
     field(g, "choice_inst")[...] = inst_of(g, 0, "support", source_slot)
     field(g, "choice_effect")[...] = 0
@@ -202,3 +205,75 @@ def test_LN_S4_the_own_instances_held_and_the_pending_level_down_are_observed() 
     g = build(side(), side())
     field(g, "atk_a")[...] = inst_of(g, 0, "main")  # stale: no attack declared, the rules never read it
     assert OBS.get(observe(g, 0), "main")[0, CHAR_ATTACKER] == 0
+
+
+def test_LN_J7_the_pending_combi_loss_chooser_is_observed() -> None:
+    """A support + support combi tied with the defending main: the defender levels down first (LN-J5), then chooses
+    which attacker is discarded (LN-J7). At the level-down step that second choice is still to come, and a level
+    down with no combi loss behind it must look different (found by check_game's completeness check: 11 changes
+    of combi_chooser not shown)."""
+    views = {}
+    for chooser in (1, -1):
+        g = _combi(False, RES_TIE, step=ST_LEVEL_DOWN)
+        field(g, "pending_level_down")[...] = 1
+        field(g, "combi_chooser")[...] = chooser
+        views[chooser] = (observe(g, 1).copy(), observe(g, 0).copy())  # (one game's views share a buffer)
+        g.step([A("level_down", 0)])  # the rules read it next: the combi-loss choice, or the battle's end
+        assert (int(field(g, "step")) == ST_COMBI_LOSS) == (chooser == 1), chooser
+    assert not np.array_equal(views[1][0], views[-1][0])
+    assert not np.array_equal(views[1][1], views[-1][1])  # public: the attacker knows it too
+    own, opp = OBS.get(views[1][0], "context"), OBS.get(views[1][1], "context")
+    assert own[CONTEXT_COMBI_LOSS_OWN] == 1 and own[CONTEXT_COMBI_LOSS_OPP] == 0
+    assert opp[CONTEXT_COMBI_LOSS_OPP] == 1 and opp[CONTEXT_COMBI_LOSS_OWN] == 0
+    assert OBS.get(views[-1][0], "context")[[CONTEXT_COMBI_LOSS_OWN, CONTEXT_COMBI_LOSS_OPP]].tolist() == [0, 0]
+
+
+def test_LN_T7_the_end_of_turn_stage_is_observed() -> None:
+    """A one-support choice pending at the end of turn: whether the end-of-turn skills are still to be queued, or
+    which player's discard comes next, decides what follows it (found by check_game's completeness check: an
+    end_stage change not shown). Outside the end step the stage is stale (set on entering it) and not shown."""
+    views = []
+    for stage in (ES_SKILLS, ES_DISCARD_TURN_PLAYER, ES_DISCARD_OPPONENT, ES_CLEANUP):
+        g = _choice(0, step=ST_END)
+        field(g, "end_stage")[...] = stage
+        o = observe(g, 0)
+        assert OBS.get(o, "context")[CONTEXT_END_STAGE] == stage + 1
+        views.append(o)
+    for i in range(len(views)):
+        for j in range(i):
+            assert not np.array_equal(views[i], views[j]), (i, j)
+    stale = []
+    for stage in (ES_SKILLS, ES_CLEANUP):
+        g = _choice(0)
+        field(g, "end_stage")[...] = stage
+        stale.append(observe(g, 0))
+    assert np.array_equal(stale[0], stale[1]) and OBS.get(stale[0], "context")[CONTEXT_END_STAGE] == 0
+
+
+def test_LN_K2_the_queued_effects_are_observed_entry_by_entry() -> None:
+    """The effects queued behind a pending choice, each public: whose source, which card and where, which trigger,
+    which of its effects resolves next. Entries that differ only in their next effect or trigger must look
+    different (found by check_game's completeness check: a queue entry's next_effect not shown)."""
+    def queued(next_effect: int, trigger: int = TR_END_TURN, off_field: bool = False) -> BatchGame:
+        g = _choice(0, queued=True)
+        entry = field(g, "queue")[0]
+        entry[QUEUE_ENTRY_NEXT_EFFECT] = next_effect
+        entry[QUEUE_ENTRY_TRIGGER] = trigger
+        if off_field:  # an opponent's source off the field (a deck card here, as an event in its discard pile is)
+            field(g, "queue")[1, :QUEUE_ENTRY_SIZE] = (1, inst_of(g, 1, "deck", 0), TR_EVENT, 0)
+            field(g, "queue_count")[...] = 2
+        return g
+
+    base, later, other = queued(0), queued(1), queued(0, TR_ON_PLAY)
+    for viewer in (0, 1):
+        views = [observe(g, viewer) for g in (base, later, other)]
+        assert not np.array_equal(views[0], views[1]) and not np.array_equal(views[0], views[2])
+    entry = OBS.get(observe(later, 0), "queue")[0]
+    assert entry[QUEUED_OWN] == 1 and entry[QUEUED_OPP] == 0
+    assert entry[QUEUED_CARD_ID] == card_id("Ember Squire") and entry[QUEUED_WHERE] == 2 + 2  # support slot 2
+    assert entry[QUEUED_TRIGGER] == TR_END_TURN and entry[QUEUED_NEXT_EFFECT] == 1
+    g = queued(0, off_field=True)
+    card = POOL.name(int(field(g, "deck_list")[1, field(g, "queue")[1, QUEUE_ENTRY_INST]]))
+    queue = OBS.get(observe(g, 0), "queue")
+    assert queue[1, QUEUED_OPP] == 1 and queue[1, QUEUED_WHERE] == 0 and queue[1, QUEUED_CARD_ID] == card_id(card)
+    assert queue[1, QUEUED_TRIGGER] == TR_EVENT and not queue[2:].any()
