@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.errors import BadArgumentError, CardenvsError
 
-__all__ = ["EXIT_USAGE", "PROG", "Parser", "UsageError", "add_trust_pickle", "bootstrap_count", "check_pilots",
-           "even_games", "finite_float", "fraction", "positive_int", "seed_type", "trust_pickled", "usage_error"]
+__all__ = ["EXIT_USAGE", "PROG", "Parser", "Passthrough", "UsageError", "add_trust_pickle", "bootstrap_count",
+           "check_pilots", "even_games", "finite_float", "fraction", "positive_int", "seed_type", "trust_pickled",
+           "usage_error"]
 
 PROG = "cardenvs"
 EXIT_USAGE = 2
@@ -126,3 +127,21 @@ def check_pilots(game: str, pilots: Sequence[str]) -> None:
             raise
         except (ImportError, OSError, ValueError) as exc:
             raise BadArgumentError(f"cannot load pilot {kind!r}: {exc}") from None
+
+
+class Passthrough:
+    """A command whose options are its program's own (``cardenvs train`` is ``python -m cardenvs.train.ppo``): listed
+    among the subcommands without a parser here (``add_help=False``: ``--help`` is the program's), and
+    :func:`cardenvs.cli.main` hands it every word after its name. ``program()`` returns the program's
+    ``command(argv)``; it is imported only when the command runs, since it loads the training stack."""
+
+    def __init__(self, name: str, program: Callable[[], Callable[[list[str]], Any]], help: str) -> None:
+        self.name, self.program, self.help = name, program, help
+
+    def add_parser(self, sub: Any) -> None:
+        """Listed among the subcommands (``cardenvs --help``); the words after the name are not parsed here."""
+        sub.add_parser(self.name, add_help=False, help=self.help)
+
+    def run(self, argv: Sequence[str]) -> int:
+        self.program()(list(argv))
+        return 0

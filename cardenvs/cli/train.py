@@ -5,20 +5,20 @@ Its options are the trainer's own, passed through as given (its parser reads the
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable
+
+from .args import Passthrough
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
-    """``cardenvs train``: listed among the subcommands; :func:`cardenvs.cli.main` hands it every word after it."""
-    sub.add_parser("train", add_help=False,
-                   help="train a MaskablePPO policy by self-play: cardenvs train GAME [options] "
-                        "(the options of python -m cardenvs.train.ppo; 'cardenvs train --help' lists them)")
+def _program() -> Callable[[list[str]], Any]:
+    from ..train.ppo import command
+
+    return command
 
 
-def run(argv: Sequence[str]) -> int:
-    from ..train.ppo import command as train
-
-    train(list(argv))
-    return 0
+_COMMAND = Passthrough("train", _program,
+                       help="train a MaskablePPO policy by self-play: cardenvs train GAME [options] (the options of "
+                            "python -m cardenvs.train.ppo; 'cardenvs train --help' lists them)")
+add_parser, run = _COMMAND.add_parser, _COMMAND.run
