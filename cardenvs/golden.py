@@ -8,7 +8,10 @@ Beside the text, :func:`stream_digest` hashes everything the batch core hands ou
 random and by heuristic pilots: every state row, both players' observations and legal masks before every
 decision, the actions, rewards and final states. The text shows *what* changed in a rules change; the digests
 (the game's ``golden/streams.json``) prove that a speed change changed nothing at all, observations included (a
-policy trained on today's observations stays valid only if they stay byte-identical).
+policy trained on today's observations stays valid only if they stay byte-identical). Observations are hashed as
+their float32 view (``spec.float_observation``), so a game that moves to a compact layout whose float view equals its
+old float32 observation value for value keeps its digests: the test that the conversion is exact (a value the
+compact dtype cannot hold changes the float view, so the digest also catches a wrapped value on these games).
 """
 from __future__ import annotations
 
@@ -70,12 +73,13 @@ STREAM_SEED = 7
 def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: int = STREAM_SEED) -> str:
     """sha256 (first 24 hex digits) of ``num_games`` seeded games of ``game`` played to the end by ``pilot`` in both
     seats through the fused :meth:`~cardenvs.core.batch.BatchGame.play`: before every decision the state rows, the
-    observation and legal mask of *both* players; then the actions, rewards and final states."""
+    observation (its float32 view) and legal mask of *both* players; then the actions, rewards and final states."""
     from .agents import make_agent
     from .core.batch import BatchGame
 
     batch = BatchGame(game, num_games=num_games, seed=seed, parallel=False)
     agent = make_agent(game, pilot, seed=seed)
+    spec = batch.spec
     h = hashlib.sha256()
     seats = [np.full(num_games, p, dtype=np.int32) for p in (0, 1)]
     for _ in range(100_000):
@@ -84,7 +88,7 @@ def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: in
             break
         h.update(batch.states.tobytes())
         for seat in seats:
-            h.update(batch.observe(seat).tobytes())
+            h.update(spec.float_observation(batch.observe(seat)).tobytes())
             h.update(batch.legal_mask(seat).tobytes())
         obs = batch.observe(who).copy()
         mask = batch.legal_mask(who).copy()
@@ -94,7 +98,7 @@ def stream_digest(game: str, pilot: str, num_games: int = STREAM_GAMES, seed: in
         h.update(actions.tobytes())
         result, obs_next, mask_next = batch.play(actions, players=who)
         h.update(result.rewards.astype(np.float64).tobytes())
-        h.update(obs_next.tobytes())
+        h.update(spec.float_observation(obs_next).tobytes())
         h.update(mask_next.tobytes())
     h.update(batch.states.tobytes())
     return h.hexdigest()[:24]

@@ -4,7 +4,9 @@
 vs random, random vs heuristic with the seats swapped every other game, and heuristic vs heuristic) and asserts,
 after every decision of every pairing: every card instance is in exactly one zone (conservation), the player to act
 always has a legal action while the game is live and the other player has none unless it too has a decision pending,
-every game ends within the cap, observations are finite and in bounds. It also checks that a seed replays the same
+every game ends within the cap, observations are finite and in bounds (their float view) and, for a compact
+observation layout, that every value the kernel writes fits the layout's dtype (:func:`check_observation_range`). It
+also checks that a seed replays the same
 game exactly, that the single AEC env plays the same game as the batch core for the same seed and actions, that a
 player's observation and legal actions do not change when everything hidden from that player is re-dealt
 (``spec.hide``), and the **decision-timing leak check** (:func:`check_timing`): re-deal what a viewer cannot know,
@@ -31,6 +33,7 @@ from .core.aec import OBS_BOUND, CardGameEnv
 from .core.batch import BatchGame, get_spec
 from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .core.invariants import conservation_errors
+from .core.rows import RowChecker
 from .core.spec import GameSpec
 
 #: header fields that say who decides next and whether the game goes on; the timing check compares them
@@ -199,6 +202,14 @@ def slot_cards(spec: GameSpec, states: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return inst, np.where(inst >= 0, cards, -1).astype(np.int32)
 
 
+def timing_hide(spec: GameSpec) -> Any:
+    """The re-deal the decision-timing check pins against (:func:`hidden_slots`, :func:`check_timing`): ``spec.hide``,
+    or ``spec.extra["timing_hide"]`` where a game gives one. simulfight's ``hide`` also re-deals the other seat's
+    secret plan, which is revealed whole when it lands, where pinning moves cards only; its ``timing_hide`` re-deals
+    the hidden cards alone."""
+    return (spec.extra or {}).get("timing_hide") or spec.hide
+
+
 def hidden_slots(spec: GameSpec, row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any,
                  samples: int = 4, extra: Sequence[np.ndarray] = ()) -> np.ndarray:
     """``bool[2, S]``: the zone slots of ``row`` whose card ``spec.hide(row, viewer)`` re-deals in at least one of
@@ -206,7 +217,8 @@ def hidden_slots(spec: GameSpec, row: np.ndarray, viewer: int, rng: np.random.Ge
     visible to ``viewer``: a correct ``hide`` never changes a visible slot, so the error can only go one way (a hidden
     slot among identical cards looks visible)."""
     _, base = slot_cards(spec, row)
-    variants = [spec.hide(row, viewer, rng, pool) for _ in range(samples)] + list(extra)
+    hide = timing_hide(spec)
+    variants = [hide(row, viewer, rng, pool) for _ in range(samples)] + list(extra)
     _, cards = slot_cards(spec, np.stack(variants))
     return (cards != base).any(axis=0)
 
@@ -373,7 +385,9 @@ def play_pilots(
         obs = game.observe(players).copy()
         if check:
             _check_masks(game, live, mask, players)
-            if not np.isfinite(obs).all() or np.abs(obs).max(initial=0) > OBS_BOUND:
+            check_observation_range(game, game.states.view(np.ndarray), players, obs)
+            view = spec.float_observation(obs)
+            if not np.isfinite(view).all() or np.abs(view).max(initial=0) > OBS_BOUND:
                 raise InvariantError(f"{spec.name}: observation not finite or outside +-{OBS_BOUND}")
             if hidden_every and step % hidden_every == 0:
                 _check_hidden(game, live, hide_rng, report)
@@ -409,6 +423,33 @@ def play_pilots(
     return game.states.copy(), recorded
 
 
+#: the dtype :func:`check_observation_range` observes into: a second Numba specialization of the same
+#: ``batch_observe`` in which every value the row function writes is exact (integers, and fractions it should not
+#: write); compiled once per compact game, on the checker's first decision (tens of seconds cold, cached on disk)
+WIDE_OBS = np.float64
+
+
+def check_observation_range(game: BatchGame, states: np.ndarray, players: np.ndarray, stored: np.ndarray) -> None:
+    """The range guard of a compact observation layout: a kernel that writes a value the layout's integer dtype
+    cannot hold (300 into int8, a fraction) wraps or truncates silently in Numba. Observe the same ``states`` from the
+    same ``players`` into a :data:`WIDE_OBS` buffer and require it to equal ``stored`` (what ``batch_observe`` wrote
+    into ``spec.obs_dtype``) entry for entry; an :class:`InvariantError` names the field, the value and the game.
+    Nothing to do for a float32 layout."""
+    spec = game.spec
+    if spec.obs_dtype == np.float32:
+        return
+    wide = np.zeros(stored.shape, WIDE_OBS)
+    game.kernels.batch_observe(states, game.pool.tables, np.ascontiguousarray(players, np.int32), wide)
+    bad = wide != stored
+    if bad.any():
+        i, k = (int(v) for v in np.argwhere(bad)[0])
+        info = np.iinfo(spec.obs_dtype)
+        raise InvariantError(f"{spec.name}: observation entry {_slice_name(spec, k)} of game {i} (player "
+                             f"{int(players[i])}) is {wide[i, k]:g}, which {spec.obs_dtype.name} stores as "
+                             f"{int(stored[i, k])} (it holds the integers {info.min}..{info.max}); {int(bad.sum())} "
+                             f"entries differ")
+
+
 def _check_masks(game: BatchGame, live: np.ndarray, mask: np.ndarray, players: np.ndarray) -> None:
     spec = game.spec
     empty = live & (mask.sum(axis=1) == 0)
@@ -438,7 +479,7 @@ def _check_hidden(game: BatchGame, live: np.ndarray, rng: np.random.Generator, r
                 raise InvariantError(f"{spec.name}: hide() modified its input row")
             pair = np.stack([original, variant])
             view = np.array([viewer, viewer], np.int32)
-            obs = np.zeros((2, spec.obs_dim), dtype=np.float32)
+            obs = np.zeros((2, spec.obs_dim), dtype=spec.obs_dtype)
             game.kernels.batch_observe(pair, game.pool.tables, view, obs)
             if not np.array_equal(obs[0], obs[1]):
                 diff = np.flatnonzero(obs[0] != obs[1])
@@ -505,7 +546,7 @@ def check_timing(game: BatchGame, rows: np.ndarray, actions: np.ndarray, rng: np
         actor = int(row[H_TO_ACT])
         for viewer in (actor, 1 - actor):
             stats.pairs += 1
-            variant = spec.hide(row, viewer, rng, pool)
+            variant = timing_hide(spec)(row, viewer, rng, pool)
             if np.array_equal(variant, row):
                 stats.unchanged += 1
                 continue
@@ -598,7 +639,7 @@ def _compare_pinned(game: BatchGame, stats: TimingStats, max_examples: int, firs
     spec, pool = game.spec, game.pool
     both = np.stack([first, pinned])
     view = np.array([viewer, viewer], np.int32)
-    seen = np.zeros((2, spec.obs_dim), dtype=np.float32)
+    seen = np.zeros((2, spec.obs_dim), dtype=spec.obs_dtype)
     game.kernels.batch_observe(both, pool.tables, view, seen)
     masks = _masks(game, both, np.array([actor, actor], np.int32))
     if check_conservation(spec, pinned[None])[0] or not np.array_equal(seen[0], seen[1]):
@@ -680,7 +721,7 @@ def _step_and_view(game: BatchGame, before: np.ndarray, actors: np.ndarray, acti
     game.kernels.batch_step(after, tables, actors, actions, errors)
     if errors.any():
         raise InvariantError(f"{spec.name}: a legal action was refused by the step kernel in a timing pair")
-    obs = np.zeros((after.shape[0], spec.obs_dim), dtype=np.float32)
+    obs = np.zeros((after.shape[0], spec.obs_dim), dtype=spec.obs_dtype)
     game.kernels.batch_observe(after, tables, viewers, obs)
     return after, obs, _masks(game, after, viewers)
 
@@ -934,7 +975,7 @@ def check_completeness(game: BatchGame, states: np.ndarray, rng: np.random.Gener
     viewers = states[:, H_TO_ACT].astype(np.int32)
     known = np.stack([~hidden_columns(spec, states[k], int(viewers[k]), rng, pool, samples) for k in range(n)])
     stats.samples += n
-    obs = np.zeros((n, spec.obs_dim), dtype=np.float32)
+    obs = np.zeros((n, spec.obs_dim), dtype=spec.obs_dtype)
     game.kernels.batch_observe(states, tables, viewers, obs)
     masks = _masks(game, states, viewers)
     ign_cols = np.zeros(spec.state_layout.size, dtype=bool)
@@ -975,12 +1016,16 @@ def _roll_pairs(game: BatchGame, first: np.ndarray, second: np.ndarray, viewers:
     spec, tables = game.spec, game.pool.tables
     m = first.shape[0]
     header = [i for _, i in TIMING_FIELDS]
-    bad = check_conservation(spec, second) != 0
+    # a changed row that breaks conservation, or that the row check a kernel's input passes refuses (a pointer field,
+    # such as a game's pending card, that no kernel can have left: spec.extra["check_rows"]), is no state to play
+    checker = RowChecker(spec, len(game.pool))
+    bad = (check_conservation(spec, second) != 0) | np.array(
+        [checker.first_error(second[i:i + 1], np.arange(i, i + 1)) is not None for i in range(m)], dtype=bool)
     both = np.ascontiguousarray(np.concatenate([first, second]))
     view2 = np.concatenate([viewers, viewers])
 
     def seen(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        o = np.zeros((rows.shape[0], spec.obs_dim), dtype=np.float32)
+        o = np.zeros((rows.shape[0], spec.obs_dim), dtype=spec.obs_dtype)
         game.kernels.batch_observe(rows, tables, view2, o)
         return o, _masks(game, rows, view2)
 
@@ -1037,7 +1082,7 @@ def check_honest(game: BatchGame, agent: Any, states: np.ndarray, rng: np.random
                          for _ in range(redeals)]
     choices = []
     for rows in copies:
-        obs = np.zeros((rows.shape[0], spec.obs_dim), dtype=np.float32)
+        obs = np.zeros((rows.shape[0], spec.obs_dim), dtype=spec.obs_dtype)
         game.kernels.batch_observe(rows, tables, actors, obs)
         choices.append(np.asarray(agent.act(obs, _masks(game, rows, actors), seat_view(spec, rows, actors),
                                             actors.copy())))

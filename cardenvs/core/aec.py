@@ -29,10 +29,36 @@ SEAT_OF = {agent: seat for seat, agent in enumerate(AGENTS)}
 OBS_BOUND = 1000.0
 
 
-def make_spaces(spec: GameSpec) -> tuple[spaces.Dict, spaces.Discrete]:
+#: what an env's ``obs_format`` may ask for: the rows as the game's kernels write them, or their float32 view
+OBS_FORMATS = ("stored", "float32")
+
+
+def check_obs_format(obs_format: Any) -> str:
+    if not isinstance(obs_format, str) or obs_format not in OBS_FORMATS:
+        raise BadArgumentError(f"obs_format must be one of {OBS_FORMATS}, got {obs_format!r}")
+    return obs_format
+
+
+def observation_box(spec: GameSpec, obs_format: str = "stored") -> spaces.Box:
+    """The Box of one observation row. ``"stored"``: the rows in ``spec.obs_dtype``; for a compact layout an integer
+    Box whose bounds are, per entry, the dtype's range cut to what the float bound allows (every float view value
+    lies in [-OBS_BOUND, OBS_BOUND], so a stored value lies within OBS_BOUND times its divisor). ``"float32"``: the
+    float view's Box, [-OBS_BOUND, OBS_BOUND] (a float32 layout's rows are their own float view)."""
+    check_obs_format(obs_format)
+    dtype = spec.obs_dtype
+    if obs_format == "float32" or dtype == np.float32:
+        return spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32)
+    info = np.iinfo(dtype)
+    reach = np.float64(OBS_BOUND) * spec.obs_divisors
+    low = np.maximum(-reach, info.min).astype(dtype)
+    high = np.minimum(reach, info.max).astype(dtype)
+    return spaces.Box(low, high, shape=(spec.obs_dim,), dtype=dtype)
+
+
+def make_spaces(spec: GameSpec, obs_format: str = "stored") -> tuple[spaces.Dict, spaces.Discrete]:
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32),
+            "observation": observation_box(spec, obs_format),
             "action_mask": spaces.Box(0, 1, shape=(spec.num_actions,), dtype=np.int8),
         }
     )
@@ -60,14 +86,18 @@ class OneGameView:
     render_mode: str | None
     spec: GameSpec
 
-    def _open_game(self, spec: GameSpec, decks: Any, render_mode: str | None, pool: Any) -> None:
+    def _open_game(self, spec: GameSpec, decks: Any, render_mode: str | None, pool: Any,
+                   obs_format: str = "stored") -> None:
         if render_mode not in (None, "ansi", "human"):
             raise BadArgumentError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.spec = spec
         self.render_mode = render_mode
+        self.obs_format = check_obs_format(obs_format)
+        # the float view is a copy only where the layout is compact: a float32 layout is already its float view
+        self._float_view = obs_format == "float32" and spec.obs_dtype != np.float32
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self._obs_space, self._act_space = make_spaces(spec)
+        self._obs_space, self._act_space = make_spaces(spec, obs_format)
         self.observation_spaces = {a: self._obs_space for a in AGENTS}
         self.action_spaces = {a: self._act_space for a in AGENTS}
         self.game = BatchGame(spec, 1, decks=decks, seed=0, pool=pool)
@@ -83,6 +113,11 @@ class OneGameView:
     # PettingZoo asks for these by agent; the same object every call.
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._obs_space
+
+    def _observation(self, player: int) -> np.ndarray:
+        """``player``'s observation row (a copy) in the env's ``obs_format``."""
+        row = self.game.observe(player)[0]
+        return self.spec.float_observation(row, np.empty(row.shape, np.float32)) if self._float_view else row.copy()
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._act_space
@@ -160,7 +195,9 @@ def explain_illegal(game: BatchGame, err: Exception, player: int, action: Any) -
 
 
 class CardGameEnv(OneGameView, AECEnv, EzPickle):
-    """The AEC env of a ruleset. ``decks=(a, b)``: starter deck names or TOML paths (default: the game's pair)."""
+    """The AEC env of a ruleset. ``decks=(a, b)``: starter deck names or TOML paths (default: the game's pair).
+    ``obs_format="stored"`` (default) gives observations as the game stores them (``spec.obs_dtype``: small integers
+    for a compact layout), ``"float32"`` their float view (``spec.float_observation``) with a float Box."""
 
     def __init__(
         self,
@@ -169,12 +206,13 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
         render_mode: str | None = None,
         illegal_action: str = "raise",
         pool: Any = None,
+        obs_format: str = "stored",
     ) -> None:
-        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool)
+        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool, obs_format)
         super().__init__()
         if illegal_action not in ("raise", "lose"):
             raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
-        self._open_game(spec, decks, render_mode, pool)
+        self._open_game(spec, decks, render_mode, pool, obs_format)
         self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"],
                          "is_parallelizable": spec.simultaneous}
         self.illegal_action = illegal_action
@@ -216,7 +254,7 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._player(agent)
         game = self.game
-        return {"observation": game.observe(player)[0].copy(), "action_mask": game.legal_mask(player)[0].copy()}
+        return {"observation": self._observation(player), "action_mask": game.legal_mask(player)[0].copy()}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         return self.game.legal_mask(self._player(agent or self.agent_selection))[0].copy()
@@ -307,6 +345,6 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 __all__ = [
-    "AGENTS", "CardGameEnv", "check_action", "explain_illegal", "make_env", "make_spaces", "OBS_BOUND", "OneGameView",
-    "OrderEnforcing", "SEAT_OF"
+    "AGENTS", "CardGameEnv", "check_action", "check_obs_format", "explain_illegal", "make_env", "make_spaces",
+    "OBS_BOUND", "OBS_FORMATS", "observation_box", "OneGameView", "OrderEnforcing", "SEAT_OF"
 ]

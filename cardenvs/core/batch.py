@@ -281,7 +281,7 @@ class BatchGame:
         try:
             # the kernels' array; ``states`` is a tracked view of it (cardenvs/core/rows.py)
             self._rows = np.zeros((self.num_games, self.spec.state_layout.size), dtype=np.int32)
-            self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=np.float32)
+            self._obs = np.zeros((self.num_games, self.spec.obs_dim), dtype=self.spec.obs_dtype)
         except MemoryError:
             raise BadArgumentError(f"not enough memory for {self.num_games} games of {self.spec.name}") from None
         self.deck_pairs = self._resolve_decks(decks)
@@ -698,12 +698,14 @@ class BatchGame:
                 f"legal actions: {names}{more}")
 
     def observe(self, players: Any = None, out: np.ndarray | None = None) -> np.ndarray:
-        """Each row's observation from ``players[i]``'s seat (default: the player to act; -1: zeros). ``out``:
-        a C-contiguous ``float32[num_games, obs_dim]`` to write into (default: the batch's own buffer)."""
+        """Each row's observation from ``players[i]``'s seat (default: the player to act; -1: zeros), in
+        ``spec.obs_dtype`` (compact integers for a compact layout: ``spec.float_observation(obs)`` is the float32
+        view). ``out``: a C-contiguous ``[num_games, obs_dim]`` array of ``spec.obs_dtype`` to write into (default:
+        the batch's own buffer)."""
         if out is None:
             out = self._obs
         else:
-            out = out_buffer(out, (self.num_games, self.spec.obs_dim), np.float32, "observe")
+            out = out_buffer(out, (self.num_games, self.spec.obs_dim), self.spec.obs_dtype, "observe")
         if self._dirty.any:
             self._admit_rows()
         self.kernels.batch_observe(self._rows, self.pool.tables, self._players(players), out)

@@ -172,7 +172,7 @@ def kernel_arguments(spec: Any, name: str, pool: Any = None) -> tuple:
     decks = np.full((1, 2, spec.max_deck), -1, np.int32)
     seeds = np.zeros(1, np.int64)
     seats = np.zeros(1, np.int32)
-    obs = np.zeros((1, spec.obs_dim), np.float32)
+    obs = np.zeros((1, spec.obs_dim), spec.obs_dtype)
     mask = np.zeros((1, spec.num_actions), np.int8)
     if name == "batch_reset":
         return states, tables, decks, seeds, np.ones(1, np.bool_)

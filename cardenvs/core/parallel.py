@@ -26,14 +26,15 @@ from .spec import GameSpec
 
 class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
     def __init__(self, spec: GameSpec, decks: Any = None, render_mode: str | None = None,
-                 illegal_action: str = "raise", pool: Any = None) -> None:
-        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool)
+                 illegal_action: str = "raise", pool: Any = None, obs_format: str = "stored") -> None:
+        """``obs_format``: "stored" (``spec.obs_dtype``) or "float32" (the float view), as the AEC env's."""
+        EzPickle.__init__(self, spec, decks, render_mode, illegal_action, pool, obs_format)
         if illegal_action not in ("raise", "lose"):
             raise BadArgumentError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         self.illegal_action = illegal_action
         if not spec.simultaneous:
             raise BadArgumentError(f"{spec.name} is a sequential game; use its AEC env")
-        self._open_game(spec, decks, render_mode, pool)
+        self._open_game(spec, decks, render_mode, pool, obs_format)
         self.noop = int(spec.noop_action)
         self.metadata = {"name": spec.env_name, "render_modes": ["ansi", "human"], "is_parallelizable": True}
 
@@ -52,7 +53,7 @@ class CardGameParallelEnv(OneGameView, ParallelEnv, EzPickle):
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {
-            a: {"observation": self.game.observe(p)[0].copy(), "action_mask": self._mask(p)}
+            a: {"observation": self._observation(p), "action_mask": self._mask(p)}
             for p, a in enumerate(AGENTS)
             if a in self.agents
         }

@@ -26,7 +26,10 @@ process loads every kernel from the cache; the contract itself is tested once fo
     set ``errors[i] = 1`` and leave the row untouched; else ``errors[i] = 0`` and advance through every forced step
     to the next decision or the end (status, winner, ``to_act`` and ``needs`` updated, truncation at the cap).
 ``batch_observe(states, tables, players, out)``
-    Write player ``players[i]``'s view of game ``i`` into ``out[i]`` (float32, ``obs_layout``).
+    Write player ``players[i]``'s view of game ``i`` into ``out[i]``: float32 or compact, the ``obs_layout``'s
+    ``dtype_scalar`` (``GameSpec.obs_dtype``; a compact layout stores small integers, see
+    :meth:`~cardenvs.core.layout.Layout.float_view`). Numba compiles the kernel for the buffer's dtype, so one
+    ``observe_row`` also fills a wider buffer (the checker's range guard observes into int64 and compares).
 ``batch_mask(states, tables, players, out)``
     Write player ``players[i]``'s legal actions into ``out[i]`` (int8 0/1); all zeros when that player has no
     pending decision or the game is over.
@@ -47,9 +50,14 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from .errors import BadArgumentError
 from .layout import Layout
 
-__all__ = ["GameSpec", "Kernels", "declare", "CONVENTIONS"]
+__all__ = ["GameSpec", "Kernels", "declare", "CONVENTIONS", "OBS_DTYPES"]
+
+#: the dtypes an observation row may have: float32 (values as the policy reads them) or a compact layout's small
+#: integers, which ``GameSpec.float_observation`` divides by the layout's divisors
+OBS_DTYPES = (np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16))
 
 
 class Kernels(NamedTuple):
@@ -111,6 +119,11 @@ class GameSpec:
     #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if np.dtype(self.obs_layout.dtype_scalar) not in OBS_DTYPES:
+            raise ValueError(f"{self.name}: the observation layout's dtype_scalar must be one of "
+                             f"{', '.join(d.name for d in OBS_DTYPES)}, not {np.dtype(self.obs_layout.dtype_scalar).name}")
+
     def __reduce__(self):
         """Pickled (and deep-copied) by name: a registered game's spec is the registry's one object, kernels
         included, and is never copied."""
@@ -126,6 +139,31 @@ class GameSpec:
     @property
     def obs_dim(self) -> int:
         return self.obs_layout.size
+
+    @property
+    def obs_dtype(self) -> np.dtype:
+        """The dtype of an observation row as the kernels write it and the envs return it: float32, or int8 / uint8 /
+        int16 for a compact layout."""
+        return np.dtype(self.obs_layout.dtype_scalar)
+
+    @property
+    def obs_divisors(self) -> np.ndarray:
+        """``float32[obs_dim]`` (read-only): the float view of entry ``k`` is the stored value / ``obs_divisors[k]``
+        (all ones for a float32 layout)."""
+        return self.obs_layout.divisors()
+
+    def float_observation(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """The float32 view of observation ``rows`` (``[..., obs_dim]`` in :attr:`obs_dtype`, as ``BatchGame.observe``
+        and the envs return them): each stored value divided by its divisor. The one way to ask for it; a float32
+        layout's rows come back as they are (no copy) unless ``out`` (``float32``, the same shape) is given."""
+        rows = np.asarray(rows)
+        if rows.dtype != self.obs_dtype or rows.shape[-1:] != (self.obs_dim,):
+            raise BadArgumentError(f"{self.env_name}: observation rows must be {self.obs_dtype.name}[..., {self.obs_dim}], "
+                             f"got {rows.dtype.name}{list(rows.shape)}")
+        if out is not None and (not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != rows.shape):
+            raise BadArgumentError(f"{self.env_name}: float_observation out= must be float32{list(rows.shape)}, got "
+                             f"{getattr(out, 'dtype', type(out).__name__)}{list(np.shape(out))}")
+        return self.obs_layout.float_view(rows, out)
 
     @property
     def deck_dir(self) -> Path:

@@ -7,7 +7,8 @@ MaskablePPO takes; sb3-contrib 2.9): ``reset() -> obs``; ``step_wait() -> (obs, 
 action applies to: after the autoreset and after the opponent's replies. The learner's seat is drawn at random each
 episode unless ``learner_seat`` is fixed, and rewards are from the learner's side (+1 win, -1 loss, 0 draw or
 truncation; ``draw_reward`` sets what a draw or truncation is worth instead, e.g. -0.5 to train a learner out of
-stalling to the rules' draw caps).
+stalling to the rules' draw caps). Observations are the rows as the game stores them (``spec.obs_dtype``: small
+integers for a compact layout, with an integer Box) unless ``obs_format="float32"`` asks for their float view.
 
 Bad actions never step part of a batch. ``step`` checks every row first (integers of the right shape, in range, and
 legal for the learner's pending decision) and only then applies them. ``illegal_action="raise"`` (the default) raises
@@ -26,7 +27,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .aec import OBS_BOUND
+from .aec import check_obs_format, observation_box
 from .rows import forfeit_game
 from .batch import BatchGame, check_seed, int_array, rewards_from, seed_sequence
 from .errors import BadArgumentError, IllegalActionError
@@ -49,6 +50,7 @@ class SeatedBatch:
         learner_seat: int | str = "random",
         illegal_action: str = "raise",
         draw_reward: float = 0.0,
+        obs_format: str = "stored",
     ) -> None:
         if isinstance(learner_seat, bool) or learner_seat not in ("random", 0, 1):
             raise BadArgumentError(f"learner_seat must be 'random', 0 or 1, got {learner_seat!r}")
@@ -57,6 +59,8 @@ class SeatedBatch:
         if isinstance(draw_reward, bool) or not isinstance(draw_reward, numbers.Real) or not -1 <= draw_reward <= 1:
             raise BadArgumentError(f"draw_reward must be a number from -1 to 1, got {draw_reward!r}")
         self.draw_reward = float(draw_reward)
+        self.obs_format = check_obs_format(obs_format)
+        self._float_view = obs_format == "float32" and spec.obs_dtype != np.float32
         seed = check_seed(seed)
         self.spec = spec
         self.illegal_action = illegal_action
@@ -67,7 +71,7 @@ class SeatedBatch:
         self.opponent_source = opponent
         self.episodes_started = 0
         self.num_envs = num_envs
-        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32)
+        self.observation_space = observation_box(spec, obs_format)
         self.action_space = spaces.Discrete(spec.num_actions)
         self.seats = np.zeros(num_envs, dtype=np.int32)
         self.opponent_of = np.zeros(num_envs, dtype=np.int32)  # index into _opponent_agents, per game
@@ -199,7 +203,12 @@ class SeatedBatch:
         self._play_opponents()
         self._settle_finished_before_learner()
         self._report_opponent_faults()
-        return self.game.observe(self.seats).copy()
+        return self._observe()
+
+    def _observe(self) -> np.ndarray:
+        """The learner's observations (a copy) in the env's ``obs_format``."""
+        rows = self.game.observe(self.seats)
+        return self.spec.float_observation(rows, np.empty(rows.shape, np.float32)) if self._float_view else rows.copy()
 
     def _settle_finished_before_learner(self) -> None:
         # A game could end during the opponent's replies right after a reset; start those again at once.
@@ -262,7 +271,7 @@ class SeatedBatch:
             infos[i]["illegal_action"] = True
         self._report_opponent_faults(infos)  # raises here with illegal_action="raise": the rows are consistent
         if done.any():
-            final_obs = self.game.observe(self.seats).copy()
+            final_obs = self._observe()
             for i in np.flatnonzero(done):
                 infos[i]["terminal_observation"] = final_obs[i]
                 infos[i]["TimeLimit.truncated"] = bool(status[i] == TRUNCATED)
@@ -272,7 +281,7 @@ class SeatedBatch:
             self._play_opponents()
             self._settle_finished_before_learner()
             self._report_opponent_faults(infos)
-        obs = self.game.observe(self.seats).copy()
+        obs = self._observe()
         return obs, rewards.astype(np.float32), done, infos
 
     def action_masks(self) -> np.ndarray:

@@ -140,3 +140,71 @@ def test_SK_T1_to_SK_T4_SK_E1_SK_E2_tricks_against_a_python_reference(skeleton: 
             assert after[H_WINNER] == (2 if points[0] == points[1] else int(np.argmax(points)))
         else:
             assert after[H_STATUS] == LIVE
+
+
+# ----- the compact observation (issue 41): the skeleton is the worked example -------------------------------------
+#: stream_digest(skeleton, "random") of the float32 skeleton observation before it became int8 (commit bb19f4a): the
+#: golden digest hashes the float view, so the compact rows' float view equals the old observation value for value
+FLOAT32_STREAM_DIGEST = "db22b02a1e8ff3d40e69e7ea"
+
+
+def test_compact_float_view_equals_the_float32_observation(skeleton: str) -> None:
+    from cardenvs.golden import stream_digest
+
+    spec = get_game(skeleton)
+    assert spec.obs_dtype == np.int8 and spec.obs_layout.compact
+    assert stream_digest(skeleton, "random") == FLOAT32_STREAM_DIGEST
+
+
+def test_float_observation_divides_by_each_fields_scale(skeleton: str) -> None:
+    spec = get_game(skeleton)
+    game = BatchGame(skeleton, 2, seed=5)
+    stored = game.observe(np.array([0, 1], np.int32)).copy()
+    view = spec.float_observation(stored)
+    assert view.dtype == np.float32 and np.array_equal(view, stored / spec.obs_divisors)
+    lay = spec.obs_layout
+    assert lay.get(spec.obs_divisors, "my_hand").tolist() == [[1, 9, 3]] * 3 and lay.get(spec.obs_divisors, "decks")[0] == 12
+    with pytest.raises(ValueError, match=r"int8\[\.\.\., 24\]"):  # already a float view: refused, not divided twice
+        spec.float_observation(view)
+    with pytest.raises(ValueError, match="int8"):
+        game.observe(out=np.zeros(stored.shape, np.float32))
+
+
+def test_envs_give_the_stored_rows_or_the_float_view(skeleton: str) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    spec = get_game(skeleton)
+    env = cardenvs.make_env(skeleton)
+    box = env.observation_space("player_0")["observation"]
+    assert box.dtype == np.int8 and box.low.min() == -128 and box.high.max() == 127
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)["observation"]
+    assert obs.dtype == np.int8 and box.contains(obs)
+    flt = cardenvs.make_env(skeleton, obs_format="float32")
+    assert flt.observation_space("player_0")["observation"].dtype == np.float32
+    flt.reset(seed=2)
+    assert np.array_equal(flt.observe(flt.agent_selection)["observation"], spec.float_observation(obs))
+    with pytest.raises(ValueError, match="obs_format"):
+        cardenvs.make_env(skeleton, obs_format="float16")
+    for fmt in ("stored", "float32"):
+        api_test(cardenvs.make_env(skeleton, obs_format=fmt), num_cycles=300)
+        seed_test(lambda: cardenvs.make_env(skeleton, obs_format=fmt), num_cycles=100)
+    stored, _ = cardenvs.make_vector_env(skeleton, 4, seed=1).reset()
+    vec32 = cardenvs.make_vector_env(skeleton, 4, seed=1, obs_format="float32")
+    assert stored.dtype == np.int8 and vec32.single_observation_space.dtype == np.float32
+    assert np.array_equal(vec32.reset()[0], spec.float_observation(stored))
+
+
+def test_the_checkers_range_guard_catches_a_value_int8_cannot_hold(skeleton: str) -> None:
+    """A planted overflow: a pool whose card has power 200, which the int8 observation stores as -56 (Numba wraps it
+    silently; 200/9 would be in the float bounds). The float-view bound check alone passes it; the range guard
+    (observing the same rows into float64) names the field."""
+    from cardenvs.core.batch import check_pool  # noqa: F401 (the pool keeps the game's table shapes)
+    from cardenvs.testing import InvariantError
+
+    spec = get_game(skeleton)
+    pool = spec.load_pool(None)
+    pool.tables.cards[:, 0] = 200  # every card: power 200
+    with pytest.raises(InvariantError, match=r"my_hand.* is 200, which int8 stores as -56"):
+        check_game(skeleton, num_games=8, pilots=("random",), replay_games=2, completeness=False, pool=pool,
+                   decks=("tall", "tall"), timing=False)

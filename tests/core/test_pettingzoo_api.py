@@ -27,6 +27,26 @@ def test_parallel_seed_test(simultaneous_game: str) -> None:
     parallel_seed_test(lambda: cardenvs.make_parallel_env(simultaneous_game, illegal_action="lose"))
 
 
+def test_api_test_of_the_float_view(game_name: str) -> None:
+    """``obs_format="float32"``: the float view of a compact observation (issue 41), with a float Box; the rows are
+    ``spec.float_observation`` of the stored ones."""
+    env = cardenvs.make_env(game_name, obs_format="float32")
+    box = env.observation_space("player_0")["observation"]
+    assert box.dtype == np.float32
+    api_test(env, num_cycles=200)
+    stored, flt = cardenvs.make_env(game_name, raw=True), cardenvs.make_env(game_name, raw=True, obs_format="float32")
+    stored.reset(seed=4)
+    flt.reset(seed=4)
+    spec = cardenvs.get_game(game_name)
+    want = spec.float_observation(stored.observe(stored.agent_selection)["observation"])
+    np.testing.assert_array_equal(flt.observe(flt.agent_selection)["observation"], want)
+    assert stored.observation_space("player_0")["observation"].dtype == spec.obs_dtype
+
+
+def test_parallel_api_test_of_the_float_view(simultaneous_game: str) -> None:
+    parallel_api_test(cardenvs.make_parallel_env(simultaneous_game, obs_format="float32"), num_cycles=200)
+
+
 def test_aec_and_parallel_play_the_same_game(simultaneous_game: str) -> None:
     """The AEC env (player_0's plan, then player_1's) and the parallel env give identical games for the same plans."""
     rng = np.random.default_rng(3)
