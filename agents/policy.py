@@ -10,8 +10,12 @@ The shipped format (``agents/policies/<game>.npz``, written by :func:`export`) h
 network and no optimizer state: for each hidden layer ``pi_w{k}`` (float32 ``[in, out]``) and ``pi_b{k}``, then
 ``action_w`` / ``action_b``, and ``meta``, a JSON string with ``format``, ``game``, ``rules_version``,
 ``obs_digest`` (:func:`observation_digest`), ``obs_dim``, ``num_actions``, ``activation``, ``config``, ``seed``,
-``steps``, ``commit`` and ``date``. :class:`NumpyPolicy` runs the forward pass with numpy (batched, masked argmax or
-sampling) and gives the same action probabilities as the torch policy. :func:`load` refuses a file made for another
+``steps``, ``commit`` and ``date``; a policy for a compact observation (issue 41) also holds ``obs_divisors``, what
+each stored observation value is divided by (``spec.obs_divisors``), and ``meta["obs_dtype"]``. The weights are those
+of the float view the network learned on (train/features.py divides by the divisors); :class:`NumpyPolicy` folds the
+divisors into the first layer at load (weight row / divisor) and reads the compact rows as they are. It runs the
+forward pass with numpy (batched, masked argmax or sampling) and gives the same action probabilities as the torch
+policy. :func:`load` refuses a file made for another
 game, another rules version, another observation layout or another action count, and says which.
 """
 from __future__ import annotations
@@ -67,9 +71,12 @@ def shipped_path(game: str) -> Path | None:
 
 
 def observation_digest(spec: Any) -> str:
-    """A short fingerprint of a game's observation layout (field names and shapes, card-id entries) and action
-    count: a policy trained on another layout reads its inputs wrongly, so the loader compares this."""
+    """A short fingerprint of a game's observation layout (field names and shapes, the stored dtype and every
+    entry's divisor, card-id entries) and action count: a policy trained on another layout reads its inputs wrongly,
+    so the loader compares this."""
     parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields]
+    parts.append(f"dtype:{np.dtype(spec.obs_layout.dtype_scalar).name}")
+    parts.append(f"divisors:{hashlib.sha256(spec.obs_layout.divisors().tobytes()).hexdigest()[:16]}")
     parts.append(f"card_ids:{tuple(getattr(spec, 'obs_card_ids', ()) or ())}")
     parts.append(f"actions:{spec.num_actions}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
@@ -127,9 +134,11 @@ def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_ta
     product's work; and a card-id entry's embedding goes through the linear first layer to a fixed vector per
     (slot, card) (``slot_tables``, made once at load), so an id costs one row addition instead of ``dim`` products.
     The row is scanned in observation order (``rest_row[j]``: position j's weight row, -1 for a card-id entry)
-    rather than through a list of positions, eight values at a time: ``bits`` is ``obs`` seen as uint32, and a
-    block whose eight words OR to 0 is all zeros and skipped without a branch per value (the scan is most of a
-    narrow layer's time: 2.26 -> 1.87 us per levelneo row at 64 wide, the same sums in the same order).
+    rather than through a list of positions, eight values at a time: ``bits`` is a float32 ``obs`` seen as uint32
+    (a compact integer ``obs`` is its own ``bits``), and a block whose eight words OR to 0 is all zeros and skipped
+    without a branch per value (the scan is most of a narrow layer's time: 2.26 -> 1.87 us per levelneo row at 64
+    wide, the same sums in the same order). Compact rows are read as stored: their divisors are folded into
+    ``rest_w`` and ``slot_tables`` (card ids are stored unscaled); Numba compiles one version per row dtype.
     """
     n_ids = slot_tables.shape[1]
     hidden = bias.shape[0]
@@ -150,14 +159,14 @@ def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_ta
                                  | rb[lo + 7]) == 0:
                 continue
             for j in range(lo, hi):
-                v = row[j]
+                v = np.float32(row[j])
                 if v != 0.0:
                     r = rest_row[j]
                     if r >= 0:
                         for k in range(hidden):
                             acc[k] += v * rest_w[r, k]
         for s in range(card_idx.shape[0]):
-            c = min(max(int(np.rint(row[card_idx[s]])), 0), n_ids - 1)
+            c = min(max(int(np.rint(np.float64(row[card_idx[s]]))), 0), n_ids - 1)
             for k in range(hidden):
                 acc[k] += slot_tables[s, c, k]
         for k in range(hidden):
@@ -184,12 +193,12 @@ def instance_scores(src, inst, hrow, out, obs, pos, block_w, id_pos, id_tables, 
         for k in range(width):
             acc[k] = hs[hrow[p], k]
         for l in range(pos.shape[1]):
-            v = row[pos[i, l]]
+            v = np.float32(row[pos[i, l]])
             if v != 0.0:
                 for k in range(width):
                     acc[k] += v * block_w[l, k]
         for j in range(id_pos.shape[1]):
-            c = min(max(int(np.rint(row[id_pos[i, j]])), 0), n_ids - 1)
+            c = min(max(int(np.rint(np.float64(row[id_pos[i, j]]))), 0), n_ids - 1)
             for k in range(width):
                 acc[k] += id_tables[j, c, k]
         for k in range(width):
@@ -213,13 +222,19 @@ class NumpyPolicy:
 
     ``deterministic=True`` takes the masked argmax (SB3's ``predict(deterministic=True)``); otherwise each row samples
     from its masked softmax with the agent's own generator (seeded by ``seed``).
+
+    ``divisors`` (``float32[obs_dim]``, a compact observation's ``spec.obs_divisors``) and ``obs_dtype``: the policy
+    reads rows stored in ``obs_dtype`` whose float view (stored / divisor) its weights were trained on; the divisors
+    are folded into the first layer (and the instance head's block weights) once, here. Without them the rows are
+    the float observation itself.
     """
 
     inputs_read_only = True  # act() never writes to obs or mask: tournaments may pass their buffers uncopied
 
     def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
                  activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
-                 seed: int | None = None, embed: dict | None = None, instance: list[dict] | None = None) -> None:
+                 seed: int | None = None, embed: dict | None = None, instance: list[dict] | None = None,
+                 divisors: np.ndarray | None = None, obs_dtype: Any = np.float32) -> None:
         if activation not in ACTIVATIONS:
             raise BadArgumentError(f"unsupported activation {activation!r}; one of {', '.join(ACTIVATIONS)}")
         # arrays handed in directly get the file loader's checks too: the kernels below index by them unchecked
@@ -238,6 +253,11 @@ class NumpyPolicy:
         self.instance = [{k: (np.asarray(v, dtype=np.int64) if k in ("rest_pos", "id_pos") else
                               np.asarray(v, dtype=np.float32) if isinstance(v, np.ndarray) else v)
                           for k, v in g.items()} for g in (instance or [])]
+        try:
+            self.obs_dtype = np.dtype(obs_dtype)
+        except TypeError:
+            raise BadArgumentError(f"obs_dtype must be float32, int8, uint8 or int16, got {obs_dtype!r}") from None
+        self.divisors = self._checked_divisors(divisors)
         self._first = self._first_layer_arrays() if self.hidden else None
         self._instance = self._instance_arrays()
         self.meta = dict(meta or {})
@@ -246,11 +266,36 @@ class NumpyPolicy:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
 
+    def _checked_divisors(self, divisors: Any) -> np.ndarray | None:
+        """The compact observation's divisors (None: float rows), checked: one positive finite value per position,
+        1 at every card-id position (ids are stored unscaled), and only with an integer ``obs_dtype``."""
+        if self.obs_dtype.name not in ("float32", "int8", "uint8", "int16"):
+            raise BadArgumentError(f"obs_dtype must be float32, int8, uint8 or int16, got {self.obs_dtype.name}")
+        if divisors is None:
+            if self.obs_dtype != np.float32:
+                raise BadArgumentError(f"a policy reading {self.obs_dtype.name} rows needs their divisors")
+            return None
+        d = np.asarray(divisors)
+        if d.dtype.kind != "f" or d.shape != (self.obs_dim,) or not (np.isfinite(d) & (d > 0)).all():
+            raise BadArgumentError(f"divisors must be {self.obs_dim} positive finite numbers, got "
+                                   f"{d.dtype}{list(d.shape)}")
+        if self.obs_dtype == np.float32:
+            raise BadArgumentError("divisors belong to a compact (integer) observation; float32 rows have none")
+        ids = [] if self.embed is None else self.embed["card_idx"]
+        ids = np.concatenate([np.asarray(ids, np.int64).ravel()] + [np.asarray(g["id_pos"], np.int64).ravel()
+                                                                    for g in self.instance])
+        if ids.size and (d[ids] != 1).any():
+            raise BadArgumentError("card-id positions must have divisor 1 (ids are stored unscaled)")
+        return d.astype(np.float32)
+
     def _first_layer_arrays(self) -> tuple[np.ndarray, ...]:
         """``sparse_first_layer``'s arguments: the first layer split into the rows of plain observation values and,
-        per card-id slot, the embedding table pushed through that slot's rows."""
+        per card-id slot, the embedding table pushed through that slot's rows; a compact observation's divisors
+        folded into the plain rows (weight row j / divisor of position j)."""
         w, _ = self.hidden[0]
         if self.embed is None:
+            if self.divisors is not None:
+                w = np.ascontiguousarray(w / self.divisors[:, None], dtype=np.float32)
             return (np.arange(w.shape[0], dtype=np.int64), w, np.zeros(0, np.int64),
                     np.zeros((0, 1, w.shape[1]), np.float32))
         rest_idx, card_idx, table = self.embed["rest_idx"], self.embed["card_idx"], self.embed["table"]
@@ -260,7 +305,8 @@ class NumpyPolicy:
         # position -> weight row; rest_idx ascends (train.features.plain_indices), so the adds keep their order
         rest_row = np.full(n_rest + len(card_idx), -1, dtype=np.int64)
         rest_row[rest_idx] = np.arange(n_rest)
-        return rest_row, np.ascontiguousarray(w[:n_rest]), card_idx, slot_tables
+        rest_w = w[:n_rest] if self.divisors is None else w[:n_rest] / self.divisors[rest_idx][:, None]
+        return rest_row, np.ascontiguousarray(rest_w, dtype=np.float32), card_idx, slot_tables
 
     @property
     def obs_dim(self) -> int:
@@ -273,8 +319,11 @@ class NumpyPolicy:
         return int(self.action[0].shape[1])
 
     def features(self, obs: np.ndarray) -> np.ndarray:
-        """The network's input: the observation, with card ids replaced by their embeddings when it has any."""
+        """The network's input: the observation (its float view), with card ids replaced by their embeddings when it
+        has any."""
         x = np.asarray(obs, dtype=np.float32).reshape(len(obs), -1)
+        if self.divisors is not None:
+            x = x / self.divisors
         if self.embed is None:
             return x
         table = self.embed["table"]
@@ -299,7 +348,7 @@ class NumpyPolicy:
                 raise BadArgumentError(f"legal must be a [{want[0]}, {want[1]}] array (one row per observation row "
                                        f"read), got shape {legal.shape}")
             legal = legal != 0
-        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        obs = self._rows_in(obs)
         if obs.ndim != 2:
             obs = obs.reshape(len(obs), -1)
         # one check for every path: the first-layer and instance kernels read positions of a row of obs_dim values
@@ -311,7 +360,8 @@ class NumpyPolicy:
             rows = np.arange(len(obs), dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
             x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
             # row slices on the batch core's threads (cardenvs.core.threads): the first layer is most of the pilot
-            split_rows(sparse_first_layer, (rows, x), (obs, obs.view(np.uint32), *self._first, self.hidden[0][1]))
+            bits = obs.view(np.uint32) if obs.dtype == np.float32 else obs  # an integer value is its own bits
+            split_rows(sparse_first_layer, (rows, x), (obs, bits, *self._first, self.hidden[0][1]))
         for k, (w, b) in enumerate(self.hidden):
             if k > 0:
                 x = x @ w
@@ -325,6 +375,17 @@ class NumpyPolicy:
         if self.instance:
             self._instance_logits(obs, rows, x, out, legal)
         return out
+
+    def _rows_in(self, obs: Any) -> np.ndarray:
+        """``obs`` as the C-contiguous rows the kernels read: a compact policy takes the stored rows only (float rows
+        would be the float view, divided twice), a float policy any numbers (as float32)."""
+        if self.divisors is None:
+            return np.ascontiguousarray(obs, dtype=np.float32)
+        obs = np.asarray(obs)
+        if obs.dtype != self.obs_dtype:
+            raise BadArgumentError(f"this policy reads the game's stored {self.obs_dtype.name} observation rows, got "
+                                   f"{obs.dtype.name} (pass BatchGame.observe's rows, not their float view)")
+        return np.ascontiguousarray(obs)
 
     def _instance_arrays(self) -> list[dict]:
         """The instance head folded for one BLAS product per range: the block weights split into the rows of plain
@@ -344,6 +405,12 @@ class NumpyPolicy:
                              for j in range(g["id_pos"].shape[1])]
                 block_w = block_w[:L]
             width = block_w.shape[1]
+            if self.divisors is not None:  # one divisor per block entry: the same in every instance's block
+                d = self.divisors[pos]
+                if (d != d[:1]).any():
+                    raise BadArgumentError(f"instance head range {k}: its blocks' entries have different divisors "
+                                           f"from instance to instance")
+                block_w = block_w / d[0][:, None]
             folded.append({"a0": g["a0"], "n": n, "pos": np.ascontiguousarray(pos),
                            "block_w": np.ascontiguousarray(block_w, dtype=np.float32),
                            "id_pos": np.ascontiguousarray(g["id_pos"][:, :len(id_tables)]),
@@ -460,9 +527,9 @@ def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]
     if extractor == "CardEmbeddingExtractor":
         embed = {"table": fe.embedding.weight.detach().cpu().numpy().copy(),
                  "card_idx": fe.card_idx.cpu().numpy().copy(), "rest_idx": fe.rest_idx.cpu().numpy().copy()}
-    elif extractor != "FlattenExtractor":
-        raise BadArgumentError(f"only the MlpPolicy (FlattenExtractor or CardEmbeddingExtractor) can be exported, "
-                               f"not {extractor}")
+    elif extractor not in ("FlattenExtractor", "ScaledFlattenExtractor"):
+        raise BadArgumentError(f"only the MlpPolicy (FlattenExtractor, ScaledFlattenExtractor or "
+                               f"CardEmbeddingExtractor) can be exported, not {extractor}")
     hidden = []
     activation = None
     mlp = getattr(policy.mlp_extractor, "inner", policy.mlp_extractor)  # the instance head wraps the extractor
@@ -479,6 +546,14 @@ def _torch_policy_arrays(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]
     a = getattr(a, "base", a)  # the instance head's linear output
     action = (a.weight.detach().cpu().numpy().T.copy(), a.bias.detach().cpu().numpy().copy())
     return hidden, action, activation or "tanh", embed
+
+
+def _torch_divisors(model: Any) -> np.ndarray | None:
+    """The compact-observation divisors the model's features extractor divides by (train/features.py), or None."""
+    policy = getattr(model, "policy", model)
+    fe = getattr(policy, "pi_features_extractor", policy.features_extractor)
+    d = getattr(fe, "divisors", None)
+    return None if d is None else d.detach().cpu().numpy().astype(np.float32)
 
 
 def _torch_instance_head(model: Any) -> list[dict] | None:
@@ -521,6 +596,12 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     if obs_dim != spec.obs_dim or action[0].shape[1] != spec.num_actions:
         raise BadArgumentError(f"the model reads {obs_dim} observation values and has {action[0].shape[1]} actions; "
                                f"{spec.name} has {spec.obs_dim} and {spec.num_actions}")
+    trained = _torch_divisors(model)
+    compact = spec.obs_dtype != np.float32
+    if (trained is not None) != compact or (compact and not np.array_equal(trained, spec.obs_divisors)):
+        raise BadArgumentError(f"the model was trained on {'a compact' if trained is not None else 'a float32'} "
+                               f"observation with other divisors than {spec.name}'s {spec.obs_dtype.name} observation "
+                               f"(train/features.py divides by spec.obs_divisors): retrain it on the current one")
     meta = {
         "format": FORMAT, "game": spec.name, "rules_version": _rules_version(spec.name),
         "obs_digest": observation_digest(spec), "obs_dim": int(spec.obs_dim), "num_actions": int(spec.num_actions),
@@ -530,7 +611,7 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         "config": config, "seed": seed,
         "steps": int(steps if steps is not None else getattr(model, "num_timesteps", 0) or 0),
         "commit": _git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "weights_dtype": weights_dtype,
+        "weights_dtype": weights_dtype, "obs_dtype": spec.obs_dtype.name,
     }
     if extra:
         meta.update(extra)
@@ -551,6 +632,8 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         arrays[f"inst{k}_range"] = np.asarray([g["a0"], g["n"]], dtype=np.int32)
         arrays[f"inst{k}_rest_pos"] = g["rest_pos"].astype(np.int32)
         arrays[f"inst{k}_id_pos"] = g["id_pos"].astype(np.int32)
+    if spec.obs_dtype != np.float32:  # the weights read the float view: the loader folds these in
+        arrays["obs_divisors"] = np.asarray(spec.obs_divisors, dtype=np.float32)
     arrays["meta"] = np.array(json.dumps(meta, default=str))
     out = Path(out)
     if out.suffix != ".npz":
@@ -658,7 +741,8 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
     """``(meta, hidden layers, action layer, card embedding or None, instance head or None)`` of a shipped-policy
     file, checked on its own (no game): member sizes capped before reading, dtypes, shapes that chain, index arrays
     within the observation, finite weights. A damaged or hostile file is one :class:`BadArgumentError` naming the
-    file and the field."""
+    file and the field. A compact-observation policy's divisors are ``meta["obs_divisors"]`` (an array, popped by
+    :func:`load_npz`)."""
     p = _resolve(path)
     _check_members(p, path)
     try:
@@ -683,6 +767,8 @@ def read_npz(path: str | Path) -> tuple[dict, list[tuple[np.ndarray, np.ndarray]
                 embed = {"table": data["emb_table"], "card_idx": data["emb_card_idx"],
                          "rest_idx": data["emb_rest_idx"]}
             _check_network(path, hidden, action, embed)
+            if "obs_divisors" in data.files:
+                meta["obs_divisors"] = _weights(path, "obs_divisors", data["obs_divisors"], 1)
             instance = []
             while f"inst{len(instance)}_range" in data.files:
                 k = len(instance)
@@ -755,10 +841,12 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
     meta, hidden, action, embed, instance = read_npz(p)
     if game is not None:
         check_meta(meta, game, p, older_rules=older_rules)
+    divisors = meta.pop("obs_divisors", None)
     try:
         agent = NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
                             name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
-                            instance=instance)
+                            instance=instance, divisors=divisors,
+                            obs_dtype=str(meta.get("obs_dtype", "float32")) if divisors is not None else np.float32)
     except BadArgumentError as exc:  # the instance head's ranges and shapes, the activation: name the file
         raise BadArgumentError(f"{p}: {exc}") from None
     if game is not None:  # the arrays themselves, not only the metadata, must fit the game

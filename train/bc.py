@@ -65,7 +65,8 @@ def check_settings(bcfg: Mapping[str, Any]) -> None:
 
 @dataclass
 class Demonstrations:
-    """Recorded heuristic decisions: ``obs`` float16 [M, D] (exact for the small integers, card ids included), ``mask`` bool [M, A], ``action`` int64 [M],
+    """Recorded heuristic decisions: ``obs`` [M, D] as the game stores it for a compact observation, else float16
+    (exact for the small integers, card ids included), ``mask`` bool [M, A], ``action`` int64 [M],
     ``ret`` float32 [M] (the game's result for the mover, discounted)."""
 
     obs: np.ndarray
@@ -122,6 +123,10 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
         seats_log: list[np.ndarray] = []
         actions = np.zeros(n, dtype=np.int32)
 
+        # a compact observation's rows as they are (int16 values past 2048 are not exact in float16); the policy's
+        # features extractor divides them into the float view, as in PPO
+        store = np.float16 if spec.obs_dtype == np.float32 else spec.obs_dtype
+
         def decide(who: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
             actions[:] = 0
             live = who >= 0
@@ -133,7 +138,7 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
             if by_heuristic.size:
                 chosen = np.asarray(heuristic.act(obs[by_heuristic], mask[by_heuristic], batch.states[by_heuristic],
                                                   who[by_heuristic]), dtype=np.int64)
-                obs_parts.append(obs[by_heuristic].astype(np.float16))
+                obs_parts.append(obs[by_heuristic].astype(store))
                 mask_parts.append(mask[by_heuristic] != 0)
                 act_parts.append(chosen)
                 rows_log.append(by_heuristic)

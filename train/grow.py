@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -49,17 +49,34 @@ def _first_layer_columns(old_dim: int, new_dim: int, kwargs: dict) -> tuple[np.n
     return cols, len(rest_new) + len(ids) * dim
 
 
+def _scale_inputs(kwargs: dict, spec: Any) -> None:
+    """Point the model's features extractor at ``spec``'s observation dtype: a compact observation's divisors (the
+    network keeps reading the float view it learned on, train/features.py), none for a float32 one."""
+    from .features import ScaledFlattenExtractor
+
+    ext = dict(kwargs.get("features_extractor_kwargs") or {})
+    ext.pop("divisors", None)
+    if spec.obs_dtype != np.float32:
+        ext["divisors"] = [float(d) for d in spec.obs_divisors]
+    if "card_idx" in ext:
+        kwargs["features_extractor_kwargs"] = ext
+    elif "divisors" in ext:
+        kwargs["features_extractor_class"], kwargs["features_extractor_kwargs"] = ScaledFlattenExtractor, ext
+    else:
+        for key in ("features_extractor_class", "features_extractor_kwargs"):
+            kwargs.pop(key, None)
+
+
 def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequence[int] | None = None,
          seed: int = 0, trust_pickle: bool = False) -> dict:
     """Write ``out_path``: the model of ``model_path`` on ``game``'s current observation, hidden layers widened to
     ``net_arch`` (same depth; ``None`` keeps them). Returns a summary (old and new sizes). The run-state file beside
     the model is copied beside the output."""
-    import gymnasium as gym
     import torch
     from sb3_contrib import MaskablePPO
 
     import cardenvs
-    from cardenvs.core.aec import OBS_BOUND
+    from cardenvs.core.aec import observation_box
     from cardenvs.core.batch import get_spec
 
     torch.manual_seed(seed)
@@ -87,8 +104,9 @@ def grow(model_path: str | Path, out_path: str | Path, game: str, net_arch: Sequ
             or any(w < o for w, o in zip(widths, old_vf)):
         raise GrowError(f"net_arch {widths} must keep the depth of {old_pi} and be at least as wide")
     kwargs["net_arch"] = {"pi": widths, "vf": widths}
+    _scale_inputs(kwargs, spec)
     # the space the training env declares (cardenvs.make_vec), so that a resumed run accepts the grown model
-    new_space = gym.spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(new_dim,), dtype=np.float32)
+    new_space = observation_box(spec)
     policy = model.policy_class(new_space, model.action_space, model.lr_schedule, **kwargs).to("cpu")
     cols, width_in = _first_layer_columns(old_dim, new_dim, kwargs)
     old_sd = model.policy.state_dict()

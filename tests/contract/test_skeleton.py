@@ -208,3 +208,37 @@ def test_the_checkers_range_guard_catches_a_value_int8_cannot_hold(skeleton: str
     with pytest.raises(InvariantError, match=r"my_hand.* is 200, which int8 stores as -56"):
         check_game(skeleton, num_games=8, pilots=("random",), replay_games=2, completeness=False, pool=pool,
                    decks=("tall", "tall"), timing=False)
+
+
+def test_maskable_ppo_trains_on_the_compact_observation_and_the_export_reads_it(skeleton: str, tmp_path: Path) -> None:
+    """MaskablePPO learns from the int8 rows through a features extractor that divides them into the float view
+    (train/features.py); the exported numpy policy folds the divisors into its first layer and, on the stored rows,
+    gives the torch policy's probabilities."""
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from cardenvs.agents import policy as policy_mod
+    from cardenvs.train.features import ScaledFlattenExtractor, card_embedding_kwargs
+
+    spec = get_game(skeleton)
+    kwargs = card_embedding_kwargs(skeleton, 0)
+    assert kwargs["features_extractor_class"] is ScaledFlattenExtractor
+    env = cardenvs.make_vec(skeleton, 4, opponent="random", seed=0)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                                    policy_kwargs={"net_arch": [16, 16], **kwargs})
+    model.learn(128)
+    game = BatchGame(skeleton, 32, seed=9)
+    who = game.to_act.copy()
+    stored, masks = game.observe(who).copy(), game.legal_mask(who).copy()
+    live = who >= 0
+    stored, masks = stored[live], masks[live]
+    assert stored.dtype == np.int8
+    with torch.no_grad():
+        want = model.policy.get_distribution(torch.as_tensor(stored), action_masks=masks.astype(bool))
+        want = want.distribution.probs.numpy()
+        # the extractor hands the network the float view
+        feats = model.policy.extract_features(torch.as_tensor(stored), model.policy.pi_features_extractor).numpy()
+    np.testing.assert_array_equal(feats, spec.float_observation(stored))
+    path = policy_mod.export(model, tmp_path / f"{skeleton}.npz", skeleton)
+    agent = policy_mod.load_npz(path, game=skeleton)
+    assert agent.meta["obs_dtype"] == "int8" and agent.divisors is not None
+    np.testing.assert_allclose(agent.probs(stored, masks), want, rtol=1e-4, atol=1e-6)
