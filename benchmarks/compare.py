@@ -357,7 +357,7 @@ def markdown(report: dict[str, Any], entries: list[Entry], batches: tuple[int, .
         out += ["", "pgx jit compile (trace + XLA, per batch size, in the benchmark process): " + "; ".join(
             f"{e.name}: " + ", ".join(f"b{b} {t:.1f} s" for b, t in e.extra.get("compile_s", {}).items())
             for e in pgx_compile)]
-    out += ["", "## Memory", "", "| game | state bytes/game | obs bytes/game | mask bytes/game | "
+    out += ["", "## Memory", "", "| game | state bytes/game | obs bytes/row (dtype) | mask bytes/game | "
             "RSS ready (MiB) | RSS after batch 4096 (MiB) | peak RSS (MiB) |", "|---|---:|---:|---:|---:|---:|---:|"]
     for game, mem in report["memory"].items():
         w = mem.get("probe", {})
@@ -365,7 +365,8 @@ def markdown(report: dict[str, Any], entries: list[Entry], batches: tuple[int, .
         def f(k: str, w: dict = w) -> str:
             return f"{w[k]:.0f}" if k in w else "-"
 
-        out.append(f"| {game} | {mem.get('state_bytes_per_game', '-')} | {mem.get('obs_bytes_per_game', '-')} | "
+        dtype = f" ({mem['obs_dtype']})" if "obs_dtype" in mem else ""
+        out.append(f"| {game} | {mem.get('state_bytes_per_game', '-')} | {mem.get('obs_bytes_per_game', '-')}{dtype} | "
                    f"{mem.get('mask_bytes_per_game', '-')} | {f('rss_ready_mib')} | {f('rss_after_batch_mib')} | "
                    f"{f('peak_rss_mib')} |")
     for e in pgx_compile:

@@ -8,8 +8,8 @@ ways: a serial ``njit`` call (what a small batch pays), the row slices on thread
 loop, the single AEC env and the SB3 VecEnv, which show the Python hot spots by name.
 
 ``--obs-write`` measures instead the ceiling the observation size alone sets: a kernel that fills every row of a
-``[1024, obs_dim]`` float32 buffer and does nothing else, on the batch core's row-slice threads (prints a table and
-writes ``obs_write.json`` beside ``--out``).
+``[1024, obs_dim]`` buffer of the game's observation dtype (float32, or the compact int8/int16 rows) and does
+nothing else, on the batch core's row-slice threads (prints a table and writes ``obs_write.json`` beside ``--out``).
 """
 from __future__ import annotations
 
@@ -228,8 +228,8 @@ def _fill_rows(states: np.ndarray, tables: Any, obs: np.ndarray) -> None:
     for i in range(obs.shape[0]):
         row = obs[i]
         for j in range(row.shape[0]):
-            row[j] = 0.0
-        row[i % row.shape[0]] = 1.0  # one value per row, like the one-hot fields of a real observation
+            row[j] = 0
+        row[i % row.shape[0]] = 1  # one value per row, like the one-hot fields of a real observation
 
 
 def observation_write_ceiling(game: str, batch: int = 1024, seconds: float = 0.5, repeats: int = 5) -> dict[str, Any]:
@@ -238,8 +238,9 @@ def observation_write_ceiling(game: str, batch: int = 1024, seconds: float = 0.5
     game can produce observations faster. Best of ``repeats`` runs of about ``seconds`` each."""
     from cardenvs.core.threads import threaded
 
-    width = resolve_spec(game).obs_dim
-    obs = np.zeros((batch, width), np.float32)
+    spec = resolve_spec(game)
+    width = spec.obs_dim
+    obs = np.zeros((batch, width), spec.obs_dtype)  # the rows as the game stores them (compact or float32)
     states = np.zeros((batch, 1), np.int32)
     run = threaded(_fill_rows, min_rows=2)
     run(states, None, obs)
@@ -250,8 +251,9 @@ def observation_write_ceiling(game: str, batch: int = 1024, seconds: float = 0.5
             run(states, None, obs)
             calls += 1
         best = max(best, calls * batch / (time.perf_counter() - t0))
-    return {"game": game, "batch": batch, "obs_floats": width, "rows_per_s": best,
-            "bytes_per_s": best * width * 4, "buffer_mib": obs.nbytes / 2**20}
+    return {"game": game, "batch": batch, "obs_floats": width, "obs_dtype": spec.obs_dtype.name,
+            "obs_bytes_per_row": width * obs.itemsize, "rows_per_s": best, "bytes_per_s": best * width * obs.itemsize,
+            "buffer_mib": obs.nbytes / 2**20}
 
 
 def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) -> dict[str, float]:
@@ -273,7 +275,7 @@ def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) 
     states = pool[rng.choice(len(pool), rows, replace=False)].copy()
     players = states[:, H_TO_ACT].copy()
     k, tables = bg.spec.kernels, bg.pool.tables
-    obs = np.zeros((rows, bg.spec.obs_dim), np.float32)
+    obs = np.zeros((rows, bg.spec.obs_dim), bg.spec.obs_dtype)
     masks = np.zeros((rows, bg.spec.num_actions), np.int8)
     errors = np.zeros(rows, np.int32)
     k.batch_mask(states, tables, players, masks)
@@ -301,6 +303,7 @@ def row_costs(game: str, rows: int = 1024, plies: int = 240, repeats: int = 15) 
         "mask": best_ns(lambda: k.batch_mask(states, tables, players, masks)),
         "step": max(0.0, best_ns(lambda: k.batch_step(states.copy(), tables, players, actions, errors)) - copy_ns),
         "obs_floats": float(bg.spec.obs_dim),
+        "obs_bytes": float(bg.spec.obs_dim * bg.spec.obs_dtype.itemsize),
     }
 
 
@@ -415,13 +418,15 @@ def markdown(results: list[dict[str, Any]], dispatch: dict[str, dict[str, float]
                     "", "| kernel | ns per row | share |", "|---|---:|---:|"]
             out += [f"| {name} | {rc[name]:,.0f} | {rc[name] / total:.0%} |" for name in ("step", "observe", "mask")]
             out += [f"| **total** | **{total:,.0f}** | |", "",
-                    f"The observation is {rc['obs_floats']:,.0f} floats; one thread's ceiling for this game is "
-                    f"about {1e9 / total:,.0f} decisions/s before threading and Python glue."]
+                    f"The observation is {rc['obs_floats']:,.0f} values "
+                    f"({rc.get('obs_bytes', rc['obs_floats'] * 4):,.0f} bytes a row); one thread's ceiling for this "
+                    f"game is about {1e9 / total:,.0f} decisions/s before threading and Python glue."]
             if "observe_output_in_cache" in rc:
                 hot = rc["observe_output_in_cache"]
                 out += [f"The same observations written over and over into 16 rows that stay in cache take "
                         f"{hot:,.0f} ns per row: about {max(0.0, 1 - hot / rc['observe']):.0%} of observe is "
-                        f"moving its {rc['obs_floats'] * 4 / 1024:,.1f} KiB per row to and from memory."]
+                        f"moving its {rc.get('obs_bytes', rc['obs_floats'] * 4) / 1024:,.1f} KiB per row to and from "
+                        f"memory."]
             out.append("")
         if "crash" in res:
             out += ["The profiling process crashed after the parts shown here:", "", "```", res["crash"], "```", ""]
@@ -485,10 +490,11 @@ def main(argv: list[str] | None = None) -> int:
         import json
 
         rows = [observation_write_ceiling(g) for g in args.games]
-        print(f"{'game':12s} {'obs floats':>10s} {'buffer MiB':>10s} {'rows/s':>10s} {'GB/s':>6s}")
+        print(f"{'game':12s} {'obs values':>10s} {'dtype':>7s} {'bytes/row':>9s} {'buffer MiB':>10s} {'rows/s':>10s} "
+              f"{'GB/s':>6s}")
         for r in rows:
-            print(f"{r['game']:12s} {r['obs_floats']:10d} {r['buffer_mib']:10.1f} {r['rows_per_s'] / 1e6:9.2f}M "
-                  f"{r['bytes_per_s'] / 1e9:6.1f}")
+            print(f"{r['game']:12s} {r['obs_floats']:10d} {r['obs_dtype']:>7s} {r['obs_bytes_per_row']:9d} "
+                  f"{r['buffer_mib']:10.1f} {r['rows_per_s'] / 1e6:9.2f}M {r['bytes_per_s'] / 1e9:6.1f}")
         out = (args.out.parent if args.out else Path("docs/benchmarks")) / "obs_write.json"
         out.write_text(json.dumps(rows, indent=1))
         print(f"wrote {out}")

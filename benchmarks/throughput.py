@@ -61,7 +61,8 @@ def state_memory(game: Any) -> dict[str, int]:
     spec = resolve_spec(game)
     return {
         "state_bytes_per_game": spec.state_layout.size * 4,
-        "obs_bytes_per_game": spec.obs_dim * 4,
+        "obs_bytes_per_game": spec.obs_dim * spec.obs_dtype.itemsize,  # compact rows: 1 or 2 bytes a value
+        "obs_dtype": spec.obs_dtype.name,
         "mask_bytes_per_game": spec.num_actions,
         "deck_bytes_per_game": 2 * spec.max_deck * 4,
     }
@@ -106,7 +107,9 @@ def print_table(result: dict[str, Any]) -> None:
         rows.append((f"peak RSS at batch {c['warm']['memory_batch']}", f"{c['warm']['peak_rss_mib']:.0f} MiB"))
     rows.append(("state bytes per game", str(result["memory"]["state_bytes_per_game"])))
     width = max(len(r[0]) for r in rows)
-    print(f"\n{result['env_name']}  (obs {result['obs_dim']} floats, {result['num_actions']} actions)")
+    mem = result["memory"]
+    print(f"\n{result['env_name']}  (obs {result['obs_dim']} {mem.get('obs_dtype', 'float32')} values, "
+          f"{mem['obs_bytes_per_game']} bytes; {result['num_actions']} actions)")
     for label, value in rows:
         print(f"  {label:<{width}}  {value:>10}")
     print("  (figures are decisions/s, median of repeats)")

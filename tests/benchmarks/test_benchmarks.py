@@ -139,9 +139,10 @@ def test_observation_write_ceiling_cli_prints_a_table_and_writes_json(tmp_path: 
     import cardenvs
 
     assert [r["game"] for r in rows] == ["simulfight"]
-    floats = cardenvs.get_game("simulfight").obs_dim
-    assert rows[0]["obs_floats"] == floats
-    assert rows[0]["rows_per_s"] > 0 and rows[0]["bytes_per_s"] == rows[0]["rows_per_s"] * floats * 4
+    spec = cardenvs.get_game("simulfight")
+    assert rows[0]["obs_floats"] == spec.obs_dim and rows[0]["obs_dtype"] == spec.obs_dtype.name
+    assert rows[0]["obs_bytes_per_row"] == spec.obs_dim * spec.obs_dtype.itemsize  # compact rows: 1-2 bytes a value
+    assert rows[0]["rows_per_s"] > 0 and rows[0]["bytes_per_s"] == rows[0]["rows_per_s"] * rows[0]["obs_bytes_per_row"]
     assert "simulfight" in capsys.readouterr().out
 
 
