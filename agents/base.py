@@ -1,12 +1,14 @@
 """The batched agent protocol: ``act(obs, mask, states=None, players=None) -> actions``.
 
-``obs`` is float32 ``[M, obs_dim]`` and ``mask`` int8/bool ``[M, num_actions]`` for M games at once; ``players``
-(whose seat) and ``states`` are passed too, for rule-based agents that read the game state through the game's own
-helpers. ``states`` is never the true rows: every caller hands the **seat view** (``cardenvs.core.seat_view``:
-the opponent's unseen cards dealt in a canonical order, the seat's own deck order canonical, the random key
-blanked), so an agent receives only what its seat may know, and a decision cannot depend on the hidden cards
-(``check_game``'s honest-pilot check). :func:`state_inputs`, the gate of every state-reading kernel, views any row
-that is not a view yet. An agent that reads no state says so with ``reads_state = False``; callers then pass None.
+``obs`` is ``[M, obs_dim]`` as the game stores it (``spec.obs_dtype``: float32, or a compact observation's small
+integers, whose float view is ``spec.float_observation(obs)``) and ``mask`` int8/bool ``[M, num_actions]`` for M
+games at once; ``players`` (whose seat) and ``states`` are passed too, for rule-based agents that read the game
+state through the game's own helpers. ``states`` is never the true rows: every caller hands the **seat view**
+(``cardenvs.core.seat_view``: the opponent's unseen cards dealt in a canonical order, the seat's own deck order
+canonical, the random key blanked), so an agent receives only what its seat may know, and a decision cannot depend
+on the hidden cards (``check_game``'s honest-pilot check). :func:`state_inputs`, the gate of every state-reading
+kernel, views any row that is not a view yet. An agent that reads no state says so with ``reads_state = False``;
+callers then pass None.
 """
 from __future__ import annotations
 
