@@ -33,6 +33,7 @@ from .core.aec import OBS_BOUND, CardGameEnv
 from .core.batch import BatchGame, get_spec
 from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .core.invariants import conservation_errors
+from .core.rows import RowChecker
 from .core.spec import GameSpec
 
 #: header fields that say who decides next and whether the game goes on; the timing check compares them
@@ -1015,7 +1016,11 @@ def _roll_pairs(game: BatchGame, first: np.ndarray, second: np.ndarray, viewers:
     spec, tables = game.spec, game.pool.tables
     m = first.shape[0]
     header = [i for _, i in TIMING_FIELDS]
-    bad = check_conservation(spec, second) != 0
+    # a changed row that breaks conservation, or that the row check a kernel's input passes refuses (a pointer field,
+    # such as a game's pending card, that no kernel can have left: spec.extra["check_rows"]), is no state to play
+    checker = RowChecker(spec, len(game.pool))
+    bad = (check_conservation(spec, second) != 0) | np.array(
+        [checker.first_error(second[i:i + 1], np.arange(i, i + 1)) is not None for i in range(m)], dtype=bool)
     both = np.ascontiguousarray(np.concatenate([first, second]))
     view2 = np.concatenate([viewers, viewers])
 

@@ -13,7 +13,7 @@ from cardenvs.core.views import pettingzoo_views
 from .cards import load_deck, load_pool
 from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .obs_layout import CARD_ID_INDICES
-from .state import BATTLE_CAP, MAX_DECK, ROUND_CAP, TURN_CAP
+from .state import BATTLE_CAP, MAX_DECK, ROUND_CAP, TURN_CAP, check_rows
 from .text import action_name, hide, render
 
 SPEC = declare(
@@ -28,7 +28,8 @@ SPEC = declare(
     # grid[0] / grid[1] are the own / opposing halves of the grid
     action_obs_blocks=(("hand", "hand"), ("reserve", "reserves"), ("relic", "sideboard"), ("location", "location_pile"),
                        ("pick", "lineup"), ("slot", "grid[0]"), ("ability", "grid[0]"), ("target", "grid[1]")),
-    extra={"battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP},
+    # check_rows: the pending choice of a row written from outside must be one the kernels can reach (state.py)
+    extra={"battle_cap": BATTLE_CAP, "round_cap": ROUND_CAP, "check_rows": check_rows},
 )
 default_decks = SPEC.default_decks
 

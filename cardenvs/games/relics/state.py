@@ -12,7 +12,9 @@ character instance. A won location card stays in its *owner's* ``won`` zone (so 
 """
 from __future__ import annotations
 
-from cardenvs.core.header import HEADER
+import numpy as np
+
+from cardenvs.core.header import H_STATUS, H_TO_ACT, HEADER, LIVE
 from cardenvs.core.layout import Layout, fields
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
@@ -173,3 +175,93 @@ ZONES = tuple((_C[z.upper()], _C.get(z.upper() + "_COUNT", -1), STATE[z].shape[1
     "char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "party", "gear", "discard", "doom",
     "loc_pile", "battlefield", "won", "leader_card"))
 del _C
+
+
+# ---- the row check of the pending choice (``SPEC.extra["check_rows"]``, see cardenvs/core/rows.py) ---------------
+# The pending fields are pointers the mask and step kernels follow without bounds checks: ``pend_card`` is a hand,
+# reserve or party instance, a leader card, or ``owner * MAX_DECK + instance`` of a relic, depending on ``pend_kind``
+# and ``pend_src``. The generic row check cannot know that, so a row written from outside (a restored save, a
+# scenario test, check_game's completeness check, which changes one field of a real row) passes here first: the
+# pending fields must describe a choice the kernels can reach at the row's step.
+_PENDING_AT = {  # step -> the pending kinds it can hold (every other step holds none)
+    ST_SLOT: (PK_EQUIP, PK_RELIC, PK_REINFORCE, PK_CASTER, PK_OWN_TARGET, PK_APPOINT),
+    ST_TARGET: (PK_OPP_TARGET,),
+    ST_DISCARD: (PK_RECRUIT, PK_APPOINT, PK_THROW, PK_STEAL),
+    ST_PILE: (PK_PILE,),
+}
+
+
+def _holds(rows: np.ndarray, zone: str, width: int, p: np.ndarray, inst: np.ndarray) -> np.ndarray:
+    """``bool[k]``: player ``p[j]``'s ``zone`` of row ``j`` holds instance ``inst[j]`` (-1 is never held)."""
+    cols = STATE.offset(zone) + p[:, None] * width + np.arange(width)[None, :]
+    return (np.take_along_axis(rows, cols, axis=1) == inst[:, None]).any(axis=1) & (inst >= 0)
+
+
+def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
+    """The first live row of ``rows`` (int32 ``[k, STATE_SIZE]``) whose pending choice no kernel could have left
+    (``(row, message)``), or None. Runs after the generic check (header, deck lists, zones are sound)."""
+    del pool_size  # pending fields hold instances, not card ids
+    rows = np.asarray(rows)
+    k = np.arange(rows.shape[0])
+    live = rows[:, H_STATUS] == LIVE
+    step, kind, src = rows[:, STEP], rows[:, PEND_KIND], rows[:, PEND_SRC]
+    player, card = rows[:, PEND_PLAYER], rows[:, PEND_CARD]
+    caster, target, jumper = rows[:, PEND_CASTER], rows[:, PEND_TARGET], rows[:, JUMPER]
+    problems: list[tuple[np.ndarray, str]] = []
+
+    def bad(mask: np.ndarray, text: str) -> None:
+        problems.append((live & mask, text))
+
+    bad((step < 0) | (step >= NUM_STEPS), f"step is no ST_* value (0 to {NUM_STEPS - 1})")
+    allowed = np.zeros(rows.shape[0], dtype=bool)
+    for st, kinds in _PENDING_AT.items():
+        allowed |= (step == st) & np.isin(kind, kinds)
+    allowed |= ~np.isin(step, list(_PENDING_AT)) & (kind == PK_NONE)
+    bad(~allowed, "pend_kind is not a pending choice of the row's step")
+    deciding = np.isin(step, (*_PENDING_AT, ST_JUMP))
+    bad(deciding & (player != rows[:, H_TO_ACT]), "pend_player is not the player to act on a pending choice")
+    bad(~deciding & (player != -1), "pend_player is set outside a pending choice")
+    p = np.clip(player, 0, 1)
+    # what pend_card points at, by kind and source
+    from_hand = np.isin(kind, (PK_EQUIP,)) | (np.isin(kind, (PK_CASTER, PK_OWN_TARGET, PK_OPP_TARGET))
+                                               & (src == SRC_CARD))
+    from_party = np.isin(kind, (PK_CASTER, PK_OWN_TARGET, PK_OPP_TARGET)) & (src == SRC_ABILITY)
+    from_leader = np.isin(kind, (PK_CASTER, PK_OWN_TARGET, PK_OPP_TARGET)) & (src == SRC_LEADER)
+    caster_kinds = np.isin(kind, (PK_CASTER, PK_OWN_TARGET, PK_OPP_TARGET))
+    bad(caster_kinds & ~np.isin(src, (SRC_CARD, SRC_ABILITY, SRC_LEADER)), "pend_src is no SRC_* source")
+    bad(np.isin(kind, (PK_EQUIP, PK_RELIC, PK_REINFORCE)) & (src != SRC_CARD), "pend_src is not SRC_CARD for a card "
+                                                                                "from a hand, sideboard or reserves")
+    bad(from_hand & ~_holds(rows, "hand", HAND_CAP, p, card), "pend_card is not in the deciding player's hand")
+    bad(from_party & ~_holds(rows, "party", PARTY_SIZE, p, card), "pend_card is not in the deciding player's party")
+    bad(from_leader & (card != rows[k, LEADER_CARD + p]), "pend_card is not the deciding player's leader card")
+    bad((kind == PK_REINFORCE) & ~_holds(rows, "reserves", RES_CAP, p, card),
+        "pend_card is not in the deciding player's reserves")
+    owner, inst = np.clip(card // MAX_DECK, 0, 1), np.clip(card % MAX_DECK, 0, MAX_DECK - 1)
+    relic = ((card >= 0) & (card < 2 * MAX_DECK) & _holds(rows, "won", SIDE_CAP, owner, inst)
+             & (rows[k, CONTROLLER + owner * MAX_DECK + inst] == player) & (rows[k, HOST + owner * MAX_DECK + inst] < 0))
+    bad((kind == PK_RELIC) & ~relic, "pend_card is no relic in the deciding player's sideboard (owner * MAX_DECK + "
+                                     "instance of a won location card it controls, not in play)")
+    lineup = (step == ST_LEADER_SLOT) & (kind == PK_NONE)
+    setup = np.clip(rows[:, SETUP_PLAYER], 0, 1)
+    bad(lineup & ~_holds(rows, "lineup", LINEUP_SIZE, setup, card), "pend_card is not in the line-up of the player "
+                                                                     "placing its leader")
+    points = from_hand | from_party | from_leader | np.isin(kind, (PK_REINFORCE, PK_RELIC)) | lineup
+    bad(~points & (card != -1), "pend_card is set where the pending choice has no card")
+    # the characters the pending choice acts with and on
+    in_party = _holds(rows, "party", PARTY_SIZE, p, caster)
+    bad(((kind == PK_THROW) | (caster_kinds & (src != SRC_CARD))) & ~in_party,
+        "pend_caster is not in the deciding player's party")
+    bad(caster_kinds & (src == SRC_CARD) & (caster != -1) & ~in_party,
+        "pend_caster is neither -1 nor in the deciding player's party")
+    bad((kind == PK_THROW) & ~_holds(rows, "party", PARTY_SIZE, 1 - p, target),
+        "pend_target is not in the opponent's party")
+    bad((step == ST_JUMP) & ~_holds(rows, "party", PARTY_SIZE, p, jumper), "jumper is not in the deciding player's "
+                                                                           "party")
+    for mask, text in problems:
+        if mask.any():
+            j = int(np.flatnonzero(mask)[0])
+            return j, (f"state fields step {rows[j, STEP]}, pend_kind {rows[j, PEND_KIND]}, pend_src {rows[j, PEND_SRC]}, "
+                       f"pend_player {rows[j, PEND_PLAYER]}, pend_card {rows[j, PEND_CARD]}, pend_caster "
+                       f"{rows[j, PEND_CASTER]}, pend_target {rows[j, PEND_TARGET]}, jumper {rows[j, JUMPER]}: {text} "
+                       f"(no kernel leaves such a pending choice)")
+    return None
