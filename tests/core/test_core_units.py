@@ -90,3 +90,21 @@ def test_card_pool_errors_name_file_card_and_field(tmp_path) -> None:
         load_card_pool([bad], SCHEMA)
     with pytest.raises(CardPoolError, match="file not found"):
         load_card_pool([tmp_path / "missing.toml"], SCHEMA)
+
+
+def test_a_spec_observation_is_float32_or_a_compact_integer_dtype() -> None:
+    """Issue 41: the envs, the checker and the policies handle float32 and int8/uint8/int16 rows; any other dtype
+    (int32 rows would lose their float view's exactness past 2**24, float64 doubles the bytes) is refused where the
+    spec is declared."""
+    import dataclasses
+
+    import cardenvs
+
+    spec = cardenvs.get_game("simulfight")
+    lay = spec.obs_layout
+    for dtype in (np.int8, np.uint8, np.int16, np.float32):
+        compact = dataclasses.replace(spec, obs_layout=Layout(lay.name, lay.fields, dtype_scalar=dtype))
+        assert compact.obs_dtype == dtype and compact.obs_divisors.shape == (spec.obs_dim,)
+    for dtype in (np.int32, np.float64):
+        with pytest.raises(ValueError, match="dtype_scalar must be one of float32, int8, uint8, int16"):
+            dataclasses.replace(spec, obs_layout=Layout(lay.name, lay.fields, dtype_scalar=dtype))
