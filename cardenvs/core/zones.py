@@ -6,7 +6,7 @@ import numpy as np
 
 from .jit import helper
 
-__all__ = ["zone_add", "zone_find", "zone_pop", "zone_push", "zone_remove"]
+__all__ = ["deal_deck_lists", "zone_add", "zone_find", "zone_pop", "zone_push", "zone_remove"]
 
 
 @helper
@@ -56,3 +56,20 @@ def zone_add(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int
         return False
     zone_push(row, zone, count, cap, p, inst)
     return True
+
+
+@helper
+def deal_deck_lists(row: np.ndarray, decks: np.ndarray, deck_list: int, deck: int, deck_count: int, size: int) -> None:
+    """At reset, each player's deck file into the row: ``decks[p]`` (card ids, -1 in an empty slot) becomes the deck
+    list at ``deck_list + p * size`` as it is, and the deck zone at ``deck + p * size`` holds the instances (indices
+    into the list) of its real entries in file order, counted at ``deck_count + p``; the deck zone's other slots are
+    left as they are (the caller's reset has emptied them)."""
+    for p in range(2):
+        n = 0
+        for i in range(size):
+            card = decks[p, i]
+            row[deck_list + p * size + i] = card
+            if card >= 0:
+                row[deck + p * size + n] = i
+                n += 1
+        row[deck_count + p] = n

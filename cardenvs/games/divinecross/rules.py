@@ -24,7 +24,7 @@ from cardenvs.core.header import (
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import set_decision, truncate
-from cardenvs.core.zones import zone_push, zone_remove
+from cardenvs.core.zones import deal_deck_lists, zone_push, zone_remove
 
 from .actions import (
     A_CHARGE,
@@ -528,15 +528,7 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
                        (S.HOST, S.HOST_END)):
         for j in range(start, end):
             row[j] = -1
-    for p in range(2):
-        n = 0
-        for i in range(S.DECK_SIZE):
-            card = decks[p, i]
-            row[S.DECK_LIST + p * S.DECK_SIZE + i] = card
-            if card >= 0:
-                row[S.DECK + p * S.DECK_SIZE + n] = i
-                n += 1
-        row[S.DECK_COUNT + p] = n
+    deal_deck_lists(row, decks, S.DECK_LIST, S.DECK, S.DECK_COUNT, S.DECK_SIZE)
     row[S.FIRST_PLAYER] = -1
     row[S.PENDING_CARD] = -1
     for p in range(2):

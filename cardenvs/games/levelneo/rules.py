@@ -19,6 +19,7 @@ from cardenvs.core.header import (
 from cardenvs.core.jit import helper
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
+from cardenvs.core.zones import deal_deck_lists
 
 from .actions import (
     A_ATTACK, A_ATTACK_END, A_BURST, A_BURST_KNOWN, A_BURST_KNOWN_END, A_CHOOSE_MAIN, A_COMBI_LOSS, A_COVER,
@@ -983,22 +984,11 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
     row[:] = 0
     row[H_WINNER] = NO_WINNER
     rng_seed(row, seed)
-    for p in range(2):
-        for i in range(S.DECK_SIZE):
-            row[S.DECK_LIST + p * S.DECK_SIZE + i] = -1
     for start, end in ((S.DECK, S.DECK_END), (S.HAND, S.HAND_END), (S.MAIN, S.MAIN_END), (S.SUPPORT, S.SUPPORT_END),
                        (S.LEVEL, S.LEVEL_END), (S.DISCARD, S.DISCARD_END)):  # every zone empty
         for k in range(start, end):
             row[k] = -1
-    for p in range(2):
-        n = 0
-        for i in range(S.DECK_SIZE):
-            card = decks[p, i]
-            row[S.DECK_LIST + p * S.DECK_SIZE + i] = card
-            if card >= 0:
-                row[S.DECK + p * S.DECK_SIZE + n] = i
-                n += 1
-        row[S.DECK_COUNT + p] = n
+    deal_deck_lists(row, decks, S.DECK_LIST, S.DECK, S.DECK_COUNT, S.DECK_SIZE)
     for f in (S.ATK_A, S.ATK_B, S.TARGET, S.ORIG_TARGET, S.PENDING_LEVEL_DOWN, S.COMBI_CHOOSER, S.CHOICE_PLAYER):
         row[f] = -1
     row[S.RPS_WINNER] = rng_below(row, 2)  # LN-S1
