@@ -16,8 +16,8 @@ import json
 import sys
 from typing import Any, Callable
 
-__all__ = ["COST_FIELDS", "HIDDEN_FIELDS", "TEXT_LISTS", "card_clauses", "card_row", "card_rows", "effect_words",
-           "render_table", "schema_defaults", "search_rows", "stats_text"]
+__all__ = ["COST_FIELDS", "HIDDEN_FIELDS", "TEXT_LISTS", "card_clauses", "card_row", "card_rows", "card_words",
+           "effect_words", "render_table", "schema_defaults", "search_rows", "stats_text"]
 
 #: fields that are a card's cost, in the order they are looked for (the first present is the cost column)
 COST_FIELDS = ("turn_cost", "cost", "gold", "energy")
@@ -78,27 +78,44 @@ def _clause(entry: dict, label: str, defaults: tuple[dict, dict] = ({}, {})) -> 
     return f"{prefix}: {body}" if prefix and body else (prefix or body)
 
 
-def effect_words(spec: Any) -> Callable[[dict], str] | None:
-    """The game's card text in words: ``effect_text`` of its ``card_text`` module (beside its cards module), which
-    turns one effect entry into a sentence; None for a game that has none yet (its effects are shown as ops)."""
+def _card_text_module(spec: Any) -> Any:
+    """The game's ``card_text`` module (beside its cards module, the one defining ``load_pool``), or None."""
     module_name = getattr(getattr(spec, "load_pool", None), "__module__", "") or ""
     package = module_name.rpartition(".")[0]
     if not package:
         return None
     try:
-        module = importlib.import_module(f"{package}.card_text")
+        return importlib.import_module(f"{package}.card_text")
     except ModuleNotFoundError as exc:
         if exc.name != f"{package}.card_text":
             raise
         return None
-    return getattr(module, "effect_text", None)
 
 
-def card_clauses(card: dict, defaults: tuple[dict, dict] = ({}, {}),
-                 words: Callable[[dict], str] | None = None) -> list[str]:
-    """A card's text as clauses: its ``text`` field, then one per effect, skill, action or ability (in words where
-    the game has a renderer, ``words``; else as its op and arguments)."""
-    clauses = [str(card["text"]).strip()] if str(card.get("text") or "").strip() else []
+def effect_words(spec: Any) -> Callable[[dict], str] | None:
+    """The game's card text in words: ``effect_text`` of its ``card_text`` module (beside its cards module), which
+    turns one effect entry into a sentence; None for a game that has none yet (its effects are shown as ops)."""
+    return getattr(_card_text_module(spec), "effect_text", None)
+
+
+def card_words(spec: Any) -> Callable[[dict], list[str]] | None:
+    """A card's skills, actions, abilities and effects in words, one sentence each: the game's ``card_text`` module's
+    ``card_clauses(card)`` where it has one (a game whose effects belong to a named action or skill words them
+    together), else its ``effect_text`` for each effect and the other entries as ops; None for a game without a
+    ``card_text`` module. The card's printed ``text`` field is not among them (:func:`card_clauses` puts it first)."""
+    module = _card_text_module(spec)
+    whole = getattr(module, "card_clauses", None)
+    if whole is not None:
+        return whole
+    effect = getattr(module, "effect_text", None)
+    if effect is None:
+        return None
+    defaults = schema_defaults(spec)
+    return lambda card: _entry_clauses(card, defaults, effect)
+
+
+def _entry_clauses(card: dict, defaults: tuple[dict, dict], words: Callable[[dict], str] | None) -> list[str]:
+    clauses = []
     for key, label in TEXT_LISTS:
         for entry in card.get(key) or []:
             if isinstance(entry, dict):
@@ -106,11 +123,20 @@ def card_clauses(card: dict, defaults: tuple[dict, dict] = ({}, {}),
                                _clause(entry, label, defaults))
             elif entry not in _EMPTY:
                 clauses.append(f"{label} {entry}" if label else str(entry))
+    return clauses
+
+
+def card_clauses(card: dict, defaults: tuple[dict, dict] = ({}, {}),
+                 words: Callable[[dict], list[str]] | None = None) -> list[str]:
+    """A card's text as clauses: its ``text`` field, then one per effect, skill, action or ability (in words where
+    the game has a renderer, ``words`` from :func:`card_words`; else as its op and arguments)."""
+    clauses = [str(card["text"]).strip()] if str(card.get("text") or "").strip() else []
+    clauses += words(card) if words is not None else _entry_clauses(card, defaults, None)
     return [c for c in clauses if c]
 
 
 def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {}),
-             words: Callable[[dict], str] | None = None) -> dict:
+             words: Callable[[dict], list[str]] | None = None) -> dict:
     """One card as ``{id, name, cost, stats, text, fields}``: ``cost`` its first integer cost field (None where it
     has none), ``stats`` a dict of its other printed fields, ``text`` one line (effects in words where the game has
     a renderer, ``words``), ``fields`` the card's cleaned fields (JSON-ready)."""
@@ -138,7 +164,7 @@ def card_row(card_id: int, card: dict, defaults: tuple[dict, dict] = ({}, {}),
 def card_rows(pool: Any, spec: Any = None) -> list[dict]:
     """Every card of ``pool`` as :func:`card_row` rows, in pool (card id) order."""
     defaults = schema_defaults(spec) if spec is not None else ({}, {})
-    words = effect_words(spec) if spec is not None else None
+    words = card_words(spec) if spec is not None else None
     return [card_row(i, c, defaults, words) for i, c in enumerate(pool.cards)]
 
 

@@ -60,7 +60,7 @@ def card_text(card: dict, spec: Any = None) -> str:
         lines = [f"{card['name']}{cost}"]
         if row["stats"]:
             lines.append("  " + table.stats_text(row["stats"]))
-        lines += ["  " + c for c in table.card_clauses(card, defaults, table.effect_words(spec))]
+        lines += ["  " + c for c in table.card_clauses(card, defaults, table.card_words(spec))]
         return "\n".join(lines)
     def printed(key: str, value: Any) -> bool:
         return not key.startswith("_") and value not in ("", None, [], ()) and not isinstance(value, dict)

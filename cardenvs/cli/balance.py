@@ -26,6 +26,9 @@ def add_parser(sub: Any) -> None:
                     "family-wise): strong, or weak. Writes a table, CSV, JSON, a plot and an HTML page.")
     p.add_argument("game", help="game name (see 'cardenvs games')")
     p.add_argument("--decks", type=int, default=200, help="random legal decks (default: %(default)s)")
+    p.add_argument("--starters", action="store_true",
+                   help="play the game's starter decks instead of random ones (cheap: the dead cards of a shipped "
+                        "deck, those the pilot draws and does not play, show in a few hundred games)")
     p.add_argument("--pilot", default=None, help="pilot of every deck: heuristic, random, ppo or ppo:PATH (an SB3 .zip "
                                                   "needs --trust-pickle) (default: the strongest available, as in eval)")
     add_trust_pickle(p)
@@ -41,6 +44,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-plot", action="store_true", help="skip the matplotlib plot and HTML page")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
     p.set_defaults(func=run)
+
+
+def _starters(spec: Any, pool: Any) -> list:
+    from ..core.deckgen import load_game_pool, starter_decks
+
+    return starter_decks(spec, load_game_pool(spec, pool))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
                                                       "pilot_notes": {args.pilot: note}})), flush=True)
     with RichProgress(f"{spec.name} balance", console=Console(stderr=True), disable=args.quiet) as bar:
         result = balance_report(spec, args.decks, None if chosen else args.pilot, args.seed, pool, opponents=args.opponents,
-                                pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar)
+                                pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar,
+                                decks=_starters(spec, pool) if args.starters else None)
     paths = write_balance(result, out, plot=not args.no_plot)
     if not args.quiet:  # card names come from the pool files: shown, never acted on by the terminal
         print(terminal(format_balance(result).split("\n", 1)[1], newlines=True))  # its first line came first

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..cards_table import card_rows, render_table, search_rows
-from ..core.decks import did_you_mean
 from ..core.errors import BadArgumentError, UnknownGameError
 from ..core.escaping import json_text, terminal
 from ..core.registry import available_games, get_game
@@ -42,6 +41,8 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``cardenvs cards GAME``: the pool as a table or JSON; exit status 1 when --search matches nothing."""
+    from ..core.decks import did_you_mean  # here, not at the top: it imports NumPy, which --help never needs
+
     try:
         spec = get_game(args.game)
     except UnknownGameError as exc:

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.decks import MAX_DECK_FILE_BYTES, deck_problems
 from ..core.errors import BadArgumentError, CardenvsError, DeckError
 from ..core.escaping import terminal
 from ..core.registry import available_games, get_game
@@ -110,6 +109,7 @@ def _pool_names(game: str) -> set[str] | None:
     """The card names of a game's own pool read from its ``cards.toml`` without importing the game (importing one
     loads its kernels: seconds), or None where the game keeps its pool elsewhere."""
     from ..core.cards import read_toml
+    from ..core.decks import MAX_DECK_FILE_BYTES
     from ..core.registry import game_dir
 
     try:
@@ -126,6 +126,7 @@ def _games_for(path: Path, games: list[str]) -> tuple[list[str], str]:
     """The games a deck file without --game is checked against, and why: the game whose decks/ folder holds it,
     else the games whose pool names the most of its cards (read from the files, no game imported), else all."""
     from ..core.cards import read_toml
+    from ..core.decks import MAX_DECK_FILE_BYTES
     from ..core.registry import game_dir
 
     for game in games:
@@ -152,6 +153,8 @@ def _games_for(path: Path, games: list[str]) -> tuple[list[str], str]:
 
 def _problem_lines(file: str, exc: DeckError) -> list[str]:
     """One line per problem of a deck file: ``FILE:LINE: card 'X': problem [rule]`` (LINE where the file names it)."""
+    from ..core.decks import deck_problems  # here, not at the top: it imports NumPy, which --help never needs
+
     out = []
     for e in deck_problems(exc):
         line = getattr(e, "line", None)

@@ -9,11 +9,12 @@ agents, a test's fakes). So the dependency points down: the agents import the co
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
 from .errors import BadArgumentError
+
+if TYPE_CHECKING:  # annotations only: ``import cardenvs`` (and so a CLI's --help) does not wait for NumPy
+    import numpy as np
 
 __all__ = ["Agent", "AgentFactory", "agent_factory", "default_pilot", "describe_pilot", "install_agents",
            "make_agent", "register_agent_factory"]

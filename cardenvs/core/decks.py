@@ -248,12 +248,17 @@ def check_deck(load_deck: Callable[[Any, CardPool], Deck], deck: Deck, pool: Car
                 raise named from None
 
 
+def copy_problems(deck: Deck, pool: CardPool, limit: int, rule: str) -> list[DeckError]:
+    """One error for each card that appears more than ``limit`` times (a game's deck rules collect every problem
+    and raise them together with :func:`raise_problems`)."""
+    ids, counts = np.unique(deck.card_ids, return_counts=True)
+    return [DeckError(deck.path, f"{count} copies, at most {limit} allowed", card=pool.name(int(card_id)), rule=rule)
+            for card_id, count in zip(ids, counts) if count > limit]
+
+
 def copy_limit(deck: Deck, pool: CardPool, limit: int, rule: str) -> None:
     """Raise if any card appears more than ``limit`` times (every such card in one error)."""
-    ids, counts = np.unique(deck.card_ids, return_counts=True)
-    raise_problems(deck.path, [DeckError(deck.path, f"{count} copies, at most {limit} allowed",
-                                         card=pool.name(int(card_id)), rule=rule)
-                               for card_id, count in zip(ids, counts) if count > limit])
+    raise_problems(deck.path, copy_problems(deck, pool, limit, rule))
 
 
 def pack_decks(pairs: list[tuple[Deck, Deck]], max_deck: int) -> np.ndarray:
@@ -266,7 +271,7 @@ def pack_decks(pairs: list[tuple[Deck, Deck]], max_deck: int) -> np.ndarray:
 
 
 __all__ = [
-    "card_lines", "check_deck", "copy_limit", "Deck", "deck_digest", "deck_problems", "deck_toml", "DeckProblems",
-    "did_you_mean", "MAX_DECK_CARDS", "raise_problems",
+    "card_lines", "check_deck", "copy_limit", "copy_problems", "Deck", "deck_digest", "deck_problems", "deck_toml",
+    "DeckProblems", "did_you_mean", "MAX_DECK_CARDS", "raise_problems",
     "MAX_DECK_FILE_BYTES", "pack_decks", "read_deck", "resolve_deck_path"
 ]

@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import Callable
 
 import sys
 
@@ -229,11 +230,14 @@ def _install_now() -> None:
     impl._locator_classes = [locator] + [c for c in impl._locator_classes if c is not locator]
 
 
-class _AfterCachingImport:
-    """A finder on ``sys.meta_path`` that lets Numba's ``caching`` module load as usual and installs the locator the
-    moment it has: before ``numba`` itself has finished importing, so before any kernel can be defined."""
+class AfterImport:
+    """A finder on ``sys.meta_path`` that lets module ``name`` load as usual and calls ``then()`` the moment it has
+    (before any module importing it goes on): Numba's ``caching`` module gets the locator before ``numba`` itself
+    has finished importing, so before any kernel can be defined; ``import cardenvs`` registers the games with
+    PettingZoo when PettingZoo loads instead of importing it."""
 
-    name = "numba.core.caching"
+    def __init__(self, name: str, then: Callable[[], None]) -> None:
+        self.name, self.then = name, then
 
     def find_spec(self, fullname: str, path: object = None, target: object = None):
         if fullname != self.name:
@@ -245,24 +249,29 @@ class _AfterCachingImport:
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
             exec_module = spec.loader.exec_module
 
-            def exec_then_install(module: object) -> None:
+            def exec_then(module: object) -> None:
                 exec_module(module)
-                _install_now()
+                self.then()
 
-            spec.loader.exec_module = exec_then_install  # type: ignore[method-assign]
+            spec.loader.exec_module = exec_then  # type: ignore[method-assign]
         return spec
+
+
+def after_import(name: str, then: Callable[[], None]) -> None:
+    """Call ``then()`` now if module ``name`` is loaded, else the moment it loads (once; idempotent per name)."""
+    if name in sys.modules:
+        then()
+    elif not any(isinstance(f, AfterImport) and f.name == name for f in sys.meta_path):
+        sys.meta_path.insert(0, AfterImport(name, then))
 
 
 def install() -> None:
     """Make :class:`DependencyStampLocator` Numba's first choice (idempotent). Call before any kernel is defined:
     at once when Numba's caching module is loaded, else the moment it loads."""
-    if "numba.core.caching" in sys.modules:
-        _install_now()
-    elif not any(isinstance(f, _AfterCachingImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterCachingImport())
+    after_import("numba.core.caching", _install_now)
 
 
 __all__ = [
-    "dependency_files", "dependency_stamp", "DependencyStampLocator", "imported_files", "install", "PACKAGE_DIR",
-    "ROOTS"
+    "after_import", "AfterImport", "dependency_files", "dependency_stamp", "DependencyStampLocator", "imported_files",
+    "install", "PACKAGE_DIR", "ROOTS"
 ]

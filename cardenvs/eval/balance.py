@@ -18,9 +18,14 @@ told otherwise, and reads the per-instance drawn/played flags the engine keeps i
 * ``flag``: ``strong`` / ``weak`` when the effect is reliably above / below zero, that is the average card of its
   decks: Holm's test over every card of the report at family-wise 5% (:func:`cardenvs.eval.card_model.holm_flags`),
   so a report of cards that are all average flags none in 19 runs of 20.
-* ``rarely_played``: the pilot drew it in 20+ games but played it in 5% of them or fewer
-  (:func:`cardenvs.eval.cards_stats.rarely_played`'s rule). Its effect then measures a dead draw under this pilot,
-  so a flag on it may be the pilot's blind spot rather than the card's worth; the report lists these cards.
+* ``rarely_played`` (a **dead card**, with its counts ``drawn_games`` and ``played_games``): the pilot drew it in
+  20+ games but played it in 5% of them or fewer (:func:`cardenvs.eval.cards_stats.rarely_played`'s rule). Its
+  effect then measures a dead draw under this pilot: levelneo's filler cards (Clumsy Page, Paper Shield, Dud
+  Firework) measure average, because holding a card nobody plays costs little, yet the heuristic plays none of them
+  in hundreds of draws, which a designer must still be told. The text, HTML and plot mark them with their counts.
+
+``decks`` (instead of ``n_decks`` random decks) plays given decks, the game's starters for instance
+(``cardenvs balance GAME --starters``).
 
 What the effect cannot tell: it is relative to the cards a card was played beside (a pool of uniformly strong cards
 shows nothing; a card that enables others, such as a cheap character paying a colour cost, gets credit for them);
@@ -81,15 +86,22 @@ class BalanceResult:
         """Cards the pilot drew often but almost never played (their win rates measure a dead draw)."""
         return [r["card"] for r in self.rows if r.get("rarely_played")]
 
+    @property
+    def dead_cards(self) -> dict[str, list[int]]:
+        """The dead cards (:attr:`rarely_played`) with their counts: ``{card: [played games, drawn games]}``."""
+        return {r["card"]: [r["played_games"], r["drawn_games"]] for r in self.rows if r.get("rarely_played")}
+
     def rarely_played_line(self) -> str:
-        return (f"rarely played by the pilot (drawn in {RARELY_PLAYED_MIN_DRAWN}+ games, played in "
-                f"{RARELY_PLAYED_SHARE:.0%} or fewer; their win rates measure a dead draw, so a flag on them may be "
-                f"the pilot's blind spot): " + (", ".join(self.rarely_played) or "none"))
+        return (f"dead cards, rarely played by the pilot (drawn in {RARELY_PLAYED_MIN_DRAWN}+ games, played in "
+                f"{RARELY_PLAYED_SHARE:.0%} or fewer; their effect measures holding a card the pilot does not play, "
+                f"so look at the card or the pilot; played/drawn games): "
+                + (", ".join(f"{c} {p}/{d}" for c, (p, d) in self.dead_cards.items()) or "none"))
 
     def to_dict(self) -> dict:
         return {"kind": "cardenvs balance", "game": self.game, "seed": self.seed, "pilot": self.pilot,
                 "pilot_note": self.pilot_note, "decks": self.n_decks, "games": self.games, "seconds": self.elapsed,
-                "estimate": MODEL_NOTE, "flagged": self.flagged, "rarely_played": self.rarely_played, "cards": self.rows, "config": self.config,
+                "estimate": MODEL_NOTE, "flagged": self.flagged, "rarely_played": self.rarely_played,
+                "dead_cards": self.dead_cards, "cards": self.rows, "config": self.config,
                 "strong_reports": self.strong_reports}
 
 
@@ -145,9 +157,11 @@ def balance_report(
     chunk_size: int = 4096,
     backend: Any = None,
     progress: Any = None,
+    decks: Sequence[Any] | None = None,
 ) -> BalanceResult:
-    """Per-card balance statistics from random legal decks (see the module docstring). ``pilot`` None: the game's
-    default pilot; ``z``: the intervals shown; ``alpha``: the flags' family-wise error rate."""
+    """Per-card balance statistics from random legal decks, or from ``decks`` (Deck objects, e.g. the starters;
+    ``n_decks`` is then their number) (see the module docstring). ``pilot`` None: the game's default pilot; ``z``:
+    the intervals shown; ``alpha``: the flags' family-wise error rate."""
     from cardenvs.core.agents import default_pilot, describe_pilot
     from cardenvs.core.deckgen import load_game_pool, random_decks
 
@@ -157,6 +171,10 @@ def balance_report(
     note = ", ".join(x for x in (describe_pilot(spec.name, pilot), "default: the strongest available" if chosen else "")
                      if x)
     pool = load_game_pool(spec, pool)
+    given = decks is not None
+    if given:
+        decks = list(decks)
+        n_decks = len(decks)
     for name, v in (("decks", n_decks), ("opponents", opponents), ("pairs", pairs)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
             raise BadArgumentError(f"--{name} must be a positive integer, got {v!r}")
@@ -164,9 +182,10 @@ def balance_report(
         raise BadArgumentError("--decks must be at least 2")
     best_decks = [read_strong_report(r) for r in strong_reports]  # read before any game, not after the last
     opponents = min(opponents, n_decks - 1)
-    decks = random_decks(spec, n_decks, seed, pool=pool)
+    if decks is None:
+        decks = random_decks(spec, n_decks, seed, pool=pool)
     agent = pool_pilot(spec, pilot, pool, seed)
-    entries = [Entry(f"random-{i}", d, agent) for i, d in enumerate(decks)]
+    entries = [Entry(f"{i}-{d.name}" if given else f"random-{i}", d, agent) for i, d in enumerate(decks)]
     bspec = bind_pool(spec, pool)
     i, j, k, sw = np.meshgrid(np.arange(n_decks, dtype=np.int64), np.arange(1, opponents + 1, dtype=np.int64),
                               np.arange(pairs, dtype=np.int64), np.array([0, 1], np.int64), indexing="ij")
@@ -216,9 +235,11 @@ def balance_report(
                     "inclusion_random": float(incl_random[c]),
                     "inclusion_strong": None if n_strong == 0 else float(incl_strong[c]),
                     "flag": FLAG_STRONG if sign > 0 else FLAG_WEAK if sign < 0 else "",
-                    "rarely_played": is_rarely_played(int(total[c, 2]), int(total[c, 6]))})
+                    "rarely_played": is_rarely_played(int(total[c, 2]), int(total[c, 6])),
+                    "drawn_games": int(total[c, 2]), "played_games": int(total[c, 6])})
     out.sort(key=lambda r: (r["effect"] is None, -(r["effect"] or 0.0), r["card"]))
     config = {"opponents": opponents, "pairs": pairs, "z": z, "alpha": alpha, "min_games": min_games,
+              "decks": [d.name for d in decks] if given else "random",
               "pool": [str(p) for p in pool.paths], "strong_decks": n_strong}
     return BalanceResult(spec.name, seed, pilot, n_decks, tally.games, elapsed, out, config,
                          [str(r) for r in strong_reports if not isinstance(r, dict)], note)
@@ -231,6 +252,11 @@ def _p(x: Any) -> str:
 
 def _pts(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:+.1f}"
+
+
+def dead_text(r: dict) -> str:
+    """"dead card: played 0/631": a dead card's mark with its played and drawn games, "" for any other card."""
+    return f"dead card: played {r['played_games']}/{r['drawn_games']}" if r.get("rarely_played") else ""
 
 
 def effect_text(r: dict) -> str:
@@ -262,6 +288,12 @@ def meaning_lines(result: BalanceResult) -> list[str]:
     ]
 
 
+def _deck_words(result: BalanceResult) -> str:
+    given = result.config.get("decks", "random")
+    return (f"{result.n_decks} random legal decks" if given == "random" else
+            f"{result.n_decks} given decks ({', '.join(map(str, given))})")
+
+
 def _level(result: BalanceResult) -> str:
     z = result.config.get("z", stats.Z95)
     return "95%" if abs(z - stats.Z95) < 1e-9 else f"z={z:g}"
@@ -269,7 +301,7 @@ def _level(result: BalanceResult) -> str:
 
 def format_balance(result: BalanceResult, top: int | None = None) -> str:
     lines = [headline(result),
-             f"balance: {result.n_decks} random legal decks, seed {result.seed}, {result.games} games in "
+             f"balance: {_deck_words(result)}, seed {result.seed}, {result.games} games in "
              f"{result.elapsed:.1f} s", *meaning_lines(result),
              "", f"{'card':<28} {'decks':>5} {'drawn%':>6} {'played%':>7} {'GIH WR':>6} {'GNS WR':>6} "
                  f"{'effect pts [' + _level(result) + ']':>22} {'incl rnd':>8} {'incl strong':>11}  flag"]
@@ -277,7 +309,7 @@ def format_balance(result: BalanceResult, top: int | None = None) -> str:
     for r in rows:
         lines.append(f"{r['card'][:28]:<28} {r['decks']:>5} {_p(r['drawn_rate']):>6} {_p(r['played_rate']):>7} "
                      f"{_p(r['gih_wr']):>6} {_p(r['gns_wr']):>6} {effect_text(r):>22} {_p(r['inclusion_random']):>8} "
-                     f"{_p(r['inclusion_strong']):>11}  {r['flag']}")
+                     f"{_p(r['inclusion_strong']):>11}  {'; '.join(x for x in (r['flag'], dead_text(r)) if x)}")
     flagged = result.flagged
     lines += ["", "flagged: " + (", ".join(f"{c} ({f})" for c, f in flagged.items()) or "none"),
               result.rarely_played_line()]
@@ -307,7 +339,7 @@ def _write_balance_files(result: BalanceResult, folder: Path, plot: bool) -> lis
     cs = folder / "balance.csv"
     cols = ["card", "decks", "games", "drawn_rate", "played_rate", "gih_wr", "gns_wr", "effect", "effect_lo",
             "effect_hi", "effect_games", "iwd", "iwd_lo", "iwd_hi", "inclusion_random", "inclusion_strong", "flag",
-            "rarely_played"]
+            "rarely_played", "drawn_games", "played_games"]
     with cs.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
@@ -316,7 +348,7 @@ def _write_balance_files(result: BalanceResult, folder: Path, plot: bool) -> lis
                         r["gns_wr"], _cell(r["effect"]), _cell(r["effect_ci"][0]), _cell(r["effect_ci"][1]),
                         r["effect_games"], r["iwd"], r["iwd_ci"][0], r["iwd_ci"][1], r["inclusion_random"],
                         "" if r["inclusion_strong"] is None else r["inclusion_strong"], r["flag"],
-                        int(r["rarely_played"])])
+                        int(r["rarely_played"]), r["drawn_games"], r["played_games"]])
     paths.append(cs)
     txt = folder / "balance.txt"
     txt.write_text(terminal(format_balance(result), newlines=True) + "\n", encoding="utf-8")
@@ -356,7 +388,7 @@ def plot_balance(result: BalanceResult, path: Path) -> Path | None:
     ax.scatter(x, y, c=colors, s=14, zorder=3)
     ax.set_yticks(y)
     ax.set_yticklabels([plot_text(r["card"] + (f"  [{r['flag']}]" if r["flag"] else "")
-                                  + ("  (rarely played)" if r["rarely_played"] else "")) for r in rows], fontsize=7)
+                                  + (f"  ({dead_text(r)})" if r["rarely_played"] else "")) for r in rows], fontsize=7)
     ax.set_xlabel(f"effect of drawing it instead of its deck's average card (win-rate points, {_level(result)})")
     ax.set_title(plot_text(f"{result.game}: card balance ({result.n_decks} random decks, {result.games} games, "
                            f"pilot {result.pilot})"), fontsize=9)
@@ -373,7 +405,7 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
     body = []
     rare = result.rarely_played_line()
     for r in result.rows:
-        cells = [r["card"] + (" (rarely played)" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]),
+        cells = [r["card"] + (f" ({dead_text(r)})" if r["rarely_played"] else ""), r["decks"], _p(r["drawn_rate"]),
                  _p(r["played_rate"]), _p(r["gih_wr"]), _p(r["gns_wr"]), effect_text(r), _pts(r["iwd"]),
                  _p(r["inclusion_random"]), _p(r["inclusion_strong"]), r["flag"]]
         style = ' style="background:#e2f5e6"' if r["flag"] == FLAG_STRONG else \
@@ -385,7 +417,7 @@ def _write_html(result: BalanceResult, path: Path, png: str) -> Path:
             "td,th{padding:2px 8px;text-align:right;border:1px solid #ddd}td:first-child{text-align:left}"
             "img{max-width:100%}</style></head><body>"
             f"<h1>{e(result.game)}: card balance</h1><p><b>{e(headline(result))}</b></p>"
-            f"<p>{result.n_decks} random legal decks, seed {result.seed}, {result.games} games.</p>"
+            f"<p>{e(_deck_words(result))}, seed {result.seed}, {result.games} games.</p>"
             f"<p>{e(meaning)} The raw IWD (win rate when drawn minus when not drawn) is shown for comparison: it "
             "mixes a card with its deck (a fast deck loses its long games, in which all its cards get drawn).</p>"
             f"<p>Flagged: {e(', '.join(f'{c} ({f})' for c, f in result.flagged.items()) or 'none')}.</p>"

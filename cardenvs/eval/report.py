@@ -488,22 +488,35 @@ def plot_ratings(summary: dict, path: str | Path) -> Path:
     return _save(fig, path)
 
 
+def dead_cards(summary: dict) -> dict[str, str]:
+    """Card -> "dead card: played 0/631 (heuristic)" for each card a pilot drew in 20+ games and played in 5% of them
+    or fewer (the summary's ``rarely_played``): its effect measures holding a card the pilot does not play."""
+    out: dict[str, list[str]] = {}
+    for r in summary.get("rarely_played") or []:
+        out.setdefault(r["card"], []).append(f"{r['played_games']}/{r['drawn_games']} ({r['pilot']})")
+    return {card: "dead card: played " + ", ".join(counts) for card, counts in out.items()}
+
+
 def plot_cards(summary: dict, path: str | Path, max_cards: int = 40) -> Path:
-    """Each card's deck-adjusted effect with its 95% interval (the best and worst cards when there are many)."""
+    """Each card's deck-adjusted effect with its 95% interval (the best and worst cards when there are many, and
+    every dead card, marked grey with its played/drawn counts: its effect can read average while no pilot plays it)."""
     plt = _pyplot()
+    dead = dead_cards(summary)
     cards = [c for c in summary.get("cards", []) if c.get("effect") is not None]
     if len(cards) > max_cards:
-        cards = cards[: max_cards // 2] + cards[-max_cards // 2:]
+        shown = {id(c) for c in cards[: max_cards // 2] + cards[-max_cards // 2:]}
+        cards = [c for c in cards if id(c) in shown or c["card"] in dead]
     cards = cards[::-1]
     fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.28 * max(len(cards), 1)))
     if cards:
         eff = np.array([100 * c["effect"] for c in cards])
         lo = np.array([100 * c["effect_ci"][0] for c in cards])
         hi = np.array([100 * c["effect_ci"][1] for c in cards])
-        colors = ["tab:green" if v > 0 else "tab:red" for v in eff]
+        colors = ["tab:gray" if c["card"] in dead else "tab:green" if v > 0 else "tab:red" for c, v in zip(cards, eff)]
         ax.barh(range(len(cards)), eff, color=colors, alpha=0.6)
         ax.errorbar(eff, range(len(cards)), xerr=[eff - lo, hi - eff], fmt="none", ecolor="black", capsize=2, lw=0.8)
-        ax.set_yticks(range(len(cards)), [plot_text(c["card"]) for c in cards], fontsize=8)
+        ax.set_yticks(range(len(cards)), [plot_text(c["card"] + (f"  ({dead[c['card']]})" if c["card"] in dead
+                                                                  else "")) for c in cards], fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_xlabel("effect of drawing it instead of its deck's average card (win-rate points, 95%)")
     ax.set_title(plot_text(f"{summary['game']}: per-card effect, separated from the deck"))
@@ -627,11 +640,15 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
                      "because the long games in which all its cards get drawn are the ones it loses. It cannot tell "
                      "a deck's strength (the ratings do), a card's worth under another pilot, or what a card enables "
                      "beside it. GP: games with the card in the deck; GIH: drawn; GNS: never drawn; "
-                     "IIH = GIH WR - GP WR.</p>")
+                     "IIH = GIH WR - GP WR. A <b>dead card</b> (grey in the chart, with its played/drawn games) is "
+                     "one a pilot drew often and almost never played: its effect can read average while it does "
+                     "nothing in play.</p>")
+        dead = dead_cards(summary)
         parts.append(f"<img alt='cards' src='data:image/png;base64,{img['cards']}'>")
         parts.append(_html_table(
             ["card", "decks", "GP", "GP WR", "GIH WR", "GNS WR", "played WR", "effect [95%]", "IWD", "IWD 95%", "IIH"],
-            [[c["card"], " ".join(c.get("decks", [])), c["gp_games"], _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
+            [[c["card"] + (f" ({dead[c['card']]})" if c["card"] in dead else ""), " ".join(c.get("decks", [])),
+              c["gp_games"], _pct(c["gp_wr"]), _pct(c["gih_wr"]), _pct(c["gns_wr"]),
               _pct(c["played_wr"]), _effect(c), _pct(c["iwd"]), _ci([_pctv(v) for v in c["iwd_ci"]], "{:.1f}"),
               _pct(c["iih"])]
              for c in summary["cards"]]))
@@ -677,7 +694,8 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 __all__ = [
-    "card_effects", "check_outputs", "heatmap_figure", "kendall_tau", "pilot_agreement", "pilot_flags", "pilot_line", "plot_cards",
+    "card_effects", "check_outputs", "dead_cards", "heatmap_figure", "kendall_tau", "pilot_agreement", "pilot_flags",
+    "pilot_line", "plot_cards",
     "plot_heatmap", "plot_ratings", "ranking_flags", "text_colour",
     "render_summary", "rarely_played_lines", "REPORT_KIND", "RichProgress", "summarize", "write_csv", "write_json",
     "write_report"

@@ -79,4 +79,40 @@ def test_balance_names_the_cards_its_pilot_rarely_plays(result, tmp_path):
     data = json.loads((tmp_path / "balance.json").read_text())
     assert data["rarely_played"] == expect
     if (tmp_path / "balance.html").exists():
-        assert f"{expect[0]} (rarely played)" in (tmp_path / "balance.html").read_text()
+        played, drawn = result.dead_cards[expect[0]]
+        assert f"{expect[0]} (dead card: played {played}/{drawn})" in (tmp_path / "balance.html").read_text()
+
+
+FILLER = ("Clumsy Page", "Paper Shield", "Dud Firework")
+
+
+def test_balance_over_levelneos_starters_flags_the_shipped_filler_cards(tmp_path):
+    """levelneo's deliberately weak filler cards measure average under the heuristic pilot (their effect is a dead
+    draw: holding a card nobody plays costs little), so no strong/weak flag can name them; but the heuristic never
+    plays them, and a designer must be told. Over the five starters (``cardenvs balance levelneo --starters``, 120
+    games) each is a dead card with its counts, in the result, the text, the CSV and the JSON. Seen failing before
+    the dead-card counts: the text named no count and the flag column was empty for them."""
+    from cardenvs.core.deckgen import load_game_pool, starter_decks
+    from cardenvs.eval.balance import balance_report, format_balance, write_balance
+
+    pool = load_game_pool("levelneo")
+    decks = starter_decks("levelneo", pool)
+    result = balance_report("levelneo", 0, "heuristic", seed=0, pool=pool, opponents=4, pairs=3, decks=decks)
+    assert result.games == len(decks) * 4 * 3 * 2 == 120
+    dead = result.dead_cards
+    for card in FILLER:
+        played, drawn = dead[card]
+        assert drawn >= 20 and played <= 0.05 * drawn, (card, played, drawn)
+    # the cards the heuristic does play are not dead: the flag is about the pilot's habit, not about weak decks
+    by_card = {r["card"]: r for r in result.rows}
+    assert not by_card["Ember Squire"]["rarely_played"]
+    text = format_balance(result)
+    assert "5 given decks (" in text.splitlines()[1]
+    for card in FILLER:
+        played, drawn = dead[card]
+        assert f"dead card: played {played}/{drawn}" in next(line for line in text.splitlines()
+                                                             if line.startswith(card))
+        assert f"{card} {played}/{drawn}" in text.splitlines()[-1]
+    write_balance(result, tmp_path, plot=False)
+    data = json.loads((tmp_path / "balance.json").read_text())
+    assert {c: data["dead_cards"][c] for c in FILLER} == {c: dead[c] for c in FILLER}

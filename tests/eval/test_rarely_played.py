@@ -56,7 +56,37 @@ def test_the_report_names_them_in_text_and_html(tmp_path) -> None:
     assert "Rarely played" in text and "heuristic: Paper Shield 0/40" in text and "ppo: Lost Lamb 1/30" in text
     html = report.write_report(summary, tmp_path).read_text()
     assert "Rarely played" in html and "ppo: Lost Lamb 1/30" in html
+    # the card table and the card chart mark each dead card with its counts (issue 42 item 3: the chart showed
+    # the shipped filler as an average bar)
+    assert "Paper Shield (dead card: played 0/40 (heuristic))" in html
+    assert report.dead_cards(summary) == {"Paper Shield": "dead card: played 0/40 (heuristic)",
+                                          "Lost Lamb": "dead card: played 1/30 (ppo)"}
     summary["rarely_played"] = []
     out = io.StringIO()
     report.render_summary(summary, console=Console(file=out, width=200))
     assert "Rarely played" not in out.getvalue()
+
+
+def test_the_card_chart_marks_every_dead_card_even_among_many(monkeypatch, tmp_path) -> None:
+    """The chart shows the best and worst cards when there are many; a dead card whose effect is average (levelneo's
+    filler under the heuristic) was left out of it. It is kept, grey, labelled with its played/drawn games."""
+    cards = [{"card": f"card {i}", "effect": (20 - i) / 100, "effect_ci": [(19 - i) / 100, (21 - i) / 100]}
+             for i in range(41)]
+    summary = {"game": "levelneo", "cards": cards,
+               "rarely_played": [{"pilot": "heuristic", "card": "card 20", "card_id": 20, "drawn_games": 631,
+                                  "played_games": 0}]}
+    seen = {}
+
+    def keep(fig, path):
+        ax = fig.axes[0]
+        seen["labels"] = [t.get_text() for t in ax.get_yticklabels()]
+        seen["colors"] = [tuple(round(x, 3) for x in p.get_facecolor()[:3]) for p in ax.patches]
+        return path
+
+    monkeypatch.setattr(report, "_save", keep)
+    report.plot_cards(summary, tmp_path / "cards.png", max_cards=10)
+    labels = seen["labels"]
+    assert "card 20  (dead card: played 0/631 (heuristic))" in labels and len(labels) == 11
+    assert "card 0" in labels and "card 40" in labels and "card 19" not in labels
+    grey = {c for c, label in zip(seen["colors"], labels) if "dead card" in label}
+    assert len(grey) == 1 and grey.isdisjoint(c for c, label in zip(seen["colors"], labels) if "dead" not in label)

@@ -31,7 +31,7 @@ from cardenvs.core.cards import (
     check_fields,
     read_toml,
 )
-from cardenvs.core.decks import Deck, copy_limit, read_deck
+from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
@@ -280,21 +280,24 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> DivineCrossPool:
 
 
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
-    """DC-D1..D4 (DC-D5, the card types, is enforced by the pool schema)."""
+    """DC-D1..D4 (DC-D5, the card types, is enforced by the pool schema); every broken rule is reported."""
+    problems = []
     if len(deck) != S.DECK_SIZE:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="DC-D1")
+        problems.append(DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="DC-D1"))
     common: set[str] | None = None
     for cid in dict.fromkeys(int(c) for c in deck.card_ids):
         series = set(pool.cards[cid]["series"])
-        if common is not None and not (common & series):
-            raise DeckError(deck.path, f"series {', '.join(sorted(series))} shares no series with the cards before it "
-                                       f"({', '.join(sorted(common))}): a deck is built from one series",
-                            card=pool.name(cid), rule="DC-D2")
+        if common is not None and not (common & series):  # each such card is named; the series stays the earlier
+            problems.append(DeckError(deck.path, f"series {', '.join(sorted(series))} shares no series with the "
+                                                 f"cards before it ({', '.join(sorted(common))}): a deck is built "
+                                                 f"from one series", card=pool.name(cid), rule="DC-D2"))
+            continue
         common = series if common is None else common & series
-    copy_limit(deck, pool, S.MAX_COPIES, rule="DC-D3")
+    problems += copy_problems(deck, pool, S.MAX_COPIES, rule="DC-D3")
     ctab = pool.tables.cards
     if not any(ctab[int(c), V.C_TYPE] == V.TYPE_UNIT for c in deck.card_ids):
-        raise DeckError(deck.path, "no Unit card: setup could never place a Main Unit", rule="DC-D4")
+        problems.append(DeckError(deck.path, "no Unit card: setup could never place a Main Unit", rule="DC-D4"))
+    raise_problems(deck.path, problems)
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

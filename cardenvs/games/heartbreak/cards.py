@@ -30,7 +30,7 @@ from cardenvs.core.cards import (
     check_fields,
     read_toml,
 )
-from cardenvs.core.decks import Deck, copy_limit, read_deck, resolve_deck_path
+from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck, resolve_deck_path
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
@@ -404,26 +404,28 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
     """HB-D1..D7 (HB-D5: ``format = "wild"`` in the deck file skips the alliance rule). HB-D9: no maximum size; the
     largest deck HB-D2 allows, 4 copies of each of at most ``MAX_TITLES`` titles, is ``MAX_DECK``, the state's width."""
+    problems = []  # every broken rule is reported
     if len(deck) < S.MIN_DECK:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs {S.MIN_DECK} or more", rule="HB-D1")
-    copy_limit(deck, pool, S.MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level is its own title)
+        problems.append(DeckError(deck.path, f"{len(deck)} cards, a deck needs {S.MIN_DECK} or more", rule="HB-D1"))
+    problems += copy_problems(deck, pool, S.MAX_COPIES, rule="HB-D2")  # HB-D6: per title (each level its own)
     ctab = pool.tables.cards
     if not wild:
         free = len(pool.alliances) - 1
         alliance = -1
-        for c in deck.card_ids:
-            a = int(ctab[int(c), C_ALLIANCE])
+        for c in dict.fromkeys(int(c) for c in deck.card_ids):  # each card that differs is named once
+            a = int(ctab[c, C_ALLIANCE])
             if a == free:
                 continue  # HB-D4
             if alliance < 0:
                 alliance = a
             elif a != alliance:
-                raise DeckError(deck.path, f"alliance {pool.alliances[a]!r} differs from the deck's "
-                                           f"{pool.alliances[alliance]!r} (only free cards may be mixed in)",
-                                card=pool.name(int(c)), rule="HB-D3")
+                problems.append(DeckError(deck.path, f"alliance {pool.alliances[a]!r} differs from the deck's "
+                                                     f"{pool.alliances[alliance]!r} (only free cards may be mixed in)",
+                                          card=pool.name(c), rule="HB-D3"))
     if not any(ctab[int(c), C_LEAD_OK] for c in deck.card_ids):
-        raise DeckError(deck.path, "no fighter with no call cost and no call condition to start as the Lead",
-                        rule="HB-D7")
+        problems.append(DeckError(deck.path, "no fighter with no call cost and no call condition to start as the "
+                                             "Lead", rule="HB-D7"))
+    raise_problems(deck.path, problems)
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

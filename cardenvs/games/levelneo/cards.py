@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
-from cardenvs.core.decks import Deck, copy_limit, read_deck
+from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
@@ -281,17 +281,19 @@ def hand_bound(card_ids: Sequence[int], pool: CardPool) -> tuple[int, str]:
 
 
 def check_deck_rules(deck: Deck, pool: CardPool) -> None:
-    """LN-D1..D3, LN-D5 (LN-D4, colour cost, is a play rule checked by the kernels)."""
+    """LN-D1..D3, LN-D5 (LN-D4, colour cost, is a play rule checked by the kernels); every broken rule is reported."""
+    problems = []
     if len(deck) != S.DECK_SIZE:
-        raise DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="LN-D1")
-    copy_limit(deck, pool, S.MAX_COPIES, rule="LN-D2")
+        problems.append(DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="LN-D1"))
+    problems += copy_problems(deck, pool, S.MAX_COPIES, rule="LN-D2")
     ctab = pool.tables.cards
     if not any(ctab[int(c), C_MAIN_OK] for c in deck.card_ids):
-        raise DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3")
+        problems.append(DeckError(deck.path, "no turn-cost-1 character to be the main character", rule="LN-D3"))
     bound, why = hand_bound(deck.card_ids, pool)
     if bound > S.HAND_CAP:  # the action and observation spaces hold 16 hand cards
-        raise DeckError(deck.path, f"its draw effects could put {bound} cards in one hand ({why}); a hand holds at "
-                                   f"most {S.HAND_CAP}: take out some draw cards", rule="LN-D5")
+        problems.append(DeckError(deck.path, f"its draw effects could put {bound} cards in one hand ({why}); a hand "
+                                             f"holds at most {S.HAND_CAP}: take out some draw cards", rule="LN-D5"))
+    raise_problems(deck.path, problems)
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:

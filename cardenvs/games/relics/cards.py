@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cardenvs.core.cards import CardPool, FieldSpec, OpSpec, load_card_pool
-from cardenvs.core.decks import Deck, copy_limit, read_deck
+from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
@@ -421,18 +421,21 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
         ("location/relic cards", (T_LOCATION,), S.NUM_LOCATIONS, "RL-D2"),
         ("leader cards", (T_LEADER,), S.NUM_LEADER_CARDS, "RL-D2"),
     )
+    problems = []  # every broken rule is reported
     for label, types, size, rule in wanted:
         n = int(np.isin(kinds, types).sum())
         if n != size:
-            raise DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule)
+            problems.append(DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule))
     distinct = np.unique(deck.card_ids[kinds == T_CHARACTER]).size
     if distinct > S.RES_VIEW:  # RL-D14 (engine limit): the reserves are observed and chosen in RES_VIEW slots
-        raise DeckError(deck.path, f"{distinct} different characters, a deck may hold at most {S.RES_VIEW} (the "
-                                   f"observation and the reserve actions name {S.RES_VIEW} reserve entries, which "
-                                   f"then always show one copy of each)", rule="RL-D14")
+        problems.append(DeckError(deck.path, f"{distinct} different characters, a deck may hold at most {S.RES_VIEW} "
+                                             f"(the observation and the reserve actions name {S.RES_VIEW} reserve "
+                                             f"entries, which then always show one copy of each)", rule="RL-D14"))
     rare = ctab[deck.card_ids, C_RARITY] == 1
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.MAX_RARE_COPIES, rule="RL-D5")
-    copy_limit(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.MAX_COMMON_COPIES, rule="RL-D4")
+    problems += copy_problems(Deck(deck.name, deck.path, deck.card_ids[rare]), pool, S.MAX_RARE_COPIES, rule="RL-D5")
+    problems += copy_problems(Deck(deck.name, deck.path, deck.card_ids[~rare]), pool, S.MAX_COMMON_COPIES,
+                              rule="RL-D4")
+    raise_problems(deck.path, problems)
 
 
 def load_deck(path_or_name: str | Path, pool: CardPool) -> Deck:
