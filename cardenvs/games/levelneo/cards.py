@@ -2,13 +2,15 @@
 
 A card is ``name, type (character|event), color, turn_cost, ap, traits`` plus ``effects``: a list of
 ``{trigger, condition, ..., op, <op args>}`` tables. The vocabulary and the table columns are declared in
-``tables.py``; the pool compiles to :class:`~.tables.Tables`, two int32 tables the kernels read by name:
+``tables.py``; the pool compiles to :class:`~.tables.Tables`, the tables the kernels read by name:
 
-* ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``), then from ``C_FEATURES`` the card's
-  observation block (``obs_layout.card_features``) as float32 bit patterns: the observation copies it instead of
-  re-encoding the card for every slot;
-* ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
-  ``E_TRIGGER = -1``).
+* ``cards[n, NUM_CARD_COLUMNS]`` (int32): one row per card (columns ``C_*``);
+* ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]`` (int32): each card's effects in file order (columns ``E_*``; unused
+  rows have ``E_TRIGGER = -1``);
+* ``features[n, CARD_SIZE]`` (the observation's dtype): each card's observation block as stored
+  (``obs_layout.card_features``): the observation copies it instead of re-encoding the card for every slot.
+
+Every AP and AP amount is a multiple of 100 (``obs_layout.AP_UNIT``): the observation stores AP in hundreds.
 
 Adding a card that uses existing triggers, conditions, targets and ops needs no code change.
 """
@@ -24,7 +26,7 @@ from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
-from .obs_layout import card_features
+from .obs_layout import AP_UNIT, card_features
 from .tables import (
     AP_OPS, COLORS, CONDITIONS, C_AP, C_COLOR, C_EVENT_EFFECT, C_HAS_BURST, C_HAS_CONT, C_HAS_START, C_MAIN_OK,
     C_N_EFFECTS, C_TRAITS, C_TURN_COST, C_TYPE, C_USE_EFFECT, DURATIONS, E_N, E_OP, E_SKILL, E_TRIGGER, MAX_EFFECTS,
@@ -87,6 +89,13 @@ def _check_card_rules(path: str, card: dict) -> None:
     if len(effects) > MAX_EFFECTS:
         raise CardPoolError(path, name, f"field 'effects': at most {MAX_EFFECTS} effects, got {len(effects)}")
     triggers = [e["trigger"] for e in effects]
+    if card["ap"] % AP_UNIT:  # the observation stores AP in hundreds: another value would be rounded there
+        raise CardPoolError(path, name, f"field 'ap': a multiple of {AP_UNIT}, got {card['ap']}")
+    for i, e in enumerate(effects):
+        amount = e.get("amount")
+        if amount is not None and amount % AP_UNIT:
+            raise CardPoolError(path, name, f"effect {i + 1} ({e['op']}) key 'amount': a multiple of {AP_UNIT}, "
+                                            f"got {amount}")
     if card["type"] == "character":
         if card["ap"] <= 0:
             raise CardPoolError(path, name, "field 'ap': a character needs ap > 0")
@@ -189,8 +198,7 @@ def compile_pool(cards: list[dict], path: str) -> tuple[Tables, list[str], list[
             )
     if len(skills) > MAX_POOL:
         raise CardPoolError(path, None, f"at most {MAX_POOL} distinct skills (use and event), got {len(skills)}")
-    ctab = np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1))
-    return Tables(cards=ctab, effects=etab), traits, skills
+    return Tables(cards=ctab, effects=etab, features=np.ascontiguousarray(card_features(ctab))), traits, skills
 
 
 class LevelNeoPool(CardPool):

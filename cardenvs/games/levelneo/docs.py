@@ -26,14 +26,15 @@ def tables() -> str:
               ("QUEUED", L.QUEUED, "one effect source queued behind the pending choice (`queue`)")]
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
-        f"### Observation ({L.OBS.size} floats)\n\n" + L.OBS.markdown(),
-        *[f"#### Observation block `{name}` ({block.size} floats; offsets `{name}_*` in `obs_layout.py`): {what}\n\n"
+        f"### Observation ({L.OBS.size} entries, {L.OBS_DTYPE.__name__}; the float view divides each by its "
+        f"\"stored xN\")\n\n" + L.OBS.markdown(),
+        *[f"#### Observation block `{name}` ({block.size} entries; offsets `{name}_*` in `obs_layout.py`): {what}\n\n"
           + block.markdown() for name, block, what in blocks],
         f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
         f"#### State block: one `queue` entry ({S.QUEUE_ENTRY.size} int32; offsets `QUEUE_ENTRY_*`)\n\n"
         + S.QUEUE_ENTRY.markdown(),
-        f"### Card table `tables.cards` ({CARD_COLUMNS.size} int32 columns `C_*` in `tables.py`, then the card's "
-        f"observation block `CARD` as float32 bits from `C_FEATURES`)\n\n"
+        f"### Card table `tables.cards` ({CARD_COLUMNS.size} int32 columns `C_*` in `tables.py`; the card's "
+        f"observation block `CARD` as stored is `tables.features`)\n\n"
         + CARD_COLUMNS.layout().markdown().replace("| offset |", "| column |"),
         f"### Effect table `tables.effects` ({EFFECT_COLUMNS.size} int32 columns `E_*` in `tables.py`, "
         f"{MAX_EFFECTS} rows per card)\n\n" + EFFECT_COLUMNS.layout().markdown().replace("| offset |", "| column |"),

@@ -109,9 +109,6 @@ C_MAIN_OK = CARD_COLUMNS.add("main_ok", "1: may be the main character (a turn-co
 C_HAS_CONT = CARD_COLUMNS.add("has_cont", "1: has a [Cont] skill")
 C_HAS_START = CARD_COLUMNS.add("has_start", "1: has a [Start] skill")
 NUM_CARD_COLUMNS = CARD_COLUMNS.size
-#: the observation's CARD block (``obs_layout.CARD``, float32 bit patterns) follows the columns: the observation copies
-#: it instead of re-encoding the card for every slot (``cards.compile_pool`` appends it)
-C_FEATURES = NUM_CARD_COLUMNS
 
 # ---- effect table columns: tables.effects[card, e, E_*] ----------------------------------------------------------
 EFFECT_COLUMNS = Numbered("levelneo_effect_columns")
@@ -135,7 +132,10 @@ NUM_EFFECT_COLUMNS = EFFECT_COLUMNS.size
 class Tables(NamedTuple):
     """The compiled card pool every kernel gets (``CardPool.tables``)."""
 
-    #: int32 [n, NUM_CARD_COLUMNS + obs_layout.CARD_SIZE]: columns C_*, then the card's observation block
+    #: int32 [n, NUM_CARD_COLUMNS]: columns C_*
     cards: np.ndarray
     #: int32 [n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]: each card's effects in file order (columns E_*)
     effects: np.ndarray
+    #: obs_layout.OBS_DTYPE [n, obs_layout.CARD_SIZE]: each card's observation block as stored (the observation
+    #: copies it instead of re-encoding the card for every slot; ``cards.compile_pool`` builds it)
+    features: np.ndarray

@@ -16,7 +16,7 @@ from __future__ import annotations
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, HEADER_SIZE, LIVE
 from cardenvs.games.levelneo import SPEC
-from cardenvs.games.levelneo.obs_layout import CHAR_AP_NOW
+from cardenvs.games.levelneo.obs_layout import AP_UNIT, CHAR_AP_NOW
 from cardenvs.games.levelneo.observe import OBS
 from cardenvs.games.levelneo.state import (
     DECK_SIZE, ST_BATTLE_WINDOW, ST_BURST, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW, ST_LEVEL_UP, ST_MAIN,
@@ -146,10 +146,10 @@ def step_name(g: BatchGame) -> int:
 
 def ap(g: BatchGame, p: int, where: str | int = "main") -> float:
     """Current AP of player ``p``'s main (``"main"``) or support slot ``where`` (0-based), from p's observation."""
-    obs = g.observe([p])[0]
+    obs = g.observe([p])[0]  # AP is stored in hundreds (obs_layout.AP_UNIT)
     if where == "main":
-        return float(OBS.get(obs, "main")[0, CHAR_AP_NOW]) * 1000
-    return float(OBS.get(obs, "supports")[0, where, CHAR_AP_NOW]) * 1000
+        return int(OBS.get(obs, "main")[0, CHAR_AP_NOW]) * AP_UNIT
+    return int(OBS.get(obs, "supports")[0, where, CHAR_AP_NOW]) * AP_UNIT
 
 
 def pass_until(g: BatchGame, target_step: int, limit: int = 20) -> None:

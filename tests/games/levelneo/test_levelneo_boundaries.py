@@ -8,13 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.games.levelneo.obs_layout import (
-    BATTLE_AP_ATTACKER, BATTLE_AP_DEFENDER, CARD, CHAR_AP_NOW, CHAR_FACE_UP, CHAR_RESTED, CONTEXT_BATTLE,
-    CONTEXT_BURST_FAILED_OPP, CONTEXT_BURST_FAILED_OWN, CONTEXT_COMBI, CONTEXT_MULLIGAN_USED_OPP,
+    AP_STORED_MAX, AP_UNIT, BATTLE_AP_ATTACKER, BATTLE_AP_DEFENDER, CARD, CHAR_AP_NOW, CHAR_AP_TURN, CHAR_FACE_UP,
+    CHAR_RESTED, CONTEXT_BATTLE, CONTEXT_BURST_FAILED_OPP, CONTEXT_BURST_FAILED_OWN, CONTEXT_COMBI,
+    CONTEXT_MULLIGAN_USED_OPP,
     CONTEXT_MULLIGAN_USED_OWN, CONTEXT_MY_DECISION, CONTEXT_MY_TURN, CONTEXT_NO_LEVEL_DOWN_OPP,
     CONTEXT_NO_LEVEL_DOWN_OWN, CONTEXT_OPP_NEO, CONTEXT_OWN_NEO, COUNT_DECK, COUNT_DISCARD, COUNT_FACE_DOWN_LEVEL,
     COUNT_HAND, COUNT_SUPPORTS, OBS,
 )
 from cardenvs.core.batch import BatchGame
+from cardenvs.testing import check_observation_range
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.state import (
     DECK_SIZE, NUM_STEPS, ST_ATTACK, ST_CHOOSE_MAIN, ST_DECL_WINDOW, ST_END, ST_LEVEL_UP, ST_MAIN,
@@ -55,14 +57,19 @@ def test_LN_L1_each_viewer_reads_its_own_and_the_opposing_fields() -> None:
         step = OBS.get(o, "step")
         assert step[ST_MAIN] == 1 and step.sum() == 1 and len(step) == NUM_STEPS
         assert ctx[CONTEXT_MY_DECISION] == (viewer == 1) and ctx[CONTEXT_MY_TURN] == (viewer == 0)
-        assert list(OBS.get(o, "markers")) == [np.float32(field(g, "marker")[q] / 10) for q in (own, opp)]
+        assert list(OBS.get(o, "markers")) == [field(g, "marker")[q] for q in (own, opp)]  # stored as counts
+        assert list(OBS.get(OBS.float_view(o), "markers")) == [np.float32(field(g, "marker")[q] / 10)
+                                                              for q in (own, opp)]  # read / 10
         assert list(OBS.get(o, "levels")) == [1 + field(g, "level_count")[q] for q in (own, opp)]
         counts = OBS.get(o, "counts")
         for side, q in enumerate((own, opp)):
-            assert counts[side, COUNT_DECK] == np.float32(field(g, "deck_count")[q] / 10)
+            assert counts[side, COUNT_DECK] == field(g, "deck_count")[q]
             assert counts[side, COUNT_HAND] == field(g, "hand_count")[q]
             assert counts[side, COUNT_SUPPORTS] == field(g, "support_count")[q]
-            assert counts[side, COUNT_DISCARD] == np.float32(field(g, "discard_count")[q] / 10)
+            assert counts[side, COUNT_DISCARD] == field(g, "discard_count")[q]
+            read = OBS.get(OBS.float_view(o), "counts")[side]
+            assert read[COUNT_DECK] == np.float32(field(g, "deck_count")[q] / 10)
+            assert read[COUNT_DISCARD] == np.float32(field(g, "discard_count")[q] / 10)
         assert list(counts[:, COUNT_FACE_DOWN_LEVEL]) == ([1, 2] if viewer == 0 else [2, 1])
         for flag_own, flag_opp, name in ((CONTEXT_MULLIGAN_USED_OWN, CONTEXT_MULLIGAN_USED_OPP, "mulligan_used"),
                                          (CONTEXT_NO_LEVEL_DOWN_OWN, CONTEXT_NO_LEVEL_DOWN_OPP, "no_level_down"),
@@ -86,7 +93,7 @@ def test_LN_L5_level_neo_flags_are_the_viewers_own_and_the_opponents() -> None:
 
 
 def test_card_block_holds_the_card_table_values_exactly() -> None:
-    """The CARD block of a hand card: one-hot type and colour at 1.0, turn cost, AP / 1000, the trait bits, the skill
+    """The CARD block of a hand card: one-hot type and colour at 1, turn cost, AP in hundreds, the trait bits, the skill
     flags and main capability as in the card table (Banner Knight: [Use], turn cost 2; Ashen Recruit: vanilla,
     main-capable; Rally Banner: an event)."""
     g = build({"main": "Ashen Recruit", "hand": ["Banner Knight", "Ashen Recruit", "Rally Banner"]}, OPP)
@@ -99,7 +106,7 @@ def test_card_block_holds_the_card_table_values_exactly() -> None:
         assert list(f["type"]) == [1.0 if k == CTAB[c, C_TYPE] else 0.0 for k in range(len(f["type"]))]
         assert list(f["color"]) == [1.0 if k == CTAB[c, C_COLOR] else 0.0 for k in range(len(f["color"]))]
         assert f["turn_cost"][0] == CTAB[c, C_TURN_COST]
-        assert f["ap"][0] == np.float32(CTAB[c, C_AP] / 1000)
+        assert f["ap"][0] * AP_UNIT == CTAB[c, C_AP]
         assert list(f["traits"]) == [float((CTAB[c, C_TRAITS] >> b) & 1) for b in range(len(f["traits"]))]
         assert f["has_use"][0] == (1.0 if CTAB[c, C_USE_EFFECT] >= 0 else 0.0)
         assert (f["has_cont"][0], f["has_start"][0], f["has_burst"][0]) == (
@@ -135,8 +142,27 @@ def test_LN_A4_battle_ap_and_combi_flag_for_either_turn_player() -> None:
                 assert ctx[CONTEXT_BATTLE] == 1 and ctx[CONTEXT_COMBI] == (1 if partner else 0), (tp, partner)
                 battle = OBS.get(o, "battle_ap")
                 atk = ap(g, tp, "main") + (ap(g, tp, 0) if partner else 0)
-                assert battle[BATTLE_AP_ATTACKER] == np.float32(atk / 1000), (tp, partner, viewer)
-                assert battle[BATTLE_AP_DEFENDER] == np.float32(ap(g, 1 - tp, "main") / 1000), (tp, partner, viewer)
+                assert battle[BATTLE_AP_ATTACKER] * AP_UNIT == atk, (tp, partner, viewer)
+                assert battle[BATTLE_AP_DEFENDER] * AP_UNIT == ap(g, 1 - tp, "main"), (tp, partner, viewer)
+
+
+def test_ap_at_the_extremes_is_stored_without_wrapping() -> None:
+    """Issue 41: AP is stored in hundreds as int16 (RULES.md "Caps"). The most one character can reach (20,000 printed
+    + 2,000 + 80 cards x 4 effects x 10,000 = 3,222,000; here +3,200,000 until end of turn) is stored exactly, the
+    same AP down reads -32,000 hundreds, and a combi summing past 32,767 hundreds reads that bound: clamped, never
+    wrapped (the checker's range guard observes into float64 and finds every entry equal)."""
+    g = _battle(0, partner=True)
+    main, partner, target = inst_of(g, 0, "main"), inst_of(g, 0, "support", 0), inst_of(g, 1, "main")
+    base = ap(g, 0, "main")
+    field(g, "ap_turn")[0, [main, partner]] = 3_200_000
+    field(g, "ap_turn")[1, target] = -3_200_000
+    o = g.observe([0])[0]
+    own, opp = OBS.get(o, "main")
+    assert int(own[CHAR_AP_NOW]) * AP_UNIT == base + 3_200_000 and own[CHAR_AP_TURN] == 32_000
+    assert opp[CHAR_AP_TURN] == -32_000 and opp[CHAR_AP_NOW] == 0  # AP never below 0
+    assert OBS.get(o, "battle_ap")[BATTLE_AP_ATTACKER] == AP_STORED_MAX  # 6.4M AP summed: the bound, not negative
+    assert OBS.get(OBS.float_view(o), "main")[0, CHAR_AP_NOW] == np.float32((base + 3_200_000) / 1000)
+    check_observation_range(g, g.states, np.array([0], np.int32), o[None])
 
 
 def test_LN_D4_colour_cost_is_a_character_of_exactly_that_colour() -> None:
@@ -169,7 +195,7 @@ def test_LN_K1_defending_condition_is_the_defenders_side_only() -> None:
     field(g, "orig_target")[...] = their_sage
     base = CTAB[POOL.by_name["Frost Sage"], C_AP]
     assert ap(g, 0, 0) == base
-    assert float(OBS.get(g.observe([1])[0], "supports")[0, 0, CHAR_AP_NOW]) * 1000 == base + 500
+    assert OBS.get(g.observe([1])[0], "supports")[0, 0, CHAR_AP_NOW] * AP_UNIT == base + 500
 
 
 # ---------------------------------------------------------------------------- rules seen from player 1's seat too

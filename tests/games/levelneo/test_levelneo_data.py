@@ -145,6 +145,11 @@ POOL_HEAD = '[[card]]\nname = "Ok"\ntype = "character"\ncolor = "red"\nap = 1000
         ('name = "Bad"\ntype = "event"\ncolor = "red"\neffects = [{ trigger = "use", op = "draw" }]\n', "'effects'"),
         ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1000\n'
          'effects = [{ trigger = "on_play", phase = "main", op = "draw" }]\n', "'phase'"),
+        # the observation stores AP in hundreds (issue 41): 1050 would be rounded there
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1050\n', "'ap': a multiple of 100"),
+        ('name = "Bad"\ntype = "character"\ncolor = "red"\nap = 1000\n'
+         'effects = [{ trigger = "on_attack", op = "ap_up", amount = 250, target = "self" }]\n',
+         "'amount': a multiple of 100"),
     ],
 )
 def test_malformed_card_pool_errors_name_file_card_and_field(tmp_path: Path, card: str, needle: str) -> None:

@@ -58,7 +58,7 @@ def test_observation_hides_opponent_hand_and_face_down_cards() -> None:
     row = g.states[0]
     for viewer in (0, 1):
         hidden = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
-        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        a = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
         SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
         assert np.array_equal(a[0], a[1])
     obs = g.observe([0])[0]
@@ -81,7 +81,7 @@ def test_observed_ap_equals_the_rules_ap() -> None:
     character's observed AP must equal the rules' own compute_ap (LN-K1, LN-L4) in states from random play."""
     from cardenvs.games.levelneo.board import support_at
     from cardenvs.games.levelneo.effects import compute_ap
-    from cardenvs.games.levelneo.obs_layout import CHAR, CHAR_AP_NOW
+    from cardenvs.games.levelneo.obs_layout import AP_UNIT, CHAR, CHAR_AP_NOW
     from cardenvs.games.levelneo.state import DECK_SIZE, FACE_UP, MAIN, SUPPORT_CAP, SUPPORT_COUNT
 
     g = BatchGame(SPEC, 64, decks=("machine", "burst"), seed=5, autoreset=True, parallel=False)
@@ -101,8 +101,8 @@ def test_observed_ap_equals_the_rules_ap() -> None:
                 if main >= 0 and (q == p or row[FACE_UP + q * DECK_SIZE + main] != 0):
                     insts.append((OBS.offset("main") + side * width, main))
                 for at, inst in insts:
-                    want = np.float32(compute_ap(row, g.pool.tables, q, inst) / 1000.0)
-                    assert obs[i, at + ap_col] == want
+                    want = compute_ap(row, g.pool.tables, q, inst)
+                    assert int(obs[i, at + ap_col]) * AP_UNIT == want  # stored in hundreds, exactly
                     checked += 1
         mask = g.legal_mask(players)
         g.step(np.where(mask > 0, rng.random(mask.shape), -1.0).argmax(axis=1).astype(np.int32), players=players)

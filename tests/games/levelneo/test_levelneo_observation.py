@@ -10,8 +10,8 @@ import numpy as np
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.obs_layout import (
-    CHAR_AP_BATTLE, CHAR_AP_NEXT, CHAR_AP_TURN, CHAR_ATTACKER, CHAR_PARTNER, CHAR_QUEUED, CONTEXT_BURST_ONE_PASS,
-    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_COMBI_LOSS_OPP, CONTEXT_COMBI_LOSS_OWN, CONTEXT_END_STAGE,
+    AP_UNIT, CHAR_AP_BATTLE, CHAR_AP_NEXT, CHAR_AP_TURN, CHAR_ATTACKER, CHAR_PARTNER, CHAR_QUEUED,
+    CONTEXT_BURST_ONE_PASS, CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_EFFECT, CONTEXT_COMBI_LOSS_OPP, CONTEXT_COMBI_LOSS_OWN, CONTEXT_END_STAGE,
     CONTEXT_LEVEL_DOWN_OPP, CONTEXT_LEVEL_DOWN_OWN, CONTEXT_RESULT_DEFENDER, CONTEXT_RESULT_TIE, OBS, QUEUED_CARD_ID,
     QUEUED_NEXT_EFFECT, QUEUED_OPP, QUEUED_OWN, QUEUED_TRIGGER, QUEUED_WHERE,
 )
@@ -140,7 +140,7 @@ def test_LN_T8_ap_modifiers_are_observed_by_how_long_they_last() -> None:
     assert not np.array_equal(obs["ap_turn"], obs["ap_next"])
     assert not np.array_equal(obs["ap_next"], obs["ap_battle"])
     for name, col in (("ap_turn", CHAR_AP_TURN), ("ap_next", CHAR_AP_NEXT), ("ap_battle", CHAR_AP_BATTLE)):
-        assert OBS.get(obs[name], "supports")[0, 0, col] == 0.5
+        assert OBS.get(obs[name], "supports")[0, 0, col] == 500 // AP_UNIT  # stored in hundreds
 
 
 def _choice(source_slot: int, queued: bool = False, step: int = ST_MAIN) -> BatchGame:

@@ -13,6 +13,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.errors import IllegalActionError
 from cardenvs.core.header import DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, TERMINATED, TRUNCATED
 from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.obs_layout import AP_UNIT
 from cardenvs.games.levelneo.observe import OBS
 from cardenvs.games.levelneo.state import (
     ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER, ST_COVER_WINDOW, ST_DECL_WINDOW,
@@ -466,7 +467,7 @@ def test_LN_K2_simultaneous_start_skills_resolve_the_same_in_either_order() -> N
         assert step_name(g) == ST_DECL_WINDOW
         results.append((field(g, "ap_turn").copy(), OBS.get(g.observe([0])[0], "battle_ap").copy()))
     assert (results[0][0] == results[1][0]).all() and (results[0][1] == results[1][1]).all()
-    assert round(results[0][1][0] * 1000) == 3500 + 3500  # Ember 2500 + 500 + 500, Lancer 3000 + 500
+    assert results[0][1][0] * AP_UNIT == 3500 + 3500  # Ember 2500 + 500 + 500, Lancer 3000 + 500
 
 
 # ---------------------------------------------------------------------------------------------------- attacks
