@@ -31,9 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.header import H_STATUS, LIVE
 from cardenvs.core.jit import helper
-from cardenvs.core.kernels import legal_or_first
+from cardenvs.core.kernels import decide_rows
 
 from .base import StateHeuristic
 
@@ -454,15 +453,9 @@ def decide(row, tables, p, mask, scratch):
 
 @njit(cache=True, nogil=True)
 def batch_decide(states, tables, players, masks, out, fallback=True):
-    """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
-    legal action (a safety net: the tests call it with ``fallback=False`` to check the raw choices)."""
-    scratch = np.empty(states.shape[1], dtype=states.dtype)
-    for i in range(states.shape[0]):
-        p = players[i]
-        out[i] = 0
-        if p < 0 or states[i, H_STATUS] != LIVE:
-            continue
-        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], scratch), masks[i], fallback)
+    """``decide`` for every row with ``players[i] >= 0``, by the core's loop (``decide_rows``: an illegal choice falls
+    back to the first legal action; the tests pass ``fallback=False`` to check the raw choices)."""
+    decide_rows(decide, states, tables, players, masks, out, fallback, (np.empty(states.shape[1], dtype=states.dtype),))
 
 
 class HeuristicAgent(StateHeuristic):

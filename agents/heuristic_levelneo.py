@@ -37,9 +37,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardenvs.core.header import H_STATUS, H_TURN, LIVE
+from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
-from cardenvs.core.kernels import legal_or_first
+from cardenvs.core.kernels import decide_rows
 
 from .base import StateHeuristic
 
@@ -540,19 +540,13 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
 
 @njit(cache=True, nogil=True)
 def batch_decide(states, tables, players, masks, out, fallback=True):
-    """Decide for every row with ``players[i] >= 0``; a row whose choice is not legal falls back to the first
-    legal action (a safety net: the kernel is written against the mask, so this should never be used; the
-    tests call it with ``fallback=False`` to check the raw choices)."""
-    scratch = np.empty(states.shape[1], dtype=states.dtype)
-    memo = np.empty((2, MEMO_SIZE), dtype=np.int32)
-    sources = np.empty((2, MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32)
-    seen = np.empty(HAND_CAP, dtype=np.int32)
-    for i in range(states.shape[0]):
-        p = players[i]
-        out[i] = 0
-        if p < 0 or states[i, H_STATUS] != LIVE:
-            continue
-        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], scratch, memo, sources, seen), masks[i], fallback)
+    """``decide`` for every row with ``players[i] >= 0``, by the core's loop (``decide_rows``: an illegal choice falls
+    back to the first legal action, a safety net that should never be used since ``decide`` is written against the
+    mask; the tests pass ``fallback=False`` to check the raw choices). Its scratch: a row, the memo, the continuous
+    sources and the hand's seen list."""
+    work = (np.empty(states.shape[1], dtype=states.dtype), np.empty((2, MEMO_SIZE), dtype=np.int32),
+            np.empty((2, MAX_CONT_SOURCES, NUM_SOURCE_COLUMNS), dtype=np.int32), np.empty(HAND_CAP, dtype=np.int32))
+    decide_rows(decide, states, tables, players, masks, out, fallback, work)
 
 
 class HeuristicAgent(StateHeuristic):

@@ -1,5 +1,6 @@
 """What the generated batch kernels (``cardenvs/games/<game>/_kernels.py``, rendered by
-:mod:`cardenvs.core.kernel_template`) and the pilots' batch loops share at run time.
+:mod:`cardenvs.core.kernel_template`) and the pilots' batch loops share at run time: the pilots' one row loop is
+:func:`decide_rows`.
 
 ``step_row``'s result codes: the fused play loop copies the next decision's mask from the step's scratch instead of
 computing it again when the step says it is there.
@@ -9,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "legal_or_first"]
+from .header import H_STATUS, LIVE
+
+__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "decide_rows", "legal_or_first"]
 
 #: the action was not legal: the row is untouched
 STEP_ILLEGAL = 0
@@ -28,3 +31,19 @@ def legal_or_first(a: int, mask: np.ndarray, fallback: bool) -> int:
             if mask[b] != 0:
                 return b
     return a
+
+
+# inlined into each pilot's own cached batch kernel: a jitted loop that took ``decide`` as an argument on its own (or
+# a closure over it) would be compiled again in every process, since Numba keys its cache on the function's file
+@njit(inline="always")
+def decide_rows(decide, states: np.ndarray, tables, players: np.ndarray, masks: np.ndarray, out: np.ndarray,
+                fallback: bool, work: tuple) -> None:
+    """The pilots' batch loop: ``out[i] = decide(states[i], tables, p, masks[i], *work)`` for every live row with a
+    seat ``p = players[i] >= 0`` and 0 for the others, a choice that is not legal replaced by the first legal action
+    when ``fallback`` (:func:`legal_or_first`). ``work``: the pilot's scratch arrays, allocated once per batch."""
+    for i in range(states.shape[0]):
+        p = players[i]
+        out[i] = 0
+        if p < 0 or states[i, H_STATUS] != LIVE:
+            continue
+        out[i] = legal_or_first(decide(states[i], tables, p, masks[i], *work), masks[i], fallback)
