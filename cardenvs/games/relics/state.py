@@ -238,7 +238,8 @@ def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
         "pend_card is not in the deciding player's reserves")
     owner, inst = np.clip(card // MAX_DECK, 0, 1), np.clip(card % MAX_DECK, 0, MAX_DECK - 1)
     relic = ((card >= 0) & (card < 2 * MAX_DECK) & _holds(rows, "won", SIDE_CAP, owner, inst)
-             & (rows[k, CONTROLLER + owner * MAX_DECK + inst] == player) & (rows[k, HOST + owner * MAX_DECK + inst] < 0))
+             & (rows[k, CONTROLLER + owner * MAX_DECK + inst] == player)
+             & (rows[k, HOST + owner * MAX_DECK + inst] < 0))
     bad((kind == PK_RELIC) & ~relic, "pend_card is no relic in the deciding player's sideboard (owner * MAX_DECK + "
                                      "instance of a won location card it controls, not in play)")
     lineup = (step == ST_LEADER_SLOT) & (kind == PK_NONE)
@@ -260,8 +261,8 @@ def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
     for mask, text in problems:
         if mask.any():
             j = int(np.flatnonzero(mask)[0])
-            return j, (f"state fields step {rows[j, STEP]}, pend_kind {rows[j, PEND_KIND]}, pend_src {rows[j, PEND_SRC]}, "
-                       f"pend_player {rows[j, PEND_PLAYER]}, pend_card {rows[j, PEND_CARD]}, pend_caster "
+            return j, (f"state fields step {rows[j, STEP]}, pend_kind {rows[j, PEND_KIND]}, pend_src "
+                       f"{rows[j, PEND_SRC]}, pend_player {rows[j, PEND_PLAYER]}, pend_card {rows[j, PEND_CARD]}, pend_caster "
                        f"{rows[j, PEND_CASTER]}, pend_target {rows[j, PEND_TARGET]}, jumper {rows[j, JUMPER]}: {text} "
                        f"(no kernel leaves such a pending choice)")
     return None
