@@ -163,7 +163,7 @@ def stats(g: BatchGame, p: int, slot: int) -> tuple[float, float]:
     """(ATT, DEF) now of p's character on ``slot``, read from p's observation."""
     obs = g.observe([p])[0]
     cell = OBS.get(obs, "grid")[0, slot]
-    return round(float(cell[CELL_SLOT + SLOT_ATT_NOW]) * 10), round(float(cell[CELL_SLOT + SLOT_DEF_NOW]) * 10)
+    return int(cell[CELL_SLOT + SLOT_ATT_NOW]), int(cell[CELL_SLOT + SLOT_DEF_NOW])  # stored as they are (divide_by 10)
 
 
 def step_of(g: BatchGame) -> int:

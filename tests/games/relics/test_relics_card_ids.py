@@ -96,7 +96,7 @@ def test_issue14_every_observed_card_slot_carries_its_identity_and_hidden_cards_
                                           "Iron Foundry", "Royal Arena", "Bone Chapel")} <= seen
     # a card block's id is its own: a card written alone carries exactly its pool index + 1
     for card in range(len(POOL.cards)):
-        out = np.zeros(CARD_SIZE, np.float32)
+        out = np.zeros(CARD_SIZE, SPEC.obs_dtype)
         write_card(g.pool.tables.cards, card, out, 0)
         assert out[CARD_CARD_ID] == card + 1
 

@@ -32,7 +32,7 @@ def card_features(name: str) -> np.ndarray:
     """The observation's feature vector of one card (written by the kernel into a scratch row)."""
     from cardenvs.games.relics.observe import write_card
 
-    out = np.zeros(CARD_SIZE, np.float32)
+    out = np.zeros(CARD_SIZE, SPEC.obs_dtype)
     write_card(POOL.tables.cards, POOL.by_name[name], out, 0)
     return out
 
@@ -166,7 +166,7 @@ def test_RL_G4_the_opponents_leader_card_is_hidden_until_attached() -> None:
     for viewer in (0, 1):
         cards = OBS.get(g.observe([viewer])[0], "leader_cards")
         assert cards[0, 0] == 1 and cards[1].sum() == 0
-    a = np.zeros((2, SPEC.obs_dim), np.float32)
+    a = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
     other = SPEC.hide(g.states[0], lead, np.random.default_rng(0), g.pool)
     SPEC.kernels.batch_observe(np.stack([g.states[0], other]), g.pool.tables, np.array([lead, lead], np.int32), a)
     assert np.array_equal(a[0], a[1])

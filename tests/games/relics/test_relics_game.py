@@ -105,7 +105,7 @@ def test_hidden_information_is_re_dealt_and_not_observed() -> None:
     for viewer in (0, 1):
         hidden = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
         assert not np.array_equal(hidden, row)
-        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        a = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
         SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
         assert np.array_equal(a[0], a[1])
 
@@ -144,7 +144,7 @@ def test_observed_stats_equal_the_rules_stats() -> None:
                             continue  # hidden: the slot shows presence only
                         slot = int(row[POS + q * MAX_DECK + inst])
                         at = O_GRID + (side * PARTY_SIZE + slot) * CELL_SIZE + CELL_SLOT + feature
-                        assert obs[i, at] == np.float32(stat_of(row, tables_, q, inst) / 10.0)
+                        assert obs[i, at] == stat_of(row, tables_, q, inst)  # stored as it is (divide_by 10)
                         checked += 1
         mask = g.legal_mask(players)
         g.step(np.where(mask > 0, rng.random(mask.shape), -1.0).argmax(axis=1).astype(np.int32), players=players)

@@ -66,7 +66,7 @@ def test_RL_S1_S2_D1_Z1_Z3_setup_sorts_shuffles_and_draws_three() -> None:
             for i, name in enumerate(names(g, p, "hand")):
                 assert np.array_equal(hand[i], card_row(name))
             assert hand[3:].sum() == 0
-            ctx = OBS.get(obs, "context")
+            ctx = OBS.get(OBS.float_view(obs), "context")  # the float view: deck sizes / 10
             assert np.isclose(ctx[11], 2.7) and np.isclose(ctx[12], 2.7)  # item decks: 27 cards, counts only
             assert np.isclose(ctx[9], 4.0) and ctx[13] == 3 and ctx[14] == 3  # character deck 40; hands 3 and 3
             assert OBS.get(obs, "reserves").sum() == 0 and OBS.get(obs, "lineup").sum() == 0  # RL-Z3
@@ -742,7 +742,7 @@ def card_row(name: str) -> np.ndarray:
     """The observation's card features of one card, as the kernel writes them."""
     from cardenvs.games.relics.observe import write_card
 
-    out = np.zeros(CARD_SIZE, np.float32)
+    out = np.zeros(CARD_SIZE, SPEC.obs_dtype)
     write_card(POOL.tables.cards, POOL.by_name[name], out, 0)
     return out
 
@@ -763,7 +763,7 @@ def test_RL_Z4_reserves_are_visible_to_their_owner_only() -> None:
     row = g.states[0]
     for seed in range(6):  # P1's reserves re-dealt: P0's observation does not move
         other_row = SPEC.hide(row, 0, np.random.default_rng(seed), g.pool)
-        a = np.zeros((2, SPEC.obs_dim), np.float32)
+        a = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
         SPEC.kernels.batch_observe(np.stack([row, other_row]), g.pool.tables, np.array([0, 0], np.int32), a)
         assert np.array_equal(a[0], a[1])
 
