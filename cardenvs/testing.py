@@ -818,9 +818,6 @@ UNKNOWABLE_FIELDS = {
 #: first, or a changed row can crash its observation or step kernel; and a simultaneous step's secret plan changes
 #: the live state in ways ``hide()`` does not re-deal, so the check would count those secrets as known.
 COMPLETENESS_NOT_YET: dict[str, str] = {
-    "simulfight": "a changed sub or cur_inst (the resolving ability's entry and instance) crashes the observation "
-                  "kernel (no check_rows for them yet), and the other seat's plan changes the live state during a "
-                  "simultaneous phase, which hide() does not re-deal: the check would call it known",
     "relics": "a changed pend_kind or pend_card (the pending choice) crashes the mask and step kernels (no check_rows "
               "for them yet)",
 }

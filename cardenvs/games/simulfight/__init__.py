@@ -18,8 +18,34 @@ from .actions import action_name, render
 from .cards import FULL_DECK, load_deck, load_pool
 from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .obs_layout import OBS_CARD_IDS
-from .observe import hide
-from .state import MAX_DECK, ROUND_CAP
+from .observe import hide, redeal_cards
+from .state import MAX_DECK, ROUND_CAP, check_rows
+
+_PLAN = ("during a phase the other seat's {what} is what its secret plan has made of it (SF-R2: the observation "
+         "shows it as at the phase start), and the player's own is shown live ({shown}), so a change of it shows at "
+         "once. hide() re-deals the other plan, but a few random plans need not touch every such field, and the "
+         "check would then change a secret it takes for known")
+COMPLETE_IGNORE = {
+    "health": _PLAN.format(what="health", shown="me"),
+    "resources": _PLAN.format(what="gold, shields and swords", shown="me"),
+    "next_round": _PLAN.format(what="next-round changes", shown="me"),
+    "unit_health": _PLAN.format(what="unit health", shown="my_cards"),
+    "protected": _PLAN.format(what="units' Protection", shown="my_cards"),
+    "stunned": _PLAN.format(what="units' Stun", shown="my_cards"),
+    "used": _PLAN.format(what="units' used flags", shown="my_cards"),
+    **{name: ("the player's side of it holds what the other seat's secret plan queued against it, hidden until it "
+              "lands (SF-R2); the other side holds the player's own plan, shown at once (planned, opp_cards)")
+       for name in ("in_damage", "in_stun", "in_player_damage", "in_resources", "in_next_round")},
+    **{name: ("the order of the cards in it: units in play go to the discard pile in play order (SF-E1) and the "
+              "discard pile is shuffled before it is drawn from again (SF-E3), so the order decides only what that "
+              "uniform shuffle makes of the pile under a fixed random key (the check keeps the key); the rules treat "
+              "both zones as sets (RULES.md, 'Choices the engine makes'), and which cards they hold is shown")
+       for name in ("play", "discard")},
+    "plan_open": ("the other seat's flag: in the AEC env player_1's plan is open whenever player_0 decides and "
+                  "player_0's closed whenever player_1 does (the order is public); in the ParallelEnv it is the "
+                  "other plan's secret length. It decides only who is asked once the player's own plan is closed, "
+                  "and the player's own flag is shown (plan_open)"),
+}
 
 SPEC = declare(
     __name__,
@@ -32,6 +58,17 @@ SPEC = declare(
     # action i of these ranges concerns deck instance i, which block i of the observation field describes
     action_obs_blocks=(("play", "my_cards"), ("use", "my_cards"), ("ally", "my_cards"), ("foe", "opp_cards")),
     noop_action=0,
+    extra={
+        # a row written from outside must hold values the kernels can follow (state.check_rows; cardenvs/core/rows.py)
+        "check_rows": check_rows,
+        # check_game's decision-timing check pins the cards a step reveals; a simultaneous plan is revealed whole
+        # when it lands, so that check re-deals the hidden cards alone (observe.redeal_cards); hide() re-deals the
+        # other seat's plan too
+        "timing_hide": redeal_cards,
+        # fields the completeness check leaves alone (cardenvs.testing.completeness_ignored): during a phase one side
+        # of each is the other seat's secret plan, the other side the player's own, shown live
+        "complete_ignore": COMPLETE_IGNORE,
+    },
 )
 
 env, raw_env, parallel_env = pettingzoo_views(SPEC)  # the PettingZoo views, written once in the core

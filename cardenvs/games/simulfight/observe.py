@@ -11,12 +11,13 @@ Values are scaled to roughly [0, 10] and clipped to the declared Box (``bounded`
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 from numba import types as _nt, void
 
-from cardenvs.core.header import H_TURN
+from cardenvs.core.header import H_DECISIONS, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
 
 from . import obs_layout as L
@@ -26,9 +27,13 @@ from .cards import (
     CARD_PLANNED_DAMAGE, CARD_PLANNED_STUN, CARD_PROTECTED, CARD_RESOLVING, CARD_SIZE, CARD_START_HEALTH,
     CARD_START_PROTECTED, CARD_START_STUNNED, CARD_STATIC_END, CARD_STUNNED, CARD_USED, E_AMOUNT, E_OP, E_TARGET,
 )
+from .actions import A_DONE, NUM_ACTIONS
 from .obs_layout import OBS, OBS_SIZE
+from .rules import decision_ok
 
-__all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "hide"]
+__all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "hide", "redeal_cards"]
+
+STATE_VIEW = S.STATE.get  # a named field of a row as a view of it, shaped (hide's helpers write through these)
 
 # Every card block starts at an even float offset and its static part has an even length, so it can be copied as
 # int64 pairs: half the loads and stores of the observation's largest part (bit-identical floats).
@@ -69,11 +74,16 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
     q = 1 - p
     out64 = out.view(np.int64)  # the static card blocks, copied as int64 pairs of float32
     feat64 = features.view(np.int64)
-    out[L.O_PHASE + row[S.PHASE]] = 1.0
+    # a row no rule writes (a bad phase or pending decision: rules.decision_ok) shows no phase and no decision, and
+    # nothing is read through it; every row the rules write passes
+    sound = decision_ok(row, cards, p)
+    if row[S.PHASE] == S.PH_DEFEND or row[S.PHASE] == S.PH_ATTACK:
+        out[L.O_PHASE + row[S.PHASE]] = 1.0
     out[L.O_ROUND] = row[H_TURN] / 10.0
     own_open = row[S.PLAN_OPEN + p] != 0
     out[L.O_PLAN_OPEN] = 1.0 if own_open else 0.0
-    if own_open:
+    resolving = own_open and sound and row[S.SUB + p] != S.SUB_MAIN
+    if own_open and sound:
         out[L.O_DECISION + row[S.SUB + p]] = 1.0
     # players: me live, the opponent from the snapshot (deck and discard do not change during plans)
     me = L.O_ME
@@ -93,7 +103,7 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = bounded(row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r] / 5.0)
         out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = bounded(row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r] / 5.0)
     # the ability I am resolving
-    if own_open and row[S.SUB + p] != S.SUB_MAIN:
+    if resolving:
         inst = row[S.CUR_INST + p]
         card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
         t = row[S.CUR_TRIGGER + p]
@@ -127,10 +137,12 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_USED] = row[S.USED + at]
         elif loc == S.LOC_DISCARD:
             out[base + CARD_IN_DISCARD] = 1.0
-    if own_open and row[S.SUB + p] != S.SUB_MAIN:
+    if resolving:
         out[L.O_MY_CARDS + row[S.CUR_INST + p] * CARD_SIZE + CARD_RESOLVING] = 1.0
-    for j in range(row[S.SNAP_PLAY_COUNT + p]):  # my units as the opponent's plan sees them: its Foes
+    for j in range(min(row[S.SNAP_PLAY_COUNT + p], S.MAX_DECK)):  # my units as the opponent's plan sees them: its Foes
         inst = row[S.SNAP_PLAY + p * S.MAX_DECK + j]
+        if inst < 0 or inst >= S.MAX_DECK:  # past the snapshot's units (a row no rule writes)
+            continue
         at = p * S.MAX_DECK + inst
         base = L.O_MY_CARDS + inst * CARD_SIZE
         out[base + CARD_START_HEALTH] = bounded(row[S.SNAP_HEALTH + at] / 5.0)
@@ -154,8 +166,10 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             out[base + CARD_HIDDEN] = 1.0
         out[base + CARD_PLANNED_DAMAGE] = bounded(row[S.IN_DAMAGE + at] / 5.0)
         out[base + CARD_PLANNED_STUN] = row[S.IN_STUN + at]
-    for j in range(row[S.SNAP_PLAY_COUNT + q]):
+    for j in range(min(row[S.SNAP_PLAY_COUNT + q], S.MAX_DECK)):
         inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
+        if inst < 0 or inst >= S.MAX_DECK:
+            continue
         at = q * S.MAX_DECK + inst
         base = L.O_OPP_CARDS + inst * CARD_SIZE
         out[base + CARD_HIDDEN] = 0.0
@@ -183,17 +197,15 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     write_obs(row, tables.cards, tables.effects, tables.features, p, out)
 
 
-def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
-    """A copy of ``row`` with exactly what ``viewer`` cannot know re-dealt: the opponent's hand cards that are not
-    known (``shown``) and its deck are pooled, shuffled and dealt back with the same sizes (the known ones stay in
-    the hand: a deck that ran out showed them, and a reshuffle brings back only discarded cards), and the viewer's
-    own deck order is shuffled (no card ever reveals a position in a deck, and a re-formed deck is shuffled, SF-E3).
-    The viewer's hand, every unit, both discard piles and all counters are kept. Still a valid state
-    (``test_hide_redeals_exactly_what_the_viewer_cannot_know``).
-
-    The opponent's in-progress plan is not re-dealt here; ``test_SF_R2_observation_is_identical_whatever_the_other_
-    player_planned`` checks that the viewer's observation is the same whatever the opponent has planned so far.
-    """
+def redeal_cards(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
+    """A copy of ``row`` with the cards ``viewer`` cannot know re-dealt: the opponent's hand cards that are not known
+    (``shown``) and its deck are pooled, shuffled and dealt back with the same sizes (the known ones stay in the
+    hand: a deck that ran out showed them, and a reshuffle brings back only discarded cards), and the viewer's own
+    deck order is shuffled (no card ever reveals a position in a deck, and a re-formed deck is shuffled, SF-E3).
+    The viewer's hand, every unit, both discard piles and all counters are kept. What :func:`hide` does before it
+    re-deals the other seat's plan; check_game's decision-timing check re-deals with this alone
+    (``SPEC.extra["timing_hide"]``): it pins the cards a step reveals, and a plan is revealed whole when it lands."""
+    del pool  # the cards' identities are not read
     out = np.array(row, dtype=np.int32, copy=True)
     opp = 1 - viewer
     hand = S.STATE.get(out, "hand")
@@ -223,4 +235,90 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = Non
     out[S.STATE.slice("deck")] = deck.reshape(-1)
     out[S.STATE.slice("loc")] = loc.reshape(-1)
     out[S.STATE.slice("drawn")] = drawn.reshape(-1)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _default_tables() -> Any:
+    from .cards import load_pool
+
+    return load_pool().tables
+
+
+def _roll_back_plan(row: np.ndarray, q: int) -> None:
+    """Undo in ``row`` everything ``q``'s plan did this phase: the state its phase-start snapshot records. A plan
+    changes only its own side and the other side's ``in_*`` accumulators (rules.py), and units leave play only when
+    the phase resolves, so the units it played are the ones after the snapshot's in ``play``; they go back to the
+    hand. The plan is left open at its main step."""
+    v = 1 - q
+    play, hand, loc = STATE_VIEW(row, "play"), STATE_VIEW(row, "hand"), STATE_VIEW(row, "loc")
+    counts = {name: STATE_VIEW(row, name) for name in ("play_count", "hand_count", "snap_play_count")}
+    n_snap, n_play, n_hand = int(counts["snap_play_count"][q]), int(counts["play_count"][q]), int(counts["hand_count"][q])
+    back = play[q, n_snap:n_play].copy()
+    hand[q, n_hand:n_hand + back.size] = back
+    loc[q, back] = S.LOC_HAND
+    play[q, n_snap:] = -1
+    counts["play_count"][q] = n_snap
+    counts["hand_count"][q] = n_hand + back.size
+    units = STATE_VIEW(row, "snap_play")[q, :n_snap]
+    for live, snap in (("unit_health", "snap_health"), ("protected", "snap_protected"), ("stunned", "snap_stunned")):
+        STATE_VIEW(row, live)[q, units] = STATE_VIEW(row, snap)[q, units]
+    STATE_VIEW(row, "used")[q, :] = 0
+    snap = STATE_VIEW(row, "snap_player")[q]
+    STATE_VIEW(row, "health")[q] = snap[S.SP_HEALTH]
+    STATE_VIEW(row, "resources")[q] = snap[S.SP_RESOURCES:S.SP_RESOURCES_END]
+    STATE_VIEW(row, "next_round")[q] = snap[S.SP_NEXT_ROUND:S.SP_NEXT_ROUND_END]
+    for name in ("in_damage", "in_stun", "in_player_damage", "in_resources", "in_next_round"):
+        STATE_VIEW(row, name)[v] = 0  # what q's plan queued against the viewer's side
+    STATE_VIEW(row, "plan_open")[q] = 1
+    STATE_VIEW(row, "sub")[q] = S.SUB_MAIN
+    STATE_VIEW(row, "cur_inst")[q] = -1
+
+
+def _random_plan(row: np.ndarray, q: int, closed: bool, rng: np.random.Generator, tables: Any) -> np.ndarray:
+    """``q``'s plan built again from its main step with random legal decisions (the rules' own kernels): to its end
+    when ``closed``, else for a random number of decisions that leave it open (a decision after which it would close
+    is not taken), since an open plan may have gone any way so far in the ParallelEnv."""
+    from ._kernels import batch_mask, batch_step  # the kernels import this module
+
+    cur = row[None].copy()
+    who = np.array([q], np.int32)
+    mask = np.zeros((1, NUM_ACTIONS), np.int8)
+    err = np.zeros(1, np.int32)
+    for _ in range(8 * S.MAX_DECK):  # a plan's decisions are bounded: every one plays a card, uses a unit or picks
+        if cur[0, S.PLAN_OPEN + q] == 0 or cur[0, H_STATUS] != LIVE or (not closed and rng.random() < 0.3):
+            break
+        batch_mask(cur, tables, who, mask)
+        legal = np.flatnonzero(mask[0])
+        if not closed:
+            legal = legal[legal != A_DONE]
+        if not legal.size:
+            break
+        nxt = cur.copy()
+        batch_step(nxt, tables, who, np.array([rng.choice(legal)], np.int32), err)
+        if not closed and (nxt[0, S.PLAN_OPEN + q] == 0 or nxt[0, S.PHASE] != cur[0, S.PHASE]
+                           or nxt[0, H_TURN] != cur[0, H_TURN] or nxt[0, H_STATUS] != LIVE):
+            break  # it closed (and, the other plan being done, the phase resolved and the next one began)
+        cur = nxt
+    return cur[0]
+
+
+def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: Any = None) -> np.ndarray:
+    """A copy of ``row`` with exactly what ``viewer`` cannot know re-dealt, a state it cannot tell apart: the other
+    seat's plan of this phase and the cards the viewer cannot see. The other seat's plan (its own side's changes,
+    and what it queued against the viewer: SF-R2) is rolled back to the phase start and built again with random
+    legal decisions on the re-dealt cards (:func:`redeal_cards`: its unknown hand cards pooled with its deck, both
+    deck orders): to its end if it was closed, else for a random number of decisions. The viewer's own side, every
+    public zone and the phase-start snapshot are kept (``test_hide_redeals_exactly_what_the_viewer_cannot_know``);
+    the header's decision counter is kept too (the number of decisions is no part of what a plan did)."""
+    out = np.array(row, dtype=np.int32, copy=True)
+    if viewer not in (0, 1) or out[H_STATUS] != LIVE:
+        return redeal_cards(out, viewer, rng, pool)
+    q = 1 - viewer
+    closed = out[S.PLAN_OPEN + q] == 0
+    _roll_back_plan(out, q)
+    out = redeal_cards(out, viewer, rng, pool)
+    out = _random_plan(out, q, bool(closed), rng, pool.tables if pool is not None else _default_tables())
+    for h in (H_DECISIONS, H_TO_ACT, H_NEEDS):
+        out[h] = row[h]
     return out

@@ -41,7 +41,7 @@ from .actions import (
 )
 from .cards import (
     C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, C_N, COST_GOLD, COST_NONE, COST_SHIELDS, COST_SWORDS,
-    COST_UNIT_HEALTH, E_COND, E_TARGET, E_THRESHOLD, TG_ONE_ALLY, TG_ONE_FOE,
+    COST_UNIT_HEALTH, E_COND, E_TARGET, E_THRESHOLD, NUM_TRIGGERS, TG_ONE_ALLY, TG_ONE_FOE,
 )
 from .effects import apply_entry, candidate_reason, count_candidates, entry_condition_holds, is_candidate
 from . import reasons as R
@@ -303,6 +303,35 @@ def start_ability(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: in
     continue_ability(row, cards, effects, p)
 
 
+@helper(S.NB_BOOL(S.NB_ROW, S.NB_CARDS, S.NB_INT))
+def decision_ok(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
+    """Does ``p``'s pending decision point at things that exist: the phase a PH_* value, the sub-decision a SUB_*
+    value and, in a sub-decision, ``cur_inst`` an instance of p's deck list, ``cur_trigger`` a trigger of an ability
+    that card has (a health cost to pay for SUB_PAYER) and ``cur_entry`` one of its entries? The kernels follow these
+    fields as indices; every row the rules write passes, and a row from outside is refused before it reaches a kernel
+    (``state.check_rows``), but a caller can hand the raw kernels any row (check_game's completeness check changes
+    one field of a real row), so the mask, the step and the observation read nothing through a bad one (no legal
+    action, no pending ability shown) instead of reading outside their tables."""
+    if row[S.PHASE] != S.PH_DEFEND and row[S.PHASE] != S.PH_ATTACK:
+        return False
+    sub = row[S.SUB + p]
+    if sub == S.SUB_MAIN:
+        return True
+    if sub != S.SUB_PAYER and sub != S.SUB_TARGET:
+        return False
+    inst = row[S.CUR_INST + p]
+    if inst < 0 or inst >= S.MAX_DECK or inst >= row[S.DECK_SIZE + p]:
+        return False
+    card = card_of(row, p, inst)
+    t = row[S.CUR_TRIGGER + p]
+    if card < 0 or card >= cards.shape[0] or t < 0 or t >= NUM_TRIGGERS:
+        return False
+    if sub == S.SUB_PAYER:
+        return cards[card, C_N + t] > 0 and cards[card, C_COST + t] == COST_UNIT_HEALTH
+    k = row[S.CUR_ENTRY + p]
+    return 0 <= k < cards[card, C_N + t]
+
+
 # ---- phases and rounds ---------------------------------------------------------------------------------------------
 @helper(void(S.NB_ROW, S.NB_INT))
 def begin_phase(row: np.ndarray, phase: int) -> None:
@@ -446,6 +475,8 @@ def settle(row: np.ndarray, tables, mask: np.ndarray) -> None:
 def action_legal(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, a: int) -> bool:
     if row[H_STATUS] != LIVE or p < 0 or p > 1 or row[S.PLAN_OPEN + p] == 0 or a < 0 or a >= NUM_ACTIONS:
         return False
+    if not decision_ok(row, cards, p):
+        return False
     sub = row[S.SUB + p]
     if sub == S.SUB_MAIN:
         if A_DONE <= a < A_DONE_END:
@@ -558,6 +589,10 @@ def legal_row(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, p: int, o
     if row[S.PLAN_OPEN + p] == 0:
         if record:
             why[:] = R.PLAN_DONE
+        return 0
+    if not decision_ok(row, cards, p):  # a row no rule writes (decision_ok): nothing is legal
+        if record:
+            why[:] = R.NO_CHOICE_PENDING
         return 0
     sub = row[S.SUB + p]
     if sub == S.SUB_MAIN:

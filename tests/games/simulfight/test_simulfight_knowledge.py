@@ -87,7 +87,10 @@ def test_SF_E3_hide_keeps_the_known_hand_cards_and_redeals_the_rest() -> None:
     fourth = set()
     for _ in range(40):
         variant = hide(g.row, 0, rng, g.pool)
-        hand = {g.pool.name(int(i)) for i in STATE.get(variant, "hand")[1] if i >= 0}
+        # hide also re-deals player 1's plan (open: any partial plan), which may have played a card this phase;
+        # the observation still shows such a card in hand (``shown`` outlives the phase)
+        played_now = STATE.get(variant, "play")[1, int(STATE.get(variant, "snap_play_count")[1]):]
+        hand = {g.pool.name(int(i)) for i in np.concatenate([STATE.get(variant, "hand")[1], played_now]) if i >= 0}
         assert set(KNOWN) <= hand and len(hand) == 4
         fourth |= hand - set(KNOWN)
         np.testing.assert_array_equal(STATE.get(variant, "shown"), STATE.get(g.row, "shown"))

@@ -7,7 +7,7 @@ from cardenvs.agents.base import masked_uniform
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.games.simulfight import SPEC, hide, render
-from cardenvs.games.simulfight.observe import observe_row
+from cardenvs.games.simulfight.observe import observe_row, redeal_cards
 from cardenvs.games.simulfight.rules import mask_row, step_row
 from cardenvs.games.simulfight.state import STATE
 
@@ -103,16 +103,18 @@ def sampled_positions(count: int, seed: int) -> list[np.ndarray]:
 
 
 def test_SF_R2_decision_timing_does_not_depend_on_hidden_cards() -> None:
-    """Issue 12 C1: from sampled states, re-deal what ``viewer`` cannot know (``hide``: the other player's hand and
-    deck, both deck orders), let a player with an open plan take the same action in both copies: who decides next
-    (``to_act``, ``needs``, status) is the same, and so is the viewer's observation unless a Start phase dealt the
-    viewer new cards (the draw itself is what reveals them). Fails if a plan closes by itself depending on whether a
-    card in hand is affordable (the old rule), which told the other player about that hand."""
+    """Issue 12 C1: from sampled states, re-deal the cards ``viewer`` cannot know (``redeal_cards``: the other
+    player's hand and deck, both deck orders; the re-deal check_game's timing check uses, since the other plan,
+    which ``hide`` also re-deals, is revealed whole when it lands), let a player with an open plan take the same
+    action in both copies: who decides next (``to_act``, ``needs``, status) is the same, and so is the viewer's
+    observation unless a Start phase dealt the viewer new cards (the draw itself is what reveals them). Fails if a
+    plan closes by itself depending on whether a card in hand is affordable (the old rule), which told the other
+    player about that hand."""
     rng = np.random.default_rng(21)
     checked = 0
     for row in sampled_positions(150, seed=17):
         for viewer in (0, 1):
-            variant = hide(row, viewer, rng, POOL)
+            variant = redeal_cards(row, viewer, rng, POOL)
             assert (variant[H_NEEDS], variant[H_TO_ACT]) == (row[H_NEEDS], row[H_TO_ACT])
             np.testing.assert_array_equal(_obs(variant, viewer), _obs(row, viewer))
             for actor in (0, 1):
@@ -133,14 +135,15 @@ def test_SF_R2_decision_timing_does_not_depend_on_hidden_cards() -> None:
 
 
 def test_hide_redeals_exactly_what_the_viewer_cannot_know() -> None:
-    """``hide`` keeps everything the viewer knows (its own hand, every unit, both discard piles, the other side's
-    hand size, the plans) and re-deals the other player's hand with its deck, and both deck orders; nothing else."""
+    """``redeal_cards`` keeps everything the viewer knows (its own hand, every unit, both discard piles, the other
+    side's hand size, the plans) and re-deals the other player's hand with its deck, and both deck orders; nothing
+    else. ``hide`` also re-deals the other seat's plan (``test_SF_R2_hide_redeals_the_other_seats_plan``)."""
     rng = np.random.default_rng(3)
     moved_hand = moved_order = 0
     for row in sampled_positions(60, seed=5):
         for viewer in (0, 1):
             other = 1 - viewer
-            variant = hide(row, viewer, rng, POOL)
+            variant = redeal_cards(row, viewer, rng, POOL)
             changed = {f.name for f in STATE.fields
                        if not np.array_equal(STATE.get(row, f.name), STATE.get(variant, f.name))}
             assert changed <= {"hand", "deck", "loc", "drawn"}, changed
