@@ -8,8 +8,9 @@ up to two ``[[card.skill]]`` tables (``name, energy, damage, effects``) and ``ef
 The pool compiles to a ``vocab.Tables`` NamedTuple of three int32 tables the kernels read by name (their columns
 are declared in ``vocab.py``):
 
-* ``cards[n, NUM_CARD_COLUMNS + CARD_SIZE]``: one row per card (columns ``C_*``; passive damage modifiers pre-summed),
-  then from ``C_FEATURES`` the card's observation block (``obs_layout.card_features``) as float32 bit patterns;
+* ``cards[n, NUM_CARD_COLUMNS + CARD_FEATURE_COLUMNS]``: one row per card (columns ``C_*``; passive damage modifiers
+  pre-summed), then from ``C_FEATURES`` the card's observation block (``obs_layout.card_features``) packed in the
+  observation's dtype (``obs_layout.card_feature_columns``);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (``E_TRIGGER = -1`` unused);
 * ``skill_effects[n, 2, MAX_SKILL_EFFECTS, NUM_EFFECT_COLUMNS]``: the effects of each skill.
 
@@ -35,7 +36,7 @@ from cardenvs.core.decks import Deck, copy_problems, raise_problems, read_deck
 from cardenvs.core.errors import CardPoolError, DeckError
 
 from . import state as S
-from .obs_layout import card_features
+from .obs_layout import card_feature_columns
 from . import vocab as V
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -257,7 +258,7 @@ def compile_pool(cards: list[dict]) -> V.Tables:
                 stab[cid, k, j] = encode(e, V.TR_SKILL)
                 ops |= 1 << e["opcode"]
         row[V.C_OPS] = ops
-    return V.Tables(cards=np.ascontiguousarray(np.concatenate([ctab, card_features(ctab).view(np.int32)], axis=1)),
+    return V.Tables(cards=np.ascontiguousarray(np.concatenate([ctab, card_feature_columns(ctab)], axis=1)),
                   effects=etab, skill_effects=stab)
 
 

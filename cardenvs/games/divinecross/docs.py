@@ -1,6 +1,8 @@
 """Print the generated tables of RULES.md: ``python -m cardenvs.games.divinecross.docs``."""
 from __future__ import annotations
 
+import numpy as np
+
 from . import obs_layout as L
 from . import state as S
 from .actions import ACTIONS
@@ -17,16 +19,18 @@ def reasons_table() -> str:
 
 
 def tables() -> str:
+    kind = f"{np.dtype(OBS.dtype_scalar).name} values"
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
-        f"### Observation ({OBS.size} floats)\n\n" + OBS.markdown(),
-        f"#### Card block ({L.CARD.size} floats: a hand slot, `pending`, the first {L.CARD.size} of a `units` slot)\n\n"
+        f"### Observation ({OBS.size} {kind})\n\n" + OBS.markdown(),
+        f"#### Card block ({L.CARD.size} {kind}: a hand slot, `pending`, the first {L.CARD.size} of a `units` slot)\n\n"
         + L.CARD.markdown(),
-        f"#### Unit block ({L.UNIT.size} floats: the rest of a `units` slot)\n\n" + L.UNIT.markdown(),
-        f"#### Context block ({L.CONTEXT.size} floats: `context`)\n\n" + L.CONTEXT.markdown(),
-        f"#### Counts block ({L.COUNTS.size} floats per player: `counts`)\n\n" + L.COUNTS.markdown(),
+        f"#### Unit block ({L.UNIT.size} {kind}: the rest of a `units` slot)\n\n" + L.UNIT.markdown(),
+        f"#### Context block ({L.CONTEXT.size} {kind}: `context`)\n\n" + L.CONTEXT.markdown(),
+        f"#### Counts block ({L.COUNTS.size} {kind} per player: `counts`)\n\n" + L.COUNTS.markdown(),
         f"### State row ({S.STATE.size} int32)\n\n" + S.STATE.markdown(),
-        f"### Card table ({CARD_COLUMNS.size} int32 columns per card, then its card block)\n\n"
+        f"### Card table ({CARD_COLUMNS.size} int32 columns per card, then its card block: {L.CARD_FEATURE_COLUMNS} "
+        f"int32 columns holding its {L.CARD_SIZE} {kind})\n\n"
         + CARD_COLUMNS.markdown().replace("| offset |", "| column |"),
         f"### Effect tables ({EFFECT_COLUMNS.size} int32 columns per effect)\n\n"
         + EFFECT_COLUMNS.markdown().replace("| offset |", "| column |"),

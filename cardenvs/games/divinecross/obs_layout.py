@@ -1,9 +1,24 @@
 """The divinecross observation layout: the observation row and the blocks repeated inside it (declared once).
 
-Every block is a float32 :class:`Layout` whose field offsets are named here with its prefix (``CARD_HP``,
-``UNIT_DAMAGE``, ``CTX_MY_TURN``, ``COUNT_DECK``, ``O_HAND``), looked up by field name: the kernels in ``observe.py``
-read them as ``L.CARD_HP`` (``from . import obs_layout as L``), so a reordered or resized field moves every use with
-it.
+Every block is a :class:`Layout` whose field offsets are named here with its prefix (``CARD_HP``, ``UNIT_DAMAGE``,
+``CTX_MY_TURN``, ``COUNT_DECK``, ``O_HAND``), looked up by field name: the kernels in ``observe.py`` read them as
+``L.CARD_HP`` (``from . import obs_layout as L``), so a reordered or resized field moves every use with it.
+
+Compact rows (issue 41): the observation stores ``int16`` (``OBS_DTYPE``), and ``OBS.float_view(rows)`` gives the float32
+observation, each entry divided by its field's ``divide_by``. HP, damage and damage modifiers are stored in hundreds
+(the rules count them in hundreds, DC-A5; the loader rejects any other amount), so they need no divisor: they read
+as the "/ 100" values the float32 row held. The counts shown "/ 10" (deck, hand, discard pile, Energy) are stored as
+counts with ``divide_by=10``, the turn with ``divide_by=100``. Everything else is a count, a flag or a code.
+
+Why int16 and not int8: over the pools the loader accepts, several entries pass 127. A Unit's HP with its Assists,
+in hundreds, reaches 30 + 29 x 80 = 2,350 (printed HP up to 3,000; 29 other cards of the deck attached as Assists,
+each up to four ``hp_up`` of 2,000); the summed modifiers reach 40 + 29 x 40 = 1,200; ``boost`` reaches +-1,270
+(thirty cards played in one turn, four boosts of 1,000 each, plus a skill's three and an EX-Power's four);
+``guard`` about 5,000 (it lasts through two turns, amounts up to 2,000); ``skill_damage_now`` at most
+2 x (20 + 3 x 20 x 29 + 1,200 + 1,270 + 1,200) = 10,860 (printed damage, three ``bonus_energy`` of 2,000 per Energy
+beyond the cost, the user's and the target's modifiers, doubled by the advantage). Even the shipped pool's
+``bonus_energy`` skills pass 127 with a long charge. int16 holds every one of them with room (32,767);
+``tests/games/divinecross/test_divinecross_observe.py`` builds the extreme position and checks it.
 """
 from __future__ import annotations
 
@@ -19,6 +34,7 @@ from .vocab import (
     C_ATTR,
     C_DEAL_MINUS,
     C_DEAL_PLUS,
+    C_FEATURES,
     C_HALVE,
     C_HAS_EX,
     C_HP,
@@ -37,7 +53,10 @@ from .vocab import (
     TYPES,
 )
 
-# A card described by features (hand, units, the pending Assist): one float32 block, indexed by name.
+#: what an observation row stores (see the module docstring for why int16)
+OBS_DTYPE = np.int16
+
+# A card described by features (hand, units, the pending Assist): one block, indexed by name.
 CARD = Layout(
     "divinecross_card",
     fields(
@@ -61,7 +80,7 @@ CARD = Layout(
         ("retreat_down", (), "assist: host retreat cost -"),
         ("ops", (NUM_OPS,), "1 per effect op the card's text uses (OP_* in vocab.py)"),
     ),
-    np.float32,
+    OBS_DTYPE,
 )
 (
     CARD_PRESENT, CARD_CARD_ID, CARD_TYPE, CARD_ATTR, CARD_ADV, CARD_HP, CARD_RETREAT, CARD_SKILLS, CARD_SKILL_ENERGY,
@@ -86,7 +105,7 @@ UNIT = Layout(
         ("skill_damage_now", (MAX_SKILLS,), "Main Unit only: per skill, the damage it would deal now / 100"),
         ("face_up", (), "1 when face up"),
     ),
-    np.float32,
+    OBS_DTYPE,
 )
 (
     UNIT_DAMAGE, UNIT_HP_LEFT, UNIT_ENERGY, UNIT_ASSISTS, UNIT_BOOST, UNIT_GUARD, UNIT_RETREAT_COST_NOW,
@@ -95,17 +114,24 @@ UNIT = Layout(
     "damage", "hp_left", "energy", "assists", "boost", "guard", "retreat_cost_now", "skill_damage_now", "face_up",
 )
 UNIT_SIZE = UNIT.size
-SLOT_SIZE = CARD_SIZE + UNIT_SIZE  # one unit position: card features, then unit features
+# one unit position: card features, then unit features
+SLOT = Layout(
+    "divinecross_slot",
+    fields(("card", (CARD_SIZE,), "card features", {"block": CARD}), ("unit", (UNIT_SIZE,), "unit features",
+                                                                      {"block": UNIT})),
+    OBS_DTYPE,
+)
+SLOT_SIZE = SLOT.size
 CONTEXT = Layout(
     "divinecross_context",
     fields(
         ("my_decision", ()), ("my_turn", ()), ("i_went_first", ()), ("no_skill_this_turn", ()), ("charged_own", ()),
         ("retreated_own", ()), ("event_played_own", ()), ("ex_used_own", ()), ("ex_used_opp", ()),
         ("stunned_own", ()), ("stunned_opp", ()), ("poisoned_own", ()), ("poisoned_opp", ()), ("promote_own", ()),
-        ("promote_opp", ()), ("turn", (), "turn / 100"), ("redeals_own", ()), ("redeals_opp", ()),
-        ("extra_draws_left_own", ()), ("extra_draws_left_opp", ()),
+        ("promote_opp", ()), ("turn", (), "turn / 100", {"divide_by": 100}), ("redeals_own", ()),
+        ("redeals_opp", ()), ("extra_draws_left_own", ()), ("extra_draws_left_opp", ()),
     ),
-    np.float32,
+    OBS_DTYPE,
 )
 (
     CTX_MY_DECISION, CTX_MY_TURN, CTX_I_WENT_FIRST, CTX_NO_SKILL_THIS_TURN, CTX_CHARGED_OWN, CTX_RETREATED_OWN,
@@ -120,9 +146,9 @@ CONTEXT = Layout(
 CONTEXT_SIZE = CONTEXT.size
 COUNTS = Layout(
     "divinecross_counts",
-    fields(("deck", (), "/ 10"), ("hand", (), "/ 10"), ("standby", ()), ("ko", ()), ("discard", (), "/ 10"),
-           ("energy", (), "/ 10")),
-    np.float32,
+    fields(("deck", (), "/ 10", {"divide_by": 10}), ("hand", (), "/ 10", {"divide_by": 10}), ("standby", ()),
+           ("ko", ()), ("discard", (), "/ 10", {"divide_by": 10}), ("energy", (), "/ 10", {"divide_by": 10})),
+    OBS_DTYPE,
 )
 (
     COUNT_DECK, COUNT_HAND, COUNT_STANDBY, COUNT_KO, COUNT_DISCARD, COUNT_ENERGY,
@@ -144,12 +170,12 @@ OBS = Layout(
     "divinecross_obs",
     fields(
         ("step", (S.NUM_STEPS,), "one-hot pending step (ST_* in state.py)"),
-        ("context", (CONTEXT_SIZE,), "flags and numbers: " + _names(CONTEXT)),
-        ("counts", (2, COUNT_SIZE), "per player (own, opp): " + _names(COUNTS)),
-        ("hand", (S.HAND_CAP, CARD_SIZE), "own hand, card features: " + _names(CARD)),
+        ("context", (CONTEXT_SIZE,), "flags and numbers: " + _names(CONTEXT), {"block": CONTEXT}),
+        ("counts", (2, COUNT_SIZE), "per player (own, opp): " + _names(COUNTS), {"block": COUNTS}),
+        ("hand", (S.HAND_CAP, CARD_SIZE), "own hand, card features: " + _names(CARD), {"block": CARD}),
         ("units", (2, S.AREA_SIZE, SLOT_SIZE), "units (own, opp) at Main (0) and Standby 1..3: card features + "
-                                               + _names(UNIT)),
-        ("pending", (CARD_SIZE,), "the Assist being played (waiting for its host): card features"),
+                                               + _names(UNIT), {"block": SLOT}),
+        ("pending", (CARD_SIZE,), "the Assist being played (waiting for its host): card features", {"block": CARD}),
         ("public_cards", (2, NUM_PILES, S.POOL_CAP), "per player (own, opp), per face-up pile (discard pile, KO Zone, "
                                                      "attached Energy and Assists): how many cards of each card id"),
         ("own_deck", (S.POOL_CAP,), "own deck's contents (not its order) by card id: the own deck list less every "
@@ -160,7 +186,7 @@ OBS = Layout(
                                                       "and kind (Energy, Assist): the cards attached to it, by card "
                                                       "id"),
     ),
-    dtype_scalar=np.float32,
+    dtype_scalar=OBS_DTYPE,
 )
 OBS_SIZE = OBS.size
 (
@@ -179,36 +205,52 @@ CARD_ID_INDICES = tuple(
 )
 
 
+#: the card table's int32 columns, from ``C_FEATURES`` on, that hold a card's feature block (``card_feature_columns``)
+CARD_FEATURE_COLUMNS = -(-CARD_SIZE * np.dtype(OBS_DTYPE).itemsize // 4)
+#: where a card's feature block starts in the card table seen as ``OBS_DTYPE`` (``tables.cards.view(OBS_DTYPE)``)
+FEATURE_AT = C_FEATURES * 4 // np.dtype(OBS_DTYPE).itemsize
+
+
 def card_features(ctab: np.ndarray) -> np.ndarray:
-    """The card-feature block of every card in the pool, ``float32 [n, CARD_SIZE]``, built once at pool load and kept
-    in the card table from column ``C_FEATURES`` (``cards.compile_pool``): the observation copies a card's block
-    instead of re-encoding it for every slot of every view. Reads only the ``C_*`` columns before ``C_FEATURES``."""
-    feat = np.zeros((ctab.shape[0], CARD_SIZE), dtype=np.float32)
+    """The card-feature block of every card in the pool as the observation stores it, ``OBS_DTYPE [n, CARD_SIZE]``.
+    Reads only the ``C_*`` columns before ``C_FEATURES``; HP and damage amounts are in hundreds (the loader accepts
+    only multiples of 100, DC-A5)."""
+    feat = np.zeros((ctab.shape[0], CARD_SIZE), dtype=OBS_DTYPE)
     for card in range(ctab.shape[0]):
         f = feat[card]
-        f[CARD_PRESENT] = 1.0
-        f[CARD_CARD_ID] = card + 1.0  # issue 14: identity, 0 = none/hidden
-        f[CARD_TYPE + ctab[card, C_TYPE]] = 1.0
-        f[CARD_ATTR + ctab[card, C_ATTR]] = 1.0
+        f[CARD_PRESENT] = 1
+        f[CARD_CARD_ID] = card + 1  # issue 14: identity, 0 = none/hidden
+        f[CARD_TYPE + ctab[card, C_TYPE]] = 1
+        f[CARD_ATTR + ctab[card, C_ATTR]] = 1
         for a in range(ATTR_RED, len(ATTRIBUTES)):
             if ctab[card, C_ADV] & (1 << a):
-                f[CARD_ADV + a - ATTR_RED] = 1.0
-        # the divisions run in float64 and round once to float32, as the kernels' scalar writes did
-        f[CARD_HP] = ctab[card, C_HP] / 100.0
+                f[CARD_ADV + a - ATTR_RED] = 1
+        f[CARD_HP] = ctab[card, C_HP] // 100
         f[CARD_RETREAT] = ctab[card, C_RETREAT]
         f[CARD_SKILLS] = ctab[card, C_N_SKILLS]
         for k in range(MAX_SKILLS):
             f[CARD_SKILL_ENERGY + k] = ctab[card, C_S0_ENERGY + k]
-            f[CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] / 100.0
+            f[CARD_SKILL_DAMAGE + k] = ctab[card, C_S0_DAMAGE + k] // 100
         f[CARD_HAS_EX_POWER] = ctab[card, C_HAS_EX]
-        f[CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] / 100.0
-        f[CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] / 100.0
-        f[CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] / 100.0
-        f[CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] / 100.0
+        f[CARD_DEAL_PLUS] = ctab[card, C_DEAL_PLUS] // 100
+        f[CARD_DEAL_MINUS] = ctab[card, C_DEAL_MINUS] // 100
+        f[CARD_TAKE_PLUS] = ctab[card, C_TAKE_PLUS] // 100
+        f[CARD_TAKE_MINUS] = ctab[card, C_TAKE_MINUS] // 100
         f[CARD_HALVE] = ctab[card, C_HALVE]
-        f[CARD_HP_UP] = ctab[card, C_HP_UP] / 100.0
+        f[CARD_HP_UP] = ctab[card, C_HP_UP] // 100
         f[CARD_RETREAT_DOWN] = ctab[card, C_RETREAT_DOWN]
         for b in range(NUM_OPS):
             if ctab[card, C_OPS] & (1 << b):
-                f[CARD_OPS + b] = 1.0
+                f[CARD_OPS + b] = 1
     return feat
+
+
+def card_feature_columns(ctab: np.ndarray) -> np.ndarray:
+    """``card_features`` packed into ``int32 [n, CARD_FEATURE_COLUMNS]``, the columns ``cards.compile_pool`` appends
+    to the card table from ``C_FEATURES``: the observation copies a card's block, already in the row's dtype, from
+    ``tables.cards.view(OBS_DTYPE)[card, FEATURE_AT:]`` instead of re-encoding it for every slot of every view (a
+    fourth table would widen the ``tables`` every kernel call passes, which slowed step by about 10%)."""
+    feat = card_features(ctab)
+    packed = np.zeros((feat.shape[0], CARD_FEATURE_COLUMNS * 4 // feat.itemsize), dtype=OBS_DTYPE)
+    packed[:, :CARD_SIZE] = feat
+    return packed.view(np.int32)

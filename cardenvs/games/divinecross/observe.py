@@ -1,12 +1,13 @@
-"""divinecross observation kernels: one float32 row per player view (layout and blocks in ``obs_layout.py``).
+"""divinecross observation kernels: one compact row per player view (``int16``; layout and blocks in ``obs_layout.py``).
 
 "own" is the observing player, "opp" the other. Never encoded: the opponent's hand contents, any deck order, the
 opponent's deck contents, the opponent's face-down Main Unit before the reveal (DC-S4/S8). Every face-up card (both
 discard piles, KO Zones, attached Energy and Assists) is counted by card id in ``public_cards``, and the attached
 ones per unit position in ``attached``; the own deck's contents (known from the deck list) in ``own_deck``; the
 cards both players' setup reveals showed (DC-S5) in ``shown``; every card slot carries its ``card_id`` (pool index
-+ 1, 0 = none or hidden). Numbers are scaled to roughly [0, 30]: damage and HP / 100, deck, hand and discard counts
-/ 10, the turn / 100.
++ 1, 0 = none or hidden). Values are stored as integers: damage and HP in hundreds (the rules count them in hundreds),
+counts, flags and codes as they are; ``OBS.float_view`` divides the deck, hand, discard and Energy counts by 10 and
+the turn by 100 (their fields' ``divide_by``), so the float view keeps its entries roughly within [0, 30].
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from .vocab import (
     C_ATTR,
     C_DEAL_MINUS,
     C_DEAL_PLUS,
-    C_FEATURES,
     C_HALVE,
     C_HP,
     C_HP_UP,
@@ -122,17 +122,17 @@ def skill_damage_now(row: np.ndarray, tables, p: int, k: int, g: np.ndarray, sid
 
 @helper
 def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
-    out[:] = 0.0
+    out[:] = 0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
     o = 1 - p
     tp = row[S.TURN_PLAYER]
-    out[L.O_STEP + row[S.STEP]] = 1.0
+    out[L.O_STEP + row[S.STEP]] = 1
     c = L.O_CONTEXT
-    out[c + L.CTX_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
-    out[c + L.CTX_MY_TURN] = 1.0 if tp == p and row[S.STEP] > S.ST_START else 0.0  # setup is nobody's turn
-    out[c + L.CTX_I_WENT_FIRST] = 1.0 if row[S.FIRST_PLAYER] == p else 0.0
-    out[c + L.CTX_NO_SKILL_THIS_TURN] = 1.0 if row[H_TURN] == 1 else 0.0  # DC-K2: turn 1 is the first player's
+    out[c + L.CTX_MY_DECISION] = 1 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0
+    out[c + L.CTX_MY_TURN] = 1 if tp == p and row[S.STEP] > S.ST_START else 0  # setup is nobody's turn
+    out[c + L.CTX_I_WENT_FIRST] = 1 if row[S.FIRST_PLAYER] == p else 0
+    out[c + L.CTX_NO_SKILL_THIS_TURN] = 1 if row[H_TURN] == 1 else 0  # DC-K2: turn 1 is the first player's
     out[c + L.CTX_CHARGED_OWN] = row[S.CHARGED + p]
     out[c + L.CTX_RETREATED_OWN] = row[S.RETREATED + p]
     out[c + L.CTX_EVENT_PLAYED_OWN] = row[S.EVENT_PLAYED + p]
@@ -143,39 +143,39 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     out[c + L.CTX_POISONED_OWN] = row[S.POISONED + p]
     out[c + L.CTX_POISONED_OPP] = row[S.POISONED + o]
     who = promoter(row)
-    out[c + L.CTX_PROMOTE_OWN] = 1.0 if who == p else 0.0
-    out[c + L.CTX_PROMOTE_OPP] = 1.0 if who == o else 0.0
-    out[c + L.CTX_TURN] = row[H_TURN] / 100.0
+    out[c + L.CTX_PROMOTE_OWN] = 1 if who == p else 0
+    out[c + L.CTX_PROMOTE_OPP] = 1 if who == o else 0
+    out[c + L.CTX_TURN] = row[H_TURN]  # divide_by 100
     out[c + L.CTX_REDEALS_OWN] = min(row[S.REDEALS + p], L.MAX_SMALL_COUNT)
     out[c + L.CTX_REDEALS_OPP] = min(row[S.REDEALS + o], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OWN] = min(row[S.EXTRA_LEFT + p], L.MAX_SMALL_COUNT)
     out[c + L.CTX_EXTRA_DRAWS_LEFT_OPP] = min(row[S.EXTRA_LEFT + o], L.MAX_SMALL_COUNT)
     ctab = tables.cards
-    feat = ctab.view(np.float32)  # the card blocks from column C_FEATURES
+    feat = ctab.view(L.OBS_DTYPE)  # the card blocks, in the row's dtype, from L.FEATURE_AT
     g = np.empty((2, S.AREA_SIZE, NUM_G), dtype=np.int64)  # per side (own, opp) and unit position
     gather_units(row, ctab, p, g, 0)
     gather_units(row, ctab, o, g, 1)
     for side in range(2):
         q = p if side == 0 else o
         base = L.O_COUNTS + side * L.COUNT_SIZE
-        out[base + L.COUNT_DECK] = row[S.DECK_COUNT + q] / 10.0
-        out[base + L.COUNT_HAND] = row[S.HAND_COUNT + q] / 10.0
+        out[base + L.COUNT_DECK] = row[S.DECK_COUNT + q]  # divide_by 10, as hand, discard and energy
+        out[base + L.COUNT_HAND] = row[S.HAND_COUNT + q]
         out[base + L.COUNT_STANDBY] = row[S.STANDBY_COUNT + q]
         out[base + L.COUNT_KO] = row[S.KO_COUNT + q]
-        out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
-        out[base + L.COUNT_ENERGY] = row[S.ENERGY_COUNT + q] / 10.0
+        out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q]
+        out[base + L.COUNT_ENERGY] = row[S.ENERGY_COUNT + q]
         pub = L.O_PUBLIC_CARDS + side * L.NUM_PILES * S.POOL_CAP  # DC-U7: every face-up card, counted by card id
         discard = pub + L.PILE_DISCARD * S.POOL_CAP
         ko = pub + L.PILE_KO * S.POOL_CAP
         attached = pub + L.PILE_ATTACHED * S.POOL_CAP
         for k in range(row[S.DISCARD_COUNT + q]):
-            out[discard + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + k])] += 1.0
+            out[discard + card_of(row, q, row[S.DISCARD + q * S.DECK_SIZE + k])] += 1
         for k in range(row[S.KO_COUNT + q]):
-            out[ko + card_of(row, q, row[S.KO + q * S.KO_CAP + k])] += 1.0
+            out[ko + card_of(row, q, row[S.KO + q * S.KO_CAP + k])] += 1
         for k in range(row[S.ENERGY_COUNT + q]):
-            out[attached + card_of(row, q, row[S.ENERGY + q * S.DECK_SIZE + k])] += 1.0
+            out[attached + card_of(row, q, row[S.ENERGY + q * S.DECK_SIZE + k])] += 1
         for k in range(row[S.ASSIST_COUNT + q]):
-            out[attached + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1.0
+            out[attached + card_of(row, q, row[S.ASSIST + q * S.DECK_SIZE + k])] += 1
         # which cards sit on which Unit, as Energy or as an Assist (public; any card can be charged as Energy): what
         # a KO, a retreat or strip_energy puts in the discard pile
         for kind in range(2):
@@ -186,7 +186,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 for j in range(1 + row[S.STANDBY_COUNT + q]):
                     if g[side, j, G_UNIT] == host:
                         at = L.O_ATTACHED + ((side * S.AREA_SIZE + j) * 2 + kind) * S.POOL_CAP
-                        out[at + card_of(row, q, inst)] += 1.0
+                        out[at + card_of(row, q, inst)] += 1
                         break
         for c in range(S.POOL_CAP):  # DC-S5: what the setup reveals showed (both players saw them)
             out[L.O_SHOWN + side * S.POOL_CAP + c] = row[S.SHOWN + q * S.POOL_CAP + c]
@@ -197,38 +197,36 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             at = L.O_UNITS + (side * S.AREA_SIZE + j) * L.SLOT_SIZE
             k = q * S.DECK_SIZE + u
             if q != p and row[S.FACE_UP + k] == 0:
-                out[at + L.CARD_PRESENT] = 1.0  # the opponent's face-down Main Unit before the reveal: nothing else
+                out[at + L.CARD_PRESENT] = 1  # the opponent's face-down Main Unit before the reveal: nothing else
                 continue
             card = row[S.DECK_LIST + k]
-            for f in range(L.CARD_SIZE):
-                out[at + f] = feat[card, C_FEATURES + f]
+            out[at:at + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]
             d = at + L.CARD_SIZE
-            out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] / 100.0
-            out[d + L.UNIT_HP_LEFT] = (ctab[card, C_HP] + g[side, j, G_HP_UP] - row[S.DAMAGE + k]) / 100.0
+            # HP, damage and damage modifiers are multiples of 100 (DC-A5): stored in hundreds, exactly
+            out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] // 100
+            out[d + L.UNIT_HP_LEFT] = (ctab[card, C_HP] + g[side, j, G_HP_UP] - row[S.DAMAGE + k]) // 100
             out[d + L.UNIT_ENERGY] = g[side, j, G_ENERGY]
             out[d + L.UNIT_ASSISTS] = g[side, j, G_ASSISTS]
-            out[d + L.UNIT_BOOST] = row[S.BOOST + k] / 100.0
-            out[d + L.UNIT_GUARD] = row[S.GUARD + k] / 100.0
+            out[d + L.UNIT_BOOST] = row[S.BOOST + k] // 100
+            out[d + L.UNIT_GUARD] = row[S.GUARD + k] // 100
             out[d + L.UNIT_RETREAT_COST_NOW] = max(0, ctab[card, C_RETREAT] - g[side, j, G_RETREAT_DOWN])
             if j == S.POS_MAIN and row[S.PROMOTE] == 0:
                 for s in range(ctab[card, C_N_SKILLS]):
-                    out[d + L.UNIT_SKILL_DAMAGE_NOW + s] = skill_damage_now(row, tables, q, s, g, side) / 100.0
+                    out[d + L.UNIT_SKILL_DAMAGE_NOW + s] = skill_damage_now(row, tables, q, s, g, side) // 100
             out[d + L.UNIT_FACE_UP] = row[S.FACE_UP + k]
             if g[side, j, G_ASSISTS] != 0:  # assists add to the unit's effective modifiers: fold them in
-                out[at + L.CARD_HP] += g[side, j, G_HP_UP] / 100.0
-                out[at + L.CARD_DEAL_PLUS] += g[side, j, G_DEAL_PLUS] / 100.0
-                out[at + L.CARD_DEAL_MINUS] += g[side, j, G_DEAL_MINUS] / 100.0
-                out[at + L.CARD_TAKE_PLUS] += g[side, j, G_TAKE_PLUS] / 100.0
-                out[at + L.CARD_TAKE_MINUS] += g[side, j, G_TAKE_MINUS] / 100.0
+                out[at + L.CARD_HP] += g[side, j, G_HP_UP] // 100
+                out[at + L.CARD_DEAL_PLUS] += g[side, j, G_DEAL_PLUS] // 100
+                out[at + L.CARD_DEAL_MINUS] += g[side, j, G_DEAL_MINUS] // 100
+                out[at + L.CARD_TAKE_PLUS] += g[side, j, G_TAKE_PLUS] // 100
+                out[at + L.CARD_TAKE_MINUS] += g[side, j, G_TAKE_MINUS] // 100
                 out[at + L.CARD_HALVE] += g[side, j, G_HALVE]
     for i in range(row[S.DECK_COUNT + p]):  # the own deck's contents: known from the deck list, its order is not
-        out[L.O_OWN_DECK + card_of(row, p, row[S.DECK + p * S.DECK_SIZE + i])] += 1.0
+        out[L.O_OWN_DECK + card_of(row, p, row[S.DECK + p * S.DECK_SIZE + i])] += 1
     for i in range(row[S.HAND_COUNT + p]):
         card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
         at = L.O_HAND + i * L.CARD_SIZE
-        for f in range(L.CARD_SIZE):
-            out[at + f] = feat[card, C_FEATURES + f]
+        out[at:at + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]
     if row[S.PENDING_CARD] >= 0:
         card = row[S.DECK_LIST + tp * S.DECK_SIZE + row[S.PENDING_CARD]]
-        for f in range(L.CARD_SIZE):
-            out[L.O_PENDING + f] = feat[card, C_FEATURES + f]
+        out[L.O_PENDING:L.O_PENDING + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]

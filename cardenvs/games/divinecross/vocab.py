@@ -87,9 +87,9 @@ CARD_COLUMNS = Layout(
     "halve", "hp_up", "retreat_down", "ops", "skill_energy", "skill_damage",
 )
 NUM_CARD_COLUMNS = CARD_COLUMNS.size
-#: from this column on, a card's row holds its observation block (``obs_layout.card_features``) as float32 bit
-#: patterns: the observation copies it instead of re-encoding the card (a fourth table would widen the ``tables``
-#: every kernel call passes, which slowed step by about 10%)
+#: from this column on, a card's row holds its observation block (``obs_layout.card_feature_columns``: the values
+#: the observation stores, packed in its dtype): the observation copies it instead of re-encoding the card (a fourth
+#: table would widen the ``tables`` every kernel call passes, which slowed step by about 10%)
 C_FEATURES = NUM_CARD_COLUMNS
 
 #: the effect tables' columns (``E_TRIGGER = -1``: an unused entry)
@@ -105,7 +105,8 @@ NUM_EFFECT_COLUMNS = EFFECT_COLUMNS.size
 class Tables(NamedTuple):
     """A compiled pool, as the kernels receive it (Numba types a NamedTuple of arrays and caches what takes it)."""
 
-    #: int32 ``[n, NUM_CARD_COLUMNS + obs_layout.CARD_SIZE]``: columns ``C_*``, then the card's observation block
+    #: int32 ``[n, NUM_CARD_COLUMNS + obs_layout.CARD_FEATURE_COLUMNS]``: columns ``C_*``, then the card's
+    #: observation block
     cards: np.ndarray
     #: int32 ``[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order
     effects: np.ndarray

@@ -53,7 +53,7 @@ def test_compiled_tables_are_named_and_shaped_by_the_declared_columns() -> None:
     t = POOL.tables
     assert isinstance(t, V.Tables) and t._fields == ("cards", "effects", "skill_effects")
     n = len(POOL.cards)
-    assert t.cards.shape == (n, V.CARD_COLUMNS.size + L.CARD_SIZE) and V.C_FEATURES == V.CARD_COLUMNS.size
+    assert t.cards.shape == (n, V.CARD_COLUMNS.size + L.CARD_FEATURE_COLUMNS) and V.C_FEATURES == V.CARD_COLUMNS.size
     assert t.effects.shape == (n, V.MAX_EFFECTS, V.EFFECT_COLUMNS.size)
     assert t.skill_effects.shape == (n, V.MAX_SKILLS, V.MAX_SKILL_EFFECTS, V.EFFECT_COLUMNS.size)
     assert V.C_S0_DAMAGE == V.CARD_COLUMNS.offset("skill_damage") and V.E_TARGET == V.EFFECT_COLUMNS.offset("target")
