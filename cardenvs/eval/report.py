@@ -518,7 +518,8 @@ def plot_cards(summary: dict, path: str | Path, max_cards: int = 40) -> Path:
         ax.set_yticks(range(len(cards)), [plot_text(c["card"] + (f"  ({dead[c['card']]})" if c["card"] in dead
                                                                   else "")) for c in cards], fontsize=8)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("effect of drawing it instead of its deck's average card (win-rate points, 95%)")
+    # two lines: the dead cards' long labels narrow the axes, and one line was cut at the page's edge
+    ax.set_xlabel("effect of drawing it instead of its deck's average card\n(win-rate points, 95%)")
     ax.set_title(plot_text(f"{summary['game']}: per-card effect, separated from the deck"))
     fig.tight_layout()
     return _save(fig, path)
