@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  cardenvs decks validate mydeck.toml --game levelneo\n"
                "  cardenvs play levelneo --opponent heuristic\n"
                "  cardenvs replay replays/levelneo-....json --html game.html\n"
-               "  cardenvs match levelneo ppo heuristic --json match.json\n"
+               "  cardenvs match levelneo random heuristic --json match.json\n"
                "Run 'cardenvs COMMAND --help' for the options of a command.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
