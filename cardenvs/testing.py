@@ -1018,6 +1018,7 @@ def _roll_pairs(game: BatchGame, first: np.ndarray, second: np.ndarray, viewers:
     checker = RowChecker(spec, len(game.pool))
     bad = (check_conservation(spec, second) != 0) | np.array(
         [checker.first_error(second[i:i + 1], np.arange(i, i + 1)) is not None for i in range(m)], dtype=bool)
+    second = np.where(bad[:, None], first, second)  # no kernel reads a refused row: its sampled state stands in
     both = np.ascontiguousarray(np.concatenate([first, second]))
     view2 = np.concatenate([viewers, viewers])
 
