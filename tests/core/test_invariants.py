@@ -16,11 +16,7 @@ CI_GAMES = {"random-random": 2_000, "random-heuristic": 100, "heuristic-heuristi
 #: them), with the fields the completeness check names: test_observation_completeness is an expected failure there
 #: (strict: it must start passing when the observation is fixed, and then the entry goes), and the full invariant
 #: sweep runs every other check
-OBSERVATION_GAPS: dict[str, str] = {
-    "heartbreak": "resume_effect outside the choice step, the waiting [Counter] (kw_counter, kw_attacker), "
-                  "choice_kind and win_stage are not shown where they matter (16:10 UTC 28 Nov: 45 of 26,575 changes "
-                  "missing)",
-}
+OBSERVATION_GAPS: dict[str, str] = {}
 
 
 def test_invariants_under_every_pilot_pairing(game_name: str) -> None:

@@ -88,15 +88,25 @@ TRIGGER.export(globals(), "TRIGGER_")
 CONTEXT = _block(
     "heartbreak_context",
     ("my_decision", ()), ("my_turn", ()), ("first_turn", ()), ("swap_used", ()), ("climax_used", ()),
-    ("window_answer_stage", ()), ("window_mine", ()), ("trig_call", ()), ("trig_start", ()), ("trig_end", ()),
-    ("turn", (), "/100"), ("bypass_target_pending", ()), ("choice_swap", ()), ("choice_evolve", ()),
-    ("choice_mine", ()),
+    ("window_answer_stage", (), "Turbos played in the open response window: win_stage below 9"),
+    ("stack_resolving", (), "1 once the window has closed and its stack resolves: win_stage 9, at an effect choice"),
+    ("window_mine", ()), ("trig_call", ()), ("trig_start", ()), ("trig_end", ()),
+    ("turn", (), "/100"), ("bypass_target_pending", ()),
+    ("choice_swap", (), "the pending effect choice is swap_lead's"),
+    ("choice_evolve", (), "the pending effect choice is evolve's"), ("choice_mine", ()),
     ("pending_action", (S.MAX_ACTIONS,), "one-hot: the Lead's declared action waiting for its [Bypass] target"),
     ("window_return", (S.NUM_STEPS,), "one-hot, in a response window or an effect choice: the step the turn goes "
                                       "on with once the stack has resolved"),
-    ("resume_effect", (), "in an effect choice: the paused effect's index in its card's text"),
+    ("resume_effect", (), "the effect index at which the top stack entry resumes: at an effect choice the paused "
+                          "effect's index in its card's text, 0 elsewhere"),
     ("triggers_return", (S.NUM_STEPS,), "one-hot, while triggered abilities are being ordered and resolved: the "
                                         "step the turn goes on with after the last one"),
+    ("counter_waiting", (S.FIELD_CAP,), "one-hot: the field position of the attacked fighter, the turn player's "
+                                        "opponent's, whose [Counter] triggers once the action's [X Strike] entry has "
+                                        "resolved (HB-R2); all 0 while none waits or either fighter left the field "
+                                        "(it then does not trigger)"),
+    ("counter_attacker", (S.FIELD_CAP,), "one-hot: the field position of the attacker, the turn player's, that "
+                                         "the waiting [Counter] hits"),
 )
 CONTEXT.export(globals(), "CTX_")
 #: per player counts

@@ -17,7 +17,7 @@ from numba import njit
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
 
-from .board import MIN_REDUCED_HP, card_of, field_at
+from .board import MIN_REDUCED_HP, card_of, field_at, field_pos
 from .tables import (
     C_ACT_DMG,
     C_ARMOR,
@@ -207,8 +207,12 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
     out[c + L.CTX_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
     out[c + L.CTX_SWAP_USED] = row[S.SWAP_USED]
     out[c + L.CTX_CLIMAX_USED] = row[S.CLIMAX_USED]
-    if st == S.ST_WINDOW and row[S.WIN_STAGE] < S.WIN_RESOLVING:
+    # the window's stage at every step (0 outside a window; 9, resolving, at an effect choice): what is answered
+    # next and who answers depend on it, and both players saw every Turbo and pass that set it (HB-R4..R9)
+    if row[S.WIN_STAGE] < S.WIN_RESOLVING:
         out[c + L.CTX_WINDOW_ANSWER_STAGE] = row[S.WIN_STAGE]
+    else:
+        out[c + L.CTX_STACK_RESOLVING] = 1.0
     out[c + L.CTX_WINDOW_MINE] = 1.0 if row[S.WIN_ACTOR] == p else 0.0
     kind = row[S.TRIG_KIND]
     waiting = row[S.TRIG_COUNT] > 0
@@ -225,11 +229,20 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
                                                  and row[S.RET_STEP] == S.ST_TRIGGERS)
     if resolving_triggers and 0 <= row[S.TRIG_NEXT] < S.NUM_STEPS:  # where the turn goes on after them
         out[c + L.CTX_TRIGGERS_RETURN + row[S.TRIG_NEXT]] = 1.0
+    # the paused effect and its kind at every step (outside an effect choice: none, 0): where the top stack entry
+    # resumes and whether its next swap_lead / evolve asks are public, since both players saw the earlier effects
+    out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
+    out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
+    out[c + L.CTX_RESUME_EFFECT] = row[S.RESUME_EFFECT]
     if st == S.ST_CHOOSE:
-        out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
-        out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
         out[c + L.CTX_CHOICE_MINE] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
-        out[c + L.CTX_RESUME_EFFECT] = row[S.RESUME_EFFECT]
+    # HB-R2: a [Counter] waits for the [X Strike] entry (both saw the attack it answers); it triggers only while its
+    # fighter and the attacker are both on the field (effects.fire_counter), so only then is it shown
+    cpos = field_pos(row, 1 - tp, row[S.KW_COUNTER])
+    apos = field_pos(row, tp, row[S.KW_ATTACKER])
+    if cpos >= 0 and apos >= 0:
+        out[c + L.CTX_COUNTER_WAITING + cpos] = 1.0
+        out[c + L.CTX_COUNTER_ATTACKER + apos] = 1.0
     for side in range(2):  # each side's fighters, items and stock counts (one call site: one compiled version)
         scan_stock(row, ctab, p if side == 0 else o, info, side)
     for side in range(2):

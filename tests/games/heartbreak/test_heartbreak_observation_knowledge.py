@@ -1,10 +1,13 @@
 """The observation holds what its player knows (issue 38, step 1): two positions that differ only in what the viewer
 knows give it different observations, and positions that differ only in what it cannot know give the same one.
 
-Each case swaps the identities (``deck_list`` entries) of two instances of one player, so both positions hold the
-same cards; only where they lie differs. Each case failed before the ``stock_cards``, ``charged_cards`` and
-``unseen_cards`` fields and the context's ``pending_action``, ``window_return``, ``resume_effect`` and ``triggers_return`` existed (the two
-observations it expects to differ were equal).
+Each card case swaps the identities (``deck_list`` entries) of two instances of one player, so both positions hold
+the same cards; only where they lie differs. Each case failed before the ``stock_cards``, ``charged_cards`` and
+``unseen_cards`` fields and the context's ``pending_action``, ``window_return``, ``resume_effect`` and
+``triggers_return`` existed (the two observations it expects to differ were equal). The last three cases change one
+field of the resolving stack (what check_game's completeness check changes) and play both positions on to show
+that it matters; each failed with the observation of commit bb19f4a (``resume_effect`` and the choice kind shown
+only at an effect choice, the window's stage only in an open window, no waiting [Counter]).
 """
 from __future__ import annotations
 
@@ -13,13 +16,25 @@ from heartbreak_helpers import FILLER, POOL, build, do, field
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.heartbreak import SPEC
-from cardenvs.games.heartbreak.obs_layout import (CTX_PENDING_ACTION, CTX_RESUME_EFFECT, CTX_TRIGGERS_RETURN,
-                                                  CTX_WINDOW_RETURN)
+from cardenvs.games.heartbreak.obs_layout import (
+    CTX_CHOICE_SWAP,
+    CTX_COUNTER_ATTACKER,
+    CTX_COUNTER_WAITING,
+    CTX_PENDING_ACTION,
+    CTX_RESUME_EFFECT,
+    CTX_STACK_RESOLVING,
+    CTX_TRIGGERS_RETURN,
+    CTX_WINDOW_RETURN,
+)
 from cardenvs.games.heartbreak.observe import OBS
 from cardenvs.games.heartbreak.state import (
     CH_EVOLVE,
+    CH_SWAP,
+    FIELD_CAP,
     MAX_DECK,
     NUM_STEPS,
+    SK_INDEX,
+    ST_ACTION,
     ST_CHOOSE,
     ST_CLEANUP,
     ST_DRAW,
@@ -29,9 +44,12 @@ from cardenvs.games.heartbreak.state import (
     ST_TRIGGERS,
     ST_WINDOW,
     STATE,
+    WIN_RESOLVING,
 )
+from cardenvs.games.heartbreak.tables import TR_COUNTER
 
 
+STOP = "Reinforcements"  # a free Turbo: keeps a player's windows real decisions
 _POOL_TABLES = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0).pool.tables
 
 
@@ -171,3 +189,114 @@ def test_HB_L5_L6_the_trigger_step_shows_where_the_turn_goes_on() -> None:
         views.append(_obs(g.states[0], 1))
     assert not np.array_equal(views[0], views[1])
     assert OBS.get(views[1], "context")[CTX_TRIGGERS_RETURN + ST_CLEANUP] == 1.0
+
+
+# ---- what check_game's completeness check found missing on 28 Nov (16:10 UTC: 45 of 26,575 changes) --------------
+def _twins(build_position, change) -> tuple[BatchGame, BatchGame]:
+    """Two copies of one position, ``change(g)`` applied to the second: what the viewer knows differs in one field."""
+    g, h = build_position(), build_position()
+    change(h)
+    return g, h
+
+
+def _set(name: str, value: int):
+    """A change for :func:`_twins`: the state field ``name`` set to ``value``."""
+    def change(g: BatchGame) -> None:
+        field(g, name)[...] = value
+    return change
+
+
+def _top_index(g: BatchGame) -> int:
+    n = int(field(g, "stack_count"))
+    return int(field(g, "stack")[n - 1, SK_INDEX]) if n else -1
+
+
+def _views_differ(g: BatchGame, h: BatchGame) -> bool:
+    """Whether the player to act in ``g`` sees the two positions differently (observation or mask)."""
+    p = int(g.to_act[0])
+    return (not np.array_equal(_obs(g.states[0], p), _obs(h.states[0], p))
+            or not np.array_equal(g.legal_mask([p]), h.legal_mask([p])))
+
+
+def _currents_window() -> BatchGame:
+    """Player 0 has played Changing Currents (swap_lead, then rise its Lead) in its main phase; player 1 answers."""
+    g = build({"lead": FILLER, "backup": [FILLER, FILLER], "hand": ["Changing Currents", FILLER]},
+              {"lead": "Reefling Scout", "hand": [FILLER]})
+    do(g, "hand", 0)
+    assert int(field(g, "step")) == ST_WINDOW and int(g.to_act[0]) == 1
+    return g
+
+
+def test_HB_R7_where_the_top_stack_entry_resumes_is_shown_at_every_step() -> None:
+    """HB-R7 (each entry's effects resolve in printed order): at which effect the top entry resumes (``resume_effect``)
+    and whether an effect choice is pending (``choice_kind``) decide what resolves next; both players saw every effect
+    resolve, so the observation shows them at every step, not only while the choice is asked (0 elsewhere, where
+    the rules keep them 0). Changing Currents waits in a window: resumed at its second effect it would skip the
+    swap_lead choice, and with a swap choice already pending it would not ask one."""
+    for name, value in (("resume_effect", 1), ("choice_kind", CH_SWAP)):
+        g, h = _twins(_currents_window, _set(name, value))
+        assert _views_differ(g, h), name
+        do(g, "pass", player=1)
+        do(h, "pass", player=1)
+        # it matters: the real position asks player 0 which Back-Up becomes the Lead, the changed one does not
+        assert int(field(g, "step")) == ST_CHOOSE and int(field(h, "step")) != ST_CHOOSE, name
+    h = _currents_window()
+    field(h, "resume_effect")[...] = 1
+    ctx = OBS.get(_obs(h.states[0], 1), "context")
+    assert ctx[CTX_RESUME_EFFECT] == 1.0 and ctx[CTX_CHOICE_SWAP] == 0.0
+
+
+def test_HB_R8_whether_the_window_is_open_or_its_stack_resolving_is_shown() -> None:
+    """HB-R8 (a pass closes the window, then the stack resolves, HB-R7): an effect choice is asked while the closed
+    window's stack resolves (``win_stage`` 9), and after the choice the rest resolves at once; a window still open
+    would give the other player an answer first. The observation tells them apart (``stack_resolving``), at the
+    choice and in an open window."""
+    def at_choice() -> BatchGame:
+        g = _currents_window()
+        do(g, "pass", player=1)
+        assert int(field(g, "step")) == ST_CHOOSE and int(field(g, "win_stage")) == WIN_RESOLVING
+        return g
+
+    g, h = _twins(at_choice, _set("win_stage", 0))
+    assert _views_differ(g, h)
+    assert OBS.get(_obs(g.states[0], 0), "context")[CTX_STACK_RESOLVING] == 1.0
+    do(g, "swap", 0)
+    do(h, "swap", 0)
+    assert int(field(g, "step")) != ST_WINDOW and int(field(h, "step")) == ST_WINDOW  # h: player 1 answers again
+    g, h = _twins(_currents_window, _set("win_stage", WIN_RESOLVING))
+    assert _views_differ(g, h)
+    assert OBS.get(_obs(g.states[0], 1), "context")[CTX_STACK_RESOLVING] == 0.0
+
+
+def _strike_window() -> BatchGame:
+    """Pyre Duelist ([Dual Strike]) has hit Reefling Leviathan ([Armor 20] [Counter 20]) with Twin Cuts: the Strike
+    rise waits in its window (player 1 answers) and the Leviathan's [Counter] waits behind it (HB-R2)."""
+    g = build({"lead": "Pyre Duelist", "backup": [FILLER], "hand": [STOP]},
+              {"lead": "Reefling Leviathan", "backup": [FILLER], "hand": [FILLER]}, step=ST_ACTION)
+    do(g, "act", 0)
+    do(g, "pass", player=1)  # no answer to the action: it resolves, [Dual Strike] triggers
+    assert int(field(g, "step")) == ST_WINDOW and int(g.to_act[0]) == 1
+    assert int(field(g, "kw_counter")) == int(field(g, "lead")[1, 0])
+    return g
+
+
+def test_HB_R2_K3_the_counter_waiting_behind_a_strike_rise_is_shown() -> None:
+    """HB-R2, HB-K3, HB-K4: after an attack the target survived, its [Counter] triggers once the attacker's [X Strike]
+    entry has resolved; both players saw the attack, so while the Strike's window is open the observation shows
+    which fighter's Counter waits and which attacker it hits (``counter_waiting``, ``counter_attacker``: field
+    positions). Without them a position where no Counter waits looks the same, and only one of the two then opens a
+    window for the Counter."""
+    for name in ("kw_counter", "kw_attacker"):
+        g, h = _twins(_strike_window, _set(name, -1))
+        assert _views_differ(g, h), name
+        do(g, "pass", player=1)
+        do(h, "pass", player=1)
+        assert _top_index(g) == TR_COUNTER and int(field(h, "stack_count")) == 0, name
+    g = _strike_window()
+    for viewer in (0, 1):
+        ctx = OBS.get(_obs(g.states[0], viewer), "context")
+        assert ctx[CTX_COUNTER_WAITING:CTX_COUNTER_WAITING + FIELD_CAP].tolist() == [1.0, 0.0, 0.0, 0.0]
+        assert ctx[CTX_COUNTER_ATTACKER:CTX_COUNTER_ATTACKER + FIELD_CAP].tolist() == [1.0, 0.0, 0.0, 0.0]
+    do(g, "pass", player=1)  # the Counter has triggered: nothing waits any more
+    ctx = OBS.get(_obs(g.states[0], 0), "context")
+    assert ctx[CTX_COUNTER_WAITING:CTX_COUNTER_ATTACKER + FIELD_CAP].sum() == 0.0
