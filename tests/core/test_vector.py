@@ -11,7 +11,7 @@ from cardenvs.core.header import LIVE
 def test_vec_env_masks_and_autoreset(game_name: str) -> None:
     env = cardenvs.make_vec(game_name, 16, opponent="random", seed=3)
     obs = env.reset()
-    assert obs.shape == (16, env.observation_space.shape[0]) and obs.dtype == np.float32
+    assert obs.shape == (16, env.observation_space.shape[0]) and obs.dtype == env.observation_space.dtype  # compact
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(3000):
