@@ -10,7 +10,8 @@ overdrive}``) and ``effects``: ``{trigger, index, condition, op, <op args>}`` ta
 * ``cards[n, NUM_CARD_COLUMNS]``: one row per card (columns ``C_*``);
 * ``effects[n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]``: each card's effects in file order (columns ``E_*``; unused rows have
   ``E_TRIGGER = -1``);
-* ``features[n, CARD_SIZE]`` (float32): each card's observation block (``obs_layout.card_features``).
+* ``features[n, CARD_SIZE]`` (int16, the observation's dtype): each card's observation block
+  (``obs_layout.card_features``).
 
 Adding a card that uses the existing triggers, conditions, targets and ops needs no code change.
 """

@@ -18,7 +18,8 @@ def reasons_table() -> str:
 def tables() -> str:
     return "\n\n".join([
         f"### Action space ({ACTIONS.size} actions)\n\n" + ACTIONS.markdown().replace("| offset |", "| first id |"),
-        f"### Observation ({OBS.size} floats)\n\n" + OBS.markdown(),
+        f"### Observation ({OBS.size} entries, {OBS.dtype_scalar.__name__}; the float view divides each entry stored "
+        f"xN by N)\n\n" + OBS.markdown(),
         f"### State row ({STATE.size} int32)\n\n" + STATE.markdown(),
         f"### Card table columns ({CARD_COLUMNS.size} int32 per card, `tables.cards`)\n\n"
         + CARD_COLUMNS.markdown().replace("| offset |", "| column |"),

@@ -1,12 +1,14 @@
-"""heartbreak observation: one float32 row per player view, declared as a Layout (table in RULES.md).
+"""heartbreak observation: one int16 row per player view, declared as a Layout (table in RULES.md).
 
 "own" is the observing player, "opp" the other. Never encoded: which card is where among the cards a player cannot
 see: the opponent's hand, charged cards, face-down stock cards (HB-I15, HB-C8) and face-down Lead during setup
 (present only), any deck's order, and the face-down heart cards (hidden from both players, HB-H9). Those are counted
 only together, by card id, in ``unseen_cards`` (each deck list is known). The own charged and face-down stock cards
 are encoded (``charged_cards``, ``stock_cards``): their owner knows them.
-HP and damage are divided by 100, keyword numbers by 10. Every observed card carries ``card_id`` (pool index + 1;
-0 for no card or a hidden one); ``obs_layout.OBS_CARD_IDS`` (``SPEC.obs_card_ids``) lists those indices.
+The kernels write integers only (compact, issue 41): HP and damage in tens, keyword numbers as their tens, counts and
+the turn as they are; the layout's divisors turn them into the float view (HP / 100, Armor / 10, deck / 10, turn /
+100: ``obs_layout``'s docstring). Every observed card carries ``card_id`` (pool index + 1; 0 for no card or a
+hidden one); ``obs_layout.OBS_CARD_IDS`` (``SPEC.obs_card_ids``) lists those indices.
 The layouts live in ``obs_layout.py``; the kernels below write every entry by its generated name (``L.CARD_HP``).
 """
 from __future__ import annotations
@@ -128,9 +130,9 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     hp = ctab[card, C_HP] + up - down
     if down > 0 and hp < MIN_REDUCED_HP:
         hp = MIN_REDUCED_HP
-    out[at + L.FIGHTER_HP_NOW] = hp / 100.0
-    out[at + L.FIGHTER_DAMAGE] = row[S.DAMAGE + k] / 100.0
-    out[at + L.FIGHTER_HP_LEFT] = (hp - row[S.DAMAGE + k]) / 100.0
+    out[at + L.FIGHTER_HP_NOW] = hp // 10  # in tens (every HP and damage amount is): the float view's HP / 100
+    out[at + L.FIGHTER_DAMAGE] = row[S.DAMAGE + k] // 10
+    out[at + L.FIGHTER_HP_LEFT] = (hp - row[S.DAMAGE + k]) // 10
     out[at + L.FIGHTER_RESTED] = row[S.RESTED + k]
     out[at + L.FIGHTER_ACTED] = row[S.ACTED + k]
     for j in range(S.MAX_SKILLS):
@@ -139,9 +141,9 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     for kw in range(KW_BANEFUL):  # armor, ward, counter, bypass, attack bonus (a loop index: one compiled version)
         v = keyword_with(row, ctab, q, inst, it, kw)
         if kw == KW_BYPASS:
-            out[at + L.FIGHTER_BYPASS_NOW] = 1.0 if v > 0 else 0.0
+            out[at + L.FIGHTER_BYPASS_NOW] = 1 if v > 0 else 0
         else:
-            out[at + _KW_OUT[kw]] = v / 10.0
+            out[at + _KW_OUT[kw]] = v // 10  # Armor 20 -> 2 (the float view's Armor / 10)
     # board.strike_of: the highest X counts
     x = max(1, row[S.MOD_STRIKE + k])
     if row[S.SILENCED + k] == 0:
@@ -151,9 +153,9 @@ def write_fighter(row: np.ndarray, tables, q: int, pos: int, info: np.ndarray, s
     out[at + L.FIGHTER_STRIKE_NOW] = x
     out[at + L.FIGHTER_STOCK] = info[side, pos, 2]
     out[at + L.FIGHTER_STOCK_FACE_DOWN] = info[side, pos, 3]
-    out[at + L.FIGHTER_MAY_EVOLVE] = 1.0 if row[S.SINCE_TURN + k] < row[H_TURN] else 0.0
+    out[at + L.FIGHTER_MAY_EVOLVE] = 1 if row[S.SINCE_TURN + k] < row[H_TURN] else 0
     if it >= 0:
-        out[at + L.FIGHTER_HAS_ITEM] = 1.0
+        out[at + L.FIGHTER_HAS_ITEM] = 1
         write_card(feat, card_of(row, q, it), out, at + L.FIGHTER_ITEM)
 
 
@@ -192,7 +194,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
 @helper
 def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndarray) -> None:
     """``observe_row`` with its scratch (``info``, see ``scan_stock``) passed in, so a batch allocates it once."""
-    out[:] = 0.0
+    out[:] = 0
     if p < 0 or p > 1:  # no viewer (e.g. a finished game in a batch): all zeros
         return
     ctab = tables.cards
@@ -200,11 +202,11 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
     o = 1 - p
     tp = row[S.TURN_PLAYER]
     st = row[S.STEP]
-    out[L.O_STEP + st] = 1.0
+    out[L.O_STEP + st] = 1
     c = L.O_CONTEXT
-    out[c + L.CTX_MY_DECISION] = 1.0 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0.0
-    out[c + L.CTX_MY_TURN] = 1.0 if tp == p else 0.0
-    out[c + L.CTX_FIRST_TURN] = 1.0 if row[H_TURN] == 1 else 0.0
+    out[c + L.CTX_MY_DECISION] = 1 if row[H_STATUS] == LIVE and row[H_TO_ACT] == p else 0
+    out[c + L.CTX_MY_TURN] = 1 if tp == p else 0
+    out[c + L.CTX_FIRST_TURN] = 1 if row[H_TURN] == 1 else 0
     out[c + L.CTX_SWAP_USED] = row[S.SWAP_USED]
     out[c + L.CTX_CLIMAX_USED] = row[S.CLIMAX_USED]
     # the window's stage at every step (0 outside a window; 9, resolving, at an effect choice): what is answered
@@ -212,43 +214,43 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
     if row[S.WIN_STAGE] < S.WIN_RESOLVING:
         out[c + L.CTX_WINDOW_ANSWER_STAGE] = row[S.WIN_STAGE]
     else:
-        out[c + L.CTX_STACK_RESOLVING] = 1.0
-    out[c + L.CTX_WINDOW_MINE] = 1.0 if row[S.WIN_ACTOR] == p else 0.0
+        out[c + L.CTX_STACK_RESOLVING] = 1
+    out[c + L.CTX_WINDOW_MINE] = 1 if row[S.WIN_ACTOR] == p else 0
     kind = row[S.TRIG_KIND]
     waiting = row[S.TRIG_COUNT] > 0
-    out[c + L.CTX_TRIG_CALL] = 1.0 if kind == TR_CALL and waiting else 0.0
-    out[c + L.CTX_TRIG_START] = 1.0 if kind == TR_START and waiting else 0.0
-    out[c + L.CTX_TRIG_END] = 1.0 if kind == TR_END and waiting else 0.0
-    out[c + L.CTX_TURN] = row[H_TURN] / 100.0
-    out[c + L.CTX_BYPASS_TARGET_PENDING] = 1.0 if row[S.PENDING_ACTION] >= 0 and st == S.ST_TARGET else 0.0
+    out[c + L.CTX_TRIG_CALL] = 1 if kind == TR_CALL and waiting else 0
+    out[c + L.CTX_TRIG_START] = 1 if kind == TR_START and waiting else 0
+    out[c + L.CTX_TRIG_END] = 1 if kind == TR_END and waiting else 0
+    out[c + L.CTX_TURN] = row[H_TURN]
+    out[c + L.CTX_BYPASS_TARGET_PENDING] = 1 if row[S.PENDING_ACTION] >= 0 and st == S.ST_TARGET else 0
     if st == S.ST_TARGET and 0 <= row[S.PENDING_ACTION] < S.MAX_ACTIONS:  # the action its player declared (HB-K1)
-        out[c + L.CTX_PENDING_ACTION + row[S.PENDING_ACTION]] = 1.0
+        out[c + L.CTX_PENDING_ACTION + row[S.PENDING_ACTION]] = 1
     if (st == S.ST_WINDOW or st == S.ST_CHOOSE) and 0 <= row[S.RET_STEP] < S.NUM_STEPS:  # both saw it open there
-        out[c + L.CTX_WINDOW_RETURN + row[S.RET_STEP]] = 1.0
+        out[c + L.CTX_WINDOW_RETURN + row[S.RET_STEP]] = 1
     resolving_triggers = st == S.ST_TRIGGERS or ((st == S.ST_WINDOW or st == S.ST_CHOOSE)
                                                  and row[S.RET_STEP] == S.ST_TRIGGERS)
     if resolving_triggers and 0 <= row[S.TRIG_NEXT] < S.NUM_STEPS:  # where the turn goes on after them
-        out[c + L.CTX_TRIGGERS_RETURN + row[S.TRIG_NEXT]] = 1.0
+        out[c + L.CTX_TRIGGERS_RETURN + row[S.TRIG_NEXT]] = 1
     # the paused effect and its kind at every step (outside an effect choice: none, 0): where the top stack entry
     # resumes and whether its next swap_lead / evolve asks are public, since both players saw the earlier effects
-    out[c + L.CTX_CHOICE_SWAP] = 1.0 if row[S.CHOICE_KIND] == S.CH_SWAP else 0.0
-    out[c + L.CTX_CHOICE_EVOLVE] = 1.0 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0.0
+    out[c + L.CTX_CHOICE_SWAP] = 1 if row[S.CHOICE_KIND] == S.CH_SWAP else 0
+    out[c + L.CTX_CHOICE_EVOLVE] = 1 if row[S.CHOICE_KIND] == S.CH_EVOLVE else 0
     out[c + L.CTX_RESUME_EFFECT] = row[S.RESUME_EFFECT]
     if st == S.ST_CHOOSE:
-        out[c + L.CTX_CHOICE_MINE] = 1.0 if row[S.CHOICE_PLAYER] == p else 0.0
+        out[c + L.CTX_CHOICE_MINE] = 1 if row[S.CHOICE_PLAYER] == p else 0
     # HB-R2: a [Counter] waits for the [X Strike] entry (both saw the attack it answers); it triggers only while its
     # fighter and the attacker are both on the field (effects.fire_counter), so only then is it shown
     cpos = field_pos(row, 1 - tp, row[S.KW_COUNTER])
     apos = field_pos(row, tp, row[S.KW_ATTACKER])
     if cpos >= 0 and apos >= 0:
-        out[c + L.CTX_COUNTER_WAITING + cpos] = 1.0
-        out[c + L.CTX_COUNTER_ATTACKER + apos] = 1.0
+        out[c + L.CTX_COUNTER_WAITING + cpos] = 1
+        out[c + L.CTX_COUNTER_ATTACKER + apos] = 1
     for side in range(2):  # each side's fighters, items and stock counts (one call site: one compiled version)
         scan_stock(row, ctab, p if side == 0 else o, info, side)
     for side in range(2):
         q = p if side == 0 else o
         base = L.O_COUNTS + side * L.COUNTS_SIZE
-        out[base + L.COUNT_DECK] = row[S.DECK_COUNT + q] / 10.0
+        out[base + L.COUNT_DECK] = row[S.DECK_COUNT + q]
         out[base + L.COUNT_HAND] = row[S.HAND_COUNT + q]
         out[base + L.COUNT_HEART] = row[S.HEART_COUNT + q]
         down = 0
@@ -261,13 +263,13 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
             if j < top10:
                 continue  # deeper cards: face down (hidden from both) or in public_cards' heart pile
             hat = L.O_HEART + (side * S.HEART_SLOTS + j - top10) * L.HEART_SLOT_SIZE
-            out[hat + L.HEART_SLOT_PRESENT] = 1.0
+            out[hat + L.HEART_SLOT_PRESENT] = 1
             if up:
-                out[hat + L.HEART_SLOT_FACE_UP] = 1.0
+                out[hat + L.HEART_SLOT_FACE_UP] = 1
                 write_card(feat, card_of(row, q, inst), out, hat + L.HEART_SLOT_CARD)
         out[base + L.COUNT_HEART_FACE_DOWN] = down
         out[base + L.COUNT_CHARGE] = row[S.CHARGE_COUNT + q]
-        out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q] / 10.0
+        out[base + L.COUNT_DISCARD] = row[S.DISCARD_COUNT + q]
         out[base + L.COUNT_BACKUP] = row[S.BACKUP_COUNT + q]
         out[base + L.COUNT_STOCK] = row[S.STOCK_COUNT + q]
         out[base + L.COUNT_ON_STACK] = row[S.RESOLVING_COUNT + q]
@@ -284,7 +286,7 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
             host = row[S.STOCK_HOST + q * S.MAX_DECK + inst]
             for pos in range(S.FIELD_CAP):
                 if host >= 0 and info[side, pos, 0] == host:
-                    out[L.O_STOCK_CARDS + (side * S.FIELD_CAP + pos) * S.POOL_CAP + card_of(row, q, inst)] += 1.0
+                    out[L.O_STOCK_CARDS + (side * S.FIELD_CAP + pos) * S.POOL_CAP + card_of(row, q, inst)] += 1
                     break
         if q == p:
             count_zone(row, q, S.CHARGE, S.CHARGE_COUNT, S.MAX_DECK, -1, out, L.O_CHARGED_CARDS)
@@ -297,31 +299,31 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
             if q == p or row[S.FACE_UP + q * S.MAX_DECK + inst] != 0:
                 write_fighter(row, tables, q, pos, info, side, out, at)
             else:  # the opponent's face-down Lead during setup: present, nothing else
-                out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1.0
+                out[at + L.FIGHTER_CARD + L.CARD_PRESENT] = 1
     for i in range(min(row[S.HAND_COUNT + p], S.HAND_SLOTS)):  # board.hand_window: every distinct card is here
         write_card(feat, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), out, L.O_HAND + i * L.CARD_SIZE)
     for j in range(row[S.STACK_COUNT]):
         b = S.STACK + j * S.NUM_STACK_COLS
         at = L.O_STACK + j * L.STACK_ENTRY_SIZE
         q = row[b + S.SK_PLAYER]
-        out[at + L.STACK_ENTRY_PRESENT] = 1.0
-        out[at + L.STACK_ENTRY_KIND + row[b + S.SK_KIND]] = 1.0
-        out[at + L.STACK_ENTRY_MINE] = 1.0 if q == p else 0.0
+        out[at + L.STACK_ENTRY_PRESENT] = 1
+        out[at + L.STACK_ENTRY_KIND + row[b + S.SK_KIND]] = 1
+        out[at + L.STACK_ENTRY_MINE] = 1 if q == p else 0
         out[at + L.STACK_ENTRY_CANCELLED] = row[b + S.SK_CANCEL]
         out[at + L.STACK_ENTRY_INDEX] = row[b + S.SK_INDEX]
         t = row[b + S.SK_TARGET]
         if t >= 0:
             for pos in range(S.FIELD_CAP):
                 if field_at(row, 1 - q, pos) == t:
-                    out[at + L.STACK_ENTRY_TARGET + pos] = 1.0
+                    out[at + L.STACK_ENTRY_TARGET + pos] = 1
         if row[b + S.SK_KIND] != S.K_PHASE and row[b + S.SK_INST] >= 0:
             write_card(feat, card_of(row, q, row[b + S.SK_INST]), out, at + L.STACK_ENTRY_CARD)
     for j in range(row[S.TRIG_COUNT]):
         b = S.TRIG + j * S.NUM_TRIG_COLS
         q = row[b + S.TQ_PLAYER]
         at = L.O_TRIGGERS + j * L.TRIGGER_SIZE
-        out[at + L.TRIGGER_PRESENT] = 1.0
-        out[at + L.TRIGGER_MINE] = 1.0 if q == p else 0.0
+        out[at + L.TRIGGER_PRESENT] = 1
+        out[at + L.TRIGGER_MINE] = 1 if q == p else 0
         write_card(feat, card_of(row, q, row[b + S.TQ_INST]), out, at + L.TRIGGER_CARD)
     if st == S.ST_SETUP_LEAD and row[S.SETUP_PLAYER] == p and row[H_STATUS] == LIVE:
         # the player looks through its own deck: each distinct Lead-capable card, at the instance its action names
@@ -339,16 +341,16 @@ def observe_into(row: np.ndarray, tables, p: int, out: np.ndarray, info: np.ndar
             if not first or inst >= S.LEAD_SLOTS:  # (never the latter: reset_row orders first copies first)
                 continue
             at = L.O_LEAD_OPTIONS + inst * L.LEAD_OPTION_SIZE
-            out[at + L.LEAD_OPT_OFFERED] = 1.0
+            out[at + L.LEAD_OPT_OFFERED] = 1
             out[at + L.LEAD_OPT_LEVEL] = ctab[card, C_LEVEL]
-            out[at + L.LEAD_OPT_HP] = ctab[card, C_HP] / 100.0
-            out[at + L.LEAD_OPT_ARMOR] = ctab[card, C_ARMOR] / 10.0
-            out[at + L.LEAD_OPT_WARD] = ctab[card, C_WARD] / 10.0
-            out[at + L.LEAD_OPT_COUNTER] = ctab[card, C_COUNTER] / 10.0
+            out[at + L.LEAD_OPT_HP] = ctab[card, C_HP] // 10
+            out[at + L.LEAD_OPT_ARMOR] = ctab[card, C_ARMOR] // 10
+            out[at + L.LEAD_OPT_WARD] = ctab[card, C_WARD] // 10
+            out[at + L.LEAD_OPT_COUNTER] = ctab[card, C_COUNTER] // 10
             out[at + L.LEAD_OPT_STRIKE] = ctab[card, C_STRIKE]
             out[at + L.LEAD_OPT_BYPASS] = ctab[card, C_BYPASS]
-            out[at + L.LEAD_OPT_ACTION1_DAMAGE] = ctab[card, C_ACT_DMG] / 100.0
-            out[at + L.LEAD_OPT_CARD_ID] = card + 1.0
+            out[at + L.LEAD_OPT_ACTION1_DAMAGE] = ctab[card, C_ACT_DMG] // 10
+            out[at + L.LEAD_OPT_CARD_ID] = card + 1
 
 
 @njit(cache=True, inline="always")

@@ -21,7 +21,7 @@ class Tables(NamedTuple):
 
     cards: np.ndarray  # int32 [n, NUM_CARD_COLUMNS]: one row per card, columns C_*
     effects: np.ndarray  # int32 [n, MAX_EFFECTS, NUM_EFFECT_COLUMNS]: effects in file order, columns E_*
-    features: np.ndarray  # float32 [n, obs_layout.CARD_SIZE]: each card's observation block
+    features: np.ndarray  # int16 [n, obs_layout.CARD_SIZE]: each card's observation block, stored as the obs is
 
 
 def codes(vocabulary: tuple[str, ...], *names: str) -> tuple[int, ...]:

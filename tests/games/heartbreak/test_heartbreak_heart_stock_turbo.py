@@ -96,7 +96,7 @@ def test_HB_H9_face_down_heart_cards_are_hidden_from_both_face_up_ones_public() 
     row = g.states[0]
     for viewer in (0, 1):
         variant = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
-        obs = np.zeros((2, SPEC.obs_dim), np.float32)
+        obs = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
         SPEC.kernels.batch_observe(np.stack([row, variant]), g.pool.tables, np.array([viewer, viewer], np.int32), obs)
         assert np.array_equal(obs[0], obs[1])
         side = 0 if viewer == 0 else 1
@@ -187,7 +187,7 @@ def test_HB_I12_I13_I16_items_equip_into_stock_one_per_fighter_and_work_face_up(
     assert zone_names(g, 0, "stock") == ["Kelp Mail"]
     assert int(field(g, "stock_host")[0, field(g, "stock")[0, 0]]) == inst_at(g, 0, 0)
     assert not is_legal(g, "onto", onto(0, 0))  # HB-I13: one item per fighter
-    obs = OBS.get(g.observe([0])[0], "field")[0, 0]
+    obs = OBS.get(SPEC.float_observation(g.observe([0]))[0], "field")[0, 0]  # the float view: HP / 100
     from cardenvs.games.heartbreak.obs_layout import FIGHTER_ARMOR_NOW, FIGHTER_HP_NOW
 
     # HB-I16: +20 HP and Armor 10 from the item
@@ -205,7 +205,7 @@ def test_HB_I15_face_down_stock_is_private_and_inactive() -> None:
     assert armor_of(g.states[0], g.pool.tables.cards, 0, inst_at(g, 0, 0)) == 0  # inactive face down
     row = g.states[0]
     variant = SPEC.hide(row, 1, np.random.default_rng(0), g.pool)
-    obs = np.zeros((2, SPEC.obs_dim), np.float32)
+    obs = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
     SPEC.kernels.batch_observe(np.stack([row, variant]), g.pool.tables, np.array([1, 1], np.int32), obs)
     assert np.array_equal(obs[0], obs[1])  # the opponent's view does not depend on it
 

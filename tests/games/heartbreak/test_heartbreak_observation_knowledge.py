@@ -54,7 +54,7 @@ _POOL_TABLES = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0).pool.tables
 
 
 def _obs(row: np.ndarray, viewer: int) -> np.ndarray:
-    obs = np.zeros((1, SPEC.obs_dim), np.float32)
+    obs = np.zeros((1, SPEC.obs_dim), SPEC.obs_dtype)  # stored integers: flags and counts read as they are
     SPEC.kernels.batch_observe(row[None, :].copy(), _POOL_TABLES, np.array([viewer], np.int32), obs)
     return obs[0]
 

@@ -307,7 +307,7 @@ def test_HB_C8_charged_cards_are_hidden_from_the_opponent() -> None:
     g = build({"lead": "Kiln Warden", "charge": ["Magma Tyrant", "Flash Burn"]}, {"lead": "Reefling Scout"})
     row = g.states[0]
     variant = SPEC.hide(row, 1, np.random.default_rng(0), g.pool)
-    obs = np.zeros((2, SPEC.obs_dim), np.float32)
+    obs = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
     SPEC.kernels.batch_observe(np.stack([row, variant]), g.pool.tables, np.array([1, 1], np.int32), obs)
     assert np.array_equal(obs[0], obs[1])
     assert OBS.get(obs[0], "counts")[1, 4] == 2  # the count is public
