@@ -33,8 +33,12 @@ def _old_model(tmp_path: Path, net: list[int]) -> Path:
         def step(self, action):
             return np.zeros(self.observation_space.shape, np.float32), 0.0, True, False, {}
 
+    kwargs = card_embedding_kwargs(GAME, 4)
+    ext = kwargs["features_extractor_kwargs"]
+    if "divisors" in ext:  # a compact observation (issue 41): the old model divided the old part as the new does
+        ext["divisors"] = ext["divisors"][:spec.obs_dim - APPENDED]
     model = MaskablePPO("MlpPolicy", DummyVecEnv([Old]), seed=1, device="cpu", n_steps=8, batch_size=8,
-                        policy_kwargs={"net_arch": {"pi": net, "vf": net}, **card_embedding_kwargs(GAME, 4)})
+                        policy_kwargs={"net_arch": {"pi": net, "vf": net}, **kwargs})
     path = tmp_path / "old.zip"
     model.save(str(path))
     from cardenvs.agents.policy import trust_pickle_file
