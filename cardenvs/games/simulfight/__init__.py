@@ -18,8 +18,10 @@ from .actions import action_name, render
 from .cards import FULL_DECK, load_deck, load_pool
 from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
 from .obs_layout import OBS_CARD_IDS
-from .observe import hide, redeal_cards
-from .state import MAX_DECK, ROUND_CAP, check_rows
+from .hidden import hide
+from .observe import redeal_cards
+from .row_check import check_rows
+from .state import MAX_DECK, ROUND_CAP
 
 _PLAN = ("during a phase the other seat's {what} is what its secret plan has made of it (SF-R2: the observation "
          "shows it as at the phase start), and the player's own is shown live ({shown}), so a change of it shows at "
@@ -55,11 +57,12 @@ SPEC = declare(
     kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
     default_decks=(FULL_DECK, FULL_DECK),
     obs_card_ids=OBS_CARD_IDS,
+    hide=hide,  # hidden.py: it re-deals the other seat's plan with the kernels, so it sits above them
     # action i of these ranges concerns deck instance i, which block i of the observation field describes
     action_obs_blocks=(("play", "my_cards"), ("use", "my_cards"), ("ally", "my_cards"), ("foe", "opp_cards")),
     noop_action=0,
     extra={
-        # a row written from outside must hold values the kernels can follow (state.check_rows; cardenvs/core/rows.py)
+        # a row written from outside must hold values the kernels can follow (row_check.check_rows; cardenvs/core/rows.py)
         "check_rows": check_rows,
         # check_game's decision-timing check pins the cards a step reveals; a simultaneous plan is revealed whole
         # when it lands, so that check re-deals the hidden cards alone (observe.redeal_cards); hide() re-deals the

@@ -309,7 +309,7 @@ def decision_ok(row: np.ndarray, cards: np.ndarray, p: int) -> bool:
     value and, in a sub-decision, ``cur_inst`` an instance of p's deck list, ``cur_trigger`` a trigger of an ability
     that card has (a health cost to pay for SUB_PAYER) and ``cur_entry`` one of its entries? The kernels follow these
     fields as indices; every row the rules write passes, and a row from outside is refused before it reaches a kernel
-    (``state.check_rows``), but a caller can hand the raw kernels any row (check_game's completeness check changes
+    (``row_check.check_rows``), but a caller can hand the raw kernels any row (check_game's completeness check changes
     one field of a real row), so the mask, the step and the observation read nothing through a bad one (no legal
     action, no pending ability shown) instead of reading outside their tables."""
     if row[S.PHASE] != S.PH_DEFEND and row[S.PHASE] != S.PH_ATTACK:

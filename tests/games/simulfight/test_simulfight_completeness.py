@@ -1,6 +1,6 @@
 """What the completeness check (issue 38, docs/CHECKS.md "Observation completeness") needs from simulfight.
 
-* Rows no rule writes: ``state.check_rows`` (``SPEC.extra["check_rows"]``) refuses a row written from outside whose
+* Rows no rule writes: ``row_check.check_rows`` (``SPEC.extra["check_rows"]``) refuses a row written from outside whose
   phase, pending sub-decision or snapshot points at nothing, before a kernel reads it; the raw kernels, which a
   caller can hand any row, read nothing through such a row (``rules.decision_ok``). Before, a changed ``sub`` or
   ``cur_inst`` made the observation kernel read outside its tables (found with NUMBA_BOUNDSCHECK=1).
@@ -23,9 +23,8 @@ from cardenvs.games.simulfight import SPEC, hide
 from cardenvs.games.simulfight import obs_layout as L
 from cardenvs.games.simulfight.observe import observe_row, redeal_cards
 from cardenvs.games.simulfight.rules import mask_row, step_row
-from cardenvs.games.simulfight.state import (
-    STATE, SUB_PAYER, SUB_TARGET, TR_ATTACK, TR_PLAY, check_rows,
-)
+from cardenvs.games.simulfight.row_check import check_rows
+from cardenvs.games.simulfight.state import STATE, SUB_PAYER, SUB_TARGET, TR_ATTACK, TR_PLAY
 from cardenvs.testing import check_conservation, completeness_ignored
 
 from simulfight_helpers import PH_ATTACK, PH_DEFEND, Game
