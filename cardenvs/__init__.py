@@ -106,7 +106,7 @@ _LAZY = {
     "make_agent": "cardenvs.agents", "default_pilot": "cardenvs.agents", "describe_pilot": "cardenvs.agents",
     "run_tournament": "cardenvs.eval.tournament", "run_sprt": "cardenvs.eval.tournament",
     "run_gauntlet": "cardenvs.eval.gauntlet", "run_match": "cardenvs.eval.head_to_head",
-    "summarize": "cardenvs.eval.report", "write_report": "cardenvs.eval.report",
+    "summarize": "cardenvs.eval.report", "write_report": "cardenvs.eval.report", "RichProgress": "cardenvs.eval.report",
     "balance_report": "cardenvs.eval.balance", "optimize_deck": "cardenvs.eval.optimize",
 }
 
@@ -154,7 +154,7 @@ __all__ = [
     # agents
     "default_pilot", "describe_pilot", "make_agent",
     # evaluation
-    "balance_report", "optimize_deck", "run_gauntlet", "run_match", "run_sprt", "run_tournament", "summarize",
+    "RichProgress", "balance_report", "optimize_deck", "run_gauntlet", "run_match", "run_sprt", "run_tournament", "summarize",
     "write_report",
     # decks, replays, checking
     "Replay", "ReplayError", "check_game", "legal_moves", "random_deck", "random_decks", "record_match", "write_deck",

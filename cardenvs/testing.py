@@ -812,14 +812,11 @@ UNKNOWABLE_FIELDS = {
 }
 
 
-#: games the completeness check does not run on by default yet, and why. The check changes one known field of a
-#: sampled row and hands the row to the game's kernels; a game whose pointer fields (an entry of the resolving
-#: ability, a pending card) the generic row check cannot keep consistent needs its own ``spec.extra["check_rows"]``
-#: first, or a changed row can crash its observation or step kernel; and a simultaneous step's secret plan changes
-#: the live state in ways ``hide()`` does not re-deal, so the check would count those secrets as known.
+#: games the completeness check does not run on by default yet, and why (docs/CHECKS.md, "Observation completeness")
 COMPLETENESS_NOT_YET: dict[str, str] = {
-    "relics": "a changed pend_kind or pend_card (the pending choice) crashes the mask and step kernels (no check_rows "
-              "for them yet)",
+    "relics": "the check runs (the row check of the pending choice is in) but finds what the player knows missing "
+              "from the observation: 228 of 18,025 changes with CI's sizes (host 82, battle_winner 69, setup_player "
+              "62, attached 6, party 5, leader 3, reserves 1)",
 }
 
 

@@ -6,7 +6,8 @@ the same minutes of compile work twice. Run from the xdist controller, two of th
 split between them, and the workers then load the kernels from the cache.
 
 ``python tests/warm_kernels.py GAME [GAME ...]``: for each game, a few steps of a plain batch (reset, step, observe,
-mask), the fused play kernel, the heuristic's kernel and the mask's reason kernel (``explain_illegal``).
+mask), the fused play kernel, the heuristic's kernel, the mask's reason kernel (``explain_illegal``) and, for a compact
+observation, the checker's range-guard observation (``check_observation_range``: a float64 specialization).
 """
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def warm(game_name: str, steps: int = 40) -> None:
         row = int(np.flatnonzero(live)[0])
         if spec.explain_illegal is not None and not mask[row].all():
             spec.explain_illegal(batch.states[row], pool, int(who[row]), int(np.argmin(mask[row])))
+        if spec.obs_dtype != np.float32 and _ == 0:
+            from cardenvs.testing import check_observation_range
+
+            check_observation_range(batch, batch.states, who, obs)
         batch.step(actions, players=who)
     BatchGame.warm_up(game_name)
 
