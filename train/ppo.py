@@ -32,6 +32,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np  # noqa: E402
 
 from .budget import clock, plan as plan_budget, process_start, tolerance  # noqa: E402
+
+#: a budgeted evaluation given less than this many seconds is skipped (its first games alone would overrun)
+MIN_EVAL_S = 1.0
 from .config import load_config, merge  # noqa: E402
 from .league import CheckpointPool, OpponentMix  # noqa: E402
 
@@ -472,6 +475,17 @@ class Trainer:
         self._save_run_state(path)
         return path
 
+    def _eval_fits(self, seconds: float, what: str) -> bool:
+        """Whether a budgeted evaluation of ``seconds`` is worth starting: below MIN_EVAL_S (a setup that compiled
+        the kernels on a loaded machine can leave nothing) even its first batch of games would overrun the budget,
+        so it is skipped, and said."""
+        if seconds >= MIN_EVAL_S:
+            return True
+        if self.verbose:
+            _print(f"[budget] {what} is skipped: {max(self.deadline - time.perf_counter(), 0):.0f} s of the budget "
+                   f"left, {seconds:.1f} s for it (less than {MIN_EVAL_S:.0f} s)")
+        return False
+
     def evaluate(self, n: int, seconds: float | None = None, final: bool = False) -> dict:
         """Play the learner against each ``[eval]`` opponent (and on the held-out deck pairs) and log a row of
         ``eval.csv``. With ``seconds`` (a budgeted run) the games are those that fit in that time, at most
@@ -598,7 +612,7 @@ class Trainer:
                 # plan sees the time that is really left
                 BatchGame.warm_up(self.game)
                 self.start_budget(time.perf_counter())
-                if self.eval_due(time.perf_counter()):
+                if self.eval_due(time.perf_counter()) and self._eval_fits(self.eval_slice(), "the first evaluation"):
                     self.evaluate(steps0, seconds=self.eval_slice())
                     # its first games also warmed the pilots up: the rest of the plan fits the time now left
                     self.plan = plan_budget(self.plan.seconds, left=self.deadline - time.perf_counter())
@@ -617,7 +631,8 @@ class Trainer:
                 # under a budget: its reserved slice, or what is left of it (the export and 1 s to spare kept)
                 seconds = (None if self.plan is None else
                            max(0.0, min(self.plan.final_s, self.deadline - time.perf_counter() - self.exit_s - 1.0)))
-                self.evaluate(n, seconds=seconds, final=True)
+                if seconds is None or self._eval_fits(seconds, "the final evaluation"):
+                    self.evaluate(n, seconds=seconds, final=True)
             exported = self.export(self.out / "policy.npz")
         finally:
             if self.bar is not None:

@@ -136,3 +136,19 @@ def test_the_budget_plan_reserves_the_final_evaluation_and_caps_the_evaluations_
         assert p.slice_s * (p.points - 1) + p.final_s <= EVAL_SHARE * seconds + 1e-9
         assert p.final_s >= p.slice_s
     assert plan(600).points > plan(30).points  # a longer budget, a denser curve
+
+
+def test_an_evaluation_the_budget_has_no_time_for_is_skipped_and_said(capsys) -> None:
+    """A setup that compiled the kernels on a loaded machine can use the whole budget (issue 42 item 2: a 1-minute
+    run still evaluated for 13.5 s at step 0 and 12.1 s at the end with nothing left): such an evaluation is skipped,
+    with a line that says so, instead of overrunning the budget by its first games."""
+    from types import SimpleNamespace
+
+    from cardenvs.train.ppo import MIN_EVAL_S, Trainer
+
+    run = SimpleNamespace(deadline=time.perf_counter() - 5.0, verbose=True)
+    assert not Trainer._eval_fits(run, 0.0, "the final evaluation")
+    assert "the final evaluation is skipped: 0 s of the budget left" in capsys.readouterr().out
+    assert not Trainer._eval_fits(run, MIN_EVAL_S - 0.1, "the first evaluation")
+    assert Trainer._eval_fits(run, MIN_EVAL_S, "the first evaluation")
+    assert capsys.readouterr().out.count("skipped") == 1
