@@ -17,13 +17,20 @@ from cardenvs.train.evaluate import play_match
 GAME = "heartbreak"  # any game; one whose kernels other tests keep warm
 
 
+def _scaled() -> dict:
+    """The features extractor that turns a compact observation into its float view (train/features.py)."""
+    from cardenvs.train.features import card_embedding_kwargs
+
+    return card_embedding_kwargs(GAME, 0)
+
+
 @pytest.fixture(scope="module")
 def saved_model(tmp_path_factory) -> Path:
     from sb3_contrib import MaskablePPO
 
     env = cardenvs.make_vec(GAME, 4, opponent="random", seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [16, 16]})
+                        policy_kwargs={"net_arch": [16, 16], **_scaled()})
     model.learn(256)  # a few hundred steps: the weights move away from their initial values
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
     model.save(path)

@@ -39,7 +39,9 @@ def test_validate_reports_every_problem_of_a_file_in_one_run_with_its_line(capsy
     bad.write_text(THREE_MISTAKES)
     assert main(["decks", "validate", str(bad), "--game", "levelneo"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 3, lines
+    # the three mistakes, and Ember Squire's fourth copy (LN-D2), which the game's own rules, stopping at their
+    # first error, used to leave unsaid
+    assert len(lines) == 4, lines
     assert lines[0].startswith(f"cardenvs: error: {bad}:4: card 'Blaze Vangard': unknown card") and \
         "did you mean 'Blaze Vanguard'" in lines[0]
     assert lines[1].startswith(f"cardenvs: error: {bad}:5: card 'Cinder Pup': copies must be a positive integer")
@@ -55,8 +57,8 @@ def test_the_api_raises_one_error_naming_every_problem(tmp_path: Path) -> None:
     spec = cardenvs.get_game("levelneo")
     with pytest.raises(cardenvs.DeckError) as caught:
         spec.load_deck(bad, spec.load_pool(None))
-    assert isinstance(caught.value, DeckProblems) and "3 problems" in str(caught.value)
-    assert [getattr(e, "line", None) for e in deck_problems(caught.value)] == [4, 5, None]
+    assert isinstance(caught.value, DeckProblems) and "4 problems" in str(caught.value)
+    assert [getattr(e, "line", None) for e in deck_problems(caught.value)] == [4, 5, None, 3]
 
 
 def test_copy_limit_names_every_card_over_it(tmp_path: Path) -> None:
@@ -126,7 +128,7 @@ def test_validate_without_game_prints_one_line_per_problem_not_per_game(capsys, 
     bad.write_text(THREE_MISTAKES)
     assert main(["decks", "validate", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and "whose pool names the most of its cards" in err[-1], err
+    assert len(err) == 5 and "whose pool names the most of its cards" in err[-1], err
     assert not any(g in line for line in err[:3] for g in ("relics", "heartbreak", "simulfight", "divinecross"))
 
 

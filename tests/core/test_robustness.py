@@ -47,7 +47,7 @@ def test_observe_out_of_the_wrong_shape_or_dtype_is_refused(batch, out) -> None:
 
 
 def test_observe_and_mask_out_buffers_that_fit_are_written(batch) -> None:
-    out = np.zeros((8, batch.spec.obs_dim), np.float32)
+    out = np.zeros((8, batch.spec.obs_dim), batch.spec.obs_dtype)
     assert batch.observe(out=out) is out and np.array_equal(out, batch.observe().copy())
     mask = np.zeros((8, batch.spec.num_actions), np.int8)
     assert batch.legal_mask(out=mask) is mask and mask.any()

@@ -347,14 +347,15 @@ SIMULFIGHT_ONE_CARD = 'name = "one"\n[cards]\n"Tin Sentry" = 1\n'
 
 
 def test_two_one_card_decks_have_nothing_to_hide(tmp_path: Path) -> None:
-    """Issue 13: two one-card simulfight decks are valid; hide() can change nothing, which is not an error."""
+    """Issue 13: two one-card simulfight decks are valid; no hidden zone holds two different cards, which is not an
+    error (hide() still re-deals the other seat's plan, issue 38, so it may change the state)."""
     deck = tmp_path / "one.toml"
     deck.write_text(SIMULFIGHT_ONE_CARD)
     # a Tin Sentry cannot deal damage: every game runs to the documented round cap, which the call allows
     report = check_game("simulfight", num_games=8, decks=(deck, deck), batch_size=8, align_games=1,
                         allow_truncation=1.0)
     assert report.hidden_checks > 0 and report.hidden_possible == 0 and report.truncated == 8
-    assert any("nothing to hide" in n for n in report.notes)
+    assert report.hidden_changed > 0 or any("nothing to hide" in n for n in report.notes)
 
 
 def test_a_hide_that_changes_nothing_is_broken_when_there_is_something_to_hide() -> None:

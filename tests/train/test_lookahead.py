@@ -15,9 +15,9 @@ def test_lookahead_over_random_rollouts_beats_random() -> None:
     """One step of search over random rollouts against random already wins most games, from both seats (checked
     failing with the search taking the action that won least often)."""
     agent = LookaheadAgent("simulfight", pilot="random", rollouts=4, seed=0)
-    r = play_match("simulfight", agent, "random", games=12, seed=3)
-    assert r.wins >= 10, (r.wins, r.draws, r.losses)
-    assert min(w for w, _, _ in r.by_seat.values()) >= 5
+    r = play_match("simulfight", agent, "random", games=20, seed=3)
+    assert r.wins >= 15, (r.wins, r.draws, r.losses)
+    assert min(w for w, _, _ in r.by_seat.values()) >= 7
     assert agent.searched > 0 and agent.changed > 0
 
 
