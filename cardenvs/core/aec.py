@@ -40,19 +40,22 @@ def check_obs_format(obs_format: Any) -> str:
 
 
 def observation_box(spec: GameSpec, obs_format: str = "stored") -> spaces.Box:
-    """The Box of one observation row. ``"stored"``: the rows in ``spec.obs_dtype``; for a compact layout an integer
-    Box whose bounds are, per entry, the dtype's range cut to what the float bound allows (every float view value
-    lies in [-OBS_BOUND, OBS_BOUND], so a stored value lies within OBS_BOUND times its divisor). ``"float32"``: the
-    float view's Box, [-OBS_BOUND, OBS_BOUND] (a float32 layout's rows are their own float view)."""
+    """The Box of one observation row. ``"stored"``: the rows in ``spec.obs_dtype``; for a compact layout the integer
+    Box of the dtype's whole range, which holds every value by construction (a kernel's write that would not fit is
+    what ``check_game``'s range guard catches; a bound cut below the dtype's range was left by reachable positions,
+    divinecross stores 6,220 in one). ``"float32"``: the float view's Box, per entry the dtype's range over the entry's
+    divisor for a compact layout; a float32 layout's rows are their own float view, within [-OBS_BOUND, OBS_BOUND]."""
     check_obs_format(obs_format)
     dtype = spec.obs_dtype
-    if obs_format == "float32" or dtype == np.float32:
+    if dtype == np.float32:
         return spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(spec.obs_dim,), dtype=np.float32)
     info = np.iinfo(dtype)
-    reach = np.float64(OBS_BOUND) * spec.obs_divisors
-    low = np.maximum(-reach, info.min).astype(dtype)
-    high = np.minimum(reach, info.max).astype(dtype)
-    return spaces.Box(low, high, shape=(spec.obs_dim,), dtype=dtype)
+    if obs_format == "float32":
+        # through the float view itself, so that its rounding and the Box's agree to the last bit
+        low, high = (spec.float_observation(np.full((1, spec.obs_dim), v, dtype=dtype))[0]
+                     for v in (info.min, info.max))
+        return spaces.Box(low, high, shape=(spec.obs_dim,), dtype=np.float32)
+    return spaces.Box(info.min, info.max, shape=(spec.obs_dim,), dtype=dtype)
 
 
 def make_spaces(spec: GameSpec, obs_format: str = "stored") -> tuple[spaces.Dict, spaces.Discrete]:

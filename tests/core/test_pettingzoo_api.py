@@ -43,6 +43,22 @@ def test_api_test_of_the_float_view(game_name: str) -> None:
     assert stored.observation_space("player_0")["observation"].dtype == spec.obs_dtype
 
 
+def test_a_compact_observation_box_holds_every_value_its_dtype_can_store(game_name: str) -> None:
+    """Issue 41: a compact observation's Box is its dtype's whole range (and the float view's Box that range over each
+    entry's divisor), so a value no play reaches but a kernel can write (divinecross stores 6,220, past the old bound
+    of 1000 x its divisor 1) stays inside the declared space."""
+    spec = cardenvs.get_game(game_name)
+    stored = cardenvs.make_env(game_name).observation_space("player_0")["observation"]
+    flt = cardenvs.make_env(game_name, obs_format="float32").observation_space("player_0")["observation"]
+    if spec.obs_dtype == np.float32:
+        pytest.skip(f"{game_name}'s observation is float32: its Box is +-OBS_BOUND")
+    info = np.iinfo(spec.obs_dtype)
+    for value in (info.min, info.max, 6220 if info.max >= 6220 else info.max):
+        row = np.full(spec.obs_dim, value, dtype=spec.obs_dtype)
+        assert stored.contains(row)
+        assert flt.contains(spec.float_observation(row[None])[0])
+
+
 def test_parallel_api_test_of_the_float_view(simultaneous_game: str) -> None:
     parallel_api_test(cardenvs.make_parallel_env(simultaneous_game, obs_format="float32"), num_cycles=200)
 
