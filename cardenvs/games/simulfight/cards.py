@@ -10,8 +10,8 @@ name: ``tables.cards``):
   ``CARD_TABLE`` layout, columns ``C_*``);
 * ``effects[n, NUM_TRIGGERS, MAX_ENTRIES, ENTRY_SIZE]``: each ability's entries in order (the ``ENTRY`` layout,
   columns ``E_*``);
-* ``features[n, CARD_STATIC_END]`` (float32): the static card features of the observation's CARD block
-  (:func:`card_features`, copied by observe.py).
+* ``features[n, CARD_STATIC_END]`` (``OBS_DTYPE``, int16): the static card features of the observation's CARD
+  block as the observation stores them (:func:`card_features`, copied by observe.py).
 
 Adding a card built from the existing conditions, targets and ops needs no code change.
 """
@@ -151,7 +151,7 @@ class Tables(NamedTuple):
 
     cards: np.ndarray  # int32 [n, CARD_TABLE_SIZE]: the CARD_TABLE columns C_*
     effects: np.ndarray  # int32 [n, NUM_TRIGGERS, MAX_ENTRIES, ENTRY_SIZE]: the ENTRY columns E_*
-    features: np.ndarray  # float32 [n, CARD_STATIC_END]: the static part of the observation's CARD block
+    features: np.ndarray  # OBS_DTYPE [n, CARD_STATIC_END]: the static part of the observation's CARD block, stored
 
 
 def _check_card_rules(path: str, card: dict) -> None:
@@ -218,12 +218,16 @@ def compile_tables(cards: list[dict]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---- the observation's per-instance block (observe.py): static card features first, then the instance's state ----
+#: what an observation row stores (compact, issue 41; obs_layout's docstring says why int16). Declared here, beside
+#: the CARD block and its feature table, because obs_layout imports this module.
+OBS_DTYPE = np.int16
+FIFTHS = {"divide_by": 5}  # gold, health and cost amounts read / 5, stored as they are
 #: one ability's static features inside the CARD block, per trigger
 ABILITY = Layout("simulfight_ability_features", fields(
     ("has", (), "1 if the card has an ability of this trigger"),
     ("cost_kind", (len(COSTS) - 1,), "cost kind one-hot: shields, swords, gold, unit health (COST_* - 1)"),
-    ("cost", (), "cost amount/5"),
-), np.float32)
+    ("cost", (), "cost amount/5", FIFTHS),
+), OBS_DTYPE)
 ABILITY.export(globals(), "ABILITY_")  # ABILITY_HAS, ABILITY_COST_KIND, ABILITY_COST (+ _END)
 #: one card instance in the observation (``my_cards`` / ``opp_cards`` rows); the fields up to ``CARD_STATIC_END`` are
 #: the card's static features, the same for every instance of a card: :func:`card_features` computes them once per
@@ -231,42 +235,47 @@ ABILITY.export(globals(), "ABILITY_")  # ABILITY_HAS, ABILITY_COST_KIND, ABILITY
 CARD = Layout("simulfight_card", fields(
     ("present", (), "1: the deck list has a card at this instance"),
     ("id", (), "card identity: pool index + 1 (0: no card); SPEC.obs_card_ids lists these entries"),
-    ("gold", (), "gold/5"),
-    ("printed_health", (), "printed health/5"),
-    ("abilities", (NUM_TRIGGERS, ABILITY.size), "per trigger (play, defend, attack): the ABILITY block"),
+    ("gold", (), "gold/5", FIFTHS),
+    ("printed_health", (), "printed health/5", FIFTHS),
+    ("abilities", (NUM_TRIGGERS, ABILITY.size), "per trigger (play, defend, attack): the ABILITY block",
+     {"block": ABILITY}),
     ("in_deck", (), "zone one-hot: deck"),
     ("in_hand", (), "zone one-hot: hand"),
     ("in_play", (), "zone one-hot: in play"),
     ("in_discard", (), "zone one-hot: discard pile"),
     ("hidden", (), "1: an opponent's card in hand or deck (which of the two is hidden)"),
     ("known", (), "1: a card in hand that both players know is there (its owner's deck ran out since it was drawn)"),
-    ("health", (), "current health/5 while in play"),
+    ("health", (), "current health/5 while in play", FIFTHS),
     ("protected", (), "Protected"),
     ("stunned", (), "Stunned"),
     ("used", (), "used its ability this phase (own side)"),
     ("resolving", (), "its ability is being resolved (own side)"),
-    ("planned_damage", (), "damage my plan queued on it/5 (opponent side)"),
+    ("planned_damage", (), "damage my plan queued on it/5 (opponent side)", FIFTHS),
     ("planned_stun", (), "my plan Stuns it (opponent side)"),
     ("start_health", (), "health/5 at the phase start, 0 if not in play then (own side: what the opponent's plan "
-                         "sees; a unit in play at the phase start has health > 0 and is a Foe to the opponent)"),
+                         "sees; a unit in play at the phase start has health > 0 and is a Foe to the opponent)",
+     FIFTHS),
     ("start_protected", (), "Protected at the phase start (own side)"),
     ("start_stunned", (), "Stunned at the phase start (own side)"),
-), np.float32)
+), OBS_DTYPE)
 CARD.export(globals(), "CARD_")  # CARD_PRESENT, CARD_ID, ..., CARD_PLANNED_STUN (+ _END)
 CARD_SIZE = CARD.size
 CARD_STATIC_END = CARD.slice("abilities").stop  # the static features: present .. abilities
 
 
 def card_features(cards: np.ndarray) -> np.ndarray:
-    """float32 [n, CARD_STATIC_END]: the static per-card part of the CARD block (a table the kernel copies)."""
+    """``OBS_DTYPE [n, CARD_STATIC_END]``: the static per-card part of the CARD block as the observation stores it
+    (a table the kernel copies): flags, one-hots, the id, and gold, printed health and cost amounts as they are (the
+    layout's divisors make them / 5 in the float view). The schema keeps every one within 0..1000 (``MAX_POOL_CARDS``
+    ids, gold and cost amounts <= 20, health <= 30)."""
     n = cards.shape[0]
-    block = np.zeros((n, CARD.size), dtype=np.float32)
+    block = np.zeros((n, CARD.size), dtype=OBS_DTYPE)
     out = CARD.records(block)
     table = CARD_TABLE.records(cards)
-    out["present"] = 1.0
-    out["id"] = np.arange(n) + 1.0
-    out["gold"] = table["gold"] / 5.0
-    out["printed_health"] = table["health"] / 5.0
+    out["present"] = 1
+    out["id"] = np.arange(n) + 1
+    out["gold"] = table["gold"]
+    out["printed_health"] = table["health"]
     has, kind, cost = (ABILITY.slice(f) for f in ("has", "cost_kind", "cost"))
     for t in range(NUM_TRIGGERS):
         ability = out["abilities"][:, t]  # [n, ABILITY.size]
@@ -274,7 +283,7 @@ def card_features(cards: np.ndarray) -> np.ndarray:
         ability[:, has] = present[:, None]
         for k in range(COST_SHIELDS, COST_UNIT_HEALTH + 1):  # one-hot over the costs other than none
             ability[:, kind.start + k - COST_SHIELDS] = present & (table["cost"][:, t] == k)
-        ability[:, cost] = (table["cost_amount"][:, t] / 5.0)[:, None]
+        ability[:, cost] = table["cost_amount"][:, t][:, None]
     return np.ascontiguousarray(block[:, :CARD_STATIC_END])
 
 

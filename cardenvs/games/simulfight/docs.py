@@ -24,7 +24,8 @@ def tables() -> str:
     return "\n\n".join([
         f"### Actions ({ACTIONS.size}; `offset` = first action id of the range, index = card instance)\n\n"
         + ACTIONS.markdown(),
-        f"### Observation (float32, {OBS.size} values)\n\n" + OBS.markdown(),
+        f"### Observation ({OBS.size} entries, {OBS.dtype_scalar.__name__}; the float view divides each entry stored "
+        f"xN by N)\n\n" + OBS.markdown(),
         "#### Observation blocks (offsets inside one block)\n\n"
         + "\n\n".join(f"{name} ({layout.size} values)\n\n" + layout.markdown() for name, layout in (
             ("`me`, `me_start`, `opp`: PLAYER", L.PLAYER), ("`planned`: PLANNED", L.PLANNED), ("`pending`: PENDING", L.PENDING),

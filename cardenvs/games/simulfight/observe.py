@@ -1,4 +1,4 @@
-"""Observation encoding (one float32 row per player view) and ``hide`` for the hidden-information check.
+"""Observation encoding (one compact int16 row per player view, issue 41) and the card re-deal of ``hide``.
 
 What player ``p`` sees: its own side live (hand, deck contents but not their order, units, resources, its own plan
 so far, including what the plan has queued against the opponent) and as the opponent's plan sees it (its phase-start
@@ -7,14 +7,17 @@ the opponent only as it stood at the start of the phase (``snap_*``), plus the p
 and the cards both players know are in the opponent's hand (``shown``: its deck ran out since they were drawn).
 Nothing else of the opponent's hand, nor deck order or the in-progress plan reaches the vector (SF-R2), and neither
 does what the opponent's plan has queued against ``p``.
-Values are scaled to roughly [0, 10] and clipped to the declared Box (``bounded``, issue 43 #11).
+The kernels write integers only: counts, health, resources and amounts as they are, which the layout's divisors
+(``obs_layout``'s docstring) turn into the float view of before (health / 10, gold / 5, ...); the unbounded counters
+are clipped to the declared Box times their divisor (``bounded``, issue 43 #11). The writers are generic over the
+output's dtype: the envs observe into int16, check_game's range guard into float64 (nothing may wrap).
 """
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from numba import types as _nt, void
+from numba import njit
 
 from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
@@ -33,117 +36,120 @@ __all__ = ["OBS", "OBS_SIZE", "write_obs", "observe_row", "redeal_cards"]
 
 STATE_VIEW = S.STATE.get  # a named field of a row as a view of it, shaped (hide's helpers write through these)
 
-# Every card block starts at an even float offset and its static part has an even length, so it can be copied as
-# int64 pairs: half the loads and stores of the observation's largest part (bit-identical floats).
-assert L.O_MY_CARDS % 2 == 0 and L.O_OPP_CARDS % 2 == 0 and CARD_SIZE % 2 == 0 and CARD_STATIC_END % 2 == 0
-assert OBS_SIZE % 2 == 0
+
+@njit(cache=True, inline="always")
+def bounded(x: int, divide_by: int) -> int:
+    """``x``, an entry stored x``divide_by``, clipped so that its float view stays in the declared Box (issue 43
+    #11): health, resources and queued amounts have no cap in the rules, and a schema-valid custom pool (+10 gold,
+    +20 health a use, 40 copies) grows them past 1000 in a few rounds. The clip is also what keeps them inside int16
+    (10,000 at most). Values inside the Box are returned unchanged, so observations of the shipped pool are exact."""
+    limit = L.OBS_LIMIT * divide_by
+    return min(max(x, -limit), limit)
+
+
+@njit(cache=True, inline="always")
+def copy_static(features: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
+    """The static part of ``card``'s CARD block (``tables.features``, stored as the observation is) at ``out[at:]``:
+    a copy in int16, a conversion into the range guard's float64."""
+    for f in range(CARD_STATIC_END):
+        out[at + f] = features[card, f]
 
 
 @helper
-def bounded(x: float) -> float:
-    """``x`` clipped to the declared Box (issue 43 #11): health, resources and queued amounts have no cap in the
-    rules, and a schema-valid custom pool (+10 gold, +20 health a use, 40 copies) grows them past 1000 in a few
-    rounds. Values inside the Box are returned unchanged, so observations of the shipped pool are bit-identical."""
-    return min(max(x, -L.OBS_LIMIT), L.OBS_LIMIT)
-
-
-@helper(void(S.NB_ROW, S.NB_INT, S.NB_INT, _nt.float32[::1]))
 def write_snapshot(row: np.ndarray, side: int, at: int, out: np.ndarray) -> None:
     """The PLAYER block at ``out[at:]`` for ``side`` as it stood at the phase start (deck and discard sizes do not
     change during plans, so the live ones are the phase start's)."""
     snap = S.SNAP_PLAYER + side * S.PLAYER_SNAPSHOT_SIZE
-    out[at + L.PLAYER_HEALTH] = bounded(row[snap + S.SP_HEALTH] / 10.0)
+    out[at + L.PLAYER_HEALTH] = bounded(row[snap + S.SP_HEALTH], 10)
     for r in range(S.NUM_RESOURCES):
-        out[at + L.PLAYER_RESOURCES + r] = bounded(row[snap + S.SP_RESOURCES + r] / 5.0)
-        out[at + L.PLAYER_NEXT_ROUND + r] = bounded(row[snap + S.SP_NEXT_ROUND + r] / 5.0)
-    out[at + L.PLAYER_HAND] = row[snap + S.SP_HAND] / 5.0
-    out[at + L.PLAYER_DECK] = row[S.DECK_COUNT + side] / 10.0
-    out[at + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + side] / 10.0
-    out[at + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + side] / 5.0
+        out[at + L.PLAYER_RESOURCES + r] = bounded(row[snap + S.SP_RESOURCES + r], 5)
+        out[at + L.PLAYER_NEXT_ROUND + r] = bounded(row[snap + S.SP_NEXT_ROUND + r], 5)
+    out[at + L.PLAYER_HAND] = bounded(row[snap + S.SP_HAND], 5)  # a snapshot field: no row check bounds it
+    out[at + L.PLAYER_DECK] = row[S.DECK_COUNT + side]
+    out[at + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + side]
+    out[at + L.PLAYER_UNITS] = row[S.SNAP_PLAY_COUNT + side]
 
 
-@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
-def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
-                      out: np.ndarray) -> None:
-    """``write_obs`` into an 8-byte aligned ``out``: the static card blocks are copied as int64 pairs."""
-    out[:] = 0.0
+@helper
+def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
+              out: np.ndarray) -> None:
+    """``observe_row`` on the unpacked tables, into ``out`` of any numeric dtype (int16: the envs; float64: the
+    range guard)."""
+    out[:] = 0
     if p < 0 or p > 1:
         return
     q = 1 - p
-    out64 = out.view(np.int64)  # the static card blocks, copied as int64 pairs of float32
-    feat64 = features.view(np.int64)
     # a row no rule writes (a bad phase or pending decision: rules.decision_ok) shows no phase and no decision, and
     # nothing is read through it; every row the rules write passes
     sound = decision_ok(row, cards, p)
     if row[S.PHASE] == S.PH_DEFEND or row[S.PHASE] == S.PH_ATTACK:
-        out[L.O_PHASE + row[S.PHASE]] = 1.0
-    out[L.O_ROUND] = row[H_TURN] / 10.0
+        out[L.O_PHASE + row[S.PHASE]] = 1
+    out[L.O_ROUND] = bounded(row[H_TURN], 10)  # at most ROUND_CAP + 1 from the rules; the row check allows more
     own_open = row[S.PLAN_OPEN + p] != 0
-    out[L.O_PLAN_OPEN] = 1.0 if own_open else 0.0
+    out[L.O_PLAN_OPEN] = 1 if own_open else 0
     resolving = own_open and sound and row[S.SUB + p] != S.SUB_MAIN
     if own_open and sound:
-        out[L.O_DECISION + row[S.SUB + p]] = 1.0
+        out[L.O_DECISION + row[S.SUB + p]] = 1
     # players: me live, the opponent from the snapshot (deck and discard do not change during plans)
     me = L.O_ME
-    out[me + L.PLAYER_HEALTH] = bounded(row[S.HEALTH + p] / 10.0)
+    out[me + L.PLAYER_HEALTH] = bounded(row[S.HEALTH + p], 10)
     for r in range(S.NUM_RESOURCES):
-        out[me + L.PLAYER_RESOURCES + r] = bounded(row[S.RESOURCES + p * S.NUM_RESOURCES + r] / 5.0)
-        out[me + L.PLAYER_NEXT_ROUND + r] = bounded(row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r] / 5.0)
-    out[me + L.PLAYER_HAND] = row[S.HAND_COUNT + p] / 5.0
-    out[me + L.PLAYER_DECK] = row[S.DECK_COUNT + p] / 10.0
-    out[me + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + p] / 10.0
-    out[me + L.PLAYER_UNITS] = row[S.PLAY_COUNT + p] / 5.0
+        out[me + L.PLAYER_RESOURCES + r] = bounded(row[S.RESOURCES + p * S.NUM_RESOURCES + r], 5)
+        out[me + L.PLAYER_NEXT_ROUND + r] = bounded(row[S.NEXT_ROUND + p * S.NUM_RESOURCES + r], 5)
+    out[me + L.PLAYER_HAND] = row[S.HAND_COUNT + p]
+    out[me + L.PLAYER_DECK] = row[S.DECK_COUNT + p]
+    out[me + L.PLAYER_DISCARD] = row[S.DISCARD_COUNT + p]
+    out[me + L.PLAYER_UNITS] = row[S.PLAY_COUNT + p]
     write_snapshot(row, q, L.O_OPP, out)
     write_snapshot(row, p, L.O_ME_START, out)  # what the opponent's plan sees of me (its filters, its Foes)
     # my plan against the opponent (stored on the opponent's in_* fields)
-    out[L.O_PLANNED + L.PLANNED_DAMAGE] = bounded(row[S.IN_PLAYER_DAMAGE + q] / 10.0)
+    out[L.O_PLANNED + L.PLANNED_DAMAGE] = bounded(row[S.IN_PLAYER_DAMAGE + q], 10)
     for r in range(S.NUM_RESOURCES):
-        out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = bounded(row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r] / 5.0)
-        out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = bounded(row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r] / 5.0)
+        out[L.O_PLANNED + L.PLANNED_RESOURCES + r] = bounded(row[S.IN_RESOURCES + q * S.NUM_RESOURCES + r], 5)
+        out[L.O_PLANNED + L.PLANNED_NEXT_ROUND + r] = bounded(row[S.IN_NEXT_ROUND + q * S.NUM_RESOURCES + r], 5)
     # the ability I am resolving
     if resolving:
         inst = row[S.CUR_INST + p]
         card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
         t = row[S.CUR_TRIGGER + p]
         k = min(row[S.CUR_ENTRY + p], effects.shape[2] - 1)
-        out[L.O_PENDING + L.PENDING_TRIGGER + t] = 1.0
-        out[L.O_PENDING + L.PENDING_OP + effects[card, t, k, E_OP]] = 1.0
-        out[L.O_PENDING + L.PENDING_AMOUNT] = effects[card, t, k, E_AMOUNT] / 5.0
-        out[L.O_PENDING + L.PENDING_TARGET + effects[card, t, k, E_TARGET]] = 1.0
-        out[L.O_PENDING + L.PENDING_COST] = cards[card, C_COST_AMOUNT + t] / 5.0
-        out[L.O_PENDING + L.PENDING_ENTRY + k] = 1.0
+        out[L.O_PENDING + L.PENDING_TRIGGER + t] = 1
+        out[L.O_PENDING + L.PENDING_OP + effects[card, t, k, E_OP]] = 1
+        out[L.O_PENDING + L.PENDING_AMOUNT] = effects[card, t, k, E_AMOUNT]  # -10..20 (the schema)
+        out[L.O_PENDING + L.PENDING_TARGET + effects[card, t, k, E_TARGET]] = 1
+        out[L.O_PENDING + L.PENDING_COST] = cards[card, C_COST_AMOUNT + t]  # 0..20 (the schema)
+        out[L.O_PENDING + L.PENDING_ENTRY + k] = 1
     # my instances
     for inst in range(S.MAX_DECK):
         card = row[S.DECK_LIST + p * S.MAX_DECK + inst]
         if card < 0:
             continue
         base = L.O_MY_CARDS + inst * CARD_SIZE
-        for f in range(CARD_STATIC_END // 2):
-            out64[(base >> 1) + f] = feat64[card, f]
+        copy_static(features, card, out, base)
         at = p * S.MAX_DECK + inst
         loc = row[S.LOC + at]
         if loc == S.LOC_DECK:
-            out[base + CARD_IN_DECK] = 1.0
+            out[base + CARD_IN_DECK] = 1
         elif loc == S.LOC_HAND:
-            out[base + CARD_IN_HAND] = 1.0
+            out[base + CARD_IN_HAND] = 1
             out[base + CARD_KNOWN] = row[S.SHOWN + at]
         elif loc == S.LOC_PLAY:
-            out[base + CARD_IN_PLAY] = 1.0
-            out[base + CARD_HEALTH] = bounded(row[S.UNIT_HEALTH + at] / 5.0)
+            out[base + CARD_IN_PLAY] = 1
+            out[base + CARD_HEALTH] = bounded(row[S.UNIT_HEALTH + at], 5)
             out[base + CARD_PROTECTED] = row[S.PROTECTED + at]
             out[base + CARD_STUNNED] = row[S.STUNNED + at]
             out[base + CARD_USED] = row[S.USED + at]
         elif loc == S.LOC_DISCARD:
-            out[base + CARD_IN_DISCARD] = 1.0
+            out[base + CARD_IN_DISCARD] = 1
     if resolving:
-        out[L.O_MY_CARDS + row[S.CUR_INST + p] * CARD_SIZE + CARD_RESOLVING] = 1.0
+        out[L.O_MY_CARDS + row[S.CUR_INST + p] * CARD_SIZE + CARD_RESOLVING] = 1
     for j in range(min(row[S.SNAP_PLAY_COUNT + p], S.MAX_DECK)):  # my units as the opponent's plan sees them: its Foes
         inst = row[S.SNAP_PLAY + p * S.MAX_DECK + j]
         if inst < 0 or inst >= S.MAX_DECK:  # past the snapshot's units (a row no rule writes)
             continue
         at = p * S.MAX_DECK + inst
         base = L.O_MY_CARDS + inst * CARD_SIZE
-        out[base + CARD_START_HEALTH] = bounded(row[S.SNAP_HEALTH + at] / 5.0)
+        out[base + CARD_START_HEALTH] = bounded(row[S.SNAP_HEALTH + at], 5)
         out[base + CARD_START_PROTECTED] = row[S.SNAP_PROTECTED + at]
         out[base + CARD_START_STUNNED] = row[S.SNAP_STUNNED + at]
     # the opponent's instances: discard is public, units as at the phase start, the rest (deck or hand) hidden
@@ -152,17 +158,16 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
         if card < 0:
             continue
         base = L.O_OPP_CARDS + inst * CARD_SIZE
-        for f in range(CARD_STATIC_END // 2):
-            out64[(base >> 1) + f] = feat64[card, f]
+        copy_static(features, card, out, base)
         at = q * S.MAX_DECK + inst
         if row[S.LOC + at] == S.LOC_DISCARD:
-            out[base + CARD_IN_DISCARD] = 1.0
+            out[base + CARD_IN_DISCARD] = 1
         elif row[S.SHOWN + at] != 0:  # known to be in hand (at the phase start: the flag outlives a play this phase)
-            out[base + CARD_IN_HAND] = 1.0
-            out[base + CARD_KNOWN] = 1.0
+            out[base + CARD_IN_HAND] = 1
+            out[base + CARD_KNOWN] = 1
         else:
-            out[base + CARD_HIDDEN] = 1.0
-        out[base + CARD_PLANNED_DAMAGE] = bounded(row[S.IN_DAMAGE + at] / 5.0)
+            out[base + CARD_HIDDEN] = 1
+        out[base + CARD_PLANNED_DAMAGE] = bounded(row[S.IN_DAMAGE + at], 5)
         out[base + CARD_PLANNED_STUN] = row[S.IN_STUN + at]
     for j in range(min(row[S.SNAP_PLAY_COUNT + q], S.MAX_DECK)):
         inst = row[S.SNAP_PLAY + q * S.MAX_DECK + j]
@@ -170,23 +175,11 @@ def write_obs_aligned(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, f
             continue
         at = q * S.MAX_DECK + inst
         base = L.O_OPP_CARDS + inst * CARD_SIZE
-        out[base + CARD_HIDDEN] = 0.0
-        out[base + CARD_IN_PLAY] = 1.0
-        out[base + CARD_HEALTH] = bounded(row[S.SNAP_HEALTH + at] / 5.0)
+        out[base + CARD_HIDDEN] = 0
+        out[base + CARD_IN_PLAY] = 1
+        out[base + CARD_HEALTH] = bounded(row[S.SNAP_HEALTH + at], 5)
         out[base + CARD_PROTECTED] = row[S.SNAP_PROTECTED + at]
         out[base + CARD_STUNNED] = row[S.SNAP_STUNNED + at]
-
-
-@helper(void(S.NB_ROW, S.NB_CARDS, S.NB_EFFECTS, _nt.float32[:, ::1], S.NB_INT, _nt.float32[::1]))
-def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features: np.ndarray, p: int,
-              out: np.ndarray) -> None:
-    """``observe_row`` on the unpacked tables (the explicitly typed kernel)."""
-    if out.ctypes.data % 8 == 0:  # always for a row of a float32 [N, OBS_SIZE] array from numpy
-        write_obs_aligned(row, cards, effects, features, p, out)
-    else:
-        aligned = np.empty(OBS_SIZE, dtype=np.float32)
-        write_obs_aligned(row, cards, effects, features, p, aligned)
-        out[:] = aligned
 
 
 @helper

@@ -80,7 +80,8 @@ def test_random_play_passes_the_shipped_checker() -> None:
 
 
 def test_observations_stay_in_range() -> None:
-    """Scaled values stay small; card ids (SPEC.obs_card_ids) are whole numbers 0..pool size."""
+    """Scaled values stay small in the float view (what a policy reads); card ids (SPEC.obs_card_ids) are whole
+    numbers 0..pool size."""
     g = BatchGame(SPEC, 64, seed=4)
     rng = np.random.default_rng(4)
     worst = 0.0
@@ -88,7 +89,7 @@ def test_observations_stay_in_range() -> None:
         live = g.status == LIVE
         players = np.where(live, g.to_act, -1).astype(np.int32)
         for p in (0, 1):
-            obs = g.observe(np.where(live, p, -1).astype(np.int32)).copy()
+            obs = SPEC.float_observation(g.observe(np.where(live, p, -1).astype(np.int32)))
             ids = obs[:, list(SPEC.obs_card_ids)]  # categorical (pool index + 1, for embeddings): not scaled
             assert ((ids >= 0) & (ids <= len(g.pool)) & (ids == np.round(ids))).all()
             obs[:, list(SPEC.obs_card_ids)] = 0.0

@@ -148,7 +148,7 @@ def test_SF_E5_my_units_health_and_protection_as_the_opponents_filters_read_them
     started_at_4 = a.row.copy()
     STATE.get(started_at_4, "snap_health")[0, knight] = 4
     obs_a, obs_b = a.observe(0), _observe(started_at_4, 0)
-    assert _card(obs_a, L.O_MY_CARDS, knight, CARD_START_HEALTH) == np.float32(2 / 5)
+    assert _card(obs_a, L.O_MY_CARDS, knight, CARD_START_HEALTH) == 2  # its health then, stored as it is
     assert not np.array_equal(obs_a, obs_b)
     protected = a.row.copy()
     STATE.get(protected, "snap_protected")[0, knight] = 1
@@ -164,7 +164,7 @@ def test_SF_E5_my_health_as_the_opponents_conditions_read_it() -> None:
     b_row = a.row.copy()
     STATE.get(b_row, "snap_player")[0, 0] = 11
     obs_a = a.observe(0)
-    assert obs_a[L.O_ME_START + L.PLAYER_HEALTH] == np.float32(0.8)
+    assert obs_a[L.O_ME_START + L.PLAYER_HEALTH] == 8  # my health then, stored as it is
     assert not np.array_equal(obs_a, _observe(b_row, 0))
 
 

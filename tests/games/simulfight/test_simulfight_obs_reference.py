@@ -1,8 +1,9 @@
 """The observation, value by value (SF-R2: what each player sees): a second writer, plain numpy from RULES.md's table
-and the state's field names, must give the kernel's vector exactly, for both viewers of positions from random play
-and of the hand-built positions where cards are known in hand or a sub-decision is pending. Every entry's scale and
-block is pinned, so a column written to the wrong place, with the wrong value or from the live side instead of the
-phase-start snapshot, fails here (issue 39: observe.py's surviving mutants)."""
+and the state's field names (the static card features from the card table), must give the float view of the kernel's
+int16 row exactly, for both viewers of positions from random play and of the hand-built positions where cards are
+known in hand or a sub-decision is pending. Every entry's scale and block is pinned, so a column written to the wrong
+place, with the wrong value or divisor, or from the live side instead of the phase-start snapshot, fails here (issue
+39: observe.py's surviving mutants)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +29,22 @@ def _player(out: np.ndarray, at: int, health, resources, hand, deck, discard, nx
     out[at + L.PLAYER_DISCARD] = discard / 10.0
     out[at + L.PLAYER_NEXT_ROUND:at + L.PLAYER_NEXT_ROUND + 3] = np.asarray(nxt) / 5.0
     out[at + L.PLAYER_UNITS] = units / 5.0
+
+
+def _static(out: np.ndarray, base: int, cards: np.ndarray, card: int) -> None:
+    """The CARD block's static features of ``card`` from the card table (not from ``tables.features``)."""
+    out[base + C.CARD_PRESENT] = 1.0
+    out[base + C.CARD_ID] = card + 1.0
+    out[base + C.CARD_GOLD] = cards[card, C.C_GOLD] / 5.0
+    out[base + C.CARD_PRINTED_HEALTH] = cards[card, C.C_HEALTH] / 5.0
+    for t in range(C.NUM_TRIGGERS):
+        at = base + C.CARD_ABILITIES + t * C.ABILITY.size
+        if cards[card, C.C_N + t] > 0:
+            out[at + C.ABILITY_HAS] = 1.0
+            kind = cards[card, C.C_COST + t]
+            if kind != C.COST_NONE:
+                out[at + C.ABILITY_COST_KIND + kind - C.COST_SHIELDS] = 1.0
+        out[at + C.ABILITY_COST] = cards[card, C.C_COST_AMOUNT + t] / 5.0
 
 
 def reference(row: np.ndarray, pool, p: int) -> np.ndarray:
@@ -70,7 +87,7 @@ def reference(row: np.ndarray, pool, p: int) -> np.ndarray:
     for side, block in ((p, L.O_MY_CARDS), (q, L.O_OPP_CARDS)):
         for inst in range(int(f("deck_size")[side])):
             base = block + inst * C.CARD_SIZE
-            out[base:base + C.CARD_STATIC_END] = tables.features[int(deck_list[side, inst])]
+            _static(out, base, tables.cards, int(deck_list[side, inst]))
             z = int(loc[side, inst])
             if side == p:
                 out[base + _ZONE[z]] = 1.0
@@ -105,8 +122,9 @@ def reference(row: np.ndarray, pool, p: int) -> np.ndarray:
 
 
 def _check(g: BatchGame, rows: np.ndarray) -> int:
+    """The float view of what the kernel stored (int16, issue 41) against the documented float values."""
     for p in (0, 1):
-        obs = g.observe(np.full(g.num_games, p, np.int32))
+        obs = L.OBS.float_view(g.observe(np.full(g.num_games, p, np.int32)))
         for i in rows:
             np.testing.assert_array_equal(obs[i], reference(g.states[i], g.pool, p),
                                           err_msg=f"row {i}, viewer {p}")

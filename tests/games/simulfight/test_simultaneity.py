@@ -23,7 +23,7 @@ def _mask(row: np.ndarray, p: int) -> np.ndarray:
 
 
 def _obs(row: np.ndarray, p: int) -> np.ndarray:
-    out = np.zeros(SPEC.obs_dim, np.float32)
+    out = np.zeros(SPEC.obs_dim, SPEC.obs_dtype)  # the rows as the envs store them (int16)
     observe_row(row, TABLES, p, out)
     return out
 
