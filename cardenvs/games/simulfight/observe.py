@@ -39,10 +39,11 @@ STATE_VIEW = S.STATE.get  # a named field of a row as a view of it, shaped (hide
 
 @njit(cache=True, inline="always")
 def bounded(x: int, divide_by: int) -> int:
-    """``x``, an entry stored x``divide_by``, clipped so that its float view stays in the declared Box (issue 43
-    #11): health, resources and queued amounts have no cap in the rules, and a schema-valid custom pool (+10 gold,
-    +20 health a use, 40 copies) grows them past 1000 in a few rounds. The clip is also what keeps them inside int16
-    (10,000 at most). Values inside the Box are returned unchanged, so observations of the shipped pool are exact."""
+    """``x``, an entry stored x``divide_by``, clipped so that its float view stays within +-``OBS_LIMIT`` (1000, the
+    float32 observation's Box before issue 41; issue 43 #11): health, resources and queued amounts have no cap in the
+    rules, and a schema-valid custom pool (+10 gold, +20 health a use, 40 copies) grows them past 1000 in a few
+    rounds. The clip is also what keeps them inside int16 (10,000 at most). Values inside are returned unchanged, so
+    observations of the shipped pool are exact."""
     limit = L.OBS_LIMIT * divide_by
     return min(max(x, -limit), limit)
 
