@@ -18,7 +18,7 @@ Why int16 (and not int8 or uint8): a card id reaches ``MAX_POOL_CARDS`` = 1000 a
 ``OBS_LIMIT`` x 10 = 10,000 (health, planned player damage, the round) and 5,000 (resources, unit health, planned
 unit damage): a custom pool at the schema's extremes reaches the clip within a few rounds (heals of 20, gains of 10,
 40 copies), and resources, next-round changes and health go negative (a byte holds 127 or 255). Every other entry is
-small: counts of a 40-card deck, the round (<= ``ROUND_CAP`` + 1), an effect amount in -10..20, a cost, gold or
+small: counts of a 40-card deck, the round (<= ``ROUND_CAP``), an effect amount in -10..20, a cost, gold or
 printed health in 0..30, 0/1 flags. int16 holds +-32,767, so no value the kernels write can wrap;
 ``tests/games/simulfight/test_simulfight_obs_bounds.py`` plays a pool at the schema's extremes to the clip and checks
 every observation with check_game's range guard.

@@ -85,7 +85,7 @@ def write_obs(row: np.ndarray, cards: np.ndarray, effects: np.ndarray, features:
     sound = decision_ok(row, cards, p)
     if row[S.PHASE] == S.PH_DEFEND or row[S.PHASE] == S.PH_ATTACK:
         out[L.O_PHASE + row[S.PHASE]] = 1
-    out[L.O_ROUND] = bounded(row[H_TURN], 10)  # at most ROUND_CAP + 1 from the rules; the row check allows more
+    out[L.O_ROUND] = bounded(row[H_TURN], 10)  # at most ROUND_CAP from the rules; the row check allows more
     own_open = row[S.PLAN_OPEN + p] != 0
     out[L.O_PLAN_OPEN] = 1 if own_open else 0
     resolving = own_open and sound and row[S.SUB + p] != S.SUB_MAIN

@@ -80,7 +80,7 @@ def test_issue43_11_observation_stays_in_its_box_on_a_pool_at_the_schemas_extrem
 
 def test_SF_R2_the_compact_observation_holds_the_extremes_of_every_pool_the_loader_accepts(tmp_path: Path) -> None:
     """Issue 41: a built row at the extremes the loader and the rules allow, for both viewers: a 1000-card pool (card
-    id 1000), 40-card decks, the last round (ROUND_CAP + 1), and every unbounded counter far past the clip in both
+    id 1000), 40-card decks, the last round (ROUND_CAP), and every unbounded counter far past the clip in both
     directions (health, resources, next-round changes, unit health, queued damage and resources at +-10^6). Each
     stored value is what the kernel writes into float64 (the range guard), the clipped ones sit at the Box's edge
     exactly in the float view, and nothing wraps int16."""
@@ -94,7 +94,7 @@ def test_SF_R2_the_compact_observation_holds_the_extremes_of_every_pool_the_load
     for i, sign in enumerate((1, -1)):
         row = rows[i]
         get = lambda name: SPEC.state_layout.get(row, name)  # noqa: E731 (views of the row)
-        row[H_TURN] = ROUND_CAP + 1
+        row[H_TURN] = ROUND_CAP
         for name in ("health", "in_player_damage"):
             get(name)[:] = sign * big
         for name in ("resources", "next_round", "in_resources", "in_next_round", "unit_health", "snap_health",
@@ -122,7 +122,7 @@ def test_SF_R2_the_compact_observation_holds_the_extremes_of_every_pool_the_load
             assert view[i, L.O_ME + L.PLAYER_HEALTH] == sign * OBS_BOUND
             assert view[i, L.O_ME_START + L.PLAYER_RESOURCES] == sign * OBS_BOUND
             assert view[i, L.O_PLANNED + L.PLANNED_DAMAGE] == sign * OBS_BOUND
-            assert obs[i, L.O_ROUND] == ROUND_CAP + 1
+            assert obs[i, L.O_ROUND] == ROUND_CAP
             assert view[i, L.O_ME_START + L.PLAYER_HAND] == np.float32(7 / 5)
             ids = obs[i, list(SPEC.obs_card_ids)]
             assert (ids == MAX_POOL_CARDS).all()  # 40 instances of card id 1000 on both sides
