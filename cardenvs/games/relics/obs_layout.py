@@ -78,6 +78,8 @@ SLOT = Layout(
         ("attachment_def", (), "the attachment's DEF bonus / 10", {"divide_by": 10}),
         ("ability_ready", (), "1 when its [Act] ability may be used now"),
         ("attachment_id", (), "the attachment's card id: pool index + 1 (0: none); which equipment or relic it is"),
+        ("entered", (), "the character's place in its party's order of entering play, 1-6 (public: every "
+                        "placement is seen, face down too); a Retreat and a discarded party leave in this order"),
     ),
     OBS_DTYPE,
 )
@@ -150,6 +152,15 @@ OBS = Layout(
                                                     "(retreated, kept, raised, reclaimed, exhumed), counted by card id "
                                                     "(pool order), per player (own, opp) and zone (hand, reserves); a "
                                                     "card set aside in a simultaneous step (RL-G14) counts in its zone"),
+        ("opp_known_reserves", (S.RES_VIEW,), "the opponent's reserves in order: card id (pool index + 1) of each "
+                                              "entry whose card the viewer saw arrive (known), 0 for a face-down one; "
+                                              "written while the opponent holds at most 24 (RL-P6 reorders more by "
+                                              "identity) and until the opponent begins its reserve trim (RL-G14: a "
+                                              "set-aside entry's place is hidden)"),
+        ("opp_relics", (2 * S.SIDE_CAP, 2), "the relics the opponent controls, in its relic-action order (entries "
+                                            "0-4: its own won location cards, 5-9: the viewer's): location card id "
+                                            "(pool index + 1) and 1 while in play; public: who won each location "
+                                            "and which relic is played are seen"),
         ("own_aside", (S.POOL_CAP,), "own cards set aside face down in the current simultaneous step (RL-G14: "
                                      "the Resolution discards or the reserve trim chosen so far), by card id"),
         ("own_library", (S.POOL_CAP,), "own cards still in the character and item decks, counted by card id (pool "
@@ -173,7 +184,8 @@ def _card_id_indices() -> tuple[int, ...]:
         ("grid", CELL_SIZE, CELL.offset("card") + card_id), ("grid", CELL_SIZE, CELL.offset("slot")
                                                              + SLOT.offset("attachment_id")),
         ("hand", CARD_SIZE, card_id), ("lineup", CARD_SIZE, card_id), ("reserves", CARD_SIZE, card_id),
-        ("sideboard", SIDE_ENTRY_SIZE, SIDE_ENTRY.offset("card") + card_id),
+        ("sideboard", SIDE_ENTRY_SIZE, SIDE_ENTRY.offset("card") + card_id), ("opp_known_reserves", 1, 0),
+        ("opp_relics", 2, 0),
     ):
         start, size = OBS.offset(name), OBS[name].size
         out.extend(range(start + at, start + size, stride))
@@ -181,5 +193,6 @@ def _card_id_indices() -> tuple[int, ...]:
 
 
 #: every flat observation index that holds a card id: the pending card, the battlefield, both leader cards, the
-#: location pile, both grids (each character and its attachment), the own hand, line-up and reserves, the sideboard
+#: location pile, both grids (each character and its attachment), the own hand, line-up and reserves, the sideboard,
+#: the opponent's known reserve characters and relics
 CARD_ID_INDICES = _card_id_indices()

@@ -110,12 +110,15 @@ def write_card(ctab: np.ndarray, card: int, out: np.ndarray, at: int) -> None:
 
 @kernel
 def write_slot(row: np.ndarray, tables, q: int, inst: int, viewer: int, out: np.ndarray, at: int,
-               conts: np.ndarray) -> None:
+               conts: np.ndarray, order: int) -> None:
     """One grid cell at ``at``; ``conts`` holds the row's [Cont] boosts (ATT every / single, then DEF, see
-    ``cont_bonuses``)."""
+    ``cont_bonuses``); ``order`` is the character's index in its party zone (the order it entered play)."""
     ctab = tables.cards
     k = q * S.MAX_DECK + inst
     d = at + L.CELL_SLOT
+    # the party's order decides where a Retreat puts each character in the reserves and the order a discarded party
+    # reaches the discard pile; both players saw every placement, face down ones too
+    out[d + L.SLOT_ENTERED] = order + 1
     if q != viewer and row[S.FACE_DOWN + k] != 0:
         out[at + L.CELL_CARD + L.CARD_PRESENT] = 1  # an opposing face-down character: present, nothing else
         out[d + L.SLOT_FACE_DOWN] = 1
@@ -225,7 +228,8 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
         for j in range(row[S.PARTY_COUNT + q]):
             inst = row[S.PARTY + q * S.PARTY_SIZE + j]
             slot = row[S.POS + q * S.MAX_DECK + inst]
-            write_slot(row, tables, q, inst, p, out, L.O_GRID + (side * S.PARTY_SIZE + slot) * L.CELL_SIZE, conts)
+            write_slot(row, tables, q, inst, p, out, L.O_GRID + (side * S.PARTY_SIZE + slot) * L.CELL_SIZE, conts,
+                       j)
     # cards the other player saw arrive in a hand or reserves (``known``): the viewer remembers the opponent's, and
     # knows which of its own the opponent knows; hide() keeps exactly these (RL-Z4)
     for side in range(2):
@@ -248,6 +252,16 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 out[L.O_OWN_ASIDE + card_of(row, p, inst)] += 1
             if row[S.KNOWN + q * S.MAX_DECK + inst] != 0:
                 out[kn + zone * S.POOL_CAP + card_of(row, q, inst)] += 1
+    # the opponent's reserves in order, its known characters by identity: the viewer saw each arrive (a Retreat puts
+    # the party there in party order) and the opponent's reserve actions name positions. Not while RL-P6 reorders
+    # them by identity (more than RES_VIEW) nor once the opponent began its trim (1P trims first, then 2P), where a
+    # hidden set-aside entry closes its gap
+    trimming = row[S.STEP] == S.ST_TRIM and (o == row[S.LEAD] or row[S.SETUP_PLAYER] == o)
+    if row[S.RESERVES_COUNT + o] <= S.RES_VIEW and not trimming:
+        for j in range(row[S.RESERVES_COUNT + o]):
+            inst = row[S.RESERVES + o * S.RES_CAP + j]
+            if inst >= 0 and row[S.KNOWN + o * S.MAX_DECK + inst] != 0:
+                out[L.O_OPP_KNOWN_RESERVES + j] = card_of(row, o, inst) + 1
     # own library by card id (the player knows its deck list and what it drew; the order stays hidden): lets a
     # policy plan with a deck it never saw in training (issue 14)
     for j in range(row[S.CHAR_DECK_COUNT + p]):
@@ -266,3 +280,10 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
             at = L.O_SIDEBOARD + k * L.SIDE_ENTRY_SIZE
             write_card(ctab, card_of(row, code // S.MAX_DECK, code % S.MAX_DECK), out, at + L.SIDE_CARD)
             out[at + L.SIDE_IN_PLAY] = 1 if row[S.HOST + code] >= 0 else 0
+    # the opponent's relics in the order its relic actions name them (public: every battle's winner and every relic
+    # played is seen); the counts in public_cards alone leave two of its relics interchangeable
+    for k in range(2 * S.SIDE_CAP):
+        code = sideboard_entry(row, o, k)
+        if code >= 0:
+            out[L.O_OPP_RELICS + 2 * k] = card_of(row, code // S.MAX_DECK, code % S.MAX_DECK) + 1
+            out[L.O_OPP_RELICS + 2 * k + 1] = 1 if row[S.HOST + code] >= 0 else 0

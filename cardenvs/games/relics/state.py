@@ -258,11 +258,62 @@ def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
         "pend_target is not in the opponent's party")
     bad((step == ST_JUMP) & ~_holds(rows, "party", PARTY_SIZE, p, jumper), "jumper is not in the deciding player's "
                                                                            "party")
+    # who decides and the battle's result, by step: the kernels read setup_player and battle_winner, not H_TO_ACT,
+    # to pick the next decider, and a battle_winner set during the battle ends it at the next decision (RL-B1..B4)
+    to_act, winner, sp = rows[:, H_TO_ACT], rows[:, BATTLE_WINNER], rows[:, SETUP_PLAYER]
+    by_setup = np.isin(step, (ST_LOCATION, ST_LEADER, ST_LEADER_SLOT, ST_PLACE, ST_TRIM, ST_KEEP, ST_HAND))
+    bad(by_setup & (sp != to_act), "setup_player is not the player to act at a Relic-phase or Resolution step")
+    bad(((step < ST_KEEP) | (step == ST_PILE)) & (winner != -1),
+        "battle_winner is set before the battle ended (-1 until the Resolution)")
+    bad((step == ST_KEEP) & (winner != to_act), "battle_winner is not the player keeping characters (RL-B6)")
+    # RL-L3: the leader is a character of its owner's party, or -1
+    for q in (0, 1):
+        lead_inst = rows[:, LEADER + q]
+        bad((lead_inst != -1) & ~_holds(rows, "party", PARTY_SIZE, np.full_like(lead_inst, q), lead_inst),
+            f"leader[{q}] is neither -1 nor a character of player {q}'s party")
+    # RL-E1..E3: attached and host link a character in play and its one equipment or relic, both ways
+    att = rows[:, ATTACHED:ATTACHED + 2 * MAX_DECK]
+    host = rows[:, HOST:HOST + 2 * MAX_DECK]
+    bad(((att < -1) | (att >= 2 * MAX_DECK)).any(axis=1), "attached is neither -1 nor owner * MAX_DECK + instance")
+    bad(((host < -1) | (host >= MAX_DECK)).any(axis=1), "host is neither -1 nor an instance")
+    back = np.take_along_axis(host, np.clip(att, 0, 2 * MAX_DECK - 1), axis=1)
+    chars = np.tile(np.arange(MAX_DECK), 2)[None, :]
+    bad(((att >= 0) & (back != chars)).any(axis=1), "attached names a card whose host is not that character")
+    for q in (0, 1):
+        party = rows[:, PARTY + q * PARTY_SIZE:PARTY + (q + 1) * PARTY_SIZE]
+        in_party = (party[:, :, None] == np.arange(MAX_DECK)[None, None, :]).any(axis=1)
+        bad(((att[:, q * MAX_DECK:(q + 1) * MAX_DECK] >= 0) & ~in_party).any(axis=1),
+            f"attached is set for a character not in player {q}'s party")
+    code = np.arange(2 * MAX_DECK)[None, :]
+    hc = np.clip(host, 0, MAX_DECK - 1)
+    linked = ((np.take_along_axis(att[:, :MAX_DECK], hc, axis=1) == code)
+              | (np.take_along_axis(att[:, MAX_DECK:], hc, axis=1) == code))
+    bad(((host >= 0) & ~linked).any(axis=1), "host names a character that does not carry the card (attached)")
+    # RL-E1: an equipment in play is in its owner's gear, carried by a character; a card in a deck, a hand, the
+    # reserves, the line-up, set aside or in a pile carries nothing and is carried by nothing
+    for q in (0, 1):
+        gear = rows[:, GEAR + q * PARTY_SIZE:GEAR + (q + 1) * PARTY_SIZE]
+        bad(((gear >= 0) & (np.take_along_axis(host[:, q * MAX_DECK:(q + 1) * MAX_DECK], np.clip(gear, 0, MAX_DECK - 1),
+                                               axis=1) < 0)).any(axis=1), f"a card in player {q}'s gear has no host")
+        for zone in ("char_deck", "item_deck", "hand", "lineup", "reserves", "hand_aside", "discard", "doom"):
+            width = STATE[zone].shape[1]
+            held = rows[:, STATE.offset(zone) + q * width:STATE.offset(zone) + (q + 1) * width]
+            ci = np.clip(held, 0, MAX_DECK - 1)
+            carried = (np.take_along_axis(host[:, q * MAX_DECK:(q + 1) * MAX_DECK], ci, axis=1) >= 0)
+            carries = (np.take_along_axis(att[:, q * MAX_DECK:(q + 1) * MAX_DECK], ci, axis=1) >= 0)
+            bad(((held >= 0) & (carried | carries)).any(axis=1),
+                f"a card in player {q}'s {zone} has a host or an attachment (only cards in play do)")
+    # RL-G5/G6, RL-U7: a face-down character entered play Up with no modifier, and no effect reaches it before the
+    # reveal (board.enter_party; the battle starts after it), so it is neither Down nor boosted
+    face_down = rows[:, FACE_DOWN:FACE_DOWN + 2 * MAX_DECK] != 0
+    for name, start in (("down", DOWN), ("att_mod", ATT_MOD), ("def_mod", DEF_MOD)):
+        bad((face_down & (rows[:, start:start + 2 * MAX_DECK] != 0)).any(axis=1),
+            f"{name} is set for a face-down character (nothing acts on it before the reveal)")
     for mask, text in problems:
         if mask.any():
             j = int(np.flatnonzero(mask)[0])
             return j, (f"state fields step {rows[j, STEP]}, pend_kind {rows[j, PEND_KIND]}, pend_src "
                        f"{rows[j, PEND_SRC]}, pend_player {rows[j, PEND_PLAYER]}, pend_card {rows[j, PEND_CARD]}, pend_caster "
                        f"{rows[j, PEND_CASTER]}, pend_target {rows[j, PEND_TARGET]}, jumper {rows[j, JUMPER]}: {text} "
-                       f"(no kernel leaves such a pending choice)")
+                       f"(no kernel leaves such a row)")
     return None

@@ -640,6 +640,11 @@ def hide(row: np.ndarray, viewer: int, rng: np.random.Generator, pool: CardPool)
         (opp, _zone(out, "char_deck", opp) + unknown("reserves") + aside_chars + _zone(out, "lineup", opp)
          + [i for i in _zone(out, "party", opp) if face_down[opp, i]]),
     ]
+    # RL-G14: which of the opponent's known cards it set aside is hidden too (the viewer knows them, not which went)
+    aside_known = [i for i in _zone(out, "hand_aside", opp) if known[opp, i]]
+    if aside_known:
+        still_in = "reserves" if _S.get(out, "step") == S.ST_TRIM else "hand"
+        groups.append((opp, aside_known + [i for i in _zone(out, still_in, opp) if known[opp, i]]))
     for p, hidden in groups:
         cards = np.array([deck_list[p, i] for i in hidden], dtype=np.int32)
         rng.shuffle(cards)

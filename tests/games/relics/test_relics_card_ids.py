@@ -67,6 +67,18 @@ def _expected(g, viewer: int, index: int) -> float:
         if j < field(g, "won_count")[q] and field(g, "controller")[q, field(g, "won")[q, j]] == viewer:
             return _id(g, q, field(g, "won")[q, j])
         return 0.0
+    if name == "opp_known_reserves":  # issue 38: the opponent's reserve characters the viewer saw arrive, in order
+        if pos < field(g, "reserves_count")[o]:
+            inst = field(g, "reserves")[o, pos]
+            return _id(g, o, inst) if field(g, "known")[o, inst] else 0.0
+        return 0.0
+    if name == "opp_relics":  # issue 38: the opponent's relics in its relic-action order
+        k, at = divmod(pos, 2)
+        assert at == 0
+        q, j = (o, k) if k < SIDE_CAP else (viewer, k - SIDE_CAP)
+        if j < field(g, "won_count")[q] and field(g, "controller")[q, field(g, "won")[q, j]] == o:
+            return _id(g, q, field(g, "won")[q, j])
+        return 0.0
     assert name == "pending_card", name
     return 0.0  # no pending action in this position
 
@@ -88,7 +100,8 @@ def test_issue14_every_observed_card_slot_carries_its_identity_and_hidden_cards_
         obs = g.observe([viewer])[0]
         expected = [_expected(g, viewer, int(i)) for i in ids]
         assert obs[ids].tolist() == expected
-        assert sum(e > 0 for e in expected) == 14  # with the Archer's Longbow (attachment_id)
+        # with the Archer's Longbow (attachment_id); player 1 also sees player 0's relic in opp_relics (issue 38)
+        assert sum(e > 0 for e in expected) == (14 if viewer == 0 else 15)
     seen = set(g.observe([0])[0][ids].tolist())
     hidden = {POOL.by_name[n] + 1 for n in ("Smoke Bomb", "Wither", "Hollow Shade", "Marrow Witch", "Shadow Crest")}
     assert not hidden & seen  # the opponent's hand, reserves, face-down character and unshown leader card

@@ -16,7 +16,8 @@ from cardenvs.core.header import DRAW, H_STATUS, H_TURN, H_WINNER, TERMINATED, T
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.board import relic_count
 from cardenvs.games.relics.cards import C_TYPE, T_CHARACTER, T_LOCATION
-from cardenvs.games.relics.obs_layout import CARD_PRESENT, CARD_SIZE, CELL_SLOT, OBS, SIDE_CARD, SIDE_IN_PLAY, SLOT_FACE_DOWN
+from cardenvs.games.relics.obs_layout import CARD_PRESENT, CARD_SIZE, CELL_SLOT, OBS, SIDE_CARD, SIDE_IN_PLAY, SLOT_ENTERED
+from cardenvs.games.relics.obs_layout import SLOT_FACE_DOWN
 from cardenvs.games.relics.rules import advance
 from cardenvs.games.relics.state import (
     BATTLE_CAP,
@@ -125,7 +126,9 @@ def test_RL_G1_G2_G3_G4_G5_G6_G8_relic_phase_from_a_fresh_game() -> None:
     placed = inst_at(g, lead, 1)
     assert field(g, "face_down")[lead, placed] == 1
     seen = OBS.get(g.observe([other])[0], "grid")[1, 1]
-    assert seen[CARD_PRESENT] == 1 and seen.sum() == 2 and seen[CELL_SLOT + SLOT_FACE_DOWN] == 1  # present, face down only
+    # present, face down and its place in the order of placement (public: issue 38, RL-A8), nothing else
+    assert seen[CARD_PRESENT] == 1 and seen[CELL_SLOT + SLOT_FACE_DOWN] == 1 and seen[CELL_SLOT + SLOT_ENTERED] > 0
+    assert seen.sum() == 2 + seen[CELL_SLOT + SLOT_ENTERED]
     for _ in range(3):
         do(g, "pass")  # the other three drawn characters go to the reserves
     assert int(field(g, "reserves_count")[lead]) == 3 and int(g.to_act[0]) == other
