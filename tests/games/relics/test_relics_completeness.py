@@ -2,10 +2,12 @@
 
 Two kinds of gap. What the acting player knows and the observation did not hold: the order its party entered play
 (RL-A8: a Retreat sends the party to the reserves in that order, and a discarded party reaches the discard pile in
-it) and the place of each known character in the opponent's reserves (RL-Z4, RL-A8). And rows no kernel can leave,
-which the check built by changing one field of a real row (host, attached, leader, battle_winner, setup_player): the
-row check (``state.check_rows``) refuses them with one clear error, as it does a bad pending choice, so the check
-counts them invalid instead of playing them. Rule IDs: RL-A8, RL-Z4, RL-E1/RL-E2, RL-L3, RL-B1..B6, RL-G4/G5.
+it), the place of each known character in the opponent's reserves (RL-Z4, RL-A8) and the order in which the
+opponent's relic actions name its relics (RL-B5, RL-E3). And rows no kernel can leave, which the check built by
+changing one field of a real row (host, attached, gear, hand, down, def_mod, leader, battle_winner, setup_player):
+the row check (``state.check_rows``) refuses them with one clear error, as it does a bad pending choice, so the check
+counts them invalid instead of playing them. Rule IDs: RL-A8, RL-Z4, RL-B5, RL-E1/RL-E2/RL-E3, RL-L3, RL-B1..B6,
+RL-G4/G5, RL-U7.
 """
 from __future__ import annotations
 
