@@ -15,13 +15,22 @@ How the trainer (:mod:`train.ppo`) keeps it:
 - **the final evaluation and saving are reserved**: training stops once the rest of the current rollout, its update,
   the final evaluation and saving would no longer fit (each measured as the run goes).
 - **the bar shows the budget**: elapsed time against it, with the step count, the rate and what is being evaluated.
+- **the setup is watched** (:class:`SetupWatch`): Python's start, the imports, and the kernels compiling at their
+  first call after an install or an edit (minutes on a loaded machine, and no loop of the trainer's runs meanwhile)
+  happen before the trainer can keep the budget itself. An alarm set for the budget's end (its tolerance included)
+  stops the command there with one line saying so, whatever it was doing, until the first training step; kernels
+  that finished compiling stay cached, so the next run starts where this one stopped.
 """
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
+
+from cardenvs.core.errors import CardenvsError
 
 #: the whole command ends within budget + TOLERANCE_S + TOLERANCE_SHARE * budget
 TOLERANCE_S = 5.0
@@ -53,6 +62,69 @@ def process_start() -> float | None:
     if not 0 <= age < 3600:  # an implausible age (a clock oddity): rather the command's own start
         return None
     return time.perf_counter() - age
+
+
+class BudgetSpentError(CardenvsError):
+    """A budgeted command's setup (its start, the imports, compiling the kernels) used the whole budget."""
+
+
+class _SetupAlarm(BaseException):
+    """Raised by the alarm; a BaseException, like KeyboardInterrupt, so that no ``except Exception`` on the way (Numba's
+    compiler has several) takes it for an error of its own."""
+
+
+class SetupWatch:
+    """An alarm at ``deadline`` plus the budget's tolerance, armed while the command is setting up (:func:`watch`).
+    Where the platform has no ``SIGALRM`` (Windows) or the command runs off the main thread, nothing is armed and the
+    setup's time is only counted."""
+
+    def __init__(self, deadline: float, budget_s: float, game: str, clock_start: float) -> None:
+        self.deadline, self.budget_s, self.game, self.clock_start = deadline, budget_s, game, clock_start
+        self.armed = self.fired = False
+        self._previous: object = None
+
+    def arm(self) -> None:
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+            return
+        left = self.deadline + tolerance(self.budget_s) - time.perf_counter()
+
+        def _spent(signum: int, frame: object) -> None:
+            self.fired = True
+            raise _SetupAlarm()
+
+        self._previous = signal.signal(signal.SIGALRM, _spent)
+        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+        self.armed = True
+
+    def disarm(self) -> None:
+        """Training has begun: from here the trainer keeps the budget (idempotent)."""
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+            self.armed = False
+
+    def __enter__(self) -> "SetupWatch":
+        self.arm()
+        return self
+
+    def __exit__(self, exc_type: type | None, exc: BaseException | None, tb: object) -> bool:
+        self.disarm()
+        if exc is not None and (self.fired or isinstance(exc, _SetupAlarm)):
+            raise self.error() from None  # whatever the alarm interrupted, and however it was wrapped on the way
+        return False
+
+    def error(self) -> BudgetSpentError:
+        spent = time.perf_counter() - self.clock_start
+        return BudgetSpentError(
+            f"the {clock(self.budget_s)} budget was spent before training began ({spent:.0f} s: Python's start, the "
+            f"imports and compiling {self.game}'s kernels, which a first run after an install or an edit does once; "
+            f"later runs load them from the cache in seconds); nothing was trained. Run the command again (the "
+            f"kernels compiled so far are cached) or give it more --max-minutes")
+
+
+def watch(deadline: float | None, budget_s: float, game: str, clock_start: float) -> SetupWatch | None:
+    """A :class:`SetupWatch` for a budgeted command, to enter around its setup and run (``None`` without a budget)."""
+    return None if deadline is None else SetupWatch(deadline, budget_s, game, clock_start)
 
 
 @dataclass(frozen=True)
@@ -126,6 +198,6 @@ class TrainBar:
 
 
 __all__ = [
-    "clock", "EVAL_SHARE", "MAX_POINTS", "MIN_POINTS", "Plan", "plan", "process_start", "SECONDS_PER_POINT",
-    "tolerance", "TOLERANCE_S", "TOLERANCE_SHARE", "TrainBar"
+    "BudgetSpentError", "clock", "EVAL_SHARE", "MAX_POINTS", "MIN_POINTS", "Plan", "plan", "process_start",
+    "SECONDS_PER_POINT", "SetupWatch", "tolerance", "TOLERANCE_S", "TOLERANCE_SHARE", "TrainBar", "watch"
 ]

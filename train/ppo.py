@@ -101,6 +101,8 @@ def _make_callback(trainer: "Trainer"):
             trainer.last_step_t = now
 
         def _on_step(self) -> bool:
+            if trainer.setup_watch is not None:  # training has begun: from here the trainer keeps the budget
+                trainer.setup_watch.disarm()
             n = self.model.num_timesteps
             now = time.perf_counter()
             trainer.time_step(now)
@@ -162,10 +164,13 @@ class Trainer:
 
     def __init__(self, game: str, cfg: dict, out: Path, resume: str | None = None, progress: bool = True,
                  verbose: int = 1, max_minutes: float | None = None, trust_pickle: bool = False,
-                 deadline: float | None = None, clock_start: float | None = None) -> None:
+                 deadline: float | None = None, clock_start: float | None = None,
+                 setup_watch: Any = None) -> None:
         """``max_minutes``: a budget from now; or ``deadline`` (a ``time.perf_counter()`` reading) with the
         ``clock_start`` it counts from (the command's start, train/budget.py): the run, its evaluations and saving
-        end by then."""
+        end by then. ``setup_watch``: the alarm that holds the setup to the budget (train/budget.py), disarmed at the
+        first training step and paused during a ``[bc]`` warm start, whose games the budget does not count."""
+        self.setup_watch = setup_watch
         self.clock_start = time.perf_counter() if clock_start is None else float(clock_start)
         if deadline is None and max_minutes is not None:
             deadline = self.clock_start + 60.0 * float(max_minutes)
@@ -292,11 +297,17 @@ class Trainer:
         self.warm_start: dict | None = None
         if not resume and int(cfg.get("bc", {}).get("games", 0) or 0) > 0:
             t_bc = time.perf_counter()
+            if self.setup_watch is not None:
+                self.setup_watch.disarm()
             self.warm_start = self._clone_teacher(cfg["bc"])  # [bc]: start from a clone of the teacher
             if self.deadline is not None:  # a fixed number of games: the budget's clock starts after it (stated)
                 bc_s = time.perf_counter() - t_bc
                 self.deadline += bc_s
                 self.clock_start += bc_s
+                if self.setup_watch is not None:  # the alarm moves with the clock
+                    self.setup_watch.deadline += bc_s
+                    self.setup_watch.clock_start += bc_s
+                    self.setup_watch.arm()
                 if verbose:
                     _print(f"[budget] the [bc] warm start took {bc_s:.0f} s; the budget counts from its end")
         self.total_steps = int(tcfg["total_steps"])
@@ -897,53 +908,62 @@ def main(argv: Sequence[str] | None = None, clock_start: float | None = None) ->
     if args.max_minutes is not None and not (math.isfinite(args.max_minutes) and args.max_minutes > 0):
         raise BadArgumentError(f"--max-minutes must be a number of minutes above 0, got {args.max_minutes:g}")
     deadline = None if args.max_minutes is None else clock_start + 60.0 * args.max_minutes
-    stages: list[Stage] = []
-    if args.stages is not None:
-        clash = [flag for flag, value in (("--config", args.config), ("--resume", args.resume),
-                                          ("--total-steps", args.total_steps), ("--stop-steps", args.stop_steps))
-                 if value is not None]
-        if clash:
-            raise BadArgumentError(f"--stages runs the shipped config and then each stage file as they are: drop "
-                                   f"{', '.join(clash)}")
-        if args.stages:  # a chain file: its first stage replaces the shipped config
-            stages = chain_stages(game, args.stages)
-            first = stages.pop(0)
-            args.config, args.total_steps, args.stop_steps = str(first.config), first.total_steps, first.stop_steps
+    from contextlib import nullcontext
+
+    from .budget import watch
+
+    # the setup (the imports, the env and model, kernels compiling at their first call) is held to the budget by an
+    # alarm until the first training step, from which the trainer keeps it (train/budget.py, SetupWatch)
+    guard = watch(deadline, 0.0 if deadline is None else deadline - clock_start, game, clock_start)
+    with guard if guard is not None else nullcontext():
+        stages: list[Stage] = []
+        if args.stages is not None:
+            clash = [flag for flag, value in (("--config", args.config), ("--resume", args.resume),
+                                              ("--total-steps", args.total_steps), ("--stop-steps", args.stop_steps))
+                     if value is not None]
+            if clash:
+                raise BadArgumentError(f"--stages runs the shipped config and then each stage file as they are: drop "
+                                       f"{', '.join(clash)}")
+            if args.stages:  # a chain file: its first stage replaces the shipped config
+                stages = chain_stages(game, args.stages)
+                first = stages.pop(0)
+                args.config, args.total_steps, args.stop_steps = str(first.config), first.total_steps, first.stop_steps
+            else:
+                stages = [Stage(path) for path in stage_configs(game)]
+                if not stages:
+                    raise BadArgumentError(f"--stages: {game} has no train/configs/{game}_stage<k>.toml")
+        cfg = build_config(game, args)
+        if args.out:
+            out = Path(args.out)
+        elif args.resume:
+            p = Path(args.resume).resolve()
+            out = p.parent.parent if p.parent.name == "checkpoints" else p.parent
         else:
-            stages = [Stage(path) for path in stage_configs(game)]
-            if not stages:
-                raise BadArgumentError(f"--stages: {game} has no train/configs/{game}_stage<k>.toml")
-    cfg = build_config(game, args)
-    if args.out:
-        out = Path(args.out)
-    elif args.resume:
-        p = Path(args.resume).resolve()
-        out = p.parent.parent if p.parent.name == "checkpoints" else p.parent
-    else:
-        out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
-    # a budget covers the whole command: with --stages each stage gets an equal share of the time still left
-    summary = _run(game, cfg, out, args.resume, args, *_stage_budget(deadline, clock_start, 1 + len(stages)))
-    for k, stage in enumerate(stages, 2):  # each stage resumes the final model of the run before it
-        args.config, args.total_steps, args.stop_steps = str(stage.config), stage.total_steps, stage.stop_steps
-        suffix = stage.config.stem.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
-        stage_out = Path(f"{out}-{suffix}")
-        start = summary["final_model"]
-        if stage.fresh_optimizer:  # as the run it retraces did: the model went on from a slim copy
-            from .slim import slim
+            out = Path("runs") / f"{game}-s{cfg['train']['seed']}-{time.strftime('%Y%m%d-%H%M%S')}"
+        # a budget covers the whole command: with --stages each stage gets an equal share of the time still left
+        summary = _run(game, cfg, out, args.resume, args, *_stage_budget(deadline, clock_start, 1 + len(stages)),
+                       guard=guard)
+        for k, stage in enumerate(stages, 2):  # each stage resumes the final model of the run before it
+            args.config, args.total_steps, args.stop_steps = str(stage.config), stage.total_steps, stage.stop_steps
+            suffix = stage.config.stem.removeprefix(game + "_") if args.stages == "" else f"stage{k}"
+            stage_out = Path(f"{out}-{suffix}")
+            start = summary["final_model"]
+            if stage.fresh_optimizer:  # as the run it retraces did: the model went on from a slim copy
+                from .slim import slim
 
-            stage_out.mkdir(parents=True, exist_ok=True)
-            start = slim(start, stage_out / "start.zip")["out"]
-        summary = _run(game, build_config(game, args), stage_out, start, args,
-                       *_stage_budget(deadline, None, len(stages) + 2 - k))
-    if args.export:
-        import shutil
+                stage_out.mkdir(parents=True, exist_ok=True)
+                start = slim(start, stage_out / "start.zip")["out"]
+            summary = _run(game, build_config(game, args), stage_out, start, args,
+                           *_stage_budget(deadline, None, len(stages) + 2 - k))
+        if args.export:
+            import shutil
 
-        Path(args.export).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(summary["policy"], args.export)
-        summary["exported"] = str(args.export)
-        if not args.quiet:
-            _print(f"[export] {args.export}")
-    return summary
+            Path(args.export).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(summary["policy"], args.export)
+            summary["exported"] = str(args.export)
+            if not args.quiet:
+                _print(f"[export] {args.export}")
+        return summary
 
 
 def _stage_budget(deadline: float | None, clock_start: float | None, stages_left: int) -> tuple:
@@ -956,7 +976,9 @@ def _stage_budget(deadline: float | None, clock_start: float | None, stages_left
 
 
 def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Namespace,
-         deadline: float | None = None, clock_start: float | None = None) -> dict:
+         deadline: float | None = None, clock_start: float | None = None, guard: Any = None) -> dict:
+    """One training run; ``guard``: the command's armed setup alarm (train/budget.py) where the caller holds one,
+    else one is armed here for a budgeted run."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg, indent=1))
     if not args.quiet:
@@ -965,10 +987,17 @@ def _run(game: str, cfg: dict, out: Path, resume: str | None, args: argparse.Nam
                + (f"; resumes {resume}" if resume else ""))
     # a progress bar on a terminal; in a log file (no terminal) a status line every 30 s instead
     bar = not args.no_progress and (sys.stderr.isatty() or os.environ.get("CARDENVS_PROGRESS") == "1")
-    trainer = Trainer(game, cfg, out, resume=resume, progress=bar, verbose=0 if args.quiet else 1,
-                      trust_pickle=bool(getattr(args, "trust_pickle", False)), deadline=deadline,
-                      clock_start=clock_start)
-    return trainer.run()
+    from contextlib import nullcontext
+
+    from .budget import watch
+
+    start = time.perf_counter() if clock_start is None else clock_start
+    own = None if guard is not None else watch(deadline, 0.0 if deadline is None else deadline - start, game, start)
+    with own if own is not None else nullcontext():
+        trainer = Trainer(game, cfg, out, resume=resume, progress=bar, verbose=0 if args.quiet else 1,
+                          trust_pickle=bool(getattr(args, "trust_pickle", False)), deadline=deadline,
+                          clock_start=start, setup_watch=guard if guard is not None else own)
+        return trainer.run()
 
 
 def command(argv: Sequence[str] | None = None) -> dict:

@@ -152,3 +152,25 @@ def test_an_evaluation_the_budget_has_no_time_for_is_skipped_and_said(capsys) ->
     assert not Trainer._eval_fits(run, MIN_EVAL_S - 0.1, "the first evaluation")
     assert Trainer._eval_fits(run, MIN_EVAL_S, "the first evaluation")
     assert capsys.readouterr().out.count("skipped") == 1
+
+
+def test_a_setup_that_spends_the_budget_ends_the_command_at_its_end_with_one_line(tmp_path: Path) -> None:
+    """Issue 42 item 2, the setup: on a cold cache at load 17 a 1-minute `cardenvs train` took 503 s, compiling the
+    kernels (the trainer's own loops cannot stop a compile). The setup is held to the budget by an alarm until the
+    first training step: here a command whose clock started two minutes ago with a one-minute budget stops at once,
+    says why and what to do, and trains nothing."""
+    from cardenvs.train.budget import BudgetSpentError
+    from cardenvs.train.ppo import main
+
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(TINY)
+    out = tmp_path / "run"
+    t = time.perf_counter()
+    with pytest.raises(BudgetSpentError, match=r"budget was spent before training began .*nothing was trained.*"
+                                               r"Run the command again"):
+        main([GAME, "--config", str(cfg), "--max-minutes", "1", "--out", str(out), "--no-progress", "-q"],
+             clock_start=t - 120.0)
+    assert time.perf_counter() - t < 30 and not (out / "final.zip").exists() and not (out / "policy.npz").exists()
+    import signal
+
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # disarmed: nothing fires later in this process
