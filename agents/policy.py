@@ -82,6 +82,24 @@ def observation_digest(spec: Any) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
+def float_view_digest(spec: Any) -> str:
+    """The fingerprint a policy trained before the compact observation (issue 41) carries: the layout's field names
+    and shapes, card-id entries and action count, without a dtype or divisors, for it read float32 rows. Such a policy
+    reads a compact observation's float view (``spec.float_observation``, equal to the float32 observation value for
+    value) unchanged when its fields are the same: the loader folds the divisors in (:func:`load_npz`)."""
+    parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields]
+    parts.append(f"card_ids:{tuple(getattr(spec, 'obs_card_ids', ()) or ())}")
+    parts.append(f"actions:{spec.num_actions}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def reads_float_view(meta: dict, spec: Any) -> bool:
+    """Whether ``meta`` is a pre-issue-41 policy's (float32 rows, no divisors) of the same fields as ``spec``'s compact
+    observation: its weights then read that observation's float view."""
+    return (spec.obs_dtype != np.float32 and "obs_divisors" not in meta and meta.get("obs_dim") == spec.obs_dim
+            and meta.get("obs_digest") == float_view_digest(spec))
+
+
 def _rules_version(game: str) -> int | None:
     from cardenvs.core.registry import RULES_VERSIONS
 
@@ -824,7 +842,8 @@ def check_meta(meta: dict, game: Any, path: str | Path, older_rules: bool = Fals
     if trained != version and not admitted:
         raise BadArgumentError(f"{path!s} was trained on {spec.name} rules version {meta.get('rules_version')}; this "
                                f"cardenvs plays version {version}: {retrain}")
-    if meta.get("obs_dim") != spec.obs_dim or meta.get("obs_digest") != observation_digest(spec):
+    if (meta.get("obs_dim") != spec.obs_dim or meta.get("obs_digest") != observation_digest(spec)) \
+            and not reads_float_view(meta, spec):
         raise BadArgumentError(f"{path!s} was trained on another {spec.name} observation layout (size "
                                f"{meta.get('obs_dim')}, digest {meta.get('obs_digest')}; now size {spec.obs_dim}, "
                                f"digest {observation_digest(spec)}): {retrain}")
@@ -842,6 +861,12 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
     if game is not None:
         check_meta(meta, game, p, older_rules=older_rules)
     divisors = meta.pop("obs_divisors", None)
+    if game is not None and divisors is None:
+        from cardenvs.core.batch import get_spec
+
+        spec = get_spec(game)
+        if reads_float_view(meta, spec):  # trained on the float32 rows, which are the compact rows' float view
+            divisors, meta["obs_dtype"] = spec.obs_divisors, np.dtype(spec.obs_dtype).name
     try:
         agent = NumpyPolicy(hidden, action, meta.get("activation", "tanh"), meta=meta,
                             name=name or f"ppo:{p.stem}", deterministic=deterministic, seed=seed, embed=embed,
@@ -1055,10 +1080,12 @@ def main(argv: Any = None) -> Path:
     return out
 
 
-__all__ = ["PolicyAgent", "NumpyPolicy", "load", "load_model", "load_npz", "load_shipped", "export", "read_npz",
-           "trust_pickle_file", "check_pickle_trust", "trust_pilots", "trusted_zips", "trusting_every_zip", "PICKLE_WARNING",
-           "TRUST_HELP",
-           "check_meta", "stale_rules", "observation_digest", "shipped_path", "policy_dirs", "clear_cache", "main", "CACHE_SIZE", "FORMAT"]
+__all__ = [
+    "CACHE_SIZE", "check_meta", "check_pickle_trust", "clear_cache", "export", "float_view_digest", "FORMAT", "load",
+    "load_model", "load_npz", "load_shipped", "main", "NumpyPolicy", "observation_digest", "PICKLE_WARNING",
+    "PolicyAgent", "policy_dirs", "read_npz", "reads_float_view", "shipped_path", "stale_rules", "TRUST_HELP",
+    "trust_pickle_file", "trust_pilots", "trusted_zips", "trusting_every_zip",
+]
 
 
 if __name__ == "__main__":

@@ -194,6 +194,41 @@ def test_loader_refuses_a_stale_or_foreign_policy(exported: Path, tmp_path: Path
         make_agent(GAME, f"ppo:{bad}")
 
 
+def _as_trained_before_the_compact_observation(src: Path, dst: Path, digest: str) -> Path:
+    """``src`` as a policy file written before issue 41 would be: no divisors or dtype (it read float32 rows), the
+    observation digest of that time (field names and shapes, card ids, actions)."""
+    import json
+
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    del arrays["obs_divisors"]
+    meta = json.loads(str(arrays["meta"]))
+    meta.pop("obs_dtype", None)
+    meta["obs_digest"] = digest
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(dst, **arrays)
+    return dst
+
+
+def test_a_policy_trained_on_the_float32_observation_reads_the_compact_rows_float_view(exported: Path,
+                                                                                      tmp_path: Path) -> None:
+    """Issue 41: the compact observation's float view equals the float32 observation value for value, so a policy
+    trained before the change (divinecross's shipped file) plays the same on the stored rows once the loader folds
+    the divisors in, where its fields are the same; a file of other fields is still refused."""
+    spec = cardenvs.get_game(GAME)
+    assert spec.obs_dtype != np.float32
+    legacy = _as_trained_before_the_compact_observation(exported, tmp_path / "legacy.npz",
+                                                        policy_mod.float_view_digest(spec))
+    obs, masks = _recorded_observations()
+    now, before = policy_mod.load_npz(exported, game=GAME), policy_mod.load_npz(legacy, game=GAME)
+    assert before.divisors is not None and before.obs_dtype == spec.obs_dtype
+    np.testing.assert_allclose(before.probs(obs, masks), now.probs(obs, masks), rtol=1e-5, atol=1e-7)
+    assert np.array_equal(before.act(obs, masks), now.act(obs, masks))
+    other = _as_trained_before_the_compact_observation(exported, tmp_path / "other.npz", "0123456789abcdef")
+    with pytest.raises(BadArgumentError, match="another .* observation layout"):
+        policy_mod.load_npz(other, game=GAME)
+
+
 def test_ppo_by_name_loads_the_shipped_policy(exported: Path, monkeypatch) -> None:
     monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(exported.parent))
     agent = make_agent(GAME, "ppo", seed=0)
