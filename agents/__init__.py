@@ -125,8 +125,14 @@ def describe_pilot(game: Any, kind: str) -> str:
                 return (f"{where} {name}, a {layers} network distilled from a {taught} policy of "
                         f"{int(teacher['steps']):,} training steps, seed {meta.get('seed')}, "
                         f"commit {_short_commit(meta.get('commit'))}")
-            return (f"{where} {name}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
+            text = (f"{where} {name}, {int(meta.get('steps') or 0):,} training steps, seed {meta.get('seed')}, "
                     f"commit {_short_commit(meta.get('commit'))}")
+            certified = meta.get("certified")
+            if isinstance(certified, dict) and older is None:  # trained on older rules, measured on these (bars)
+                trained = (certified.get("trained_on") or {}).get("rules_version")
+                text += (f" (trained on rules version {trained}, its bars met on version {meta.get('rules_version')}: "
+                         f"train/bars.py --ship)")
+            return text
         except (AttributeError, TypeError, ValueError, OverflowError):
             return f"{where} {name} (its metadata does not say how it was trained)"
     return ""

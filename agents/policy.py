@@ -663,6 +663,43 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
     return out
 
 
+def certify(src: str | Path, game: Any, out: str | Path, bars: dict) -> Path:
+    """Write ``src``, a policy of this game's observation fields trained on an older rules version (or on the float32
+    observation before issue 41), as a policy of the current rules and observation, with the strength ``bars`` it
+    measured on them (:mod:`train.bars`; only a summary whose every bar is met is taken). The weights are unchanged;
+    the metadata keeps what it was trained on (``certified``: the rules version, observation digest, and the bars).
+    A policy the current game measured is what the default pilot needs; where it was trained is history."""
+    from cardenvs.core.batch import get_spec
+
+    spec = get_spec(game)
+    p = _resolve(src)
+    load_npz(p, game=spec.name, older_rules=True)  # the fields and actions fit: only the rules version may differ
+    if not bars.get("passed") or bars.get("game") != spec.name:
+        raise BadArgumentError(f"{p}: a policy is certified only with a bars summary of {spec.name} whose every bar "
+                               f"is met (python -m cardenvs.train.bars)")
+    with np.load(p, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    old = {"rules_version": meta.get("rules_version"), "obs_digest": meta.get("obs_digest")}
+    if "obs_divisors" not in arrays and spec.obs_dtype != np.float32:  # it read the float view: fold as export does
+        arrays["obs_divisors"] = np.asarray(spec.obs_divisors, dtype=np.float32)
+    meta.update({"rules_version": _rules_version(spec.name), "obs_digest": observation_digest(spec),
+                 "obs_dtype": spec.obs_dtype.name})
+    meta["certified"] = {
+        "trained_on": old, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _git_commit(),
+        "bars": {k: bars[k] for k in ("games", "seed", "deck_bank", "train_seed", "test_pairs") if k in bars},
+        "checks": [{k: r[k] for k in ("opponent", "check", "win_rate", "ci95", "seat_win_rates", "pair_ci95")
+                    if k in r} for r in bars.get("checks", [])]}
+    arrays["meta"] = np.array(json.dumps(meta, default=str))
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, out)
+    load_npz(out, game=spec.name)  # now a policy of the current game
+    return out
+
+
 #: the most bytes one member of a policy file may hold once decompressed, and all members together (relics' 256-wide
 #: float32 first layer is 9.5 MB): a small compressed file cannot make the loader allocate gigabytes
 MAX_MEMBER_BYTES = 64 * 2**20
@@ -1081,7 +1118,7 @@ def main(argv: Any = None) -> Path:
 
 
 __all__ = [
-    "CACHE_SIZE", "check_meta", "check_pickle_trust", "clear_cache", "export", "float_view_digest", "FORMAT", "load",
+    "CACHE_SIZE", "certify", "check_meta", "check_pickle_trust", "clear_cache", "export", "float_view_digest", "FORMAT", "load",
     "load_model", "load_npz", "load_shipped", "main", "NumpyPolicy", "observation_digest", "PICKLE_WARNING",
     "PolicyAgent", "policy_dirs", "read_npz", "reads_float_view", "shipped_path", "stale_rules", "TRUST_HELP",
     "trust_pickle_file", "trust_pilots", "trusted_zips", "trusting_every_zip",

@@ -148,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the training run's [eval] holdout_pairs: its validation pairs are kept out of the test set")
     ap.add_argument("--train-seed", type=int, default=0, dest="train_seed", help="the training run's seed")
     ap.add_argument("--out", help="folder for the per-match JSON and bars.json")
+    ap.add_argument("--ship", metavar="PATH", help="when every bar is met, write the policy (.npz) to PATH as a policy "
+                    "of the current rules and observation, its bar results in its metadata (agents/policy.py "
+                    "certify): how a policy trained on an older rules version of the same fields ships again")
     args = ap.parse_args(argv)
     if args.games < 2:
         ap.error(f"--games must be at least 2, got {args.games}")
@@ -164,6 +167,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     failed = [f"vs {r['opponent']} {r['check']}" for r in summary["checks"] if not r["passed"]]
     print(f"{game}: every bar met" if not failed else f"{game}: bars not met: {', '.join(failed)}")
+    if args.ship and not failed:
+        from cardenvs.agents.policy import certify, shipped_path
+
+        src = shipped_path(game) if args.policy == "ppo" else args.policy.removeprefix("ppo:")
+        try:
+            print(f"[ship] {certify(src, game, args.ship, summary)}: written as a {game} policy of the current rules "
+                  f"and observation, with these bar results")
+        except CardenvsError as exc:
+            print(f"python -m cardenvs.train.bars: error: --ship: {exc}", file=sys.stderr)
+            return 2
+    elif args.ship:
+        print(f"[ship] {args.ship} not written: a policy ships only when every bar is met")
     return 0 if not failed else 1
 
 

@@ -229,6 +229,36 @@ def test_a_policy_trained_on_the_float32_observation_reads_the_compact_rows_floa
         policy_mod.load_npz(other, game=GAME)
 
 
+def test_a_policy_of_older_rules_ships_again_only_with_a_bars_summary_that_meets_every_bar(exported: Path,
+                                                                                          tmp_path: Path) -> None:
+    """Issue 38: a policy trained on an older rules version of the same fields (divinecross's) becomes the default
+    pilot again only by measuring it on today's rules (train/bars.py --ship): ``certify`` refuses a summary with a
+    missed bar or of another game, and the file it writes loads as a current policy, its history in the metadata."""
+    from cardenvs.agents.policy import certify, read_npz
+
+    spec = cardenvs.get_game(GAME)
+    older = _as_trained_before_the_compact_observation(exported, tmp_path / "older.npz",
+                                                       policy_mod.float_view_digest(spec))
+    older = _rewrite_meta(older, tmp_path / "older_rules.npz", rules_version=0)
+    with pytest.raises(BadArgumentError, match="rules version 0"):
+        policy_mod.load_npz(older, game=GAME)
+    checks = [{"opponent": "heuristic", "check": "test", "win_rate": 0.7, "ci95": [0.68, 0.72], "passed": True}]
+    for bad in ({"game": spec.name, "passed": False, "checks": checks}, {"game": "other", "passed": True}):
+        with pytest.raises(BadArgumentError, match="every bar"):
+            certify(older, GAME, tmp_path / "shipped.npz", bad)
+    assert not (tmp_path / "shipped.npz").exists()
+    out = certify(older, GAME, tmp_path / "shipped.npz", {"game": spec.name, "passed": True, "checks": checks,
+                                                         "games": 2000})
+    agent = policy_mod.load_npz(out, game=GAME)
+    meta = read_npz(out)[0]
+    assert meta["certified"]["trained_on"]["rules_version"] == 0 and meta["certified"]["checks"][0]["win_rate"] == 0.7
+    from cardenvs.agents import describe_pilot
+
+    assert "trained on rules version 0, its bars met on version" in describe_pilot(GAME, f"ppo:{out}")
+    obs, masks = _recorded_observations()
+    assert np.array_equal(agent.act(obs, masks), policy_mod.load_npz(exported, game=GAME).act(obs, masks))
+
+
 def test_ppo_by_name_loads_the_shipped_policy(exported: Path, monkeypatch) -> None:
     monkeypatch.setenv(policy_mod.POLICY_DIR_ENV, str(exported.parent))
     agent = make_agent(GAME, "ppo", seed=0)
