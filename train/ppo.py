@@ -893,6 +893,24 @@ def chain_stages(game: str, path: str | Path) -> list[Stage]:
     return stages
 
 
+#: what training imports beyond the base install (the ``train`` extra of pyproject.toml)
+TRAINING_MODULES = ("torch", "stable_baselines3", "sb3_contrib")
+
+
+def require_training_extras(command: str) -> None:
+    """One clear error, before any work, where the ``train`` extra is not installed (the base install pilots and
+    evaluates with numpy only): which modules are missing and the command that installs them."""
+    import importlib.util
+
+    from cardenvs.core.errors import BadArgumentError
+
+    missing = [m for m in TRAINING_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise BadArgumentError(f"{command} needs the training extras, not installed here (missing: "
+                               f"{', '.join(missing)}): pip install torch==2.13.0 -e '.[train]' in the repository "
+                               f"(or pip install 'cardenvs[train]')")
+
+
 def main(argv: Sequence[str] | None = None, clock_start: float | None = None) -> dict:
     """Train as the command line says; ``clock_start`` (a ``time.perf_counter()`` reading, default: now) is where a
     ``--max-minutes`` budget counts from: the commands pass their process's start (train/budget.py)."""
@@ -905,6 +923,7 @@ def main(argv: Sequence[str] | None = None, clock_start: float | None = None) ->
     from cardenvs.core.errors import BadArgumentError
 
     game = cardenvs.get_game(args.game).name
+    require_training_extras("cardenvs train")
     if args.max_minutes is not None and not (math.isfinite(args.max_minutes) and args.max_minutes > 0):
         raise BadArgumentError(f"--max-minutes must be a number of minutes above 0, got {args.max_minutes:g}")
     deadline = None if args.max_minutes is None else clock_start + 60.0 * args.max_minutes
@@ -1014,8 +1033,8 @@ def _cli(argv: Sequence[str] | None = None) -> int:
 
 
 __all__ = [
-    "build_config", "CHAIN_STAGE_KEYS", "chain_stages", "command", "kept_on_resume", "main", "parse_args", "Stage",
-    "stage_configs", "Trainer"
+    "build_config", "CHAIN_STAGE_KEYS", "chain_stages", "command", "kept_on_resume", "main", "parse_args",
+    "require_training_extras", "Stage", "stage_configs", "Trainer", "TRAINING_MODULES",
 ]
 
 

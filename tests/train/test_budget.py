@@ -174,3 +174,21 @@ def test_a_setup_that_spends_the_budget_ends_the_command_at_its_end_with_one_lin
     import signal
 
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # disarmed: nothing fires later in this process
+
+
+def test_training_without_the_train_extra_is_one_clear_error(monkeypatch) -> None:
+    """Issue 42, the newcomer's path: after the Quick start's base install (no torch), `cardenvs train` ended in a
+    ModuleNotFoundError traceback for sb3_contrib. It is one error naming what is missing and how to install it,
+    before any work; `cardenvs exploit` alike."""
+    import importlib.util
+
+    from cardenvs.core.errors import BadArgumentError
+    from cardenvs.train import exploit, ppo
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "sb3_contrib" else real(name, *a))
+    with pytest.raises(BadArgumentError, match=r"cardenvs train needs the training extras.*missing: sb3_contrib.*"
+                                               r"pip install torch==2.13.0 -e '\.\[train\]'"):
+        ppo.main([GAME, "--max-minutes", "1"])
+    with pytest.raises(BadArgumentError, match=r"cardenvs exploit needs the training extras"):
+        exploit.main([GAME, "--minutes", "1"])
