@@ -74,9 +74,14 @@ def observation_digest(spec: Any) -> str:
     """A short fingerprint of a game's observation layout (field names and shapes, the stored dtype and every
     entry's divisor, card-id entries) and action count: a policy trained on another layout reads its inputs wrongly,
     so the loader compares this."""
-    parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields]
-    parts.append(f"dtype:{np.dtype(spec.obs_layout.dtype_scalar).name}")
-    parts.append(f"divisors:{hashlib.sha256(spec.obs_layout.divisors().tobytes()).hexdigest()[:16]}")
+    return _digest(spec, [f"dtype:{np.dtype(spec.obs_layout.dtype_scalar).name}",
+                          f"divisors:{hashlib.sha256(spec.obs_layout.divisors().tobytes()).hexdigest()[:16]}"])
+
+
+def _digest(spec: Any, stored: list[str]) -> str:
+    """The layout's fingerprint: field names and shapes, then ``stored`` (how the rows are stored), card-id entries
+    and the action count."""
+    parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields] + stored
     parts.append(f"card_ids:{tuple(getattr(spec, 'obs_card_ids', ()) or ())}")
     parts.append(f"actions:{spec.num_actions}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
@@ -87,10 +92,7 @@ def float_view_digest(spec: Any) -> str:
     and shapes, card-id entries and action count, without a dtype or divisors, for it read float32 rows. Such a policy
     reads a compact observation's float view (``spec.float_observation``, equal to the float32 observation value for
     value) unchanged when its fields are the same: the loader folds the divisors in (:func:`load_npz`)."""
-    parts = [f"{f.name}:{tuple(f.shape)}" for f in spec.obs_layout.fields]
-    parts.append(f"card_ids:{tuple(getattr(spec, 'obs_card_ids', ()) or ())}")
-    parts.append(f"actions:{spec.num_actions}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+    return _digest(spec, [])
 
 
 def reads_float_view(meta: dict, spec: Any) -> bool:
@@ -654,8 +656,11 @@ def export(model: Any, out: str | Path, game: str, config: dict | None = None, s
         arrays["obs_divisors"] = np.asarray(spec.obs_divisors, dtype=np.float32)
     arrays["meta"] = np.array(json.dumps(meta, default=str))
     out = Path(out)
-    if out.suffix != ".npz":
-        out = out.with_suffix(".npz")
+    return _write_npz(arrays, out if out.suffix == ".npz" else out.with_suffix(".npz"))
+
+
+def _write_npz(arrays: dict[str, np.ndarray], out: Path) -> Path:
+    """Write a policy file whole or not at all (a temporary file renamed over ``out``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
@@ -691,11 +696,7 @@ def certify(src: str | Path, game: Any, out: str | Path, bars: dict) -> Path:
         "checks": [{k: r[k] for k in ("opponent", "check", "win_rate", "ci95", "seat_win_rates", "pair_ci95")
                     if k in r} for r in bars.get("checks", [])]}
     arrays["meta"] = np.array(json.dumps(meta, default=str))
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    os.replace(tmp, out)
+    out = _write_npz(arrays, Path(out))
     load_npz(out, game=spec.name)  # now a policy of the current game
     return out
 
@@ -1118,8 +1119,8 @@ def main(argv: Any = None) -> Path:
 
 
 __all__ = [
-    "CACHE_SIZE", "certify", "check_meta", "check_pickle_trust", "clear_cache", "export", "float_view_digest", "FORMAT", "load",
-    "load_model", "load_npz", "load_shipped", "main", "NumpyPolicy", "observation_digest", "PICKLE_WARNING",
+    "CACHE_SIZE", "certify", "check_meta", "check_pickle_trust", "clear_cache", "export", "float_view_digest",
+    "FORMAT", "load", "load_model", "load_npz", "load_shipped", "main", "NumpyPolicy", "observation_digest", "PICKLE_WARNING",
     "PolicyAgent", "policy_dirs", "read_npz", "reads_float_view", "shipped_path", "stale_rules", "TRUST_HELP",
     "trust_pickle_file", "trust_pilots", "trusted_zips", "trusting_every_zip",
 ]
