@@ -17,7 +17,7 @@ pairing; a pairing with a non-random pilot may not truncate any game unless the 
 
 Users can run it on their own card pool and decks:
 ``check_game("levelneo", decks=("my.toml", "my.toml"), pool=levelneo.SPEC.load_pool([Path("my_cards.toml")]))``.
-``cardenvs check GAME --pilots heuristic --games 10000`` (or ``python -m cardenvs.testing ...``) runs a big sweep
+``cardenvs check GAME --pilots heuristic --games 10000`` (or ``python -m cardenvs check ...``) runs a big sweep
 from the command line.
 """
 from __future__ import annotations
@@ -1332,11 +1332,3 @@ __all__ = [
     "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
     "TimingStats", "zone_geometry"
 ]
-
-
-if __name__ == "__main__":  # the command is cardenvs check's (its parser and printing live in the command line)
-    import sys
-
-    from cardenvs.cli import main as _cli
-
-    raise SystemExit(_cli(["check", *sys.argv[1:]]))

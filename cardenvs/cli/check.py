@@ -15,7 +15,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any) -> None:
-    """``cardenvs check``: added to the command line's subcommands (``python -m cardenvs.testing`` is the same)."""
+    """``cardenvs check``: added to the command line's subcommands (``python -m cardenvs check`` is the same)."""
     p = sub.add_parser("check", help="play games under pilots and check every invariant (conservation, masks, "
                                      "hidden information, timing leaks, replay, single == batch)",
                        description="Play a game under pilots and check every invariant.")

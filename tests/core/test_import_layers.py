@@ -15,7 +15,7 @@ layers, from the ground up (a module imports its own layer and the ones below it
 ``from cardenvs.core.batch import X`` ties a module to ``cardenvs.core.batch`` only: a package's ``__init__`` counts
 only when a name is taken from it (``from cardenvs import get_game`` ties a module to the face). A file's
 ``if __name__ == "__main__":`` block is its program, not the module: it runs only when the file is run, so what it
-imports (``python -m cardenvs.testing`` hands its words to ``cardenvs check``) is no tie of the module.
+imports is no tie of the module.
 """
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def test_random_play_invariants_100k_games(game_name: str) -> None:
 @pytest.mark.slow
 def test_heuristic_sweep_10k_games(game_name: str) -> None:
     """Issue 12: 10,000 heuristic-vs-heuristic games per game, no truncation (check_game allows none by default).
-    Also ``python -m cardenvs.testing GAME --pilots heuristic --games 10000``."""
+    Also ``cardenvs check GAME --pilots heuristic --games 10000``."""
     report = check_game(game_name, num_games=10_000, seed=2024, batch_size=2500, pilots=("heuristic",))
     print(report.summary())
     assert report.pairings["heuristic-heuristic"].games == 10_000
