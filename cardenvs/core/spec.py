@@ -185,6 +185,10 @@ CONVENTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "state_layout": (("state", "STATE"),),
     "decision_cap": (("state", "DECISION_CAP"),),
     "obs_layout": (("observe", "OBS"),),
+    "obs_card_ids": (("obs_layout", "OBS_CARD_IDS"), ("obs_layout", "CARD_ID_INDICES")),
+    # MAX_DECK first: a state.py that exports its field offsets may define DECK_SIZE as one (simulfight's deck_size)
+    "max_deck": (("state", "MAX_DECK"), ("state", "DECK_SIZE")),
+    "turn_cap": (("state", "TURN_CAP"),),
     "load_pool": (("cards", "load_pool"),),
     "load_deck": (("cards", "load_deck"),),
     "action_name": (("text", "action_name"), ("actions", "action_name")),
@@ -201,7 +205,8 @@ def declare(package: str, **fields: Any) -> GameSpec:
     The name, the rules version and whether play is simultaneous come from the ``game.toml`` in the package's folder
     (the registry reads the same file without importing the game, so the two cannot disagree), and ``package_dir``
     is that folder. A field not in ``fields`` is taken from the game's modules by :data:`CONVENTIONS` (``NUM_ACTIONS``
-    from its actions.py, ``load_pool`` from its cards.py, ...), so the declaration lists only what is the game's own.
+    from its actions.py, ``load_pool`` from its cards.py, ...), and ``kernels`` from its generated ``_kernels.py``
+    (the template's names, :class:`Kernels`' fields), so the declaration lists only what is the game's own.
     """
     import importlib
     import sys
@@ -218,6 +223,10 @@ def declare(package: str, **fields: Any) -> GameSpec:
                                                                attr):
                 fields[name] = getattr(mod, attr)
                 break
+    if "kernels" not in fields and (folder / "_kernels.py").is_file():
+        generated = importlib.import_module(f"{package}._kernels")
+        fields["kernels"] = Kernels(**{name: getattr(generated, name) for name in Kernels._fields
+                                       if hasattr(generated, name)})
     return GameSpec(name=info.name, version=info.rules_version, simultaneous=info.simultaneous, package_dir=folder,
                     **fields)
 

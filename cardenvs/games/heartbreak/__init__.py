@@ -1,28 +1,21 @@
 """heartbreak (seed 001): a fighter card game of hearts, Leads and Turbo answers as a vectorised RL environment.
 
-``SPEC`` declares the ruleset for the generic machinery (BatchGame, AEC env, vector env, checker); ``env()`` and
-``raw_env()`` build the PettingZoo AEC env. Rules as implemented, with every gap decision: ``RULES.md``.
+``SPEC`` (the generic machinery's view of the ruleset) lists what is heartbreak's own; ``declare`` finds the rest in
+this folder by the core's conventions. The rules as implemented: ``RULES.md``.
 """
 from __future__ import annotations
 
-from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.spec import declare
 from cardenvs.core.views import pettingzoo_views
 
 from .cards import load_deck, load_pool
-from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
-from .obs_layout import OBS_CARD_IDS
-from .state import MAX_DECK, TURN_CAP
 from .text import LEGEND, action_name, explain_illegal, hide, render
 
 SPEC = declare(
     __name__,
     description="Heartbreak: fighters in Lead and Back-Up, evolve lines, items in stock, Turbo answers; "
                 "break every heart card and the empty heart once more.",
-    max_deck=MAX_DECK,
-    turn_cap=TURN_CAP,
-    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
     default_decks=("blaze", "tide"),
-    obs_card_ids=OBS_CARD_IDS,
     # the actions numbered by a card's slot or deck instance, with that card's observation block (``[ppo]
     # instance_head``); field[1] is the opponent's side
     action_obs_blocks=(("choose_lead", "lead_options"), ("hand", "hand"), ("target", "field[1]")),

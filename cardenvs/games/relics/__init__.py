@@ -7,23 +7,17 @@ the PettingZoo AEC env. Rules as implemented, with every gap decision: ``RULES.m
 """
 from __future__ import annotations
 
-from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.spec import declare
 from cardenvs.core.views import pettingzoo_views
 
 from .cards import load_deck, load_pool
-from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
-from .obs_layout import CARD_ID_INDICES
-from .state import BATTLE_CAP, MAX_DECK, ROUND_CAP, TURN_CAP, check_rows
+from .state import BATTLE_CAP, ROUND_CAP, check_rows
 from .text import action_name, hide, render
 
 SPEC = declare(
     __name__,
     description="Relics: battles over locations with parties in two rows of 3; the winner takes the relic; 4 relics win.",
-    max_deck=MAX_DECK,
-    turn_cap=TURN_CAP,
-    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
     default_decks=("vanguard", "arcana"),
-    obs_card_ids=CARD_ID_INDICES,
     # the actions numbered by a card's slot, with the observation block of that slot (``[ppo] instance_head``):
     # grid[0] / grid[1] are the own / opposing halves of the grid
     action_obs_blocks=(("hand", "hand"), ("reserve", "reserves"), ("relic", "sideboard"), ("location", "location_pile"),

@@ -11,17 +11,15 @@ for the action and observation tables.
 """
 from __future__ import annotations
 
-from cardenvs.core.spec import Kernels, declare
+from cardenvs.core.spec import declare
 from cardenvs.core.views import pettingzoo_views
 
 from .actions import action_name, render
 from .cards import FULL_DECK, load_deck, load_pool
-from ._kernels import batch_mask, batch_observe, batch_play, batch_reset, batch_step
-from .obs_layout import OBS_CARD_IDS
 from .hidden import hide
 from .observe import redeal_cards
 from .row_check import check_rows
-from .state import MAX_DECK, ROUND_CAP
+from .state import ROUND_CAP
 
 _PLAN = ("during a phase the other seat's {what} is what its secret plan has made of it (SF-R2: the observation "
          "shows it as at the phase start), and the player's own is shown live ({shown}), so a change of it shows at "
@@ -52,11 +50,8 @@ COMPLETE_IGNORE = {
 SPEC = declare(
     __name__,
     description="simultaneous unit-fighting card game: Defend and Attack phases planned blind, resolved together",
-    max_deck=MAX_DECK,
-    turn_cap=ROUND_CAP,
-    kernels=Kernels(batch_reset, batch_step, batch_observe, batch_mask, batch_play),
+    turn_cap=ROUND_CAP,  # a round is the turn the cap counts (SF-E4)
     default_decks=(FULL_DECK, FULL_DECK),
-    obs_card_ids=OBS_CARD_IDS,
     hide=hide,  # hidden.py: it re-deals the other seat's plan with the kernels, so it sits above them
     # action i of these ranges concerns deck instance i, which block i of the observation field describes
     action_obs_blocks=(("play", "my_cards"), ("use", "my_cards"), ("ally", "my_cards"), ("foe", "opp_cards")),
