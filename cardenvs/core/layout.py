@@ -194,4 +194,40 @@ def fields(*specs: Iterable) -> list[Field]:
     return out
 
 
+#: the docs of the zones every game's row has, for :func:`card_zones` (zone doc, count doc)
+STANDARD_ZONES = {
+    "deck": ("deck stack, instance ids, top = last entry", "cards in each deck"),
+    "hand": ("hand, instance ids", "cards in each hand"),
+    "discard": ("discard pile, instance ids in order", "cards in each discard pile"),
+}
+#: the per-instance card statistics (``cardenvs eval``'s draw and play rates), for :func:`per_instance`
+STANDARD_PER_INSTANCE = {
+    "drawn": "reached the hand at least once (card statistics)",
+    "played": "played at least once (card statistics)",
+}
+
+
+def card_zones(max_deck: int, *zones: tuple) -> list[Field]:
+    """The card fields a state row declares after the header: ``deck_list`` (``(2, max_deck)``: the card id of each of
+    a player's card instances, -1 padded; the core's row and conservation checks read it), then each per-player zone,
+    then each zone's count, in the zones' order.
+
+    A zone is ``(name, width, doc, count_doc)``: the ``(2, width)`` zone field ``name`` and the ``(2,)`` field
+    ``name_count``; ``count_doc=None`` declares no count (a one-card zone such as a Main Area, empty at -1). A zone
+    of :data:`STANDARD_ZONES` may be ``(name, width)``, with the docs every game gives it."""
+    head = [Field("deck_list", (2, max_deck), "card id of each card instance of each player (-1 padded)")]
+    specs = [(name, width, *STANDARD_ZONES[name]) if not docs else (name, width, *docs)
+             for name, width, *docs in zones]
+    return (head + [Field(name, (2, width), doc, True) for name, width, doc, _ in specs]
+            + [Field(f"{name}_count", (2,), count_doc) for name, _, _, count_doc in specs if count_doc is not None])
+
+
+def per_instance(max_deck: int, *specs: tuple[str, str] | str) -> list[Field]:
+    """Fields of one entry per card instance, ``(2, max_deck)`` indexed like ``deck_list``, so the value moves with the
+    card: ``(name, doc)`` (the doc is prefixed "per instance: "), or a bare name of :data:`STANDARD_PER_INSTANCE`."""
+    return [Field(spec, (2, max_deck), "per instance: " + STANDARD_PER_INSTANCE[spec]) if isinstance(spec, str)
+            else Field(spec[0], (2, max_deck), "per instance: " + spec[1]) for spec in specs]
+
+
 __all__ = ["Field", "fields", "Layout"]
+__all__ += ["card_zones", "per_instance", "STANDARD_ZONES", "STANDARD_PER_INSTANCE"]

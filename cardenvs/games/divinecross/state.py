@@ -9,7 +9,7 @@ attached to, so attachments move with their Unit between the Main and Standby Ar
 from __future__ import annotations
 
 from cardenvs.core.header import HEADER
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields, per_instance
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 DECK_SIZE = 30  # DC-D1
@@ -48,30 +48,26 @@ STEP_NAMES = (
 # the turn passes (temporary modifiers cleared)
 ES_POISON, ES_STUN, ES_PASS_TURN = range(3)
 
-_STATE_FIELDS = fields(
-    ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
-    ("deck", (2, DECK_SIZE), "deck stack, instance ids, top = last entry", True),
-    ("hand", (2, HAND_CAP), "hand, instance ids", True),
-    ("main", (2, 1), "Main Area unit instance (-1 only while a KO'd Main Unit awaits its replacement)", True),
-    ("standby", (2, STANDBY_CAP), "Standby Area units, instance ids in slot order", True),
-    ("energy", (2, DECK_SIZE), "Energy attached to units (host in host)", True),
-    ("assist", (2, DECK_SIZE), "Assists attached to units (host in host)", True),
-    ("ko", (2, KO_CAP), "KO Zone, instance ids in order (face up)", True),
-    ("discard", (2, DECK_SIZE), "discard pile, instance ids in order (face up)", True),
-    ("deck_count", (2,), "cards in each deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("standby_count", (2,), "units in each Standby Area"),
-    ("energy_count", (2,), "entries in each energy zone"),
-    ("assist_count", (2,), "entries in each assist zone"),
-    ("ko_count", (2,), "cards in each KO Zone"),
-    ("discard_count", (2,), "cards in each discard pile"),
-    ("host", (2, DECK_SIZE), "per instance: the unit instance an Energy/Assist card is attached to, else -1"),
-    ("damage", (2, DECK_SIZE), "per instance: damage on a unit (DC-U6)"),
-    ("boost", (2, DECK_SIZE), "per instance: skill damage +/- until end of turn (step 2 modifier)"),
-    ("guard", (2, DECK_SIZE), "per instance: skill damage taken -X until its owner's next turn (step 3 modifier)"),
-    ("face_up", (2, DECK_SIZE), "per instance: 1 when face up (Main Unit after the reveal, area, KO, discard)"),
-    ("drawn", (2, DECK_SIZE), "per instance: reached the hand at least once (card statistics)"),
-    ("played", (2, DECK_SIZE), "per instance: played at least once (card statistics)"),
+_STATE_FIELDS = card_zones(
+    DECK_SIZE,
+    ("deck", DECK_SIZE),
+    ("hand", HAND_CAP),
+    ("main", 1, "Main Area unit instance (-1 only while a KO'd Main Unit awaits its replacement)", None),
+    ("standby", STANDBY_CAP, "Standby Area units, instance ids in slot order", "units in each Standby Area"),
+    ("energy", DECK_SIZE, "Energy attached to units (host in host)", "entries in each energy zone"),
+    ("assist", DECK_SIZE, "Assists attached to units (host in host)", "entries in each assist zone"),
+    ("ko", KO_CAP, "KO Zone, instance ids in order (face up)", "cards in each KO Zone"),
+    ("discard", DECK_SIZE, "discard pile, instance ids in order (face up)", "cards in each discard pile"),
+) + per_instance(
+    DECK_SIZE,
+    ("host", "the unit instance an Energy/Assist card is attached to, else -1"),
+    ("damage", "damage on a unit (DC-U6)"),
+    ("boost", "skill damage +/- until end of turn (step 2 modifier)"),
+    ("guard", "skill damage taken -X until its owner's next turn (step 3 modifier)"),
+    ("face_up", "1 when face up (Main Unit after the reveal, area, KO, discard)"),
+    "drawn",
+    "played",
+) + fields(
     ("stunned", (2,), "1 while the player's Main Unit has a stun marker"),
     ("poisoned", (2,), "1 while the player's Main Unit is Poisoned"),
     ("charged", (2,), "1 once the player charged this turn (DC-C1)"),

@@ -8,7 +8,7 @@ break is a pop. Per-instance data (damage, rest, modifiers, the fighter a stock 
 from __future__ import annotations
 
 from cardenvs.core.header import HEADER
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields, per_instance
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 # No limit below is a rule of the game: the rulebook prints no deck maximum, no hand limit and no heart limit, so
@@ -81,42 +81,41 @@ NUM_TRIG_COLS = 2
 TQ_PLAYER, TQ_INST = range(NUM_TRIG_COLS)
 
 _D = MAX_DECK
-_STATE_FIELDS = fields(
-    ("deck_list", (2, _D), "card id of each card instance of each player (-1 padded)"),
-    ("deck", (2, _D), "deck stack, instance ids, top = last entry", True),
-    ("hand", (2, HAND_CAP), "hand, instance ids", True),
-    ("heart", (2, HEART_CAP), "heart stack, instance ids, top = last entry (face-up flag in face_up)", True),
-    ("charge", (2, _D), "charge zone, instance ids, oldest first", True),
-    ("discard", (2, _D), "discard pile, instance ids in order", True),
-    ("lead", (2, 1), "Lead fighter instance", True),
-    ("backup", (2, BACKUP_CAP), "Back-Up fighters, instance ids (unordered slots, kept compact)", True),
-    ("stock", (2, STOCK_CAP), "stock cards of all fighters of a player (the host in stock_host)", True),
-    ("resolving", (2, RESOLVING_CAP), "support / climax cards on the response stack", True),
-    ("deck_count", (2,), "cards in each deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("heart_count", (2,), "cards in each heart"),
-    ("charge_count", (2,), "cards in each charge zone"),
-    ("discard_count", (2,), "cards in each discard pile"),
-    ("backup_count", (2,), "Back-Up fighters of each player"),
-    ("stock_count", (2,), "stock cards of each player"),
-    ("resolving_count", (2,), "cards of each player on the stack"),
-    ("damage", (2, _D), "per instance: damage on a fighter"),
-    ("rested", (2, _D), "per instance: 1 while rested"),
-    ("face_up", (2, _D), "per instance: 1 when face up (field, public heart and stock cards, discard)"),
-    ("since_turn", (2, _D), "per instance: turn in which the fighter entered the field (call or evolve)"),
-    ("acted", (2, _D), "per instance: actions declared this turn"),
-    ("skills_used", (2, _D), "per instance: bit k set once skill k was used this turn"),
-    ("stock_host", (2, _D), "per instance: the fighter this stock card lies under, -1 otherwise"),
-    ("mod_armor", (2, _D), "per instance: Armor until end of turn"),
-    ("mod_ward", (2, _D), "per instance: Ward until end of turn"),
-    ("mod_counter", (2, _D), "per instance: Counter until end of turn"),
-    ("mod_hp", (2, _D), "per instance: HP change until end of turn"),
-    ("mod_attack", (2, _D), "per instance: attack damage bonus until end of turn"),
-    ("mod_strike", (2, _D), "per instance: X Strike granted until end of turn (0 none)"),
-    ("mod_bypass", (2, _D), "per instance: Bypass granted until end of turn"),
-    ("silenced", (2, _D), "per instance: abilities and skills inactive until end of turn"),
-    ("drawn", (2, _D), "per instance: reached the hand at least once (card statistics)"),
-    ("played", (2, _D), "per instance: played at least once (card statistics)"),
+_STATE_FIELDS = card_zones(
+    _D,
+    ("deck", _D),
+    ("hand", HAND_CAP),
+    ("heart", HEART_CAP, "heart stack, instance ids, top = last entry (face-up flag in face_up)",
+     "cards in each heart"),
+    ("charge", _D, "charge zone, instance ids, oldest first", "cards in each charge zone"),
+    ("discard", _D),
+    ("lead", 1, "Lead fighter instance", None),
+    ("backup", BACKUP_CAP, "Back-Up fighters, instance ids (unordered slots, kept compact)",
+     "Back-Up fighters of each player"),
+    ("stock", STOCK_CAP, "stock cards of all fighters of a player (the host in stock_host)",
+     "stock cards of each player"),
+    ("resolving", RESOLVING_CAP, "support / climax cards on the response stack", "cards of each player on the stack"),
+) + per_instance(
+    _D,
+    ("damage", "damage on a fighter"),
+    ("rested", "1 while rested"),
+    ("face_up", "1 when face up (field, public heart and stock cards, discard)"),
+    ("since_turn", "turn in which the fighter entered the field (call or evolve)"),
+    ("acted", "actions declared this turn"),
+    ("skills_used", "bit k set once skill k was used this turn"),
+    ("stock_host", "the fighter this stock card lies under, -1 otherwise"),
+    # "until end of turn" modifiers, cleared when the card leaves the field (board.clear_instance)
+    ("mod_armor", "Armor until end of turn"),
+    ("mod_ward", "Ward until end of turn"),
+    ("mod_counter", "Counter until end of turn"),
+    ("mod_hp", "HP change until end of turn"),
+    ("mod_attack", "attack damage bonus until end of turn"),
+    ("mod_strike", "X Strike granted until end of turn (0 none)"),
+    ("mod_bypass", "Bypass granted until end of turn"),
+    ("silenced", "abilities and skills inactive until end of turn"),
+    "drawn",
+    "played",
+) + fields(
     ("step", (), "ST_* step"),
     ("turn_player", (), "player whose turn it is"),
     ("first_player", (), "player who went first"),

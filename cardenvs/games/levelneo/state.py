@@ -8,7 +8,7 @@ by instance id, so it moves with the card. The deck is an ordered stack whose to
 from __future__ import annotations
 
 from cardenvs.core.header import HEADER
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields, per_instance
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 DECK_SIZE = 40  # LN-D1
@@ -81,27 +81,26 @@ RES_NONE, RES_ATTACKER, RES_DEFENDER, RES_TIE = range(4)  # LN-J1: a tie is a lo
     ES_CLEANUP,  # "until end of turn" effects end, the turn passes
 ) = range(4)
 
-_STATE_FIELDS = fields(
-    ("deck_list", (2, DECK_SIZE), "card id of each card instance of each player (-1 padded)"),
-    ("deck", (2, DECK_SIZE), "deck stack, instance ids, top = last entry", True),
-    ("hand", (2, HAND_CAP), "hand, instance ids", True),
-    ("main", (2, 1), "main character instance", True),
-    ("support", (2, SUPPORT_CAP), "support zone, instance ids in slot order", True),
-    ("level", (2, LEVEL_CAP), "level zone, instance ids (face-up flag in face_up)", True),
-    ("discard", (2, DECK_SIZE), "discard pile, instance ids in order", True),
-    ("deck_count", (2,), "cards in each deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("support_count", (2,), "supports on each field"),
-    ("level_count", (2,), "cards in each level zone (level = count + 1)"),
-    ("discard_count", (2,), "cards in each discard pile"),
-    ("rested", (2, DECK_SIZE), "per instance: 1 while Rest"),
-    ("face_up", (2, DECK_SIZE), "per instance: 1 when face up (main after setup, burst-revealed level cards)"),
-    ("attacked", (2, DECK_SIZE), "per instance: attacked this turn"),
-    ("ap_turn", (2, DECK_SIZE), "per instance: AP modifier until end of turn"),
-    ("ap_next", (2, DECK_SIZE), "per instance: AP modifier until the end of its next battle (or end of turn)"),
-    ("ap_battle", (2, DECK_SIZE), "per instance: AP modifier until the end of the current battle (bursts)"),
-    ("drawn", (2, DECK_SIZE), "per instance: reached the hand at least once (card statistics)"),
-    ("played", (2, DECK_SIZE), "per instance: played at least once (card statistics)"),
+_STATE_FIELDS = card_zones(
+    DECK_SIZE,
+    ("deck", DECK_SIZE),
+    ("hand", HAND_CAP),
+    ("main", 1, "main character instance", None),
+    ("support", SUPPORT_CAP, "support zone, instance ids in slot order", "supports on each field"),
+    ("level", LEVEL_CAP, "level zone, instance ids (face-up flag in face_up)",
+     "cards in each level zone (level = count + 1)"),
+    ("discard", DECK_SIZE),
+) + per_instance(
+    DECK_SIZE,
+    ("rested", "1 while Rest"),
+    ("face_up", "1 when face up (main after setup, burst-revealed level cards)"),
+    ("attacked", "attacked this turn"),
+    ("ap_turn", "AP modifier until end of turn"),
+    ("ap_next", "AP modifier until the end of its next battle (or end of turn)"),
+    ("ap_battle", "AP modifier until the end of the current battle (bursts)"),
+    "drawn",
+    "played",
+) + fields(
     ("marker", (2,), "turn markers (LN-S5, LN-T1)"),
     ("mulligan_used", (2,), "1 once the player has made the once-per-game mulligan decision"),
     ("used_skills", (2, USED_WORDS), "skills used this turn by each player (LN-K4), a bit set: skill id s is bit "

@@ -8,7 +8,7 @@ are frozen into the compiled kernels, and the on-disk cache is keyed on this fil
 from __future__ import annotations
 
 from cardenvs.core.header import HEADER
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields
 
 # ---- sizes and caps (RULES.md) -------------------------------------------------------------------------------------
 DECK_SIZE = 12  # SK-D1: a deck holds exactly 12 cards
@@ -18,16 +18,15 @@ TARGET_POINTS = 5  # SK-E1
 TURN_CAP = DECK_SIZE  # one trick per turn: at most 12 tricks can be played, so the cap is never reached
 DECISION_CAP = 2 * DECK_SIZE + 2  # the same bound counted in decisions (a backstop for the kernel template)
 
-STATE = Layout("skeleton_state", HEADER + fields(
-    ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
-    ("deck", (2, MAX_DECK), "deck stack, instance ids, top = last entry", True),
-    ("hand", (2, MAX_DECK), "hand, instance ids", True),
-    ("table", (2, MAX_DECK), "the card each player has played to the current trick (at most one)", True),
-    ("discard", (2, MAX_DECK), "discard pile, instance ids", True),
-    ("deck_count", (2,), "cards in each deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("table_count", (2,), "cards on the table (0 or 1)"),
-    ("discard_count", (2,), "cards in each discard pile"),
+# card_zones: deck_list, the zones (a ``(name, width)`` zone takes the docs every game gives it), then their counts
+STATE = Layout("skeleton_state", HEADER + card_zones(
+    MAX_DECK,
+    ("deck", MAX_DECK),
+    ("hand", MAX_DECK),
+    ("table", MAX_DECK, "the card each player has played to the current trick (at most one)",
+     "cards on the table (0 or 1)"),
+    ("discard", MAX_DECK, "discard pile, instance ids", "cards in each discard pile"),
+) + fields(
     ("points", (2,), "each player's points"),
     ("leader", (), "the player who plays first to the current trick"),
 ))
