@@ -6,7 +6,11 @@ import numpy as np
 
 from .jit import helper
 
-__all__ = ["deal_deck_lists", "zone_add", "zone_find", "zone_pop", "zone_push", "zone_remove"]
+__all__ = ["ZONE_EMPTY", "ZONE_FULL", "deal_deck_lists", "zone_add", "zone_draw", "zone_find", "zone_pop", "zone_push",
+           "zone_remove"]
+
+#: what :func:`zone_draw` returns instead of an instance when nothing moves
+ZONE_EMPTY, ZONE_FULL = -1, -2
 
 
 @helper
@@ -56,6 +60,22 @@ def zone_add(row: np.ndarray, zone: int, count: int, cap: int, p: int, inst: int
         return False
     zone_push(row, zone, count, cap, p, inst)
     return True
+
+
+@helper
+def zone_draw(row: np.ndarray, src: int, src_count: int, src_cap: int, dst: int, dst_count: int, dst_cap: int,
+              p: int) -> int:
+    """A draw: the last entry of player ``p``'s ``src`` zone (a deck's top card) to the end of its ``dst`` zone (the
+    hand). Returns the instance moved; ``ZONE_EMPTY`` when ``src`` is empty and ``ZONE_FULL`` when ``dst`` has no
+    room, the row unchanged: where a card that does not fit goes is the game's rule."""
+    n = row[src_count + p]
+    if n == 0:
+        return ZONE_EMPTY
+    if row[dst_count + p] >= dst_cap:
+        return ZONE_FULL
+    inst = zone_remove(row, src, src_count, src_cap, p, n - 1)
+    zone_push(row, dst, dst_count, dst_cap, p, inst)
+    return inst
 
 
 @helper

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.jit import helper
-from cardenvs.core.zones import zone_add, zone_find, zone_pop, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
+from cardenvs.core.zones import ZONE_FULL, zone_add, zone_draw, zone_find, zone_pop, zone_push, zone_remove  # noqa: F401  (re-exported to this game's modules)
 
 from .tables import C_COLOR, C_TRAITS
 from . import state as S
@@ -50,14 +50,6 @@ def to_discard(row: np.ndarray, p: int, inst: int) -> None:
 
 
 @helper
-def add_to_hand(row: np.ndarray, p: int, inst: int) -> None:
-    if not zone_add(row, S.HAND, S.HAND_COUNT, S.HAND_CAP, p, inst):  # physical cap: the card is discarded instead
-        to_discard(row, p, inst)
-        return
-    row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
-
-
-@helper
 def pop_deck(row: np.ndarray, p: int) -> int:
     """The top card of the deck (-1 when empty)."""
     return zone_pop(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, p)
@@ -65,9 +57,12 @@ def pop_deck(row: np.ndarray, p: int) -> int:
 
 @helper
 def draw(row: np.ndarray, p: int) -> None:
-    inst = pop_deck(row, p)
+    """The top card of the deck to the hand (nothing from an empty deck)."""
+    inst = zone_draw(row, S.DECK, S.DECK_COUNT, S.DECK_SIZE, S.HAND, S.HAND_COUNT, S.HAND_CAP, p)
     if inst >= 0:
-        add_to_hand(row, p, inst)
+        row[S.DRAWN + p * S.DECK_SIZE + inst] = 1
+    elif inst == ZONE_FULL:  # LN-D5's physical cap, for an unchecked deck: the card is discarded instead
+        to_discard(row, p, pop_deck(row, p))
 
 
 @helper
