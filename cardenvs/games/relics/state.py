@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, HEADER, LIVE
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields, per_instance
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 CHAR_DECK_SIZE = 40  # RL-D6 (gap): character deck, exactly 40
@@ -96,42 +96,38 @@ KEPT_DONE = 99
 # ``battle_winner`` of a battle that ended as a draw (RL-G13); -1 while the battle runs, 0/1 the winner
 BATTLE_DRAW = 2
 
-_STATE_FIELDS = fields(
-    ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
-    ("char_deck", (2, CHAR_DECK_SIZE), "character deck stack, instance ids, top = last entry", True),
-    ("item_deck", (2, ITEM_DECK_SIZE), "item deck stack (equipment, items, spells), top = last entry", True),
-    ("hand", (2, HAND_CAP), "hand, instance ids", True),
-    ("lineup", (2, LINEUP_SIZE), "characters drawn this Relic phase, not yet placed (face down)", True),
-    ("reserves", (2, RES_CAP), "reserves, face down (their owner may look)", True),
-    ("hand_aside", (2, ASIDE_CAP), "cards set aside face down for a simultaneous discard (Resolution hand discards, "
-                                   "the reserve trim), hidden from the opponent until both players chose (RL-G14)",
-     True),
-    ("party", (2, PARTY_SIZE), "characters in play (grid slot in pos)", True),
-    ("gear", (2, PARTY_SIZE), "equipment attached to characters in play (host in host)", True),
-    ("discard", (2, MAX_DECK), "discard pile, instance ids in order", True),
-    ("doom", (2, MAX_DECK), "doom pile, instance ids in order", True),
-    ("loc_pile", (2, NUM_LOCATIONS), "this player's location cards still in the shared location pile", True),
-    ("battlefield", (2, 1), "the location card of the current battle (in its owner's slot)", True),
-    ("won", (2, SIDE_CAP), "this player's location cards won by someone (relic controller in controller)", True),
-    ("leader_card", (2, 1), "the leader card", True),
-    ("char_deck_count", (2,), "cards in each character deck"),
-    ("item_deck_count", (2,), "cards in each item deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("lineup_count", (2,), "drawn characters waiting to be placed"),
-    ("reserves_count", (2,), "characters in each reserve"),
-    ("hand_aside_count", (2,), "cards each player set aside in the current simultaneous step"),
-    ("party_count", (2,), "characters in each party"),
-    ("gear_count", (2,), "attached equipment"),
-    ("discard_count", (2,), "cards in each discard pile"),
-    ("doom_count", (2,), "cards in each doom pile"),
-    ("loc_pile_count", (2,), "location cards in the pile per owner"),
-    ("battlefield_count", (2,), "1 for the owner of the battlefield location"),
-    ("won_count", (2,), "won location cards per owner"),
-    ("pos", (2, MAX_DECK), "per instance: grid slot 0..5 while in the party, else -1"),
-    ("down", (2, MAX_DECK), "per instance: 1 while Down"),
-    ("face_down", (2, MAX_DECK), "per instance: 1 while face down in the party before the reveal"),
-    ("att_mod", (2, MAX_DECK), "per instance: ATT modifier until the next Up"),
-    ("def_mod", (2, MAX_DECK), "per instance: DEF modifier until the next Up"),
+_STATE_FIELDS = card_zones(
+    MAX_DECK,
+    ("char_deck", CHAR_DECK_SIZE, "character deck stack, instance ids, top = last entry",
+     "cards in each character deck"),
+    ("item_deck", ITEM_DECK_SIZE, "item deck stack (equipment, items, spells), top = last entry",
+     "cards in each item deck"),
+    ("hand", HAND_CAP),
+    ("lineup", LINEUP_SIZE, "characters drawn this Relic phase, not yet placed (face down)",
+     "drawn characters waiting to be placed"),
+    ("reserves", RES_CAP, "reserves, face down (their owner may look)", "characters in each reserve"),
+    ("hand_aside", ASIDE_CAP, "cards set aside face down for a simultaneous discard (Resolution hand discards, the "
+                              "reserve trim), hidden from the opponent until both players chose (RL-G14)",
+     "cards each player set aside in the current simultaneous step"),
+    ("party", PARTY_SIZE, "characters in play (grid slot in pos)", "characters in each party"),
+    ("gear", PARTY_SIZE, "equipment attached to characters in play (host in host)", "attached equipment"),
+    ("discard", MAX_DECK),
+    ("doom", MAX_DECK, "doom pile, instance ids in order", "cards in each doom pile"),
+    ("loc_pile", NUM_LOCATIONS, "this player's location cards still in the shared location pile",
+     "location cards in the pile per owner"),
+    ("battlefield", 1, "the location card of the current battle (in its owner's slot)",
+     "1 for the owner of the battlefield location"),
+    ("won", SIDE_CAP, "this player's location cards won by someone (relic controller in controller)",
+     "won location cards per owner"),
+    ("leader_card", 1, "the leader card", None),
+) + per_instance(
+    MAX_DECK,
+    ("pos", "grid slot 0..5 while in the party, else -1"),
+    ("down", "1 while Down"),
+    ("face_down", "1 while face down in the party before the reveal"),
+    ("att_mod", "ATT modifier until the next Up"),
+    ("def_mod", "DEF modifier until the next Up"),
+) + fields(
     ("attached", (2, MAX_DECK), "per character: owner*MAX_DECK+instance of its equipment or relic, or -1"),
     ("host", (2, MAX_DECK), "per equipment/relic: the character instance carrying it (controller's party), or -1"),
     ("controller", (2, MAX_DECK), "per won location card: the player whose sideboard holds its relic"),

@@ -16,7 +16,7 @@ Kernel modules read this module through its namespace (``from . import state as 
 from __future__ import annotations
 
 from cardenvs.core.header import HEADER
-from cardenvs.core.layout import Layout, fields
+from cardenvs.core.layout import Layout, card_zones, fields, per_instance
 
 # ---- sizes and caps (documented in RULES.md) ---------------------------------------------------------------------
 MAX_DECK = 40  # deck_list width; every zone is this wide, so no zone can overflow
@@ -60,26 +60,26 @@ PLAYER_SNAPSHOT = Layout("simulfight_snap_player", fields(
 PLAYER_SNAPSHOT.export(globals(), "SP_")  # SP_HEALTH, SP_RESOURCES, SP_HAND, SP_NEXT_ROUND (+ _END)
 PLAYER_SNAPSHOT_SIZE = PLAYER_SNAPSHOT.size
 
-_STATE_FIELDS = fields(
-    ("deck_list", (2, MAX_DECK), "card id of each card instance of each player (-1 padded)"),
-    ("deck", (2, MAX_DECK), "deck stack, instance ids, top = last entry", True),
-    ("hand", (2, MAX_DECK), "hand, instance ids", True),
-    ("play", (2, MAX_DECK), "units in play, instance ids in the order they were played", True),
-    ("discard", (2, MAX_DECK), "discard pile, instance ids", True),
-    ("deck_count", (2,), "cards in each deck"),
-    ("hand_count", (2,), "cards in each hand"),
-    ("play_count", (2,), "units in play"),
-    ("discard_count", (2,), "cards in each discard pile"),
+_STATE_FIELDS = card_zones(
+    MAX_DECK,
+    ("deck", MAX_DECK),
+    ("hand", MAX_DECK),
+    ("play", MAX_DECK, "units in play, instance ids in the order they were played", "units in play"),
+    ("discard", MAX_DECK, "discard pile, instance ids", "cards in each discard pile"),
+) + fields(
     ("deck_size", (2,), "instances in each deck list"),
-    ("loc", (2, MAX_DECK), "per instance: LOC_* zone it is in"),
-    ("unit_health", (2, MAX_DECK), "per instance: current health while in play (kept across rounds)"),
-    ("protected", (2, MAX_DECK), "per instance: 1 while Protected (to the end of the round)"),
-    ("stunned", (2, MAX_DECK), "per instance: 1 while Stunned (to the end of the round)"),
-    ("used", (2, MAX_DECK), "per instance: its DEFEND/ATTACK ability was used this phase"),
-    ("drawn", (2, MAX_DECK), "per instance: reached the hand at least once (card statistics)"),
-    ("played", (2, MAX_DECK), "per instance: played at least once (card statistics)"),
-    ("shown", (2, MAX_DECK), "per instance: 1 while both players know it is in its owner's hand (the owner's deck "
-                             "ran out since it was drawn; cleared at the next phase start once it left the hand)"),
+) + per_instance(
+    MAX_DECK,
+    ("loc", "LOC_* zone it is in"),
+    ("unit_health", "current health while in play (kept across rounds)"),
+    ("protected", "1 while Protected (to the end of the round)"),
+    ("stunned", "1 while Stunned (to the end of the round)"),
+    ("used", "its DEFEND/ATTACK ability was used this phase"),
+    "drawn",
+    "played",
+    ("shown", "1 while both players know it is in its owner's hand (the owner's deck ran out since it was drawn; "
+              "cleared at the next phase start once it left the hand)"),
+) + fields(
     ("health", (2,), "each player's health"),
     ("resources", (2, NUM_RESOURCES), "each player's gold, shields, swords"),
     ("next_round", (2, NUM_RESOURCES),
