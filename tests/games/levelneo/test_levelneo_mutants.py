@@ -6,18 +6,22 @@ from 0, every kind of AP modifier read back, a state's documented encoding. The 
 from the rules are listed with their reasons in docs/mutation/levelneo.md (prose above the generated tables)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.levelneo import SPEC
+from cardenvs.games.levelneo.cards import DEFAULT_POOL, LevelNeoPool
 from cardenvs.games.levelneo.effects import compute_ap
 from cardenvs.games.levelneo.obs_layout import (
-    AP_UNIT, CARD, CHAR_AP_NOW, CHAR_ATTACKED, CONTEXT_CHOICE_ACTIVATE, CONTEXT_CHOICE_AP_DOWN, CONTEXT_CHOICE_AP_UP,
-    CONTEXT_CHOICE_ON_OPP_SUPPORTS, CONTEXT_CHOICE_OPP, CONTEXT_CHOICE_OWN, CONTEXT_CHOICE_REST, CONTEXT_RESULT_ATTACKER,
-    CONTEXT_RESULT_DEFENDER, CONTEXT_RESULT_TIE, OBS,
+    AP_UNIT, CARD, CHAR_AP_NOW, CHAR_ATTACKED, CHAR_DECLARED_TARGET, CHAR_DEFENDING, CONTEXT_CHOICE_ACTIVATE,
+    CONTEXT_CHOICE_AMOUNT, CONTEXT_CHOICE_AP_DOWN, CONTEXT_CHOICE_AP_UP, CONTEXT_CHOICE_ON_OPP_SUPPORTS,
+    CONTEXT_CHOICE_OPP, CONTEXT_CHOICE_OWN, CONTEXT_CHOICE_REST, CONTEXT_RESULT_ATTACKER, CONTEXT_RESULT_DEFENDER,
+    CONTEXT_RESULT_TIE, OBS,
 )
 from cardenvs.games.levelneo.state import (
-    ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_LEVEL_UP, ST_MULLIGAN,
+    ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_COVER, ST_DECL_WINDOW, ST_LEVEL_UP, ST_MULLIGAN, ST_PARTNER,
 )
 from cardenvs.games.levelneo.tables import C_AP
 from cardenvs.games.levelneo.text import FALLBACK
@@ -122,12 +126,14 @@ def test_LN_A1_each_refused_support_attack_names_its_own_reason() -> None:
 
 def test_LN_A4_a_solo_attack_declares_no_partner() -> None:
     """LN-A4: passing at the partner step declares the attack alone: the partner field holds -1, the state's one
-    encoding of "no partner" (state.py; text.py, hide() and tools read it), for either turn player."""
+    encoding of "no partner" (state.py; text.py, hide() and tools read it), for either turn player; so does it at
+    the partner step, before the choice."""
     for tp in (0, 1):
         atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"], "hand": ["Clumsy Page"]}
         dfn = {"main": "Harbor Watch", "hand": ["Clumsy Page"]}
         g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_ATTACK)
         do(g, "attack", 0)
+        assert step_name(g) == ST_PARTNER and int(field(g, "atk_b")) == -1, tp  # none chosen yet
         do(g, "pass")  # no partner
         assert int(field(g, "atk_b")) == -1 and int(field(g, "battle")) == 1, tp
 
@@ -267,3 +273,205 @@ def test_LN_J1_an_attackers_win_is_observed_as_such() -> None:
     for viewer in (0, 1):
         ctx = OBS.get(observe(g, viewer), "context")
         assert (ctx[CONTEXT_RESULT_ATTACKER], ctx[CONTEXT_RESULT_DEFENDER], ctx[CONTEXT_RESULT_TIE]) == (1, 0, 0)
+
+
+# ------------------------------------------------------------------------------------------------------- cover
+def test_LN_C3_no_cover_against_a_level_neo_main_of_either_seat_whatever_its_instance() -> None:
+    """LN-C3: against the attacking Level Neo main (level 5) the defender may not cover; at level 4 it may. Either
+    seat attacks, and the mains carry instance numbers other than 0 (a rule that compared the attacker with a fixed
+    entry, not the turn player's main, passed on ``build``'s numbering, where every main is instance 0)."""
+    for tp in (0, 1):
+        for levels, cover in ((4, False), (3, True)):
+            atk = {"main": "Ashen Recruit", "level": ["Clumsy Page"] * levels}
+            dfn = {"main": "Harbor Watch", "supports": ["Dynamo Mech"]}
+            g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_COVER, to_act=1 - tp)
+            renumber_mains(g)
+            field(g, "battle")[...] = 1
+            field(g, "atk_a")[...] = inst_of(g, tp, "main")
+            field(g, "target")[...] = inst_of(g, 1 - tp, "main")
+            field(g, "orig_target")[...] = inst_of(g, 1 - tp, "main")
+            assert is_legal(g, "cover", 0, 1 - tp) == cover, (tp, levels)
+
+
+def test_LN_A3_a_resting_opposing_main_opens_support_attacks_whatever_its_instance() -> None:
+    """LN-A3: a support may attack when the opponent has a resting character; the opponent's resting main is one,
+    for either turn player, with mains numbered apart from 0 and from each other (a rule that read another player's
+    main, or a fixed entry, found it Active there); an Active main and no resting support is none."""
+    for tp in (0, 1):
+        for rested in (True, False):
+            atk = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
+            dfn = {"main": "Harbor Watch:R" if rested else "Harbor Watch", "supports": ["Brass Footman"]}
+            g = build(*((atk, dfn) if tp == 0 else (dfn, atk)), turn_player=tp, step=ST_ATTACK)
+            renumber_mains(g)
+            assert is_legal(g, "attack", 1) == rested, (tp, rested)
+            assert is_legal(g, "attack", 0)
+
+
+# ------------------------------------------------------------------------------- a one-support AP change, seen
+def _card(name: str, trait: str, effect: str) -> str:
+    """A yellow 2000-AP character of the pool format (cards.toml) with one effect."""
+    return (f'[[card]]\nname = "{name}"\ntype = "character"\ncolor = "yellow"\nap = 2000\ntraits = ["{trait}"]\n'
+            f"effects = [{{ {effect} }}]\n")
+
+
+#: cards the package's pool lacks: one-support AP changes (up on one's own, down on the opponent's), an
+#: "in_battle" [Cont] condition and an "opp_main" selector
+EXTRA_POOL = "\n".join((
+    _card("Drill Sergeant", "Knight",
+          'trigger = "use", phase = "main", turn = "own", op = "ap_up", amount = 500, target = "own_one_support"'),
+    _card("Hex Weaver", "Mage",
+          'trigger = "use", phase = "main", turn = "own", op = "ap_down", amount = 700, target = "opp_one_support"'),
+    _card("Duel Adept", "Knight", 'trigger = "cont", condition = "in_battle", op = "ap_up", amount = 1000, '
+                                  'target = "self"'),
+    _card("Jinx Totem", "Spirit", 'trigger = "cont", op = "ap_down", amount = 500, target = "opp_main"'),
+))
+
+
+def extra_pool(tmp_path: Path) -> LevelNeoPool:
+    """The package's cards, then EXTRA_POOL's (whose ids follow, so every package card keeps its id)."""
+    path = tmp_path / "extra.toml"
+    path.write_text(EXTRA_POOL)
+    pool = SPEC.load_pool([DEFAULT_POOL, path])
+    assert all(pool.by_name[c["name"]] == POOL.by_name[c["name"]] for c in POOL.cards)
+    return pool
+
+
+def with_card(pool: LevelNeoPool, position: BatchGame, p: int, inst: int, name: str) -> BatchGame:
+    """``position`` (built on the package's pool) in a game of ``pool``, player ``p``'s instance ``inst`` now card
+    ``name`` of that pool."""
+    g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=0, pool=pool)
+    g.states[0][:] = position.states[0]
+    field(g, "deck_list")[p, inst] = pool.by_name[name]
+    return g
+
+
+def test_LN_K3_a_pending_one_support_ap_change_shows_its_op_and_amount(tmp_path: Path) -> None:
+    """LN-K3: a pool may give a one-support effect any op of the vocabulary (cards.py: ap_up / ap_down take a
+    target). Pending, the choice of an AP change shows that op (up or down), its amount, and is neither a rest
+    nor an activation; own supports for AP up, the opponent's for AP down. Two such cards in an extra pool file
+    (their ids follow the package's cards, so the position's other cards keep theirs)."""
+    pool = extra_pool(tmp_path)
+    for name, up in (("Drill Sergeant", True), ("Hex Weaver", False)):
+        g0 = build({"main": "Brass Footman", "supports": ["Rusty Bot", "Clumsy Page", "Lost Lamb"]},
+                   {"main": "Harbor Watch", "supports": ["Meadow Scout", "Drowsy Ghost"]})
+        g = with_card(pool, g0, 0, inst_of(g0, 0, "support", 0), name)  # in Rusty Bot's place
+        do(g, "skill", 1)
+        assert int(field(g, "choice_player")) == 0, name
+        for viewer in (0, 1):
+            ctx = OBS.get(observe(g, viewer), "context")
+            assert (ctx[CONTEXT_CHOICE_AP_UP], ctx[CONTEXT_CHOICE_AP_DOWN]) == ((1, 0) if up else (0, 1)), name
+            assert (ctx[CONTEXT_CHOICE_REST], ctx[CONTEXT_CHOICE_ACTIVATE]) == (0, 0), name
+            assert ctx[CONTEXT_CHOICE_ON_OPP_SUPPORTS] == (0 if up else 1), name
+            assert int(ctx[CONTEXT_CHOICE_AMOUNT]) * AP_UNIT == (500 if up else 700), name
+
+
+def test_LN_B4_player_1s_failed_burst_stops_its_bursting() -> None:
+    """LN-B4: a burst that reveals a card without Level Burst text fails and stops that player's bursting for the
+    battle; here the failing player is player 1, as defender and as attacker (its second face-down card stays face
+    down: no second burst is offered). The other player's only level card is face up, so it never bursts."""
+    for tp in (0, 1):
+        burster = {"main": "Harbor Watch", "level": ["Clumsy Page", "Phoenix Ember"], "hand": ["Clumsy Page"]}
+        other = {"main": "Ashen Recruit", "level": ["Clumsy Page:up"], "hand": ["Clumsy Page"]}
+        g = build(other, burster, turn_player=tp, step=ST_ATTACK)
+        do(g, "attack", 0)
+        pass_until(g, ST_BURST)
+        assert int(g.to_act[0]) == 1 and is_legal(g, "burst", 0, 1), tp
+        do(g, "burst")  # the first face-down card: Clumsy Page, no Level Burst text
+        assert int(field(g, "face_up")[1, inst_of(g, 1, "level", 0)]) == 1
+        assert step_name(g) != ST_BURST, tp  # player 1 cannot burst again: the alternation ended
+        assert int(field(g, "face_up")[1, inst_of(g, 1, "level", 1)]) == 0, tp
+
+
+def test_LN_T3_LN_C1_the_defenders_main_cannot_become_the_cover_whatever_its_instance() -> None:
+    """LN-T3 / LN-C1: after a declaration the defender's supports may still become the cover, its main may not;
+    with every attacker of the turn player spent, an AP boost for the defender's main outside the battle (Rime
+    Sentinel's) changes nothing and is not offered. Player 1 defends, its main numbered 9 (a check that compared the
+    main with another entry of the row took it for a support that may still cover)."""
+    for tp in (0, 1):
+        turn = {"main": "Ashen Recruit", "supports": ["Meadow Scout"], "hand": ["Clumsy Page"]}
+        other = {"main": "Harbor Watch", "supports": ["Rime Sentinel", "Drowsy Ghost:R"]}
+        g = build(*((turn, other) if tp == 0 else (other, turn)), turn_player=tp, step=ST_DECL_WINDOW, sub=1)
+        renumber_mains(g)
+        op = 1 - tp
+        scout, ghost = inst_of(g, tp, "support", 0), inst_of(g, op, "support", 1)
+        field(g, "battle")[...] = 1
+        field(g, "atk_a")[...] = scout  # the support attacks the resting Drowsy Ghost
+        field(g, "target")[...] = ghost
+        field(g, "orig_target")[...] = ghost
+        field(g, "attacked")[tp, [inst_of(g, tp, "main"), scout]] = 1
+        field(g, "rested")[tp, scout] = 1
+        assert int(g.to_act[0]) == op
+        assert not is_legal(g, "skill", 1), tp
+        field(g, "attacked")[tp, inst_of(g, tp, "main")] = 0  # the main may still attack: a battle can come
+        assert is_legal(g, "skill", 1), tp
+
+
+def test_LN_K1_an_in_battle_condition_holds_for_a_battler_of_either_side_only(tmp_path: Path) -> None:
+    """LN-K1: a [Cont] skill applies while its condition holds. The package's cards use no "in_battle" condition
+    (tables.CONDITIONS has it), so an extra pool's Duel Adept (+1000 to itself in battle): as the attacking
+    support, and as the defending support (player 1's), +1000; outside the battle, or in a battle without it,
+    nothing."""
+    pool = extra_pool(tmp_path)
+    base = 2000
+    for adept_side in (0, 1):
+        for in_it in (True, False):
+            g0 = build({"main": "Ashen Recruit", "supports": ["Rusty Bot", "Meadow Scout"]},
+                       {"main": "Harbor Watch", "supports": ["Rusty Bot:R", "Drowsy Ghost:R"]}, step=ST_DECL_WINDOW)
+            adept = inst_of(g0, adept_side, "support", 0)
+            g = with_card(pool, g0, adept_side, adept, "Duel Adept")
+            field(g, "battle")[...] = 1
+            field(g, "atk_a")[...] = inst_of(g, 0, "support", 0 if (in_it or adept_side == 1) else 1)
+            target = inst_of(g, 1, "support", 0 if (in_it or adept_side == 0) else 1)
+            field(g, "target")[...] = target
+            field(g, "orig_target")[...] = target
+            want = base + (1000 if in_it else 0)
+            assert compute_ap(g.states[0], pool.tables, adept_side, adept) == want, (adept_side, in_it)
+            side = OBS.get(g.observe([adept_side])[0], "supports")[0, 0]
+            assert int(side[CHAR_AP_NOW]) * AP_UNIT == want, (adept_side, in_it)
+
+
+def test_LN_A3_the_defending_character_is_observed_as_such_never_an_attacker() -> None:
+    """LN-A3 (the declared target defends): both players see the target, a support of the other player, as
+    defending and as the declared target; no character of the turn player is marked defending, also the one whose
+    instance number equals the target's, for either turn player."""
+    for tp in (0, 1):
+        turn = {"main": "Ashen Recruit", "supports": ["Meadow Scout"]}
+        other = {"main": "Harbor Watch", "supports": ["Drowsy Ghost:R"]}
+        g = build(*((turn, other) if tp == 0 else (other, turn)), turn_player=tp, step=ST_DECL_WINDOW)
+        scout, ghost = inst_of(g, tp, "support", 0), inst_of(g, 1 - tp, "support", 0)
+        assert scout == ghost  # the same instance number on both sides
+        field(g, "battle")[...] = 1
+        field(g, "atk_a")[...] = scout
+        field(g, "target")[...] = ghost
+        field(g, "orig_target")[...] = ghost
+        for viewer in (0, 1):
+            o = observe(g, viewer)
+            sup = OBS.get(o, "supports")
+            t_side, a_side = (0, 1) if viewer == 1 - tp else (1, 0)
+            assert (sup[t_side, 0, CHAR_DEFENDING], sup[t_side, 0, CHAR_DECLARED_TARGET]) == (1, 1), (tp, viewer)
+            assert (sup[a_side, 0, CHAR_DEFENDING], sup[a_side, 0, CHAR_DECLARED_TARGET]) == (0, 0), (tp, viewer)
+            assert OBS.get(o, "main")[:, CHAR_DEFENDING].tolist() == [0, 0], (tp, viewer)
+
+
+def test_LN_K1_an_opp_main_selector_hits_the_opposing_main_only(tmp_path: Path) -> None:
+    """LN-K1: a [Cont] skill applies to the characters its selector names. No package card names "opp_main"
+    (tables.TARGETS has it), so an extra pool's Jinx Totem (AP -500 to the opposing main) as either player's
+    support: the other player's main loses 500, in the rules' AP and in both observations; its own main and every
+    support keep theirs."""
+    pool = extra_pool(tmp_path)
+    for owner in (0, 1):
+        g0 = build({"main": "Ashen Recruit", "supports": ["Rusty Bot", "Meadow Scout"]},
+                   {"main": "Harbor Watch", "supports": ["Rusty Bot", "Drowsy Ghost"]}, turn_player=1)
+        g = with_card(pool, g0, owner, inst_of(g0, owner, "support", 0), "Jinx Totem")
+        for q in (0, 1):
+            for where in (("main", 0), ("support", 0), ("support", 1)):
+                inst = inst_of(g, q, *where)
+                card = int(field(g, "deck_list")[q, inst])
+                want = int(pool.tables.cards[card, C_AP]) + (500 if q == 1 and where[0] == "main" else 0)  # LN-L4
+                want -= 500 if (q != owner and where[0] == "main") else 0
+                assert compute_ap(g.states[0], pool.tables, q, inst) == want, (owner, q, where)
+                for viewer in (0, 1):
+                    o = g.observe([viewer])[0]
+                    side = 0 if q == viewer else 1
+                    seen = OBS.get(o, "main")[side] if where[0] == "main" else OBS.get(o, "supports")[side, where[1]]
+                    assert int(seen[CHAR_AP_NOW]) * AP_UNIT == want, (owner, q, where, viewer)
