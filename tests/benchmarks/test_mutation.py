@@ -111,6 +111,23 @@ def test_a_folder_that_is_not_a_copy_is_never_overwritten(tmp_path: Path) -> Non
     assert (tmp_path / commit[:12] / "precious.txt").read_text() == "x"
 
 
+def test_the_tests_of_a_later_commit_get_their_own_copy_and_say_so() -> None:
+    """--tests-rev: one commit's mutants against another commit's tests/ live in a folder of their own (never the
+    plain copy of either commit), and the table's header names both commits."""
+    a, b = "a" * 40, "b" * 40
+    assert M.copy_name(a, a) == "a" * 12
+    assert M.copy_name(a, b) == "a" * 12 + "+tests-" + "b" * 12
+    recs = [{"outcome": "killed", "file": "cardenvs/games/g/rules.py", "line": 3, "operator": "core/X",
+             "test": "t.py::test_x", "how": "failed", "after": "x", "rules_in_code": [], "seconds": 1.0}]
+    meta = {"game": "g", "command": "c", "commit": a, "tests_commit": b, "cosmic_ray": "8.7.0", "mutants_total": 1,
+            "files": ["rules.py"], "sample": 1, "seed": 39, "done": 1, "jit": False, "tests": 1}
+    text = M.markdown({"meta": meta, "summary": M.summarise(recs, ["rules.py"]), "mutants": recs})
+    assert f"Commit `{a}` (its rule code; the tests of commit `{b}`)" in text
+    meta["tests_commit"] = a
+    text = M.markdown({"meta": meta, "summary": M.summarise(recs, ["rules.py"]), "mutants": recs})
+    assert "the tests of commit" not in text
+
+
 @pytest.mark.slow
 def test_end_to_end_on_a_few_mutants(tmp_path: Path) -> None:
     """Three sampled simulfight mutants in a copy: the checkout is untouched, every module came from the copy (the
