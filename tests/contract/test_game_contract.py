@@ -1,6 +1,8 @@
 """The contract every game keeps, written once and run for every registered game (``game_name``), a registered
 skeleton included: data files fail with errors that name what is wrong, the text helpers describe every legal action
-and the board, RULES.md carries the tables generated from the layouts, and the AEC env plays a game to the end.
+and the board, RULES.md carries the tables generated from the layouts, the AEC env plays a game to the end, random
+play keeps every invariant and ends from every starter pairing, and hide() re-deals what a viewer cannot see without
+changing what it observes (a seed replaying its game is tests/core/test_invariants.py's test_same_seed_same_game).
 
 A game's own tests (``tests/games/<game>/``) keep what only that game has: its deck rules, its card fields, its
 vocabulary (the ``VOCABULARY`` table here lists the words its board and actions must use).
@@ -16,8 +18,10 @@ import pytest
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.deckgen import write_deck
 from cardenvs.core.errors import CardPoolError, DeckError
-from cardenvs.core.header import H_DECISIONS, LIVE
+from cardenvs.core.header import H_DECISIONS, LIVE, TERMINATED
 from cardenvs.core.registry import game_info, get_game
+from cardenvs.testing import check_game
+from random_play import play_out  # tests/random_play.py
 
 #: per game: (deck pair, decisions to play, words the full board shows, first words of legal action names that must
 #: all appear in those decisions); moved here from each game's test_<game>_game.py
@@ -31,6 +35,19 @@ VOCABULARY: dict[str, tuple[tuple[str, str], int, tuple[str, ...], set[str]]] = 
 #: the AEC game's decks (a pairing other than the defaults where the game's own test chose one)
 AEC_DECKS = {"levelneo": ("aggro", "burst"), "divinecross": ("tide", "grove"), "heartbreak": ("blaze", "grove"),
              "relics": ("vanguard", "shadow")}
+#: per game, check_game's random play: (games, also the batch size; align_games; whether hide() must have changed a
+#: position it re-dealt). simulfight (tests/games/simulfight/test_api.py) and the skeleton (test_skeleton.py) run
+#: check_game with options of their own.
+CHECK_GAME = {"levelneo": (40, 1, False), "divinecross": (60, 2, True), "heartbreak": (60, 2, True),
+              "relics": (60, 2, True)}
+#: per game, random play from every starter pairing: (plays of each pairing, decisions it may take, the share of
+#: games that must end terminated, the ``step`` codes of state.py live rows must reach); others (1, 3000, 0, ())
+PAIRINGS = {"divinecross": (4, 3000, 0.9, ()),
+            # Turbo answers really are decisions in random play
+            "heartbreak": (4, 5000, 0.0, ("ST_WINDOW",))}
+#: random decisions played before hide() is checked, into the game (relics: the placement, with face-down
+#: characters); 20 elsewhere
+HIDE_AFTER = {"levelneo": 30, "relics": 6}
 
 
 def test_malformed_toml_names_the_file(game_name: str, tmp_path: Path) -> None:
@@ -98,3 +115,50 @@ def test_aec_env_plays_a_game(game_name: str) -> None:
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert not env.agents
 
+
+
+def test_random_play_keeps_every_invariant(game_name: str) -> None:
+    """Conservation, masks, termination, hidden information and single == batch over random games."""
+    if game_name not in CHECK_GAME:
+        pytest.skip(f"{game_name}'s own tests run check_game with options of their own")
+    games, align, redealt = CHECK_GAME[game_name]
+    report = check_game(game_name, num_games=games, batch_size=games, align_games=align)
+    assert report.games == games and report.terminated + report.truncated == games
+    assert report.hidden_checks > 0 and (report.hidden_changed > 0 or not redealt)
+
+
+def test_random_play_every_starter_pairing_ends(game_name: str) -> None:
+    spec = get_game(game_name)
+    plays, limit, decided, steps = PAIRINGS.get(game_name, (1, 3000, 0.0, ()))
+    names = spec.starter_decks()
+    pairs = [(a, b) for a in names for b in names] * plays
+    g = BatchGame(spec, len(pairs), decks=pairs, seed=11)
+    state = importlib.import_module(f"{game_info(game_name).module}.state")
+    codes = {getattr(state, name) for name in steps}
+
+    def reached(g: BatchGame, live: np.ndarray) -> None:
+        codes.difference_update(spec.state_layout.get(g.states, "step")[live].tolist())
+
+    play_out(g, np.random.default_rng(0), limit, reached if codes else None)
+    assert (g.status != LIVE).all()
+    assert (g.status == TERMINATED).mean() >= decided  # divinecross: almost every game is decided before the cap
+    assert not codes, f"random play never reached {sorted(codes)}"
+
+
+def test_hidden_information_is_re_dealt_and_not_observed(game_name: str) -> None:
+    spec = get_game(game_name)
+    g = BatchGame(spec, 1, decks=spec.default_decks, seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(HIDE_AFTER.get(game_name, 20)):
+        if g.status[0] != LIVE:
+            break
+        mask = g.legal_mask()
+        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    assert g.status[0] == LIVE
+    row = g.states[0]
+    for viewer in (0, 1):
+        hidden = spec.hide(row, viewer, np.random.default_rng(viewer), g.pool)
+        assert not np.array_equal(hidden, row)
+        seen = np.zeros((2, spec.obs_dim), spec.obs_dtype)
+        spec.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), seen)
+        assert np.array_equal(seen[0], seen[1])

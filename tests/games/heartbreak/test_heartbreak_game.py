@@ -1,43 +1,12 @@
-"""Whole-game checks: random play invariants, every starter pairing ends.
+"""heartbreak's whole-game checks of its own: the rule IDs the code cites.
 
-The text helpers, the RULES.md tables and the AEC env are checked for every game in tests/contract/."""
+Random play (invariants, every starter pairing ends with Turbo windows used), the text helpers, the RULES.md tables
+and the AEC env are checked for every game in tests/contract/test_game_contract.py."""
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import LIVE
 from cardenvs.games import heartbreak
-from cardenvs.games.heartbreak import SPEC
-from cardenvs.games.heartbreak.state import ST_WINDOW
-from cardenvs.testing import check_game
-
-
-def test_random_play_keeps_every_invariant() -> None:
-    """Conservation, masks, termination, hidden information and single == batch over random games."""
-    report = check_game("heartbreak", num_games=60, batch_size=60, align_games=2)
-    assert report.games == 60 and report.terminated + report.truncated == 60
-    assert report.hidden_checks > 0 and report.hidden_changed > 0
-
-
-def test_random_play_every_starter_pairing_ends_with_turbo_windows_used() -> None:
-    names = SPEC.starter_decks()
-    pairs = [(a, b) for a in names for b in names] * 4
-    g = BatchGame(SPEC, len(pairs), decks=pairs, seed=11)
-    rng = np.random.default_rng(0)
-    windows = 0
-    for _ in range(5000):
-        live = g.status == LIVE
-        if not live.any():
-            break
-        mask = g.legal_mask()
-        assert (mask[live].sum(axis=1) > 0).all()
-        windows += int((SPEC.state_layout.get(g.states, "step")[live] == ST_WINDOW).sum())
-        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
-    assert (g.status != LIVE).all()
-    assert windows > 0  # Turbo answers really are decisions in random play
 
 
 def test_every_rule_id_the_code_cites_is_in_the_rules_md_table() -> None:

@@ -1,6 +1,8 @@
-"""Whole-game checks: random play invariants, hidden information.
+"""levelneo's whole-game checks of its own: the observation's hand slots, RULES.md's checklist IDs, observed AP.
 
-The text helpers, the RULES.md tables and the AEC env are checked for every game in tests/contract/."""
+Random play (invariants, every starter pairing ends), hide() against the observation, the text helpers, the RULES.md
+tables and the AEC env are checked for every game in tests/contract/test_game_contract.py; same seed, same game in
+tests/core/test_invariants.py."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,61 +10,17 @@ from pathlib import Path
 import numpy as np
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import LIVE
 from cardenvs.games import levelneo
 from cardenvs.games.levelneo import SPEC
 from cardenvs.games.levelneo.observe import OBS
-from cardenvs.testing import check_game
+from cardenvs.games.levelneo.state import HAND_CAP
 
 
-def test_random_play_keeps_every_invariant() -> None:
-    """Conservation, masks, termination, hidden information and single == batch over random games."""
-    report = check_game("levelneo", num_games=40, batch_size=40, align_games=1)
-    assert report.games == 40 and report.terminated + report.truncated == 40
-    assert report.hidden_checks > 0
-
-
-def test_random_play_every_starter_pairing_ends() -> None:
-    names = SPEC.starter_decks()
-    pairs = [(a, b) for a in names for b in names]
-    g = BatchGame(SPEC, len(pairs), decks=pairs, seed=11)
-    rng = np.random.default_rng(0)
-    for _ in range(3000):
-        live = g.status == LIVE
-        if not live.any():
-            break
-        mask = g.legal_mask()
-        assert (mask[live].sum(axis=1) > 0).all()
-        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
-    assert (g.status != LIVE).all()
-
-
-def test_same_seed_same_game() -> None:
-    runs = []
-    for _ in range(2):
-        g = BatchGame(SPEC, 4, decks=("burst", "machine"), seed=123)
-        rng = np.random.default_rng(5)
-        while (g.status == LIVE).any():
-            mask = g.legal_mask()
-            g.step((rng.random(mask.shape) * mask).argmax(axis=1))
-        runs.append(g.states.copy())
-    assert np.array_equal(runs[0], runs[1])
-
-
-def test_observation_hides_opponent_hand_and_face_down_cards() -> None:
+def test_observation_shows_every_hand_slot() -> None:
+    """LN-D5's hand limit: the observation has a block for each of the HAND_CAP (16) hand slots."""
     g = BatchGame(SPEC, 1, decks=("aggro", "control"), seed=2)
-    rng = np.random.default_rng(0)
-    while g.states[0, 3] < 0 and g.status[0] == LIVE and g.states[0, 5] < 6:  # play into the game a little
-        mask = g.legal_mask()
-        g.step((rng.random(mask.shape) * mask).argmax(axis=1))
-    row = g.states[0]
-    for viewer in (0, 1):
-        hidden = SPEC.hide(row, viewer, np.random.default_rng(viewer), g.pool)
-        a = np.zeros((2, SPEC.obs_dim), SPEC.obs_dtype)
-        SPEC.kernels.batch_observe(np.stack([row, hidden]), g.pool.tables, np.array([viewer, viewer], np.int32), a)
-        assert np.array_equal(a[0], a[1])
     obs = g.observe([0])[0]
-    assert OBS.get(obs, "hand").shape == (16, OBS["hand"].shape[1])
+    assert HAND_CAP == 16 and OBS.get(obs, "hand").shape == (16, OBS["hand"].shape[1])
 
 
 def test_rules_md_cites_every_checklist_id_and_a_test() -> None:
