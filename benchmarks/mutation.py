@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 try:  # Python 3.11+
     import tomllib
@@ -629,7 +629,7 @@ def markdown(report: dict[str, Any]) -> str:
              f"{meta['done']} run; kernels {'compiled' if meta['jit'] else 'as plain Python (NUMBA_DISABLE_JIT=1)'}; "
              f"{meta['tests']} tests (the game's folder and its core contract tests; no golden test; not "
              f"{', '.join('`' + d + '`' for d in meta.get('tests_deselected', []))})"
-             + (f"; left out as too slow in plain Python (baseline seconds with coverage): " +
+             + ("; left out as too slow in plain Python (baseline seconds with coverage): " +
                 ", ".join(f"`{k.split('::')[-1]}` {v}" for k, v in meta.get("tests_left_out", {}).items())
                 if meta.get("tests_left_out") else "") + ".", "",
              f"**Score {_pct(g['score'])}** ({g['killed']} of {g['mutants']} killed; 95% interval "

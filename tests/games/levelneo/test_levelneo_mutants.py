@@ -1,9 +1,11 @@
 """Issue 39, levelneo's test-strength target: scenarios for the mutants that survived the game's suite in the
-measurement of docs/mutation/levelneo.md (commit faeda32, seed 39). Each test names the rule it checks and builds a
-position where the mutated line makes a difference, mostly one the symmetric or instance-0 positions of the other
-tests cannot: player 1 as the turn player, mains and supports whose instance numbers differ between the players and
-from 0, every kind of AP modifier read back, a state's documented encoding. The mutants no position can tell apart
-from the rules are listed with their reasons in docs/mutation/levelneo.md (prose above the generated tables)."""
+measurement of docs/mutation/levelneo.md (commit faeda32, seed 39). Each test names the rule it checks (all but the
+observation's no-viewer contract, no rule of the game) and builds a position where the mutated line makes a
+difference, mostly one the symmetric or instance-0 positions of the other tests cannot: player 1 as the turn
+player, mains and supports whose instance numbers differ between the players and from 0, every kind of AP modifier
+read back, a state's documented encoding, and cards of an extra pool file for the effect vocabulary the package's
+cards leave unused. The mutants no position can tell apart from the rules are listed with their reasons in
+docs/CHECKS.md ("Mutation testing", Results)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -91,9 +93,10 @@ def test_LN_B1_the_attacking_main_bursts_whichever_seat_attacks_and_whatever_its
 
 # ------------------------------------------------------------------------------------------------- attacks
 def test_LN_A1_a_support_that_attacked_cannot_attack_again_even_when_made_active() -> None:
-    """LN-A1: each character attacks at most once per turn. Player 0's second support (instance 2) attacks and
-    loses nothing (a tie is not needed: it beats the resting main); made Active again (as Solar Engineer would), it
-    is still refused as having attacked, and both players see it marked; the main, which has not attacked, may."""
+    """LN-A1: each character attacks at most once per turn. Player 0's second support (instance 2) attacks the
+    resting main and wins (2000 against 800), so it stays on the field; both players see it marked as having
+    attacked, and made Active again (as Solar Engineer would) it is still refused; the main, which has not
+    attacked, may."""
     g = build({"main": "Ashen Recruit", "supports": ["Clumsy Page", "Meadow Scout"], "hand": ["Clumsy Page"]},
               {"main": "Lost Lamb:R"}, step=ST_ATTACK)
     scout = inst_of(g, 0, "support", 1)
