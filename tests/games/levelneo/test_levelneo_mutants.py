@@ -478,3 +478,26 @@ def test_LN_K1_an_opp_main_selector_hits_the_opposing_main_only(tmp_path: Path) 
                     side = 0 if q == viewer else 1
                     seen = OBS.get(o, "main")[side] if where[0] == "main" else OBS.get(o, "supports")[side, where[1]]
                     assert int(seen[CHAR_AP_NOW]) * AP_UNIT == want, (owner, q, where, viewer)
+
+
+def test_LN_D5_a_draw_into_a_full_hand_discards_the_deck_top_and_keeps_the_hand() -> None:
+    """LN-D5's physical hand cap (16) for a deck the loader did not check: a draw into a full hand puts the deck's top
+    card in the discard pile (face up, not drawn) and leaves the hand as it was (core ``zones.zone_draw``'s
+    ``ZONE_FULL`` branch); one card fewer in hand draws it normally."""
+    from cardenvs.games.levelneo.board import draw
+    from levelneo_helpers import FILLER
+
+    for in_hand, full in ((16, True), (15, False)):
+        g = build({"main": "Ashen Recruit", "hand": [FILLER] * in_hand}, {"main": "Ashen Recruit"})
+        row = g.states.view(np.ndarray)[0]
+        top = inst_of(g, 0, "deck", int(field(g, "deck_count")[0]) - 1)
+        hand, deck, discard = (int(field(g, f"{z}_count")[0]) for z in ("hand", "deck", "discard"))
+        draw(row, 0)
+        assert int(field(g, "deck_count")[0]) == deck - 1
+        if full:
+            assert int(field(g, "hand_count")[0]) == hand == 16
+            assert int(field(g, "discard_count")[0]) == discard + 1 and inst_of(g, 0, "discard", discard) == top
+            assert field(g, "face_up")[0, top] == 1 and field(g, "drawn")[0, top] == 0
+        else:
+            assert int(field(g, "hand_count")[0]) == hand + 1 and inst_of(g, 0, "hand", hand) == top
+            assert int(field(g, "discard_count")[0]) == discard and field(g, "drawn")[0, top] == 1
