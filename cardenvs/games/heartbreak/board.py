@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenvs.core.jit import helper
-from cardenvs.core.zones import ZONE_FULL, zone_add, zone_draw, zone_pop, zone_push, zone_remove
+from cardenvs.core.zones import zone_add, zone_pop, zone_push, zone_remove
 
 from .tables import (
     C_ARMOR,
@@ -116,12 +116,9 @@ def pop_deck(row: np.ndarray, p: int) -> int:
 @helper
 def draw(row: np.ndarray, p: int) -> None:
     """HB-V4: drawing from an empty deck draws nothing."""
-    inst = zone_draw(row, S.DECK, S.DECK_COUNT, S.MAX_DECK, S.HAND, S.HAND_COUNT, S.HAND_CAP, p)
+    inst = pop_deck(row, p)
     if inst >= 0:
-        row[S.FACE_UP + p * S.MAX_DECK + inst] = 0  # a hand card is no public card
-        row[S.DRAWN + p * S.MAX_DECK + inst] = 1
-    elif inst == ZONE_FULL:  # never: the hand holds every card (HB-E3)
-        to_discard(row, p, pop_deck(row, p))
+        add_to_hand(row, p, inst)  # its flags and its never-reached full-hand case (HB-E3) in one place
 
 
 @helper
