@@ -241,18 +241,17 @@ class CardGameEnv(OneGameView, AECEnv, EzPickle):
 
     def _sync(self) -> None:
         """Copy the row's header into PettingZoo's dicts."""
-        row = self.row
-        status = int(row[H_STATUS])
+        status, to_act, winner = self.game.header()
         if status == LIVE:
-            self.agent_selection = AGENTS[int(row[H_TO_ACT])]
+            self.agent_selection = AGENTS[to_act]
             return
-        rewards = outcome_rewards(status, int(row[H_WINNER]))
+        rewards = outcome_rewards(status, winner)
         for i, a in enumerate(AGENTS):
             if a in self.agents:
                 self.rewards[a] = float(rewards[i])
                 self.terminations[a] = status == TERMINATED
                 self.truncations[a] = status == TRUNCATED
-                self.infos[a] = {"winner": int(row[H_WINNER])}
+                self.infos[a] = {"winner": winner}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._player(agent)

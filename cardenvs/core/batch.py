@@ -289,6 +289,7 @@ class BatchGame:
         self.seeds = np.zeros(self.num_games, dtype=np.int64)
         self._mask = np.zeros((self.num_games, self.spec.num_actions), dtype=np.int8)
         self._errors = np.zeros(self.num_games, dtype=np.int32)
+        self._one_decision = (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))  # step_one's (who, action)
         self._ended = np.zeros(self.num_games, dtype=np.int32)
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self._seat_cache: list[np.ndarray | None] = [None, None, None]  # seats -1, 0, 1 for every row (_players)
@@ -363,6 +364,7 @@ class BatchGame:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_seat_cache", [None, None, None])
+        self.__dict__.setdefault("_one_decision", (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32)))
         self.kernels = self._kernels()
         self._track(state.get("_dirty"))
 
@@ -547,6 +549,12 @@ class BatchGame:
                 self.reset(next_seeds, rows=done)
         return result
 
+    def header(self, row: int = 0) -> tuple[int, int, int]:
+        """``(status, to_act, winner)`` of one row as Python ints, read without the tracked ``states`` view (the
+        single envs read it after every step)."""
+        head = self._rows[row]
+        return int(head[H_STATUS]), int(head[H_TO_ACT]), int(head[H_WINNER])
+
     def step_one(self, action: int, player: int) -> None:
         """:meth:`step` of a one-game batch without autoreset, from Python ints: the single envs' hot path (no
         argument arrays to check, no result arrays). The same checks, errors and state as
@@ -563,8 +571,10 @@ class BatchGame:
         who = int(player) if states[0, H_STATUS] == LIVE else -1
         wild = who >= 0 and not 0 <= action < self.spec.num_actions
         errors = self._errors
-        self.kernels.batch_step(states, self.pool.tables, np.array([-1 if wild else who], dtype=np.int32),
-                                np.array([action], dtype=np.int32), errors)
+        one_who, one_act = self._one_decision  # reused: an allocation per step was a tenth of the AEC step's time
+        one_who[0] = -1 if wild else who
+        one_act[0] = action
+        self.kernels.batch_step(states, self.pool.tables, one_who, one_act, errors)
         if wild:
             errors[0] = 1
         if errors[0]:
@@ -754,6 +764,7 @@ class BatchGame:
         twin._track(self._dirty.rows)
         twin._obs, twin._mask, twin._errors = self._obs.copy(), self._mask.copy(), self._errors.copy()
         twin._ended, twin._finals = self._ended.copy(), None
+        twin._one_decision = (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))  # a clone may step in a thread
         twin._seat_cache = [None, None, None]
         twin.seeds = self.seeds.copy()
         return twin
