@@ -83,7 +83,9 @@ def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, ac
             errors[i] = 1 if stepped == STEP_ILLEGAL else 0
             ready = stepped == STEP_MASK_READY
         if autoreset and row[H_STATUS] != LIVE:
-            finals[i, :] = row
+            # element by element: a slice copy (a[i, :] = b) compiles Numba's shape-error text, ~10 s cold
+            for k in range(row.shape[0]):
+                finals[i, k] = row[k]
             ended[i] = 1
             seeds[i] += seed_stride
             reset_row(row, tables, decks[i], seeds[i])
@@ -94,6 +96,7 @@ def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, ac
         if viewer < 0 or row[H_STATUS] != LIVE:
             mask_out[i, :] = 0
         elif ready and viewer == row[H_TO_ACT]:
-            mask_out[i, :] = mask
+            for k in range(mask.shape[0]):
+                mask_out[i, k] = mask[k]
         else:
             mask_row(row, tables, viewer, mask_out[i])
