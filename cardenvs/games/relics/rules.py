@@ -381,13 +381,147 @@ def claim(why: np.ndarray, lo: int, hi: int, code: int) -> None:
             why[k] = 0
 
 
-@njit(cache=True, inline="always")
+@kernel
+def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> None:
+    """``legal_row`` at a battle action (ST_BATTLE): compiled on its own, since one function holding every step's
+    branches took Numba minutes to compile (docs/benchmarks)."""
+    ctab = tables.cards
+    q = 1 - p
+    out[A_PASS] = 1
+    out[A_RETREAT] = 1
+    if record:
+        claim(why, A_FIGHT, A_MOVE_END, 0)  # fight, throw, move: the grid loops say why
+        claim(why, A_HAND, A_HAND_END, R.R_NO_HAND_CARD)
+        claim(why, A_RESERVE, A_RESERVE_END, R.R_NO_RESERVE)
+        claim(why, A_RELIC, A_RELIC_END, R.R_NO_RELIC)
+        claim(why, A_ABILITY, A_ABILITY_END, 0)
+        claim(why, A_LEADER_ABILITY, A_LEADER_ABILITY + 1, 0)
+        claim(why, A_RECRUIT, A_RECRUIT + 1, 0)
+        claim(why, A_APPOINT, A_APPOINT + 1, 0)
+    equipment = has_equipment_in_hand(row, ctab, p)
+    for a in range(S.PARTY_SIZE):
+        att = at_slot(row, p, a)
+        if att < 0:
+            if record:
+                note(why, A_ABILITY + a, R.R_NO_OWN_CHAR)
+                for t in range(S.PARTY_SIZE):
+                    for first in (A_FIGHT, A_THROW, A_MOVE):
+                        note(why, first + a * S.PARTY_SIZE + t, R.R_NO_OWN_CHAR)
+                    if at_slot(row, q, t) < 0:
+                        note(why, A_FIGHT + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
+                        note(why, A_THROW + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
+            continue
+        up = not is_down(row, p, att)
+        sk = skills_of(row, ctab, p, att)
+        for t in range(S.PARTY_SIZE):
+            k = a * S.PARTY_SIZE + t
+            tgt = at_slot(row, q, t)
+            if tgt < 0:
+                if record:
+                    note(why, A_FIGHT + k, R.R_NO_OPP_CHAR)
+                    note(why, A_THROW + k, R.R_NO_OPP_CHAR)
+                continue
+            ranged = (sk & SK_RANGED) != 0
+            if up and can_reach(row, ctab, p, att, q, tgt, ranged):
+                out[A_FIGHT + k] = 1
+            elif record:
+                if not up:
+                    note(why, A_FIGHT + k, R.R_ATTACKER_DOWN)
+                if not can_reach(row, ctab, p, att, q, tgt, ranged):
+                    note(why, A_FIGHT + k, R.R_RANGED_REACH if ranged else R.R_FIGHT_REACH)
+            if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
+                # RL-K11/K12: an attack: the thrower must be Up and goes Down
+                out[A_THROW + k] = 1
+            elif record:
+                if (sk & SK_THROW) == 0:
+                    note(why, A_THROW + k, R.R_NO_THROW_SKILL)
+                if not equipment:
+                    note(why, A_THROW + k, R.R_NO_EQUIPMENT_TO_THROW)
+                if not up:
+                    note(why, A_THROW + k, R.R_ATTACKER_DOWN)
+                if not can_reach(row, ctab, p, att, q, tgt, True):
+                    note(why, A_THROW + k, R.R_THROW_REACH)
+        if up:  # RL-A4: to an empty slot of the other row (within a row a Move changes nothing, RL-M4)
+            for b in range(S.PARTY_SIZE):
+                if b == a:
+                    code = R.R_MOVE_SAME_SLOT
+                elif at_slot(row, p, b) >= 0:
+                    code = R.R_MOVE_SLOT_TAKEN
+                elif b // S.ROW_SIZE == a // S.ROW_SIZE:
+                    code = R.R_MOVE_SAME_ROW
+                else:
+                    code = 0
+                    out[A_MOVE + a * S.PARTY_SIZE + b] = 1
+                if record and code != 0:
+                    note(why, A_MOVE + a * S.PARTY_SIZE + b, code)
+        elif record:
+            for b in range(S.PARTY_SIZE):
+                note(why, A_MOVE + a * S.PARTY_SIZE + b, R.R_MOVER_DOWN)
+        code = ability_refusal(row, tables, p, att)
+        if code == 0:
+            out[A_ABILITY + a] = 1
+        elif record:
+            note(why, A_ABILITY + a, code)
+    code = leader_ability_refusal(row, tables, p)
+    if code == 0:
+        out[A_LEADER_ABILITY] = 1
+    elif record:
+        note(why, A_LEADER_ABILITY, code)
+    for i in range(row[S.HAND_COUNT + p]):
+        code = hand_refusal(row, tables, p, i)
+        if code == 0:
+            out[A_HAND + i] = 1
+        elif record:
+            claim(why, A_HAND + i, A_HAND + i + 1, code)
+    if row[S.PARTY_COUNT + p] < S.PARTY_SIZE:  # RL-A5: characters only while the party has fewer than 6
+        for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):  # RL-P6
+            out[A_RESERVE + j] = 1
+    elif record:
+        claim(why, A_RESERVE, A_RESERVE + min(row[S.RESERVES_COUNT + p], S.RES_VIEW), R.R_PARTY_FULL)
+    host = host_refusal(row, ctab, p, -1)
+    if host == 0 or record:
+        for k in range(2 * S.SIDE_CAP):
+            entry = sideboard_entry(row, p, k)
+            if entry < 0:
+                continue  # not a relic p controls (R_NO_RELIC)
+            if host == 0 and row[S.HOST + entry] < 0:
+                out[A_RELIC + k] = 1
+            elif record:
+                claim(why, A_RELIC + k, A_RELIC + k + 1, 0)
+                if row[S.HOST + entry] >= 0:
+                    note(why, A_RELIC + k, R.R_RELIC_IN_PLAY)
+                if host != 0:
+                    note(why, A_RELIC + k, host)
+    if row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0:  # RL-A6, RL-P4: no limit
+        out[A_RECRUIT] = 1
+    elif record:
+        if row[S.HAND_COUNT + p] < S.RECRUIT_COST:
+            note(why, A_RECRUIT, R.R_RECRUIT_COST)
+        if row[S.CHAR_DECK_COUNT + p] == 0:
+            note(why, A_RECRUIT, R.R_CHAR_DECK_EMPTY)
+    if row[S.HAND_COUNT + p] >= S.APPOINT_COST or record:
+        other = False
+        for j in range(row[S.PARTY_COUNT + p]):
+            if row[S.PARTY + p * S.PARTY_SIZE + j] != row[S.LEADER + p]:
+                other = True
+                break
+        if other and row[S.HAND_COUNT + p] >= S.APPOINT_COST:
+            out[A_APPOINT] = 1
+        elif record:
+            if row[S.HAND_COUNT + p] < S.APPOINT_COST:
+                note(why, A_APPOINT, R.R_APPOINT_COST)
+            if not other:
+                note(why, A_APPOINT, R.R_NO_OTHER_CHARACTER)
+
+
+@kernel
 def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision).
 
     With ``record`` true, ``why`` (flat, ``MAX_REASONS`` codes per action) also gets, for every refused action, the
-    ``reasons`` code of each branch below that refuses it (``why_row``); ``mask_row`` passes a constant False, so
-    those branches compile away and the mask costs what it did before it recorded anything."""
+    ``reasons`` code of each branch below that refuses it (``why_row``); ``mask_row`` passes False. It is compiled
+    on its own, not inlined into ``mask_row``: inlined, with ``record`` pruned as a constant, ``mask_row`` took 48 of
+    a cold first call's 92 s (docs/benchmarks), and a never-taken ``if record`` costs next to nothing at run time."""
     out[:] = 0
     if record:
         why[:] = 0
@@ -431,131 +565,7 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):
             out[A_RESERVE + j] = 1
     elif st == S.ST_BATTLE:
-        out[A_PASS] = 1
-        out[A_RETREAT] = 1
-        if record:
-            claim(why, A_FIGHT, A_MOVE_END, 0)  # fight, throw, move: the grid loops say why
-            claim(why, A_HAND, A_HAND_END, R.R_NO_HAND_CARD)
-            claim(why, A_RESERVE, A_RESERVE_END, R.R_NO_RESERVE)
-            claim(why, A_RELIC, A_RELIC_END, R.R_NO_RELIC)
-            claim(why, A_ABILITY, A_ABILITY_END, 0)
-            claim(why, A_LEADER_ABILITY, A_LEADER_ABILITY + 1, 0)
-            claim(why, A_RECRUIT, A_RECRUIT + 1, 0)
-            claim(why, A_APPOINT, A_APPOINT + 1, 0)
-        equipment = has_equipment_in_hand(row, ctab, p)
-        for a in range(S.PARTY_SIZE):
-            att = at_slot(row, p, a)
-            if att < 0:
-                if record:
-                    note(why, A_ABILITY + a, R.R_NO_OWN_CHAR)
-                    for t in range(S.PARTY_SIZE):
-                        for first in (A_FIGHT, A_THROW, A_MOVE):
-                            note(why, first + a * S.PARTY_SIZE + t, R.R_NO_OWN_CHAR)
-                        if at_slot(row, q, t) < 0:
-                            note(why, A_FIGHT + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
-                            note(why, A_THROW + a * S.PARTY_SIZE + t, R.R_NO_OPP_CHAR)
-                continue
-            up = not is_down(row, p, att)
-            sk = skills_of(row, ctab, p, att)
-            for t in range(S.PARTY_SIZE):
-                k = a * S.PARTY_SIZE + t
-                tgt = at_slot(row, q, t)
-                if tgt < 0:
-                    if record:
-                        note(why, A_FIGHT + k, R.R_NO_OPP_CHAR)
-                        note(why, A_THROW + k, R.R_NO_OPP_CHAR)
-                    continue
-                ranged = (sk & SK_RANGED) != 0
-                if up and can_reach(row, ctab, p, att, q, tgt, ranged):
-                    out[A_FIGHT + k] = 1
-                elif record:
-                    if not up:
-                        note(why, A_FIGHT + k, R.R_ATTACKER_DOWN)
-                    if not can_reach(row, ctab, p, att, q, tgt, ranged):
-                        note(why, A_FIGHT + k, R.R_RANGED_REACH if ranged else R.R_FIGHT_REACH)
-                if up and equipment and (sk & SK_THROW) != 0 and can_reach(row, ctab, p, att, q, tgt, True):
-                    # RL-K11/K12: an attack: the thrower must be Up and goes Down
-                    out[A_THROW + k] = 1
-                elif record:
-                    if (sk & SK_THROW) == 0:
-                        note(why, A_THROW + k, R.R_NO_THROW_SKILL)
-                    if not equipment:
-                        note(why, A_THROW + k, R.R_NO_EQUIPMENT_TO_THROW)
-                    if not up:
-                        note(why, A_THROW + k, R.R_ATTACKER_DOWN)
-                    if not can_reach(row, ctab, p, att, q, tgt, True):
-                        note(why, A_THROW + k, R.R_THROW_REACH)
-            if up:  # RL-A4: to an empty slot of the other row (within a row a Move changes nothing, RL-M4)
-                for b in range(S.PARTY_SIZE):
-                    if b == a:
-                        code = R.R_MOVE_SAME_SLOT
-                    elif at_slot(row, p, b) >= 0:
-                        code = R.R_MOVE_SLOT_TAKEN
-                    elif b // S.ROW_SIZE == a // S.ROW_SIZE:
-                        code = R.R_MOVE_SAME_ROW
-                    else:
-                        code = 0
-                        out[A_MOVE + a * S.PARTY_SIZE + b] = 1
-                    if record and code != 0:
-                        note(why, A_MOVE + a * S.PARTY_SIZE + b, code)
-            elif record:
-                for b in range(S.PARTY_SIZE):
-                    note(why, A_MOVE + a * S.PARTY_SIZE + b, R.R_MOVER_DOWN)
-            code = ability_refusal(row, tables, p, att)
-            if code == 0:
-                out[A_ABILITY + a] = 1
-            elif record:
-                note(why, A_ABILITY + a, code)
-        code = leader_ability_refusal(row, tables, p)
-        if code == 0:
-            out[A_LEADER_ABILITY] = 1
-        elif record:
-            note(why, A_LEADER_ABILITY, code)
-        for i in range(row[S.HAND_COUNT + p]):
-            code = hand_refusal(row, tables, p, i)
-            if code == 0:
-                out[A_HAND + i] = 1
-            elif record:
-                claim(why, A_HAND + i, A_HAND + i + 1, code)
-        if row[S.PARTY_COUNT + p] < S.PARTY_SIZE:  # RL-A5: characters only while the party has fewer than 6
-            for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):  # RL-P6
-                out[A_RESERVE + j] = 1
-        elif record:
-            claim(why, A_RESERVE, A_RESERVE + min(row[S.RESERVES_COUNT + p], S.RES_VIEW), R.R_PARTY_FULL)
-        host = host_refusal(row, ctab, p, -1)
-        if host == 0 or record:
-            for k in range(2 * S.SIDE_CAP):
-                entry = sideboard_entry(row, p, k)
-                if entry < 0:
-                    continue  # not a relic p controls (R_NO_RELIC)
-                if host == 0 and row[S.HOST + entry] < 0:
-                    out[A_RELIC + k] = 1
-                elif record:
-                    claim(why, A_RELIC + k, A_RELIC + k + 1, 0)
-                    if row[S.HOST + entry] >= 0:
-                        note(why, A_RELIC + k, R.R_RELIC_IN_PLAY)
-                    if host != 0:
-                        note(why, A_RELIC + k, host)
-        if row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0:  # RL-A6, RL-P4: no limit
-            out[A_RECRUIT] = 1
-        elif record:
-            if row[S.HAND_COUNT + p] < S.RECRUIT_COST:
-                note(why, A_RECRUIT, R.R_RECRUIT_COST)
-            if row[S.CHAR_DECK_COUNT + p] == 0:
-                note(why, A_RECRUIT, R.R_CHAR_DECK_EMPTY)
-        if row[S.HAND_COUNT + p] >= S.APPOINT_COST or record:
-            other = False
-            for j in range(row[S.PARTY_COUNT + p]):
-                if row[S.PARTY + p * S.PARTY_SIZE + j] != row[S.LEADER + p]:
-                    other = True
-                    break
-            if other and row[S.HAND_COUNT + p] >= S.APPOINT_COST:
-                out[A_APPOINT] = 1
-            elif record:
-                if row[S.HAND_COUNT + p] < S.APPOINT_COST:
-                    note(why, A_APPOINT, R.R_APPOINT_COST)
-                if not other:
-                    note(why, A_APPOINT, R.R_NO_OTHER_CHARACTER)
+        battle_legal(row, tables, p, out, why, record)
     elif st == S.ST_SLOT:
         if record:
             claim(why, A_SLOT, A_SLOT_END, 0)
