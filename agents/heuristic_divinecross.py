@@ -28,7 +28,7 @@ import numpy as np
 
 from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
 from cardenvs.core.jit import helper
-from cardenvs.core.kernels import decide_rows
+from cardenvs.core.kernels import copy_into, decide_rows
 
 from .base import StateHeuristic
 
@@ -118,7 +118,7 @@ def _value(row, tables, p):
 @helper
 def _simulate(row, tables, p, a, scratch):
     """Value for p after action a (an Assist is attached to the Main Unit)."""
-    scratch[:] = row
+    copy_into(scratch, row)
     apply_action(scratch, tables, p, a)
     if scratch[H_STATUS] == LIVE and scratch[STEP] == ST_ASSIST_HOST:
         apply_action(scratch, tables, p, A_HOST)
@@ -131,7 +131,7 @@ def _attack_value(row, tables, p, scratch):
     best = _value(row, tables, p)
     for k in range(MAX_SKILLS):
         if skill_usable(row, tables.cards, p, k):
-            scratch[:] = row
+            copy_into(scratch, row)
             scratch[STEP] = ST_BATTLE
             apply_action(scratch, tables, p, A_SKILL + k)
             best = max(best, _value(scratch, tables, p))
@@ -285,7 +285,7 @@ def decide(row, tables, p, mask, scratch):
         best, best_v = -1, stay + SWAP_GAIN
         for s in range(row[STANDBY_COUNT + p]):
             if mask[A_RETREAT + s] != 0:
-                moved[:] = row
+                copy_into(moved, row)
                 apply_action(moved, tables, p, A_RETREAT + s)
                 v = _attack_value(moved, tables, p, scratch)
                 if v > best_v:

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.jit import helper
-from cardenvs.core.kernels import decide_rows
+from cardenvs.core.kernels import copy_into, decide_rows
 
 from .base import StateHeuristic
 
@@ -234,7 +234,7 @@ def _settle(scratch, tables, row, p):
 @helper
 def _simulate(row, tables, p, a, scratch):
     """The score after playing ``a`` in a copy and resolving the whole stack (answers ignored)."""
-    scratch[:] = row
+    copy_into(scratch, row)
     apply_action(scratch, tables, p, a)
     if scratch[STEP] == ST_TARGET:  # a [Bypass] attack: assume the Lead (or the first fighter) as its target
         pos = 0 if field_at(scratch, q_of(p), 0) >= 0 else 1
@@ -246,7 +246,7 @@ def _simulate(row, tables, p, a, scratch):
 @helper
 def _resolve_value(row, tables, p, scratch):
     """The score if the stack resolves as it stands."""
-    scratch[:] = row
+    copy_into(scratch, row)
     _settle(scratch, tables, row, p)
     return _value(scratch, tables, p)
 

@@ -39,7 +39,7 @@ from numba import njit
 
 from cardenvs.core.header import H_TURN
 from cardenvs.core.jit import helper
-from cardenvs.core.kernels import decide_rows
+from cardenvs.core.kernels import copy_into, decide_rows
 
 from .base import StateHeuristic
 
@@ -270,7 +270,7 @@ def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
         if not valued:
             base = _value(row, tables, p, memo[0], sources[0])
             valued = True
-        scratch[:] = row
+        copy_into(scratch, row)
         apply_action(scratch, tables, p, a)
         _simulate(scratch, tables, memo[1], sources[1])
         memo[1][:] = -1

@@ -12,7 +12,7 @@ from numba import njit
 
 from .header import H_STATUS, LIVE
 
-__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "decide_rows", "legal_or_first"]
+__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "copy_into", "decide_rows", "legal_or_first"]
 
 #: the action was not legal: the row is untouched
 STEP_ILLEGAL = 0
@@ -20,6 +20,15 @@ STEP_ILLEGAL = 0
 STEP_APPLIED = 1
 #: applied, the row is live, and the step's scratch mask holds the mask of the player to act next
 STEP_MASK_READY = 2
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[:] = src`` for two 1-D arrays of the same length, element by element: Numba compiles the slice copy
+    with its shape-mismatch error message, 3-4 s of a cold compile per pair of array types (9-13 s in a kernel)
+    that a loop does not pay. The caller knows the lengths are equal."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
 
 
 @njit(cache=True, inline="always")

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from cardenvs.core.header import H_DECISIONS, H_STATUS, H_TO_ACT, LIVE
-from cardenvs.core.kernels import STEP_APPLIED, STEP_ILLEGAL, STEP_MASK_READY
+from cardenvs.core.kernels import STEP_APPLIED, STEP_ILLEGAL, STEP_MASK_READY, copy_into
 
 from .actions import NUM_ACTIONS
 from .observe import observe_row
@@ -83,9 +83,7 @@ def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, ac
             errors[i] = 1 if stepped == STEP_ILLEGAL else 0
             ready = stepped == STEP_MASK_READY
         if autoreset and row[H_STATUS] != LIVE:
-            # element by element: a slice copy (a[i, :] = b) compiles Numba's shape-error text, ~10 s cold
-            for k in range(row.shape[0]):
-                finals[i, k] = row[k]
+            copy_into(finals[i], row)
             ended[i] = 1
             seeds[i] += seed_stride
             reset_row(row, tables, decks[i], seeds[i])
@@ -96,7 +94,6 @@ def batch_play(states, tables, decks, seeds, seed_stride, autoreset, players, ac
         if viewer < 0 or row[H_STATUS] != LIVE:
             mask_out[i, :] = 0
         elif ready and viewer == row[H_TO_ACT]:
-            for k in range(mask.shape[0]):
-                mask_out[i, k] = mask[k]
+            copy_into(mask_out[i], mask)
         else:
             mask_row(row, tables, viewer, mask_out[i])
