@@ -1,12 +1,13 @@
-"""Issue 39, simulfight's test-strength target: scenarios for the mutants that survived the game's suite in the
-measurement of docs/mutation/simulfight.md (commit c0f2ba1, seed 39, 140 mutants). Each test names the rule it
-checks and builds a position where the mutated line makes a difference, mostly one the other tests' positions cannot
-tell: player 1 as the one who acts (a mutant that reads ``p ** n`` or ``p % n`` for ``p * n`` is right for player 0),
-a threshold at exactly its value and one off, zones read past their last entry, an effect landing once and not
-again a phase later, and, for the effect vocabulary the package's pool leaves unused (damage to one's own units,
-health filters on allies, an opponent's resources changed now), three cards of an extra pool file. The mutants no
-position can tell apart from the rules are listed with their reasons in docs/CHECKS.md ("Mutation testing",
-Results)."""
+"""Issue 39, simulfight's test-strength target: scenarios for the mutants of docs/mutation/simulfight.md's sample
+(commit c0f2ba1, seed 39, 140 of 7,639) that the game's suite let survive. They were written from the sample while
+the measurement ran, so a few also cover mutants the suite kills, but only through a test of another rule (a re-deal
+check, a sweep of refusal reasons). Each test names the rule it checks and builds a position where the mutated line
+makes a difference, mostly one the other tests' positions cannot tell: player 1 as the one who acts (a mutant that
+reads ``p ** n`` or ``p % n`` for ``p * n`` is right for player 0), a threshold at exactly its value and one off, zones
+read past their last entry, an effect landing once and not again a phase later, a phase or sub-decision one outside
+its values, and, for the effect vocabulary the package's pool leaves unused (damage to one's own units, health
+filters on allies, an opponent's resources changed now), three cards of an extra pool file. The mutants no position
+can tell apart from the rules are listed with their reasons in docs/CHECKS.md ("Mutation testing", Results)."""
 from __future__ import annotations
 
 from pathlib import Path
