@@ -15,6 +15,7 @@ import numpy as np
 
 from cardenvs.core.header import H_STATUS, H_TO_ACT, H_TURN, LIVE
 from cardenvs.core.jit import helper
+from cardenvs.core.kernels import copy_into
 
 from .board import card_of, unit_at
 from .vocab import (
@@ -200,7 +201,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
                 out[at + L.CARD_PRESENT] = 1  # the opponent's face-down Main Unit before the reveal: nothing else
                 continue
             card = row[S.DECK_LIST + k]
-            out[at:at + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]
+            copy_into(out[at:at + L.CARD_SIZE], feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE])
             d = at + L.CARD_SIZE
             # HP, damage and damage modifiers are multiples of 100 (DC-A5): stored in hundreds, exactly
             out[d + L.UNIT_DAMAGE] = row[S.DAMAGE + k] // 100
@@ -226,7 +227,7 @@ def observe_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> None:
     for i in range(row[S.HAND_COUNT + p]):
         card = row[S.DECK_LIST + p * S.DECK_SIZE + row[S.HAND + p * S.HAND_CAP + i]]
         at = L.O_HAND + i * L.CARD_SIZE
-        out[at:at + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]
+        copy_into(out[at:at + L.CARD_SIZE], feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE])
     if row[S.PENDING_CARD] >= 0:
         card = row[S.DECK_LIST + tp * S.DECK_SIZE + row[S.PENDING_CARD]]
-        out[L.O_PENDING:L.O_PENDING + L.CARD_SIZE] = feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE]
+        copy_into(out[L.O_PENDING:L.O_PENDING + L.CARD_SIZE], feat[card, L.FEATURE_AT:L.FEATURE_AT + L.CARD_SIZE])
