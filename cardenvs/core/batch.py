@@ -571,7 +571,7 @@ class BatchGame:
         who = int(player) if states[0, H_STATUS] == LIVE else -1
         wild = who >= 0 and not 0 <= action < self.spec.num_actions
         errors = self._errors
-        one_who, one_act = self._one_decision  # reused: an allocation per step was a tenth of the AEC step's time
+        one_who, one_act = self._one_decision  # reused: two np.array calls were ~7% of an AEC step (cProfile)
         one_who[0] = -1 if wild else who
         one_act[0] = action
         self.kernels.batch_step(states, self.pool.tables, one_who, one_act, errors)
