@@ -383,8 +383,9 @@ def claim(why: np.ndarray, lo: int, hi: int, code: int) -> None:
 
 @kernel
 def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> None:
-    """``legal_row`` at a battle action (ST_BATTLE): compiled on its own, since one function holding every step's
-    branches took Numba minutes to compile (docs/benchmarks)."""
+    """``legal_row`` at a battle action (ST_BATTLE), compiled on its own: Numba's compile time grows faster than a
+    function's size, and one function holding every step's branches was half of relics' cold compile
+    (docs/benchmarks)."""
     ctab = tables.cards
     q = 1 - p
     out[A_PASS] = 1
@@ -520,8 +521,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
 
     With ``record`` true, ``why`` (flat, ``MAX_REASONS`` codes per action) also gets, for every refused action, the
     ``reasons`` code of each branch below that refuses it (``why_row``); ``mask_row`` passes False. It is compiled
-    on its own, not inlined into ``mask_row``: inlined, with ``record`` pruned as a constant, ``mask_row`` took 48 of
-    a cold first call's 92 s (docs/benchmarks), and a never-taken ``if record`` costs next to nothing at run time."""
+    on its own, not inlined into ``mask_row``: inlined, with ``record`` pruned as a constant, ``mask_row`` was about
+    half of relics' cold compile (docs/benchmarks), and a never-taken ``if record`` costs next to nothing at run time."""
     out[:] = 0
     if record:
         why[:] = 0
