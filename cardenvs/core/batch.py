@@ -549,10 +549,10 @@ class BatchGame:
                 self.reset(next_seeds, rows=done)
         return result
 
-    def header(self, row: int = 0) -> tuple[int, int, int]:
-        """``(status, to_act, winner)`` of one row as Python ints, read without the tracked ``states`` view (the
-        single envs read it after every step)."""
-        head = self._rows[row]
+    def header(self) -> tuple[int, int, int]:
+        """``(status, to_act, winner)`` of the first row as Python ints, read without the tracked ``states`` view (the
+        single envs, one game each, read it after every step)."""
+        head = self._rows[0]
         return int(head[H_STATUS]), int(head[H_TO_ACT]), int(head[H_WINNER])
 
     def step_one(self, action: int, player: int) -> None:
