@@ -226,6 +226,11 @@ def outcome_rewards(status: int, winner: int) -> tuple[float, float]:
     return (0.0, 0.0)
 
 
+def _one_decision() -> tuple[np.ndarray, np.ndarray]:
+    """``step_one``'s (who, action) argument arrays, reused from step to step by one batch."""
+    return np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32)
+
+
 class BatchGame:
     """N independent games of one ruleset, stored as ``states: int32[N, L]``.
 
@@ -289,7 +294,7 @@ class BatchGame:
         self.seeds = np.zeros(self.num_games, dtype=np.int64)
         self._mask = np.zeros((self.num_games, self.spec.num_actions), dtype=np.int8)
         self._errors = np.zeros(self.num_games, dtype=np.int32)
-        self._one_decision = (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))  # step_one's (who, action)
+        self._one_decision = _one_decision()
         self._ended = np.zeros(self.num_games, dtype=np.int32)
         self._finals: np.ndarray | None = None  # allocated by the first fused play() with autoreset
         self._seat_cache: list[np.ndarray | None] = [None, None, None]  # seats -1, 0, 1 for every row (_players)
@@ -364,7 +369,7 @@ class BatchGame:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_seat_cache", [None, None, None])
-        self.__dict__.setdefault("_one_decision", (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32)))
+        self.__dict__.setdefault("_one_decision", _one_decision())
         self.kernels = self._kernels()
         self._track(state.get("_dirty"))
 
@@ -764,7 +769,7 @@ class BatchGame:
         twin._track(self._dirty.rows)
         twin._obs, twin._mask, twin._errors = self._obs.copy(), self._mask.copy(), self._errors.copy()
         twin._ended, twin._finals = self._ended.copy(), None
-        twin._one_decision = (np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))  # a clone may step in a thread
+        twin._one_decision = _one_decision()  # its own: a clone may step in another thread
         twin._seat_cache = [None, None, None]
         twin.seeds = self.seeds.copy()
         return twin
