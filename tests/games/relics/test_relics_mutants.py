@@ -1,0 +1,316 @@
+"""Scenario tests for the mutants of relics' rule code that the other tests let through (issue 39: docs/CHECKS.md,
+"Mutation testing"; the tables are docs/mutation/relics.md).
+
+Each test builds a position that tells a mutant from the rule: player 1 acting where the code reads ``1 | p``,
+``p ** n`` or ``count >> p`` (right for player 0 only), an instance 0 where the code tests ``!= 0``, a threshold at its
+value and one off, every observed field of a card, a grid cell and a pile read back against the state and the pool.
+"""
+from __future__ import annotations
+
+import numpy as np
+from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, party_at, stats, step_of
+
+from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
+from cardenvs.games.relics import cards as C
+from cardenvs.games.relics.obs_layout import (
+    CARD,
+    CARD_SIZE,
+    CELL_CARD,
+    CELL_SLOT,
+    CTX_DISCARD,
+    CTX_DOOM,
+    CTX_HAND,
+    CTX_PARTY,
+    CTX_RELICS,
+    CTX_RESERVES,
+    OBS,
+    PILE_DISCARD,
+    PILE_DOOM,
+    PILE_RELICS,
+    SIDE_CARD,
+    SIDE_IN_PLAY,
+    SLOT_DOWN,
+    SLOT_FACE_DOWN,
+    SLOT_LEADER,
+    KNOWN_HAND,
+)
+from cardenvs.games.relics.rules import advance, begin_battle
+from cardenvs.games.relics.state import HAND_CAP, MAX_DECK, PARTY_SIZE, ST_BATTLE, ST_JUMP, ST_LOCATION, ST_PILE
+
+CTAB = POOL.tables.cards
+
+
+def obs(g, viewer: int) -> np.ndarray:
+    return g.observe([viewer])[0].copy()
+
+
+def _bits(value: int, n: int) -> list[int]:
+    return [(int(value) >> b) & 1 for b in range(n)]
+
+
+def expected_card(card: int) -> dict[str, list[int]]:
+    """The card block ``write_card`` must give ``card``, field by field, read from the pool's card table."""
+    r = CTAB[card]
+    size = {f.name: f.size for f in CARD.fields}
+
+    def one_hot(name: str, k: int) -> list[int]:
+        out = [0] * size[name]
+        if k >= 0:
+            out[k] = 1
+        return out
+
+    skills = r[C.C_RELIC_SKILLS] if r[C.C_TYPE] == C.T_LOCATION else r[C.C_SKILLS]
+    return {
+        "present": [1], "card_id": [card + 1], "type": one_hot("type", r[C.C_TYPE]), "rare": [r[C.C_RARITY]],
+        "att": [r[C.C_ATT]], "def": [r[C.C_DEF]], "class": one_hot("class", r[C.C_CLASS]),
+        "descriptor": _bits(r[C.C_DESC], size["descriptor"]), "skill": _bits(skills, size["skill"]),
+        "school": one_hot("school", r[C.C_SCHOOL] - C.SC_BLACK if r[C.C_SCHOOL] >= C.SC_BLACK else -1),
+        "cost_down": [r[C.C_COST_DOWN]], "has_act": [int(r[C.C_ACT] >= 0)], "act_needs_leader": [r[C.C_ACT_LEADER]],
+        "has_cont": [r[C.C_HAS_CONT]], "has_enter": [r[C.C_HAS_ENTER]], "has_defeat": [r[C.C_HAS_DEFEAT]],
+        "targets_own": [int(r[C.C_ONE_TARGET] == C.ONE_OWN)], "targets_opp": [int(r[C.C_ONE_TARGET] == C.ONE_OPP)],
+        "op": _bits(r[C.C_OPS], size["op"]), "relic_att": [r[C.C_RELIC_ATT]], "relic_def": [r[C.C_RELIC_DEF]],
+        "qualifies_class": _bits(r[C.C_QUAL_CLASS], size["qualifies_class"]),
+        "qualifies_descriptor": _bits(r[C.C_QUAL_DESC], size["qualifies_descriptor"]),
+        "has_requirement": [int((r[C.C_REQ_CLASS] | r[C.C_REQ_DESC] | r[C.C_REQ_SKILL]) != 0)],
+        "requires_class": _bits(r[C.C_REQ_CLASS], size["requires_class"]),
+    }
+
+
+def check_card_block(block: np.ndarray, card: int, where: str) -> None:
+    for name, want in expected_card(card).items():
+        got = [int(v) for v in np.atleast_1d(CARD.get(block, name))]
+        assert got == [int(v) for v in want], f"{where}: {POOL.name(card)}: {name} {got} != {want}"
+
+
+# ---------------------------------------------------------------------------------------------------- observation
+def test_RL_D7_D8_D9_D10_D12_every_card_feature_is_observed_for_either_viewer() -> None:
+    """Checks RL-D7 (a character's ATT, DEF, class, descriptors and skills), RL-D8 (equipment and what it requires),
+    RL-D9/RL-D10 (items and spells: school, down cost, targets, ops), RL-D11/RL-D12 (a location's relic side and the
+    classes and descriptors that qualify a leader): every card of the pool, held in a hand (any position of it), reads
+    back in its owner's observation field by field as the pool gives it, for player 0 and for player 1."""
+    every = list(range(len(POOL.cards)))
+    chunks = [every[k:k + HAND_CAP - 6] for k in range(0, len(every), HAND_CAP - 6)]
+    for viewer in (0, 1):
+        for chunk in chunks:
+            hand = [POOL.name(c) for c in chunk]
+            mine = {"party": ["Brass Golem@0:L"], "hand": hand}
+            other = {"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]}
+            g = build(mine, other, actor=0) if viewer == 0 else build(other, mine, actor=1)
+            blocks = OBS.get(obs(g, viewer), "hand")
+            for i, card in enumerate(chunk):
+                check_card_block(blocks[i], card, f"viewer {viewer} hand {i}")
+            assert not blocks[len(chunk):].any()
+
+
+def test_RL_U2_G5_L1_each_grid_cell_shows_its_down_face_down_and_leader_flags() -> None:
+    """Checks RL-U2 (a Down character reads Down in both players' observations, an Up one Up), RL-G5 (face down) and
+    RL-L1 (the leader flag): characters of both players on several slots and instances, instance 0 Down and Up."""
+    for down0 in (True, False):
+        g = build({"party": [f"Gale Duelist@1:{'v' if down0 else ''}", "Brass Golem@3:L", "Ironbrand Squire@5:v"],
+                   "hand": ["Oak Buckler"]},
+                  {"party": ["Thornwall Sentinel@2:L", "Dust Monk@0:v", "Quill Archer@4"], "hand": ["Oak Buckler"]})
+        for viewer in (0, 1):
+            grid = OBS.get(obs(g, viewer), "grid")
+            for side in (0, 1):
+                q = viewer if side == 0 else 1 - viewer
+                for slot in range(PARTY_SIZE):
+                    inst = inst_at(g, q, slot)
+                    cell = grid[side, slot]
+                    if inst < 0:
+                        assert not cell.any()
+                        continue
+                    assert cell[CELL_SLOT + SLOT_DOWN] == field(g, "down")[q, inst], (viewer, q, slot)
+                    assert cell[CELL_SLOT + SLOT_FACE_DOWN] == 0
+                    assert cell[CELL_SLOT + SLOT_LEADER] == int(field(g, "leader")[q] == inst), (viewer, q, slot)
+                    check_card_block(cell[CELL_CARD:CELL_CARD + CARD_SIZE], int(field(g, "deck_list")[q, inst]),
+                                     f"viewer {viewer} side {side} slot {slot}")
+
+
+def test_RL_Z5_Z6_E4_B5_public_piles_and_counts_are_observed_for_either_viewer() -> None:
+    """Checks RL-Z5/RL-Z6 (both discard and doom piles are public: every card counted by id, several entries each),
+    RL-E4/RL-B5 (the relics each player controls, its own won locations and the opponent's, counted and listed, with
+    whether each is in play) and the public counts of hands, reserves, parties and piles, for player 0 and player 1."""
+    g = build({"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler", "Tin Sword"],
+               "reserves": ["Dust Monk", "Quill Archer", "Dust Monk"],
+               "discard": ["Night Bolt", "Tin Sword", "Night Bolt"], "doom": ["Wither", "Longbow", "Wither"],
+               "relics": ["Iron Foundry@1", "Bone Chapel"]},
+              {"party": ["Thornwall Sentinel@0:L"], "hand": ["Oak Buckler"], "reserves": ["Ember Savant"],
+               "discard": ["Smoke Bomb"], "doom": ["Rune Plate", "Sage Staff"], "relics": ["Storm Peak", "Mirror Lake"]})
+    # one of player 1's won locations is player 0's relic (won back), the other player 1's own
+    mirror = int(field(g, "won")[1, 1])
+    field(g, "controller")[1, mirror] = 0
+    controls = {0: ["Iron Foundry", "Bone Chapel", "Mirror Lake"], 1: ["Storm Peak"]}
+    for viewer in (0, 1):
+        o = obs(g, viewer)
+        ctx = OBS.get(o, "context")
+        pub = OBS.get(o, "public_cards")
+        for side in (0, 1):
+            q = viewer if side == 0 else 1 - viewer
+            for pile, zone in ((PILE_DISCARD, "discard"), (PILE_DOOM, "doom")):
+                want = np.zeros(pub.shape[2], dtype=int)
+                for inst in field(g, zone)[q, : field(g, f"{zone}_count")[q]]:
+                    want[field(g, "deck_list")[q, inst]] += 1
+                assert list(pub[side, pile]) == list(want), (viewer, side, zone)
+            relics = np.zeros(pub.shape[2], dtype=int)
+            for name in controls[q]:
+                relics[POOL.by_name[name]] += 1
+            assert list(pub[side, PILE_RELICS]) == list(relics), (viewer, side)
+            assert ctx[CTX_RELICS + side] == len(controls[q])
+            for at, zone in ((CTX_HAND, "hand"), (CTX_RESERVES, "reserves"), (CTX_PARTY, "party"),
+                             (CTX_DISCARD, "discard"), (CTX_DOOM, "doom")):
+                assert ctx[at + side] == field(g, f"{zone}_count")[q], (viewer, side, zone)
+    # the sideboard (own view) and the opponent's relics: which relic, and whether it is in play
+    side0 = OBS.get(obs(g, 0), "sideboard")
+    assert [int(side0[k, SIDE_CARD + 1]) - 1 for k in (0, 1, 6)] == [POOL.by_name[n] for n in controls[0]]
+    assert [int(side0[k, SIDE_IN_PLAY]) for k in (0, 1, 6)] == [1, 0, 0]
+    opp = OBS.get(obs(g, 1), "opp_relics")
+    assert [list(opp[k]) for k in (0, 1, 6)] == [[POOL.by_name["Iron Foundry"] + 1, 1],
+                                                 [POOL.by_name["Bone Chapel"] + 1, 0],
+                                                 [POOL.by_name["Mirror Lake"] + 1, 0]]
+    assert not opp[[2, 3, 4, 5, 7, 8, 9]].any()
+
+
+def test_RL_Z4_a_known_opposing_hand_card_of_instance_0_is_observed() -> None:
+    """Checks RL-Z4: a card of the opponent's hand that the viewer saw arrive is counted in ``known_cards`` whatever
+    its instance number, the first one (0) included; an unseen one is not."""
+    for seen in (1, 0):
+        g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]},
+                  {"hand": ["Longbow", "Oak Buckler"]})
+        assert int(field(g, "hand")[1, 0]) == 0
+        field(g, "known")[1, 0] = seen
+        known = OBS.get(obs(g, 0), "known_cards")[1, KNOWN_HAND]
+        assert known[POOL.by_name["Longbow"]] == seen and known.sum() == seen
+
+
+def test_RL_E7_K13_cont_boosts_from_any_party_position_and_of_either_owner_are_observed() -> None:
+    """Checks RL-E7 (ATT/DEF now: printed value plus [Cont] boosts), RL-K13: a Bramble Beast's own DEF +1 and a
+    Warcry Captain's DEF -1 on every opposing character apply from the second place of the party and for either
+    owner, and read back in the grid (``def_now``) as the rules compute them."""
+    for owner in (0, 1):
+        beast = {"party": ["Gale Duelist@0:L", "Bramble Beast@1", "Warcry Captain@2"], "hand": ["Oak Buckler"]}
+        plain = {"party": ["Thornwall Sentinel@0:L", "Ironbrand Squire@1"], "hand": ["Oak Buckler"]}
+        g = build(beast, plain) if owner == 0 else build(plain, beast, actor=1)
+        other = 1 - owner
+        assert stats(g, owner, 1) == (4, 5 + 1)  # Bramble Beast: DEF 5, +1 of its own
+        assert stats(g, owner, 0) == (4, 3) and stats(g, owner, 2) == (4, 4)  # own side: no -1
+        assert stats(g, other, 0) == (2, 6 - 1) and stats(g, other, 1) == (3, 4 - 1)  # Warcry Captain: -1 DEF
+
+
+# ---------------------------------------------------------------------------------------------------- rules
+def test_RL_K9_player_1_jumps_on_entry() -> None:
+    """Checks RL-K9: player 1's Jump hits player 0's character (printed ATT, any row), as player 0's does."""
+    g = build({"party": ["Brass Golem@0:L", "Longshot Ranger@5"], "hand": ["Oak Buckler"]},
+              {"party": ["Ironbrand Squire@0:L"], "reserves": ["Ashen Pikeman"], "hand": ["Oak Buckler"]}, actor=1)
+    do(g, "reserve", 0)
+    do(g, "slot", 3)
+    assert step_of(g) == ST_JUMP and is_legal(g, "target", 5)
+    do(g, "target", 5)
+    assert 5 not in party_at(g, 0) and party_at(g, 1)[3] == "Ashen Pikeman"
+    assert party_at(g, 0)[0] == "Brass Golem" and party_at(g, 1)[0] == "Ironbrand Squire"
+
+
+def test_RL_A4_player_1_moves_a_character() -> None:
+    """Checks RL-A4: player 1's Move puts its character on the chosen empty slot of the other row and downs it."""
+    g = build({"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]},
+              {"party": ["Ironbrand Squire@0:L", "Gale Duelist@1"], "hand": ["Oak Buckler"]}, actor=1)
+    do(g, "move", 1 * PARTY_SIZE + 4)
+    assert party_at(g, 1) == {0: "Ironbrand Squire", 4: "Gale Duelist"} and party_at(g, 0) == {0: "Brass Golem"}
+    assert field(g, "down")[1, inst_at(g, 1, 4)] == 1
+
+
+def test_RL_A6_recruit_needs_one_character_in_the_deck_not_two() -> None:
+    """Checks RL-A6 at its boundary: with 3 cards in hand, Recruit is legal with exactly 1 character left in the
+    character deck (and draws it), illegal with none."""
+    for left in (1, 0):
+        g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"] * 3, "char_deck": ["Dust Monk"] * left},
+                  {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+        assert is_legal(g, "recruit") == (left == 1)
+    do(g2 := build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"] * 3, "char_deck": ["Dust Monk"]},
+                   {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}), "recruit")
+    for _ in range(3):
+        do(g2, "hand", 0)
+    assert int(field(g2, "reserves_count")[0]) == 1 and int(field(g2, "char_deck_count")[0]) == 0
+
+
+def test_RL_E3_E4_a_relic_won_from_the_opponents_location_is_played_from_the_sideboard() -> None:
+    """Checks RL-E3/RL-E4: a relic player 0 controls whose location card is player 1's (listed at relic entry 5, the
+    opponent's first won location) is played by Reinforce like any relic of the sideboard."""
+    g = build({"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]},
+              {"party": ["Ironbrand Squire@0:L"], "hand": ["Oak Buckler"], "relics": ["Iron Foundry"]})
+    relic = int(field(g, "won")[1, 0])
+    field(g, "controller")[1, relic] = 0
+    assert [a for a in legal(g) if a[0] == "relic"] == [("relic", 5)]
+    do(g, "relic", 5)
+    do(g, "slot", 1)
+    assert int(field(g, "attached")[0, inst_at(g, 0, 1)]) == MAX_DECK + relic
+    assert int(field(g, "host")[1, relic]) == inst_at(g, 0, 1)
+
+
+def test_RL_K9_E7_a_self_boost_reaches_instance_0_and_player_1() -> None:
+    """Checks RL-E7 / the Gravecrawler's Defeat effect (ATT +1 to itself until the next Up) for a Gravecrawler that
+    is its owner's instance 0, played by player 0 and by player 1."""
+    for p in (0, 1):
+        mine = {"party": ["Gravecrawler@0:L"], "hand": ["Oak Buckler"]}
+        theirs = {"party": ["Ironbrand Squire@0:L", "Marrow Witch@1"], "hand": ["Oak Buckler"]}
+        g = build(mine, theirs) if p == 0 else build(theirs, mine, actor=1)
+        assert inst_at(g, p, 0) == 0
+        do(g, "fight", 0 * PARTY_SIZE + 1)  # ATT 4 vs the Witch's DEF 3: defeated
+        assert 1 not in party_at(g, 1 - p)
+        assert int(field(g, "att_mod")[p, 0]) == 1
+        assert not field(g, "att_mod")[1 - p].any()
+
+
+def test_RL_M4_U5_mending_light_is_useful_for_a_down_character_in_the_second_place() -> None:
+    """Checks RL-M4 / RL-U5: Mending Light (Up every own character) is offered when a character other than its caster
+    is Down, wherever it stands in the party order, and not when only the caster could be Upped."""
+    for down in (True, False):
+        g = build({"party": ["Glimmer Acolyte@0:L", f"Ironbrand Squire@1:{'v' if down else ''}"],
+                   "hand": ["Mending Light", "Oak Buckler"]},
+                  {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+        assert is_legal(g, "hand", 0) == down
+
+
+def test_RL_Z5_player_1_takes_back_from_its_discard_pile() -> None:
+    """Checks RL-Z5: player 1's Scavenger's Hook offers every equipment, item or spell of player 1's discard pile."""
+    g = build({"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"], "discard": ["Smoke Bomb"]},
+              {"party": ["Gale Duelist@0:L", "Thornwall Sentinel@1"], "hand": ["Scavenger's Hook", "Whetstone"],
+               "discard": ["Longbow", "Night Bolt", "Tin Sword"]}, actor=1)
+    do(g, "hand", 0)
+    if step_of(g) != ST_PILE:
+        do(g, "slot", 0)
+    assert step_of(g) == ST_PILE
+    assert sorted(a for a in legal(g)) == sorted(("pile", POOL.by_name[n]) for n in ("Longbow", "Night Bolt",
+                                                                                      "Tin Sword"))
+
+
+def test_RL_V3_player_1_loses_with_no_character_deck_at_the_next_battle_not_with_one_card() -> None:
+    """Checks RL-V3 at its boundary for either player: a battle starts when each character deck holds 1 card; the
+    player whose deck is empty loses when the next battle would start."""
+    for p in (0, 1):
+        for left in (1, 0):
+            decks = [{"party": [], "hand": ["Oak Buckler"], "char_deck": ["Dust Monk"]} for _ in range(2)]
+            decks[p]["char_deck"] = ["Dust Monk"] * left
+            g = build(decks[0], decks[1])
+            row = g.states[0]
+            begin_battle(row)
+            if left:
+                assert row[H_STATUS] == LIVE and step_of(g) == ST_LOCATION
+            else:
+                assert row[H_STATUS] == TERMINATED and row[H_WINNER] == 1 - p
+
+
+def test_RL_V2_player_1_loses_with_no_card_in_hand_and_item_deck_not_with_one_left() -> None:
+    """Checks RL-V2 at its boundary for either player: no card in hand and one in the item deck plays on; none in
+    either loses at once."""
+    for p in (0, 1):
+        for left in (1, 0):
+            sides = [{"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]},
+                     {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}]
+            sides[p] = {**sides[p], "hand": [], "item_deck": ["Oak Buckler"] * left}
+            g = build(sides[0], sides[1])
+            advance(g.states[0], g.pool.tables)
+            row = g.states[0]
+            if left:
+                assert row[H_STATUS] == LIVE and step_of(g) == ST_BATTLE
+            else:
+                assert row[H_STATUS] == TERMINATED and row[H_WINNER] == 1 - p
