@@ -8,10 +8,12 @@ value and one off, every observed field of a card, a grid cell and a pile read b
 from __future__ import annotations
 
 import numpy as np
-from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, party_at, stats, step_of
+from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, names, party_at, stats, step_of
 
-from cardenvs.core.header import H_STATUS, H_WINNER, LIVE, TERMINATED
+from cardenvs.core.header import HEADER_SIZE, H_STATUS, H_WINNER, LIVE, TERMINATED
 from cardenvs.games.relics import cards as C
+from cardenvs.games.relics import reasons as R
+from cardenvs.games.relics.actions import NUM_ACTIONS
 from cardenvs.games.relics.obs_layout import (
     CARD,
     CARD_SIZE,
@@ -34,8 +36,9 @@ from cardenvs.games.relics.obs_layout import (
     SLOT_LEADER,
     KNOWN_HAND,
 )
-from cardenvs.games.relics.rules import advance, begin_battle
-from cardenvs.games.relics.state import HAND_CAP, MAX_DECK, PARTY_SIZE, ST_BATTLE, ST_JUMP, ST_LOCATION, ST_PILE
+from cardenvs.games.relics.rules import advance, begin_battle, why_row
+from cardenvs.games.relics.state import (HAND_CAP, MAX_DECK, PARTY_SIZE, ST_BATTLE, ST_HAND, ST_JUMP, ST_LOCATION,
+                                         ST_PILE, ST_PLACE)
 
 CTAB = POOL.tables.cards
 
@@ -314,3 +317,115 @@ def test_RL_V2_player_1_loses_with_no_card_in_hand_and_item_deck_not_with_one_le
                 assert row[H_STATUS] == LIVE and step_of(g) == ST_BATTLE
             else:
                 assert row[H_STATUS] == TERMINATED and row[H_WINNER] == 1 - p
+
+
+def reasons(g, p: int, name: str, index: int = 0) -> set[int]:
+    """The reason codes ``why_row`` records for ``p``'s action (an empty set: legal)."""
+    why = np.zeros((NUM_ACTIONS, R.MAX_REASONS), dtype=np.int32)
+    why_row(g.states[0], g.pool.tables, p, why)
+    return {int(c) for c in why[A(name, index)] if c != 0}
+
+
+def test_RL_Z5_a_character_of_card_id_0_in_the_discard_pile_is_refused_with_its_reason() -> None:
+    """Checks RL-Z5: a reclaim (Scavenger's Hook) takes back equipment, items or spells; the character in the
+    discard pile whose card id is 0 (Ironbrand Squire) is refused as the wrong kind, the Longbow and the Tin Sword
+    offered."""
+    g = build({"party": ["Gale Duelist@0:L", "Thornwall Sentinel@1"], "hand": ["Scavenger's Hook", "Whetstone"],
+               "discard": ["Ironbrand Squire", "Longbow", "Tin Sword"]},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+    assert POOL.by_name["Ironbrand Squire"] == 0
+    do(g, "hand", 0)
+    if step_of(g) != ST_PILE:
+        do(g, "slot", 0)
+    assert step_of(g) == ST_PILE
+    assert sorted(legal(g)) == sorted(("pile", POOL.by_name[n]) for n in ("Longbow", "Tin Sword"))
+    assert reasons(g, 0, "pile", 0) == {R.R_PILE_WRONG_KIND}
+    assert reasons(g, 0, "pile", POOL.by_name["Night Bolt"]) == {R.R_PILE_NOT_THERE}
+
+
+def test_RL_E2_E3_a_relic_needs_a_character_without_an_attachment_and_says_so() -> None:
+    """Checks RL-E2/RL-E3: a relic of the sideboard is refused while every own character carries an attachment, with
+    that reason; offered once one character carries none."""
+    for full in (True, False):
+        g = build({"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
+                   "equip": {0: "Traveler's Charm", **({1: "Rune Plate"} if full else {})}, "relics": ["Bone Chapel"]},
+                  {"party": ["Ironbrand Squire@0:L"], "hand": ["Oak Buckler"]})
+        assert is_legal(g, "relic", 0) == (not full)
+        assert reasons(g, 0, "relic", 0) == ({R.R_HOSTS_ALL_ATTACHED} if full else set())
+
+
+def test_RL_M4_K1_a_strike_on_one_opposing_character_is_judged_by_the_opponents_characters() -> None:
+    """Checks RL-M4: Night Bolt (a strike of power 4 on one opposing character) is offered when an opposing
+    character has DEF 4 or less, and refused as useless when every opposing one has more, whatever the own side."""
+    for opp, useful in ((["Brass Golem@0:L"], False), (["Brass Golem@0:L", "Gale Duelist@1"], True)):
+        g = build({"party": ["Marrow Witch@0:L", "Ironbrand Squire@1"], "hand": ["Night Bolt", "Oak Buckler"]},
+                  {"party": opp, "hand": ["Oak Buckler"]})
+        assert is_legal(g, "hand", 0) == useful
+        assert reasons(g, 0, "hand", 0) == (set() if useful else {R.R_USELESS})
+
+
+def test_RL_K7_K6_a_counter_without_steal_owes_no_discard() -> None:
+    """Checks RL-K7 and RL-K6: a Counter that defeats the attacker makes no one discard unless the counterer has
+    Steal; the turn passes to the defender's player in the battle step."""
+    g = build({"party": ["Marrow Witch@0:L", "Brass Golem@1"], "hand": ["Oak Buckler", "Tin Sword"]},
+              {"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]})
+    do(g, "fight", 0)  # ATT 2 vs DEF 3 misses; the Duelist's Counter 4 vs DEF 3 defeats the Witch
+    assert party_at(g, 0) == {1: "Brass Golem"} and party_at(g, 1) == {0: "Gale Duelist"}
+    assert list(field(g, "steal_owed")) == [0, 0] and step_of(g) == ST_BATTLE and int(g.to_act[0]) == 1
+    assert int(field(g, "hand_count")[0]) == 2
+
+
+def test_RL_A5_G5_entering_play_changes_no_cards_identity() -> None:
+    """Checks RL-A5 (a Reinforce from the reserves) and RL-G5 (a placement in the Relic phase): the character enters
+    play, is recorded as played, and every card of both deck lists stays what it was."""
+    g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "reserves": ["Dust Monk"],
+               "item_deck": ["Oak Buckler"] * 4},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+    before = field(g, "deck_list").copy()
+    inst = int(field(g, "reserves")[0, 0])
+    do(g, "reserve", 0)
+    do(g, "slot", 4)
+    assert party_at(g, 0)[4] == "Dust Monk" and int(field(g, "played")[0, inst]) == 1
+    assert np.array_equal(field(g, "deck_list"), before)
+    place = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "lineup": ["Dust Monk"] * 3},
+                  {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}, step=ST_PLACE, location=None)
+    before = field(place, "deck_list").copy()
+    header = place.states[0, :HEADER_SIZE].copy()
+    for slot in (1, 2, 3):
+        inst = int(field(place, "lineup")[0, 0])
+        do(place, "slot", slot)
+        assert int(field(place, "played")[0, inst]) == 1
+    assert np.array_equal(field(place, "deck_list"), before)
+    assert place.states[0, H_STATUS] == header[H_STATUS] and not field(place, "down").any()
+
+
+def test_RL_L2_D13_K13_a_leader_cards_cont_boost_works_for_either_owner() -> None:
+    """Checks RL-L2/RL-D13: Banner of Command's [Cont] (ATT +1 for every own character) works while its leader
+    qualifies for the location (Royal Arena names class 0: Gale Duelist), for player 0 and for player 1, on its
+    owner's side only."""
+    for owner in (0, 1):
+        banner = {"party": ["Gale Duelist@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"],
+                  "leader_card": "Banner of Command"}
+        plain = {"party": ["Thornwall Sentinel@0:L"], "hand": ["Oak Buckler"]}
+        g = build(banner, plain) if owner == 0 else build(plain, banner, actor=1)
+        assert stats(g, owner, 0) == (4 + 1, 3) and stats(g, owner, 1) == (3 + 1, 7)
+        assert stats(g, 1 - owner, 0) == (2, 6)
+
+
+def test_RL_B7_B8_both_players_redraw_to_three_and_doom_their_whole_discard_piles() -> None:
+    """Checks RL-B7 (each player, player 1 too, draws up to 3 after the discards) and RL-B8 (each whole discard pile,
+    six cards or more, goes to its owner's doom pile in order, and nothing else changes there)."""
+    d0 = ["Night Bolt", "Tin Sword", "Wither", "Longbow", "Smoke Bomb", "Rune Plate", "Sage Staff"]
+    d1 = ["Dust Monk", "Whetstone", "Oak Buckler", "Hex of Sleep", "Brass Golem", "Gale Duelist"]
+    g = build({"party": [], "hand": ["Oak Buckler"] * 3, "discard": d0, "doom": ["Mending Light"],
+               "item_deck": ["Longbow"] * 5, "pile": ["Royal Arena"]},
+              {"party": [], "hand": ["Oak Buckler"], "discard": d1, "item_deck": ["Supply Cart"] * 5,
+               "pile": ["Iron Foundry"]},
+              step=ST_HAND, location=None, lead=0, to_act=0)
+    do(g, "pass")
+    do(g, "pass")
+    assert names(g, 0, "hand") == ["Oak Buckler"] * 3
+    assert names(g, 1, "hand") == ["Oak Buckler", "Supply Cart", "Supply Cart"]
+    assert names(g, 0, "doom") == ["Mending Light"] + d0 and names(g, 1, "doom") == d1
+    assert names(g, 0, "discard") == [] and names(g, 1, "discard") == []
+    assert (field(g, "discard") == -1).all()
