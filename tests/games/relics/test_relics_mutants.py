@@ -8,12 +8,16 @@ value and one off, every observed field of a card, a grid cell and a pile read b
 from __future__ import annotations
 
 import numpy as np
+from pool_files import pool_with  # tests/pool_files.py
 from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, names, party_at, stats, step_of
 
 from cardenvs.core.header import HEADER_SIZE, H_STATUS, H_WINNER, LIVE, TERMINATED
+from cardenvs.games.relics import load_pool
 from cardenvs.games.relics import cards as C
 from cardenvs.games.relics import reasons as R
 from cardenvs.games.relics.actions import NUM_ACTIONS
+from cardenvs.games.relics.board import att_of
+from cardenvs.games.relics.cards import DEFAULT_POOL
 from cardenvs.games.relics.obs_layout import (
     CARD,
     CARD_SIZE,
@@ -429,3 +433,25 @@ def test_RL_B7_B8_both_players_redraw_to_three_and_doom_their_whole_discard_pile
     assert names(g, 0, "doom") == ["Mending Light"] + d0 and names(g, 1, "doom") == d1
     assert names(g, 0, "discard") == [] and names(g, 1, "discard") == []
     assert (field(g, "discard") == -1).all()
+
+
+#: a card the package's pool lacks: a character whose [Cont] boosts its own ATT (the pool's own [Cont] boosts are a
+#: self DEF boost and side-wide ones), written to an extra pool file
+SELF_ATT_CARD = ('[[card]]\nname = "Test Bruiser"\ntype = "character"\nclass = "Blade"\ndescriptors = ["Human"]\n'
+                 'att = 3\ndef = 3\nskills = []\neffects = [{ trigger = "cont", op = "boost", target = "self", att = 2 }]\n')
+
+
+def test_RL_E7_L2_a_self_att_cont_and_a_side_wide_one_add_up_in_the_observation(tmp_path) -> None:
+    """Checks RL-E7 (ATT now: printed value plus every [Cont] boost) with RL-L2 (Banner of Command's ATT +1 for every
+    own character while the leader qualifies): a character whose own [Cont] gives it ATT +2 (a card of an extra pool
+    file) reads 3 + 2 + 1 in the grid, as the rules compute it, for player 0 and for player 1."""
+    pool = pool_with(load_pool, DEFAULT_POOL, tmp_path / "extra.toml", SELF_ATT_CARD)
+    assert all(pool.by_name[c["name"]] == POOL.by_name[c["name"]] for c in POOL.cards)
+    for owner in (0, 1):
+        mine = {"party": ["Gale Duelist@0:L", "Test Bruiser@1"], "hand": ["Oak Buckler"],
+                "leader_card": "Banner of Command"}
+        plain = {"party": ["Thornwall Sentinel@0:L"], "hand": ["Oak Buckler"]}
+        g = build(mine, plain, pool=pool) if owner == 0 else build(plain, mine, actor=1, pool=pool)
+        inst = inst_at(g, owner, 1)
+        assert att_of(g.states[0], pool.tables, owner, inst) == 3 + 2 + 1
+        assert stats(g, owner, 1) == (3 + 2 + 1, 3) and stats(g, owner, 0) == (4 + 1, 3)
