@@ -7,14 +7,17 @@ was seen failing on its mutant (applied by hand to a private copy of the rule co
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from heartbreak_helpers import (FILLER, A, build, damage_at, do, field, inst_at, is_legal, name_at, onto, pass_window,
-                                rested_at, skill, zone_names)
+                                rested_at, skill, zone_names, POOL)
 from test_heartbreak_observation_knowledge import _obs  # one viewer's observation, its stored integers
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN, LIVE
 from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak.cards import DEFAULT_POOL
 from cardenvs.games.heartbreak import obs_layout as L
 from cardenvs.games.heartbreak import state as S
 from cardenvs.games.heartbreak import tables as T
@@ -496,26 +499,29 @@ def _lead_from_backup(g: BatchGame, p: int) -> None:
 
 def test_HB_P1_L5_two_start_triggers_each_resolve_for_their_own_fighter() -> None:
     """HB-P1, L5: at the start of player 0's turn Coral Sentinel (the Lead: heal 10 itself) and Thornwood Elder
-    (Back-Up 2, instance 2: put the deck's top card into its own stock) both trigger; player 0 orders them, each
-    resolves for its own fighter, and the queue empties."""
-    g = build({"lead": "Coral Sentinel:d20", "backup": ["Moss Hermit", "Thornwood Elder"], "hand": [STOP]},
-              {"lead": "Reefling Scout", "hand": [STOP]}, turn_player=1, step=S.ST_CLIMAX)
-    elder = inst_at(g, 0, 2)
-    for _ in range(12):
-        if int(field(g, "turn_player")) == 0 and int(field(g, "step")) == S.ST_TRIGGERS and int(g.to_act[0]) == 0:
-            break
-        do(g, "pass")
-    assert int(field(g, "trig_count")) == 2
-    assert [name_at(g, 0, 0), "Thornwood Elder"] == ["Coral Sentinel", "Thornwood Elder"]
-    do(g, "order", 1)  # the Elder's first
-    assert int(field(g, "trig_count")) == 1 and int(field(g, "trig")[0, S.TQ_INST]) == inst_at(g, 0, 0)
-    assert int(field(g, "trig")[1, S.TQ_INST]) == -1 and int(field(g, "trig")[1, S.TQ_PLAYER]) == -1
-    pass_to(g, S.ST_MAIN, 0)
-    assert int(field(g, "trig_count")) == 0
-    assert damage_at(g, 0, 0) == 10  # healed 10
-    under = [int(i) for i in field(g, "stock")[0, : int(field(g, "stock_count")[0])]]
-    assert len(under) == 1 and int(field(g, "stock_host")[0, under[0]]) == elder
-    assert not field(g, "face_up")[0, under[0]]  # HB-I15: face down
+    (Back-Up 2, instance 2: put the deck's top card into its own stock) both trigger; player 0 orders them (either
+    one first), the other one moves up the queue, each resolves for its own fighter, and the queue empties."""
+    for first in (1, 0):
+        g = build({"lead": "Coral Sentinel:d20", "backup": ["Moss Hermit", "Thornwood Elder"], "hand": [STOP]},
+                  {"lead": "Reefling Scout", "hand": [STOP]}, turn_player=1, step=S.ST_CLIMAX)
+        sentinel, elder = inst_at(g, 0, 0), inst_at(g, 0, 2)
+        for _ in range(12):
+            if int(field(g, "turn_player")) == 0 and int(field(g, "step")) == S.ST_TRIGGERS and int(g.to_act[0]) == 0:
+                break
+            do(g, "pass")
+        assert int(field(g, "trig_count")) == 2
+        assert [int(i) for i in field(g, "trig")[:2, S.TQ_INST]] == [sentinel, elder]
+        do(g, "order", first)
+        assert int(field(g, "trig_count")) == 1
+        assert int(field(g, "trig")[0, S.TQ_INST]) == (sentinel, elder)[1 - first]  # the other one, now first
+        assert int(field(g, "trig")[0, S.TQ_PLAYER]) == 0
+        assert int(field(g, "trig")[1, S.TQ_INST]) == -1 and int(field(g, "trig")[1, S.TQ_PLAYER]) == -1
+        pass_to(g, S.ST_MAIN, 0)
+        assert int(field(g, "trig_count")) == 0
+        assert damage_at(g, 0, 0) == 10  # healed 10
+        under = [int(i) for i in field(g, "stock")[0, : int(field(g, "stock_count")[0])]]
+        assert len(under) == 1 and int(field(g, "stock_host")[0, under[0]]) == elder
+        assert not field(g, "face_up")[0, under[0]]  # HB-I15: face down
 
 
 def test_HB_K1_a_Bypass_Lead_that_is_not_instance_0_targets_every_fighter_for_either_player() -> None:
@@ -561,24 +567,37 @@ def test_HB_L4_silence_stops_the_skills_of_its_own_fighter_only() -> None:
 
 
 def test_HB_C1_charging_a_card_changes_no_other_card() -> None:
-    """HB-C1, P3: the charge step moves the chosen hand card into the charge zone (face down) and draws; every
-    other instance keeps its card, face and zone."""
+    """HB-C1, P3: the charge step moves the chosen hand card (the tenth: instance 11) into the charge zone (face
+    down) and draws; every other instance keeps its card, face and zone, and the game its random stream."""
     for p in (0, 1):
         sides = [{"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout", "hand": [STOP]}]
-        sides[p] = {"lead": "Kiln Warden", "backup": ["Moss Hermit"], "hand": ["Flash Burn", "Pyre Duelist", STOP],
+        sides[p] = {"lead": "Kiln Warden", "backup": ["Moss Hermit"], "hand": [FILLER] * 9 + ["Pyre Duelist"],
                     "discard": ["Final Flare"]}
         g = build(*sides, turn_player=1 - p, step=S.ST_CLIMAX)
         pass_to(g, S.ST_CHARGE, p)
         cards = field(g, "deck_list").copy()
         face = field(g, "face_up").copy()
-        charged = int(field(g, "hand")[p, 1])
-        do(g, "hand", 1)
+        rng = int(field(g, "rng_counter"))
+        charged = int(field(g, "hand")[p, 9])
+        assert charged == 11
+        do(g, "hand", 9)
         assert np.array_equal(field(g, "deck_list"), cards)
         assert zone_names(g, p, "charge") == ["Pyre Duelist"] and int(field(g, "charge")[p, 0]) == charged
         assert not field(g, "face_up")[p, charged]
         drawn = int(field(g, "hand")[p, int(field(g, "hand_count")[p]) - 1])
         face[p, drawn] = field(g, "face_up")[p, drawn]
         assert np.array_equal(field(g, "face_up"), face)
+        assert int(field(g, "rng_counter")) == rng
+
+
+def test_HB_E3_a_hand_past_60_cards_keeps_every_distinct_card_addressable() -> None:
+    """HB-E3 (no hand limit), the 60 hand actions: a 61st card drawn into a hand of 60 copies of one card is
+    placed among the first 60 places, where an action can name it."""
+    g = build({"lead": "Kiln Warden", "hand": [FILLER] * 60, "deck": ["Pyre Duelist"]},
+              {"lead": "Reefling Scout", "hand": [STOP]}, turn_player=1, step=S.ST_CLIMAX)
+    pass_to(g, S.ST_CHARGE, 0)
+    assert int(field(g, "hand_count")[0]) == 61
+    assert "Pyre Duelist" in zone_names(g, 0, "hand")[:60]
 
 
 def test_HB_S1_choosing_the_Lead_changes_no_other_card() -> None:
@@ -627,3 +646,204 @@ def test_HB_F10_is_rested_reads_the_asked_players_fighter() -> None:
     row = g.states[0]
     assert is_rested(row, 1, inst_at(g, 1, 1)) and not is_rested(row, 0, inst_at(g, 0, 1))
     assert not is_rested(row, 1, inst_at(g, 1, 0))
+
+
+def test_HB_I4_a_fighter_called_this_turn_evolves_from_the_next_turn_on() -> None:
+    """HB-I4, I3: Cinderwing Hatchling called this turn (into Back-Up 1) cannot take the Drake this turn; in its
+    owner's next turn it can; for either player."""
+    for p in (0, 1):
+        sides = [{"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout", "hand": [STOP]}]
+        sides[p] = {"lead": "Kiln Warden", "hand": ["Cinderwing Hatchling", "Cinderwing Drake", STOP], "charge": 2}
+        g = build(*sides, turn_player=p)
+        do(g, "hand", 0)  # the call
+        pass_window(g, end_open=False)
+        assert name_at(g, p, 1) == "Cinderwing Hatchling"
+        assert int(field(g, "face_up")[p, inst_at(g, p, 1)]) == 1  # called face up (state.py: 1)
+        assert not is_legal(g, "onto", onto(0, 1)), p
+        pass_to(g, S.ST_MAIN, 1 - p)
+        pass_to(g, S.ST_MAIN, p)
+        i = zone_names(g, p, "hand").index("Cinderwing Drake")
+        assert is_legal(g, "onto", onto(i, 1)), p
+
+
+def test_observation_positions_of_a_Lead_that_is_not_instance_0() -> None:
+    """HB-R2, F5 (observation): with player 1's Lead and Back-Up 1 exchanged (the Lead is instance 1, Back-Up 1
+    instance 0), the waiting [Counter] of that Back-Up fighter is shown at Back-Up 1, and every field reads back as
+    in the state for both viewers."""
+    g = _rich_position(0)
+    _lead_from_backup(g, 1)
+    field(g, "kw_counter")[...] = inst_at(g, 1, 1)
+    field(g, "kw_attacker")[...] = inst_at(g, 0, 0)
+    assert inst_at(g, 1, 1) == 0
+    for viewer in (0, 1):
+        check_observation_against_state(g, viewer)
+        ctx = OBS.get(_obs(g.states[0], viewer), "context")
+        assert list(np.flatnonzero(ctx[L.CTX_COUNTER_WAITING: L.CTX_COUNTER_WAITING + S.FIELD_CAP])) == [1]
+
+
+# ------------------------------------------------------------------ cards the package's pool lacks, seen
+#: an item with [Dual Strike], an action effect on the action's target, a fighter with a call ability beside an
+#: end-of-turn ability that has a condition, and an attack whose own effect swaps the attacker out of the Lead (the
+#: package's pool has none of these)
+EXTRA_POOL = '''
+alliances = ["blaze", "tide"]
+
+[[card]]
+name = "Twin Fang"
+type = "item"
+alliance = "blaze"
+strike = 2
+
+[[card]]
+name = "Pinning Hound"
+type = "fighter"
+fighter_name = "Pinning Hound"
+alliance = "blaze"
+level = 1
+hp = 40
+actions = [{ name = "Pin", damage = 20 }]
+effects = [{ trigger = "action", index = 1, op = "rest", target = "action_target" }]
+
+[[card]]
+name = "Watchful Heron"
+type = "fighter"
+fighter_name = "Watchful Heron"
+alliance = "tide"
+level = 1
+hp = 40
+actions = [{ name = "Peck", damage = 10 }]
+effects = [
+    { trigger = "call", op = "draw", n = 1 },
+    { trigger = "end_turn", condition = "own_turn", op = "heal", amount = 10, target = "self" },
+]
+
+[[card]]
+name = "Feint Dancer"
+type = "fighter"
+fighter_name = "Feint Dancer"
+alliance = "blaze"
+level = 1
+hp = 40
+actions = [{ name = "Feint", damage = 20 }]
+effects = [{ trigger = "action", index = 1, op = "swap_lead" }]
+'''
+
+
+def with_extra_cards(tmp_path: Path, position: BatchGame, cards: dict[tuple[int, int], str]) -> BatchGame:
+    """``position`` (built on the package's pool) in a game of the package's pool plus EXTRA_POOL (whose ids follow,
+    so every package card keeps its id), each ``(player, instance)`` of ``cards`` now that extra card."""
+    path = tmp_path / "extra.toml"
+    path.write_text(EXTRA_POOL)
+    pool = SPEC.load_pool([DEFAULT_POOL, path])
+    assert all(pool.by_name[c["name"]] == POOL.by_name[c["name"]] for c in POOL.cards)
+    g = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0, pool=pool)
+    g.states[0][:] = position.states[0]
+    for (p, inst), name in cards.items():
+        field(g, "deck_list")[p, inst] = pool.by_name[name]
+    return g
+
+
+def test_HB_K4_I16_an_items_Dual_Strike_rises_the_Lead_after_its_first_action(tmp_path: Path) -> None:
+    """HB-K4/K5, I16 (extra pool: Twin Fang, an item with [Dual Strike]): the Lead that holds it rises after its
+    first action of the turn and stays rested after its second."""
+    g0 = build({"lead": "Kiln Warden", "stock": [("Emberforged Blade", 0, True)], "hand": [STOP]},
+               {"lead": "Reefling Guardian", "hand": [STOP]}, step=S.ST_ACTION)
+    item = int(field(g0, "stock")[0, 0])
+    assert item != 0
+    g = with_extra_cards(tmp_path, g0, {(0, item): "Twin Fang"})
+    for acted, rested in ((1, False), (2, True)):
+        do(g, "act", 0)
+        pass_window(g, end_open=False)
+        assert int(field(g, "acted")[0, inst_at(g, 0, 0)]) == acted
+        assert rested_at(g, 0, 0) == rested, acted
+
+
+def test_HB_A7_an_action_effect_on_the_actions_target(tmp_path: Path) -> None:
+    """HB-A7, B6 (extra pool: Pinning Hound, whose attack rests its target): the action's own effect reaches the
+    fighter it targets, the opposing Lead, and no other."""
+    g0 = build({"lead": "Kiln Warden", "hand": [STOP]},
+               {"lead": "Reefling Guardian", "backup": ["Pyre Duelist"], "hand": [STOP]}, step=S.ST_ACTION)
+    g = with_extra_cards(tmp_path, g0, {(0, inst_at(g0, 0, 0)): "Pinning Hound"})
+    do(g, "act", 0)
+    pass_window(g, end_open=False)
+    assert rested_at(g, 1, 0) and not rested_at(g, 1, 1)
+    assert damage_at(g, 1, 0) == 10  # 20 less [Armor 10]
+
+
+def test_HB_E1_L3_an_end_of_turn_ability_waits_only_when_its_condition_holds(tmp_path: Path) -> None:
+    """HB-E1, L3 (extra pool: Watchful Heron, a call ability and an end-of-turn heal "if it is your turn"): at the
+    end of the opponent's turn nothing of it waits (its call ability is no end-of-turn ability); at the end of its
+    owner's turn the heal triggers and resolves."""
+    g0 = build({"lead": "Kiln Warden", "hand": [STOP]},
+               {"lead": "Reefling Scout", "backup": ["Pyre Duelist:d20"], "hand": [STOP]}, step=S.ST_CLIMAX)
+    heron = inst_at(g0, 1, 1)
+    g = with_extra_cards(tmp_path, g0, {(1, heron): "Watchful Heron"})
+    for _ in range(20):  # player 0's end phase, up to player 1's main phase
+        if int(field(g, "turn_player")) == 1 and int(field(g, "step")) == S.ST_MAIN:
+            break
+        assert int(field(g, "step")) != S.ST_TRIGGERS and int(field(g, "trig_count")) == 0
+        stack = field(g, "stack")[: int(field(g, "stack_count"))]
+        assert S.K_TRIGGER not in [int(k) for k in stack[:, S.SK_KIND]]  # (a lone trigger is ordered unasked)
+        do(g, "pass")
+    assert damage_at(g, 1, 1) == 20
+    pass_to(g, S.ST_CLIMAX, 1)
+    do(g, "pass")
+    pass_to(g, S.ST_MAIN, 0)
+    assert damage_at(g, 1, 1) == 10  # healed at the end of its owner's turn
+
+
+# ------------------------------------------------------------------ the state's documented encoding
+def test_state_encoding_of_calls_losses_counters_and_stock_hosts() -> None:
+    """The state's documented values (state.py), which the text, ``hide`` and every reader rely on: a called
+    fighter is face up as 1 (HB-F6); a break on an empty heart marks its owner lost as 1 (HB-H6); a [Counter] that
+    fired leaves no attacker waiting (-1, HB-K3); a fresh game's stock hosts are -1 (none); the legal-action mask
+    holds 1 for each legal action (HB-M4: the swap)."""
+    g = build({"lead": "Kiln Warden", "backup": ["Moss Hermit"], "hand": [FILLER, STOP]},
+              {"lead": "Reefling Scout", "hand": [STOP]})
+    assert g.legal_mask([0])[0][A("swap", 0)] == 1
+    do(g, "hand", 0)
+    assert int(field(g, "face_up")[0, inst_at(g, 0, 2)]) == 1
+    g = build({"lead": "Kiln Warden", "charge": 2, "hand": ["Blaze of Glory"]},
+              {"lead": "Reefling Scout", "heart": [], "hand": [STOP]}, step=S.ST_CLIMAX)
+    do(g, "hand", 0)
+    pass_window(g, end_open=False)
+    assert g.status[0] != LIVE and [int(v) for v in field(g, "lost")] == [0, 1]
+    g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Coral Sentinel", "hand": [STOP]}, step=S.ST_ACTION)
+    do(g, "act", 0)  # Coal Toss into [Counter 10]
+    pass_window(g, end_open=False)
+    assert damage_at(g, 0, 0) == 10 and damage_at(g, 1, 0) == 20  # the Counter hit back
+    assert int(field(g, "kw_counter")) == -1 and int(field(g, "kw_attacker")) == -1
+    fresh = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0)
+    assert (field(fresh, "stock_host") == -1).all()
+
+
+def test_refusal_reasons_for_a_finished_game_and_for_the_waiting_player() -> None:
+    """The mask's reasons (issue 16): the player not to act in a live game is refused every action as not its
+    decision; once the game is over, both players are refused as the game being over."""
+    g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout", "hand": [STOP]})
+    assert {reason_names(int(b))[0] for b in why_codes(g.states[0], g.pool, 1)} == {"not_yours"}
+    g = build({"lead": "Kiln Warden", "charge": 2, "hand": ["Blaze of Glory"]},
+              {"lead": "Reefling Scout", "heart": [], "hand": [STOP]}, step=S.ST_CLIMAX)
+    do(g, "hand", 0)
+    pass_window(g, end_open=False)
+    for p in (0, 1):
+        assert {reason_names(int(b))[0] for b in why_codes(g.states[0], g.pool, p)} == {"game_over"}
+
+
+def test_HB_K3_Counter_hits_an_attacker_its_own_action_moved_to_Back_Up(tmp_path: Path) -> None:
+    """HB-K3, A7, B12 (extra pool: Feint Dancer, whose attack first swaps it with a Back-Up fighter): Coral
+    Sentinel, attacked and not KO'd, deals its [Counter 10] to the attacker, now on Back-Up 1 (still on the
+    field)."""
+    g0 = build({"lead": "Kiln Warden", "backup": ["Moss Hermit"], "hand": [STOP]},
+               {"lead": "Coral Sentinel", "hand": [STOP]}, step=S.ST_ACTION)
+    dancer = inst_at(g0, 0, 0)
+    g = with_extra_cards(tmp_path, g0, {(0, dancer): "Feint Dancer"})
+    do(g, "act", 0)
+    for _ in range(8):
+        if g.status[0] != LIVE or int(field(g, "turn_player")) != 0 or int(field(g, "step")) in (S.ST_ACTION,
+                                                                                                  S.ST_CLIMAX):
+            break
+        do(g, "swap" if int(field(g, "step")) == S.ST_CHOOSE else "pass")
+    assert inst_at(g, 0, 1) == dancer and name_at(g, 0, 0) == "Moss Hermit"
+    assert damage_at(g, 1, 0) == 20
+    assert int(field(g, "damage")[0, dancer]) == 10  # the Counter hit it on Back-Up 1
