@@ -685,48 +685,22 @@ def test_observation_positions_of_a_Lead_that_is_not_instance_0() -> None:
 #: an item with [Dual Strike], an action effect on the action's target, a fighter with a call ability beside an
 #: end-of-turn ability that has a condition, and an attack whose own effect swaps the attacker out of the Lead (the
 #: package's pool has none of these)
-EXTRA_POOL = '''
-alliances = ["blaze", "tide"]
+def _fighter(name: str, action: str, effects: str) -> str:
+    """A level-1, 40-HP blaze fighter of the pool format (cards.toml) with one action and the given effects."""
+    return (f'[[card]]\nname = "{name}"\ntype = "fighter"\nfighter_name = "{name}"\nalliance = "blaze"\nlevel = 1\n'
+            f'hp = 40\nactions = [{{ {action} }}]\neffects = [{effects}]\n')
 
-[[card]]
-name = "Twin Fang"
-type = "item"
-alliance = "blaze"
-strike = 2
 
-[[card]]
-name = "Pinning Hound"
-type = "fighter"
-fighter_name = "Pinning Hound"
-alliance = "blaze"
-level = 1
-hp = 40
-actions = [{ name = "Pin", damage = 20 }]
-effects = [{ trigger = "action", index = 1, op = "rest", target = "action_target" }]
-
-[[card]]
-name = "Watchful Heron"
-type = "fighter"
-fighter_name = "Watchful Heron"
-alliance = "tide"
-level = 1
-hp = 40
-actions = [{ name = "Peck", damage = 10 }]
-effects = [
-    { trigger = "call", op = "draw", n = 1 },
-    { trigger = "end_turn", condition = "own_turn", op = "heal", amount = 10, target = "self" },
-]
-
-[[card]]
-name = "Feint Dancer"
-type = "fighter"
-fighter_name = "Feint Dancer"
-alliance = "blaze"
-level = 1
-hp = 40
-actions = [{ name = "Feint", damage = 20 }]
-effects = [{ trigger = "action", index = 1, op = "swap_lead" }]
-'''
+EXTRA_POOL = "\n".join((
+    'alliances = ["blaze", "tide"]\n',
+    '[[card]]\nname = "Twin Fang"\ntype = "item"\nalliance = "blaze"\nstrike = 2\n',
+    _fighter("Pinning Hound", 'name = "Pin", damage = 20',
+             '{ trigger = "action", index = 1, op = "rest", target = "action_target" }'),
+    _fighter("Watchful Heron", 'name = "Peck", damage = 10',
+             '{ trigger = "call", op = "draw", n = 1 }, '
+             '{ trigger = "end_turn", condition = "own_turn", op = "heal", amount = 10, target = "self" }'),
+    _fighter("Feint Dancer", 'name = "Feint", damage = 20', '{ trigger = "action", index = 1, op = "swap_lead" }'),
+))
 
 
 def with_extra_cards(tmp_path: Path, position: BatchGame, cards: dict[tuple[int, int], str]) -> BatchGame:
