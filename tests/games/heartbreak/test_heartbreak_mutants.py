@@ -16,7 +16,7 @@ from test_heartbreak_observation_knowledge import _obs  # one viewer's observati
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN, LIVE
-from cardenvs.games.heartbreak import SPEC
+from cardenvs.games.heartbreak import SPEC, load_deck
 from cardenvs.games.heartbreak.cards import DEFAULT_POOL
 from cardenvs.games.heartbreak import obs_layout as L
 from cardenvs.games.heartbreak import state as S
@@ -821,3 +821,28 @@ def test_HB_K3_Counter_hits_an_attacker_its_own_action_moved_to_Back_Up(tmp_path
     assert inst_at(g, 0, 1) == dancer and name_at(g, 0, 0) == "Moss Hermit"
     assert damage_at(g, 1, 0) == 20
     assert int(field(g, "damage")[0, dancer]) == 10  # the Counter hit it on Back-Up 1
+
+
+def test_HB_S1_D9_instance_numbers_of_small_and_large_decks(tmp_path: Path) -> None:
+    """HB-S1, D9 (reset_row's instance order): a deck of at most 60 cards keeps its listed order as the instance
+    order; a larger one lists every card's first copy first (so the 60 choose_lead actions reach each), then the
+    other copies in their order."""
+    g = BatchGame(SPEC, 1, decks=("blaze", "tide"), seed=0)
+    for p, name in enumerate(("blaze", "tide")):
+        ids = [int(c) for c in load_deck(name, POOL).card_ids]
+        assert len(ids) <= S.LEAD_SLOTS
+        assert [int(c) for c in field(g, "deck_list")[p, : len(ids)]] == ids
+        assert (field(g, "deck_list")[p, len(ids):] == -1).all()
+    path = tmp_path / "all.toml"
+    path.write_text('name = "all"\ndescription = "4 of each"\nformat = "wild"\n[cards]\n'
+                    + "\n".join(f'"{name}" = 4' for name in POOL.by_name) + "\n")
+    big = load_deck(path, POOL)
+    ids = [int(c) for c in big.card_ids]
+    g = BatchGame(SPEC, 1, decks=(big, "tide"), seed=0)
+    firsts = list(dict.fromkeys(ids))
+    rest = list(ids)
+    for c in firsts:
+        rest.remove(c)
+    assert len(ids) > S.LEAD_SLOTS
+    assert [int(c) for c in field(g, "deck_list")[0, : len(ids)]] == firsts + rest
+    assert (field(g, "deck_list")[0, len(ids):] == -1).all()
