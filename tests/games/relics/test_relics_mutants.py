@@ -11,8 +11,9 @@ import numpy as np
 from pool_files import pool_with  # tests/pool_files.py
 from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, names, party_at, stats, step_of
 
+from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import HEADER_SIZE, H_STATUS, H_WINNER, LIVE, TERMINATED
-from cardenvs.games.relics import load_pool
+from cardenvs.games.relics import SPEC, load_pool
 from cardenvs.games.relics import cards as C
 from cardenvs.games.relics import reasons as R
 from cardenvs.games.relics.actions import NUM_ACTIONS
@@ -417,20 +418,25 @@ def test_RL_L2_D13_K13_a_leader_cards_cont_boost_works_for_either_owner() -> Non
 
 
 def test_RL_B7_B8_both_players_redraw_to_three_and_doom_their_whole_discard_piles() -> None:
-    """Checks RL-B7 (each player, player 1 too, draws up to 3 after the discards) and RL-B8 (each whole discard pile,
-    six cards or more, goes to its owner's doom pile in order, and nothing else changes there)."""
+    """Checks RL-B7 (each player, player 1 too, discards and then draws up to 3; RL-G14: the cards set aside are
+    discarded once both chose) and RL-B8 (each whole discard pile, six cards or more, goes to its owner's doom pile in
+    order, and nothing else changes there)."""
     d0 = ["Night Bolt", "Tin Sword", "Wither", "Longbow", "Smoke Bomb", "Rune Plate", "Sage Staff"]
     d1 = ["Dust Monk", "Whetstone", "Oak Buckler", "Hex of Sleep", "Brass Golem", "Gale Duelist"]
     g = build({"party": [], "hand": ["Oak Buckler"] * 3, "discard": d0, "doom": ["Mending Light"],
                "item_deck": ["Longbow"] * 5, "pile": ["Royal Arena"]},
-              {"party": [], "hand": ["Oak Buckler"], "discard": d1, "item_deck": ["Supply Cart"] * 5,
+              {"party": [], "hand": ["Tin Sword", "Oak Buckler"], "discard": d1, "item_deck": ["Supply Cart"] * 5,
                "pile": ["Iron Foundry"]},
               step=ST_HAND, location=None, lead=0, to_act=0)
+    do(g, "hand", 2)  # each player sets one card aside (RL-G14), discarded once both chose
     do(g, "pass")
+    do(g, "hand", 0)
     do(g, "pass")
-    assert names(g, 0, "hand") == ["Oak Buckler"] * 3
+    assert names(g, 0, "hand") == ["Oak Buckler"] * 2 + ["Longbow"]
     assert names(g, 1, "hand") == ["Oak Buckler", "Supply Cart", "Supply Cart"]
-    assert names(g, 0, "doom") == ["Mending Light"] + d0 and names(g, 1, "doom") == d1
+    assert names(g, 0, "doom") == ["Mending Light"] + d0 + ["Oak Buckler"]
+    assert names(g, 1, "doom") == d1 + ["Tin Sword"]
+    assert list(field(g, "hand_aside_count")) == [0, 0]
     assert names(g, 0, "discard") == [] and names(g, 1, "discard") == []
     assert (field(g, "discard") == -1).all()
 
@@ -455,3 +461,33 @@ def test_RL_E7_L2_a_self_att_cont_and_a_side_wide_one_add_up_in_the_observation(
         inst = inst_at(g, owner, 1)
         assert att_of(g.states[0], pool.tables, owner, inst) == 3 + 2 + 1
         assert stats(g, owner, 1) == (3 + 2 + 1, 3) and stats(g, owner, 0) == (4 + 1, 3)
+
+
+def test_RL_S1_S2_player_1s_decks_are_shuffled_too() -> None:
+    """Checks RL-S1/RL-S2 for player 1 (the setup test compares player 0's orders): each of player 1's decks holds
+    exactly its deck list's cards of that kind, in an order that changes with the seed."""
+    orders = []
+    for seed in (1, 2):
+        g = BatchGame(SPEC, 1, decks=("vanguard", "arcana"), seed=seed)
+        for p in (0, 1):
+            listed = sorted(POOL.name(int(c)) for c in field(g, "deck_list")[p] if c >= 0)
+            held = names(g, p, "char_deck") + names(g, p, "item_deck") + names(g, p, "hand") + names(g, p, "loc_pile")
+            held += [names(g, p, "leader_card")[0]]
+            assert sorted(held) == listed
+        orders.append((names(g, 1, "char_deck"), names(g, 1, "item_deck")))
+    assert orders[0][0] != orders[1][0] and orders[0][1] != orders[1][1]
+
+
+def test_RL_G3_Z3_the_own_line_up_is_observed_card_by_card_for_either_viewer() -> None:
+    """Checks RL-G3 (the 6 characters drawn in the Relic phase wait in the line-up) with RL-Z3: their owner sees each
+    of them, in line-up order, player 0 and player 1 alike."""
+    lineup = ["Dust Monk", "Iron Abbot", "Quill Archer"]
+    for viewer in (0, 1):
+        mine = {"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "lineup": lineup}
+        other = {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}
+        g = build(*((mine, other) if viewer == 0 else (other, mine)), step=ST_PLACE, location=None, actor=viewer,
+                  lead=viewer)
+        blocks = OBS.get(obs(g, viewer), "lineup")
+        for j, name in enumerate(lineup):
+            check_card_block(blocks[j], POOL.by_name[name], f"viewer {viewer} line-up {j}")
+        assert not blocks[len(lineup):].any()
