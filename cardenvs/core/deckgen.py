@@ -104,7 +104,7 @@ class DeckRules:
         key = deck_key(card_ids)
         if key in self._cache:
             return self._cache[key]
-        if any(c < 0 or c >= len(self.pool) for c in key):
+        if key and (key[0] < 0 or key[-1] >= len(self.pool)):  # sorted: the ends say whether all are in range
             result: str | None = "card id outside the pool"
         else:
             deck = Deck(name="candidate", path="<candidate deck>", card_ids=np.asarray(key, dtype=np.int32))
@@ -141,7 +141,7 @@ def deck_rules(game: Any, pool: CardPool) -> DeckRules:
 def deck_key(deck: Deck | Iterable[int]) -> tuple[int, ...]:
     """The deck's cards as a sorted tuple of card ids: equal for two decks with the same cards in any order."""
     ids = deck.card_ids if isinstance(deck, Deck) else deck
-    if isinstance(ids, tuple) and all(type(c) is int for c in ids):  # the moves' own keys: already plain ints
+    if isinstance(ids, tuple) and set(map(type, ids)) <= {int}:  # the moves' own keys: already plain ints
         return tuple(sorted(ids))
     return tuple(np.sort(np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids, dtype=np.int64).ravel())
                  .tolist())
@@ -309,14 +309,23 @@ def random_deck(game: Any, rng: Any, pool: CardPool | Sequence[str | Path] | Non
     pool = load_game_pool(spec, pool)
     gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     if start is None:
-        starters = starter_decks(spec, pool)
-        if not starters:
-            raise DeckError(str(spec.deck_dir), "no starter deck loads against this pool: pass start=")
-        start_deck = starters[int(gen.integers(0, len(starters)))]
+        start_deck = _draw_starter(spec, starter_decks(spec, pool), gen)
     elif isinstance(start, Deck):
         start_deck = start
     else:
         start_deck = spec.load_deck(start, pool)
+    return _random_walk(spec, pool, gen, start_deck, swaps, resize, name)
+
+
+def _draw_starter(spec: Any, starters: list[Deck], gen: np.random.Generator) -> Deck:
+    if not starters:
+        raise DeckError(str(spec.deck_dir), "no starter deck loads against this pool: pass start=")
+    return starters[int(gen.integers(0, len(starters)))]
+
+
+def _random_walk(spec: Any, pool: CardPool, gen: np.random.Generator, start_deck: Deck, swaps: int | None,
+                 resize: bool, name: str | None) -> Deck:
+    """:func:`random_deck` from its start deck on."""
     key = deck_key(start_deck)
     rules = deck_rules(spec, pool)
     if not rules.legal(key):
@@ -337,12 +346,21 @@ def random_deck(game: Any, rng: Any, pool: CardPool | Sequence[str | Path] | Non
 
 
 def random_decks(game: Any, n: int, seed: int, pool: CardPool | Sequence[str | Path] | None = None,
-                 **kwargs: Any) -> list[Deck]:
-    """``n`` random legal decks from one seed (deck ``i`` is the same whatever ``n`` is)."""
+                 start: Deck | str | None = None, swaps: int | None = None, resize: bool = True) -> list[Deck]:
+    """``n`` random legal decks from one seed (deck ``i`` is the same whatever ``n`` is); ``start``, ``swaps`` and
+    ``resize`` as in :func:`random_deck`."""
     spec = _spec(game)
     pool = load_game_pool(spec, pool)
     from .batch import seed_sequence  # any integer seed, as everywhere (negative ones too; issue 43)
 
     seqs = seed_sequence(seed).spawn(n)
-    return [random_deck(spec, np.random.default_rng(s), pool=pool, name=f"random-{seed}-{i}", **kwargs)
-            for i, s in enumerate(seqs)]
+    if start is not None:
+        return [random_deck(spec, np.random.default_rng(s), pool=pool, start=start, swaps=swaps, resize=resize,
+                            name=f"random-{seed}-{i}") for i, s in enumerate(seqs)]
+    starters = starter_decks(spec, pool)  # what random_deck does for each deck, with the files read once
+    decks = []
+    for i, s in enumerate(seqs):
+        gen = np.random.default_rng(s)
+        decks.append(_random_walk(spec, pool, gen, _draw_starter(spec, starters, gen), swaps, resize,
+                                  f"random-{seed}-{i}"))
+    return decks

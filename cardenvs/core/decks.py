@@ -251,9 +251,16 @@ def check_deck(load_deck: Callable[[Any, CardPool], Deck], deck: Deck, pool: Car
 def copy_problems(deck: Deck, pool: CardPool, limit: int, rule: str) -> list[DeckError]:
     """One error for each card that appears more than ``limit`` times (a game's deck rules collect every problem
     and raise them together with :func:`raise_problems`)."""
-    ids, counts = np.unique(deck.card_ids, return_counts=True)
-    return [DeckError(deck.path, f"{count} copies, at most {limit} allowed", card=pool.name(int(card_id)), rule=rule)
-            for card_id, count in zip(ids, counts) if count > limit]
+    ids = np.asarray(deck.card_ids, dtype=np.int64)
+    if ids.size and ids.min() >= 0:  # a count per card id: ~10x faster than np.unique (deck generation checks often)
+        counts = np.bincount(ids)
+        over = np.flatnonzero(counts > limit)
+        found = zip(over.tolist(), counts[over].tolist())
+    else:
+        unique, counts = np.unique(ids, return_counts=True)
+        found = ((int(c), int(n)) for c, n in zip(unique, counts) if n > limit)
+    return [DeckError(deck.path, f"{count} copies, at most {limit} allowed", card=pool.name(card_id), rule=rule)
+            for card_id, count in found]
 
 
 def copy_limit(deck: Deck, pool: CardPool, limit: int, rule: str) -> None:

@@ -286,7 +286,7 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
     if len(deck) != S.DECK_SIZE:
         problems.append(DeckError(deck.path, f"{len(deck)} cards, a deck needs exactly {S.DECK_SIZE}", rule="DC-D1"))
     common: set[str] | None = None
-    for cid in dict.fromkeys(int(c) for c in deck.card_ids):
+    for cid in dict.fromkeys(deck.card_ids.tolist()):
         series = set(pool.cards[cid]["series"])
         if common is not None and not (common & series):  # each such card is named; the series stays the earlier
             problems.append(DeckError(deck.path, f"series {', '.join(sorted(series))} shares no series with the "
@@ -296,7 +296,7 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
         common = series if common is None else common & series
     problems += copy_problems(deck, pool, S.MAX_COPIES, rule="DC-D3")
     ctab = pool.tables.cards
-    if not any(ctab[int(c), V.C_TYPE] == V.TYPE_UNIT for c in deck.card_ids):
+    if not (ctab[deck.card_ids, V.C_TYPE] == V.TYPE_UNIT).any():
         problems.append(DeckError(deck.path, "no Unit card: setup could never place a Main Unit", rule="DC-D4"))
     raise_problems(deck.path, problems)
 

@@ -413,7 +413,7 @@ def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
     if not wild:
         free = len(pool.alliances) - 1
         alliance = -1
-        for c in dict.fromkeys(int(c) for c in deck.card_ids):  # each card that differs is named once
+        for c in dict.fromkeys(deck.card_ids.tolist()):  # each card that differs is named once
             a = int(ctab[c, C_ALLIANCE])
             if a == free:
                 continue  # HB-D4
@@ -423,7 +423,7 @@ def check_deck_rules(deck: Deck, pool: CardPool, wild: bool = False) -> None:
                 problems.append(DeckError(deck.path, f"alliance {pool.alliances[a]!r} differs from the deck's "
                                                      f"{pool.alliances[alliance]!r} (only free cards may be mixed in)",
                                           card=pool.name(c), rule="HB-D3"))
-    if not any(ctab[int(c), C_LEAD_OK] for c in deck.card_ids):
+    if not ctab[deck.card_ids, C_LEAD_OK].any():
         problems.append(DeckError(deck.path, "no fighter with no call cost and no call condition to start as the "
                                              "Lead", rule="HB-D7"))
     raise_problems(deck.path, problems)

@@ -232,6 +232,43 @@ def load_pool(paths: Sequence[Path | str] | None = None) -> CardPool:
 MAX_FIELD = 1 + S.SUPPORT_CAP
 
 
+class _DrawsPerCard:
+    """Each card's terms of :func:`hand_bound`, read from the pool's tables once: deck generation asks the bound of
+    ~100,000 candidate decks, and reading the effect table per deck cost a training run 100 s at its start."""
+
+    def __init__(self, pool: CardPool) -> None:
+        ctab, etab = pool.tables.cards, pool.tables.effects
+        drawn = np.where(etab[:, :, E_OP] == OP_DRAW, etab[:, :, E_N], 0).astype(np.int64)
+
+        def draws(trigger: int) -> np.ndarray:
+            return (drawn * (etab[:, :, E_TRIGGER] == trigger)).sum(axis=1)
+
+        is_character = ctab[:, C_TYPE] == TYPE_CHARACTER
+        effect = np.where(is_character, ctab[:, C_USE_EFFECT], ctab[:, C_EVENT_EFFECT]).astype(np.int64)
+        rows = np.arange(len(ctab))
+        self.tables = pool.tables
+        self.is_character: list[bool] = is_character.tolist()
+        #: the [Use] skill or event skill a card carries (-1: none) and the cards it draws once a turn (LN-K4); an
+        #: event leaves the hand first
+        self.skill: list[int] = np.where(effect >= 0, etab[rows, np.maximum(effect, 0), E_SKILL], -1).tolist()
+        self.skill_draws: list[int] = np.where(is_character, draws(TR_USE),
+                                               np.maximum(draws(TR_EVENT) - 1, 0)).tolist()
+        self.on_play: list[int] = np.maximum(draws(TR_ON_PLAY) - 1, 0).tolist()  # a support leaves the hand first
+        self.on_win: list[int] = draws(TR_ON_WIN).tolist()
+        self.attack_and_win: list[int] = (draws(TR_ON_ATTACK) + draws(TR_ON_WIN)).tolist()
+        self.end_turn: list[int] = draws(TR_END_TURN).tolist()
+        self.burst: list[int] = draws(TR_BURST).tolist()
+
+
+def _draws_per_card(pool: CardPool) -> _DrawsPerCard:
+    """The pool's :class:`_DrawsPerCard`, made on first use (and again if the pool's tables were replaced)."""
+    cached = getattr(pool, "_draws_per_card", None)
+    if cached is None or cached.tables is not pool.tables:
+        cached = _DrawsPerCard(pool)
+        pool._draws_per_card = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def hand_bound(card_ids: Sequence[int], pool: CardPool) -> tuple[int, str]:
     """LN-D5: an upper bound on the cards a player holding a deck of these cards can ever have in hand, and the
     largest terms of it (for the error message).
@@ -250,36 +287,30 @@ def hand_bound(card_ids: Sequence[int], pool: CardPool) -> tuple[int, str]:
 
     (Lv #) requirements and conditions are ignored: the bound is a bound, not the likely hand.
     """
-    ctab, etab = pool.tables.cards, pool.tables.effects
+    per_card = _draws_per_card(pool)
     ids = [int(c) for c in card_ids]
-
-    def draws(card: int, trigger: int) -> int:
-        return sum(int(etab[card, e, E_N]) for e in range(MAX_EFFECTS)
-                   if etab[card, e, E_TRIGGER] == trigger and etab[card, e, E_OP] == OP_DRAW)
 
     def top(values: list[int], k: int) -> int:
         return sum(sorted(values, reverse=True)[:k])
 
-    chars = [c for c in ids if ctab[c, C_TYPE] == TYPE_CHARACTER]
+    chars = [c for c in ids if per_card.is_character[c]]
     skills: dict[int, int] = {}
     for c in set(ids):
-        e = int(ctab[c, C_USE_EFFECT] if ctab[c, C_TYPE] == TYPE_CHARACTER else ctab[c, C_EVENT_EFFECT])
-        if e >= 0:
-            gain = draws(c, TR_USE) if ctab[c, C_TYPE] == TYPE_CHARACTER else max(draws(c, TR_EVENT) - 1, 0)
-            skill = int(etab[c, e, E_SKILL])
-            skills[skill] = max(skills.get(skill, 0), gain)
-    bursts = [draws(c, TR_BURST) for c in ids]
+        skill = per_card.skill[c]
+        if skill >= 0:
+            skills[skill] = max(skills.get(skill, 0), per_card.skill_draws[c])
+    bursts = [per_card.burst[c] for c in ids]
     terms_turn = {
         "the turn's draw": 1,
         "[Use] skills and events": sum(skills.values()),
-        "on_play": top([max(draws(c, TR_ON_PLAY) - 1, 0) for c in chars], 2),
-        "on_attack and on_win": top([draws(c, TR_ON_ATTACK) + draws(c, TR_ON_WIN) for c in chars], MAX_FIELD),
-        "end_turn": top([draws(c, TR_END_TURN) for c in chars], MAX_FIELD),
+        "on_play": top([per_card.on_play[c] for c in chars], 2),
+        "on_attack and on_win": top([per_card.attack_and_win[c] for c in chars], MAX_FIELD),
+        "end_turn": top([per_card.end_turn[c] for c in chars], MAX_FIELD),
         "Level Bursts": top(bursts, S.LEVEL_CAP),
     }
     terms_defender = {
         "[Use] skills and events": sum(skills.values()),
-        "on_win": MAX_FIELD * max([draws(c, TR_ON_WIN) for c in chars], default=0),
+        "on_win": MAX_FIELD * max([per_card.on_win[c] for c in chars], default=0),
         "Level Bursts": sum(bursts),
     }
     turn, defender = sum(terms_turn.values()), sum(terms_defender.values())

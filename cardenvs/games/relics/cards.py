@@ -422,8 +422,9 @@ def check_deck_rules(deck: Deck, pool: CardPool) -> None:
         ("leader cards", (T_LEADER,), S.NUM_LEADER_CARDS, "RL-D2"),
     )
     problems = []  # every broken rule is reported
+    per_kind = np.bincount(kinds, minlength=len(TYPES)).tolist()
     for label, types, size, rule in wanted:
-        n = int(np.isin(kinds, types).sum())
+        n = sum(per_kind[t] for t in types)
         if n != size:
             problems.append(DeckError(deck.path, f"{n} {label}, a deck needs exactly {size}", rule=rule))
     distinct = np.unique(deck.card_ids[kinds == T_CHARACTER]).size
