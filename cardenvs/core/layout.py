@@ -229,5 +229,4 @@ def per_instance(max_deck: int, *specs: tuple[str, str] | str) -> list[Field]:
             else Field(spec[0], (2, max_deck), "per instance: " + spec[1]) for spec in specs]
 
 
-__all__ = ["Field", "fields", "Layout"]
-__all__ += ["card_zones", "per_instance", "STANDARD_ZONES", "STANDARD_PER_INSTANCE"]
+__all__ = ["card_zones", "Field", "fields", "Layout", "per_instance", "STANDARD_PER_INSTANCE", "STANDARD_ZONES"]
