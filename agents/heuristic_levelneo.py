@@ -271,7 +271,7 @@ def _best_use(row, tables, p, mask, scratch, memo, sources, seen):
             base = _value(row, tables, p, memo[0], sources[0])
             valued = True
         copy_into(scratch, row)
-        apply_action(scratch, tables, p, a)
+        apply_action(scratch, tables, np.int64(p), np.int64(a))  # the types the kernels pass: one compiled version
         _simulate(scratch, tables, memo[1], sources[1])
         memo[1][:] = -1
         gain = _value(scratch, tables, p, memo[1], sources[1]) - base

@@ -676,7 +676,9 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
 @kernel
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
-    return legal_row(row, tables, p, out, out, False)  # record False: ``why`` (here ``out``) is never touched
+    # record False: ``why`` is never touched; an int32 array as why_row's, so that legal_row and battle_legal compile
+    # once for both (with ``out`` passed as ``why`` they compiled twice: 19 s of a cold start)
+    return legal_row(row, tables, p, out, np.empty(1, dtype=np.int32), False)
 
 
 @kernel
