@@ -119,9 +119,9 @@ def _value(row, tables, p):
 def _simulate(row, tables, p, a, scratch):
     """Value for p after action a (an Assist is attached to the Main Unit)."""
     copy_into(scratch, row)
-    apply_action(scratch, tables, p, a)
+    apply_action(scratch, tables, np.int64(p), np.int64(a))
     if scratch[H_STATUS] == LIVE and scratch[STEP] == ST_ASSIST_HOST:
-        apply_action(scratch, tables, p, A_HOST)
+        apply_action(scratch, tables, np.int64(p), np.int64(A_HOST))
     return _value(scratch, tables, p)
 
 
@@ -133,7 +133,7 @@ def _attack_value(row, tables, p, scratch):
         if skill_usable(row, tables.cards, p, k):
             copy_into(scratch, row)
             scratch[STEP] = ST_BATTLE
-            apply_action(scratch, tables, p, A_SKILL + k)
+            apply_action(scratch, tables, np.int64(p), np.int64(A_SKILL + k))
             best = max(best, _value(scratch, tables, p))
     return best
 
@@ -286,7 +286,7 @@ def decide(row, tables, p, mask, scratch):
         for s in range(row[STANDBY_COUNT + p]):
             if mask[A_RETREAT + s] != 0:
                 copy_into(moved, row)
-                apply_action(moved, tables, p, A_RETREAT + s)
+                apply_action(moved, tables, np.int64(p), np.int64(A_RETREAT + s))
                 v = _attack_value(moved, tables, p, scratch)
                 if v > best_v:
                     best, best_v = A_RETREAT + s, v
