@@ -846,3 +846,21 @@ def test_HB_S1_D9_instance_numbers_of_small_and_large_decks(tmp_path: Path) -> N
     assert len(ids) > S.LEAD_SLOTS
     assert [int(c) for c in field(g, "deck_list")[0, : len(ids)]] == firsts + rest
     assert (field(g, "deck_list")[0, len(ids):] == -1).all()
+
+
+def test_HB_K3_Counter_hits_an_attacking_Lead_that_is_not_instance_0() -> None:
+    """HB-K3, B12: Coral Sentinel's [Counter 10] hits player 0's attacking Lead, here instance 1 (swapped in), though
+    player 1 has no fighter of that instance number; and the attacker of either instance when player 1 attacks."""
+    g = build({"lead": "Moss Hermit", "backup": ["Kiln Warden"], "hand": [STOP]},
+              {"lead": "Coral Sentinel", "hand": [STOP]}, step=S.ST_ACTION)
+    _lead_from_backup(g, 0)
+    assert inst_at(g, 0, 0) == 1 and name_at(g, 0, 0) == "Kiln Warden"
+    do(g, "act", 0)  # Coal Toss, 20
+    pass_window(g, end_open=False)
+    assert damage_at(g, 1, 0) == 20 and damage_at(g, 0, 0) == 10  # the Counter hit back
+    g = build({"lead": "Coral Sentinel", "hand": [STOP]},
+              {"lead": "Moss Hermit", "backup": ["Kiln Warden"], "hand": [STOP]}, turn_player=1, step=S.ST_ACTION)
+    _lead_from_backup(g, 1)
+    do(g, "act", 0)
+    pass_window(g, end_open=False)
+    assert damage_at(g, 0, 0) == 20 and damage_at(g, 1, 0) == 10
