@@ -45,6 +45,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -673,6 +674,103 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the section of a game's RULES.md that :func:`write_breakage_section` owns (issue 39: the deliberate-breakage
+#: tables come from the tool's runs, not from breaks chosen by the people who wrote the tests)
+BREAKAGE_HEADING = "## Deliberate breakage"
+BREAKAGE_BEGIN = ("<!-- generated from docs/mutation/{game}.json by `python -m cardenvs.benchmarks.mutation {game} "
+                  "--tables`: do not edit -->")
+BREAKAGE_END = "<!-- end of the generated breakage table -->"
+
+
+def _rule_key(rule: str) -> tuple:
+    """LN-K3 < LN-K12 < LN-L1: the checklist's order (prefix letters, then the number)."""
+    m = re.match(r"([A-Z]+)-([A-Z]+)(\d+)([a-z]?)$", rule)
+    return (m.group(1), m.group(2), int(m.group(3)), m.group(4)) if m else (rule, "", 0, "")
+
+
+def breakage_table(report: dict[str, Any]) -> str:
+    """The RULES.md breakage table of one run, one row per rule ID: the sampled mutants of lines whose code comments
+    name the rule (its code broken: how many the tests caught), the mutants caught by a test that names the rule
+    (its tests at work), and one of those as an example (the one-line change and the failing test); then the
+    mutants that neither a comment nor a killing test ties to a rule, and the survivors."""
+    meta, g = report["meta"], report["summary"]["game"]
+    recs = sorted((r for r in report["mutants"] if r["outcome"] != "incompetent"),
+                  key=lambda r: (r["file"], r["line"], r["operator"]))
+    in_code: dict[str, list[dict[str, Any]]] = {}
+    by_test: dict[str, list[dict[str, Any]]] = {}
+    for r in recs:
+        for rule in r["rules_in_code"]:
+            in_code.setdefault(rule, []).append(r)
+        if r["outcome"] == "killed":
+            for rule in r.get("test_rules", []):
+                by_test.setdefault(rule, []).append(r)
+
+    def test_name(r: dict[str, Any]) -> str:
+        if r.get("how") == "import":
+            return "(import)"
+        return r["test"].split("::")[-1] + ("" if r.get("how") == "failed" else f" ({r.get('how')})")
+
+    def change(r: dict[str, Any]) -> str:
+        return f"{Path(r['file']).name}:{r['line']} {_code(r['after'])}"
+
+    tests_commit = meta.get("tests_commit", meta["commit"])
+    lines = [BREAKAGE_BEGIN.format(game=meta["game"]), "", textwrap.fill(
+             f"One-line changes (mutants) drawn at random from {', '.join(meta['files'])} (cosmic-ray's operators, "
+             f"seed {meta['seed']}), each run as plain Python against the game's tests with the golden digests left "
+             f"out (docs/CHECKS.md, \"Mutation testing\"): rule code of commit `{meta['commit'][:7]}`, tests of "
+             f"`{tests_commit[:7]}`, {g['killed']} of {g['mutants']} caught ({_pct(g['score'])}). Per rule ID: "
+             f"*its code*, the mutants of lines whose comments name the rule (caught / sampled); *its tests*, the "
+             f"mutants caught by a test that names it; an example of those. Every mutant is listed in "
+             f"[docs/mutation/{meta['game']}.md](../../../docs/mutation/{meta['game']}.md); the survivors' reasons "
+             f"(equivalent mutants) are in docs/CHECKS.md.", width=118, break_on_hyphens=False), "",
+             "| rule | its code | its tests | example: the change, the test that failed |", "|---|---:|---:|---|"]
+    for rule in sorted(set(in_code) | set(by_test), key=_rule_key):
+        code = in_code.get(rule, [])
+        caught = sum(r["outcome"] == "killed" for r in code)
+        tests = by_test.get(rule, [])
+        example = next((r for r in tests if rule in r["rules_in_code"]), tests[0] if tests else next(
+            (r for r in code if r["outcome"] == "killed"), None))
+        lines.append(f"| {rule} | {f'{caught} / {len(code)}' if code else '-'} | {len(tests) or '-'} | "
+                     + (f"{change(example)}: `{test_name(example)}`" if example else "-") + " |")
+    untied = [r for r in recs if r["outcome"] == "killed" and not r["rules_in_code"] and not r.get("test_rules")]
+    if untied:
+        names = list(dict.fromkeys(test_name(r) for r in untied))
+        lines.append(f"| (no rule ID) | - | {len(untied)} | caught by tests that name no rule: "
+                     + ", ".join(f"`{t}`" for t in names[:3]) + (f" (+{len(names) - 3} more)" if len(names) > 3 else "")
+                     + " |")
+    survivors = [r for r in recs if r["outcome"] == "survived"]
+    lines += ["", textwrap.fill(f"Not caught ({len(survivors)}): " + (
+        "; ".join(f"{Path(r['file']).name}:{r['line']} ({', '.join(r['rules_in_code']) or 'no rule'})"
+                  for r in survivors) or "none") + ".", width=118, break_on_hyphens=False), BREAKAGE_END]
+    return "\n".join(lines) + "\n"
+
+
+def rules_md_path(game: str) -> Path:
+    return REPO / "cardenvs" / "games" / game / "RULES.md"
+
+
+def write_breakage_section(report: dict[str, Any], path: Path | None = None) -> Path:
+    """Replace the body of RULES.md's "Deliberate breakage" section with :func:`breakage_table` of ``report``."""
+    path = path or rules_md_path(report["meta"]["game"])
+    text = path.read_text()
+    start = text.find("\n" + BREAKAGE_HEADING)
+    if start < 0:
+        raise SystemExit(f"{path}: no '{BREAKAGE_HEADING}' section to write the mutation table into")
+    body = text.index("\n", start + 1) + 1
+    end = text.find("\n## ", body)
+    end = len(text) if end < 0 else end + 1
+    path.write_text(text[:body] + breakage_table(report) + "\n" + text[end:])
+    return path
+
+
+def breakage_section(path: Path) -> str:
+    """The generated part of RULES.md's breakage section as it stands (what :func:`write_breakage_section` wrote)."""
+    text = path.read_text()
+    begin = text.find("<!-- generated from docs/mutation/")
+    end = text.find(BREAKAGE_END, begin)
+    return "" if begin < 0 or end < 0 else text[begin:end + len(BREAKAGE_END)] + "\n"
+
+
 def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int, out: Path, resume: bool,
              jit: bool, command: str, log: Any = print) -> dict[str, Any]:
     """Baseline, sample, run every sampled mutant of one game; writes and returns the report."""
@@ -746,6 +844,8 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
         if server is not None:
             server.close()
     (out / f"{game}.md").write_text(markdown(report))
+    if out.resolve() == DEFAULT_OUT.resolve():  # the committed reading: RULES.md's table follows it
+        write_breakage_section(report)
     return report
 
 
@@ -781,7 +881,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--jit", action="store_true", help="run the kernels compiled (a fresh cache per mutant) "
                                                        "instead of as plain Python: much slower")
     ap.add_argument("--tables", action="store_true", help="only rewrite <out>/<game>.md from <out>/<game>.json "
-                                                          "(no copy, no run) and print the summary table")
+                                                          "(no copy, no run), and with the default --out the game's "
+                                                          "RULES.md breakage table; print the summary table")
     ap.add_argument("--nice", type=int, default=15, help="niceness of the run (default 15: the machine is shared)")
     return ap.parse_args(argv)
 
@@ -801,6 +902,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
                 raise SystemExit(f"no results for {game}: {path} does not exist (run without --tables first)")
             reports.append(json.loads(path.read_text()))
             (args.out / f"{game}.md").write_text(markdown(reports[-1]))
+            if args.out.resolve() == DEFAULT_OUT.resolve():
+                write_breakage_section(reports[-1])
         print(table(reports))
         return reports
     try:
@@ -836,10 +939,10 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 __all__ = [
-    "collect", "COMPOUND", "CONFIG", "Copy", "copy_name", "DEFAULT_OUT", "describe", "enumerate_mutants", "GameFailed", "GUARD",
+    "breakage_section", "breakage_table", "BREAKAGE_END", "BREAKAGE_HEADING", "collect", "COMPOUND", "CONFIG", "Copy", "copy_name", "DEFAULT_OUT", "describe", "enumerate_mutants", "GameFailed", "GUARD",
     "load_config", "main", "markdown", "Mutant", "order_tests", "parse_args", "pytest_command", "REPO", "RULE_ID",
-    "rule_ids", "run_game", "run_mutant", "run_tests", "select_tests", "SERVER", "source_rule_ids", "statement_line",
-    "summarise", "table", "TestMap", "TestServer", "wilson"
+    "rule_ids", "rules_md_path", "run_game", "run_mutant", "run_tests", "select_tests", "SERVER", "source_rule_ids", "statement_line",
+    "summarise", "table", "TestMap", "TestServer", "wilson", "write_breakage_section"
 ]
 
 

@@ -91,6 +91,43 @@ def test_scores_and_table() -> None:
     assert s["game"]["killed_by_rule_test"] == 9
 
 
+def _record(outcome: str, line: int, code: list[str], tests: list[str], test: str = "") -> dict:
+    return {"outcome": outcome, "file": "cardenvs/games/g/rules.py", "line": line, "operator": "core/X",
+            "after": f"x{line}", "rules_in_code": code, "test_rules": tests, "how": "failed", "seconds": 1.0,
+            "test": f"tests/t.py::{test}" if test else ""}
+
+
+def test_the_breakage_table_counts_per_rule_from_the_run() -> None:
+    """Issue 39: RULES.md's breakage table comes from the run. A rule's code row counts the mutants of lines citing
+    it (caught / sampled), its tests row the mutants caught by tests naming it, with an example change; mutants tied
+    to no rule and the survivors are listed too."""
+    recs = [_record("killed", 10, ["LN-K3"], ["LN-K3"], "test_LN_K3_a"),
+            _record("killed", 11, ["LN-K3"], ["LN-T1"], "test_LN_T1_b"),
+            _record("survived", 12, ["LN-K3"], []),
+            _record("killed", 13, [], ["LN-K12"], "test_LN_K12_c"),
+            _record("killed", 14, [], [], "test_plain"),
+            _record("incompetent", 15, ["LN-A1"], [])]
+    report = {"meta": {"game": "g", "files": ["rules.py"], "seed": 39, "commit": "a" * 40, "tests_commit": "b" * 40},
+              "summary": M.summarise(recs, ["rules.py"]), "mutants": recs}
+    rows = {line.split(" | ")[0][2:]: line for line in M.breakage_table(report).splitlines() if line.startswith("| ")}
+    assert list(rows)[1:] == ["LN-K3", "LN-K12", "LN-T1", "(no rule ID)"]  # checklist order, LN-A1 only incompetent
+    assert rows["LN-K3"].startswith("| LN-K3 | 2 / 3 | 1 | rules.py:10 `x10`: `test_LN_K3_a` |")
+    assert rows["LN-K12"].startswith("| LN-K12 | - | 1 | rules.py:13 ")
+    assert rows["LN-T1"].startswith("| LN-T1 | - | 1 | rules.py:11 ")
+    assert "`test_plain`" in rows["(no rule ID)"]
+    assert "Not caught (1): rules.py:12 (LN-K3)." in M.breakage_table(report)
+    assert "4 of 5 caught (80%)" in " ".join(M.breakage_table(report).split())
+
+
+@pytest.mark.parametrize("game", sorted(M.load_config()))
+def test_rules_md_breakage_table_is_generated_from_the_committed_run(game: str) -> None:
+    """Each game's RULES.md breakage section is what the runner generates from docs/mutation/<game>.json (after a
+    run or ``--tables``), not a table written by hand."""
+    report = json.loads((M.DEFAULT_OUT / f"{game}.json").read_text())
+    assert M.breakage_section(M.rules_md_path(game)) == M.breakage_table(report), (
+        f"regenerate: python -m cardenvs.benchmarks.mutation {game} --tables")
+
+
 def test_an_unknown_game_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         M.main(["nosuchgame"])
