@@ -864,3 +864,16 @@ def test_HB_K3_Counter_hits_an_attacking_Lead_that_is_not_instance_0() -> None:
     do(g, "act", 0)
     pass_window(g, end_open=False)
     assert damage_at(g, 0, 0) == 20 and damage_at(g, 1, 0) == 10
+
+
+def test_HB_L2_a_skill_once_per_turn_marks_its_own_fighter_only() -> None:
+    """HB-L2: each fighter uses each skill once per turn: after Back-Up 1's Kiln Warden (instance 1) uses Fan the
+    Coals, it cannot again, while the Lead's Kiln Warden (instance 0) still can; for either player."""
+    for p in (0, 1):
+        sides = [{"lead": "Reefling Scout", "hand": [STOP]}, {"lead": "Reefling Scout", "hand": [STOP]}]
+        sides[p] = {"lead": "Kiln Warden", "backup": ["Kiln Warden"], "charge": 3, "hand": [STOP]}
+        g = build(*sides, turn_player=p)
+        do(g, "skill", skill(1, 0))
+        pass_window(g, end_open=False)
+        assert not is_legal(g, "skill", skill(1, 0)), p
+        assert is_legal(g, "skill", skill(0, 0)), p
