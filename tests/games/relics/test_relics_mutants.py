@@ -42,8 +42,8 @@ from cardenvs.games.relics.obs_layout import (
     KNOWN_HAND,
 )
 from cardenvs.games.relics.rules import advance, begin_battle, why_row
-from cardenvs.games.relics.state import (HAND_CAP, MAX_DECK, PARTY_SIZE, ST_BATTLE, ST_HAND, ST_JUMP, ST_LOCATION,
-                                         ST_PILE, ST_PLACE)
+from cardenvs.games.relics.state import (HAND_CAP, MAX_DECK, PARTY_SIZE, PK_NONE, PK_REINFORCE, ST_BATTLE, ST_HAND,
+                                         ST_JUMP, ST_LOCATION, ST_PILE, ST_PLACE)
 
 CTAB = POOL.tables.cards
 
@@ -491,3 +491,22 @@ def test_RL_G3_Z3_the_own_line_up_is_observed_card_by_card_for_either_viewer() -
         for j, name in enumerate(lineup):
             check_card_block(blocks[j], POOL.by_name[name], f"viewer {viewer} line-up {j}")
         assert not blocks[len(lineup):].any()
+
+
+def test_RL_A5_K9_the_own_pending_choice_is_observed_one_hot() -> None:
+    """Checks RL-A5 (a Reinforce waits for its slot: pending kind ``reinforce``) and RL-K9 (the Jump offer: a pending
+    choice of no kind): the own observation's ``pending`` field holds exactly that kind, and the step field exactly
+    the step."""
+    g = build({"party": ["Ironbrand Squire@0:L"], "reserves": ["Ashen Pikeman"], "hand": ["Oak Buckler"]},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+    do(g, "reserve", 0)
+    for kind in (PK_REINFORCE, PK_NONE):
+        o = obs(g, 0)
+        want = np.zeros(OBS["pending"].size, dtype=int)
+        want[kind] = 1
+        assert list(OBS.get(o, "pending")) == list(want)
+        step = OBS.get(o, "step")
+        assert step.sum() == 1 and step[step_of(g)] == 1
+        if kind == PK_REINFORCE:
+            do(g, "slot", 3)
+            assert step_of(g) == ST_JUMP
