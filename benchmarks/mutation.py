@@ -635,7 +635,9 @@ def markdown(report: dict[str, Any]) -> str:
                 if meta.get("tests_left_out") else "") + ".", "",
              f"**Score {_pct(g['score'])}** ({g['killed']} of {g['mutants']} killed; 95% interval "
              f"{_pct(g['ci95'][0])}-{_pct(g['ci95'][1])}); killed by a test that names a rule ID: "
-             f"{g['killed_by_rule_test']}; by a timeout: {g['timeouts']}; at import: {g['import_errors']}; "
+             f"{g['killed_by_rule_test']}; by a timeout: {g['timeouts']}"
+             + (f" (at most {meta['timeout_cap_s']:.0f} s a mutant)" if meta.get("timeout_cap_s") else "")
+             + f"; at import: {g['import_errors']}; "
              f"incompetent (dropped): {s['incompetent']}. Seconds per mutant: median "
              f"{s['seconds_per_mutant']['median'] or 0:.1f} (killed {s['seconds_per_mutant']['killed_median']:.1f}, "
              f"survived {s['seconds_per_mutant']['survived_median']:.1f}) wall on the shared machine, "
@@ -772,8 +774,9 @@ def breakage_section(path: Path) -> str:
 
 
 def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int, out: Path, resume: bool,
-             jit: bool, command: str, log: Any = print) -> dict[str, Any]:
-    """Baseline, sample, run every sampled mutant of one game; writes and returns the report."""
+             jit: bool, command: str, log: Any = print, timeout_cap: float | None = None) -> dict[str, Any]:
+    """Baseline, sample, run every sampled mutant of one game; writes and returns the report. ``timeout_cap``: the
+    most seconds a mutant's tests may run before it counts as killed by a timeout (default: no cap)."""
     import importlib.metadata
 
     files = [f for f in cfg["files"] if (copy.root / "cardenvs" / "games" / game / f).is_file()]
@@ -812,13 +815,14 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
     test_map = TestMap(cov_file, copy.root, rels, base["fixtures"])
     startup = 60.0  # a run's own start (imports, collection) on a loaded machine
     log(f"{game}: baseline passes ({base['passed']} tests, {base['seconds']:.0f} s with coverage); "
-        f"timeout per mutant {startup:.0f} s + 3 x its tests' baseline seconds")
+        f"timeout per mutant {startup:.0f} s + 3 x its tests' baseline seconds"
+        + (f", at most {timeout_cap:.0f} s" if timeout_cap else ""))
     meta = {"game": game, "commit": copy.commit, "tests_commit": copy.tests_commit, "seed": seed, "sample": len(chosen), "mutants_total": len(mutants),
             "files": files, "tests": len(ordered), "tests_left_out": too_slow,
             "tests_deselected": list(cfg.get("deselect", [])), "jit": jit,
             "baseline_seconds": round(base["seconds"], 1),
             "cosmic_ray": importlib.metadata.version("cosmic-ray"), "command": command,
-            "excluded_operators": cfg.get("exclude_operators", [])}
+            "excluded_operators": cfg.get("exclude_operators", []), "timeout_cap_s": timeout_cap}
     records: list[dict[str, Any]] = []
     report: dict[str, Any] = {}
     server = None if jit else TestServer(copy)
@@ -831,6 +835,8 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
                 tests = select_tests(ordered, covering, base["durations"], slow_s)
                 # a mutant that loops forever is stopped after 3 x what its tests took unmutated
                 timeout = startup + 3.0 * sum(base["durations"].get(i, 0.0) for i in tests)
+                if timeout_cap:  # a baseline under coverage on a loaded machine can make that an hour
+                    timeout = min(timeout, timeout_cap)
                 rec = run_mutant(copy, m, tests, base["docs"], timeout, jit,
                                  None if covering is None else len(covering), server)
                 log(f"{game} {n}/{len(chosen)} {m.file.split('/')[-1]}:{m.line} {m.operator.split('/')[-1]} "
@@ -884,6 +890,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                                                           "(no copy, no run), and with the default --out the game's "
                                                           "RULES.md breakage table; print the summary table")
     ap.add_argument("--nice", type=int, default=15, help="niceness of the run (default 15: the machine is shared)")
+    ap.add_argument("--timeout-cap", type=float, dest="timeout_cap", help="at most this many seconds per mutant "
+                    "before it counts as killed by a timeout (default: 60 s + 3 x its tests' baseline seconds, "
+                    "uncapped; a mutant that loops forever then costs that long)")
     return ap.parse_args(argv)
 
 
@@ -923,7 +932,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         seed = args.seed if args.seed is not None else cfg["seed"]
         try:
             reports.append(run_game(game, cfg, copy, sample, seed, args.out, args.resume, args.jit, command.strip(),
-                                    log=lambda line: print(line, flush=True)))
+                                    log=lambda line: print(line, flush=True), timeout_cap=args.timeout_cap))
         except GameFailed as exc:  # e.g. its tests fail as plain Python: said, and the next game is run
             failures.append(str(exc))
             print(exc, flush=True)
