@@ -8,6 +8,7 @@ value and one off, every observed field of a card, a grid cell and a pile read b
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from pool_files import pool_with  # tests/pool_files.py
 from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, names, party_at, stats, step_of
 
@@ -510,3 +511,24 @@ def test_RL_A5_K9_the_own_pending_choice_is_observed_one_hot() -> None:
         if kind == PK_REINFORCE:
             do(g, "slot", 3)
             assert step_of(g) == ST_JUMP
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_RL_K13_M4_a_leaders_own_all_boost_is_offered_whatever_its_instance_number(k: int) -> None:
+    """RL-K13 / RL-M4: Iron Abbot's [Act] Leader boost of the whole own party is useful while an own character is face
+    up, whatever instance numbers the characters carry. The leader, alone in the party, is instance ``k`` (``k``
+    fillers were built before it, then moved to the discard pile). Kills effects.py:244 of the sample, the face-down
+    skip of ``op_useful`` reading ``FACE_DOWN + side * MAX_DECK >> inst`` (another field for instances past 0): the
+    ability was refused as useless in battle for k = 1..5 (seen failing; stop 52)."""
+    fillers = [f"Ironbrand Squire@{s}" for s in range(1, k + 1)]
+    g = build({"party": fillers + ["Iron Abbot@0:L"], "hand": ["Oak Buckler"]},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+    party = field(g, "party")
+    assert party[0, k] == k
+    for j in range(k):  # the fillers leave play for the discard pile: Abbot stays, at instance k
+        field(g, "discard")[0, j] = party[0, j]
+        field(g, "pos")[0, party[0, j]] = -1
+    field(g, "discard_count")[0] = k
+    party[0, 0], party[0, k] = k, -1 if k else k
+    field(g, "party_count")[0] = 1
+    assert is_legal(g, "ability", 0)
