@@ -44,7 +44,7 @@ from cardenvs.games.relics.obs_layout import (
 )
 from cardenvs.games.relics.rules import advance, begin_battle, why_row
 from cardenvs.games.relics.state import (HAND_CAP, MAX_DECK, PARTY_SIZE, PK_NONE, PK_REINFORCE, ST_BATTLE, ST_HAND,
-                                         ST_JUMP, ST_LOCATION, ST_PILE, ST_PLACE)
+                                         ST_JUMP, ST_LOCATION, ST_PILE, ST_PLACE, ST_TRIM)
 
 CTAB = POOL.tables.cards
 
@@ -532,3 +532,18 @@ def test_RL_K13_M4_a_leaders_own_all_boost_is_offered_whatever_its_instance_numb
     party[0, 0], party[0, k] = k, -1 if k else k
     field(g, "party_count")[0] = 1
     assert is_legal(g, "ability", 0)
+
+
+def test_RL_Z4_G14_the_leads_known_reserves_are_observed_in_battle_and_blank_during_its_trim() -> None:
+    """RL-Z4 / RL-G14: player 1 sees, in order, the reserve characters of player 0 (1P, the lead) that it saw arrive,
+    in a battle; during 1P's reserve trim (1P trims first, and a hidden set-aside entry closes its gap) they are blank.
+    The other tests look at the reserves of player 1, which is not the lead, where the trim condition is false either
+    way. Kills observe.py:259 of the sample, ``row[S.STEP] == S.ST_TRIM`` as ``!=`` (seen failing; stop 52)."""
+    g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "reserves": ["Dust Monk", "Brass Golem"]},
+              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
+    for inst in field(g, "reserves")[0, :2]:
+        field(g, "known")[0, inst] = 1
+    seen = OBS.get(g.observe([1])[0], "opp_known_reserves")
+    assert list(seen[:3]) == [POOL.by_name["Dust Monk"] + 1, POOL.by_name["Brass Golem"] + 1, 0]
+    field(g, "step")[...] = ST_TRIM
+    assert not OBS.get(g.observe([1])[0], "opp_known_reserves").any()
