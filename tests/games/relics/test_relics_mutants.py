@@ -13,7 +13,7 @@ from pool_files import pool_with  # tests/pool_files.py
 from relics_helpers import POOL, A, build, do, field, inst_at, is_legal, legal, names, party_at, stats, step_of
 
 from cardenvs.core.batch import BatchGame
-from cardenvs.core.header import HEADER_SIZE, H_STATUS, H_WINNER, LIVE, TERMINATED
+from cardenvs.core.header import HEADER_SIZE, H_STATUS, H_TO_ACT, H_WINNER, LIVE, TERMINATED
 from cardenvs.games.relics import SPEC, load_pool
 from cardenvs.games.relics import cards as C
 from cardenvs.games.relics import reasons as R
@@ -534,16 +534,30 @@ def test_RL_K13_M4_a_leaders_own_all_boost_is_offered_whatever_its_instance_numb
     assert is_legal(g, "ability", 0)
 
 
-def test_RL_Z4_G14_the_leads_known_reserves_are_observed_in_battle_and_blank_during_its_trim() -> None:
-    """RL-Z4 / RL-G14: player 1 sees, in order, the reserve characters of player 0 (1P, the lead) that it saw arrive,
-    in a battle; during 1P's reserve trim (1P trims first, and a hidden set-aside entry closes its gap) they are blank.
-    The other tests look at the reserves of player 1, which is not the lead, where the trim condition is false either
-    way. Kills observe.py:259 of the sample, ``row[S.STEP] == S.ST_TRIM`` as ``!=`` (seen failing; stop 52)."""
-    g = build({"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"], "reserves": ["Dust Monk", "Brass Golem"]},
-              {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]})
-    for inst in field(g, "reserves")[0, :2]:
-        field(g, "known")[0, inst] = 1
-    seen = OBS.get(g.observe([1])[0], "opp_known_reserves")
-    assert list(seen[:3]) == [POOL.by_name["Dust Monk"] + 1, POOL.by_name["Brass Golem"] + 1, 0]
-    field(g, "step")[...] = ST_TRIM
-    assert not OBS.get(g.observe([1])[0], "opp_known_reserves").any()
+def test_RL_Z4_G14_known_reserves_are_blank_only_once_their_owner_began_its_trim() -> None:
+    """RL-Z4 / RL-G14: a player sees, in order, the opponent's reserve characters it saw arrive, except once that
+    opponent began its reserve trim (1P trims first, then 2P; a hidden set-aside entry closes its gap). Player 1
+    sees the reserves of player 0 (1P, the lead) in a battle and not during the trim; player 0 sees those of player
+    1 (2P) during the trim while 1P trims, and not once 2P does (``setup_player``). The other tests looked at 2P's
+    reserves outside the trim only. Kills observe.py:259 of the sample, ``row[S.SETUP_PLAYER] == o`` as ``!=`` (and
+    ``row[S.STEP] == S.ST_TRIM`` as ``!=``), each seen failing (stop 52)."""
+    monk, golem = POOL.by_name["Dust Monk"] + 1, POOL.by_name["Brass Golem"] + 1
+    for owner in (0, 1):
+        sides = [{"party": ["Gale Duelist@0:L"], "hand": ["Oak Buckler"]},
+                 {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}]
+        sides[owner]["reserves"] = ["Dust Monk", "Brass Golem"]
+        g = build(*sides)
+        for inst in field(g, "reserves")[owner, :2]:
+            field(g, "known")[owner, inst] = 1
+        viewer = 1 - owner
+
+        def seen() -> list[int]:
+            return [int(v) for v in OBS.get(g.observe([viewer])[0], "opp_known_reserves")[:3]]
+
+        assert seen() == [monk, golem, 0]  # a battle: nobody trims
+        field(g, "step")[...] = ST_TRIM
+        for trimmer in (0, 1):  # 1P (player 0, the lead) trims first, then 2P
+            field(g, "setup_player")[...] = trimmer
+            g.states[0, H_TO_ACT] = trimmer  # the trimmer decides (the row check asks it)
+            began = owner == 0 or trimmer == owner  # the lead's trim comes first: it began whoever trims now
+            assert seen() == ([0, 0, 0] if began else [monk, golem, 0]), (owner, trimmer)
