@@ -151,14 +151,18 @@ def _has_commit(rev: str) -> bool:
         return False
 
 
-@pytest.mark.skipif(not _has_commit("f65ea96"), reason="needs the repository's history (commit f65ea96)")
+#: a commit whose agents/policies/levelneo.npz is the 64x64 pilot of before issue 38 (1,440 observation entries)
+OLD_PILOT_COMMIT = "70831d2"
+
+
+@pytest.mark.skipif(not (_has_commit("f65ea96") and _has_commit(OLD_PILOT_COMMIT)),
+                    reason="needs the repository's history (commits f65ea96 and 70831d2)")
 def test_levelneos_pre_issue_38_policy_ports_from_the_commit_it_names(tmp_path: Path) -> None:
-    """The shipped levelneo file of before issue 38 (1,440 entries, commit f65ea96 in its metadata) ports to today's
-    layout with the committed renames, and the result is what train/warm_starts/levelneo_ported.npz holds."""
-    src = ROOT / "agents" / "policies" / "levelneo.npz"
-    meta = np.load(src, allow_pickle=False)
-    if '"obs_dim": 1440' not in str(meta["meta"]):
-        pytest.skip("the shipped levelneo policy is no longer the pre-issue-38 one")
+    """The levelneo pilot of before issue 38 (1,440 entries, commit f65ea96 in its metadata) ports to today's layout
+    with the committed renames, and the result is what train/warm_starts/levelneo_ported.npz holds."""
+    src = tmp_path / "old.npz"
+    src.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{OLD_PILOT_COMMIT}:agents/policies/levelneo.npz"],
+                                   capture_output=True, check=True, timeout=60).stdout)
     out, summary = port_policy(src, GAME, tmp_path / "ported.npz",
                                renames=ROOT / "train" / "warm_starts" / "levelneo_renames.toml")
     assert summary["old_obs_dim"] == 1440 and summary["new_obs_dim"] == get_spec(GAME).obs_dim
