@@ -130,8 +130,11 @@ def describe_pilot(game: Any, kind: str) -> str:
             certified = meta.get("certified")
             if isinstance(certified, dict) and older is None:  # trained on older rules, measured on these (bars)
                 trained = (certified.get("trained_on") or {}).get("rules_version")
-                text += (f" (trained on rules version {trained}, its bars met on version {meta.get('rules_version')}: "
-                         f"train/bars.py --ship)")
+                ported = meta.get("ported")
+                moved = (f"; moved to today's observation layout (train/port.py) from its {ported['old_obs_dim']:,} "
+                         f"entries" if isinstance(ported, dict) and ported.get("old_obs_dim") else "")
+                text += (f" (trained on rules version {trained}{moved}, its bars met on version "
+                         f"{meta.get('rules_version')}: train/bars.py --ship)")
             return text
         except (AttributeError, TypeError, ValueError, OverflowError):
             return f"{where} {name} (its metadata does not say how it was trained)"

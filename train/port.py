@@ -20,9 +20,10 @@ instead of retraining them (network surgery, as OpenAI Five carried its network 
 
 The old layout's names come from the code the policy was trained on: its ``meta["commit"]`` (or ``--old-rev``) is
 read from this repository with ``git archive`` and imported in a subprocess, which runs this file (so this module
-imports nothing of cardenvs at its top). The ported file carries today's rules version and observation digest and,
-in ``meta["ported"]``, what it was ported from. A ported policy has not been measured on today's game: it ships only
-after training and the strength bars (``python -m cardenvs.train.bars``), like any other.
+imports nothing of cardenvs at its top). The ported file carries today's observation digest, the rules version it
+was trained on and, in ``meta["ported"]``, what it was ported from. A ported policy has not been measured on today's
+game: the default pilot takes it only after the strength bars on today's rules (``python -m cardenvs.train.bars GAME
+ppo:FILE --ship PATH``), like a policy of older rules; or it warm-starts training (``[bc] teacher = "ppo:FILE"``).
 """
 from __future__ import annotations
 
@@ -237,9 +238,7 @@ def port_arrays(arrays: dict[str, np.ndarray], old: dict[str, Any], new: dict[st
 def port_policy(src: str | Path, game: str, out: str | Path, renames: str | Path | None = None,
                 old_rev: str | None = None, old_names: str | Path | None = None) -> tuple[Path, dict]:
     """Port policy file ``src`` (trained on an older observation layout of ``game``) to today's; write ``out``."""
-    from cardenvs.agents.policy import (
-        _git_commit, _resolve, _rules_version, _write_npz, observation_digest, read_npz,
-    )
+    from cardenvs.agents.policy import _git_commit, _resolve, _write_npz, observation_digest, read_npz
     from cardenvs.core.batch import get_spec
     from cardenvs.core.errors import BadArgumentError
 
@@ -269,14 +268,15 @@ def port_policy(src: str | Path, game: str, out: str | Path, renames: str | Path
     arrays["obs_divisors"] = np.asarray(spec.obs_divisors, dtype=np.float32)  # the weights read the float view
     summary.update({"from": {k: meta.get(k) for k in ("obs_digest", "obs_dim", "rules_version", "commit")},
                     "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _git_commit()})
+    # the rules version stays the one it was trained on: a policy of today's layout trained on older rules, which the
+    # default pilot takes only once the bars certify it on today's rules (train/bars.py --ship)
     meta.update({"obs_dim": int(spec.obs_dim), "obs_digest": observation_digest(spec),
-                 "rules_version": _rules_version(spec.name), "obs_dtype": np.dtype(spec.obs_dtype).name,
-                 "ported": summary})
+                 "obs_dtype": np.dtype(spec.obs_dtype).name, "ported": summary})
     arrays["meta"] = np.array(json.dumps(meta, default=str))
     out = _write_npz(arrays, Path(out))
     from cardenvs.agents.policy import load_npz
 
-    load_npz(out, game=spec.name)  # a policy of today's layout now
+    load_npz(out, game=spec.name, older_rules=True)  # a policy of today's layout now
     return out, summary
 
 
