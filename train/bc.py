@@ -20,6 +20,9 @@ in :mod:`train.config`)::
     teacher = "heuristic" # whose choices are cloned: any agent name, e.g. "ppo" (the shipped policy) or
                           # "ppo:runs/x/policy.npz": a trained policy distilled into this run's network (a
                           # narrower one for a faster pilot)
+    init = false          # true: first set the network to the teacher file's own weights (same architecture, e.g.
+                          # a policy ported to today's observation by train/port.py), so the clone starts exact
+                          # and the cloning mostly fits the value head
 
 The recorded games use the run's deck settings (``[train] decks``: starter and random legal decks from the same
 bank, so the held-out evaluation decks stay unseen). Each decision is recorded from the mover's seat with its
@@ -61,6 +64,12 @@ def check_settings(bcfg: Mapping[str, Any]) -> None:
     if not isinstance(teacher, str) or not teacher:
         raise BadArgumentError(f"[bc] teacher must be an agent name such as \"heuristic\", \"ppo\" or "
                                f"\"ppo:PATH\", got {teacher!r}")
+    init = bcfg.get("init", False)
+    if not isinstance(init, bool):
+        raise BadArgumentError(f"[bc] init must be true or false, got {init!r}")
+    if init and not (teacher.startswith("ppo:") and teacher.endswith(".npz")):
+        raise BadArgumentError(f"[bc] init = true starts the network from a policy file's weights: teacher must be "
+                               f"\"ppo:PATH.npz\", got {teacher!r}")
 
 
 @dataclass
@@ -225,4 +234,77 @@ def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int
             "agreement": agreement, "holdout": int(n_hold), "fit_s": round(time.perf_counter() - t0, 1)}
 
 
-__all__ = ["Demonstrations", "check_settings", "record", "clone"]
+def start_from_policy(model: Any, path: str) -> dict:
+    """Set ``model``'s policy network (features, hidden layers, action output, instance head) to the weights of the
+    policy file ``path`` (``[bc] init = true``): the clone then starts as the teacher itself, and cloning mostly fits
+    the value head, which a policy file does not hold. The file must read today's observation (a ported one, see
+    train/port.py) with the run's architecture; its instance head may read fewer block entries than the run's (the
+    entries a port added get zero weight). Returns what was copied. Raises ``BadArgumentError`` on any mismatch."""
+    import torch as th
+
+    from cardenvs.agents.policy import read_npz
+    from cardenvs.core.errors import BadArgumentError
+
+    meta, hidden, action, embed, instance = read_npz(path)
+    policy = model.policy
+    fe = getattr(policy, "pi_features_extractor", policy.features_extractor)
+
+    def put(param: Any, value: np.ndarray, what: str) -> None:
+        value = np.asarray(value, dtype=np.float32)
+        if tuple(param.shape) != value.shape:
+            raise BadArgumentError(f"{path}: {what} has shape {value.shape}; the run's network needs "
+                                   f"{tuple(param.shape)} ([ppo] net_arch, card_embedding and instance_head must be "
+                                   f"the file's: {meta.get('hidden')}, {meta.get('card_embedding')}, "
+                                   f"{meta.get('instance_head')})")
+        with th.no_grad():
+            param.copy_(th.as_tensor(value))
+
+    if (embed is None) != (not hasattr(fe, "embedding")):
+        raise BadArgumentError(f"{path}: the file and the run differ in having a card embedding ([ppo] card_embedding)")
+    if embed is not None:
+        for key in ("card_idx", "rest_idx"):
+            if not np.array_equal(np.asarray(embed[key]), getattr(fe, key).cpu().numpy()):
+                raise BadArgumentError(f"{path}: its {key} differs from the run's observation (port it first: "
+                                       f"python -m cardenvs.train.port)")
+        put(fe.embedding.weight, embed["table"], "the card embedding")
+    mlp = getattr(policy.mlp_extractor, "inner", policy.mlp_extractor)
+    linears = [m for m in mlp.policy_net if isinstance(m, th.nn.Linear)]
+    if len(linears) != len(hidden):
+        raise BadArgumentError(f"{path}: {len(hidden)} hidden layers; the run's network has {len(linears)}")
+    for k, (layer, (w, b)) in enumerate(zip(linears, hidden)):
+        put(layer.weight, np.asarray(w).T, f"hidden layer {k}")
+        put(layer.bias, b, f"hidden layer {k}'s bias")
+    head = policy.action_net
+    put(getattr(head, "base", head).weight, np.asarray(action[0]).T, "the action layer")
+    put(getattr(head, "base", head).bias, action[1], "the action layer's bias")
+    groups = list(getattr(policy, "instance_groups", []) or [])
+    if len(groups) != len(instance or []):
+        raise BadArgumentError(f"{path}: {len(instance or [])} instance-head ranges; the run's network has "
+                               f"{len(groups)} ([ppo] instance_head)")
+    dim = int(embed["table"].shape[1]) if embed is not None else 1
+    for k, (g, f) in enumerate(zip(groups, instance or [])):
+        # the file's block inputs, column by column, among the run's (same observation positions in every block)
+        run_cols = [tuple(c) for c in np.asarray(g["rest_pos"]).T]
+        run_ids = [tuple(c) for c in np.asarray(g["id_pos"]).reshape(int(g["n"]), -1).T]
+        rows = []
+        try:
+            for c in np.asarray(f["rest_pos"]).T:
+                rows.append(run_cols.index(tuple(c)))
+            for c in np.asarray(f["id_pos"]).T:
+                j = run_ids.index(tuple(c))
+                rows.extend(len(run_cols) + j * dim + d for d in range(dim))
+        except ValueError:
+            raise BadArgumentError(f"{path}: instance head {k} reads an observation entry the run's head does not "
+                                   f"(port it first: python -m cardenvs.train.port)") from None
+        block = np.zeros(tuple(head.block[k].weight.shape[::-1]), np.float32)  # [inputs, width]
+        block[rows] = np.asarray(f["block_w"], np.float32)
+        put(head.block[k].weight, block.T, f"instance head {k}'s block weights")
+        put(head.block[k].bias, f["block_b"], f"instance head {k}'s block bias")
+        put(head.state[k].weight, np.asarray(f["state_w"]).T, f"instance head {k}'s state weights")
+        put(head.score[k].weight, np.asarray(f["score_w"])[None, :], f"instance head {k}'s score weights")
+        put(head.score[k].bias, np.atleast_1d(f["score_b"]), f"instance head {k}'s score bias")
+    return {"from": str(path), "hidden": [int(np.asarray(w).shape[1]) for w, _ in hidden],
+            "instance_heads": len(groups)}
+
+
+__all__ = ["Demonstrations", "check_settings", "record", "clone", "start_from_policy"]

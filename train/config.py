@@ -82,6 +82,7 @@ DEFAULTS: dict[str, Any] = {
         "games": 0, "epochs": 6, "batch_size": 512, "learning_rate": 1e-3, "explore": 0.1, "opponent_random": 0.2,
         "max_mb": 2000, "batch_games": 256, "dagger_rounds": 0, "dagger_games": 0,
         "teacher": "heuristic",  # or "ppo" / "ppo:PATH": distil a trained policy (e.g. into a narrower network)
+        "init": False,  # start the network from the teacher file's own weights (same architecture; train/bc.py)
     },
     "grow": {  # with --resume: grow the resumed model first (train/grow.py), keeping what it plays
         "enabled": False,  # onto the game's current observation (appended fields enter with zero weights)

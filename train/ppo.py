@@ -368,6 +368,14 @@ class Trainer:
                                                                        "lineage") if k in teacher_meta}}
         rounds = []
         demos = None
+        started = None
+        if bcfg.get("init"):  # the network starts as the teacher file itself; the rounds below fit its value head
+            from cardenvs.agents.policy import _resolve
+
+            from .bc import start_from_policy
+
+            started = start_from_policy(self.model, str(_resolve(teacher_name[4:])))
+            say(f"[bc] the network starts from {teacher_name}'s weights")
         for r in range(1 + int(bcfg["dagger_rounds"])):
             t = time.perf_counter()
             games = int(bcfg["games"]) if r == 0 or not int(bcfg["dagger_games"]) else int(bcfg["dagger_games"])
@@ -390,7 +398,7 @@ class Trainer:
             rounds.append(fit)
             say(f"[bc] the clone picks the teacher's ({teacher_name}) move in {fit['agreement']:.1%} of {fit['holdout']:,} held-out "
                 f"decisions ({fit['fit_s']:.0f} s)")
-        summary = dict(rounds[-1], rounds=rounds, teacher=teacher)
+        summary = dict(rounds[-1], rounds=rounds, teacher=teacher, **({"init": started} if started else {}))
         (self.out / "bc.json").write_text(json.dumps(summary, indent=1))
         return summary
 
