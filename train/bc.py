@@ -21,8 +21,8 @@ in :mod:`train.config`)::
                           # "ppo:runs/x/policy.npz": a trained policy distilled into this run's network (a
                           # narrower one for a faster pilot)
     init = false          # true: first set the network to the teacher file's own weights (same architecture, e.g.
-                          # a policy ported to today's observation by train/port.py), so the clone starts exact
-                          # and the cloning mostly fits the value head
+                          # a policy ported to today's observation by train/port.py); the rounds then fit only the
+                          # value head (the policy stays the teacher's exactly)
 
 The recorded games use the run's deck settings (``[train] decks``: starter and random legal decks from the same
 bank, so the held-out evaluation decks stay unseen). Each decision is recorded from the mover's seat with its
@@ -187,11 +187,24 @@ def record(game: Any, games: int, seed: int, *, explore: float = 0.1, opponent_r
                           np.concatenate(ret_parts)[:max_decisions], played)
 
 
+def value_parameters(policy: Any) -> list:
+    """The parameters only the value estimate uses: the critic's own layers and output, and its features extractor
+    when it has its own (SB3 shares one between actor and critic by default; a shared one belongs to the actor)."""
+    mlp = getattr(policy.mlp_extractor, "inner", policy.mlp_extractor)
+    params = list(mlp.value_net.parameters()) + list(policy.value_net.parameters())
+    if not getattr(policy, "share_features_extractor", True):
+        params += list(policy.vf_features_extractor.parameters())
+    return params
+
+
 def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int = 512, learning_rate: float = 1e-3,
-          vf_coef: float = 0.5, seed: int = 0, holdout: float = 0.05, progress: Any = None) -> dict:
+          vf_coef: float = 0.5, seed: int = 0, holdout: float = 0.05, progress: Any = None,
+          value_only: bool = False) -> dict:
     """Fit ``model.policy`` (a MaskablePPO policy) to the demonstrations: cross-entropy of the heuristic's choice over
     the legal actions plus ``vf_coef`` x squared error of the value. Returns the fit's figures, among them the share
-    of held-out decisions where the clone's most likely action is the heuristic's (``agreement``)."""
+    of held-out decisions where the clone's most likely action is the heuristic's (``agreement``). ``value_only``
+    (``[bc] init``: the policy already is the teacher) fits only the value's own parameters to the results, so the
+    policy stays exactly the teacher's (a shared features extractor moved by the value loss would move it)."""
     import torch as th
 
     policy = model.policy
@@ -200,7 +213,8 @@ def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int
     order = rng.permutation(len(demos))
     n_hold = max(1, int(len(demos) * holdout)) if len(demos) > 20 else 0
     hold, fit = order[:n_hold], order[n_hold:]
-    opt = th.optim.Adam(policy.parameters(), lr=learning_rate)
+    params = value_parameters(policy) if value_only else list(policy.parameters())
+    opt = th.optim.Adam(params, lr=learning_rate)
     t0 = time.perf_counter()
     losses: list[float] = []
     for epoch in range(int(epochs)):
@@ -212,10 +226,11 @@ def clone(model: Any, demos: Demonstrations, *, epochs: int = 6, batch_size: int
             act = th.as_tensor(demos.action[idx], device=policy.device)
             ret = th.as_tensor(demos.ret[idx], device=policy.device)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=demos.mask[idx])
-            loss = -log_prob.mean() + vf_coef * th.nn.functional.mse_loss(values.flatten(), ret)
+            value_loss = vf_coef * th.nn.functional.mse_loss(values.flatten(), ret)
+            loss = value_loss if value_only else -log_prob.mean() + value_loss
             opt.zero_grad()
             loss.backward()
-            th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            th.nn.utils.clip_grad_norm_(params, 0.5)
             opt.step()
             total += loss.item() * idx.size
         losses.append(total / max(fit.size, 1))
@@ -307,4 +322,4 @@ def start_from_policy(model: Any, path: str) -> dict:
             "instance_heads": len(groups)}
 
 
-__all__ = ["Demonstrations", "check_settings", "record", "clone", "start_from_policy"]
+__all__ = ["Demonstrations", "check_settings", "record", "clone", "start_from_policy", "value_parameters"]

@@ -392,7 +392,7 @@ class Trainer:
             say(f"[bc] round {r}: {len(new):,} decisions from {games:,} {teacher_name if r == 0 else 'clone'} games "
                 f"in {record_s:.0f} s; cloning on {len(demos):,}")
             fit = clone(self.model, demos, epochs=int(bcfg["epochs"]), batch_size=int(bcfg["batch_size"]),
-                        learning_rate=float(bcfg["learning_rate"]), seed=self.seed + r,
+                        learning_rate=float(bcfg["learning_rate"]), seed=self.seed + r, value_only=started is not None,
                         progress=lambda e, loss: say(f"[bc] epoch {e}/{int(bcfg['epochs'])}: loss {loss:.4f}"))
             fit["record_s"] = round(record_s, 1)
             rounds.append(fit)

@@ -109,3 +109,24 @@ def test_init_needs_a_policy_file_teacher() -> None:
         check_settings({**base, "init": True, "teacher": "heuristic"})
     with pytest.raises(BadArgumentError, match="init"):
         check_settings({**base, "init": "yes"})
+
+
+def test_cloning_after_init_fits_the_value_and_leaves_the_policy_exact(exported: Path) -> None:
+    """With ``[bc] init`` the cloning rounds fit only the value's own parameters: the policy's logits stay the file's
+    to the last bit (the card embedding, shared with the critic, is not moved by the value loss) and the value moves."""
+    import torch as th
+
+    from cardenvs.train.bc import clone, record, start_from_policy
+
+    model = _model(11)
+    start_from_policy(model, str(exported))
+    obs, mask = recorded_observations(GAME, 6, 30)
+    before = _torch_logits(model, obs, mask)
+    with th.no_grad():
+        v0 = model.policy.predict_values(th.as_tensor(obs.astype(np.float32))).numpy().copy()
+    demos = record(GAME, 16, seed=3, teacher=f"ppo:{exported}", batch_games=16)
+    fit = clone(model, demos, epochs=2, batch_size=64, learning_rate=1e-2, value_only=True)
+    np.testing.assert_array_equal(_torch_logits(model, obs, mask), before)
+    with th.no_grad():
+        v1 = model.policy.predict_values(th.as_tensor(obs.astype(np.float32))).numpy()
+    assert not np.allclose(v0, v1) and fit["agreement"] > 0.95
