@@ -56,7 +56,7 @@ def entry_names(layout: Any, layouts: dict[str, Any], game: str, blocks: dict[st
         shape = tuple(f.shape)
         blk = getattr(f, "block", None)
         if blk is None:
-            candidates = [f"{game}_{f.name}", f"{game}_{f.name.rstrip('s')}"] + (
+            candidates = [f"{game}_{f.name}", f"{game}_{f.name.removesuffix('s')}"] + (
                 [blocks[f.name]] if f.name in blocks else [])
             for cand in candidates:
                 sub = layouts.get(cand)
