@@ -8,11 +8,15 @@ so a rule-based kernel never reads the true hidden cards. The view is a copy of 
   instance in a zone named ``*deck*`` or ``*hand*`` (the convention the leak check uses, ``_hideable_zones`` in
   ``cardenvs.testing``), or face down in any other zone (the per-instance ``face_up`` flag is 0, or ``face_down`` is
   1), are pooled, sorted, and dealt back in slot order (zones in layout order, the opponent's decks first put in
-  instance order). An instance whose identity the seat saw (``known`` set, relics) keeps it; per-instance state
+  instance order). An instance whose identity the seat saw (``known`` set, relics; simulfight's ``shown``, named
+  by ``GameSpec.view_known_field``) keeps it; per-instance state
   stays with its instance, as ``hide`` re-deals;
 * the **seat's own unseen cards** are put in a canonical order (instances sorted by card id, then instance, over
   their slots): its decks, whose contents it knows but not their order, and its face-down cards that never reached
-  its hand (``drawn`` is 0: taken from a deck unseen, such as levelneo's level cards and heartbreak's heart);
+  its hand (``drawn`` is 0: taken from a deck unseen, such as levelneo's level cards and heartbreak's heart). A game
+  names the zones where that happens (``GameSpec.view_own_unseen_zones``): a face-down main its owner chose or a
+  card it charged face down is known to it. Deck cards it once held and put back keep their places where nobody
+  shuffled the deck since (``GameSpec.view_keeps_held_deck_cards``, levelneo's mulligan);
 * the **random key** is replaced by a fixed one (no player knows the chance stream), which also marks the row as a
   view for that seat (``is_view``).
 
@@ -55,10 +59,13 @@ def _insertion_sort(a: np.ndarray, n: int) -> None:
 
 @njit(parallel=True, cache=True, nogil=True)
 def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zone_starts: np.ndarray,
-                   zone_widths: np.ndarray, zone_kinds: np.ndarray, deck_list_at: int, max_deck: int, face_at: int,
-                   face_hidden: int, known_at: int, drawn_at: int) -> None:
+                   zone_widths: np.ndarray, zone_kinds: np.ndarray, own_unseen: np.ndarray, deck_list_at: int,
+                   max_deck: int, face_at: int, face_hidden: int, known_at: int, drawn_at: int,
+                   keep_held: int) -> None:
     """``out[i]``: row ``i`` as seat ``players[i]`` may know it (see the module docstring); a row with seat -1 is
-    copied as it is (no one decides there). Zones are compact (``-1`` only after the last card)."""
+    copied as it is (no one decides there). Zones are compact (``-1`` only after the last card). ``own_unseen[z]``:
+    the seat's own face-down cards in plain zone ``z`` that never reached its hand are unknown to it; ``keep_held``:
+    its deck cards it once held stay in place (a deck its owner put them into and nobody shuffled since)."""
     zones = zone_starts.shape[0]
     decks = 0
     for z in range(zones):
@@ -116,7 +123,8 @@ def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zon
                 continue
             m = 0
             for z in range(zones):
-                if z != g and (zone_kinds[z] != ZONE_PLAIN or decks != 1 or face_at < 0 or drawn_at < 0):
+                if z != g and (zone_kinds[z] != ZONE_PLAIN or own_unseen[z] == 0 or decks != 1 or face_at < 0
+                               or drawn_at < 0):
                     continue
                 base = zone_starts[z] + seat * zone_widths[z]
                 for j in range(zone_widths[z]):
@@ -125,8 +133,11 @@ def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zon
                         break
                     if inst >= max_deck:
                         continue
-                    unseen = z == g or (row[face_at + seat * max_deck + inst] == face_hidden
-                                        and row[drawn_at + seat * max_deck + inst] == 0)
+                    held = drawn_at >= 0 and row[drawn_at + seat * max_deck + inst] != 0
+                    if z == g:
+                        unseen = not (keep_held != 0 and held)
+                    else:
+                        unseen = row[face_at + seat * max_deck + inst] == face_hidden and not held
                     if unseen and m < max_deck:
                         slots[m] = base + j
                         keys[m] = row[own + inst] * (max_deck + 1) + inst
@@ -140,9 +151,11 @@ _GEOMETRY: dict[int, tuple[Any, tuple]] = {}
 
 
 def view_geometry(spec: Any) -> tuple:
-    """The kernel's description of ``spec``'s layout: zone starts, widths and kinds (deck, hand, plain), the
-    ``deck_list`` offset, the deck size, the face flag (offset and the value that means face down), the ``known``
-    and ``drawn`` flag offsets (-1 where the layout has none)."""
+    """The kernel's description of ``spec``'s layout: zone starts, widths and kinds (deck, hand, plain), which
+    plain zones hold own cards their owner has not seen (``GameSpec.view_own_unseen_zones``; every plain zone by
+    the convention), the ``deck_list`` offset, the deck size, the face flag (offset and the value that means face
+    down), the ``known`` and ``drawn`` flag offsets (-1 where the layout has none), and whether held deck cards
+    stay (``GameSpec.view_keeps_held_deck_cards``)."""
     layout = spec.state_layout
     hit = _GEOMETRY.get(id(layout))
     if hit is not None and hit[0] is layout:
@@ -152,6 +165,12 @@ def view_geometry(spec: Any) -> tuple:
     widths = np.array([z.shape[1] for z in zones], dtype=np.int64)
     kinds = np.array([ZONE_DECK if "deck" in z.name else ZONE_HAND if "hand" in z.name else ZONE_PLAIN
                       for z in zones], dtype=np.int64)
+    declared = getattr(spec, "view_own_unseen_zones", None)
+    if declared is not None:
+        unknown = set(declared) - {z.name for z in zones}
+        if unknown:
+            raise ValueError(f"{spec.name}: view_own_unseen_zones names no zone of its state: {sorted(unknown)}")
+    own_unseen = np.array([declared is None or z.name in declared for z in zones], dtype=np.int64)
     names = {f.name for f in layout.fields}
     if "face_up" in names:
         face_at, face_hidden = layout.offset("face_up"), 0
@@ -159,10 +178,11 @@ def view_geometry(spec: Any) -> tuple:
         face_at, face_hidden = layout.offset("face_down"), 1
     else:
         face_at, face_hidden = -1, 0
-    known_at = layout.offset("known") if "known" in names else -1
+    known_field = getattr(spec, "view_known_field", "known")
+    known_at = layout.offset(known_field) if known_field in names else -1
     drawn_at = layout.offset("drawn") if "drawn" in names else -1
-    geometry = (starts, widths, kinds, layout.offset("deck_list"), int(spec.max_deck), face_at, face_hidden, known_at,
-                drawn_at)
+    geometry = (starts, widths, kinds, own_unseen, layout.offset("deck_list"), int(spec.max_deck), face_at, face_hidden,
+                known_at, drawn_at, int(bool(getattr(spec, "view_keeps_held_deck_cards", False))))
     _GEOMETRY[id(layout)] = (layout, geometry)
     return geometry
 

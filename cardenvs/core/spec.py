@@ -116,6 +116,17 @@ class GameSpec:
     #: such actions from the block with weights shared by every ``i`` (``[ppo] instance_head``, issue 14); a field
     #: written ``"grid[0]"`` is the first entry along that field's first axis (relics' own half of the grid)
     action_obs_blocks: tuple[tuple[str, str], ...] = ()
+    #: the seat view (``cardenvs.core.seat_view``): the zones whose face-down cards their owner has not seen, unless
+    #: they once reached its hand (levelneo's level cards, heartbreak's heart: both come off the deck unseen); every
+    #: other own card outside the decks is known to its owner (a face-down main it chose, charged cards it put
+    #: there). None: every zone but the hands and decks (the convention for games that declare nothing)
+    view_own_unseen_zones: tuple[str, ...] | None = None
+    #: the seat view: deck cards their owner once held stay where they are (levelneo: the mulligan puts them at the
+    #: bottom and no deck is shuffled after setup); False where decks are shuffled with such cards in them
+    view_keeps_held_deck_cards: bool = False
+    #: the seat view: the per-instance flag that marks an opponent's card outside its decks whose identity both
+    #: players know (relics' ``known``; simulfight's ``shown``, a hand its deck ran out under)
+    view_known_field: str = "known"
     #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)
 

@@ -207,3 +207,54 @@ def test_heuristics_are_honest_on_positions_from_heuristic_play(game_name: str) 
                 samples=found)
     stats = check_honest(batch, agent, np.stack(found), np.random.default_rng(5), HonestStats())
     assert stats.redeals > 20 and stats.changed == 0, stats.examples[:1]
+
+
+#: observation fields with one block per deck instance whose identities the view may relabel among the instances the
+#: seat cannot locate (simulfight's public deck list: which hidden instance is which card is no knowledge)
+RELABELLED = {"simulfight": ("opp_cards",)}
+
+
+def test_the_acting_seat_sees_and_may_do_the_same_in_its_view(game_name: str) -> None:
+    """The view is a state the seat could be in: its own observation and legal actions are those of the true row,
+    for every game, at positions from heuristic play (mulligans, level-ups and re-deals that random play reaches
+    less often). A view that moved a card the seat once held into a zone it cannot see (levelneo: a mulliganed card
+    into a face-down level slot) gives it knowledge it lacks and another action set (Level Burst of a known card)."""
+    from cardenvs.testing import _Seats, make_pilot, play_pilots
+
+    spec = BatchGame(game_name, 1).spec
+    agent = make_pilot(spec, "heuristic", 0, None)
+    batch = BatchGame(game_name, 16, seed=33)
+    found: list[np.ndarray] = []
+    play_pilots(batch, _Seats(agent, agent, 16), 33, 0, 100_000, check=False, sample_every=3, sample_rows=4,
+                samples=found)
+    rows = np.stack(found)
+    rows = rows[rows[:, H_TO_ACT] >= 0]
+    layout = spec.state_layout
+    if spec.view_known_field in {f.name for f in layout.fields}:  # an opponent's hand card both players know: rare
+        marked = rows.copy()                                        # in play (a deck ran out), so planted here
+        for row in marked:
+            opp = 1 - int(row[H_TO_ACT])
+            hand = layout.get(row, "hand")[opp]
+            if hand[0] >= 0:
+                row[layout.offset(spec.view_known_field) + opp * spec.max_deck + hand[0]] = 1
+        rows = np.concatenate([rows, marked])
+    seats = rows[:, H_TO_ACT].astype(np.int32)
+    view = seat_view(spec, rows, seats)
+    obs_true, obs_view = (np.zeros((rows.shape[0], spec.obs_dim), spec.obs_dtype) for _ in range(2))
+    batch.kernels.batch_observe(rows, batch.pool.tables, seats, obs_true)
+    batch.kernels.batch_observe(view, batch.pool.tables, seats, obs_view)
+    mask_true, mask_view = (np.zeros((rows.shape[0], spec.num_actions), np.int8) for _ in range(2))
+    batch.kernels.batch_mask(rows, batch.pool.tables, seats, mask_true)
+    batch.kernels.batch_mask(view, batch.pool.tables, seats, mask_view)
+    for name in RELABELLED.get(game_name, ()):  # compared as a set of blocks: which instance holds which is a label
+        for obs in (obs_true, obs_view):
+            blocks = spec.obs_layout.get(obs, name)  # [M, instances, block] view into obs
+            for i in range(blocks.shape[0]):
+                blocks[i] = blocks[i][np.lexsort(blocks[i].T[::-1])]
+    bad_obs = np.flatnonzero((obs_true != obs_view).any(axis=1))
+    bad_mask = np.flatnonzero((mask_true != mask_view).any(axis=1))
+    assert rows.shape[0] > 100
+    assert bad_mask.size == 0, (f"{game_name}: the view's legal actions differ in {bad_mask.size} of {rows.shape[0]} "
+                                f"positions")
+    assert bad_obs.size == 0, (f"{game_name}: the view's observation differs in {bad_obs.size} of {rows.shape[0]} "
+                               f"positions, at entries {np.flatnonzero(obs_true[bad_obs[0]] != obs_view[bad_obs[0]])}")

@@ -16,6 +16,9 @@ SPEC = declare(
     description="Heartbreak: fighters in Lead and Back-Up, evolve lines, items in stock, Turbo answers; "
                 "break every heart card and the empty heart once more.",
     default_decks=("blaze", "tide"),
+    # what its seat's view keeps (cardenvs.core.seat_view): only face-down heart cards are unseen by their owner too
+    # (HB-H9); its charged cards, face-down stock and face-down Lead it put there itself
+    view_own_unseen_zones=("heart",),
     # the actions numbered by a card's slot or deck instance, with that card's observation block (``[ppo]
     # instance_head``); field[1] is the opponent's side
     action_obs_blocks=(("choose_lead", "lead_options"), ("hand", "hand"), ("target", "field[1]")),

@@ -16,6 +16,10 @@ SPEC = declare(
     description="Level Neo: main character levels up by winning battles; Level Burst; reach Level Neo and win a "
                 "battle.",
     default_decks=("aggro", "control"),
+    # what its seat's view keeps (cardenvs.core.seat_view): only level cards come off the deck unseen by their owner
+    # (its face-down main it chose); the mulligan's cards sit at the bottom of a deck no one shuffles after setup
+    view_own_unseen_zones=("level",),
+    view_keeps_held_deck_cards=True,
 )
 default_decks = SPEC.default_decks
 

@@ -56,6 +56,8 @@ SPEC = declare(
     # action i of these ranges concerns deck instance i, which block i of the observation field describes
     action_obs_blocks=(("play", "my_cards"), ("use", "my_cards"), ("ally", "my_cards"), ("foe", "opp_cards")),
     noop_action=0,
+    # the seat view (cardenvs.core.seat_view) keeps the opponent's hand cards both players know where they are
+    view_known_field="shown",
     extra={
         # a row written from outside must hold values the kernels can follow (row_check.check_rows; cardenvs/core/rows.py)
         "check_rows": check_rows,
