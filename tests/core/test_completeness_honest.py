@@ -194,18 +194,24 @@ def test_check_game_fails_on_a_dropped_observation_slice(monkeypatch: pytest.Mon
                    timing=False, hidden_every=0, replay_games=2, complete_every=3, complete_rows=6)
 
 
+def heuristic_positions(game: str, seed: int, every: int, per_sample: int) -> tuple[BatchGame, object, np.ndarray]:
+    """Positions from 16 heuristic mirrors (``per_sample`` rows every ``every`` decisions), the batch that played them
+    and the heuristic."""
+    from cardenvs.testing import _Seats, make_pilot, play_pilots
+
+    agent = make_pilot(BatchGame(game, 1).spec, "heuristic", 0, None)
+    batch = BatchGame(game, 16, seed=seed)
+    found: list[np.ndarray] = []
+    play_pilots(batch, _Seats(agent, agent, 16), seed, 0, 100_000, check=False, sample_every=every,
+                sample_rows=per_sample, samples=found)
+    return batch, agent, np.stack(found)
+
+
 def test_heuristics_are_honest_on_positions_from_heuristic_play(game_name: str) -> None:
     """Every game's heuristic decides the same after a re-deal of what its seat cannot see (through the seat view,
     as every caller hands it a state)."""
-    from cardenvs.testing import _Seats, make_pilot, play_pilots
-
-    spec = BatchGame(game_name, 1).spec
-    agent = make_pilot(spec, "heuristic", 0, None)
-    batch = BatchGame(game_name, 16, seed=21)
-    found: list[np.ndarray] = []
-    play_pilots(batch, _Seats(agent, agent, 16), 21, 0, 100_000, check=False, sample_every=7, sample_rows=3,
-                samples=found)
-    stats = check_honest(batch, agent, np.stack(found), np.random.default_rng(5), HonestStats())
+    batch, agent, rows = heuristic_positions(game_name, seed=21, every=7, per_sample=3)
+    stats = check_honest(batch, agent, rows, np.random.default_rng(5), HonestStats())
     assert stats.redeals > 20 and stats.changed == 0, stats.examples[:1]
 
 
@@ -219,15 +225,8 @@ def test_the_acting_seat_sees_and_may_do_the_same_in_its_view(game_name: str) ->
     for every game, at positions from heuristic play (mulligans, level-ups and re-deals that random play reaches
     less often). A view that moved a card the seat once held into a zone it cannot see (levelneo: a mulliganed card
     into a face-down level slot) gives it knowledge it lacks and another action set (Level Burst of a known card)."""
-    from cardenvs.testing import _Seats, make_pilot, play_pilots
-
-    spec = BatchGame(game_name, 1).spec
-    agent = make_pilot(spec, "heuristic", 0, None)
-    batch = BatchGame(game_name, 16, seed=33)
-    found: list[np.ndarray] = []
-    play_pilots(batch, _Seats(agent, agent, 16), 33, 0, 100_000, check=False, sample_every=3, sample_rows=4,
-                samples=found)
-    rows = np.stack(found)
+    batch, _, rows = heuristic_positions(game_name, seed=33, every=3, per_sample=4)
+    spec = batch.spec
     rows = rows[rows[:, H_TO_ACT] >= 0]
     layout = spec.state_layout
     if spec.view_known_field in {f.name for f in layout.fields}:  # an opponent's hand card both players know: rare
