@@ -25,7 +25,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH")
+AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH", "search[:N]")
 
 
 def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, trust_pickle: bool = False) -> Agent:
@@ -59,7 +59,25 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, 
         # named on purpose: a policy of an older rules version (same observations and actions) plays, and
         # describe_pilot says its figures predate the rule changes; default_pilot never picks one
         return load(kind[4:], game=game_name, seed=seed, older_rules=True, trust_pickle=trust_pickle)
+    if kind == "search" or kind.startswith("search:"):
+        return _search_agent(game_name, kind, seed, pool)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
+
+
+def _search_agent(game_name: str, kind: str, seed: int | None, pool: Any) -> Agent:
+    """``search[:N]``: flat Monte Carlo search with N rollouts per legal action (agents/search.py), rolled out by the
+    game's default pilot on both sides."""
+    from .search import DEFAULT_ROLLOUTS, SearchAgent
+
+    text = kind.partition(":")[2]
+    if text and not (text.isdigit() and 1 <= int(text) <= 1024):
+        raise BadArgumentError(f"search:N takes a whole number of rollouts from 1 to 1024, got {kind!r}")
+    rollouts = int(text) if text else DEFAULT_ROLLOUTS
+    base = default_pilot(game_name)
+    seed = 0 if seed is None else int(seed)
+    pilot = make_agent(game_name, base, seed=seed + 1, pool=pool)
+    model = make_agent(game_name, base, seed=seed + 2, pool=pool)
+    return SearchAgent(game_name, pilot=pilot, opponent=model, rollouts=rollouts, seed=seed, pool=pool)
 
 
 def default_pilot(game: Any) -> str:
@@ -138,6 +156,14 @@ def describe_pilot(game: Any, kind: str) -> str:
             return text
         except (AttributeError, TypeError, ValueError, OverflowError):
             return f"{where} {name} (its metadata does not say how it was trained)"
+    if kind == "search" or kind.startswith("search:"):
+        from .search import DEFAULT_ROLLOUTS
+
+        text = kind.partition(":")[2]
+        rollouts = int(text) if text.isdigit() else DEFAULT_ROLLOUTS
+        base = default_pilot(game_name)
+        return (f"flat Monte Carlo search, {rollouts} re-dealt rollouts per legal action, both sides rolled out by "
+                f"the {base} pilot ({describe_pilot(game_name, base)})")
     return ""
 
 

@@ -453,3 +453,26 @@ def test_the_forward_pass_runs_numpy_blas_on_one_thread_and_restores_it(exported
         with pytest.raises(BadArgumentError):
             agent.logits(obs[:, :3])
         assert set(blas_threads()) == {2}
+
+
+def test_search_pilot_by_name_rolls_out_the_default_pilot_and_plays_legal_moves() -> None:
+    """``search[:N]`` (agents/search.py): N rollouts per legal action, the game's default pilot on both sides; a bad
+    N is one clear error; its actions are legal and the states it is handed stay as they were."""
+    from cardenvs.agents import default_pilot, describe_pilot, make_agent
+    from cardenvs.agents.search import DEFAULT_ROLLOUTS, SearchAgent
+    from cardenvs.core.batch import BatchGame
+
+    agent = make_agent("divinecross", "search:3", seed=2)
+    assert isinstance(agent, SearchAgent) and agent.rollouts == 3
+    assert make_agent("divinecross", "search").rollouts == DEFAULT_ROLLOUTS
+    assert type(agent.pilot) is type(make_agent("divinecross", default_pilot("divinecross")))
+    assert "3 re-dealt rollouts" in describe_pilot("divinecross", "search:3")
+    for bad in ("search:0", "search:x", "search:-2", "search:5000"):
+        with pytest.raises(BadArgumentError, match="search:N takes a whole number"):
+            make_agent("divinecross", bad)
+    batch = BatchGame("divinecross", 6, seed=5)
+    states = batch.states.copy()
+    mask = batch.legal_mask()
+    acts = agent.act(batch.observe(), mask, batch.states, batch.to_act.copy())
+    assert np.all(mask[np.arange(6), acts] == 1)
+    assert np.array_equal(batch.states, states)
