@@ -59,7 +59,7 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, 
         # named on purpose: a policy of an older rules version (same observations and actions) plays, and
         # describe_pilot says its figures predate the rule changes; default_pilot never picks one
         return load(kind[4:], game=game_name, seed=seed, older_rules=True, trust_pickle=trust_pickle)
-    if kind == "search" or kind.startswith("search:"):
+    if _is_search(kind):
         return _search_agent(game_name, kind, seed, pool)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
 
@@ -67,17 +67,30 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, 
 def _search_agent(game_name: str, kind: str, seed: int | None, pool: Any) -> Agent:
     """``search[:N]``: flat Monte Carlo search with N rollouts per legal action (agents/search.py), rolled out by the
     game's default pilot on both sides."""
-    from .search import DEFAULT_ROLLOUTS, SearchAgent
+    from .search import SearchAgent
 
-    text = kind.partition(":")[2]
-    if text and not (text.isdigit() and 1 <= int(text) <= 1024):
-        raise BadArgumentError(f"search:N takes a whole number of rollouts from 1 to 1024, got {kind!r}")
-    rollouts = int(text) if text else DEFAULT_ROLLOUTS
+    rollouts = _search_rollouts(kind)
     base = default_pilot(game_name)
     seed = 0 if seed is None else int(seed)
     pilot = make_agent(game_name, base, seed=seed + 1, pool=pool)
     model = make_agent(game_name, base, seed=seed + 2, pool=pool)
     return SearchAgent(game_name, pilot=pilot, opponent=model, rollouts=rollouts, seed=seed, pool=pool)
+
+
+def _is_search(kind: str) -> bool:
+    return kind == "search" or kind.startswith("search:")
+
+
+def _search_rollouts(kind: str) -> int:
+    """N of ``search[:N]`` (the default without ``:N``), or one clear error."""
+    from .search import DEFAULT_ROLLOUTS
+
+    text = kind.partition(":")[2]
+    if not text:
+        return DEFAULT_ROLLOUTS
+    if not (text.isdigit() and 1 <= int(text) <= 1024):
+        raise BadArgumentError(f"search:N takes a whole number of rollouts from 1 to 1024, got {kind!r}")
+    return int(text)
 
 
 def default_pilot(game: Any) -> str:
@@ -156,11 +169,11 @@ def describe_pilot(game: Any, kind: str) -> str:
             return text
         except (AttributeError, TypeError, ValueError, OverflowError):
             return f"{where} {name} (its metadata does not say how it was trained)"
-    if kind == "search" or kind.startswith("search:"):
-        from .search import DEFAULT_ROLLOUTS
-
-        text = kind.partition(":")[2]
-        rollouts = int(text) if text.isdigit() else DEFAULT_ROLLOUTS
+    if _is_search(kind):
+        try:
+            rollouts = _search_rollouts(kind)
+        except BadArgumentError:  # a report describes pilots that were made; a malformed name has nothing to say
+            return ""
         base = default_pilot(game_name)
         return (f"flat Monte Carlo search, {rollouts} re-dealt rollouts per legal action, both sides rolled out by "
                 f"the {base} pilot ({describe_pilot(game_name, base)})")
