@@ -165,11 +165,7 @@ def view_geometry(spec: Any) -> tuple:
     widths = np.array([z.shape[1] for z in zones], dtype=np.int64)
     kinds = np.array([ZONE_DECK if "deck" in z.name else ZONE_HAND if "hand" in z.name else ZONE_PLAIN
                       for z in zones], dtype=np.int64)
-    declared = getattr(spec, "view_own_unseen_zones", None)
-    if declared is not None:
-        unknown = set(declared) - {z.name for z in zones}
-        if unknown:
-            raise ValueError(f"{spec.name}: view_own_unseen_zones names no zone of its state: {sorted(unknown)}")
+    declared = getattr(spec, "view_own_unseen_zones", None)  # its names were checked when the spec was declared
     own_unseen = np.array([declared is None or z.name in declared for z in zones], dtype=np.int64)
     names = {f.name for f in layout.fields}
     if "face_up" in names:

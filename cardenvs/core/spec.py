@@ -134,6 +134,27 @@ class GameSpec:
         if np.dtype(self.obs_layout.dtype_scalar) not in OBS_DTYPES:
             raise ValueError(f"{self.name}: the observation layout's dtype_scalar must be one of "
                              f"{', '.join(d.name for d in OBS_DTYPES)}, not {np.dtype(self.obs_layout.dtype_scalar).name}")
+        self._check_seat_view_fields()
+
+    def _check_seat_view_fields(self) -> None:
+        """The seat view's fields name parts of the state layout: checked here, when the game is declared, so a typo
+        fails at import rather than at the first agent's view (or never, where no agent asks for one)."""
+        zones = {z.name: z for z in self.state_layout.zones}
+        declared = self.view_own_unseen_zones
+        if declared is not None:
+            if isinstance(declared, str) or not all(isinstance(name, str) for name in declared):
+                raise ValueError(f"{self.name}: view_own_unseen_zones must be a tuple of zone names, got {declared!r}")
+            unknown = sorted(set(declared) - set(zones))
+            if unknown:
+                raise ValueError(f"{self.name}: view_own_unseen_zones names no zone of its state: {unknown} (its zones: "
+                                 f"{', '.join(zones)})")
+            not_plain = sorted(n for n in declared if "deck" in n or "hand" in n)
+            if not_plain:
+                raise ValueError(f"{self.name}: view_own_unseen_zones names {not_plain}: decks and hands are never "
+                                 "known to the view by zone (a deck is re-dealt, a hand is its owner's)")
+        fields_ = {f.name for f in self.state_layout.fields}
+        if self.view_known_field != "known" and self.view_known_field not in fields_:
+            raise ValueError(f"{self.name}: view_known_field {self.view_known_field!r} is no field of its state layout")
 
     def __reduce__(self):
         """Pickled (and deep-copied) by name: a registered game's spec is the registry's one object, kernels

@@ -108,3 +108,24 @@ def test_a_spec_observation_is_float32_or_a_compact_integer_dtype() -> None:
     for dtype in (np.int32, np.float64):
         with pytest.raises(ValueError, match="dtype_scalar must be one of float32, int8, uint8, int16"):
             dataclasses.replace(spec, obs_layout=Layout(lay.name, lay.fields, dtype_scalar=dtype))
+
+
+def test_the_seat_view_fields_are_checked_where_the_game_is_declared() -> None:
+    """Issue 38: ``view_own_unseen_zones`` and ``view_known_field`` name parts of the state; a name that is not there
+    (or a deck or hand, which the view never treats by zone) is refused when the spec is built, not at an agent's
+    first view. The shipped declarations pass."""
+    import dataclasses
+
+    import cardenvs
+
+    level = cardenvs.get_game("levelneo")
+    assert dataclasses.replace(level, view_own_unseen_zones=("level",)).view_own_unseen_zones == ("level",)
+    for bad, message in ((("levle",), "names no zone of its state: \\['levle'\\]"),
+                         ("level", "must be a tuple of zone names"),
+                         (("deck",), "decks and hands are never known")):
+        with pytest.raises(ValueError, match=message):
+            dataclasses.replace(level, view_own_unseen_zones=bad)
+    simul = cardenvs.get_game("simulfight")
+    assert dataclasses.replace(simul, view_known_field="shown").view_known_field == "shown"
+    with pytest.raises(ValueError, match="view_known_field 'shwon' is no field"):
+        dataclasses.replace(simul, view_known_field="shwon")

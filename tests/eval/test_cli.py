@@ -218,3 +218,16 @@ def test_no_help_page_shows_a_doubled_percent_sign() -> None:
     walk(build_parser())
     assert len(pages) > 8, [p for p, _ in pages]
     assert [p for p, text in pages if "%%" in text] == []
+
+
+def test_a_search_pilot_is_announced_as_slow_before_the_games(capsys) -> None:
+    """A search pilot costs thousands of games per game: eval says so on stderr before it plays, once per pilot,
+    and says nothing for the fast pilots."""
+    from cardenvs.cli.eval import warn_slow_pilots
+
+    warn_slow_pilots(["heuristic", "random", "ppo"])
+    assert capsys.readouterr().err == ""
+    warn_slow_pilots(["search:4", "heuristic", "search:4", "search"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "search:4 plays each legal action of every decision to the end 4 times" in lines[0]
+    assert "try --games 2 first" in lines[1] and "8 times" in lines[1]
