@@ -250,6 +250,9 @@ class NumpyPolicy:
     """
 
     inputs_read_only = True  # act() never writes to obs or mask: tournaments may pass their buffers uncopied
+    # decides from the observation and mask alone: callers build no seat view of the states for it (heartbreak's
+    # round robin spent a tenth of its time viewing rows the policy never read)
+    reads_state = False
 
     def __init__(self, hidden: list[tuple[np.ndarray, np.ndarray]], action: tuple[np.ndarray, np.ndarray],
                  activation: str = "tanh", meta: dict | None = None, name: str = "ppo", deterministic: bool = True,
@@ -926,6 +929,8 @@ def load_npz(path: str | Path, game: Any = None, seed: int | None = None, determ
 # ----- SB3 models -------------------------------------------------------------------------------------------------
 class PolicyAgent:
     """Batched agent over a MaskablePPO model; ``deterministic=False`` samples from the policy instead."""
+
+    reads_state = False  # the model reads the observation and mask only
 
     def __init__(self, model: Any, name: str = "ppo", deterministic: bool = True, seed: int | None = None) -> None:
         self.model = model
