@@ -158,7 +158,9 @@ def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_ta
     (a compact integer ``obs`` is its own ``bits``), and a block whose eight words OR to 0 is all zeros and skipped
     without a branch per value (the scan is most of a narrow layer's time: 2.26 -> 1.87 us per levelneo row at 64
     wide, the same sums in the same order). Compact rows are read as stored: their divisors are folded into
-    ``rest_w`` and ``slot_tables`` (card ids are stored unscaled); Numba compiles one version per row dtype.
+    ``rest_w`` and ``slot_tables`` (card ids are stored unscaled); Numba compiles one version per row dtype. A slot
+    that holds no card (id 0) adds nothing: ``NumpyPolicy`` passes ``slot_tables`` less each slot's id-0 row and adds
+    those rows to ``bias`` once at load (relics' first layer 25% faster; the sums agree to float rounding).
     """
     n_ids = slot_tables.shape[1]
     hidden = bias.shape[0]
@@ -187,6 +189,8 @@ def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_ta
                             acc[k] += v * rest_w[r, k]
         for s in range(card_idx.shape[0]):
             c = min(max(int(np.rint(np.float64(row[card_idx[s]]))), 0), n_ids - 1)
+            if c == 0:  # no card: its row is in ``bias`` (most slots of a row are empty: relics 116 of 142)
+                continue
             for k in range(hidden):
                 acc[k] += slot_tables[s, c, k]
         for k in range(hidden):
@@ -312,24 +316,27 @@ class NumpyPolicy:
         return d.astype(np.float32)
 
     def _first_layer_arrays(self) -> tuple[np.ndarray, ...]:
-        """``sparse_first_layer``'s arguments: the first layer split into the rows of plain observation values and,
-        per card-id slot, the embedding table pushed through that slot's rows; a compact observation's divisors
-        folded into the plain rows (weight row j / divisor of position j)."""
-        w, _ = self.hidden[0]
+        """``sparse_first_layer``'s arguments after the rows: the first layer split into the rows of plain
+        observation values and, per card-id slot, the embedding table pushed through that slot's rows, then the bias;
+        a compact observation's divisors folded into the plain rows (weight row j / divisor of position j); each
+        slot's "no card" row (id 0) taken out of its table and added to the bias, so an empty slot adds nothing."""
+        w, bias = self.hidden[0]
         if self.embed is None:
             if self.divisors is not None:
                 w = np.ascontiguousarray(w / self.divisors[:, None], dtype=np.float32)
             return (np.arange(w.shape[0], dtype=np.int64), w, np.zeros(0, np.int64),
-                    np.zeros((0, 1, w.shape[1]), np.float32))
+                    np.zeros((0, 1, w.shape[1]), np.float32), bias)
         rest_idx, card_idx, table = self.embed["rest_idx"], self.embed["card_idx"], self.embed["table"]
         n_rest, dim = len(rest_idx), table.shape[1]
         slot_w = w[n_rest:].reshape(len(card_idx), dim, w.shape[1])
-        slot_tables = np.ascontiguousarray(np.einsum("cd,sdh->sch", table, slot_w), dtype=np.float32)
+        slot_tables = np.einsum("cd,sdh->sch", table, slot_w)
+        bias = (bias + slot_tables[:, 0, :].sum(axis=0)).astype(np.float32)
+        slot_tables = np.ascontiguousarray(slot_tables - slot_tables[:, :1, :], dtype=np.float32)
         # position -> weight row; rest_idx ascends (train.features.plain_indices), so the adds keep their order
         rest_row = np.full(n_rest + len(card_idx), -1, dtype=np.int64)
         rest_row[rest_idx] = np.arange(n_rest)
         rest_w = w[:n_rest] if self.divisors is None else w[:n_rest] / self.divisors[rest_idx][:, None]
-        return rest_row, np.ascontiguousarray(rest_w, dtype=np.float32), card_idx, slot_tables
+        return rest_row, np.ascontiguousarray(rest_w, dtype=np.float32), card_idx, slot_tables, bias
 
     @property
     def obs_dim(self) -> int:
@@ -384,7 +391,7 @@ class NumpyPolicy:
             x = np.empty((len(rows), self.hidden[0][1].shape[0]), dtype=np.float32)
             # row slices on the batch core's threads (cardenvs.core.threads): the first layer is most of the pilot
             bits = obs.view(np.uint32) if obs.dtype == np.float32 else obs  # an integer value is its own bits
-            split_rows(sparse_first_layer, (rows, x), (obs, bits, *self._first, self.hidden[0][1]))
+            split_rows(sparse_first_layer, (rows, x), (obs, bits, *self._first))
         for k, (w, b) in enumerate(self.hidden):
             if k > 0:
                 x = x @ w
