@@ -180,6 +180,17 @@ def describe_pilot(game: Any, kind: str) -> str:
     return ""
 
 
+def slow_pilot_note(kind: str) -> str | None:
+    """One sentence for a user about to play games with ``kind`` when it is far slower than the other pilots (a
+    search pilot plays thousands of games per game it pilots), else None."""
+    if not _is_search(kind):
+        return None
+    n = _search_rollouts(kind)
+    return (f"{kind} plays each legal action of every decision to the end {n} time{'s' if n > 1 else ''} with the "
+            "default pilot, thousands of times slower than that pilot (search:4 took about 18 s a levelneo game and "
+            "80 s a relics game on 2 cores): try --games 2 first")
+
+
 def _short_commit(commit: Any) -> str:
     text = str(commit or "?")
     return text[:7] + ("+dirty" if text.endswith("+dirty") else "")
@@ -207,4 +218,5 @@ def load(path: str, game: str | None = None, seed: int | None = None, trust_pick
     return _load(path, game=game, seed=seed, trust_pickle=trust_pickle)
 
 
-__all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "describe_pilot", "load", "masked_uniform"]
+__all__ = ["Agent", "RandomAgent", "make_agent", "default_pilot", "describe_pilot", "load", "masked_uniform",
+           "slow_pilot_note"]

@@ -80,17 +80,14 @@ def add_parser(sub: Any) -> None:
 
 
 def warn_slow_pilots(pilots: Any) -> None:
-    """One line on stderr, before any game, for a search pilot: it plays thousands of games per game it pilots, so a
-    default-sized round robin would take hours where the heuristic takes seconds."""
-    from ..agents import _is_search, _search_rollouts
+    """One line on stderr per slow pilot, before any game (a search pilot: a default-sized round robin would take
+    hours where the heuristic takes seconds)."""
+    from ..agents import slow_pilot_note
 
     for kind in dict.fromkeys(pilots):
-        if _is_search(kind):
-            n = _search_rollouts(kind)
-            print(terminal(f"{PROG} eval: {kind} plays each legal action of every decision to the end {n} time"
-                           f"{'s' if n > 1 else ''} with the default pilot, thousands of times slower than that "
-                           "pilot (search:4 took about 18 s a levelneo game and 80 s a relics game on 2 cores): "
-                           "try --games 2 first"), file=sys.stderr)
+        note = slow_pilot_note(kind)
+        if note:
+            print(terminal(f"{PROG} eval: {note}"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
