@@ -188,7 +188,7 @@ def slow_pilot_note(kind: str) -> str | None:
     n = _search_rollouts(kind)
     return (f"{kind} plays each legal action of every decision to the end {n} time{'s' if n > 1 else ''} with the "
             "default pilot, thousands of times slower than that pilot (search:4 took about 18 s a levelneo game and "
-            "80 s a relics game on 2 cores): try --games 2 first")
+            "80 s a relics game on 2 cores)")
 
 
 def _short_commit(commit: Any) -> str:

@@ -87,7 +87,7 @@ def warn_slow_pilots(pilots: Any) -> None:
     for kind in dict.fromkeys(pilots):
         note = slow_pilot_note(kind)
         if note:
-            print(terminal(f"{PROG} eval: {note}"), file=sys.stderr)
+            print(terminal(f"{PROG} eval: {note}: try --games 2 first"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
