@@ -206,9 +206,11 @@ def is_view(states: np.ndarray, players: np.ndarray) -> bool:
     live = seats >= 0
     if not live.any():
         return True
-    rows = np.asarray(states)[live]
-    return bool((rows[:, H_RNG_KEY_LO] == VIEW_KEY_LO).all() and (rows[:, H_RNG_KEY_HI] == VIEW_KEY_HI).all()
-                and (rows[:, H_RNG_COUNTER] == VIEW_COUNTER - seats[live]).all())
+    rows = np.asarray(states)
+    # the three header columns first, then the live rows: indexing the rows first copied every live row whole
+    # (10-11 KB each in heartbreak and relics), which cost a heuristic pilot as much as building the view itself
+    return bool((rows[:, H_RNG_KEY_LO][live] == VIEW_KEY_LO).all() and (rows[:, H_RNG_KEY_HI][live] == VIEW_KEY_HI).all()
+                and (rows[:, H_RNG_COUNTER][live] == VIEW_COUNTER - seats[live]).all())
 
 
 def agent_states(agent: Any, spec: Any, states: np.ndarray, players: np.ndarray) -> np.ndarray | None:
