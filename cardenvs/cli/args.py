@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from typing import Any, Callable, Sequence
 
 from ..core.errors import BadArgumentError, CardenvsError
+from ..core.escaping import terminal
 
 __all__ = ["EXIT_USAGE", "PROG", "Parser", "Passthrough", "UsageError", "add_trust_pickle", "bootstrap_count",
            "check_pilots", "even_games", "finite_float", "fraction", "positive_int", "seed_type", "trust_pickled",
-           "usage_error"]
+           "usage_error", "warn_slow_pilots"]
 
 PROG = "cardenvs"
 EXIT_USAGE = 2
@@ -127,6 +129,16 @@ def check_pilots(game: str, pilots: Sequence[str]) -> None:
             raise
         except (ImportError, OSError, ValueError) as exc:
             raise BadArgumentError(f"cannot load pilot {kind!r}: {exc}") from None
+
+
+def warn_slow_pilots(command: str, pilots: Sequence[str], hint: str = "") -> None:
+    """One line on stderr per slow pilot (``agents.slow_pilot_note``: a search pilot), before the command's games."""
+    from ..agents import slow_pilot_note
+
+    for kind in dict.fromkeys(pilots):
+        note = slow_pilot_note(kind)
+        if note:
+            print(terminal(f"{PROG} {command}: {note}{hint}"), file=sys.stderr)
 
 
 class Passthrough:

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadArgumentError
 from ..core.escaping import terminal
 from ..core.registry import get_game
-from .args import PROG, add_trust_pickle, seed_type, trust_pickled
+from .args import add_trust_pickle, seed_type, trust_pickled, warn_slow_pilots
 
 __all__ = ["add_parser", "run"]
 
@@ -91,16 +90,14 @@ def run(args: argparse.Namespace) -> int:
         make_agent(spec.name, args.pilot)
     pool = [Path(p) for p in args.pool] if args.pool else None
     if not args.quiet:  # who plays, before the games: the first line, as eval's
-        from ..agents import describe_pilot, slow_pilot_note
+        from ..agents import describe_pilot
         from ..eval.report import pilot_line
 
         note = ", ".join(x for x in (describe_pilot(spec.name, args.pilot),
                                      "default: the strongest available" if chosen else "") if x)
         print(terminal(f"{spec.name}: " + pilot_line({"config": {"pilots": [args.pilot]},
                                                       "pilot_notes": {args.pilot: note}})), flush=True)
-        slow = slow_pilot_note(args.pilot)
-        if slow:
-            print(terminal(f"{PROG} balance: {slow}"), file=sys.stderr)
+        warn_slow_pilots("balance", [args.pilot])
     with RichProgress(f"{spec.name} balance", console=Console(stderr=True), disable=args.quiet) as bar:
         result = balance_report(spec, args.decks, None if chosen else args.pilot, args.seed, pool, opponents=args.opponents,
                                 pairs=args.pairs, strong_reports=list(args.strong), z=args.z, progress=bar,

@@ -11,7 +11,8 @@ from typing import Any
 from ..core.errors import BadArgumentError, CardenvsError, DeckError
 from ..core.escaping import terminal
 from ..core.registry import available_games, get_game
-from .args import EXIT_USAGE, PROG, add_trust_pickle, positive_int, seed_type, trust_pickled, usage_error
+from .args import (EXIT_USAGE, PROG, add_trust_pickle, positive_int, seed_type, trust_pickled, usage_error,
+                   warn_slow_pilots)
 
 __all__ = ["add_parser", "run_list", "run_optimize", "run_random", "run_validate"]
 
@@ -266,7 +267,7 @@ def run_optimize(args: argparse.Namespace) -> int:
     if args.candidates < 1 or args.round_pairs < 1 or args.confirm < 0:
         raise BadArgumentError("--candidates and --round-pairs must be positive, --confirm 0 or more")
     check_elo1(args.elo1, "--elo1")
-    from ..agents import default_pilot, describe_pilot, slow_pilot_note
+    from ..agents import default_pilot, describe_pilot
 
     chosen = args.pilot is None  # eval's and balance's default pilot too (issue 38 step 7)
     pilot = default_pilot(spec.name) if chosen else args.pilot
@@ -290,9 +291,7 @@ def run_optimize(args: argparse.Namespace) -> int:
                                      "default: the strongest available" if chosen else "") if x)
         print(terminal(f"{spec.name}: " + pilot_line({"config": {"pilots": [pilot]}, "pilot_notes": {pilot: note}})),
               flush=True)
-        slow = slow_pilot_note(pilot)
-        if slow:
-            print(terminal(f"{PROG} decks optimize: {slow}"), file=sys.stderr)
+        warn_slow_pilots("decks optimize", [pilot])
     backend = make_backend(args.backend, address=args.address, workers=args.workers) if args.backend == "ray" else None
     try:
         with RichProgress(f"{spec.name} deck search", console=Console(stderr=True), disable=args.quiet) as bar:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.errors import BadArgumentError
 from ..core.escaping import terminal
+from .args import warn_slow_pilots as shared_warn_slow_pilots
 from .args import (
     PROG, add_trust_pickle, bootstrap_count, check_pilots, even_games, finite_float, fraction, positive_int, seed_type,
     trust_pickled,
@@ -80,14 +81,9 @@ def add_parser(sub: Any) -> None:
 
 
 def warn_slow_pilots(pilots: Any) -> None:
-    """One line on stderr per slow pilot, before any game (a search pilot: a default-sized round robin would take
-    hours where the heuristic takes seconds)."""
-    from ..agents import slow_pilot_note
-
-    for kind in dict.fromkeys(pilots):
-        note = slow_pilot_note(kind)
-        if note:
-            print(terminal(f"{PROG} eval: {note}: try --games 2 first"), file=sys.stderr)
+    """:func:`.args.warn_slow_pilots` for eval, with its hint (a search pilot: hours where the heuristic takes
+    seconds)."""
+    shared_warn_slow_pilots("eval", pilots, ": try --games 2 first")
 
 
 def run(args: argparse.Namespace) -> int:

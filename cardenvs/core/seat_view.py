@@ -147,6 +147,12 @@ def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zon
                 view[slots[k]] = keys[k] % (max_deck + 1)
 
 
+def zone_kind(name: str) -> int:
+    """How the view treats a zone, from the layout's naming convention: ``ZONE_DECK`` (``*deck*``: re-dealt),
+    ``ZONE_HAND`` (``*hand*``: its owner's), else ``ZONE_PLAIN``. ``GameSpec`` checks its view fields with it too."""
+    return ZONE_DECK if "deck" in name else ZONE_HAND if "hand" in name else ZONE_PLAIN
+
+
 _GEOMETRY: dict[int, tuple[Any, tuple]] = {}
 
 
@@ -163,8 +169,7 @@ def view_geometry(spec: Any) -> tuple:
     zones = layout.zones
     starts = np.array([layout.offset(z.name) for z in zones], dtype=np.int64)
     widths = np.array([z.shape[1] for z in zones], dtype=np.int64)
-    kinds = np.array([ZONE_DECK if "deck" in z.name else ZONE_HAND if "hand" in z.name else ZONE_PLAIN
-                      for z in zones], dtype=np.int64)
+    kinds = np.array([zone_kind(z.name) for z in zones], dtype=np.int64)
     declared = getattr(spec, "view_own_unseen_zones", None)  # its names were checked when the spec was declared
     own_unseen = np.array([declared is None or z.name in declared for z in zones], dtype=np.int64)
     names = {f.name for f in layout.fields}

@@ -139,7 +139,9 @@ class GameSpec:
     def _check_seat_view_fields(self) -> None:
         """The seat view's fields name parts of the state layout: checked here, when the game is declared, so a typo
         fails at import rather than at the first agent's view (or never, where no agent asks for one)."""
-        zones = {z.name: z for z in self.state_layout.zones}
+        from .seat_view import ZONE_PLAIN, zone_kind  # the view's own zone convention (here: no import circle)
+
+        zones = [z.name for z in self.state_layout.zones]
         declared = self.view_own_unseen_zones
         if declared is not None:
             if isinstance(declared, str) or not all(isinstance(name, str) for name in declared):
@@ -148,7 +150,7 @@ class GameSpec:
             if unknown:
                 raise ValueError(f"{self.name}: view_own_unseen_zones names no zone of its state: {unknown} (its zones: "
                                  f"{', '.join(zones)})")
-            not_plain = sorted(n for n in declared if "deck" in n or "hand" in n)
+            not_plain = sorted(n for n in declared if zone_kind(n) != ZONE_PLAIN)
             if not_plain:
                 raise ValueError(f"{self.name}: view_own_unseen_zones names {not_plain}: decks and hands are never "
                                  "known to the view by zone (a deck is re-dealt, a hand is its owner's)")
