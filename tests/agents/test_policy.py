@@ -11,6 +11,7 @@ import cardenvs
 from cardenvs.agents import make_agent
 from cardenvs.agents import policy as policy_mod
 from cardenvs.core.errors import BadArgumentError
+from cardenvs.core.threads import PARALLEL_MIN_ROWS
 from cardenvs.testing import recorded_observations
 from cardenvs.train.evaluate import play_match
 
@@ -32,6 +33,13 @@ def saved_model(tmp_path_factory) -> Path:
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16, 16], **_scaled()})
     model.learn(256)  # a few hundred steps: the weights move away from their initial values
+    import torch
+
+    with torch.no_grad():  # biases start at 0 and barely move in 256 steps: give them values a forward pass must add
+        gen = torch.Generator().manual_seed(0)
+        for name, param in model.policy.named_parameters():
+            if name.endswith("bias"):
+                param.add_(0.2 * torch.randn(param.shape, generator=gen))
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
     model.save(path)
     policy_mod.trust_pickle_file(path)  # this process wrote it: SB3 zips load only when trusted (issue 43)
@@ -95,8 +103,9 @@ def exported(saved_model: Path, tmp_path_factory) -> Path:
 def test_numpy_forward_pass_equals_the_torch_policy(saved_model: Path, exported: Path) -> None:
     import torch
 
-    obs, masks = _recorded_observations()
-    assert len(obs) > 50
+    obs, masks = _recorded_observations(40, 12)
+    # enough rows that the first layer and the dense layers run as row slices on the batch core's threads
+    assert len(obs) >= PARALLEL_MIN_ROWS
     model = policy_mod.load_model(saved_model)
     with torch.no_grad():
         dist = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool))
