@@ -41,7 +41,7 @@ def sweep(game: str, pilots: tuple[str, str], games: int, seed: int = 2026) -> d
             idx = np.flatnonzero((who >= 0) & ((who == seat_a) == (j == 0)))
             if idx.size:
                 if hasattr(agent, "kernel"):  # a heuristic: no fallback, so that its illegal choice shows
-                    out[idx] = agent.act(obs[idx], mask[idx], seat_view(spec, g.states[idx], who[idx]), who[idx],
+                    out[idx] = agent.act(obs[idx], mask[idx], seat_view(spec, g.states, who[idx], rows=idx), who[idx],
                                          fallback=False)
                 else:
                     out[idx] = agent.act(obs[idx], mask[idx])

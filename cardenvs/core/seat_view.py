@@ -58,12 +58,14 @@ def _insertion_sort(a: np.ndarray, n: int) -> None:
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zone_starts: np.ndarray,
+def seat_view_rows(states: np.ndarray, rows: np.ndarray, players: np.ndarray, out: np.ndarray, zone_starts: np.ndarray,
                    zone_widths: np.ndarray, zone_kinds: np.ndarray, own_unseen: np.ndarray, deck_list_at: int,
                    max_deck: int, face_at: int, face_hidden: int, known_at: int, drawn_at: int,
                    keep_held: int) -> None:
-    """``out[i]``: row ``i`` as seat ``players[i]`` may know it (see the module docstring); a row with seat -1 is
-    copied as it is (no one decides there). Zones are compact (``-1`` only after the last card). ``own_unseen[z]``:
+    """``out[i]``: row ``rows[i]`` of ``states`` as seat ``players[i]`` may know it (see the module docstring); a
+    row with seat -1 is copied as it is (no one decides there). The rows are read in place by index, so a caller
+    with some live games among many makes no copy of them first (heartbreak's 10 KB rows: that copy cost a
+    heuristic pilot as much as the view). Zones are compact (``-1`` only after the last card). ``own_unseen[z]``:
     the seat's own face-down cards in plain zone ``z`` that never reached its hand are unknown to it; ``keep_held``:
     its deck cards it once held stay in place (a deck its owner put them into and nobody shuffled since)."""
     zones = zone_starts.shape[0]
@@ -71,8 +73,8 @@ def seat_view_rows(states: np.ndarray, players: np.ndarray, out: np.ndarray, zon
     for z in range(zones):
         if zone_kinds[z] == ZONE_DECK:
             decks += 1
-    for i in prange(states.shape[0]):
-        row = states[i]
+    for i in prange(rows.shape[0]):
+        row = states[rows[i]]
         view = out[i]
         view[:] = row
         seat = players[i]
@@ -188,19 +190,28 @@ def view_geometry(spec: Any) -> tuple:
     return geometry
 
 
-def seat_view(spec: Any, states: np.ndarray, players: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """``int32[M, W]``: each row of ``states`` as seat ``players[i]`` may know it (rows with seat -1 copied as
-    they are). ``states`` is never written; ``out`` (``int32[M, W]``, contiguous) is reused when given."""
+def seat_view(spec: Any, states: np.ndarray, players: np.ndarray, out: np.ndarray | None = None,
+              rows: np.ndarray | None = None) -> np.ndarray:
+    """``int32[M, W]``: each row of ``states`` (or of ``states[rows]``, read in place) as seat ``players[i]`` may
+    know it (rows with seat -1 copied as they are). ``states`` is never written; ``out`` (``int32[M, W]``,
+    contiguous) is reused when given."""
     states = np.ascontiguousarray(states, dtype=np.int32)
     if states.ndim != 2 or states.shape[1] != spec.state_layout.size:
         raise ValueError(f"states must be int32[M, {spec.state_layout.size}] rows of {spec.name}, got "
                          f"{list(states.shape)}")
+    if rows is None:
+        rows = np.arange(states.shape[0], dtype=np.int64)
+    else:
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
+        if rows.size and (rows.min() < 0 or rows.max() >= states.shape[0]):
+            raise ValueError(f"rows must index the {states.shape[0]} rows of states, got {rows.min()}..{rows.max()}")
     seats = np.ascontiguousarray(players, dtype=np.int32).reshape(-1)
-    if seats.shape[0] != states.shape[0]:
-        raise ValueError(f"players must hold one seat per row ({states.shape[0]}), got {seats.shape[0]}")
-    if out is None or out.shape != states.shape or out.dtype != np.int32 or not out.flags.c_contiguous:
-        out = np.empty_like(states)
-    seat_view_rows(states, seats, out, *view_geometry(spec))
+    if seats.shape[0] != rows.shape[0]:
+        raise ValueError(f"players must hold one seat per row ({rows.shape[0]}), got {seats.shape[0]}")
+    shape = (rows.shape[0], states.shape[1])
+    if out is None or out.shape != shape or out.dtype != np.int32 or not out.flags.c_contiguous:
+        out = np.empty(shape, dtype=np.int32)
+    seat_view_rows(states, rows, seats, out, *view_geometry(spec))
     return out
 
 
@@ -218,9 +229,11 @@ def is_view(states: np.ndarray, players: np.ndarray) -> bool:
                 and (rows[:, H_RNG_COUNTER][live] == VIEW_COUNTER - seats[live]).all())
 
 
-def agent_states(agent: Any, spec: Any, states: np.ndarray, players: np.ndarray) -> np.ndarray | None:
-    """What a caller hands ``agent.act`` as its ``states``: the seat view of ``states`` for ``players``, or None for
-    an agent that declares it reads no state (``reads_state = False``: it decides from the observation and mask)."""
+def agent_states(agent: Any, spec: Any, states: np.ndarray, players: np.ndarray,
+                 rows: np.ndarray | None = None) -> np.ndarray | None:
+    """What a caller hands ``agent.act`` as its ``states``: the seat view of ``states`` (or of ``states[rows]``,
+    read in place) for ``players``, or None for an agent that declares it reads no state (``reads_state = False``:
+    it decides from the observation and mask)."""
     if not getattr(agent, "reads_state", True):
         return None
-    return seat_view(spec, states, players)
+    return seat_view(spec, states, players, rows=rows)

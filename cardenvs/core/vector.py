@@ -153,7 +153,7 @@ class SeatedBatch:
             for slot in np.unique(self.opponent_of[waiting]):
                 rows = np.flatnonzero(waiting & (self.opponent_of == slot))
                 agent = self._opponent_agents[slot]
-                chosen = agent.act(obs[rows], mask[rows], agent_states(agent, self.spec, states[rows], players[rows]),
+                chosen = agent.act(obs[rows], mask[rows], agent_states(agent, self.spec, states, players[rows], rows=rows),
                                    players[rows])
                 try:
                     actions[rows] = int_array(chosen, "opponent actions", len(rows))

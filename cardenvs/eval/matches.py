@@ -267,7 +267,7 @@ def play_chunk(game: str | GameSpec, entries: Sequence[Entry], chunk: Chunk, pro
                 actions[sub] = agent.act_rows(obs, mask, sub, sub_seats)
             else:
                 actions[sub] = agent.act(None if obs is None else obs[sub], mask[sub],
-                                         agent_states(agent, spec, batch.states[sub], sub_seats), sub_seats)
+                                         agent_states(agent, spec, batch.states, sub_seats, rows=sub), sub_seats)
         own_decisions[rows, seats] += 1
         return actions
 

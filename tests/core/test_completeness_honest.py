@@ -106,6 +106,18 @@ def test_the_view_keeps_what_the_seat_sees_and_marks_itself() -> None:
     np.testing.assert_array_equal(again, view)  # a view of a view is the view
 
 
+def test_the_view_reads_rows_by_index_as_it_reads_their_copy() -> None:
+    """``seat_view(..., rows=idx)`` (the match loop's live games, read in place) is the view of ``states[idx]``, in
+    the order of ``idx``; an index outside the rows is refused before the kernel reads it."""
+    batch, rows = positions(SMALL, n=8)
+    spec = batch.spec
+    idx = np.array([5, 0, 3, 3, 7])
+    seats = rows[idx, H_TO_ACT].astype(np.int32)
+    np.testing.assert_array_equal(seat_view(spec, rows, seats, rows=idx), seat_view(spec, rows[idx], seats))
+    with pytest.raises(ValueError, match="rows must index"):
+        seat_view(spec, rows, seats, rows=idx + len(rows) - 5)
+
+
 def test_state_inputs_never_hands_a_kernel_the_true_rows() -> None:
     from cardenvs.agents.base import state_inputs
 
