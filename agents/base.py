@@ -90,9 +90,13 @@ class StateHeuristic:
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
+        from cardenvs.core.threads import threaded
+
         states, masks, players = state_inputs(self.game, mask, states, players)
         out = np.zeros(states.shape[0], dtype=np.int32)
-        self.kernel(states, self.tables, players, masks, out, fallback)
+        # row slices on the batch core's threads, as the game's own kernels run (rows are independent and each slice
+        # gets its own scratch): relics' heuristic kernel was half of its round robin, on one core
+        threaded(self.kernel)(states, self.tables, players, masks, out, fallback)
         return out
 
 

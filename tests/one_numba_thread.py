@@ -15,3 +15,15 @@ def one_numba_thread():
     numba.set_num_threads(1)
     yield
     numba.set_num_threads(old)
+
+
+@pytest.fixture
+def two_numba_threads():
+    """Two Numba threads for one test (overriding the folder's one), so that a batch of ``PARALLEL_MIN_ROWS`` rows or
+    more is really cut into row slices: for tests of what the slices compute together."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("Numba has one thread on this machine: no row slices to check")
+    old = numba.get_num_threads()
+    numba.set_num_threads(2)
+    yield
+    numba.set_num_threads(old)

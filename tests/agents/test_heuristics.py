@@ -125,3 +125,30 @@ def test_heuristics_read_the_pool_they_are_given(game_name) -> None:
     held = [v for v in vars(agent).values() if isinstance(v, (tuple, np.ndarray))]
     assert any(v is custom.tables or (isinstance(v, np.ndarray) and np.shares_memory(v, custom.tables[0]))
                for v in held) or getattr(agent, "tables", None) is custom.tables
+
+
+@pytest.mark.parametrize("game", HEURISTIC_GAMES)
+def test_a_heuristic_on_row_slices_decides_as_on_one_row_at_a_time(game: str, two_numba_threads) -> None:
+    """``act`` on a batch large enough for the core's row-slice threads picks, row for row, what the same kernel
+    picks for each row alone (each slice has its own scratch; a slice's rows must not see another's)."""
+    from cardenvs.core.seat_view import seat_view
+    from cardenvs.core.threads import PARALLEL_MIN_ROWS
+
+    agent = make_agent(game, "heuristic", seed=0)
+    rand = make_agent(game, "random", seed=1)
+    batch = BatchGame(game, 300, seed=5)
+    spec = batch.spec
+    for _ in range(30):  # into the game, where the choices differ from row to row
+        rows, who = _live_decisions(batch)
+        mask = batch.legal_mask(who)
+        actions = np.zeros(batch.num_games, dtype=np.int32)
+        actions[rows] = rand.act(None, mask[rows], batch.states[rows], who[rows])
+        batch.step(actions, players=who)
+    rows, who = _live_decisions(batch)
+    assert rows.size >= PARALLEL_MIN_ROWS, "too few live games to split"
+    mask = batch.legal_mask(who)[rows].copy()
+    views = seat_view(spec, batch.states, who[rows], rows=rows)
+    together = agent.act(None, mask, views, who[rows])
+    alone = np.array([agent.act(None, mask[i:i + 1], views[i:i + 1], who[rows][i:i + 1])[0] for i in range(len(rows))])
+    np.testing.assert_array_equal(together, alone)
+    assert len(np.unique(together)) > 1  # the positions ask for different choices

@@ -100,7 +100,7 @@ def exported(saved_model: Path, tmp_path_factory) -> Path:
                              config={"ppo": {"net_arch": [16, 16]}}, seed=0)
 
 
-def test_numpy_forward_pass_equals_the_torch_policy(saved_model: Path, exported: Path) -> None:
+def test_numpy_forward_pass_equals_the_torch_policy(saved_model: Path, exported: Path, two_numba_threads) -> None:
     import torch
 
     obs, masks = _recorded_observations(40, 12)
