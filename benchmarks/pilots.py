@@ -106,13 +106,18 @@ def plot(report: dict[str, Any], path: Path) -> Path:
     for k, pilot in enumerate(pilots):
         ys = [next((r["games_per_second"] for r in rows if r["game"] == g and r["pilot"] == pilot), np.nan)
               for g in games]
-        ax.bar(np.arange(len(games)) + k * width, ys, width, label=pilot)
+        bars = ax.bar(np.arange(len(games)) + k * width, ys, width, label=pilot)
+        ax.bar_label(bars, labels=["" if np.isnan(y) else f"{y:,.0f}" for y in ys], fontsize=7, rotation=90,
+                     padding=2)
         for j, y in enumerate(ys):  # a skipped pilot (no shipped policy) is named, not left as a silent gap
             if np.isnan(y) and any(r["game"] == games[j] and r["pilot"] == pilot for r in report["rows"]):
                 ax.text(j + k * width, 0.02, "none", rotation=90, ha="center", va="bottom", fontsize=8,
                         transform=ax.get_xaxis_transform())
     ax.set_xticks(np.arange(len(games)) + width * (len(pilots) - 1) / 2, games)
     ax.set_yscale("log")
+    measured = [r["games_per_second"] for r in rows if r["games_per_second"] > 0]
+    if measured:  # bars rise from well below the slowest, which autoscale would put at the axis' foot
+        ax.set_ylim(min(measured) / 4, max(measured) * 2.5)
     ax.set_ylabel("games/s (starter-deck round robin)")
     ax.set_title("Evaluation speed by pilot")
     ax.legend()
