@@ -64,7 +64,7 @@ def seat_view_rows(states: np.ndarray, rows: np.ndarray, players: np.ndarray, ou
                    keep_held: int) -> None:
     """``out[i]``: row ``rows[i]`` of ``states`` as seat ``players[i]`` may know it (see the module docstring); a
     row with seat -1 is copied as it is (no one decides there). The rows are read in place by index, so a caller
-    with some live games among many makes no copy of them first (heartbreak's 10 KB rows: that copy cost a
+    with some live games among many makes no copy of them first (heartbreak's 46 KB rows: that copy cost a
     heuristic pilot as much as the view). Zones are compact (``-1`` only after the last card). ``own_unseen[z]``:
     the seat's own face-down cards in plain zone ``z`` that never reached its hand are unknown to it; ``keep_held``:
     its deck cards it once held stay in place (a deck its owner put them into and nobody shuffled since)."""
@@ -202,6 +202,8 @@ def seat_view(spec: Any, states: np.ndarray, players: np.ndarray, out: np.ndarra
     if rows is None:
         rows = np.arange(states.shape[0], dtype=np.int64)
     else:
+        if np.asarray(rows).dtype.kind not in "iu":  # a boolean mask would pass as indices 0 and 1
+            raise ValueError(f"rows must be integer row indices, got {np.asarray(rows).dtype}")
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
         if rows.size and (rows.min() < 0 or rows.max() >= states.shape[0]):
             raise ValueError(f"rows must index the {states.shape[0]} rows of states, got {rows.min()}..{rows.max()}")

@@ -116,6 +116,8 @@ def test_the_view_reads_rows_by_index_as_it_reads_their_copy() -> None:
     np.testing.assert_array_equal(seat_view(spec, rows, seats, rows=idx), seat_view(spec, rows[idx], seats))
     with pytest.raises(ValueError, match="rows must index"):
         seat_view(spec, rows, seats, rows=idx + len(rows) - 5)
+    with pytest.raises(ValueError, match="integer row indices"):
+        seat_view(spec, rows, seats[:1], rows=np.arange(len(rows)) == 3)
 
 
 def test_state_inputs_never_hands_a_kernel_the_true_rows() -> None:
