@@ -85,18 +85,19 @@ class StateHeuristic:
     def __init__(self, seed: int | None = None, pool: Any = None) -> None:
         from cardenvs.core.registry import get_game
 
+        from cardenvs.core.threads import threaded
+
         self.seed = seed
         self.tables = (pool if pool is not None else get_game(self.game).load_pool(None)).tables
+        # the kernel on row slices of the batch core's threads, as the game's own kernels run (rows are independent
+        # and each slice gets its own scratch): relics' heuristic kernel was half of its round robin, on one core
+        self._decide_rows = threaded(self.kernel)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        from cardenvs.core.threads import threaded
-
         states, masks, players = state_inputs(self.game, mask, states, players)
         out = np.zeros(states.shape[0], dtype=np.int32)
-        # row slices on the batch core's threads, as the game's own kernels run (rows are independent and each slice
-        # gets its own scratch): relics' heuristic kernel was half of its round robin, on one core
-        threaded(self.kernel)(states, self.tables, players, masks, out, fallback)
+        self._decide_rows(states, self.tables, players, masks, out, fallback)
         return out
 
 
