@@ -88,10 +88,14 @@ class StateHeuristic:
         from cardenvs.core.threads import threaded
 
         self.seed = seed
-        self.tables = (pool if pool is not None else get_game(self.game).load_pool(None)).tables
+        self.use_pool(pool if pool is not None else get_game(self.game).load_pool(None))
         # the kernel on row slices of the batch core's threads, as the game's own kernels run (rows are independent
         # and each slice gets its own scratch): relics' heuristic kernel was half of its round robin, on one core
         self._decide_rows = threaded(self.kernel)
+
+    def use_pool(self, pool: Any) -> None:
+        """Read card stats from ``pool`` (a loaded card pool the games are played with) from now on."""
+        self.tables = pool.tables
 
     def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
             players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:

@@ -33,11 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from cardenvs.core.header import H_STATUS, LIVE
-from cardenvs.core.jit import helper
-from cardenvs.core.kernels import legal_or_first
+from numba import njit
 
-from .base import state_inputs
+from cardenvs.core.jit import helper
+from cardenvs.core.kernels import decide_rows
+
+from .base import StateHeuristic
 
 from cardenvs.games.simulfight import state as S  # noqa: E402
 from cardenvs.games.simulfight.actions import (  # noqa: E402
@@ -155,8 +156,10 @@ def _settle(row, cards, effects, p, scratch, mask, w, uval):
 
 
 @helper
-def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
-    """The heuristic's action for ``p`` (``mask`` is p's legal mask; s1, s2, m2 are scratch buffers)."""
+def decide(row, tables, p, mask, s1, s2, m2):
+    """The heuristic's action for ``p`` (``mask`` is p's legal mask; s1, s2, m2 are scratch buffers). ``tables``:
+    the pool's card and effect tables, the score weights and the per-card score columns (:class:`HeuristicAgent`)."""
+    cards, effects, w, uval = tables[0], tables[1], tables[2], tables[3]
     if row[S.SUB + p] != S.SUB_MAIN:
         best = -1
         best_v = -1e18
@@ -227,20 +230,14 @@ def decide(row, cards, effects, p, mask, s1, s2, m2, w, uval):
     return A_DONE
 
 
-@helper
-def batch_decide(states, cards, effects, players, masks, out, w, uval, fallback=True):
-    """Decide for every row with ``players[i] >= 0``; an illegal choice falls back to the first legal action (a
-    safety net that should never be used; the tests call it with ``fallback=False`` to check the raw choices)."""
+@njit(cache=True, nogil=True)
+def batch_decide(states, tables, players, masks, out, fallback=True):
+    """``decide`` for every row with ``players[i] >= 0``, by the core's loop (``decide_rows``: an illegal choice falls
+    back to the first legal action; the tests pass ``fallback=False`` to check the raw choices). Its scratch: two
+    row copies for the look-ahead and a mask."""
     width = states.shape[1]
-    s1 = np.empty(width, dtype=np.int32)
-    s2 = np.empty(width, dtype=np.int32)
-    m2 = np.empty(NUM_ACTIONS, dtype=np.int8)
-    for i in range(states.shape[0]):
-        p = players[i]
-        out[i] = 0
-        if p < 0 or states[i, H_STATUS] != LIVE:
-            continue
-        out[i] = legal_or_first(decide(states[i], cards, effects, p, masks[i], s1, s2, m2, w, uval), masks[i], fallback)
+    work = (np.empty(width, dtype=np.int32), np.empty(width, dtype=np.int32), np.empty(NUM_ACTIONS, dtype=np.int8))
+    decide_rows(decide, states, tables, players, masks, out, fallback, work)
 
 
 def face_damage(cards: np.ndarray, effects: np.ndarray) -> np.ndarray:
@@ -296,27 +293,27 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
     return out
 
 
-class HeuristicAgent:
-    """Greedy simulfight player (see the module docstring); deterministic (``seed`` is accepted and unused)."""
+class HeuristicAgent(StateHeuristic):
+    """Greedy simulfight player (see the module docstring); deterministic (``seed`` is accepted and unused).
+    ``weights``: the score weights (``WEIGHT_NAMES``; default ``DEFAULT_WEIGHTS``)."""
 
-    name = "heuristic"
+    game = "simulfight"
+    kernel = staticmethod(batch_decide)
 
     def __init__(self, seed: int | None = None, weights: np.ndarray | None = None, pool: Any = None) -> None:
         from cardenvs.core.registry import get_game
 
-        self.seed = seed
+        pool = pool if pool is not None else get_game("simulfight").load_pool(None)
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
-        tables = Tables(*(pool if pool is not None else get_game("simulfight").load_pool(None)).tables)
+        super().__init__(seed, pool)
+
+    def use_pool(self, pool: Any) -> None:
+        """Score with ``pool``'s cards: its card and effect tables and the per-card columns derived from them."""
+        tables = Tables(*pool.tables)
         self.cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
         self.effects = np.ascontiguousarray(tables.effects, dtype=np.int32)
         self.unit_values = unit_values(self.cards, self.effects)
         # per card: its static worth, and the damage its ATTACK ability deals the opponent (the score's two columns)
         self.card_info = np.ascontiguousarray(np.stack([self.unit_values, face_damage(self.cards, self.effects)], 1))
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None = None,
-            players: np.ndarray | None = None, fallback: bool = True) -> np.ndarray:
-        states, masks, players = state_inputs("simulfight", mask, states, players)
-        out = np.zeros(states.shape[0], dtype=np.int32)
-        batch_decide(states, self.cards, self.effects, players, masks, out, self.weights,
-                     self.card_info, fallback)
-        return out
+        # what ``decide`` reads besides the row: the kernel's ``tables`` argument (StateHeuristic passes it whole)
+        self.tables = (self.cards, self.effects, self.weights, self.card_info)

@@ -266,8 +266,8 @@ def make_pilot(spec: GameSpec, pilot: Any, seed: int, pool: Any) -> Any:
     agent = make_agent(spec.name, pilot, seed=seed)
     if pool is None or pilot == "random" or not isinstance(pilot, str):
         return agent  # an agent object is the caller's to match to the pool
-    if hasattr(agent, "tables"):  # agents.base.StateHeuristic: the kernel reads these tables only
-        agent.tables = pool.tables
+    if hasattr(agent, "use_pool"):  # agents.base.StateHeuristic: its kernel reads card stats from the pool only
+        agent.use_pool(pool)
         return agent
     raise ValueError(f"the {_pilot_name(pilot)} agent reads the game's own card pool and cannot be given pool=")
 

@@ -18,9 +18,9 @@ from cardenvs.core.header import H_STATUS, LIVE, TERMINATED
 from cardenvs.core.kernels import decide_rows
 
 ROOT = Path(__file__).resolve().parents[2]
-#: the heuristics whose decision fits the core's loop ``decide(row, tables, p, mask, *work)`` (simulfight's decides
-#: over its card and effect tables apart and weights the caller passes: its own loop)
-LOOPLESS = ("divinecross", "heartbreak", "levelneo", "relics")
+#: every heuristic's decision fits the core's loop ``decide(row, tables, p, mask, *work)`` (simulfight's ``tables`` is
+#: its card and effect tables with its score weights and columns)
+LOOPLESS = ("divinecross", "heartbreak", "levelneo", "relics", "simulfight")
 
 
 # not cached: Numba would key a cache of this file's kernels on this file alone (the dependency stamps cover the
