@@ -197,6 +197,32 @@ def sparse_first_layer(rows, out, obs, bits, rest_row, rest_w, card_idx, slot_ta
             out[i, k] = acc[k]
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def tanh_rows(x):  # pragma: no cover
+    """``np.tanh(x, out=x)`` for a C-contiguous float32 matrix, 1.9x faster and at least as accurate: tanh(v) =
+    v P(v^2) / Q(v^2), P of degree 6 and Q of degree 3 in v^2, fitted on [0, 9] for relative error (linearised least
+    squares reweighted by the last denominator, then Lawson weights; 7e-9 relative in float64) and evaluated in
+    float64, so each value is within 1 ulp of the exact tanh (0.61 ulp measured over 6M values; numpy's float32 tanh,
+    1.37). Past |v| = 9 tanh rounds to +-1 (1 ulp from the exact value at 9 <= |v| < 9.01). NaN stays NaN.
+    ``error_model="numpy"``: a float division that may not raise ZeroDivisionError vectorises (Q >= 1 anyway);
+    numpy's tanh does not, on this AVX2 machine (214 us against 111 us for 256 x 256 values)."""
+    for r in range(x.shape[0]):
+        a = x[r]
+        for i in range(a.shape[0]):
+            v = np.float64(a[i])
+            v = 9.0 if v > 9.0 else v
+            v = -9.0 if v < -9.0 else v
+            u = v * v
+            p = 0.999999993394205 + u * (0.13084036576532065 + u * (0.0031039858058610477 + u * (
+                1.1154618501218878e-05 + u * (-2.0226489865775125e-08 + u * (5.278560556303229e-11
+                                                                              + u * -8.490291903767142e-14)))))
+            q = 1.0 + u * (0.46417363683772356 + u * (0.02449529618633911 + u * 0.00025461883502941754))
+            y = v * p / q
+            y = 1.0 if v >= 9.0 else y
+            y = -1.0 if v <= -9.0 else y
+            a[i] = np.float32(y)
+
+
 @njit(cache=True, nogil=True)
 def instance_scores(src, inst, hrow, out, obs, pos, block_w, id_pos, id_tables, hs):  # pragma: no cover
     """``out[p] = hs[hrow[p]] + sum over l of v_l * block_w[l] + sum over j of id_tables[j, id_j]``, the instance
@@ -412,7 +438,7 @@ class NumpyPolicy:
                 np.matmul(hidden[k - 1], w, out=hidden[k])
                 hidden[k] += b
             if self.activation == "tanh":
-                np.tanh(hidden[k], out=hidden[k])
+                tanh_rows(hidden[k])  # numpy's tanh was 2 of the 3 products' time (divinecross)
             else:
                 np.maximum(hidden[k], 0.0, out=hidden[k])
         np.matmul(hidden[-1], self.action[0], out=out)
@@ -514,7 +540,7 @@ class NumpyPolicy:
             split_rows(instance_scores, (src.astype(np.int64, copy=False), i.astype(np.int64, copy=False),
                                          r.astype(np.int64, copy=False), u),
                        (obs, g["pos"], g["block_w"], g["id_pos"], g["id_tables"], hs))
-            np.tanh(u, out=u)
+            tanh_rows(u)
             out[r, a0 + i] = u @ g["score_w"] + g["score_b"]
 
     def probs(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
@@ -541,17 +567,34 @@ class NumpyPolicy:
         if n == 0:
             return np.zeros(0, dtype=np.int32)
         legal = (np.asarray(mask) if rows is None else np.asarray(mask)[rows]) != 0
-        if self.deterministic:
+        if legal.shape != (n, self.num_actions):
+            raise BadArgumentError(f"mask must be a [{n}, {self.num_actions}] array (one row per observation row "
+                                   f"read), got shape {legal.shape}")
+        # the sampler's draws are made for every row, so skipping the network below leaves the stream as it was
+        u = None if self.deterministic else self.rng.random((n, 1))
+        # a decision with one legal action has that action as its answer whatever the network says: it skips the
+        # network (a quarter of heartbreak's decisions, 3% of divinecross's)
+        single = np.count_nonzero(legal, axis=1) == 1
+        if not single.any():
+            return self._pick(obs, rows, legal, u)
+        picks = np.argmax(legal, axis=1).astype(np.int32)
+        ask = np.flatnonzero(~single)
+        if ask.size:
+            picks[ask] = self._pick(obs, ask if rows is None else rows[ask], legal[ask], None if u is None else u[ask])
+        return picks
+
+    def _pick(self, obs: np.ndarray, rows: np.ndarray | None, legal: np.ndarray, u: np.ndarray | None) -> np.ndarray:
+        """The masked argmax (``u`` None) or the sample at uniforms ``u`` of the rows ``rows`` of ``obs``."""
+        if u is None:
             z = self.logits(obs, rows, legal)
             z[~legal] = -np.inf
             return np.argmax(z, axis=1).astype(np.int32)
         p = self.probs(obs if rows is None else obs[rows], legal)
-        u = self.rng.random((n, 1))
         cdf = np.cumsum(p, axis=1)
         picks = (cdf < u * cdf[:, -1:]).sum(axis=1)
         picks = np.minimum(picks, p.shape[1] - 1)
         # a rounding step can land on an illegal action of probability 0: take the most likely legal one instead
-        bad = ~legal[np.arange(n), picks]
+        bad = ~legal[np.arange(len(picks)), picks]
         if bad.any():
             picks[bad] = np.argmax(np.where(legal[bad], p[bad], -1.0), axis=1)
         return picks.astype(np.int32)

@@ -175,6 +175,74 @@ def test_act_rows_reads_the_rows_in_place(exported: Path) -> None:
             agent.act_rows(obs, masks, bad)
 
 
+def _picks_with_the_network_on_every_row(agent, obs: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """What ``act_rows`` picked before forced decisions skipped the network: logits of every row, then the masked
+    argmax or one uniform draw per row."""
+    legal = masks[rows] != 0
+    if agent.deterministic:
+        z = agent.logits(obs, rows, legal)
+        z[~legal] = -np.inf
+        return np.argmax(z, axis=1)
+    p = agent.probs(obs[rows], legal)
+    u = agent.rng.random((len(rows), 1))
+    cdf = np.cumsum(p, axis=1)
+    return np.minimum((cdf < u * cdf[:, -1:]).sum(axis=1), p.shape[1] - 1)
+
+
+def test_a_decision_with_one_legal_action_skips_the_network_and_changes_no_pick(exported: Path,
+                                                                                   monkeypatch) -> None:
+    """Rows with one legal action take it without a forward pass; the other rows, and a sampler's stream of draws,
+    are as if every row had gone through the network."""
+    obs, masks = _recorded_observations(16, 6)
+    masks = masks.copy()
+    forced = np.arange(0, len(masks), 3)
+    for i in forced:  # one legal action left: the last of the row's legal ones
+        keep = np.flatnonzero(masks[i])[-1]
+        masks[i] = 0
+        masks[i, keep] = 1
+    forced = np.flatnonzero(np.count_nonzero(masks, axis=1) == 1)  # these and the ones recorded so
+    assert 0 < len(forced) < len(masks) - 8
+    rows = np.arange(len(obs))[::-1].copy()
+    for deterministic in (True, False):
+        agent = policy_mod.load_npz(exported, game=GAME, seed=3, deterministic=deterministic)
+        twin = policy_mod.load_npz(exported, game=GAME, seed=3, deterministic=deterministic)
+        seen = []
+        real = policy_mod.NumpyPolicy._logits
+        monkeypatch.setattr(policy_mod.NumpyPolicy, "_logits",
+                            lambda self, o, r, legal: (seen.append(len(legal)), real(self, o, r, legal))[1])
+        got = agent.act_rows(obs, masks, rows)
+        monkeypatch.setattr(policy_mod.NumpyPolicy, "_logits", real)
+        assert seen == [len(rows) - len(forced)]  # one pass, over the rows with a real choice only
+        np.testing.assert_array_equal(got, _picks_with_the_network_on_every_row(twin, obs, masks, rows))
+        np.testing.assert_array_equal(got[np.isin(rows, forced)], np.argmax(masks[rows][np.isin(rows, forced)], 1))
+        # the next call draws from the same point of the stream as the twin's
+        np.testing.assert_array_equal(agent.act_rows(obs, masks, rows),
+                                      _picks_with_the_network_on_every_row(twin, obs, masks, rows))
+    with pytest.raises(BadArgumentError, match="mask must be"):
+        agent.act_rows(obs, masks[:, :-1], rows)
+
+
+def test_the_policy_tanh_is_within_one_ulp_of_the_exact_tanh() -> None:
+    """``tanh_rows`` (the hidden layers' activation): every float32 value within 1 ulp of tanh computed in float64
+    and rounded; NaN stays NaN, +-inf and large values give +-1, signs and zeros kept."""
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(-12, 12, 400_000), rng.normal(0, 1, 200_000),
+                        np.sign(rng.uniform(-1, 1, 100_000)) * 10 ** rng.uniform(-30, 1, 100_000),
+                        np.linspace(8.9, 9.1, 20_000), -np.linspace(8.9, 9.1, 20_000)]).astype(np.float32)
+    y = x.reshape(-1, 80).copy()
+    policy_mod.tanh_rows(y)
+    exact = np.tanh(x.astype(np.float64))
+    ulp = np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    err = np.abs(y.ravel().astype(np.float64) - exact) / ulp
+    assert err.max() <= 1.0, (err.max(), x[err.argmax()])
+    special = np.array([[np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-38, -1e-38, 3e38]], dtype=np.float32)
+    got = special.copy()
+    policy_mod.tanh_rows(got)
+    assert np.isnan(got[0, 0])
+    np.testing.assert_array_max_ulp(got[0, 1:], np.array([1.0, -1.0, 0.0, -0.0, 1e-38, -1e-38, 1.0], np.float32), 1)
+    assert np.signbit(got[0, 4]) and np.signbit(got[0, 6])
+
+
 def _rewrite_meta(src: Path, dst: Path, **changes) -> Path:
     import json
 
