@@ -187,8 +187,8 @@ def slow_pilot_note(kind: str) -> str | None:
         return None
     n = _search_rollouts(kind)
     return (f"{kind} plays each legal action of every decision to the end {n} time{'s' if n > 1 else ''} with the "
-            "default pilot, thousands of times slower than that pilot (search:4 took about 18 s a levelneo game and "
-            "80 s a relics game on 2 cores)")
+            "default pilot, thousands of times slower than that pilot (search:4 against the heuristic took about 20 s a "
+            "levelneo game and 60 s a relics game on 2 cores)")
 
 
 def _short_commit(commit: Any) -> str:
