@@ -61,3 +61,18 @@ def test_unknown_options_are_refused(tmp_path: Path) -> None:
     (tmp_path / "rules.py").write_text('KERNEL_OPTIONS = {"step": "mine"}\n')
     with pytest.raises(ValueError, match="step"):
         T.kernel_options(tmp_path)
+    (tmp_path / "rules.py").write_text('KERNEL_OPTIONS = {"legal_check": "not a name"}\n')
+    with pytest.raises(ValueError, match="legal_check"):
+        T.kernel_options(tmp_path)
+
+
+def test_a_legal_check_replaces_the_whole_mask_in_the_step(tmp_path: Path) -> None:
+    """``legal_check`` names the rules function the step asks about its one action; without it, the step computes
+    the whole mask (tests/games/heartbreak/test_heartbreak_step_check.py checks heartbreak's against its mask)."""
+    (tmp_path / "rules.py").write_text('KERNEL_OPTIONS = {"legal_check": "action_legal"}\n')
+    text = T.render(tmp_path)
+    assert "if not action_legal(row, tables, p, a, mask):" in text
+    assert "mask_row(row, tables, p, mask) == 0" not in text
+    assert "from .rules import action_legal, apply_action, mask_row, reset_row, settle" in text
+    (tmp_path / "rules.py").write_text("KERNEL_OPTIONS = {}\n")
+    assert "if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:" in T.render(tmp_path)

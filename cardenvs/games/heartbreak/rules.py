@@ -29,7 +29,7 @@ from cardenvs.core.header import (
     LIVE,
     NO_WINNER,
 )
-from cardenvs.core.jit import helper
+from cardenvs.core.jit import helper, kernel
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision
 from cardenvs.core.zones import zone_find, zone_push, zone_remove
@@ -402,10 +402,18 @@ def decided(why: np.ndarray, lo: int, hi: int, code: int, record: bool) -> None:
 
 
 @njit(cache=True, inline="always")
-def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+def wanted(only: int, lo: int, hi: int) -> bool:
+    """Does the caller ask about any of actions ``lo..hi-1``? (``only`` < 0: about every action.)"""
+    return only < 0 or (lo <= only and only < hi)
+
+
+@njit(cache=True, inline="always")
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool, only: int) -> int:
     """Write ``p``'s legal actions into ``out`` and return how many there are (0 when ``p`` has no decision). With
     ``record`` (a constant at each call site), the branch that refuses an action also records why: ``why[a]`` gets
-    the bit ``1 << code`` of every reason (``reasons.py``) and stays 0 for a legal action."""
+    the bit ``1 << code`` of every reason (``reasons.py``) and stays 0 for a legal action. With ``only`` >= 0 the
+    loops skip the actions other than ``only`` whose legality is costly to work out (``out[only]`` is still exact;
+    the other entries and the count are then partial): the step's legality check asks about one action."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         decided(why, 0, NUM_ACTIONS, R_GAME_OVER if row[H_STATUS] != LIVE else R_NOT_YOURS, record)
@@ -421,6 +429,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
             if inst >= S.LEAD_SLOTS:  # never: reset_row puts every card's first copy among the first LEAD_SLOTS
                 continue
             a = A_CHOOSE_LEAD + inst
+            if not wanted(only, a, a + 1):
+                continue
             decided(why, a, a + 1, R_UNKNOWN, record)
             card = card_of(row, p, inst)
             if ctab[card, C_LEAD_OK] == 0:
@@ -463,17 +473,20 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
         decided(why, A_ONTO, A_ONTO_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
+            onto = A_ONTO + S.FIELD_CAP * i
+            if not (wanted(only, A_HAND + i, A_HAND + i + 1) or wanted(only, onto, onto + S.FIELD_CAP)):
+                continue
             card = card_of(row, p, row[S.HAND + p * S.HAND_CAP + i])
             decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
             if hand_ok(row, ctab, p, card, st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
             for pos in range(S.FIELD_CAP):
-                a = A_ONTO + S.FIELD_CAP * i + pos
+                a = onto + pos
                 decided(why, a, a + 1, R_UNKNOWN, record)
                 if onto_ok(row, ctab, p, card, pos, why, a, record):
                     out[a] = 1
         decided(why, A_SKILL, A_SKILL_END, R_UNKNOWN, record)
-        for pos in range(S.FIELD_CAP):
+        for pos in range(S.FIELD_CAP if wanted(only, A_SKILL, A_SKILL_END) else 0):
             for k in range(S.MAX_SKILLS):
                 a = A_SKILL + S.MAX_SKILLS * pos + k
                 if skill_ok(row, ctab, p, pos, k, why, a, record):
@@ -518,13 +531,15 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
     elif st == S.ST_ACTION or st == S.ST_CLIMAX or st == S.ST_START_OPEN or st == S.ST_END_OPEN:
         decided(why, A_PASS, A_PASS + 1, R_UNKNOWN, record)
         out[A_PASS] = 1
-        if st == S.ST_ACTION:
+        if st == S.ST_ACTION and wanted(only, A_ACT, A_ACT_END):
             decided(why, A_ACT, A_ACT_END, R_UNKNOWN, record)
             for k in range(S.MAX_ACTIONS):
                 if act_ok(row, ctab, p, k, why, A_ACT + k, record):
                     out[A_ACT + k] = 1
         decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
+            if not wanted(only, A_HAND + i, A_HAND + i + 1):
+                continue
             decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
             if hand_ok(row, ctab, p, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
@@ -541,6 +556,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         out[A_PASS] = 1
         decided(why, A_HAND, A_HAND_END, R_NO_HAND_CARD, record)
         for i in range(hand_slots(row, p)):
+            if not wanted(only, A_HAND + i, A_HAND + i + 1):
+                continue
             decided(why, A_HAND + i, A_HAND + i + 1, R_UNKNOWN, record)
             if hand_ok(row, ctab, p, card_of(row, p, row[S.HAND + p * S.HAND_CAP + i]), st, why, A_HAND + i, record):
                 out[A_HAND + i] = 1
@@ -550,11 +567,25 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
     return n
 
 
+@kernel
+def legal_some(row: np.ndarray, tables, p: int, out: np.ndarray, only: int) -> int:
+    """``legal_row`` without its reasons (``record`` False: those stores compile away; ``out`` stands in for
+    ``why``), for every action (``only`` -1) or for one: one compiled copy serves the mask and the step's check."""
+    return legal_row(row, tables, p, out, out, False, only)
+
+
 @helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision). The
-    reasons are not recorded (``record`` False: those stores compile away; ``out`` stands in for ``why``)."""
-    return legal_row(row, tables, p, out, out, False)
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
+    return legal_some(row, tables, p, out, -1)
+
+
+@helper
+def action_legal(row: np.ndarray, tables, p: int, a: int, scratch: np.ndarray) -> bool:
+    """Is action ``a`` (in range) legal for ``p``? The step's check: the same branches as ``mask_row``, which skip
+    the costly checks of the other actions; ``scratch`` (NUM_ACTIONS int8) is overwritten."""
+    legal_some(row, tables, p, scratch, a)
+    return scratch[a] != 0
 
 
 @njit(cache=True, nogil=True)  # called from Python (text.explain_illegal), like a batch kernel
@@ -563,7 +594,7 @@ def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     branches recorded, 0 for a legal action; returns the number of legal actions. A refused action that no branch
     gave a reason gets ``R_UNKNOWN`` (the explanation tests check that none does)."""
     out = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    n = legal_row(row, tables, p, out, why, True)
+    n = legal_row(row, tables, p, out, why, True, -1)
     for a in range(NUM_ACTIONS):
         if out[a] == 0 and why[a] == 0:
             why[a] = np.int64(1) << R_UNKNOWN
@@ -1024,4 +1055,5 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64, mask: 
 # batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
 # (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
 # cardenvs.core.kernel_template --write heartbreak after a change)
-KERNEL_OPTIONS = {"reset_fills_mask": True, "observe_scratch": True, "cast_player": False}
+KERNEL_OPTIONS = {"reset_fills_mask": True, "observe_scratch": True, "cast_player": False,
+                  "legal_check": "action_legal"}
