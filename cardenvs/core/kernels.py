@@ -3,7 +3,8 @@
 :func:`decide_rows`.
 
 ``step_row``'s result codes: the fused play loop copies the next decision's mask from the step's scratch instead of
-computing it again when the step says it is there.
+computing it again when the step says it is there. :func:`wanted` is the skip test of the games' one-action legality
+checks (the step asks about the chosen action only).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from numba import njit
 
 from .header import H_STATUS, LIVE
 
-__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "copy_into", "decide_rows", "legal_or_first"]
+__all__ = ["STEP_APPLIED", "STEP_ILLEGAL", "STEP_MASK_READY", "copy_into", "decide_rows", "legal_or_first", "wanted"]
 
 #: the action was not legal: the row is untouched
 STEP_ILLEGAL = 0
@@ -29,6 +30,14 @@ def copy_into(dst: np.ndarray, src: np.ndarray) -> None:
     that a loop does not pay. The caller knows the lengths are equal."""
     for k in range(src.shape[0]):
         dst[k] = src[k]
+
+
+@njit(cache=True, inline="always")
+def wanted(only: int, lo: int, hi: int) -> bool:
+    """Does a legality pass asked about action ``only`` need actions ``lo..hi-1``? (``only`` < 0: it wants every
+    action, the whole mask.) A game's one-action check (``KERNEL_OPTIONS["legal_check"]``) runs its mask's branches
+    with ``only`` set, and each costly loop skips the ranges this says it does not need."""
+    return only < 0 or (lo <= only and only < hi)
 
 
 @njit(cache=True, inline="always")

@@ -30,6 +30,7 @@ from cardenvs.core.header import (
     NO_WINNER,
 )
 from cardenvs.core.jit import helper, kernel
+from cardenvs.core.kernels import wanted
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision
 from cardenvs.core.zones import zone_find, zone_push, zone_remove
@@ -399,12 +400,6 @@ def decided(why: np.ndarray, lo: int, hi: int, code: int, record: bool) -> None:
     finds it legal or records its own reasons (``code`` 0 leaves them blank for that branch)."""
     if record:
         why[lo:hi] = 0 if code == R_UNKNOWN else np.int64(1) << code
-
-
-@njit(cache=True, inline="always")
-def wanted(only: int, lo: int, hi: int) -> bool:
-    """Does the caller ask about any of actions ``lo..hi-1``? (``only`` < 0: about every action.)"""
-    return only < 0 or (lo <= only and only < hi)
 
 
 @njit(cache=True, inline="always")

@@ -14,7 +14,7 @@ from cardenvs.core.turns import truncate
 
 from .actions import NUM_ACTIONS
 from .observe import observe_row
-from .rules import apply_action, mask_row, reset_row, settle
+from .rules import action_legal, apply_action, mask_row, reset_row, settle
 from . import state as S
 
 __all__ = ["batch_mask", "batch_observe", "batch_play", "batch_reset", "batch_step", "step_row"]
@@ -26,7 +26,7 @@ def step_row(row: np.ndarray, tables, p: int, a: int, mask: np.ndarray) -> int:
     else STEP_MASK_READY when ``mask`` (scratch) holds the live row's next mask, else STEP_APPLIED."""
     if a < 0 or a >= NUM_ACTIONS:
         return STEP_ILLEGAL
-    if mask_row(row, tables, p, mask) == 0 or mask[a] == 0:
+    if not action_legal(row, tables, p, a, mask):
         return STEP_ILLEGAL
     row[H_DECISIONS] += 1
     apply_action(row, tables, np.int64(p), np.int64(a))  # the types settle passes: one compiled version

@@ -16,7 +16,8 @@ from numba import njit
 from cardenvs.core.header import (
     DRAW, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, NO_WINNER,
 )
-from cardenvs.core.jit import helper
+from cardenvs.core.jit import helper, kernel
+from cardenvs.core.kernels import wanted
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 from cardenvs.core.turns import finish, set_decision, truncate
 from cardenvs.core.zones import deal_deck_lists
@@ -284,11 +285,13 @@ def refuse(why: np.ndarray, start: int, stop: int, code: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool, only: int) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision). With
     ``record``, the branch that refuses an action also writes its reason (a ``reasons`` code) into ``why``, and
     ``why`` is ``W.NONE`` exactly for the legal actions. ``mask_row`` passes ``record=False``, a constant: inlined,
-    every ``if record`` compiles away and the mask costs what it did before reasons existed."""
+    every ``if record`` compiles away and the mask costs what it did before reasons existed. With ``only`` >= 0 the
+    loops skip the other actions' refusal checks (``out[only]`` is exact, the rest and the count partial): the
+    step's one-action check (``action_legal``)."""
     out[:] = 0
     if row[H_STATUS] != LIVE or row[H_TO_ACT] != p:
         if record:
@@ -306,6 +309,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         q = one_side(cp, target)
         n = row[S.SUPPORT_COUNT + q]
         for s in range(n):
+            if not wanted(only, A_EFFECT_TARGET + s, A_EFFECT_TARGET + s + 1):
+                continue
             code = one_refusal(row, tables, cp, src, target, filt, eop, support_at(row, q, s))
             if code == W.NONE:
                 out[A_EFFECT_TARGET + s] = 1
@@ -322,6 +327,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         if record:  # instance in deck-list order (never the deck order, which nobody knows)
             why[A_PASS] = W.MUST_CHOOSE
         for inst in range(S.DECK_SIZE):
+            if not wanted(only, A_CHOOSE_MAIN + inst, A_CHOOSE_MAIN + inst + 1):
+                continue
             card = card_of(row, p, inst)
             if card < 0:
                 if record:
@@ -352,6 +359,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         main_turn = st == S.ST_MAIN and p == tp and row[S.SUB] == 0
         n = row[S.HAND_COUNT + p]
         for i in range(n):
+            if not wanted(only, A_HAND + i, A_HAND + i + 1):
+                continue
             inst = row[S.HAND + p * S.HAND_CAP + i]
             if ctab[card_of(row, p, inst), C_TYPE] == TYPE_CHARACTER:  # a support, only in one's own main phase
                 code = support_refusal(row, tables, p, inst) if main_turn else W.SUPPORT_NOT_NOW
@@ -361,13 +370,16 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
                 out[A_HAND + i] = 1
             elif record:
                 why[A_HAND + i] = code
-        code = skill_refusal(row, tables, p, row[S.MAIN + p])
-        if code == W.NONE:
-            out[A_SKILL] = 1
-        elif record:
-            why[A_SKILL] = code
+        if wanted(only, A_SKILL, A_SKILL + 1):
+            code = skill_refusal(row, tables, p, row[S.MAIN + p])
+            if code == W.NONE:
+                out[A_SKILL] = 1
+            elif record:
+                why[A_SKILL] = code
         ns = row[S.SUPPORT_COUNT + p]
         for s in range(ns):
+            if not wanted(only, A_SKILL + 1 + s, A_SKILL + 2 + s):
+                continue
             code = skill_refusal(row, tables, p, support_at(row, p, s))
             if code == W.NONE:
                 out[A_SKILL + 1 + s] = 1
@@ -386,6 +398,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         ns = row[S.SUPPORT_COUNT + p]
         if any_resting(row, op):  # LN-A3/A6: a support needs a resting target
             for s in range(ns):
+                if not wanted(only, A_ATTACK + 1 + s, A_ATTACK + 2 + s):
+                    continue
                 code = attack_refusal(row, p, support_at(row, p, s))
                 if code == W.NONE:
                     out[A_ATTACK + 1 + s] = 1
@@ -503,10 +517,25 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
     return n
 
 
+@kernel
+def legal_some(row: np.ndarray, tables, p: int, out: np.ndarray, only: int) -> int:
+    """``legal_row`` without reasons (record=False: ``why``, here ``out``, is never written), for every action
+    (``only`` -1) or for one: one compiled copy serves the mask and the step's one-action check."""
+    return legal_row(row, tables, p, out, out, False, only)
+
+
 @helper
 def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
-    return legal_row(row, tables, p, out, out, False)  # record=False: ``why`` (here ``out``) is never written
+    return legal_some(row, tables, p, out, -1)
+
+
+@helper
+def action_legal(row: np.ndarray, tables, p: int, a: int, scratch: np.ndarray) -> bool:
+    """Is action ``a`` (in range) legal for ``p``? The step's check: the mask's branches, skipping the other actions'
+    refusal checks; ``scratch`` (NUM_ACTIONS int8) is overwritten."""
+    legal_some(row, tables, p, scratch, a)
+    return scratch[a] != 0
 
 
 @njit(cache=True, nogil=True)  # called from Python (text.py), like the batch kernels
@@ -514,7 +543,7 @@ def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     """Write why each action of ``p`` is illegal into ``why`` (int8 ``reasons`` codes, ``W.NONE`` for the legal ones);
     returns how many are legal. ``text.explain_illegal`` words the codes."""
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    return legal_row(row, tables, p, mask, why, True)
+    return legal_row(row, tables, p, mask, why, True, -1)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1000,4 +1029,4 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 # batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
 # (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
 # cardenvs.core.kernel_template --write levelneo after a change)
-KERNEL_OPTIONS = {}
+KERNEL_OPTIONS = {"legal_check": "action_legal"}

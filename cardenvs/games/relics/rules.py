@@ -24,6 +24,7 @@ from cardenvs.core.header import (
     TRUNCATED,
 )
 from cardenvs.core.jit import kernel
+from cardenvs.core.kernels import wanted
 from cardenvs.core.rng import rng_below, rng_seed, shuffle_slice
 
 from .actions import (
@@ -382,10 +383,11 @@ def claim(why: np.ndarray, lo: int, hi: int, code: int) -> None:
 
 
 @kernel
-def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> None:
+def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool,
+                 only: int) -> None:
     """``legal_row`` at a battle action (ST_BATTLE), compiled on its own: Numba's compile time grows faster than a
     function's size, and one function holding every step's branches was half of relics' cold compile
-    (docs/benchmarks)."""
+    (docs/benchmarks). ``only``: as in ``legal_row``."""
     ctab = tables.cards
     q = 1 - p
     out[A_PASS] = 1
@@ -416,6 +418,8 @@ def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarr
         sk = skills_of(row, ctab, p, att)
         for t in range(S.PARTY_SIZE):
             k = a * S.PARTY_SIZE + t
+            if not (wanted(only, A_FIGHT + k, A_FIGHT + k + 1) or wanted(only, A_THROW + k, A_THROW + k + 1)):
+                continue
             tgt = at_slot(row, q, t)
             if tgt < 0:
                 if record:
@@ -458,17 +462,21 @@ def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarr
         elif record:
             for b in range(S.PARTY_SIZE):
                 note(why, A_MOVE + a * S.PARTY_SIZE + b, R.R_MOVER_DOWN)
-        code = ability_refusal(row, tables, p, att)
+        if wanted(only, A_ABILITY + a, A_ABILITY + a + 1):
+            code = ability_refusal(row, tables, p, att)
+            if code == 0:
+                out[A_ABILITY + a] = 1
+            elif record:
+                note(why, A_ABILITY + a, code)
+    if wanted(only, A_LEADER_ABILITY, A_LEADER_ABILITY + 1):
+        code = leader_ability_refusal(row, tables, p)
         if code == 0:
-            out[A_ABILITY + a] = 1
+            out[A_LEADER_ABILITY] = 1
         elif record:
-            note(why, A_ABILITY + a, code)
-    code = leader_ability_refusal(row, tables, p)
-    if code == 0:
-        out[A_LEADER_ABILITY] = 1
-    elif record:
-        note(why, A_LEADER_ABILITY, code)
+            note(why, A_LEADER_ABILITY, code)
     for i in range(row[S.HAND_COUNT + p]):
+        if not wanted(only, A_HAND + i, A_HAND + i + 1):
+            continue
         code = hand_refusal(row, tables, p, i)
         if code == 0:
             out[A_HAND + i] = 1
@@ -479,8 +487,8 @@ def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarr
             out[A_RESERVE + j] = 1
     elif record:
         claim(why, A_RESERVE, A_RESERVE + min(row[S.RESERVES_COUNT + p], S.RES_VIEW), R.R_PARTY_FULL)
-    host = host_refusal(row, ctab, p, -1)
-    if host == 0 or record:
+    host = host_refusal(row, ctab, p, -1) if wanted(only, A_RELIC, A_RELIC_END) else -1
+    if (host == 0 or record) and wanted(only, A_RELIC, A_RELIC_END):
         for k in range(2 * S.SIDE_CAP):
             entry = sideboard_entry(row, p, k)
             if entry < 0:
@@ -516,8 +524,10 @@ def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarr
 
 
 @kernel
-def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool) -> int:
-    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision).
+def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray, record: bool, only: int) -> int:
+    """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision). With
+    ``only`` >= 0 the costly loops skip the other actions (``out[only]`` is exact, the rest and the count partial):
+    the step's one-action check (``action_legal``); -1 for the whole mask.
 
     With ``record`` true, ``why`` (flat, ``MAX_REASONS`` codes per action) also gets, for every refused action, the
     ``reasons`` code of each branch below that refuses it (``why_row``); ``mask_row`` passes False. It is compiled
@@ -566,12 +576,14 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         for j in range(min(row[S.RESERVES_COUNT + p], S.RES_VIEW)):
             out[A_RESERVE + j] = 1
     elif st == S.ST_BATTLE:
-        battle_legal(row, tables, p, out, why, record)
+        battle_legal(row, tables, p, out, why, record, only)
     elif st == S.ST_SLOT:
         if record:
             claim(why, A_SLOT, A_SLOT_END, 0)
         kind = row[S.PEND_KIND]
         for s in range(S.PARTY_SIZE):
+            if not wanted(only, A_SLOT + s, A_SLOT + s + 1):
+                continue
             c = at_slot(row, p, s)
             code = 0
             also = 0  # a second reason, recorded only
@@ -611,6 +623,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
             claim(why, A_TARGET, A_TARGET_END, 0)
         school = pending_school(row, tables)
         for t in range(S.PARTY_SIZE):
+            if not wanted(only, A_TARGET + t, A_TARGET + t + 1):
+                continue
             c = at_slot(row, q, t)
             if c < 0:
                 code = R.R_NO_OPP_CHAR
@@ -660,6 +674,8 @@ def legal_row(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarray,
         count = S.DOOM_COUNT if op == OP_EXHUME else S.DISCARD_COUNT
         for j in range(row[count + p]):
             cid = card_of(row, p, row[zone + p * S.MAX_DECK + j])
+            if not wanted(only, A_PILE + cid, A_PILE + cid + 1):
+                continue
             if out[A_PILE + cid] == 0 and pile_candidate(row, ctab, p, op, row[S.PEND_TARGET], cid) >= 0:
                 out[A_PILE + cid] = 1
             elif record and out[A_PILE + cid] == 0:
@@ -678,7 +694,15 @@ def mask_row(row: np.ndarray, tables, p: int, out: np.ndarray) -> int:
     """Write ``p``'s legal actions into ``out``; returns how many there are (0 when ``p`` has no decision)."""
     # record False: ``why`` is never touched; an int32 array as why_row's, so that legal_row and battle_legal compile
     # once for both (with ``out`` passed as ``why`` they compiled twice: 19 s of a cold start)
-    return legal_row(row, tables, p, out, np.empty(1, dtype=np.int32), False)
+    return legal_row(row, tables, p, out, np.empty(1, dtype=np.int32), False, -1)
+
+
+@kernel
+def action_legal(row: np.ndarray, tables, p: int, a: int, scratch: np.ndarray) -> bool:
+    """Is action ``a`` (in range) legal for ``p``? The step's check: ``legal_row``'s branches, skipping the other
+    actions' costly checks (ability and hand usefulness, targets, pile candidates); ``scratch`` is overwritten."""
+    legal_row(row, tables, p, scratch, np.empty(1, dtype=np.int32), False, a)
+    return scratch[a] != 0
 
 
 @kernel
@@ -687,7 +711,7 @@ def why_row(row: np.ndarray, tables, p: int, why: np.ndarray) -> int:
     ``reasons`` codes of the branches of ``legal_row`` that refuse action ``a`` (0 after the last; all 0 for a legal
     action). Returns the number of legal actions."""
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    return legal_row(row, tables, p, mask, why.reshape(NUM_ACTIONS * R.MAX_REASONS), True)
+    return legal_row(row, tables, p, mask, why.reshape(NUM_ACTIONS * R.MAX_REASONS), True, -1)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1402,4 +1426,4 @@ def reset_row(row: np.ndarray, tables, decks: np.ndarray, seed: np.int64) -> Non
 # batch kernels: the step_row wrapper and the batch loops of the kernel contract are the core's one template
 # (cardenvs/core/kernel_template.py), rendered into _kernels.py from these options (python -m
 # cardenvs.core.kernel_template --write relics after a change)
-KERNEL_OPTIONS = {"settle_reports_mask": True, "truncate": "truncate_relics"}
+KERNEL_OPTIONS = {"settle_reports_mask": True, "truncate": "truncate_relics", "legal_check": "action_legal"}
