@@ -2,7 +2,8 @@
 
 Row contract (every game): ``reset_row``, ``step_row`` (True when the action was legal and applied), ``mask_row``
 (writes the mask, returns the number of legal actions), ``observe_row`` (observe.py) and ``settle``. Flow:
-``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs ``advance``
+``step_row`` checks the action with ``action_legal`` (the branches of ``mask_row``, for that action only),
+applies it (``apply_action``), then ``settle`` runs ``advance``
 (every forced step: start phase, draw, rise, empty-field checks, end of turn, stack resolution) to the next decision.
 A decision with exactly one legal action is played by ``settle`` (not counted) only when that is public: the legal
 set does not depend on the deciding player's hand (``auto_ok``), so *whether* a player gets a decision never tells

@@ -1,6 +1,7 @@
 """levelneo rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs
+Flow: ``step_row`` checks the action with ``action_legal`` (the branches of ``mask_row``, for that action only),
+applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: start of turn, judgement, end of turn...) to the next decision. A decision whose
 single legal action follows from public information (the only possible target, a burst nobody can make) is played
 automatically and does not count as an agent decision. Windows are different: whether a player could use something

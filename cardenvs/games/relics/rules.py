@@ -1,6 +1,7 @@
 """relics rules as Numba kernels over one state row: reset, legal mask, apply, advance, and the batch wrappers.
 
-Flow: ``step_row`` checks the action against ``mask_row``, applies it (``apply_action``), then ``settle`` runs
+Flow: ``step_row`` checks the action with ``action_legal`` (the branches of ``mask_row``, for that action only),
+applies it (``apply_action``), then ``settle`` runs
 ``advance`` (every forced step: draws, the reveal, the location effect, Up, the battle end, Resolution) to the next
 decision, auto-playing decisions that have exactly one legal action (they do not count as agent decisions).
 Compound actions (Cast: card, then caster, then target; Recruit: three discards) are consecutive decisions of the
