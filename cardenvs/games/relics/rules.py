@@ -488,20 +488,21 @@ def battle_legal(row: np.ndarray, tables, p: int, out: np.ndarray, why: np.ndarr
             out[A_RESERVE + j] = 1
     elif record:
         claim(why, A_RESERVE, A_RESERVE + min(row[S.RESERVES_COUNT + p], S.RES_VIEW), R.R_PARTY_FULL)
-    host = host_refusal(row, ctab, p, -1) if wanted(only, A_RELIC, A_RELIC_END) else -1
-    if (host == 0 or record) and wanted(only, A_RELIC, A_RELIC_END):
-        for k in range(2 * S.SIDE_CAP):
-            entry = sideboard_entry(row, p, k)
-            if entry < 0:
-                continue  # not a relic p controls (R_NO_RELIC)
-            if host == 0 and row[S.HOST + entry] < 0:
-                out[A_RELIC + k] = 1
-            elif record:
-                claim(why, A_RELIC + k, A_RELIC + k + 1, 0)
-                if row[S.HOST + entry] >= 0:
-                    note(why, A_RELIC + k, R.R_RELIC_IN_PLAY)
-                if host != 0:
-                    note(why, A_RELIC + k, host)
+    if wanted(only, A_RELIC, A_RELIC_END):
+        host = host_refusal(row, ctab, p, -1)
+        if host == 0 or record:
+            for k in range(2 * S.SIDE_CAP):
+                entry = sideboard_entry(row, p, k)
+                if entry < 0:
+                    continue  # not a relic p controls (R_NO_RELIC)
+                if host == 0 and row[S.HOST + entry] < 0:
+                    out[A_RELIC + k] = 1
+                elif record:
+                    claim(why, A_RELIC + k, A_RELIC + k + 1, 0)
+                    if row[S.HOST + entry] >= 0:
+                        note(why, A_RELIC + k, R.R_RELIC_IN_PLAY)
+                    if host != 0:
+                        note(why, A_RELIC + k, host)
     if row[S.HAND_COUNT + p] >= S.RECRUIT_COST and row[S.CHAR_DECK_COUNT + p] > 0:  # RL-A6, RL-P4: no limit
         out[A_RECRUIT] = 1
     elif record:
