@@ -16,13 +16,19 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
   an AP boost is kept for the battle it swings.
 * attack: with the main when its AP (plus at most one combi partner) beats the opponent's main, adding the weakest
   partner that also beats the best possible cover; then supports against resting characters they beat (the main,
-  for a level down, before supports).
+  for a level down, before supports). Late in the deck race (below) the last Active support stays back when the
+  main has a level that an attack of the opponent's next turn would take: it is the cover that saves the level.
 * defence: cover when the main would lose and has a level to lose (a support that wins the cover if there is one,
   else the weakest); Level Burst when its side is not winning the battle (a face-down card it once held and knows
   to carry Level Burst text first).
 * chores: level down a revealed (spent) level card first; in a lost support combi discard the stronger attacker;
   discard the weakest card at end of turn.
-* level up after a won battle unless it would leave fewer than 2 cards in the deck (the next draw would lose).
+* the deck race (LN-V2): every level up moves a deck card to the level zone, and a level the opponent takes back
+  next turn has burnt that card for nothing. Once its deck is below CAREFUL_DECK cards and not RACE_MARGIN cards
+  longer than the opponent's, the heuristic levels up after a won battle only when the level makes its main Level
+  Neo, or can last (no attack the opponent can make next turn beats the main, or a support is left to cover);
+  before that, always. Never when fewer than 2 cards would remain (the next draw would lose). Without this rule the
+  strong starters lost to the designed-weak deck by deck-out, both mains levelling up and down every turn.
 * one-support effects (rest, activate, AP change): the candidate with the highest AP (the strongest opposing support
   to rest or weaken, the strongest own support to activate or boost).
 
@@ -56,7 +62,7 @@ from cardenvs.games.levelneo.effects import (  # noqa: E402
 )
 from cardenvs.games.levelneo.rules import apply_action, apply_choice, choice_fields, drain_effects  # noqa: E402
 from cardenvs.games.levelneo.state import (  # noqa: E402
-    AP_PER_LEVEL, ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_LIST, DECK_SIZE, FACE_UP, HAND,
+    AP_BATTLE, AP_PER_LEVEL, AP_TURN, ATK_A, ATK_B, ATTACKED, BATTLE, CHOICE_PLAYER, DECK_COUNT, DECK_LIST, DECK_SIZE, FACE_UP, HAND,
     HAND_CAP, HAND_COUNT, LEVEL, LEVEL_CAP, LEVEL_COUNT, MAIN, MAIN_PHASE, MAX_LEVEL, ST_LEVEL_UP,
     MARKER, NO_LEVEL_DOWN, ST_ATTACK, ST_BATTLE_WINDOW, ST_BURST, ST_CHOOSE_MAIN, ST_COMBI_LOSS, ST_COVER,
     ST_COVER_WINDOW, ST_DECL_WINDOW, ST_END, ST_LEVEL_DOWN, ST_MAIN, ST_MULLIGAN, ST_ORDER, ST_PARTNER, ST_TARGET,
@@ -81,6 +87,10 @@ W_EXPOSED_SUPPORT = 200.0  # a resting support that an opposing support could at
 W_DECK_OUT = 5000.0  # per card below 2 in the deck: at 0 the player loses now, at 1 with its next draw (LN-V2)
 W_MAIN_COLOUR = 100.0  # choose_main: per card of the deck list sharing the candidate's colour (LN-D4)
 MULLIGAN_COST = 4  # cards this expensive are put back at the mulligan
+# The deck race (LN-V2) matters below CAREFUL_DECK deck cards unless the deck is RACE_MARGIN cards longer than the
+# opponent's (set on the starter matchups and checked on random training-bank decks, docs/training)
+CAREFUL_DECK = 25
+RACE_MARGIN = 6
 
 # Per-position AP memo: a decision asks for the same characters' AP many times, and compute_ap rescans every [Cont]
 # skill on the field per call. The memo holds each instance's AP (-1: not yet asked) and, in its last slot, how many
@@ -360,6 +370,92 @@ def _support_target(row, tables, p, atk_ap, memo, sources):
 
 
 @helper
+def _next_turn_ap(row, tables, side, inst, as_turn_player, memo, sources):
+    """``side``'s character ``inst`` in the opponent's next turn (or its own when ``as_turn_player``): today's AP
+    without this turn's and this battle's modifiers, with the main's level bonus only on its own turn (LN-L4)."""
+    k = side * DECK_SIZE + inst
+    ap = _ap(row, tables, side, inst, memo, sources) - row[AP_TURN + k] - row[AP_BATTLE + k]
+    if inst == row[MAIN + side]:
+        if row[TURN_PLAYER] == side:
+            ap -= AP_PER_LEVEL * level_of(row, side)
+        if as_turn_player:
+            ap += AP_PER_LEVEL * level_of(row, side)
+    return ap
+
+
+@helper
+def _level_would_stick(row, tables, p, memo, sources):
+    """Whether a level ``p`` gains now survives the opponent's next turn as far as the public boards tell: no attack
+    the opponent can make then (its main at its level, LN-L4, with its strongest support in a combi, LN-A4; or two
+    supports together against ``p``'s main, resting after its attack, LN-A3/A6) beats or ties ``p``'s main without
+    its level bonus (LN-J1, LN-J5). Events in the hidden hand and Level Bursts are not counted."""
+    q = 1 - p
+    defence = _next_turn_ap(row, tables, p, row[MAIN + p], False, memo, sources)
+    first = 0
+    second = 0
+    for s in range(row[SUPPORT_COUNT + q]):
+        ap = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+        if ap > first:
+            first, second = ap, first
+        elif ap > second:
+            second = ap
+    threat = _next_turn_ap(row, tables, q, row[MAIN + q], True, memo, sources)
+    if not _neo(row, q):
+        threat += first
+    threat = max(threat, first + second)
+    return threat < defence
+
+
+@helper
+def _active_supports(row, p, exclude):
+    """``p``'s supports that are Active and have not attacked this turn (those that can still cover), less ``exclude``."""
+    n = 0
+    for s in range(row[SUPPORT_COUNT + p]):
+        inst = support_at(row, p, s)
+        if inst != exclude and not is_rested(row, p, inst) and not _attacked(row, p, inst):
+            n += 1
+    return n
+
+
+@helper
+def _keep_a_cover(row, tables, p, main_may_level, memo, sources):
+    """Whether the turn player ``p`` should keep its last Active support out of its attacks: its main has a level
+    to lose (or may gain one from the attack being declared) and an attack the opponent can make next turn would
+    beat it, so that support is the cover that saves the level (LN-C1, LN-J5)."""
+    if (row[LEVEL_COUNT + p] == 0 and not main_may_level) or not _race_matters(row, p):
+        return False
+    return not _level_would_stick(row, tables, p, memo, sources)
+
+
+@helper
+def _race_matters(row, p):
+    """Whether ``p`` must mind the deck race (LN-V2): its deck is running low and not clearly longer than the
+    opponent's. Before that a level up or an attack with every support is worth its card (games between
+    attacking decks end by Level Neo long before the decks run out)."""
+    return row[DECK_COUNT + p] < CAREFUL_DECK and row[DECK_COUNT + p] - row[DECK_COUNT + 1 - p] < RACE_MARGIN
+
+
+@helper
+def _level_up_pays(row, tables, p, memo, sources):
+    """Level up after a won battle (LN-L2 makes it a choice): every level up moves a deck card to the level zone,
+    and a level the opponent takes back next turn (LN-J5) has only burnt that card, which loses the deck race
+    (LN-V2) to an opponent who does not level. So level up when it makes the main Level Neo (its next won battle
+    wins, LN-V1), when the race does not matter yet (``_race_matters``), or when the level can last: a support is
+    left to cover, or no attack of the opponent's next turn beats the main. Never when fewer than 2 cards would
+    remain (the next draw would lose)."""
+    deck_after = row[DECK_COUNT + p] - 1
+    if deck_after < 2:
+        return False
+    if level_of(row, p) + 1 >= MAX_LEVEL or not _race_matters(row, p):
+        return True
+    # a support to cover with next turn: one still Active on p's own turn (the attacks keep the last one back), or
+    # any when p is defending (its own start of turn activates them, LN-T1)
+    if _active_supports(row, p, -1) > 0 or (p != row[TURN_PLAYER] and row[SUPPORT_COUNT + p] > 0):
+        return True
+    return _level_would_stick(row, tables, p, memo, sources)
+
+
+@helper
 def _card_keep_value(row, tables, p, inst):
     card = card_of(row, p, inst)
     ctab = tables.cards
@@ -386,7 +482,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
         s = _choice_slot(row, tables, memo_row, sources_row)
         return A_EFFECT_TARGET + s if s >= 0 else -1
     if st == ST_LEVEL_UP:
-        return A_LEVEL_UP if row[DECK_COUNT + p] >= 3 else A_PASS
+        return A_LEVEL_UP if _level_up_pays(row, tables, p, memo_row, sources_row) else A_PASS
     if st == ST_ORDER:
         return A_GO_FIRST
     if st == ST_CHOOSE_MAIN:
@@ -423,6 +519,8 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
             main_ap = _ap(row, tables, p, my_main, memo_row, sources_row)
             if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1, memo_row, sources_row)) > opp_main_ap:
                 return A_ATTACK
+        if _active_supports(row, p, -1) <= 1 and _keep_a_cover(row, tables, p, False, memo_row, sources_row):
+            return A_PASS
         best = -1
         best_key = -1
         for s in range(row[SUPPORT_COUNT + p]):
@@ -440,15 +538,17 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
     if st == ST_PARTNER:
         a_inst = row[ATK_A]
         a_ap = _ap(row, tables, p, a_inst, memo_row, sources_row)
+        last_cover = (_active_supports(row, p, a_inst) <= 1
+                      and _keep_a_cover(row, tables, p, a_inst == row[MAIN + p], memo_row, sources_row))
         if a_inst == row[MAIN + p]:
             need = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
             want = max(need, _best_cover_ap(row, tables, q, -1, memo_row, sources_row))
-            if a_ap > want:
-                return A_PASS
+            if a_ap > want or (last_cover and a_ap > need):
+                return A_PASS  # wins alone (over any cover, or over the main while the last support stays back)
         else:
             t = _support_target(row, tables, p, a_ap, memo_row, sources_row)
-            if t >= 0:
-                return A_PASS  # beats a target alone
+            if t >= 0 or last_cover:
+                return A_PASS  # beats a target alone, or the last support stays back as a cover
             need = 1 << 30
             qm = row[MAIN + q]
             if is_rested(row, q, qm):

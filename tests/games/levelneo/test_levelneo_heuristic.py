@@ -1,7 +1,8 @@
 """Issue 38 step 2: the levelneo heuristic plays every card family of the pool when playing it helps, and keeps it
 when it does not. One scenario per family: the position, the heuristic's raw choice (no legal-action fallback).
 Rule IDs: LN-S2 (main choice, with LN-D4's colour cost), LN-T2 (main phase plays), LN-A3 (support attacks need a
-resting target), LN-V2 (deck-out), LN-J1 (battle judgement)."""
+resting target), LN-V2 (deck-out), LN-J1 (battle judgement), LN-L2 (the level up is a choice), LN-V1 (Level Neo),
+LN-C1 (cover)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,9 +10,9 @@ import numpy as np
 from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.games.levelneo.actions import ACTIONS
-from cardenvs.games.levelneo.state import ST_CHOOSE_MAIN, ST_DECL_WINDOW, ST_MAIN
+from cardenvs.games.levelneo.state import ST_ATTACK, ST_CHOOSE_MAIN, ST_DECL_WINDOW, ST_LEVEL_UP, ST_MAIN
 
-from levelneo_helpers import POOL, ap, build, field, inst_of, is_legal
+from levelneo_helpers import FILLER, POOL, ap, build, field, inst_of, is_legal
 
 AGENT = make_agent("levelneo", "heuristic", seed=0)
 
@@ -114,3 +115,50 @@ def test_LN_J1_small_battle_boost_is_played_when_it_swings_the_battle() -> None:
     assert choice(g) == play_hand(0)
     field(g, "ap_turn")[1, inst_of(g, 1, "main")] -= 200  # loses by 250: +100 cannot save it
     assert choice(g) == ("pass", 0)
+
+
+# The deck race (LN-V2). Every level up moves a deck card to the level zone (LN-L2), and a level the opponent takes
+# back next turn (LN-J5) has only burnt that card: piloted that way the strong starters lost to the designed-weak deck
+# by deck-out (docs/training, "levelneo's heuristic and the deck race"). Late in the race the heuristic levels up only
+# when the level can last, and keeps its last Active support back as the cover that saves a level.
+LATE = [FILLER] * 10  # a short deck: the race matters (a side without it gets a full 40-card deck)
+
+
+def level_up_choice(p0: dict, p1: dict) -> tuple[str, int]:
+    g = build(p0, p1, step=ST_LEVEL_UP, main_phase=1)
+    field(g, "attacked")[0, inst_of(g, 0, "main")] = 1
+    assert is_legal(g, "level_up")
+    return choice(g)
+
+
+def test_LN_L2_V2_level_up_is_declined_late_in_the_deck_race_when_the_opponent_takes_it_back() -> None:
+    """Brass Footman (2000 AP, 2000 defending: the level bonus counts on its own turn only, LN-L4) against Ashen
+    Recruit (2500, +500 at level 1 on its turn): the level would be lost next turn (LN-J5). With 10 cards left each
+    the level up is declined; with a full deck, or when the opponent cannot take the level back, it is taken."""
+    late = {"deck": LATE, "fill": False}
+    assert level_up_choice(side(main="Brass Footman:R", **late), side(**late)) == ("pass", 0)
+    assert level_up_choice(side(main="Brass Footman:R"), side()) == ("level_up", 0)  # early: worth its card
+    assert level_up_choice(side(main="Brass Footman:R", **late), side(main="Lost Lamb", **late)) == ("level_up", 0)
+
+
+def test_LN_L2_V1_level_up_to_level_neo_is_taken_even_late_in_the_deck_race() -> None:
+    """At level 4 the level up makes the main Level Neo, whose next won battle wins the game (LN-V1): taken even
+    when the opponent could take the level back."""
+    late = {"deck": LATE, "fill": False}
+    assert level_up_choice(side(main="Brass Footman:R", level=["Clumsy Page"] * 3, **late),
+                           side(**late)) == ("level_up", 0)
+
+
+def test_LN_C1_V2_last_active_support_stays_back_as_the_mains_cover_late_in_the_deck_race() -> None:
+    """Own main rested by its attack with a level to lose; the opponent's main (Ashen Recruit, 3000 on its turn) and
+    Lost Lamb would beat it next turn. Dynamo Mech could beat the resting Lost Lamb now, but it is the last Active
+    support, the cover that saves the level (LN-C1): late in the race it stays back; with full decks it attacks."""
+    def attack_choice(**deck) -> tuple[str, int]:
+        g = build(side(main="Brass Footman:R", level=["Clumsy Page"], supports=["Dynamo Mech"], **deck),
+                  side(supports=["Lost Lamb:R"], **deck), step=ST_ATTACK)
+        field(g, "attacked")[0, inst_of(g, 0, "main")] = 1
+        assert is_legal(g, "attack", 1)
+        return choice(g)
+
+    assert attack_choice(deck=LATE, fill=False) == ("pass", 0)
+    assert attack_choice() == ("attack", 1)
