@@ -408,7 +408,8 @@ def _level_would_stick(row, tables, p, memo, sources):
 
 @helper
 def _active_supports(row, p, exclude):
-    """``p``'s supports that are Active and have not attacked this turn (those that can still cover), less ``exclude``."""
+    """``p``'s supports that are Active and have not attacked this turn (those that can still cover), but
+    ``exclude``."""
     n = 0
     for s in range(row[SUPPORT_COUNT + p]):
         inst = support_at(row, p, s)

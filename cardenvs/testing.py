@@ -31,7 +31,7 @@ import numpy as np
 
 from .core.aec import OBS_BOUND, CardGameEnv
 from .core.batch import BatchGame, get_spec
-from .core.header import H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
+from .core.header import DRAW, H_NEEDS, H_STATUS, H_TO_ACT, H_TURN, H_WINNER, LIVE, TERMINATED, TRUNCATED
 from .core.invariants import conservation_errors
 from .core.rows import RowChecker
 from .core.spec import GameSpec
@@ -357,6 +357,36 @@ def play_random(
     pilot = _RandomPilot(agent_seed)
     return play_pilots(game, _Seats(pilot, pilot, game.num_games), seed, agent_seed, max_steps, record_rows, check,
                        report, hidden_every)
+
+
+def random_endings(spec: GameSpec, games: int = 200, seed: int = 38, draw_codes: Sequence[int] = ()) -> np.ndarray:
+    """Play ``games`` games of random legal play to the end and check the game's ``end_reason`` on them (each
+    game's ``endings.py``): a live game has no ending, every game the rules ended has one of ``spec.endings``, a
+    truncated game has none, and the draws are exactly the games with an ending in ``draw_codes``. Returns the codes
+    (int8 [games]) for the game's own checks (which endings random play reaches)."""
+    if spec.end_reason is None:
+        raise InvariantError(f"{spec.name} declares no endings (endings.py)")
+    game = BatchGame(spec, games, seed=seed, autoreset=False)
+    if not (spec.end_reason(game.states) == -1).all():
+        raise InvariantError(f"{spec.name}: a game that has not started has an ending")
+    rng = np.random.default_rng(seed)
+    game.play_out(lambda who, obs, mask: (rng.random(mask.shape) * mask).argmax(axis=1), observe=False)
+    codes = spec.end_reason(game.states)
+    status, winner = game.states[:, H_STATUS], game.states[:, H_WINNER]
+    ended = status == TERMINATED
+    problems = []
+    if codes.dtype != np.int8 or codes.shape != (games,):
+        problems.append(f"codes of dtype {codes.dtype} and shape {codes.shape}, not int8 ({games},)")
+    elif not ((codes[ended] >= 0) & (codes[ended] < len(spec.endings))).all():
+        problems.append(f"{int(((codes[ended] < 0) | (codes[ended] >= len(spec.endings))).sum())} ended games "
+                        "without an ending")
+    elif not (codes[status == TRUNCATED] == -1).all():
+        problems.append("a truncated game has an ending")
+    elif not (np.isin(codes, list(draw_codes)) == (ended & (winner == DRAW))).all():
+        problems.append(f"the draws are not exactly the games ending by {list(draw_codes)}")
+    if problems:
+        raise InvariantError(f"{spec.name} endings: " + "; ".join(problems))
+    return codes
 
 
 def play_pilots(
@@ -1329,6 +1359,6 @@ __all__ = [
     "check_alignment", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "check_honest", "check_timing",
     "CheckReport", "CompletenessStats", "completeness_ignored", "hidden_columns", "hidden_slots", "HonestStats",
     "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
-    "play_random", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
+    "play_random", "random_endings", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",
     "TimingStats", "zone_geometry"
 ]

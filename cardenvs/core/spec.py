@@ -127,6 +127,12 @@ class GameSpec:
     #: the seat view: the per-instance flag that marks an opponent's card outside its decks whose identity both
     #: players know (relics' ``known``; simulfight's ``shown``, a hand its deck ran out under)
     view_known_field: str = "known"
+    #: how a game can end, for ``eval``'s "how games end" (issue 38 item 2: is a deck winning the way the rules
+    #: intend?): ``(rule ID, what happened)`` per ending code, from the game's ``endings.py`` (``ENDINGS``)
+    endings: tuple[tuple[str, str], ...] = ()
+    #: ``(final states [G, S]) -> int8 [G]``: each game's ending code (an index into ``endings``) from its final
+    #: state, -1 for a game still live or truncated (``eval`` counts truncation itself); ``endings.end_reason``
+    end_reason: Callable[[np.ndarray], np.ndarray] | None = None
     #: game-specific constants other code may show (relics' battle and round caps); nothing generic reads it
     extra: dict = field(default_factory=dict)
 
@@ -230,6 +236,8 @@ CONVENTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "hide": (("text", "hide"), ("observe", "hide")),
     "legend": (("text", "LEGEND"),),
     "explain_illegal": (("text", "explain_illegal"),),
+    "endings": (("endings", "ENDINGS"),),
+    "end_reason": (("endings", "end_reason"),),
 }
 
 

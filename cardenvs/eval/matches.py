@@ -147,20 +147,23 @@ class Tally:
     #: in a tally built without them (then merges keep None)
     seats: np.ndarray | None = None
     drawn: np.ndarray | None = None
+    #: per game: how it ended (int8 [G], an index into the game's ``GameSpec.endings``; -1 truncated or not known);
+    #: None in a tally built without them
+    endings: np.ndarray | None = None
 
     @classmethod
     def empty(cls, n_entries: int, n_cards: int) -> "Tally":
         e = n_entries
         return cls(np.zeros((e, e, 4), np.int64), np.zeros((e, e, 4), np.int64), np.zeros((e, n_cards, CARD_COLS), np.int64),
                    np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros(0, np.int32),
-                   np.zeros((0, 2), np.int32), np.zeros((0, 2, -(-n_cards // 8)), np.uint8))
+                   np.zeros((0, 2), np.int32), np.zeros((0, 2, -(-n_cards // 8)), np.uint8), np.zeros(0, np.int8))
 
     def merge(self, other: "Tally") -> "Tally":
         ids = np.concatenate([self.game_ids, other.game_ids])
         order = np.argsort(ids, kind="stable")
         cat = lambda a, b: np.concatenate([a, b])[order]  # noqa: E731
         per_game = [None if a is None or b is None else cat(a, b)
-                    for a, b in ((self.seats, other.seats), (self.drawn, other.drawn))]
+                    for a, b in ((self.seats, other.seats), (self.drawn, other.drawn), (self.endings, other.endings))]
         return Tally(self.results + other.results, self.first + other.first, self.cards + other.cards, ids[order],
                      cat(self.outcomes, other.outcomes), cat(self.first_player, other.first_player), cat(self.turns, other.turns),
                      *per_game)
@@ -337,8 +340,9 @@ def _count(spec: GameSpec, pool: Any, n_entries: int, chunk: Chunk, states: np.n
     turns = layout.get(states, "turn").astype(np.int32)
     cards, drawn = _card_counts(layout, len(pool), e, chunk, states, outcome)
     seats = np.stack([chunk.seat0, chunk.seat1], axis=1).astype(np.int32)
+    endings = spec.end_reason(states).astype(np.int8) if spec.end_reason is not None else np.full(n, -1, np.int8)
     return Tally(results, first, cards, chunk.game_ids.copy(), outcome, first_player, turns, seats,
-                 np.packbits(drawn, axis=2))
+                 np.packbits(drawn, axis=2), endings)
 
 
 def _card_counts(layout: Any, n_cards: int, n_entries: int, chunk: Chunk, states: np.ndarray,

@@ -43,6 +43,9 @@ def summarize(result: TournamentResult, bootstrap: int = 1000, cards: bool = Tru
         "truncated": int(result.tally.results[..., 3].sum()),
         "mean_turns": float(result.tally.turns.mean()) if result.games else None,
     }
+    endings = result.ending_stats()
+    if endings is not None:
+        out["endings"] = endings
     agreement = pilot_agreement(result, bootstrap)
     if agreement is not None:
         out["pilot_agreement"] = agreement
@@ -366,6 +369,17 @@ def render_summary(summary: dict, console: Any, top_cards: int = 12) -> None:
         console.print(f"{n_bad} of {len(ag['pairings'])} pairings disagree beyond their intervals"
                       + (": the ranking depends on who pilots the decks" if n_bad else ""))
 
+    ends = ending_lines(summary)
+    if ends is not None:
+        line, header, rows = ends
+        et = Table(title=f"How games end, {line} (each cell: games the deck won / lost / drew that way)",
+                   box=box.SIMPLE_HEAD)
+        for col in header:
+            et.add_column(e(col), justify="left" if col == "deck" else "right")
+        for row in rows:
+            et.add_row(*[e(str(v)) for v in row])
+        console.print(et)
+
     fp = summary["first_player"]
     console.print(e(f"{fp['who'].capitalize()} score: {_pct(fp['score'])}% [{_pct(fp['ci'][0])}, {_pct(fp['ci'][1])}] "
                     f"over {fp['games']} games; truncated games: {summary['truncated']}"))
@@ -630,6 +644,13 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     parts.append(_html_table(["a", "b", "games", "a wins", "b wins", "draws", "truncated", "a score %", "95% interval"],
                              [[p["a"], p["b"], p["games"], p["a_wins"], p["b_wins"], p["draws"], p["truncated"],
                                _pct(p["a_score"]), _ci(p["ci"], "{:.3f}")] for p in summary["pairings"]]))
+    ends = ending_lines(summary)
+    if ends is not None:
+        line, header, rows = ends
+        parts.append("<h2>How games end</h2><p>" + e(line) + ". Each cell: the games the deck won / lost / drew that "
+                     "way, by the rule that ended the game (its ID in the game's RULES.md): whether a deck wins the way "
+                     "the rules intend or by outlasting the other.</p>")
+        parts.append(_html_table(header, rows))
     fp = summary["first_player"]
     parts.append(f"<p>{e(fp['who'].capitalize())} score {_pct(fp['score'])}% {_ci(fp['ci'], '{:.3f}')} over {fp['games']} games; "
                  f"{summary['truncated']} truncated games.</p>")
@@ -662,6 +683,22 @@ def _write_report_files(summary: dict, folder: Path) -> Path:
     out = folder / "report.html"
     out.write_text("\n".join(parts), encoding="utf-8")
     return out
+
+
+def ending_lines(summary: dict) -> tuple[str, list[str], list[list[Any]]] | None:
+    """How games end (``TournamentResult.ending_stats``): a summary line, then a table with a row per entry whose
+    cell per ending is "won / lost / drawn" games that way. None when the game declares no endings."""
+    en = summary.get("endings")
+    if not en:
+        return None
+    parts = [f"{x['label']} {x['what']} {_pct(x['share'])}%" for x in en["endings"]]
+    extra = [f"truncated {en['truncated']}"] + ([f"unexplained {en['unexplained']}"] if en["unexplained"] else [])
+    line = f"{summary['games']} games: " + "; ".join(parts + extra)
+    labels = [x["label"] for x in en["endings"]]
+    header = ["deck", "games"] + [f"{k} won/lost/drawn" for k in labels]
+    rows = [[r["label"], r["games"]] + [f"{r['won'][k]} / {r['lost'][k]} / {r['drawn'][k]}" for k in labels]
+            for r in en["by_entry"]]
+    return line, header, rows
 
 
 def rarely_played_lines(summary: dict) -> list[str]:

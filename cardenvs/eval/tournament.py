@@ -201,6 +201,40 @@ class TournamentResult:
     def ratings(self, bootstrap: int = 1000) -> stats.Ratings:
         return stats.rate(self.tally.results, self.labels, bootstrap=bootstrap, seed=self.seed)
 
+    def ending_stats(self) -> dict | None:
+        """How the games ended (issue 38 item 2: does a deck win the way the rules intend, or by stalling the other
+        into a deck-out?): every ending the game declares (``GameSpec.endings``) with its label (the rule ID, numbered
+        where one rule ends games several ways), games and share, then per entry the games it won, lost and drew
+        each way, keyed by label. Truncated games and games no rule explains are counted apart.
+        None when the game declares no endings or the tally has no per-game endings."""
+        spec = get_spec(self.game)
+        t = self.tally
+        if not spec.endings or t.endings is None or t.seats is None or len(t.endings) != len(t.outcomes):
+            return None
+        codes = t.endings.astype(np.int64)
+        n = len(codes)
+        truncated = t.outcomes == TRUNCATED_GAME
+        endings = []
+        for k, (rule, what) in enumerate(spec.endings):
+            games = int(np.count_nonzero(codes == k))
+            # a label per ending: its rule ID, numbered where one rule ends games more than one way (simulfight)
+            same = [j for j, (r, _) in enumerate(spec.endings) if r == rule]
+            label = rule if len(same) == 1 else f"{rule}.{same.index(k) + 1}"
+            endings.append({"label": label, "rule": rule, "what": what, "games": games,
+                            "share": games / n if n else None})
+        by_entry = []
+        for e, entry in enumerate(self.entries):
+            seat = np.where(t.seats[:, 0] == e, 0, np.where(t.seats[:, 1] == e, 1, -1))
+            won = ((seat == 0) & (t.outcomes == SEAT0_WINS)) | ((seat == 1) & (t.outcomes == SEAT1_WINS))
+            lost = ((seat == 0) & (t.outcomes == SEAT1_WINS)) | ((seat == 1) & (t.outcomes == SEAT0_WINS))
+            drawn = (seat >= 0) & (t.outcomes == DRAWN)
+            row: dict[str, Any] = {"label": entry.label, "games": int(np.count_nonzero(seat >= 0))}
+            for key, sel in (("won", won), ("lost", lost), ("drawn", drawn)):
+                row[key] = {x["label"]: int(np.count_nonzero(sel & (codes == k))) for k, x in enumerate(endings)}
+            by_entry.append(row)
+        return {"endings": endings, "truncated": int(np.count_nonzero(truncated)),
+                "unexplained": int(np.count_nonzero((codes < 0) & ~truncated)), "by_entry": by_entry}
+
     def first_player_stats(self) -> dict:
         """The first player's score over all games (seat 0's where the game does not record who went first)."""
         t = self.tally

@@ -29,10 +29,12 @@ def test_heatmap_numbers_are_white_on_dark_cells_and_black_on_light_ones() -> No
 
 @pytest.fixture(scope="module")
 def two_pilots() -> dict:
-    """levelneo's aggro and weak decks, each under the heuristic and random pilots (40 games a pairing)."""
+    """levelneo's burst and control decks, each under the heuristic and random pilots (40 games a pairing): burst
+    scores 0.25 against control under the heuristic and 0.93 under random pilots. (aggro against weak served until
+    the heuristic learned the deck race: both pilots now win that pairing with aggro.)"""
     from cardenvs.eval.tournament import run_tournament
 
-    res = run_tournament("levelneo", decks=["aggro", "weak"], pilots=("heuristic", "random"), games=40, seed=0)
+    res = run_tournament("levelneo", decks=["burst", "control"], pilots=("heuristic", "random"), games=40, seed=0)
     return report.summarize(res, bootstrap=20)
 
 
