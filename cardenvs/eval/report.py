@@ -695,7 +695,7 @@ def ending_lines(summary: dict) -> tuple[str, list[str], list[list[Any]]] | None
     extra = [f"truncated {en['truncated']}"] + ([f"unexplained {en['unexplained']}"] if en["unexplained"] else [])
     line = f"{summary['games']} games: " + "; ".join(parts + extra)
     labels = [x["label"] for x in en["endings"]]
-    header = ["deck", "games"] + [f"{k} won/lost/drawn" for k in labels]
+    header = ["deck", "games"] + [f"{k} W/L/D" for k in labels]  # won / lost / drawn: short enough for 80 columns
     rows = [[r["label"], r["games"]] + [f"{r['won'][k]} / {r['lost'][k]} / {r['drawn'][k]}" for k in labels]
             for r in en["by_entry"]]
     return line, header, rows

@@ -41,9 +41,9 @@ def test_eval_reports_how_games_end_and_it_adds_up_to_the_results(tmp_path) -> N
                      if label in (p["a"], p["b"]))
         assert sum(row["won"].values()) == wins and sum(row["lost"].values()) == losses
     line, header, rows = ending_lines(summary)
-    assert line.startswith(f"{result.games} games: LN-V1 a Level Neo main won a battle ") and "truncated 0" in line and header[2] == "LN-V1 won/lost/drawn"
+    assert line.startswith(f"{result.games} games: LN-V1 a Level Neo main won a battle ") and "truncated 0" in line and header[2] == "LN-V1 W/L/D"
     html = write_report(summary, tmp_path / "report").read_text()
-    assert "<h2>How games end</h2>" in html and "LN-V2 won/lost/drawn" in html
+    assert "<h2>How games end</h2>" in html and "LN-V2 W/L/D" in html
 
 
 def test_a_game_without_endings_reports_none() -> None:
@@ -71,4 +71,4 @@ def test_endings_that_share_a_rule_id_keep_their_own_counts() -> None:
     assert first["lost"] == {"SF-E2.1": 0, "SF-E2.2": 1, "SF-E2.3": 0}
     assert first["drawn"] == {"SF-E2.1": 0, "SF-E2.2": 0, "SF-E2.3": 1}
     _, header, _ = ending_lines({"games": n, "endings": stats})
-    assert header[2:] == ["SF-E2.1 won/lost/drawn", "SF-E2.2 won/lost/drawn", "SF-E2.3 won/lost/drawn"]
+    assert header[2:] == ["SF-E2.1 W/L/D", "SF-E2.2 W/L/D", "SF-E2.3 W/L/D"]
