@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.header import DRAW, H_STATUS, H_WINNER, TERMINATED
+from cardenvs.core.outcomes import final_outcomes
 
 from .state import KO_COUNT, KO_LIMIT, MAIN, STANDBY_COUNT
 
@@ -27,18 +27,12 @@ THIRD_KO, NO_UNIT_LEFT, BOTH_LOST = range(3)
 
 def end_reason(states: np.ndarray) -> np.ndarray:
     """int8 [G]: each final state's ending (an index into ``ENDINGS``; -1 for a game not ended by the rules)."""
-    states = np.atleast_2d(states)
-    out = np.full(states.shape[0], -1, dtype=np.int8)
-    ended = states[:, H_STATUS] == TERMINATED
-    winner = states[:, H_WINNER]
+    game = final_outcomes(states)
+    out = game.no_ending()
     # [G, 2]: the two loss conditions check_ko tests, per player
-    third_ko = states[:, KO_COUNT:KO_COUNT + 2] >= KO_LIMIT
-    no_unit = (states[:, MAIN:MAIN + 2] < 0) & (states[:, STANDBY_COUNT:STANDBY_COUNT + 2] == 0)
-    lost = third_ko | no_unit
-    won = ended & ((winner == 0) | (winner == 1))
-    loser = np.where(won, 1 - winner, 0).astype(np.intp)
-    rows = np.arange(states.shape[0])
-    out[won & no_unit[rows, loser]] = NO_UNIT_LEFT
-    out[won & third_ko[rows, loser]] = THIRD_KO  # after DC-O7: a loser meeting both is read as DC-V1
-    out[ended & (winner == DRAW) & lost.all(axis=1)] = BOTH_LOST
+    third_ko = game.both(KO_COUNT) >= KO_LIMIT
+    no_unit = (game.both(MAIN) < 0) & (game.both(STANDBY_COUNT) == 0)
+    out[game.won & no_unit[game.rows, game.loser]] = NO_UNIT_LEFT
+    out[game.won & third_ko[game.rows, game.loser]] = THIRD_KO  # after DC-O7: a loser meeting both is read as DC-V1
+    out[game.drawn & (third_ko | no_unit).all(axis=1)] = BOTH_LOST
     return out

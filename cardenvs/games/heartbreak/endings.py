@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.header import DRAW, H_STATUS, H_TURN, H_WINNER, TERMINATED
+from cardenvs.core.header import H_TURN
+from cardenvs.core.outcomes import final_outcomes
 
 from .state import DECK_COUNT, HEART_COUNT, LOST, ST_CLEANUP, ST_START, STEP, TURN_CAP, TURN_PLAYER
 
@@ -32,21 +33,16 @@ HEART_BROKEN, DECK_OUT, BOTH_LOST, TURN_CAP_DRAW = range(4)
 
 def end_reason(states: np.ndarray) -> np.ndarray:
     """int8 [G]: each final state's ending (an index into ``ENDINGS``; -1 for a game not ended by the rules)."""
-    states = np.atleast_2d(states)
-    out = np.full(states.shape[0], -1, dtype=np.int8)
-    ended = states[:, H_STATUS] == TERMINATED
-    winner = states[:, H_WINNER]
-    lost = states[:, LOST:LOST + 2] != 0
-    step = states[:, STEP]
-    won = ended & ((winner == 0) | (winner == 1))
-    loser = np.where(won, 1 - winner, 0).astype(np.intp)
-    rows = np.arange(states.shape[0])
-    loser_lost = won & lost[rows, loser]
-    deck_out = ((states[rows, DECK_COUNT + loser] == 0) & (states[:, TURN_PLAYER] == loser)
+    game = final_outcomes(states)
+    out = game.no_ending()
+    lost = game.both(LOST) != 0
+    step = game.states[:, STEP]
+    loser_lost = game.won & (game.of_loser(LOST) != 0)
+    deck_out = ((game.of_loser(DECK_COUNT) == 0) & (game.states[:, TURN_PLAYER] == game.loser)
                 & ((step == ST_START) | (step == ST_CLEANUP)))
-    out[loser_lost & (states[rows, HEART_COUNT + loser] == 0)] = HEART_BROKEN
+    out[loser_lost & (game.of_loser(HEART_COUNT) == 0)] = HEART_BROKEN
     out[loser_lost & deck_out] = DECK_OUT  # after HB-V1: the overlap in the docstring is read as deck-out
-    draw = ended & (winner == DRAW)
-    out[draw & lost.all(axis=1)] = BOTH_LOST
-    out[draw & ~lost.any(axis=1) & (step == ST_START) & (states[:, H_TURN] >= TURN_CAP)] = TURN_CAP_DRAW
+    out[game.drawn & lost.all(axis=1)] = BOTH_LOST
+    at_cap = (step == ST_START) & (game.states[:, H_TURN] >= TURN_CAP)
+    out[game.drawn & ~lost.any(axis=1) & at_cap] = TURN_CAP_DRAW
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.header import DRAW, H_STATUS, H_WINNER, TERMINATED
+from cardenvs.core.outcomes import final_outcomes
 
 from .state import DECK_COUNT, LEVEL_CAP, LEVEL_COUNT
 
@@ -24,16 +24,10 @@ LEVEL_NEO, DECK_OUT, BOTH_DECKS_OUT = range(3)
 
 def end_reason(states: np.ndarray) -> np.ndarray:
     """int8 [G]: each final state's ending (an index into ``ENDINGS``; -1 for a game not ended by the rules)."""
-    states = np.atleast_2d(states)
-    out = np.full(states.shape[0], -1, dtype=np.int8)
-    ended = states[:, H_STATUS] == TERMINATED
-    winner = states[:, H_WINNER]
-    won = ended & ((winner == 0) | (winner == 1))
-    rows = np.arange(states.shape[0])
-    loser = np.where(won, 1 - winner, 0).astype(np.intp)
-    loser_deck = states[rows, DECK_COUNT + loser]
-    winner_levels = states[rows, LEVEL_COUNT + (1 - loser)]
-    out[won & (loser_deck != 0) & (winner_levels == LEVEL_CAP)] = LEVEL_NEO
-    out[won & (loser_deck == 0)] = DECK_OUT
-    out[ended & (winner == DRAW)] = BOTH_DECKS_OUT
+    game = final_outcomes(states)
+    out = game.no_ending()
+    loser_deck = game.of_loser(DECK_COUNT)
+    out[game.won & (loser_deck != 0) & (game.of_winner(LEVEL_COUNT) == LEVEL_CAP)] = LEVEL_NEO
+    out[game.won & (loser_deck == 0)] = DECK_OUT
+    out[game.drawn] = BOTH_DECKS_OUT
     return out

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.header import DRAW, H_STATUS, H_WINNER, TERMINATED
+from cardenvs.core.outcomes import final_outcomes
 
 from .state import (
     CHAR_DECK_COUNT,
@@ -67,22 +67,18 @@ def relic_counts(states: np.ndarray) -> np.ndarray:
 
 def end_reason(states: np.ndarray) -> np.ndarray:
     """int8 [G]: each final state's ending (an index into ``ENDINGS``; -1 for a game not ended by the rules)."""
-    states = np.atleast_2d(states)
-    out = np.full(states.shape[0], -1, dtype=np.int8)
-    ended = states[:, H_STATUS] == TERMINATED
-    winner = states[:, H_WINNER]
-    rows = np.arange(states.shape[0])
+    game = final_outcomes(states)
+    out = game.no_ending()
+    rows, loser = game.rows, game.loser
     # [G, 2]: each player's RL-V2 and RL-V3 conditions
-    no_cards = (states[:, HAND_COUNT:HAND_COUNT + 2] == 0) & (states[:, ITEM_DECK_COUNT:ITEM_DECK_COUNT + 2] == 0)
-    after_battle = (states[:, PARTY_COUNT:PARTY_COUNT + 2] == 0).all(axis=1)  # end_battle's trace
-    for count in (DISCARD_COUNT, LINEUP_COUNT):
-        after_battle &= (states[:, count:count + 2] == 0).all(axis=1)
-    no_chars = (states[:, CHAR_DECK_COUNT:CHAR_DECK_COUNT + 2] == 0) & after_battle[:, None]
-    won = ended & ((winner == 0) | (winner == 1))
-    w = np.where(won, winner, 0).astype(np.intp)
-    loser = 1 - w
-    out[won & no_cards[rows, loser]] = NO_CARDS
-    out[won & no_chars[rows, loser]] = NO_CHARACTERS  # after RL-V2: begin_battle ended a game that meets both
-    out[won & (relic_counts(states)[rows, w] >= RELICS_TO_WIN)] = FOUR_RELICS  # last: it ends the game first
-    out[ended & (winner == DRAW) & (no_cards.all(axis=1) | no_chars.all(axis=1))] = BOTH_LOST
+    no_cards = (game.both(HAND_COUNT) == 0) & (game.both(ITEM_DECK_COUNT) == 0)
+    after_battle = np.ones(rows.shape[0], dtype=bool)  # end_battle's trace
+    for count in (PARTY_COUNT, DISCARD_COUNT, LINEUP_COUNT):
+        after_battle &= (game.both(count) == 0).all(axis=1)
+    no_chars = (game.both(CHAR_DECK_COUNT) == 0) & after_battle[:, None]
+    out[game.won & no_cards[rows, loser]] = NO_CARDS
+    out[game.won & no_chars[rows, loser]] = NO_CHARACTERS  # after RL-V2: begin_battle ended a game that meets both
+    four = relic_counts(game.states)[rows, game.winner] >= RELICS_TO_WIN
+    out[game.won & four] = FOUR_RELICS  # last: it ends the game first
+    out[game.drawn & (no_cards.all(axis=1) | no_chars.all(axis=1))] = BOTH_LOST
     return out

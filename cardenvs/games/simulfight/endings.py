@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenvs.core.header import DRAW, H_STATUS, H_WINNER, TERMINATED
+from cardenvs.core.outcomes import final_outcomes
 
 from .state import HEALTH
 
@@ -25,18 +25,12 @@ KNOCKOUT, BOTH_DOWN, EVEN_HEALTH = range(3)
 
 def end_reason(states: np.ndarray) -> np.ndarray:
     """int8 [G]: each final state's ending (an index into ``ENDINGS``; -1 for a game not ended by the rules)."""
-    states = np.atleast_2d(states)
-    out = np.full(states.shape[0], -1, dtype=np.int8)
-    ended = states[:, H_STATUS] == TERMINATED
-    winner = states[:, H_WINNER]
-    rows = np.arange(states.shape[0])
-    won = ended & ((winner == 0) | (winner == 1))
-    w = np.where(won, winner, 0).astype(np.intp)
-    mine = states[rows, HEALTH + w]
-    theirs = states[rows, HEALTH + 1 - w]
-    beaten = won & (theirs <= 0) & (mine > theirs)  # SF-E2: the check needs a player at 0 or less
+    game = final_outcomes(states)
+    out = game.no_ending()
+    mine, theirs = game.of_winner(HEALTH), game.of_loser(HEALTH)
+    beaten = game.won & (theirs <= 0) & (mine > theirs)  # SF-E2: the check needs a player at 0 or less
     out[beaten & (mine > 0)] = KNOCKOUT
     out[beaten & (mine <= 0)] = BOTH_DOWN
-    health = states[:, HEALTH:HEALTH + 2]
-    out[ended & (winner == DRAW) & (health[:, 0] == health[:, 1]) & (health[:, 0] <= 0)] = EVEN_HEALTH
+    health = game.both(HEALTH)
+    out[game.drawn & (health[:, 0] == health[:, 1]) & (health[:, 0] <= 0)] = EVEN_HEALTH
     return out
