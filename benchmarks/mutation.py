@@ -886,6 +886,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                                                           "(same commit, seed and --jit)")
     ap.add_argument("--jit", action="store_true", help="run the kernels compiled (a fresh cache per mutant) "
                                                        "instead of as plain Python: much slower")
+    ap.add_argument("--files", nargs="+", metavar="FILE", help="mutate these files of each game's folder instead of "
+                    "mutation.toml's (e.g. --files endings.py; give --out a folder of its own)")
     ap.add_argument("--tables", action="store_true", help="only rewrite <out>/<game>.md from <out>/<game>.json "
                                                           "(no copy, no run), and with the default --out the game's "
                                                           "RULES.md breakage table; print the summary table")
@@ -927,7 +929,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     reports: list[dict[str, Any]] = []
     failures: list[str] = []
     for game in games:
-        cfg = config[game]
+        cfg = config[game] if not args.files else {**config[game], "files": list(args.files)}
         sample = args.sample if args.sample is not None else cfg["sample"]
         seed = args.seed if args.seed is not None else cfg["seed"]
         try:
