@@ -14,7 +14,7 @@ from cardenvs.agents.heuristic_relics import HeuristicAgent, batch_decide
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import LIVE
 from cardenvs.games.relics import SPEC
-from cardenvs.games.relics.actions import A_HAND, A_MOVE, A_PASS
+from cardenvs.games.relics.actions import A_HAND, A_LEADER_ABILITY, A_MOVE, A_PASS, A_SLOT
 from cardenvs.games.relics.state import PARTY_SIZE
 
 
@@ -74,6 +74,66 @@ def test_RL_K6_V2_a_steal_that_takes_the_opponents_last_card_comes_first() -> No
 
     assert _choice(position([])) == fight(1, 0)
     assert _choice(position(["Longbow"])) == fight(0, 0)
+
+
+def test_RL_L2_U1_the_heuristic_downs_its_leader_for_a_boost_that_opens_the_winning_fight() -> None:
+    """Checks RL-L2, RL-U1 (and RL-B1, the battle won): the Banner of Command (its Blade leader qualifies at the
+    Royal Arena) gives each of its characters +1 ATT, so the Gale Duelist has ATT 5 against the lone Thornwall
+    Sentinel's DEF 6: no Fight defeats it. The Banner's act ability downs the leader for +2 ATT on one character: the
+    heuristic uses it, gives the +2 to the Duelist (not to the leader it downs) and, once the opponent has passed,
+    the Duelist's Fight wins the battle. With the Sigil of the Archmage (its act ability draws a card) there is no
+    boost to use: it Passes."""
+    def position(leader_card: str):
+        return build({"party": ["Ironbrand Squire@0:L", "Gale Duelist@1"], "leader_card": leader_card},
+                     {"party": ["Thornwall Sentinel@0:L"], "hand": ["Oak Buckler"]})
+
+    g = position("Banner of Command")
+    assert _choice(g) == A_LEADER_ABILITY
+    act(g, A_LEADER_ABILITY)
+    assert _choice(g) == A_SLOT + 1  # the Duelist, slot 1
+    act(g, A_SLOT + 1)
+    act(g, A_PASS, player=1)
+    assert _choice(g) == fight(1, 0)
+    act(g, fight(1, 0))
+    assert party_at(g, 1) == {}  # the Sentinel fell: the battle is won
+    assert _choice(position("Sigil of the Archmage")) == A_PASS
+
+
+def test_RL_M3_U1_the_heuristic_keeps_a_whetstone_until_it_opens_a_fight() -> None:
+    """Checks RL-M3, RL-U1: the Whetstone (an item; the user goes Down) gives one character +2 ATT until its next Up.
+    Against a Thornwall Sentinel (DEF 6) the Gale Duelist (ATT 4) falls short and the boost opens the Fight: the
+    heuristic uses it, the Ironbrand Squire pays (not the Duelist, the one the boost is for), and the +2 goes to the
+    Duelist. Against a Brass Golem with an Oak Buckler (DEF 9) the boost opens nothing, so the card is kept."""
+    def position(target: str, equip: dict):
+        return build({"party": ["Ironbrand Squire@0:L", "Gale Duelist@1"], "hand": ["Whetstone"]},
+                     {"party": [f"{target}@0:L"], "hand": ["Oak Buckler"], "equip": equip})
+
+    g = position("Thornwall Sentinel", {})
+    assert _choice(g) == A_HAND + 0
+    act(g, A_HAND + 0)
+    assert _choice(g) == A_SLOT + 0  # the Squire uses it and goes Down
+    act(g, A_SLOT + 0)
+    assert _choice(g) == A_SLOT + 1  # the Duelist gets the +2
+    act(g, A_SLOT + 1)
+    act(g, A_PASS, player=1)
+    assert _choice(g) == fight(1, 0)
+    assert _choice(position("Brass Golem", {0: "Oak Buckler"})) != A_HAND + 0  # (it moves the Duelist out of reach)
+
+
+def test_RL_V2_the_heuristic_uses_a_discard_ability_once_the_opponents_item_deck_is_empty() -> None:
+    """Checks RL-V2 (and RL-L2): the Shadow Crest's act ability (its Noble leader qualifies at the Royal Arena) makes
+    the opponent discard a random card. With the opponent's item deck empty and one card in its hand, that discard
+    leaves it with no card at all, which loses it the game: the heuristic uses it. While the opponent's item deck
+    still holds a card, the discard wins nothing the next Pass would not give back: it Passes."""
+    def position(deck: list[str]):
+        return build({"party": ["Skyhook Dragoon@0:L"], "leader_card": "Shadow Crest", "hand": ["Night Bolt"]},
+                     {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"], "item_deck": deck})
+
+    g = position([])
+    assert _choice(g) == A_LEADER_ABILITY
+    act(g, A_LEADER_ABILITY)
+    assert int(g.winner[0]) == 0  # RL-V2: no card in hand or item deck
+    assert _choice(position(["Longbow"])) == A_PASS
 
 
 def _positions(games: int = 6, every: int = 2) -> list[tuple[np.ndarray, int]]:
