@@ -32,6 +32,12 @@ def test_LN_V1_endings_a_level_neo_win_is_read_as_level_neo_attacking_or_defendi
     do(g, "attack", 1)  # 1000 against 2500: the defending Level Neo main wins
     judge(g)
     assert g.states[0, H_STATUS] == TERMINATED and ending(g) == LEVEL_NEO
+    g = build({"main": "Ashen Recruit", "level": [LV] * 4},
+              {"main": "Harbor Watch", "supports": ["Dynamo Mech"], "deck": ["Harbor Watch"], "fill": False},
+              step=ST_ATTACK)
+    do(g, "attack", 0)  # the loser's last deck card is not a deck-out: the win ends the game before the deck check
+    judge(g)
+    assert g.states[0, H_STATUS] == TERMINATED and ending(g) == LEVEL_NEO
 
 
 def test_LN_V2_endings_a_deck_out_is_read_as_deck_out() -> None:
@@ -46,9 +52,11 @@ def test_LN_V3_endings_both_decks_out_is_a_draw_and_a_truncated_game_has_no_endi
               main_phase=2)
     g.step([0])  # the deck-out check runs once the decision has resolved
     assert ending(g) == BOTH_DECKS_OUT
-    g = build({"main": "Ashen Recruit", "hand": ["Clumsy Page"]}, {"main": "Harbor Watch"}, main_phase=2, turn=TURN_CAP)
-    do(g, "pass")
-    assert g.states[0, H_STATUS] == TRUNCATED and ending(g) == -1
+    for level in ([], [LV] * 4):  # a full level zone is no Level Neo win in a game the turn cap truncated
+        g = build({"main": "Ashen Recruit", "hand": ["Clumsy Page"], "level": level}, {"main": "Harbor Watch"},
+                  main_phase=2, turn=TURN_CAP)
+        do(g, "pass")
+        assert g.states[0, H_STATUS] == TRUNCATED and ending(g) == -1
 
 
 def test_LN_V1_V2_endings_a_forfeit_is_no_ending() -> None:
