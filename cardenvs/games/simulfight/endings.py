@@ -29,8 +29,8 @@ def end_reason(states: np.ndarray) -> np.ndarray:
     out = game.no_ending()
     mine, theirs = game.of_winner(HEALTH), game.of_loser(HEALTH)
     beaten = game.won & (theirs <= 0) & (mine > theirs)  # SF-E2: the check needs a player at 0 or less
-    out[beaten & (mine > 0)] = KNOCKOUT
-    out[beaten & (mine <= 0)] = BOTH_DOWN
+    out[beaten] = KNOCKOUT
+    out[beaten & (mine <= 0)] = BOTH_DOWN  # the winner fell too: the higher health won
     health = game.both(HEALTH)
     out[game.drawn & (health[:, 0] == health[:, 1]) & (health[:, 0] <= 0)] = EVEN_HEALTH
     return out

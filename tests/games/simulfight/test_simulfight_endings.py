@@ -54,6 +54,22 @@ def test_SF_E2_endings_equal_health_at_zero_or_less_is_read_as_a_draw() -> None:
     assert SPEC.end_reason(finals).tolist() == [EVEN_HEALTH] * 2
 
 
+def test_SF_E2_endings_a_header_that_does_not_fit_the_health_is_no_ending() -> None:
+    """end_reason reads SF-E2 from the health, not only the header's winner, so that the random-play check
+    (``random_endings``: every ended game is explained) would catch an engine that ended a game against the rule:
+    a draw at unequal health, a draw above 0, or a winner whose health is not above the loser's is no ending."""
+    draw = siege(2, 2)  # -3 each: a draw
+    won = siege(2, 1)  # -3 vs -4: player 0 won
+    rows = np.stack([draw] * 4 + [won] * 2)
+    health = SPEC.state_layout.get(rows, "health")  # a view: writing it writes the rows
+    health[0] = (-3, -4)  # a draw at unequal health, either way round
+    health[1] = (-4, -3)
+    health[2] = (1, 1)  # a draw with nobody at 0 or less
+    health[4] = (-4, -4)  # the winner's health equal to the loser's
+    health[5] = (-5, -4)  # the winner's health below the loser's
+    assert SPEC.end_reason(rows).tolist() == [-1, -1, -1, EVEN_HEALTH, -1, -1]
+
+
 def test_SF_E2_endings_truncation_forfeits_and_live_games_are_not_endings() -> None:
     g = Game().setup(PH_DEFEND, ROUND_CAP, dict(hand=["Herald"], gold=1), dict())
     live = g.row.copy()
