@@ -167,6 +167,12 @@ def load_config(path: Path = CONFIG) -> dict[str, Any]:
     return {game: {**defaults, **entry} for game, entry in raw.get("games", {}).items()}
 
 
+def game_settings(config: dict[str, Any], game: str, files: Sequence[str] | None = None) -> dict[str, Any]:
+    """``game``'s settings from ``load_config``, with ``files`` (paths in the game's folder) mutated instead of the
+    configured ones when given (``--files``)."""
+    return {**config[game], "files": list(files)} if files else config[game]
+
+
 def _in_compile_only_code(node: Any) -> bool:
     """True for a node in a decorator or a type annotation: it changes how a kernel compiles, not what it does."""
     child, parent = node, node.parent
@@ -929,7 +935,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     reports: list[dict[str, Any]] = []
     failures: list[str] = []
     for game in games:
-        cfg = config[game] if not args.files else {**config[game], "files": list(args.files)}
+        cfg = game_settings(config, game, args.files)
         sample = args.sample if args.sample is not None else cfg["sample"]
         seed = args.seed if args.seed is not None else cfg["seed"]
         try:
@@ -950,7 +956,7 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 __all__ = [
-    "breakage_section", "breakage_table", "BREAKAGE_END", "BREAKAGE_HEADING", "collect", "COMPOUND", "CONFIG", "Copy", "copy_name", "DEFAULT_OUT", "describe", "enumerate_mutants", "GameFailed", "GUARD",
+    "breakage_section", "breakage_table", "BREAKAGE_END", "BREAKAGE_HEADING", "collect", "COMPOUND", "CONFIG", "Copy", "copy_name", "DEFAULT_OUT", "describe", "enumerate_mutants", "game_settings", "GameFailed", "GUARD",
     "load_config", "main", "markdown", "Mutant", "order_tests", "parse_args", "pytest_command", "REPO", "RULE_ID",
     "rule_ids", "rules_md_path", "run_game", "run_mutant", "run_tests", "select_tests", "SERVER", "source_rule_ids", "statement_line",
     "summarise", "table", "TestMap", "TestServer", "wilson", "write_breakage_section"

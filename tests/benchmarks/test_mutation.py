@@ -128,6 +128,18 @@ def test_rules_md_breakage_table_is_generated_from_the_committed_run(game: str) 
         f"regenerate: python -m cardenvs.benchmarks.mutation {game} --tables")
 
 
+def test_files_replace_the_configured_files_and_nothing_else() -> None:
+    """``--files endings.py`` mutates that file of each game with the game's own tests and settings."""
+    config = M.load_config()
+    assert M.parse_args(["levelneo", "--files", "endings.py"]).files == ["endings.py"]
+    assert M.parse_args(["levelneo"]).files is None
+    changed = M.game_settings(config, "relics", ["endings.py"])
+    assert changed["files"] == ["endings.py"] and "endings.py" not in config["relics"]["files"]
+    assert {k: v for k, v in changed.items() if k != "files"} == {k: v for k, v in config["relics"].items()
+                                                                   if k != "files"}
+    assert M.game_settings(config, "relics", None) == config["relics"]
+
+
 def test_an_unknown_game_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         M.main(["nosuchgame"])
