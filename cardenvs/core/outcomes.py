@@ -50,3 +50,6 @@ def final_outcomes(states: np.ndarray) -> Outcomes:
     winner = np.where(won, result, 0).astype(np.intp)
     return Outcomes(states=states, rows=np.arange(states.shape[0]), ended=ended, won=won,
                     drawn=ended & (result == DRAW), winner=winner, loser=1 - winner)
+
+
+__all__ = ["final_outcomes", "Outcomes"]
