@@ -173,6 +173,20 @@ def game_settings(config: dict[str, Any], game: str, files: Sequence[str] | None
     return {**config[game], "files": list(files)} if files else config[game]
 
 
+def missing_files(root: Path, games: Sequence[str], files: Sequence[str]) -> list[str]:
+    """One line per name of ``files`` (``--files``) that is not a file in a game's folder under ``root``: a typo
+    would otherwise mutate nothing and read as a run with no mutants."""
+    problems = []
+    for game in games:
+        folder = root / "cardenvs" / "games" / game
+        for name in files:
+            if not (folder / name).is_file():
+                present = sorted(p.name for p in folder.glob("*.py"))
+                problems.append(f"--files {name}: no such file in {folder.relative_to(root)}/ "
+                                f"(its Python files: {', '.join(present)})")
+    return problems
+
+
 def _in_compile_only_code(node: Any) -> bool:
     """True for a node in a decorator or a type annotation: it changes how a kernel compiles, not what it does."""
     child, parent = node, node.parent
@@ -786,6 +800,11 @@ def run_game(game: str, cfg: dict[str, Any], copy: Copy, sample: int, seed: int,
     import importlib.metadata
 
     files = [f for f in cfg["files"] if (copy.root / "cardenvs" / "games" / game / f).is_file()]
+    absent = sorted(set(cfg["files"]) - set(files))
+    if absent:  # a configured file the copy's commit does not have yet (e.g. --rev before a split): said, not hidden
+        log(f"{game}: not in {copy.commit[:8]}, so not mutated: {', '.join(absent)}")
+    if not files:
+        raise GameFailed(f"{game}: none of {', '.join(cfg['files'])} is in cardenvs/games/{game}/ at {copy.commit[:8]}")
     rels = [f"cardenvs/games/{game}/{f}" for f in files]
     copy.restore(rels)  # a run killed mid-mutant leaves its mutant behind
     mutants = enumerate_mutants(copy.root, rels, cfg.get("exclude_operators", []))
@@ -911,6 +930,10 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     unknown = [g for g in games if g not in config]
     if unknown:
         raise SystemExit(f"no mutation settings for {', '.join(unknown)} in {CONFIG} (games: {', '.join(config)})")
+    if args.files:
+        problems = missing_files(REPO, games, args.files)
+        if problems:
+            raise SystemExit("\n".join(problems))
     if args.tables:
         reports = []
         for game in games:

@@ -140,6 +140,18 @@ def test_files_replace_the_configured_files_and_nothing_else() -> None:
     assert M.game_settings(config, "relics", None) == config["relics"]
 
 
+def test_a_files_name_not_in_a_game_folder_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--files ending.py`` (a typo) stops before any copy or baseline, naming the file, the folder and what is
+    there; before, the name was dropped and the run mutated nothing."""
+    assert M.missing_files(M.REPO, ["levelneo", "relics"], ["endings.py"]) == []
+    problems = M.missing_files(M.REPO, ["levelneo"], ["ending.py", "endings.py"])
+    assert len(problems) == 1 and "--files ending.py" in problems[0]
+    assert "cardenvs/games/levelneo/" in problems[0] and "endings.py" in problems[0]
+    with pytest.raises(SystemExit) as exc:
+        M.main(["levelneo", "--files", "ending.py"])
+    assert "--files ending.py: no such file in cardenvs/games/levelneo/" in str(exc.value)
+
+
 def test_an_unknown_game_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         M.main(["nosuchgame"])
