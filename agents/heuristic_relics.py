@@ -255,6 +255,14 @@ def _slot_stats(row, tables, q, slot, stats, bonus):
 
 
 @helper
+def _counter_takes(target_skills, ranged, target_att, attacker_def):
+    """RL-K7: the target's Counter answers a melee attack (a Ranged one only when the target is Ranged too) and takes
+    the attacker when the target's ATT reaches the attacker's DEF."""
+    answers = (target_skills & SK_COUNTER) != 0 and (not ranged or (target_skills & SK_RANGED) != 0)
+    return answers and target_att >= attacker_def
+
+
+@helper
 def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
     """:func:`_attack_value` with both characters' ATT and DEF already read (``_slot_stats``); the same result."""
     ctab = tables.cards
@@ -262,9 +270,7 @@ def _attack_value_known(row, tables, p, att, a_stats, q, tgt, t_stats, mode):
     power = a_stats[STAT_ATT] if mode == MODE_FIGHT else printed_att(row, ctab, p, att)
     ranged = mode == MODE_THROW or (mode == MODE_FIGHT and distance(row, p, att, q, tgt) >= 2)
     hit = power >= t_stats[STAT_DEF]
-    back = False
-    if mode != MODE_JUMP and (d_sk & SK_COUNTER) != 0 and (not ranged or (d_sk & SK_RANGED) != 0):
-        back = t_stats[STAT_ATT] >= a_stats[STAT_DEF]
+    back = mode != MODE_JUMP and _counter_takes(d_sk, ranged, t_stats[STAT_ATT], a_stats[STAT_DEF])
     v = 0.0
     if hit:
         v += float(t_stats[STAT_ATT] + t_stats[STAT_DEF])
@@ -416,9 +422,8 @@ def _boost_opens(row, tables, p, every, one, payer):
             v = float(att_of(row, tables, q, t) + t_def)
             if row[PARTY_COUNT + q] == 1:
                 v += LAST_ONE_BONUS
-            d_sk = skills_of(row, ctab, q, t)
-            if (d_sk & SK_COUNTER) != 0 and (d < 2 or (d_sk & SK_RANGED) != 0) and att_of(row, tables, q, t) >= c_def:
-                v -= float(att + c_def)  # RL-K7: the Counter takes the attacker too
+            if _counter_takes(skills_of(row, ctab, q, t), d >= 2, att_of(row, tables, q, t), c_def):
+                v -= float(att + c_def)
             if v > best:
                 best, best_c = v, c
     return best, best_c
