@@ -349,6 +349,29 @@ def recorded_observations(game: Any, n_games: int = 16, steps: int = 12, seed: i
     return np.concatenate(obs), np.concatenate(masks)
 
 
+def decide_by_seat(game: BatchGame, agents: Sequence[Any], on_choice: Any = None) -> Any:
+    """A ``BatchGame.play_out`` decider in which ``agents[s]`` decides for seat ``s`` of every row, from that seat's
+    view of the state (``seat_view``), never the true rows: the loop of the scripts that study a pilot in one seat.
+    ``on_choice(row, seat, action, mask_row)``, when given, sees each decision after it is made."""
+    from .core.seat_view import seat_view
+
+    spec = game.spec
+
+    def decide(who: np.ndarray, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(who), dtype=np.int32)
+        for seat, agent in enumerate(agents):
+            rows = np.flatnonzero(who == seat)
+            if rows.size:
+                out[rows] = agent.act(None if obs is None else obs[rows], mask[rows],
+                                      seat_view(spec, game.states, who[rows], rows=rows), who[rows])
+        if on_choice is not None:
+            for i in np.flatnonzero(who >= 0):
+                on_choice(int(i), int(who[i]), int(out[i]), mask[i])
+        return out
+
+    return decide
+
+
 def play_random(
     game: BatchGame, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0, check: bool = True,
     report: CheckReport | None = None, hidden_every: int = 0,
@@ -1359,7 +1382,7 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
 
 
 __all__ = [
-    "check_alignment", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "check_honest", "check_timing",
+    "check_alignment", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "decide_by_seat", "check_honest", "check_timing",
     "CheckReport", "CompletenessStats", "completeness_ignored", "hidden_columns", "hidden_slots", "HonestStats",
     "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
     "play_random", "random_endings", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",

@@ -271,3 +271,29 @@ def test_the_acting_seat_sees_and_may_do_the_same_in_its_view(game_name: str) ->
                                 f"positions")
     assert bad_obs.size == 0, (f"{game_name}: the view's observation differs in {bad_obs.size} of {rows.shape[0]} "
                                f"positions, at entries {np.flatnonzero(obs_true[bad_obs[0]] != obs_view[bad_obs[0]])}")
+
+
+def test_decide_by_seat_hands_each_agent_its_seat_rows_as_seat_views() -> None:
+    """The decider of the study scripts (``decide_by_seat``): seat s's agent gets only the rows where seat s acts,
+    and each state it gets is that seat's view (``is_view``), never a true row; ``on_choice`` sees every choice."""
+    from cardenvs.testing import decide_by_seat
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.seats: set[int] = set()
+            self.calls = self.views = 0
+
+        def act(self, obs, mask, states, players):
+            self.seats.update(int(p) for p in players)
+            self.calls += 1
+            self.views += int(is_view(states, players))
+            return mask.argmax(axis=1).astype(np.int32)
+
+    batch = BatchGame(SMALL, 6, seed=3)
+    agents = [Recorder(), Recorder()]
+    seen: list[tuple[int, int]] = []
+    decide = decide_by_seat(batch, agents, on_choice=lambda i, p, a, m: seen.append((p, int(m[a]))))
+    calls = batch.play_out(decide)
+    assert agents[0].seats == {0} and agents[1].seats == {1}
+    assert all(a.calls > 0 and a.views == a.calls for a in agents)
+    assert len(seen) == calls and all(legal == 1 for _, legal in seen)

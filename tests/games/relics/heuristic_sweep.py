@@ -14,6 +14,8 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.state import ROUND_CAP, RELICS_TO_WIN
+from cardenvs.eval.stats import wilson
+from cardenvs.testing import decide_by_seat
 
 def load(kind):
     if kind == "new":
@@ -30,19 +32,12 @@ L = SPEC.state_layout
 def run(ka, kb, seed):
     g = BatchGame(SPEC, N, decks=[pairs[i % len(pairs)] for i in range(N)], seed=seed, parallel=False)
     agents = [load(ka)(), load(kb)()]
-    def decide(who, obs, mask):
-        out = np.zeros(len(who), np.int32)
-        for seat in (0, 1):
-            rows = who == seat
-            if rows.any():
-                out[rows] = agents[seat].act(obs[rows], mask[rows], g.states[rows], who[rows])
-        return out
     capped = [0]; battles_seen = set()
     def on_step():
         hit = L.get(g.states, "round") > ROUND_CAP
         for i in np.flatnonzero(hit):
             battles_seen.add((int(i), int(g.states[i, H_TURN])))
-    g.play_out(decide, on_step=on_step)
+    g.play_out(decide_by_seat(g, agents), on_step=on_step)
     s = g.states; w = s[:, H_WINNER]
     hand = L.get(s, "hand_count"); deck = L.get(s, "item_deck_count"); chars = L.get(s, "char_deck_count")
     ctrl = L.get(s, "controller"); wonc = L.get(s, "won_count"); won = L.get(s, "won")
@@ -72,8 +67,7 @@ else:
         wins += int((w == a_seat).sum()); draws += int((w == 2).sum())
         print(f"  {x} (P0) vs {y} (P1): P0 {(w == 0).mean():.3f} P1 {(w == 1).mean():.3f} draw {(w == 2).mean():.3f}; ends {ends}")
     n = 2 * N; sc = (wins + 0.5 * draws) / n
-    z = 1.96; ph = wins / n
-    den = 1 + z * z / n; c = (ph + z * z / (2 * n)) / den; h = z * np.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den
+    ph = wins / n; _, lo, hi = wilson(wins, n)
     se = np.sqrt(sc * (1 - sc) / n)
-    print(f"{ka} vs {kb}: {n} games, seat-swapped: {ka} wins {wins} ({ph:.3f}, Wilson 95% [{c - h:.3f}, {c + h:.3f}]), "
+    print(f"{ka} vs {kb}: {n} games, seat-swapped: {ka} wins {wins} ({ph:.3f}, Wilson 95% [{float(lo):.3f}, {float(hi):.3f}]), "
           f"draws {draws}; score (draw = 1/2) {sc:.3f} +- {1.96 * se:.3f}; {time.time() - t:.0f}s")

@@ -19,6 +19,7 @@ from cardenvs.games.relics.board import att_of, def_of, depth, distance, row_cou
 from cardenvs.games.relics.cards import SK_COUNTER, SK_RANGED
 from cardenvs.games.relics.endings import ENDINGS, end_reason
 from cardenvs.games.relics.state import PARTY, PARTY_COUNT, PARTY_SIZE, ROUND_CAP
+from cardenvs.testing import decide_by_seat
 
 N = int(sys.argv[1])
 names = SPEC.starter_decks()
@@ -27,14 +28,6 @@ L = SPEC.state_layout
 g = BatchGame(SPEC, N, decks=[pairs[i % len(pairs)] for i in range(N)], seed=1000, parallel=False)
 agent = HeuristicAgent()
 tables = agent.tables
-
-
-def decide(who, obs, mask):
-    out = np.zeros(len(who), np.int32)
-    rows = who >= 0
-    if rows.any():
-        out[rows] = agent.act(obs[rows], mask[rows], g.states[rows], who[rows])
-    return out
 
 
 def classify(s, reasons):
@@ -82,7 +75,7 @@ def on_step():
 
 
 t = time.time()
-g.play_out(decide, on_step=on_step)
+g.play_out(decide_by_seat(g, [agent, agent]), on_step=on_step)
 codes = end_reason(g.states)
 print(f"{N} heuristic mirrors in {time.time() - t:.0f} s; games ended by: " + ", ".join(
     f"{ENDINGS[c][0] if c >= 0 else 'no rule'} {n}" for c, n in sorted(collections.Counter(codes.tolist()).items())))
