@@ -16,8 +16,9 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
   an AP boost is kept for the battle it swings.
 * attack: with the main when its AP (plus at most one combi partner) beats the opponent's main, adding the weakest
   partner that also beats the best possible cover; then supports against resting characters they beat (the main,
-  for a level down, before supports). Late in the deck race (below) the last Active support stays back when the
-  main has a level that an attack of the opponent's next turn would take: it is the cover that saves the level.
+  for a level down, before supports). Late in the deck race (below), when the main has a level to lose, as many
+  Active supports stay back as the opponent's next turn has attacks that beat the main (its main alone or in a
+  combi, supports alone or in pairs, each character in one attack): one cover stops one attack (LN-C1).
 * defence: cover when the main would lose and has a level to lose (a support that wins the cover if there is one,
   else the weakest); Level Burst when its side is not winning the battle (a face-down card it once held and knows
   to carry Level Burst text first).
@@ -26,9 +27,10 @@ What it does, by decision (see ``cardenvs/games/levelneo/RULES.md`` for the rule
 * the deck race (LN-V2): every level up moves a deck card to the level zone, and a level the opponent takes back
   next turn has burnt that card for nothing. Once its deck is below CAREFUL_DECK cards and not RACE_MARGIN cards
   longer than the opponent's, the heuristic levels up after a won battle only when the level makes its main Level
-  Neo, or can last (no attack the opponent can make next turn beats the main, or a support is left to cover);
-  before that, always. Never when fewer than 2 cards would remain (the next draw would lose). Without this rule the
-  strong starters lost to the designed-weak deck by deck-out, both mains levelling up and down every turn.
+  Neo, or can last (it has at least as many covers left as the opponent's next turn has attacks that beat the
+  main); before that, always. Never when fewer than 2 cards would remain (the next draw would lose). Without this
+  rule the strong starters lost to the designed-weak deck by deck-out, both mains levelling up and down every turn;
+  with one cover taken as enough, a 20-minute exploiter that never levels up won 0.81 by the heuristic's deck-out.
 * one-support effects (rest, activate, AP change): the candidate with the highest AP (the strongest opposing support
   to rest or weaken, the strongest own support to activate or boost).
 
@@ -384,29 +386,6 @@ def _next_turn_ap(row, tables, side, inst, as_turn_player, memo, sources):
 
 
 @helper
-def _level_would_stick(row, tables, p, memo, sources):
-    """Whether a level ``p`` gains now survives the opponent's next turn as far as the public boards tell: no attack
-    the opponent can make then (its main at its level, LN-L4, with its strongest support in a combi, LN-A4; or two
-    supports together against ``p``'s main, resting after its attack, LN-A3/A6) beats or ties ``p``'s main without
-    its level bonus (LN-J1, LN-J5). Events in the hidden hand and Level Bursts are not counted."""
-    q = 1 - p
-    defence = _next_turn_ap(row, tables, p, row[MAIN + p], False, memo, sources)
-    first = 0
-    second = 0
-    for s in range(row[SUPPORT_COUNT + q]):
-        ap = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
-        if ap > first:
-            first, second = ap, first
-        elif ap > second:
-            second = ap
-    threat = _next_turn_ap(row, tables, q, row[MAIN + q], True, memo, sources)
-    if not _neo(row, q):
-        threat += first
-    threat = max(threat, first + second)
-    return threat < defence
-
-
-@helper
 def _active_supports(row, p, exclude):
     """``p``'s supports that are Active and have not attacked this turn (those that can still cover), but
     ``exclude``."""
@@ -419,13 +398,14 @@ def _active_supports(row, p, exclude):
 
 
 @helper
-def _keep_a_cover(row, tables, p, main_may_level, memo, sources):
-    """Whether the turn player ``p`` should keep its last Active support out of its attacks: its main has a level
-    to lose (or may gain one from the attack being declared) and an attack the opponent can make next turn would
-    beat it, so that support is the cover that saves the level (LN-C1, LN-J5)."""
+def _covers_to_keep(row, tables, p, main_may_level, memo, sources):
+    """How many Active supports the turn player ``p`` keeps out of its attacks: as many as the opponent's next turn
+    has attacks that beat its main (``_beating_attacks``), when the main has a level to lose (or may gain one from
+    the attack being declared) and the deck race matters, so that each such attack meets a cover and the level
+    stays (LN-C1, LN-J5); else none."""
     if (row[LEVEL_COUNT + p] == 0 and not main_may_level) or not _race_matters(row, p):
-        return False
-    return not _level_would_stick(row, tables, p, memo, sources)
+        return 0
+    return _beating_attacks(row, tables, p, memo, sources)
 
 
 @helper
@@ -449,11 +429,64 @@ def _level_up_pays(row, tables, p, memo, sources):
         return False
     if level_of(row, p) + 1 >= MAX_LEVEL or not _race_matters(row, p):
         return True
-    # a support to cover with next turn: one still Active on p's own turn (the attacks keep the last one back), or
-    # any when p is defending (its own start of turn activates them, LN-T1)
-    if _active_supports(row, p, -1) > 0 or (p != row[TURN_PLAYER] and row[SUPPORT_COUNT + p] > 0):
-        return True
-    return _level_would_stick(row, tables, p, memo, sources)
+    return _beating_attacks(row, tables, p, memo, sources) <= _covers_left(row, p)
+
+
+@helper
+def _covers_left(row, p):
+    """The covers ``p`` has against the opponent's next turn (LN-C1: each rests an Active support, so each stops one
+    attack): its supports still Active on its own turn (they stay so through the opponent's), every support when it
+    is defending (its own start of turn activates them, LN-T1)."""
+    return _active_supports(row, p, -1) if p == row[TURN_PLAYER] else row[SUPPORT_COUNT + p]
+
+
+@helper
+def _beating_attacks(row, tables, p, memo, sources):
+    """How many separate attacks of the opponent's next turn could each beat or tie ``p``'s main without its level
+    bonus (LN-J1, LN-L4), as far as the public boards tell: its main alone or with the weakest support that makes it
+    win (LN-A4, LN-A5), then each support that wins alone, then support pairs (LN-A6; the main rests after its
+    attack, LN-A3), each character in one attack. One cover stops one attack, so a level lasts only when the covers
+    left outnumber these. Events in the hidden hand and Level Bursts are not counted."""
+    q = 1 - p
+    defence = _next_turn_ap(row, tables, p, row[MAIN + p], False, memo, sources)
+    n = row[SUPPORT_COUNT + q]
+    aps = np.empty(SUPPORT_CAP, dtype=np.int64)
+    used = np.zeros(SUPPORT_CAP, dtype=np.bool_)
+    for s in range(n):
+        aps[s] = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+    count = 0
+    main_ap = _next_turn_ap(row, tables, q, row[MAIN + q], True, memo, sources)
+    if main_ap >= defence:
+        count += 1
+    elif not _neo(row, q):
+        best = -1
+        for s in range(n):
+            if main_ap + aps[s] >= defence and (best < 0 or aps[s] < aps[best]):
+                best = s
+        if best >= 0:
+            used[best] = True
+            count += 1
+    for s in range(n):
+        if not used[s] and aps[s] >= defence:
+            used[s] = True
+            count += 1
+    while True:  # the strongest left with the weakest that makes the pair win
+        a = -1
+        for s in range(n):
+            if not used[s] and (a < 0 or aps[s] > aps[a]):
+                a = s
+        if a < 0:
+            break
+        used[a] = True
+        b = -1
+        for s in range(n):
+            if not used[s] and aps[a] + aps[s] >= defence and (b < 0 or aps[s] < aps[b]):
+                b = s
+        if b < 0:
+            break
+        used[b] = True
+        count += 1
+    return count
 
 
 @helper
@@ -520,7 +553,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
             main_ap = _ap(row, tables, p, my_main, memo_row, sources_row)
             if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1, memo_row, sources_row)) > opp_main_ap:
                 return A_ATTACK
-        if _active_supports(row, p, -1) <= 1 and _keep_a_cover(row, tables, p, False, memo_row, sources_row):
+        if _active_supports(row, p, -1) <= _covers_to_keep(row, tables, p, False, memo_row, sources_row):
             return A_PASS
         best = -1
         best_key = -1
@@ -539,8 +572,8 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
     if st == ST_PARTNER:
         a_inst = row[ATK_A]
         a_ap = _ap(row, tables, p, a_inst, memo_row, sources_row)
-        last_cover = (_active_supports(row, p, a_inst) <= 1
-                      and _keep_a_cover(row, tables, p, a_inst == row[MAIN + p], memo_row, sources_row))
+        last_cover = _active_supports(row, p, a_inst) <= _covers_to_keep(row, tables, p, a_inst == row[MAIN + p],
+                                                                          memo_row, sources_row)
         if a_inst == row[MAIN + p]:
             need = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
             want = max(need, _best_cover_ap(row, tables, q, -1, memo_row, sources_row))

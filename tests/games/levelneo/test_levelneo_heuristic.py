@@ -141,6 +141,18 @@ def test_LN_L2_V2_level_up_is_declined_late_in_the_deck_race_when_the_opponent_t
     assert level_up_choice(side(main="Brass Footman:R", **late), side(main="Lost Lamb", **late)) == ("level_up", 0)
 
 
+def test_LN_L2_C1_level_up_is_declined_when_the_opponents_winning_attacks_outnumber_the_covers() -> None:
+    """Late in the race, Brass Footman (2000 defending) against Lost Lamb (800) with two Ashen Recruits (2500):
+    next turn the Lamb with one Recruit (LN-A5) and the other Recruit alone (LN-A3) are two attacks that each beat
+    the main, and one cover stops one attack (LN-C1). With one Active support the level would be lost (LN-J5), so the
+    level up is declined; with two it is taken. (Before, any cover left was taken as enough.)"""
+    late = {"deck": LATE, "fill": False}
+    threat = side(main="Lost Lamb", supports=["Ashen Recruit", "Ashen Recruit"], **late)
+    assert level_up_choice(side(main="Brass Footman:R", supports=["Harbor Watch"], **late), threat) == ("pass", 0)
+    assert level_up_choice(side(main="Brass Footman:R", supports=["Harbor Watch"] * 2, **late),
+                           threat) == ("level_up", 0)
+
+
 def test_LN_L2_V1_level_up_to_level_neo_is_taken_even_late_in_the_deck_race() -> None:
     """At level 4 the level up makes the main Level Neo, whose next won battle wins the game (LN-V1): taken even
     when the opponent could take the level back."""
@@ -162,3 +174,19 @@ def test_LN_C1_V2_last_active_support_stays_back_as_the_mains_cover_late_in_the_
 
     assert attack_choice(deck=LATE, fill=False) == ("pass", 0)
     assert attack_choice() == ("attack", 1)
+
+
+def test_LN_C1_V2_as_many_supports_stay_back_as_the_opponent_has_attacks_that_beat_the_main() -> None:
+    """Own main (Brass Footman, 2000 defending) rested with a level to lose, late in the race; next turn the
+    opponent's main (Ashen Recruit, 2500) and its Active Recruit support each beat it alone: two attacks, so two
+    covers (LN-C1). With Dynamo Mech and one more Active support, the Mech's attack on the resting Lost Lamb would
+    leave one cover: it stays back. With two more supports it attacks. (Before, only the last support stayed back.)"""
+    def attack_choice(supports: list[str]) -> tuple[str, int]:
+        g = build(side(main="Brass Footman:R", level=["Clumsy Page"], supports=supports, deck=LATE, fill=False),
+                  side(supports=["Lost Lamb:R", "Ashen Recruit"], deck=LATE, fill=False), step=ST_ATTACK)
+        field(g, "attacked")[0, inst_of(g, 0, "main")] = 1
+        assert is_legal(g, "attack", 1)
+        return choice(g)
+
+    assert attack_choice(["Dynamo Mech", "Harbor Watch"]) == ("pass", 0)
+    assert attack_choice(["Dynamo Mech", "Harbor Watch", "Harbor Watch"]) == ("attack", 1)
