@@ -15,6 +15,7 @@ import numpy as np
 from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_TURN, TERMINATED, TRUNCATED
+from cardenvs.core.seat_view import seat_view
 from cardenvs.games.divinecross import SPEC
 
 
@@ -33,7 +34,7 @@ def sweep(pilots: tuple[str, str], games: int, seed: int = 0) -> dict:
         for k, agent in enumerate(agents):
             rows = np.flatnonzero(live & ((who == seat_a) == (k == 0)))
             if rows.size:
-                actions[rows] = agent.act(obs[rows], mask[rows], g.states[rows], who[rows])
+                actions[rows] = agent.act(obs[rows], mask[rows], seat_view(SPEC, g.states, who[rows], rows=rows), who[rows])
         return actions
 
     t = time.perf_counter()

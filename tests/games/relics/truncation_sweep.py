@@ -7,6 +7,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.state import BATTLE_TURN_CAP, ROUND_CAP
+from cardenvs.testing import decide_by_seat
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 names = SPEC.starter_decks()
@@ -15,14 +16,6 @@ for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "
     t = time.time()
     g = BatchGame(SPEC, N, decks=[pairs[i % len(pairs)] for i in range(N)], seed=1000, parallel=False)
     agents = [make_agent("relics", k, seed=7) for k in pilots]
-    def decide(who, obs, mask):
-        out = np.zeros(len(who), np.int32)
-        for seat in (0, 1):
-            rows = who == seat
-            if rows.any():
-                a = agents[seat].act(obs[rows], mask[rows], g.states[rows], who[rows])
-                out[rows] = a
-        return out
     layout = SPEC.state_layout
     by_turns = np.zeros((N, 20), bool)  # per game and battle: the battle reached BATTLE_TURN_CAP
     by_rounds = np.zeros((N, 20), bool)  # ... or ROUND_CAP
@@ -35,7 +28,7 @@ for pilots in (("heuristic", "heuristic"), ("heuristic", "random"), ("random", "
         by_rounds[np.flatnonzero(hit), g.states[hit, H_TURN]] = True
         most[0] = max(most[0], int(layout.get(g.states, "battle_turns").max()))
 
-    g.play_out(decide, on_step=on_step)
+    g.play_out(decide_by_seat(g, agents), on_step=on_step)
     st = g.states[:, H_STATUS]; w = g.states[:, H_WINNER]
     bt = SPEC.state_layout.get(g.states, "battle_turns")
     print(f"{pilots[0]} (P0) vs {pilots[1]} (P1): {N} games, truncated {(st == 2).sum()}, terminated {(st == 1).sum()}, "
