@@ -445,8 +445,8 @@ def _beating_attacks(row, tables, p, memo, sources):
     """How many separate attacks of the opponent's next turn could each beat or tie ``p``'s main without its level
     bonus (LN-J1, LN-L4), as far as the public boards tell: its main alone or with the weakest support that makes it
     win (LN-A4, LN-A5), then each support that wins alone, then support pairs (LN-A6; the main rests after its
-    attack, LN-A3), each character in one attack. One cover stops one attack, so a level lasts only when the covers
-    left outnumber these. Events in the hidden hand and Level Bursts are not counted."""
+    attack, LN-A3), each character in one attack. One cover stops one attack, so a level lasts only when at least
+    as many covers are left. Events in the hidden hand and Level Bursts are not counted."""
     q = 1 - p
     defence = _next_turn_ap(row, tables, p, row[MAIN + p], False, memo, sources)
     n = row[SUPPORT_COUNT + q]
