@@ -20,7 +20,7 @@ from .core.agents import make_agent
 from .core.batch import BatchGame
 from .core.header import DRAW, H_DECISIONS, H_STATUS, H_TURN, H_WINNER, TRUNCATED
 from .core.registry import get_game
-from .core.seat_view import seat_view
+from .testing import Seats
 
 __all__ = ["PAIRINGS", "sweep", "main"]
 
@@ -35,16 +35,10 @@ def sweep(game: str, pilots: tuple[str, str], games: int, seed: int = 2026) -> d
     agents = [make_agent(spec.name, kind, seed=seed + j) for j, kind in enumerate(pilots)]
     seat_a = np.arange(games) % 2
 
+    seats = Seats(agents, games, by="parity", fallback=False)  # a heuristic's illegal choice shows
+
     def decide(who: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        out = np.zeros(games, dtype=np.int32)
-        for j, agent in enumerate(agents):
-            idx = np.flatnonzero((who >= 0) & ((who == seat_a) == (j == 0)))
-            if idx.size:
-                if hasattr(agent, "kernel"):  # a heuristic: no fallback, so that its illegal choice shows
-                    out[idx] = agent.act(obs[idx], mask[idx], seat_view(spec, g.states, who[idx], rows=idx), who[idx],
-                                         fallback=False)
-                else:
-                    out[idx] = agent.act(obs[idx], mask[idx])
+        out = seats.act(obs, mask, g.states, who, spec)
         live = np.flatnonzero(who >= 0)
         if (mask[live, out[live]] == 0).any():
             raise AssertionError(f"{spec.name} {'-'.join(pilots)}: an illegal choice")

@@ -282,38 +282,47 @@ def pairing_name(a: Any, b: Any) -> str:
     return f"{_pilot_name(a)}-{_pilot_name(b)}"
 
 
-class _Seats:
-    """Which agent decides for which (row, seat): ``agents[k]`` plays seat 0 of even rows and seat 1 of odd rows for
-    ``k = 0`` (and the other way round for ``k = 1``)."""
+class Seats:
+    """Which agent decides for which (row, seat), and the one loop that asks them: every study, sweep and check that
+    sets two agents against each other dispatches through it, so each agent gets only its rows, and the state only as
+    its seat's view (``seat_view``), never the true rows.
 
-    def __init__(self, agent_a: Any, agent_b: Any, n: int) -> None:
-        self.agents = (agent_a, agent_b)
-        self.same = agent_a is agent_b
-        self.odd = (np.arange(n) % 2).astype(np.int32)
+    ``by="parity"`` (seat-swapped matches): ``agents[0]`` plays seat 0 of even rows and seat 1 of odd rows,
+    ``agents[1]`` the other seat. ``by="seat"``: ``agents[s]`` plays seat ``s`` of every row. ``fallback=False``
+    asks the kernel heuristics for their raw choices (no legal-action fallback), so an illegal choice shows."""
+
+    def __init__(self, agents: Sequence[Any], n: int, by: str = "parity", fallback: bool = True) -> None:
+        if len(agents) != 2:
+            raise ValueError(f"two agents, one a seat, not {len(agents)}")
+        if by not in ("parity", "seat"):
+            raise ValueError(f"by must be 'parity' or 'seat', not {by!r}")
+        self.agents = tuple(agents)
+        self.same = agents[0] is agents[1]
+        self.flip = (np.arange(n) % 2).astype(np.int32) if by == "parity" else np.zeros(n, dtype=np.int32)
+        self.fallback = fallback
         self.reads_state = any(getattr(a, "reads_state", True) for a in self.agents)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray,
+    def _ask(self, agent: Any, obs: np.ndarray | None, mask: np.ndarray, states: np.ndarray | None,
+             players: np.ndarray) -> np.ndarray:
+        if not self.fallback and getattr(agent, "kernel", None) is not None:
+            return agent.act(obs, mask, states, players, fallback=False)
+        return agent.act(obs, mask, states, players)
+
+    def act(self, obs: np.ndarray | None, mask: np.ndarray, states: np.ndarray | None, players: np.ndarray,
             spec: GameSpec) -> np.ndarray:
-        """The agents' actions; ``states`` (true rows) reach an agent only as its seat's view (``seat_view``)."""
-        from .core.seat_view import seat_view
+        """The agents' actions for the rows with ``players >= 0``; ``states`` are the true rows (or None)."""
+        from .core.seat_view import agent_states
 
         live = players >= 0
-        if states is not None:
-            states = seat_view(spec, states, np.where(live, players, -1))
-        if self.same:
-            rows = np.flatnonzero(live)
-            out = np.zeros(players.shape[0], dtype=np.int32)
-            if rows.size:
-                out[rows] = self.agents[0].act(obs[rows], mask[rows], None if states is None else states[rows],
-                                                players[rows])
-            return out
-        which = players ^ self.odd  # 0: agent_a decides (seat 0 of even rows, seat 1 of odd rows)
         out = np.zeros(players.shape[0], dtype=np.int32)
-        for k in (0, 1):
-            rows = np.flatnonzero(live & (which == k))
+        which = players ^ self.flip  # the index of the agent that decides each row
+        for k in ((0,) if self.same else (0, 1)):
+            rows = np.flatnonzero(live if self.same else live & (which == k))
             if rows.size:
-                out[rows] = self.agents[k].act(obs[rows], mask[rows], None if states is None else states[rows],
-                                                players[rows])
+                agent = self.agents[k]
+                view = None if states is None else agent_states(agent, spec, states, players[rows], rows=rows)
+                out[rows] = self._ask(agent, None if obs is None else obs[rows], mask[rows], view,
+                                      players[rows])
         return out
 
 
@@ -350,20 +359,13 @@ def recorded_observations(game: Any, n_games: int = 16, steps: int = 12, seed: i
 
 
 def decide_by_seat(game: BatchGame, agents: Sequence[Any], on_choice: Any = None) -> Any:
-    """A ``BatchGame.play_out`` decider in which ``agents[s]`` decides for seat ``s`` of every row, from that seat's
-    view of the state (``seat_view``), never the true rows: the loop of the scripts that study a pilot in one seat.
-    ``on_choice(row, seat, action, mask_row)``, when given, sees each decision after it is made."""
-    from .core.seat_view import seat_view
-
-    spec = game.spec
+    """A ``BatchGame.play_out`` decider in which ``agents[s]`` decides for seat ``s`` of every row (``Seats`` with
+    ``by="seat"``): the loop of the scripts that study a pilot in one seat. ``on_choice(row, seat, action,
+    mask_row)``, when given, sees each decision after it is made."""
+    seats = Seats(agents, game.num_games, by="seat")
 
     def decide(who: np.ndarray, obs: np.ndarray | None, mask: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(who), dtype=np.int32)
-        for seat, agent in enumerate(agents):
-            rows = np.flatnonzero(who == seat)
-            if rows.size:
-                out[rows] = agent.act(None if obs is None else obs[rows], mask[rows],
-                                      seat_view(spec, game.states, who[rows], rows=rows), who[rows])
+        out = seats.act(obs, mask, game.states, who, game.spec)
         if on_choice is not None:
             for i in np.flatnonzero(who >= 0):
                 on_choice(int(i), int(who[i]), int(out[i]), mask[i])
@@ -378,7 +380,7 @@ def play_random(
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Random legal play of every row to the end; returns the final states and the actions of the first rows."""
     pilot = _RandomPilot(agent_seed)
-    return play_pilots(game, _Seats(pilot, pilot, game.num_games), seed, agent_seed, max_steps, record_rows, check,
+    return play_pilots(game, Seats((pilot, pilot), game.num_games), seed, agent_seed, max_steps, record_rows, check,
                        report, hidden_every)
 
 
@@ -413,7 +415,7 @@ def random_endings(spec: GameSpec, games: int = 200, seed: int = 38, draw_codes:
 
 
 def play_pilots(
-    game: BatchGame, seats: _Seats, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0,
+    game: BatchGame, seats: Seats, seed: int, agent_seed: int, max_steps: int, record_rows: int = 0,
     check: bool = True, report: CheckReport | None = None, hidden_every: int = 0, timing_every: int = 0,
     timing_rows: int = 8, sample_every: int = 0, sample_rows: int = 4, samples: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -1292,7 +1294,7 @@ def check_game(
             decisions_before = report.decisions
             sampled: list[np.ndarray] = []
             final, recorded = play_pilots(
-                batch, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed, max_steps=max_steps,
+                batch, Seats((agent_a, agent_b), n), base_seed, agent_seed=agent_seed, max_steps=max_steps,
                 record_rows=align_games if first else 0, report=report,
                 hidden_every=hidden_every if chunk == 0 else 0,
                 timing_every=timing_every if (chunk == 0 and timing) else 0, timing_rows=timing_rows,
@@ -1350,7 +1352,7 @@ def _check_replay(spec: GameSpec, n: int, decks: Any, pool: Any, base_seed: int,
         agent_a = make_pilot(spec, pa, agent_seed, pool)
         agent_b = agent_a if pa == pb else make_pilot(spec, pb, agent_seed + 1, pool)
         replay = BatchGame(spec, n, decks=decks, seed=base_seed, pool=pool)
-        final, _ = play_pilots(replay, _Seats(agent_a, agent_b, n), base_seed, agent_seed=agent_seed,
+        final, _ = play_pilots(replay, Seats((agent_a, agent_b), n), base_seed, agent_seed=agent_seed,
                                max_steps=max_steps, check=False)
         finals.append(final)
     if not np.array_equal(finals[0], finals[1]):
@@ -1382,7 +1384,7 @@ def _verdicts(spec: GameSpec, report: CheckReport, timing: bool, min_timing_pair
 
 
 __all__ = [
-    "check_alignment", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "decide_by_seat", "check_honest", "check_timing",
+    "check_alignment", "Seats", "check_completeness", "COMPLETENESS_NOT_YET", "check_conservation", "check_game", "decide_by_seat", "check_honest", "check_timing",
     "CheckReport", "CompletenessStats", "completeness_ignored", "hidden_columns", "hidden_slots", "HonestStats",
     "InvariantError", "make_pilot", "pairing_name", "pairings_of", "PairingStats", "pin_cards", "play_pilots",
     "play_random", "random_endings", "recorded_observations", "revealed_slots", "slot_cards", "something_to_hide", "TIMING_FIELDS",

@@ -24,10 +24,10 @@ def positions(game: str, n: int = 24, every: int = 9, seed: int = 4) -> tuple[Ba
     """Live positions from random play (three per sampled decision), and the batch that played them."""
     batch = BatchGame(game, n, seed=seed)
     found: list[np.ndarray] = []
-    from cardenvs.testing import _Seats, _RandomPilot, play_pilots
+    from cardenvs.testing import Seats, _RandomPilot, play_pilots
 
     pilot = _RandomPilot(1)
-    play_pilots(batch, _Seats(pilot, pilot, n), seed, 1, 100_000, check=False, sample_every=every, sample_rows=3,
+    play_pilots(batch, Seats((pilot, pilot), n), seed, 1, 100_000, check=False, sample_every=every, sample_rows=3,
                 samples=found)
     batch.reset(seed)
     return batch, np.stack(found)
@@ -211,12 +211,12 @@ def test_check_game_fails_on_a_dropped_observation_slice(monkeypatch: pytest.Mon
 def heuristic_positions(game: str, seed: int, every: int, per_sample: int) -> tuple[BatchGame, object, np.ndarray]:
     """Positions from 16 heuristic mirrors (``per_sample`` rows every ``every`` decisions), the batch that played them
     and the heuristic."""
-    from cardenvs.testing import _Seats, make_pilot, play_pilots
+    from cardenvs.testing import Seats, make_pilot, play_pilots
 
     agent = make_pilot(BatchGame(game, 1).spec, "heuristic", 0, None)
     batch = BatchGame(game, 16, seed=seed)
     found: list[np.ndarray] = []
-    play_pilots(batch, _Seats(agent, agent, 16), seed, 0, 100_000, check=False, sample_every=every,
+    play_pilots(batch, Seats((agent, agent), 16), seed, 0, 100_000, check=False, sample_every=every,
                 sample_rows=per_sample, samples=found)
     return batch, agent, np.stack(found)
 
@@ -297,3 +297,42 @@ def test_decide_by_seat_hands_each_agent_its_seat_rows_as_seat_views() -> None:
     assert agents[0].seats == {0} and agents[1].seats == {1}
     assert all(a.calls > 0 and a.views == a.calls for a in agents)
     assert len(seen) == calls and all(legal == 1 for _, legal in seen)
+
+
+def test_seats_by_parity_swaps_the_seats_on_odd_rows_and_asks_kernels_without_fallback() -> None:
+    """``Seats`` (the one dispatcher of the checks, the sweep and the study scripts): by parity, agent 0 decides for
+    seat 0 of even rows and seat 1 of odd rows; by seat, agent s for seat s; each gets its rows' seat views, and
+    ``fallback=False`` reaches an agent with a kernel (a heuristic) and no other."""
+    from cardenvs.testing import Seats
+
+    class Recorder:  # agent 0 picks the first legal action, agent 1 the last: the choice tells who decided
+        def __init__(self, last: bool, kernel: bool) -> None:
+            self.last, self.kernel = last, ((lambda: None) if kernel else None)
+            self.fallbacks: set[bool] = set()
+            self.views = True
+
+        def act(self, obs, mask, states, players, fallback=True):
+            self.fallbacks.add(fallback)
+            self.views &= is_view(states, players)
+            legal = mask != 0
+            if self.last:
+                return (mask.shape[1] - 1 - legal[:, ::-1].argmax(axis=1)).astype(np.int32)
+            return legal.argmax(axis=1).astype(np.int32)
+
+    batch = BatchGame(SMALL, 6, seed=5)
+    n = batch.num_games
+    for by, owner in (("parity", lambda row, seat: seat ^ (row % 2)), ("seat", lambda row, seat: seat)):
+        agents = [Recorder(last=False, kernel=True), Recorder(last=True, kernel=False)]
+        seats = Seats(agents, n, by=by, fallback=False)
+        for players in (np.zeros(n, np.int32), np.ones(n, np.int32), np.array([0, 1, -1, 1, 0, 1], np.int32)):
+            mask = batch.legal_mask(players).astype(np.int8)
+            mask[:, 0] = mask[:, -1] = 1  # two different choices in every row
+            out = seats.act(None, mask, batch.states, players, batch.spec)
+            want = [0 if p < 0 else (0 if owner(i, int(p)) == 0 else mask.shape[1] - 1)
+                    for i, p in enumerate(players)]
+            assert out.tolist() == want, (by, players.tolist(), out.tolist())
+        assert agents[0].views and agents[1].views
+        assert agents[0].fallbacks == {False} and agents[1].fallbacks == {True}
+    kernel_agent = Recorder(last=False, kernel=True)
+    Seats([kernel_agent, kernel_agent], n).act(None, mask, batch.states, players, batch.spec)
+    assert kernel_agent.fallbacks == {True}  # the default keeps the legal-action fallback
