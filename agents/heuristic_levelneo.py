@@ -398,14 +398,21 @@ def _active_supports(row, p, exclude):
 
 
 @helper
-def _covers_to_keep(row, tables, p, main_may_level, memo, sources):
-    """How many Active supports the turn player ``p`` keeps out of its attacks: as many as the opponent's next turn
-    has attacks that beat its main (``_beating_attacks``), when the main has a level to lose (or may gain one from
-    the attack being declared) and the deck race matters, so that each such attack meets a cover and the level
-    stays (LN-C1, LN-J5); else none."""
+def _keep_back(row, tables, p, exclude, main_may_level, memo, sources):
+    """Whether the turn player ``p`` keeps its Active supports (but ``exclude``) out of its attacks: when they are
+    no more than the opponent's next turn has attacks that beat its main (``_beating_attacks``), while the main has a
+    level to lose (or may gain one from the attack being declared) and the deck race matters, so that each such
+    attack meets a cover and the level stays (LN-C1, LN-J5); with none Active there is nothing to spare. The count
+    is asked only when it can decide: more supports than the opponent has characters (each is in one attack) are
+    never all needed."""
+    active = _active_supports(row, p, exclude)
+    if active == 0:
+        return True
     if (row[LEVEL_COUNT + p] == 0 and not main_may_level) or not _race_matters(row, p):
-        return 0
-    return _beating_attacks(row, tables, p, memo, sources)
+        return False
+    if active > 1 + row[SUPPORT_COUNT + 1 - p]:
+        return False
+    return active <= _beating_attacks(row, tables, p, memo, sources)
 
 
 @helper
@@ -450,41 +457,41 @@ def _beating_attacks(row, tables, p, memo, sources):
     q = 1 - p
     defence = _next_turn_ap(row, tables, p, row[MAIN + p], False, memo, sources)
     n = row[SUPPORT_COUNT + q]
-    aps = np.empty(SUPPORT_CAP, dtype=np.int64)
-    used = np.zeros(SUPPORT_CAP, dtype=np.bool_)
-    for s in range(n):
-        aps[s] = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+    used = 0  # bit s: support s is in an attack already (SUPPORT_CAP bits; no array to allocate per call)
     count = 0
     main_ap = _next_turn_ap(row, tables, q, row[MAIN + q], True, memo, sources)
     if main_ap >= defence:
         count += 1
     elif not _neo(row, q):
-        best = -1
+        best, best_ap = -1, 0
         for s in range(n):
-            if main_ap + aps[s] >= defence and (best < 0 or aps[s] < aps[best]):
-                best = s
+            ap = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+            if main_ap + ap >= defence and (best < 0 or ap < best_ap):
+                best, best_ap = s, ap
         if best >= 0:
-            used[best] = True
+            used |= 1 << best
             count += 1
     for s in range(n):
-        if not used[s] and aps[s] >= defence:
-            used[s] = True
+        if not used & (1 << s) and _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources) >= defence:
+            used |= 1 << s
             count += 1
-    while True:  # the strongest left with the weakest that makes the pair win
-        a = -1
+    while True:  # the strongest left with the weakest that makes the pair win (the memo makes each AP one read)
+        a, a_ap = -1, 0
         for s in range(n):
-            if not used[s] and (a < 0 or aps[s] > aps[a]):
-                a = s
+            ap = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+            if not used & (1 << s) and (a < 0 or ap > a_ap):
+                a, a_ap = s, ap
         if a < 0:
             break
-        used[a] = True
-        b = -1
+        used |= 1 << a
+        b, b_ap = -1, 0
         for s in range(n):
-            if not used[s] and aps[a] + aps[s] >= defence and (b < 0 or aps[s] < aps[b]):
-                b = s
+            ap = _next_turn_ap(row, tables, q, support_at(row, q, s), False, memo, sources)
+            if not used & (1 << s) and a_ap + ap >= defence and (b < 0 or ap < b_ap):
+                b, b_ap = s, ap
         if b < 0:
             break
-        used[b] = True
+        used |= 1 << b
         count += 1
     return count
 
@@ -553,7 +560,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
             main_ap = _ap(row, tables, p, my_main, memo_row, sources_row)
             if main_ap + (0 if _neo(row, p) else _best_partner_ap(row, tables, p, -1, memo_row, sources_row)) > opp_main_ap:
                 return A_ATTACK
-        if _active_supports(row, p, -1) <= _covers_to_keep(row, tables, p, False, memo_row, sources_row):
+        if _keep_back(row, tables, p, -1, False, memo_row, sources_row):
             return A_PASS
         best = -1
         best_key = -1
@@ -572,8 +579,7 @@ def decide(row, tables, p, mask, scratch, memo, sources, seen):
     if st == ST_PARTNER:
         a_inst = row[ATK_A]
         a_ap = _ap(row, tables, p, a_inst, memo_row, sources_row)
-        last_cover = _active_supports(row, p, a_inst) <= _covers_to_keep(row, tables, p, a_inst == row[MAIN + p],
-                                                                          memo_row, sources_row)
+        last_cover = _keep_back(row, tables, p, a_inst, a_inst == row[MAIN + p], memo_row, sources_row)
         if a_inst == row[MAIN + p]:
             need = _ap(row, tables, q, row[MAIN + q], memo_row, sources_row)
             want = max(need, _best_cover_ap(row, tables, q, -1, memo_row, sources_row))
