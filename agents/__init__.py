@@ -1,7 +1,9 @@
 """Batched agents for every cardenvs game: ``random``, ``heuristic`` (one per game) and trained policies.
 
-``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.npz" | "ppo:path.zip", seed=...)`` returns an object
-with ``act(obs, mask, states=None, players=None) -> actions`` over many games at once. ``ppo`` is the policy shipped
+``make_agent(game, "random" | "heuristic" | "ppo" | "ppo:path.npz" | "ppo:path.zip" | "search[:N]" | "py:FILE[:CLASS]",
+seed=...)`` returns an object with ``act(obs, mask, states=None, players=None) -> actions`` over many games at once.
+``py:FILE`` plays an agent class from a Python file (an older heuristic from history, one being written): running the
+file runs its code, as importing it would. ``ppo`` is the policy shipped
 for the game (``agents/policies/<game>.npz``, numpy only); :func:`default_pilot` names the strongest pilot available.
 An SB3 ``.zip`` is unpickled when loaded (a crafted one runs code): it needs ``trust_pickle=True`` (``--trust-pickle``).
 """
@@ -25,7 +27,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH", "search[:N]")
+AGENT_KINDS = ("random", "heuristic", "ppo", "ppo:PATH", "search[:N]", "py:FILE[:CLASS]")
 
 
 def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, trust_pickle: bool = False) -> Agent:
@@ -61,6 +63,8 @@ def make_agent(game: Any, kind: Any, seed: int | None = None, pool: Any = None, 
         return load(kind[4:], game=game_name, seed=seed, older_rules=True, trust_pickle=trust_pickle)
     if _is_search(kind):
         return _search_agent(game_name, kind, seed, pool)
+    if kind.startswith("py:"):
+        return _file_agent(game_name, kind, seed, pool)
     raise BadArgumentError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
 
 
@@ -75,6 +79,72 @@ def _search_agent(game_name: str, kind: str, seed: int | None, pool: Any) -> Age
     pilot = make_agent(game_name, base, seed=seed + 1, pool=pool)
     model = make_agent(game_name, base, seed=seed + 2, pool=pool)
     return SearchAgent(game_name, pilot=pilot, opponent=model, rollouts=rollouts, seed=seed, pool=pool)
+
+
+def _file_class_names(kind: str) -> tuple[str, str]:
+    """FILE and CLASS of ``py:FILE[:CLASS]`` (CLASS defaults to ``HeuristicAgent``, the class every heuristic module
+    defines)."""
+    rest = kind[3:]
+    path, sep, cls = rest.rpartition(":")
+    if sep and path.endswith(".py") and cls.isidentifier():
+        return path, cls
+    return rest, "HeuristicAgent"
+
+
+def _file_agent(game_name: str, kind: str, seed: int | None, pool: Any) -> Agent:
+    """``py:FILE[:CLASS]``: an instance of CLASS from the Python file FILE, loaded as a module of this package, so
+    that a copy of ``agents/heuristic_<game>.py`` taken from history (``git show REV:agents/heuristic_levelneo.py >
+    old.py``) loads as it is, its ``from .base import ...`` included. Built as ``CLASS(seed)``, with ``pool=`` when
+    it takes one; a class that names its ``game`` must name this one."""
+    import hashlib
+    import inspect
+    import sys
+    from pathlib import Path
+
+    path_text, cls_name = _file_class_names(kind)
+    path = Path(path_text).expanduser()
+    if path.suffix != ".py" or not path.is_file():
+        raise BadArgumentError(f"{kind!r}: py:FILE[:CLASS] takes an existing Python file (.py), and {path_text!r} is "
+                               f"{'not a .py file' if path.suffix != '.py' else 'not there'}")
+    path = path.resolve()
+    # one module per file and content: the same file twice is one module, an edited file a new one
+    digest = hashlib.sha1(str(path).encode() + path.read_bytes()).hexdigest()[:12]
+    name = f"{__name__}._from_file_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # the file's own error, said once with where it came from
+            del sys.modules[name]
+            raise BadArgumentError(f"{path_text}: loading it as an agent failed: {type(exc).__name__}: {exc}") from None
+    cls = getattr(module, cls_name, None)
+    if not inspect.isclass(cls):
+        found = sorted(k for k, v in vars(module).items() if inspect.isclass(v) and hasattr(v, "act")
+                       and getattr(v, "__module__", "") == name)
+        raise BadArgumentError(f"{path_text} has no class {cls_name}; its classes with act(): "
+                               f"{', '.join(found) or 'none'} (name one as py:FILE:CLASS)")
+    own_game = getattr(cls, "game", None)
+    if isinstance(own_game, str) and own_game and own_game != game_name:
+        raise BadArgumentError(f"{path_text}:{cls_name} plays {own_game}, not {game_name}")
+    try:
+        takes_pool = "pool" in inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        takes_pool = False
+    try:
+        agent = cls(seed, pool=pool) if takes_pool else cls(seed)
+    except Exception as exc:
+        raise BadArgumentError(f"{path_text}:{cls_name}({seed}) failed: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(agent, "act", None)):
+        raise BadArgumentError(f"{path_text}:{cls_name} has no act(obs, mask, states, players) method")
+    if not hasattr(cls, "name") or getattr(agent, "name", None) in (None, "heuristic"):
+        try:
+            agent.name = f"py:{path.name}"  # so reports tell it from the installed heuristic
+        except AttributeError:
+            pass
+    return agent
 
 
 def _is_search(kind: str) -> bool:
@@ -169,6 +239,9 @@ def describe_pilot(game: Any, kind: str) -> str:
             return text
         except (AttributeError, TypeError, ValueError, OverflowError):
             return f"{where} {name} (its metadata does not say how it was trained)"
+    if kind.startswith("py:"):
+        path, cls = _file_class_names(kind)
+        return f"agent class {cls} from the file {path}"
     if _is_search(kind):
         try:
             rollouts = _search_rollouts(kind)

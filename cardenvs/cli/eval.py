@@ -34,8 +34,10 @@ def add_parser(sub: Any) -> None:
                     help="starter deck names or deck files (default: all starter decks of the game)")
     ev.add_argument("--agent", "--agents", dest="agents", nargs="+", default=None, metavar="PILOT",
                     help="pilots: random, heuristic, ppo (the shipped policy), search[:N] (flat Monte Carlo search "
-                         "over the default pilot, N rollouts per legal action, slow) or ppo:PATH (a pickle-free .npz; "
-                         "an SB3 .zip is unpickled, so a crafted one runs code: it needs --trust-pickle); several pilots make "
+                         "over the default pilot, N rollouts per legal action, slow), ppo:PATH (a pickle-free .npz; "
+                         "an SB3 .zip is unpickled, so a crafted one runs code: it needs --trust-pickle) or "
+                         "py:FILE[:CLASS] (an agent class from a Python file, e.g. an older heuristic taken from "
+                         "history; default class HeuristicAgent; its code runs); several pilots make "
                          "every deck x pilot an entry and add a pilot-agreement table (default: the strongest "
                          "available: ppo where a policy ships for the game, else heuristic)")
     add_trust_pickle(ev)

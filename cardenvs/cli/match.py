@@ -18,18 +18,22 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> None:
     """``cardenvs match``: added to the command line's subcommands."""
     p = sub.add_parser(
-        "match", help="one pilot against another (random, heuristic, ppo, ppo:FILE): both seats, every deck pairing, "
+        "match", help="one pilot against another (random, heuristic, ppo, ppo:FILE, py:FILE): both seats, every deck pairing, "
                       "95%% intervals",  # argparse %-formats a subcommand's help (not its description)
         description="Play pilot A against pilot B on every ordered pairing of the decks (default: the game's starter "
                     "decks), each in both seats with common random numbers, on the batch core. Prints A's score "
-                    "(wins + draws/2) with a 95% Wilson interval and a 95% bootstrap interval over deck pairings and "
-                    "seat-swapped game pairs (games that share decks are not independent), the Elo difference, A's "
+                    "(wins + draws/2) with a 95% Wilson interval and a 95% bootstrap interval over deck pairs (A's deck i "
+                    "against B's deck j drawn together with j against i, so the decks' own strength cancels) and "
+                    "seeds (games that share decks or deals are not independent), the Elo difference, A's "
                     "results from each seat and per deck pairing.",
-        epilog="Example: cardenvs match levelneo heuristic random --games 2000 --json match.json")
+        epilog="Examples: cardenvs match levelneo heuristic random --games 2000 --json match.json; "
+               "cardenvs match levelneo heuristic py:old.py (the heuristic against an older copy of itself)")
     p.add_argument("game", help="game name (see 'cardenvs games')")
-    p.add_argument("a", metavar="A", help="pilot A: random, heuristic, ppo (the shipped policy) or ppo:FILE (a .npz; "
-                                         "an SB3 .zip is unpickled, so a crafted one runs code: it needs "
-                                         "--trust-pickle)")
+    p.add_argument("a", metavar="A", help="pilot A: random, heuristic, ppo (the shipped policy), search[:N], "
+                                         "ppo:FILE (a .npz; an SB3 .zip is unpickled, so a crafted one runs code: it "
+                                         "needs --trust-pickle) or py:FILE[:CLASS] (an agent class from a Python "
+                                         "file, e.g. a heuristic from history: git show REV:agents/heuristic_GAME.py "
+                                         "> old.py; its code runs)")
     p.add_argument("b", metavar="B", help="pilot B, as A")
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="starter deck names or deck files; every ordered pairing is played (default: the game's "

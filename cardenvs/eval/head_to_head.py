@@ -11,9 +11,11 @@ seed in both seatings and in every pairing. Between two copies of one seeded pil
 seatings of a game are the same game with the pilots' names swapped, so a mirror scores exactly 0.5.
 
 Intervals for A's score (wins plus half the draws and truncations, per game): the Wilson interval treats the games as
-independent; they are not (the two seatings of a seed share their deals, and every game of a deck pairing shares its
-decks), so a two-stage bootstrap resamples the deck pairings, then the seat-swapped game pairs within each: an
-interval for "A against B on decks like these". With few pairings it is the rougher of the two (it says so).
+independent; they are not (the games of a seed share their deals, and every game of a deck pairing shares its decks,
+as do the pairings (i, j) and (j, i) with each other), so a two-stage bootstrap resamples the unordered deck pairs
+(both orders together, so that the decks' own strength cancels out of a comparison of pilots), then the seeds within
+each: an interval for "A against B on decks like these". With few deck pairs it is the rougher of the two (it says
+so).
 """
 from __future__ import annotations
 
@@ -118,17 +120,36 @@ def _a_points(result: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def cluster_bootstrap(points: np.ndarray, pairing: np.ndarray, ids: np.ndarray, replicates: int,
-                      seed: int = 0) -> tuple[float, float] | None:
-    """95% percentile interval of the mean of ``points`` by a two-stage bootstrap: the deck pairings (clusters) drawn
-    with replacement, then within each drawn pairing its seat-swapped game pairs (the two seatings of one seed, which
-    share their deals) with replacement. None without replicates. Every pairing holds the same number of pairs."""
+                      seed: int = 0, clusters: np.ndarray | None = None) -> tuple[float, float] | None:
+    """95% percentile interval of the mean of ``points`` by a two-stage bootstrap (:func:`bootstrap_means`). None
+    without replicates."""
+    import numpy as np
+    means = bootstrap_means(points, pairing, ids, replicates, seed, clusters)
+    if means is None:
+        return None
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def bootstrap_means(points: np.ndarray, pairing: np.ndarray, ids: np.ndarray, replicates: int,
+                    seed: int = 0, clusters: np.ndarray | None = None) -> np.ndarray | None:
+    """The replicates of a two-stage bootstrap of the mean of ``points``: the clusters of deck pairings drawn with
+    replacement, then within each drawn cluster its seeds with replacement (a seed's games, the two seatings of
+    every pairing of the cluster, share their deals: common random numbers). ``clusters[p]``: the cluster of deck
+    pairing ``p`` (default: each pairing its own); a cluster weighs as many pairings as it holds, as in the mean of
+    every game (the point estimate). None without replicates. Every pairing holds the same number of game pairs."""
     import numpy as np
     if replicates <= 0 or points.size == 0:
         return None
     pts = points[np.argsort(ids, kind="stable")]  # by pairing, then seed k, then seating: a pair's games adjacent
     n_pairings = int(np.unique(pairing).size)
     per_pair = pts.reshape(n_pairings, -1, 2).mean(axis=2)  # [pairings, game pairs]: one value per seed
-    p, kk = per_pair.shape
+    which = np.arange(n_pairings) if clusters is None else np.unique(np.asarray(clusters), return_inverse=True)[1]
+    weight = np.bincount(which).astype(np.float64)  # pairings per cluster
+    per_cluster = np.zeros((weight.size, per_pair.shape[1]))
+    np.add.at(per_cluster, which, per_pair)
+    per_cluster /= weight[:, None]  # [clusters, seeds]: a seed's mean over the cluster's pairings
+    p, kk = per_cluster.shape
     rng = np.random.default_rng(np.random.SeedSequence([int(seed) & ((1 << 63) - 1), 0xC1A5]))
     means = np.empty(replicates)
     block = max(1, 2_000_000 // max(p * kk, 1))  # replicates at a time: memory stays a few tens of MB
@@ -136,9 +157,17 @@ def cluster_bootstrap(points: np.ndarray, pairing: np.ndarray, ids: np.ndarray, 
         b = min(block, replicates - start)
         rows = rng.integers(p, size=(b, p))
         cols = rng.integers(kk, size=(b, p, kk))
-        means[start:start + b] = per_pair[rows[:, :, None], cols].mean(axis=(1, 2))
-    lo, hi = np.percentile(means, [2.5, 97.5])
-    return float(lo), float(hi)
+        w = weight[rows]
+        means[start:start + b] = (per_cluster[rows[:, :, None], cols].mean(axis=2) * w).sum(axis=1) / w.sum(axis=1)
+    return means
+
+
+def deck_pair_clusters(pairs: Sequence[tuple[int, int]], n_decks: int) -> np.ndarray:
+    """Per ordered deck pairing of a match (A's deck ``i``, B's entry ``n_decks + j``): its cluster, the unordered
+    pair of decks. (i, j) and (j, i) share both decks, so they are not independent of each other; drawn together,
+    the strength of the decks cancels out of A's score and the interval measures the pilots."""
+    import numpy as np
+    return np.array([min(i, j - n_decks) * n_decks + max(i, j - n_decks) for i, j in pairs], dtype=np.int64)
 
 
 def _wdl(points: np.ndarray) -> dict:
@@ -163,8 +192,10 @@ def summarize_match(result: Any, pilot_a: str, pilot_b: str, labels: Sequence[st
     total = _wdl(points)
     truncated = int(np.count_nonzero(t.outcomes == TRUNCATED_GAME))
     drawn = int(np.count_nonzero(t.outcomes == DRAWN))
-    boot = cluster_bootstrap(points, pairing, t.game_ids, bootstrap, seed=result.seed)
     n_pairings = len(result.pairs)
+    clusters = deck_pair_clusters(result.pairs, len(labels))
+    n_clusters = int(np.unique(clusters).size)
+    boot = cluster_bootstrap(points, pairing, t.game_ids, bootstrap, seed=result.seed, clusters=clusters)
     per_pairing = []
     for p, (i, j) in enumerate(result.pairs):
         row = _wdl(points[pairing == p])
@@ -178,9 +209,11 @@ def summarize_match(result: Any, pilot_a: str, pilot_b: str, labels: Sequence[st
         "deck_pairings": n_pairings, "games_per_pairing": int(result.config.get("games_per_pairing", 0)),
         **total, "draws_by_rule": drawn, "truncated": truncated,
         "ci_bootstrap": list(boot) if boot else None, "bootstrap": int(bootstrap),
-        "bootstrap_note": ("two-stage: deck pairings, then seat-swapped game pairs within each"
-                           + (f"; only {n_pairings} deck pairing(s): too few clusters for it to speak for other decks"
-                              if n_pairings < FEW_PAIRINGS else "")),
+        "bootstrap_clusters": n_clusters,
+        "bootstrap_note": ("two-stage: unordered deck pairs (A's deck i against B's deck j drawn with j against i), "
+                           "then seeds within each (a seed's games in both seatings)"
+                           + (f"; only {n_clusters} deck pair(s): too few clusters for it to speak for other decks"
+                              if n_clusters < FEW_PAIRINGS else "")),
         "elo": elo(total["score"]),
         "by_seat": {f"a_in_seat{s}": _wdl(points[a_seat == s]) for s in (0, 1)},
         "pairings": per_pairing,
@@ -198,14 +231,14 @@ def format_match(s: dict) -> str:
 
     lines = [f"{s['game']}: A = {s['a']} against B = {s['b']}: {s['games']:,} games over {s['deck_pairings']} deck "
              f"pairing(s) x 2 seats (seed {s['seed']}, {s['seconds']:.1f} s)",
-             f"A's score {s['score']:.3f}  95% Wilson {ci(s['ci_wilson'])}  95% bootstrap over deck pairings "
+             f"A's score {s['score']:.3f}  95% Wilson {ci(s['ci_wilson'])}  95% bootstrap over deck pairs "
              f"{ci(s['ci_bootstrap'])}  ({s['wins']:,} W / {s['draws']:,} D / {s['losses']:,} L"
              + (f", {s['truncated']:,} truncated counted as draws" if s["truncated"] else "") + ")"]
     if s.get("elo") is not None:
         boot = s.get("elo_ci_bootstrap")
         lines.append(f"Elo difference A - B: {s['elo']:+.0f}"
                      + (f" (bootstrap {boot[0]:+.0f} to {boot[1]:+.0f})" if boot and None not in boot else ""))
-    if s["deck_pairings"] < FEW_PAIRINGS and s.get("ci_bootstrap"):
+    if s.get("bootstrap_clusters", s["deck_pairings"]) < FEW_PAIRINGS and s.get("ci_bootstrap"):
         lines.append(f"note: {s['bootstrap_note']}")
     for seat in (0, 1):
         r = s["by_seat"][f"a_in_seat{seat}"]
@@ -219,4 +252,4 @@ def format_match(s: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["cluster_bootstrap", "format_match", "match_entries", "run_match", "summarize_match"]
+__all__ = ["bootstrap_means", "cluster_bootstrap", "deck_pair_clusters", "format_match", "match_entries", "run_match", "summarize_match"]

@@ -152,3 +152,37 @@ def test_a_heuristic_on_row_slices_decides_as_on_one_row_at_a_time(game: str, tw
     alone = np.array([agent.act(None, mask[i:i + 1], views[i:i + 1], who[rows][i:i + 1])[0] for i in range(len(rows))])
     np.testing.assert_array_equal(together, alone)
     assert len(np.unique(together)) > 1  # the positions ask for different choices
+
+
+def test_py_file_agent_plays_a_heuristic_copied_from_history_as_it_is(tmp_path) -> None:
+    """``py:FILE[:CLASS]`` (``cardenvs match GAME heuristic py:old.py``: a heuristic against an older copy of
+    itself): a file written as a module of ``agents/`` (relative imports, as in a copy of
+    ``agents/heuristic_levelneo.py`` from history) loads and decides as the class it builds on; a wrong file, class
+    or game is one clear error. (The file subclasses the installed heuristic: a verbatim copy would compile its
+    kernels afresh in every run's temporary folder.)"""
+    from cardenvs.agents import describe_pilot
+    from cardenvs.core.errors import BadArgumentError
+
+    copy = tmp_path / "old_levelneo.py"
+    copy.write_text("from .base import StateHeuristic\nfrom .heuristic_levelneo import HeuristicAgent as Installed\n\n\n"
+                    "class HeuristicAgent(Installed):\n    assert issubclass(Installed, StateHeuristic)\n")
+    copied, installed = make_agent("levelneo", f"py:{copy}", seed=0), make_agent("levelneo", "heuristic", seed=0)
+    assert type(copied) is not type(installed) and copied.name == "py:old_levelneo.py"
+    assert make_agent("levelneo", f"py:{copy}:HeuristicAgent").__class__ is type(copied)  # one module per file
+    batch = BatchGame("levelneo", 32, seed=4)
+    for _ in range(40):
+        who = batch.to_act.copy()
+        mask = batch.legal_mask(who)
+        a = copied.act(None, mask, batch.states, who)
+        assert np.array_equal(a, installed.act(None, mask, batch.states, who))
+        batch.step(a, who)
+    assert "HeuristicAgent from the file" in describe_pilot("levelneo", f"py:{copy}")
+    (tmp_path / "broken.py").write_text("raise RuntimeError('half written')\n")
+    (tmp_path / "notes.txt").write_text("")
+    for kind, message in ((f"py:{tmp_path / 'absent.py'}", "not there"), (f"py:{tmp_path / 'notes.txt'}", "not a .py"),
+                          (f"py:{copy}:Missing", "has no class Missing; its classes with act\\(\\): HeuristicAgent"),
+                          (f"py:{tmp_path / 'broken.py'}", "RuntimeError: half written")):
+        with pytest.raises(BadArgumentError, match=message):
+            make_agent("levelneo", kind)
+    with pytest.raises(BadArgumentError, match="plays levelneo, not relics"):
+        make_agent("relics", f"py:{copy}")

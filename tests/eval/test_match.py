@@ -77,6 +77,31 @@ def test_the_bootstrap_resamples_deck_pairings_and_seat_swapped_pairs() -> None:
     assert cluster_bootstrap(points, pairing, ids, 0) is None
 
 
+def test_the_bootstrap_draws_a_deck_pairing_with_its_reverse_so_deck_strength_cancels() -> None:
+    """A wins every game with deck 0 against deck 1 and loses every game with deck 1 against deck 0 (the deck
+    decides, not the pilot): drawn as one cluster, the pairings (0, 1) and (1, 0) say A and B are even, with no
+    spread; drawn apart they looked like anything from 0 to 1. A mirror pairing is a cluster of its own, weighing
+    half as much, and ``summarize_match`` clusters a match's pairings that way (``deck_pair_clusters``)."""
+    from cardenvs.eval.head_to_head import bootstrap_means, cluster_bootstrap, deck_pair_clusters
+
+    k = np.repeat(np.arange(10), 2)
+    ids = np.concatenate([(np.int64(p) << 40) | (k << 1) | np.tile([0, 1], 10) for p in range(4)])
+    pairing = ids >> 40
+    pairs = [(0, 2), (0, 3), (1, 2), (1, 3)]  # A's deck i against B's entry 2 + j: 00, 01, 10, 11
+    clusters = deck_pair_clusters(pairs, 2)
+    assert clusters[1] == clusters[2] and len({clusters[0], clusters[1], clusters[3]}) == 3
+    points = np.select([pairing == 1, pairing == 2], [1.0, 0.0], 0.5)
+    assert cluster_bootstrap(points, pairing, ids, 500, seed=0, clusters=clusters) == (0.5, 0.5)
+    lo, hi = cluster_bootstrap(points, pairing, ids, 500, seed=0)
+    assert lo < 0.3 and hi > 0.7
+    # mirrors won by A at 1.0 and the pair at 0.5 (the mean of every game: 0.75). A replicate that draws the pair X
+    # times of 3 weighs it 2X against 3 - X mirrors: 3 / (3 + X), X ~ Binomial(3, 1/3), so the replicates average
+    # 21.1 / 27 = 0.781; with equal weights they would average 2 / 3 + 1 / 6 = 0.833
+    points = np.where((pairing == 1) | (pairing == 2), 0.5, 1.0)
+    means = bootstrap_means(points, pairing, ids, 4000, seed=0, clusters=clusters)
+    assert abs(means.mean() - 21.1 / 27) < 0.01, means.mean()
+
+
 def test_match_command_prints_results_on_stdout_progress_on_stderr_and_writes_json(tmp_path: Path, capsys) -> None:
     out_file = tmp_path / "m.json"
     code, out, err = _run(capsys, ["match", GAME, "heuristic", "random", "--games", "18", "--seed", "1",

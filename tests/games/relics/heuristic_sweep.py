@@ -2,14 +2,15 @@
 
 ``python tests/games/relics/heuristic_sweep.py N new``: N heuristic mirrors over the 9 starter pairings, the share of
 games ended by each condition (4 relics RL-V1, hand and item deck empty RL-V2, character deck empty RL-V3, a draw)
-and of battles that reached the round cap. ``... N new old``: the heuristic against an older one, seats swapped (2N
-games), with a Wilson interval; the older one is a copy of agents/heuristic_relics.py from history saved as
-``heur_old2.py`` in the folder named by $RELICS_OLD_HEURISTIC (its relative import of ``.base`` made absolute), e.g.
-``git show 4a5721f~1:agents/heuristic_relics.py | sed 's/^from .base/from cardenvs.agents.base/' > /tmp/h/heur_old2.py``.
+and of battles that reached the round cap. ``... N new OLD.py``: the heuristic against an older one, seats swapped
+(2N games), with a Wilson interval; OLD.py is a copy of agents/heuristic_relics.py from history, loaded as the agent
+``py:OLD.py`` (``git show 4a5721f~1:agents/heuristic_relics.py > old.py``). Either kind may be any agent name
+(``random``, ``py:FILE``). ``cardenvs match relics heuristic py:old.py`` gives the same comparison over every deck
+pairing; this script adds how the games ended and the round-cap share of battles.
 """
-import os
-import sys, time, importlib.util
+import sys, time
 import numpy as np
+from cardenvs.agents import make_agent
 from cardenvs.core.batch import BatchGame
 from cardenvs.core.header import H_STATUS, H_WINNER, H_TURN
 from cardenvs.games.relics import SPEC
@@ -18,12 +19,9 @@ from cardenvs.eval.stats import wilson
 from cardenvs.testing import decide_by_seat
 
 def load(kind):
-    if kind == "new":
-        from cardenvs.agents.heuristic_relics import HeuristicAgent
-        return HeuristicAgent
-    sys.path.insert(0, os.environ.get("RELICS_OLD_HEURISTIC", "."))
-    import heur_old2  # a plain module, so Numba's cache can find it again
-    return heur_old2.HeuristicAgent
+    """An agent class-like factory: ``new`` is the installed heuristic, a .py file an older copy (``py:FILE``)."""
+    name = "heuristic" if kind == "new" else f"py:{kind}" if kind.endswith(".py") else kind
+    return lambda: make_agent("relics", name, seed=0)
 
 N = int(sys.argv[1]); kinds = sys.argv[2:]
 names = SPEC.starter_decks()
