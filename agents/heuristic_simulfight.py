@@ -253,6 +253,13 @@ def face_damage(cards: np.ndarray, effects: np.ndarray) -> np.ndarray:
     return out
 
 
+#: a point of damage an ability deals to Foes, per round, in units of player health (a point to the opponent is 1.0).
+#: It was 0.6 until 2026-11-30: a learner trained against the heuristic won with the unit killers the heuristic never
+#: bought (Hedge Archer, Pack Hunter, Spearwall). At 1.0 the heuristic buys them too and beats the one before (0.550
+#: on the default pair, 0.527 [0.514, 0.542] over the starter pairings) and random (0.801, was 0.783)
+FOE_DAMAGE_WORTH = 1.0
+
+
 def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:
     """A static worth per card (units of player health): what its abilities yield per round, net of their costs,
     times ``rounds``, plus half its gold price (what the market says it is worth)."""
@@ -275,7 +282,8 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
                 op, tg, amt = (int(effects[c, t, k, E_OP]), int(effects[c, t, k, E_TARGET]),
                                int(effects[c, t, k, E_AMOUNT]))
                 if op == OP_DAMAGE:
-                    y += amt * (1.0 if tg == TG_OPPONENT else 0.6 if tg in (TG_ONE_FOE, TG_ALL_FOES) else -0.6)
+                    y += amt * (1.0 if tg == TG_OPPONENT else FOE_DAMAGE_WORTH if tg in (TG_ONE_FOE, TG_ALL_FOES)
+                                else -0.6)
                 elif op == OP_HEAL:
                     y += amt * (0.8 if tg == TG_YOU else 0.4)
                 elif op == OP_PROTECT:

@@ -89,3 +89,18 @@ def test_SF_E2_the_heuristic_stuns_the_foe_that_would_kill_it() -> None:
     no_threat = DEFAULT_WEIGHTS.copy()
     no_threat[WEIGHT_NAMES.index("lethal_threat")] = 0.0
     assert _choice(lancer, 0, no_threat) == lancer.A("foe", "Siege Ram"), "the scenario needs the threat to decide"
+
+
+def test_SF_C9_E1_the_heuristic_buys_a_unit_killer_over_a_resource_unit(monkeypatch) -> None:
+    """SF-C9 (all_foes: the other player's units) and SF-E1 (units at 0 or less are discarded): damage to Foes is
+    worth a point of player health per point, as damage to the opponent is (``FOE_DAMAGE_WORTH``). With 2 gold and
+    Pack Hunter (1 damage to every Foe each Attack phase) or War Banner (a sword each Defend phase) in hand, it buys
+    Pack Hunter; valued at 0.6 a point, as before 2026-11-30, it bought War Banner, and a learner trained against
+    it won with the unit killers it never bought."""
+    import cardenvs.agents.heuristic_simulfight as heuristic
+
+    g = Game().setup(PH_DEFEND, 2, dict(hand=["Pack Hunter", "War Banner"], gold=2),
+                     dict(play=[("Siege Ram", 1), ("Headsman", 1)]))
+    assert _choice(g, 0) == g.A("play", "Pack Hunter")
+    monkeypatch.setattr(heuristic, "FOE_DAMAGE_WORTH", 0.6)
+    assert _choice(g, 0) == g.A("play", "War Banner"), "the scenario needs the worth of damage to Foes to decide"
