@@ -10,11 +10,13 @@ from heartbreak_helpers import FILLER, build, do, field, inst_at, pass_window
 
 from cardenvs.core.batch import BatchGame
 from cardenvs.testing import random_endings
-from cardenvs.core.header import DRAW, H_DECISIONS, H_STATUS, H_WINNER, TERMINATED, TRUNCATED
+from cardenvs.core.header import DRAW, H_DECISIONS, H_STATUS, H_TURN, H_WINNER, TERMINATED, TRUNCATED
 from cardenvs.core.rows import forfeit_game
 from cardenvs.games.heartbreak import SPEC
 from cardenvs.games.heartbreak.endings import BOTH_LOST, DECK_OUT, ENDINGS, HEART_BROKEN, TURN_CAP_DRAW
-from cardenvs.games.heartbreak.state import DECISION_CAP, ST_ACTION, ST_CLIMAX, TURN_CAP
+from cardenvs.games.heartbreak.state import (
+    DECISION_CAP, ST_ACTION, ST_CLEANUP, ST_CLIMAX, ST_START, ST_WINDOW, TURN_CAP,
+)
 
 STOP = "Reinforcements"  # free Turbo: keeps the turn player's phase a real decision
 
@@ -86,6 +88,76 @@ def test_HB_V6_endings_the_turn_cap_is_read_as_a_turn_cap_draw() -> None:
     g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout"}, step=ST_CLIMAX, turn=TURN_CAP)
     end_turn(g)  # turn 121 would start: a draw by the rules (terminated, not truncated)
     assert SPEC.end_reason(ended_as(g, DRAW)[None]).tolist() == [TURN_CAP_DRAW]
+
+
+def _heart_loss_and_deck_out() -> tuple[np.ndarray, np.ndarray]:
+    """Two final rows: player 1's empty heart broken in player 0's action phase (HB-V1), and player 0's empty deck at
+    the end of its own turn (HB-V2)."""
+    g = build({"lead": "Magma Tyrant", "charge": 1, "hand": [STOP]},
+              {"lead": "Scorchmaw Brute:d30", "heart": [FILLER]}, step=ST_ACTION)
+    do(g, "act", 0)
+    pass_window(g)
+    heart = ended_as(g, 0)
+    g = build({"lead": "Harbor Warden:d20", "hand": [STOP], "deck_fill": 0}, {"lead": "Reefling Scout"},
+              step=ST_CLIMAX)
+    end_turn(g)
+    return heart, ended_as(g, 1)
+
+
+def test_HB_V1_V2_endings_deck_out_needs_the_losers_own_empty_deck_at_its_start_or_cleanup() -> None:
+    """HB-V2/HB-V3 (the turn player loses with an empty deck at the start or the end of its own turn) against HB-V1
+    (an empty heart broken): the loser of a broken heart is read as a deck-out only when all three hold. Its empty
+    deck on the other player's turn, or in its action phase or a response window, or its own start with cards left,
+    is still a heart loss; a deck-out loser whose turn it is not, with hearts left, fits neither rule."""
+    heart, deck_out = _heart_loss_and_deck_out()
+    L = SPEC.state_layout
+    assert SPEC.end_reason(np.stack([heart, deck_out])).tolist() == [HEART_BROKEN, DECK_OUT]
+    assert int(L.get(heart, "turn_player")) == 0 and int(L.get(heart, "heart_count")[1]) == 0
+    rows = np.stack([heart] * 5 + [deck_out])
+    L.get(rows, "deck_count")[0:4, 1] = 0  # the loser's deck is empty too...
+    L.get(rows, "step")[0] = ST_START  # ... at a start of turn, but the other player's
+    L.get(rows, "turn_player")[1:3] = 1  # ... on its own turn, but in the action phase or a response window
+    L.get(rows, "step")[1:3] = (ST_ACTION, ST_WINDOW)
+    L.get(rows, "step")[3] = ST_CLEANUP  # ... at an end of turn, but the other player's
+    L.get(rows, "turn_player")[4] = 1  # its own start of turn, with cards left in its deck
+    L.get(rows, "step")[4] = ST_START
+    L.get(rows, "turn_player")[5] = 1  # player 0's empty deck on player 1's turn, its heart not empty: neither
+    assert int(L.get(deck_out, "heart_count")[0]) > 0
+    assert SPEC.end_reason(rows).tolist() == [HEART_BROKEN] * 5 + [-1]
+
+
+def test_HB_V6_endings_a_header_that_does_not_fit_the_state_is_no_ending() -> None:
+    """end_reason reads each ending from the state, not from the header alone, so that the random-play check
+    (``random_endings``: every ended game is explained) would catch an engine that ended a game against the rules:
+    a loss with hearts left and no deck-out, a draw without both losses that is not at the turn cap's start, or a
+    forfeit at the cap, is no ending; the double loss and a deck-out stay what they are at the cap's start."""
+    heart, deck_out = _heart_loss_and_deck_out()
+    L = SPEC.state_layout
+    g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout"}, step=ST_CLIMAX, turn=TURN_CAP)
+    end_turn(g)
+    cap = ended_as(g, DRAW)
+    g = build({"lead": "Kiln Warden:d40", "hand": [STOP], "heart": []},
+              {"lead": "Kiln Warden:d40", "heart": []}, step=ST_CLIMAX)
+    field(g, "mod_hp")[0, inst_at(g, 0, 0)] = 20
+    field(g, "mod_hp")[1, inst_at(g, 1, 0)] = 20
+    end_turn(g)
+    both = ended_as(g, DRAW)
+    g = build({"lead": "Kiln Warden", "hand": [STOP]}, {"lead": "Reefling Scout"}, step=ST_CLIMAX, turn=TURN_CAP)
+    forfeit_game(g.states[0], 1)
+    forfeit = g.states[0].copy()
+    assert SPEC.end_reason(np.stack([cap, both])).tolist() == [TURN_CAP_DRAW, BOTH_LOST]
+    assert int(L.get(cap, "step")) == ST_START and int(cap[H_TURN]) >= TURN_CAP
+    rows = np.stack([heart, cap, cap, forfeit, both, deck_out])
+    L.get(rows, "heart_count")[0, 1] = 2  # a loss with hearts left, not a deck-out
+    L.get(rows, "step")[1] = ST_CLEANUP  # a draw at the cap, but not at a start of turn
+    rows[2, H_TURN] = TURN_CAP - 7  # a draw at a start of turn, before the cap
+    L.get(rows, "step")[3] = ST_START  # a resignation at the cap's start
+    L.get(rows, "step")[4] = ST_START  # both losses at the cap's start: still the double loss
+    rows[4, H_TURN] = TURN_CAP
+    L.get(rows, "step")[5] = ST_START  # a deck-out at the start of the cap's turn: still a deck-out
+    L.get(rows, "turn_player")[5] = 0
+    rows[5, H_TURN] = TURN_CAP
+    assert SPEC.end_reason(rows).tolist() == [-1, -1, -1, -1, BOTH_LOST, DECK_OUT]
 
 
 def test_HB_V6_endings_truncation_forfeits_and_live_games_are_not_endings() -> None:
