@@ -82,6 +82,33 @@ def test_DC_V3_endings_both_losing_at_once_is_read_as_a_draw() -> None:
     assert SPEC.end_reason(ended_as(g, DRAW)[None]).tolist() == [BOTH_LOST]
 
 
+def test_DC_V3_endings_a_double_loss_by_different_rules_is_a_draw() -> None:
+    """DC-V3 with each player losing by another rule at the same check: the attacker's recoil puts the third card in
+    its own KO Zone (DC-V1; a Standby Unit is left, so not DC-O7), while the defender's Main Unit is KO'd with no
+    Standby Unit (DC-O7; one card in its KO Zone, so not DC-V1). Each player meets one condition: a draw all the
+    same (the reader takes either condition per player, not both)."""
+    g = skill_hit(side("Ashfang Raider", energy={0: 3}, damage={0: 500}, ko=["Kiln Warden", "Pyre Drake"],
+                       standby=["Grove Stag"]),
+                  side("Wandering Golem", damage={0: 300}), skill=1)
+    final = ended_as(g, DRAW)
+    L = SPEC.state_layout
+    assert L.get(final, "ko_count").tolist() == [3, 1] and int(L.get(final, "standby_count")[0]) > 0
+    assert int(L.get(final, "main")[1, 0]) < 0 and int(L.get(final, "standby_count")[1]) == 0
+    assert SPEC.end_reason(final[None]).tolist() == [BOTH_LOST]
+
+
+def test_DC_O7_endings_a_loser_with_its_main_unit_in_place_is_no_ending() -> None:
+    """DC-O7 reads an empty Main Unit slot (-1), not any slot but the first: a resignation by a player whose Main
+    Unit is in place (any instance) with no Standby Unit and fewer than three KOs fits no rule."""
+    g = build(side(), side("Wandering Golem"), step=ST_MAIN)
+    forfeit_game(g.states[0], 1)
+    rows = np.stack([g.states[0]] * 3)
+    main = SPEC.state_layout.get(rows, "main")
+    assert (SPEC.state_layout.get(rows, "standby_count")[:, 1] == 0).all()
+    main[:, 1, 0] = (0, 5, 17)  # the Main Unit's instance, whichever it is
+    assert SPEC.end_reason(rows).tolist() == [-1, -1, -1]
+
+
 def test_DC_V3_endings_truncation_forfeits_and_live_games_are_not_endings() -> None:
     g = build(side(), side("Wandering Golem"), step=ST_MAIN, turn=TURN_CAP)
     do(g, "pass")
