@@ -107,3 +107,60 @@ def test_RL_endings_every_random_game_that_ends_by_the_rules_is_explained() -> N
     codes = random_endings(SPEC, draw_codes=(BOTH_LOST,))  # 200 random games, checked (cardenvs.testing)
     for code in (FOUR_RELICS, NO_CARDS, NO_CHARACTERS):  # every loss occurs in random play
         assert (codes == code).any(), ENDINGS[code]
+
+
+def test_RL_V1_E4_relic_counts_read_every_won_zone_by_controller() -> None:
+    """RL-E4 (a relic counts for the player who controls it, whichever won zone it sits in) and RL-V1 (four relics
+    win): ``endings.relic_counts``, vectorised, equals ``board.relic_count`` (the rules' own count) on positions of
+    random play, with the controllers of won cards re-drawn (relics taken from the other owner) and the won zones'
+    unused slots holding stale instance numbers (only the first ``won_count`` entries are cards)."""
+    from cardenvs.games.relics.board import relic_count
+    from cardenvs.games.relics.endings import relic_counts
+    from cardenvs.games.relics.state import CONTROLLER, MAX_DECK, SIDE_CAP, WON, WON_COUNT
+
+    g = BatchGame(SPEC, 48, seed=9)
+    rng = np.random.default_rng(9)
+    snapshots = []
+    for step in range(900):
+        if step % 60 == 59:
+            snapshots.append(g.states.copy())
+        who = g.to_act.copy()
+        mask = g.legal_mask(who)
+        g.step(np.argmax((rng.random(mask.shape) + 1.0) * (mask != 0), axis=1), who)
+    states = np.ascontiguousarray(np.concatenate(snapshots))
+    for row in states:
+        for owner in range(2):
+            count = int(row[WON_COUNT + owner])
+            for j in range(count):
+                row[CONTROLLER + owner * MAX_DECK + row[WON + owner * SIDE_CAP + j]] = rng.integers(0, 2)
+            row[WON + owner * SIDE_CAP + count:WON + (owner + 1) * SIDE_CAP] = rng.integers(0, MAX_DECK,
+                                                                                           SIDE_CAP - count)
+    expected = np.array([[relic_count(row, p) for p in range(2)] for row in states])
+    won = states[:, WON_COUNT:WON_COUNT + 2]
+    assert (won[:, 0] != won[:, 1]).sum() >= 20  # the owners' won zones differ in length
+    assert ((expected != won).any(axis=1)).sum() >= 20  # relics controlled by the other owner
+    assert (expected[:, 0] != expected[:, 1]).sum() >= 20
+    assert np.array_equal(relic_counts(states), expected)
+
+
+def test_RL_V2_V3_endings_a_header_that_does_not_fit_the_state_is_no_ending() -> None:
+    """end_reason reads RL-V2 and RL-V3 from the loser's zones, not from the header alone, so that the random-play
+    check (``random_endings``: every ended game is explained) would catch an engine that ended a game against the
+    rules. A resignation between battles (no parties, lines or discard piles: the trace RL-V3 reads) by a player
+    whose item deck is empty but who holds cards (not RL-V2), or whose character deck still holds cards (not RL-V3),
+    is no ending; with the hand empty too it is RL-V2, with the character deck empty RL-V3."""
+    g = resolution({"hand": ["Oak Buckler"], "pile": ["Royal Arena"]},
+                   {"hand": ["Oak Buckler"] * 3, "pile": ["Iron Foundry"]})
+    forfeit_game(g.states[0], 1)
+    L = SPEC.state_layout
+    rows = np.stack([g.states[0]] * 4)
+    for name in ("party_count", "lineup_count", "discard_count"):
+        L.get(rows, name)[:] = 0
+    L.get(rows, "char_deck_count")[:, 1] = 3
+    L.get(rows, "item_deck_count")[:, 1] = 0  # the item deck empty...
+    assert (L.get(rows, "hand_count")[:, 1] > 0).all()  # ... with cards in hand: not RL-V2
+    L.get(rows, "hand_count")[1, 1] = 0  # hand and item deck empty: RL-V2
+    L.get(rows, "item_deck_count")[2, 1] = 5  # cards in the item deck, the character deck holding 3: neither
+    L.get(rows, "item_deck_count")[3, 1] = 5
+    L.get(rows, "char_deck_count")[3, 1] = 0  # the character deck empty between battles: RL-V3
+    assert SPEC.end_reason(rows).tolist() == [-1, NO_CARDS, -1, NO_CHARACTERS]
