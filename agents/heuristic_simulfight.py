@@ -14,7 +14,8 @@ the resulting position is scored from the deciding player's side. Order of play 
   valuable Foe, heal the most hurt ally, pay health with the ally that can best afford it).
 
 The score: own health minus the opponent's health after the damage this plan deals, units in play (value ~ their
-gold cost, plus their remaining health; Foes this plan kills or stuns count against them), and resources (gold
+gold cost, half of it shrinking with the square root of the share of printed health left, so damage goes on a hurt
+Foe first; plus their remaining health; Foes this plan kills or stuns count against them), and resources (gold
 carries over; swords are worth keeping in Defend for the Attack phase; next-round changes); and the win condition
 (SF-E2: the game ends after a phase with a player at 0 or less, higher health wins): a plan that brings the opponent
 to 0 or less, below its own health, scores a bonus, so a lethal target or order is taken over a unit kill; and in
@@ -44,7 +45,7 @@ from cardenvs.games.simulfight import state as S  # noqa: E402
 from cardenvs.games.simulfight.actions import (  # noqa: E402
     A_ALLY, A_DONE, A_FOE_END, A_PLAY, A_PLAY_END, A_USE, A_USE_END, NUM_ACTIONS,
 )
-from cardenvs.games.simulfight.cards import C_COST, C_COST_AMOUNT, C_GOLD, COST_SWORDS, Tables  # noqa: E402
+from cardenvs.games.simulfight.cards import C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, COST_SWORDS, Tables  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
 __all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "face_damage", "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
@@ -70,9 +71,20 @@ WEIGHT_NAMES = (
     "lethal_threat",  # in Defend: the Foes' ATTACK abilities that will still act (not Stunned, not killed by my
     #                   plan) can bring me to 0 or less this round (public: their cards and the opponent's swords);
     #                   a plan that leaves me there loses this much (so it stuns, kills or heals out of reach)
+    "wounded",  # this share of a unit's gold worth shrinks with the square root of the share of its printed health
+    #             it has left: damage persists (SF-E1), so a hurt unit is nearer the discard pile, and the next point
+    #             of damage on it is worth more than a point on a fresh one (the heuristic finishes what it started)
 )
-DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0, 1.0, 30.0, 10.0],
+DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4, 0.05, 1.0, 1.0, 1.0, 30.0, 10.0, 0.5],
                            dtype=np.float64)
+
+
+@helper
+def _unit_worth(gold, h, printed, w):
+    """A unit's worth with ``h`` health left: its gold part, ``w[16]`` of it shrinking as the square root of the
+    share of its printed health left (a hurt unit is nearer the discard pile), plus its health."""
+    left = min(1.0, h / max(1, printed))
+    return w[0] * gold * (1.0 - w[16] + w[16] * np.sqrt(left)) + w[1] * h
 
 
 @helper
@@ -91,8 +103,9 @@ def _score(row, cards, p, w, uval):
         h = row[S.UNIT_HEALTH + at]
         if h <= 0:
             continue
-        gold = uval[row[S.DECK_LIST + at], 0]
-        v += w[0] * gold + w[1] * h
+        card = row[S.DECK_LIST + at]
+        gold = uval[card, 0]
+        v += _unit_worth(gold, h, cards[card, C_HEALTH], w)
         if defend and row[S.PROTECTED + at] != 0:
             v += w[8] * gold
         if row[S.STUNNED + at] != 0:
@@ -109,7 +122,7 @@ def _score(row, cards, p, w, uval):
         gold = uval[card, 0]
         if h <= 0:
             continue  # it dies at the end of the phase
-        v -= w[0] * gold + w[1] * h
+        v -= _unit_worth(gold, h, cards[card, C_HEALTH], w)
         if defend and row[S.IN_STUN + at] != 0 and row[S.SNAP_STUNNED + at] == 0:
             v += w[9] * gold
         if defend and row[S.IN_STUN + at] == 0 and row[S.SNAP_STUNNED + at] == 0 and uval[card, 1] > 0:

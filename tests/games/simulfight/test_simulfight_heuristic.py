@@ -104,3 +104,17 @@ def test_SF_C9_E1_the_heuristic_buys_a_unit_killer_over_a_resource_unit(monkeypa
     assert _choice(g, 0) == g.A("play", "Pack Hunter")
     monkeypatch.setattr(heuristic, "FOE_DAMAGE_WORTH", 0.6)
     assert _choice(g, 0) == g.A("play", "War Banner"), "the scenario needs the worth of damage to Foes to decide"
+
+
+def test_SF_E1_C9_the_heuristic_puts_damage_on_a_hurt_foe_before_a_fresh_one() -> None:
+    """SF-E1 (damage on a surviving unit persists) and SF-C9 (one_foe: the player picks the Foe): Hedge Archer's 2
+    damage kills neither Bulwark Golem (7 of 7 health) nor Bloodsworn Berserker (3 of 5). The heuristic hits the hurt
+    Berserker, which the next point of damage brings nearer the discard pile (the ``wounded`` weight); with that weight
+    at 0 every non-lethal point is worth the same and it takes the first Foe, the Golem."""
+    g = Game().setup(PH_ATTACK, 2, dict(play=["Hedge Archer"], swords=1),
+                     dict(play=["Bulwark Golem", ("Bloodsworn Berserker", 3)], swords=0))
+    g.use(0, "Hedge Archer")
+    assert _choice(g, 0) == g.A("foe", "Bloodsworn Berserker")
+    flat = DEFAULT_WEIGHTS.copy()
+    flat[WEIGHT_NAMES.index("wounded")] = 0.0
+    assert _choice(g, 0, flat) == g.A("foe", "Bulwark Golem"), "the scenario needs the wounded weight to decide"
