@@ -109,6 +109,18 @@ def test_DC_O7_endings_a_loser_with_its_main_unit_in_place_is_no_ending() -> Non
     assert SPEC.end_reason(rows).tolist() == [-1, -1, -1]
 
 
+def test_DC_O7_endings_a_resignation_while_a_standby_unit_waits_to_move_up_is_no_ending() -> None:
+    """DC-O7 needs *no* Standby Unit to move up: player 1's Main Unit is KO'd with two Standby Units left, so the game
+    waits for player 1 to choose one; a resignation then leaves an empty Main slot beside Standby Units, which no
+    rule ends a game on."""
+    g = skill_hit(side(), side("Vagabond Scout", damage={0: 300}, standby=["Grove Stag", "Bloom Dryad"]))
+    L = SPEC.state_layout
+    assert g.states[0, H_STATUS] != TERMINATED, "the move-up choice is player 1's"
+    assert int(L.get(g.states, "main")[0, 1, 0]) < 0 and int(L.get(g.states, "standby_count")[0, 1]) == 2
+    forfeit_game(g.states[0], 1)
+    assert g.states[0, H_WINNER] == 0 and SPEC.end_reason(g.states[:1]).tolist() == [-1]
+
+
 def test_DC_V3_endings_truncation_forfeits_and_live_games_are_not_endings() -> None:
     g = build(side(), side("Wandering Golem"), step=ST_MAIN, turn=TURN_CAP)
     do(g, "pass")
