@@ -14,8 +14,9 @@ the resulting position is scored from the deciding player's side. Order of play 
   valuable Foe, heal the most hurt ally, pay health with the ally that can best afford it).
 
 The score: own health minus the opponent's health after the damage this plan deals, units in play (value ~ their
-gold cost, half of it shrinking with the square root of the share of printed health left, so damage goes on a hurt
-Foe first; plus their remaining health; Foes this plan kills or stuns count against them), and resources (gold
+static worth, ``unit_values``: each ability entry's yield times the odds that its condition holds; half of it
+shrinking with the square root of the share of printed health left, so damage goes on a hurt Foe first; plus their
+remaining health; Foes this plan kills or stuns count against them), and resources (gold
 carries over; swords are worth keeping in Defend for the Attack phase; next-round changes); and the win condition
 (SF-E2: the game ends after a phase with a player at 0 or less, higher health wins): a plan that brings the opponent
 to 0 or less, below its own health, scores a bonus, so a lethal target or order is taken over a unit kill; and in
@@ -48,7 +49,8 @@ from cardenvs.games.simulfight.actions import (  # noqa: E402
 from cardenvs.games.simulfight.cards import C_COST, C_COST_AMOUNT, C_GOLD, C_HEALTH, COST_SWORDS, Tables  # noqa: E402
 from cardenvs.games.simulfight.rules import apply_action, write_mask  # noqa: E402
 
-__all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "face_damage", "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
+__all__ = ["HeuristicAgent", "batch_decide", "decide", "unit_values", "face_damage", "condition_odds",
+           "DEFAULT_WEIGHTS", "WEIGHT_NAMES"]
 
 # score weights (units of player health), index -> meaning; kept in one array so they can be tuned without editing
 # the kernels (``HeuristicAgent(weights=...)``)
@@ -273,13 +275,38 @@ def face_damage(cards: np.ndarray, effects: np.ndarray) -> np.ndarray:
 FOE_DAMAGE_WORTH = 1.0
 
 
+#: how often a condition on a player's health (``you_health_le``, ``opponent_health_le``) is taken to hold when a
+#: card's worth is reckoned: about half a game is played with a player low enough
+PLAYER_CONDITION_ODDS = 0.5
+
+
+def condition_odds(cards: np.ndarray, condition: int, threshold: int) -> float:
+    """How often an effect entry with ``condition`` is taken to do something, for a card's static worth: a filter on
+    the units hit (``health_le``/``health_ge`` T) holds for the share of the pool's cards whose printed health meets
+    it; a count (``allies_ge``, ``foes_ge``) nearly always does once units are out; a player's health
+    (``PLAYER_CONDITION_ODDS``). Counting every entry as always on made Giant Slayer (4 damage to a Foe with 5
+    health or more: 6 of the 36 cards) worth more than Cinder Lancer, and the heuristic bought it over the cards a
+    learner trained against it played (2026-11-30)."""
+    from cardenvs.games.simulfight.cards import C_HEALTH, CONDITIONS
+
+    name = CONDITIONS[condition]
+    if name == "health_le":
+        return float(np.mean(cards[:, C_HEALTH] <= threshold))
+    if name == "health_ge":
+        return float(np.mean(cards[:, C_HEALTH] >= threshold))
+    if name in ("you_health_le", "opponent_health_le"):
+        return PLAYER_CONDITION_ODDS
+    return 1.0
+
+
 def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:
     """A static worth per card (units of player health): what its abilities yield per round, net of their costs,
-    times ``rounds``, plus half its gold price (what the market says it is worth)."""
+    each entry times the odds that its condition holds (:func:`condition_odds`), times ``rounds``, plus half its gold
+    price (what the market says it is worth)."""
     from cardenvs.games.simulfight.cards import (
-        C_COST, C_COST_AMOUNT, C_N, COST_GOLD, COST_UNIT_HEALTH, E_AMOUNT, E_OP, E_RESOURCE, E_TARGET, E_WHEN,
-        OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN, TG_ALL_ALLIES, TG_ALL_FOES, TG_ONE_FOE, TG_OPPONENT,
-        TG_OTHER_ALLIES, TG_YOU, WHEN_NEXT,
+        C_COST, C_COST_AMOUNT, C_N, COST_GOLD, COST_UNIT_HEALTH, E_AMOUNT, E_COND, E_OP, E_RESOURCE, E_TARGET,
+        E_THRESHOLD, E_WHEN, OP_DAMAGE, OP_GAIN, OP_HEAL, OP_PROTECT, OP_STUN, TG_ALL_ALLIES, TG_ALL_FOES,
+        TG_ONE_FOE, TG_OPPONENT, TG_OTHER_ALLIES, TG_YOU, WHEN_NEXT,
     )
 
     out = np.zeros(cards.shape[0], dtype=np.float64)
@@ -294,6 +321,7 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
             for k in range(n):
                 op, tg, amt = (int(effects[c, t, k, E_OP]), int(effects[c, t, k, E_TARGET]),
                                int(effects[c, t, k, E_AMOUNT]))
+                before = y
                 if op == OP_DAMAGE:
                     y += amt * (1.0 if tg == TG_OPPONENT else FOE_DAMAGE_WORTH if tg in (TG_ONE_FOE, TG_ALL_FOES)
                                 else -0.6)
@@ -307,6 +335,8 @@ def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> 
                     sign = 1.0 if tg == TG_YOU else -1.0
                     res, when = int(effects[c, t, k, E_RESOURCE]), int(effects[c, t, k, E_WHEN])
                     y += sign * amt * (0.5 if res != S.RES_SHIELDS else 0.15) * (0.8 if when == WHEN_NEXT else 1.0)
+                y = before + (y - before) * condition_odds(cards, int(effects[c, t, k, E_COND]),
+                                                           int(effects[c, t, k, E_THRESHOLD]))
             kind, amount = int(cards[c, C_COST + t]), int(cards[c, C_COST_AMOUNT + t])
             y -= amount * (0.5 if kind in (COST_GOLD, COST_UNIT_HEALTH) else 0.2)
             total += max(y, 0.0)
