@@ -66,6 +66,19 @@ def test_DC_V1_endings_third_card_in_the_ko_zone_is_read_as_a_ko_zone_loss() -> 
     assert SPEC.end_reason(by_effect).tolist() == [THIRD_KO]  # one row (1-D) is one game
 
 
+def test_DC_V1_endings_two_kos_at_once_past_the_third_card_are_read_as_a_ko_zone_loss() -> None:
+    """DC-V1 (a third card in the KO Zone loses; "3 or more" once one action KOs two units): Pyre Drake's Inferno
+    (500 to the Main Unit, 100 to the Standby Unit) KOs both of player 1's units with two cards already in its KO
+    Zone, which now holds four. Read as DC-V1, not as DC-O7 (no unit left) or no ending."""
+    g = build(side("Pyre Drake", energy={0: 5}),
+              side(MAIN_HOLD, standby=["Grove Stag"], damage={1: 700}, ko=["Kiln Warden", "Bloom Dryad"]),
+              step=ST_BATTLE)
+    do(g, "skill", 1)  # Inferno
+    final = ended_as(g, 0)
+    assert SPEC.state_layout.get(final, "ko_count").tolist() == [0, 4]
+    assert SPEC.end_reason(final[None]).tolist() == [THIRD_KO]
+
+
 def test_DC_O7_endings_main_ko_with_no_standby_is_read_as_no_unit_left() -> None:
     g = skill_hit(side(), side("Vagabond Scout", damage={0: 300}))  # one card in the KO Zone, no Standby Unit
     final = ended_as(g, 0)
