@@ -282,18 +282,20 @@ PLAYER_CONDITION_ODDS = 0.5
 
 def condition_odds(cards: np.ndarray, condition: int, threshold: int) -> float:
     """How often an effect entry with ``condition`` is taken to do something, for a card's static worth: a filter on
-    the units hit (``health_le``/``health_ge`` T) holds for the share of the pool's cards whose printed health meets
-    it; a count (``allies_ge``, ``foes_ge``) nearly always does once units are out; a player's health
-    (``PLAYER_CONDITION_ODDS``). Counting every entry as always on made Giant Slayer (4 damage to a Foe with 5
-    health or more: 6 of the 36 cards) worth more than Cinder Lancer, and the heuristic bought it over the cards a
-    learner trained against it played (2026-11-30)."""
+    the units hit (``health_le``/``health_ge`` T) holds for a unit of the pool with its health anywhere from 1 to its
+    printed health, equally likely (units in play are often hurt: SF-E1 keeps damage); a count (``allies_ge``,
+    ``foes_ge``) nearly always does once units are out; a player's health (``PLAYER_CONDITION_ODDS``). Counting every
+    entry as always on made Giant Slayer (4 damage to a Foe with 5 health or more) worth as much as Cinder Lancer,
+    and the heuristic bought it over the cards a learner trained against it played (2026-11-30). Printed health
+    alone (no hurt units) left Gloam Stalker and Carrion Crow, finishers of hurt units, unplayed."""
     from cardenvs.games.simulfight.cards import C_HEALTH, CONDITIONS
 
     name = CONDITIONS[condition]
+    health = np.maximum(cards[:, C_HEALTH], 1).astype(np.float64)
     if name == "health_le":
-        return float(np.mean(cards[:, C_HEALTH] <= threshold))
+        return float(np.mean(np.minimum(threshold, health) / health))
     if name == "health_ge":
-        return float(np.mean(cards[:, C_HEALTH] >= threshold))
+        return float(np.mean(np.maximum(0.0, health - threshold + 1) / health))
     if name in ("you_health_le", "opponent_health_le"):
         return PLAYER_CONDITION_ODDS
     return 1.0

@@ -122,16 +122,18 @@ def test_SF_E1_C9_the_heuristic_puts_damage_on_a_hurt_foe_before_a_fresh_one() -
 
 def test_SF_C3_the_heuristic_values_a_conditional_effect_by_how_often_it_holds(monkeypatch) -> None:
     """SF-C3 with G7 (an entry whose condition is false does nothing, its cost still paid): Giant Slayer's 4 damage
-    needs a Foe with 5 health or more, which 6 of the pool's 36 cards have (``condition_odds``); Hexblade's 2 damage
-    always lands. With 3 gold and both in hand the heuristic buys Hexblade; counting every condition as always true,
-    as before 2026-11-30, it bought Giant Slayer."""
+    needs a Foe with 5 health or more: 6 of the pool's 36 cards can have it, and a unit at a health from 1 to its
+    printed health, equally likely, has it about 1 time in 21 (``condition_odds``); Hexblade's 2 damage always
+    lands. With 3 gold and both in hand the heuristic buys Hexblade; counting every condition as always true, as
+    before 2026-11-30, it bought Giant Slayer."""
     import cardenvs.agents.heuristic_simulfight as heuristic
     from cardenvs.games.simulfight.cards import CONDITIONS
 
     g = Game().setup(PH_DEFEND, 2, dict(hand=["Giant Slayer", "Hexblade"], gold=3),
                      dict(play=[("Hedge Archer", 2), ("Coin Hoarder", 2)]))
     slayer_odds = heuristic.condition_odds(HeuristicAgent(pool=g.pool).cards, CONDITIONS.index("health_ge"), 5)
-    assert abs(slayer_odds - 6 / 36) < 1e-9
+    # Bulwark Golem 3/7, Mud Golem and Siege Ram 2/6 each, the three at 5 health 1/5 each, of 36 cards
+    assert abs(slayer_odds - (3 / 7 + 2 * 2 / 6 + 3 * 1 / 5) / 36) < 1e-9
     assert _choice(g, 0) == g.A("play", "Hexblade")
     monkeypatch.setattr(heuristic, "condition_odds", lambda *args: 1.0)
     assert _choice(g, 0) == g.A("play", "Giant Slayer"), "the scenario needs the condition's odds to decide"
