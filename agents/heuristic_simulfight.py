@@ -83,8 +83,9 @@ DEFAULT_WEIGHTS = np.array([0.3, 0.25, 0.5, 0.6, 0.05, 0.5, 0.15, 0.35, 0.3, 0.4
 
 @helper
 def _unit_worth(gold, h, printed, w):
-    """A unit's worth with ``h`` health left: its gold part, ``w[16]`` of it shrinking as the square root of the
-    share of its printed health left (a hurt unit is nearer the discard pile), plus its health."""
+    """A unit's worth with ``h`` health left: its static worth (``gold``, its card's ``unit_values`` entry) times
+    ``w[0]``, ``w[16]`` of that shrinking as the square root of the share of its printed health left (a hurt unit is
+    nearer the discard pile), plus ``w[1]`` a point of health."""
     left = min(1.0, h / max(1, printed))
     return w[0] * gold * (1.0 - w[16] + w[16] * np.sqrt(left)) + w[1] * h
 
@@ -288,7 +289,7 @@ def condition_odds(cards: np.ndarray, condition: int, threshold: int) -> float:
     entry as always on made Giant Slayer (4 damage to a Foe with 5 health or more) worth as much as Cinder Lancer,
     and the heuristic bought it over the cards a learner trained against it played (2026-11-30). Printed health
     alone (no hurt units) left Gloam Stalker and Carrion Crow, finishers of hurt units, unplayed."""
-    from cardenvs.games.simulfight.cards import C_HEALTH, CONDITIONS
+    from cardenvs.games.simulfight.cards import CONDITIONS
 
     name = CONDITIONS[condition]
     health = np.maximum(cards[:, C_HEALTH], 1).astype(np.float64)
