@@ -357,8 +357,15 @@ class HeuristicAgent(StateHeuristic):
     def __init__(self, seed: int | None = None, weights: np.ndarray | None = None, pool: Any = None) -> None:
         from cardenvs.core.registry import get_game
 
+        from cardenvs.core.errors import BadArgumentError
+
         pool = pool if pool is not None else get_game("simulfight").load_pool(None)
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
+        if self.weights.shape != DEFAULT_WEIGHTS.shape or not np.isfinite(self.weights).all():
+            # the kernels index the weights by position: a shorter array would be read past its end
+            raise BadArgumentError(f"simulfight heuristic: weights must be {len(WEIGHT_NAMES)} finite numbers, one per "
+                                   f"name in WEIGHT_NAMES ({', '.join(WEIGHT_NAMES)}); got shape "
+                                   f"{self.weights.shape}")
         super().__init__(seed, pool)
 
     def use_pool(self, pool: Any) -> None:

@@ -137,3 +137,16 @@ def test_SF_C3_the_heuristic_values_a_conditional_effect_by_how_often_it_holds(m
     assert _choice(g, 0) == g.A("play", "Hexblade")
     monkeypatch.setattr(heuristic, "condition_odds", lambda *args: 1.0)
     assert _choice(g, 0) == g.A("play", "Giant Slayer"), "the scenario needs the condition's odds to decide"
+
+
+def test_weights_of_the_wrong_length_are_one_clear_error() -> None:
+    """The kernels read the weights by position, so an array of another length (such as the 16 weights before
+    ``wounded`` was added) is refused before any kernel runs, with the names it should hold."""
+    import pytest
+
+    from cardenvs.core.errors import BadArgumentError
+
+    for bad in (DEFAULT_WEIGHTS[:-1], np.append(DEFAULT_WEIGHTS, 1.0), np.full_like(DEFAULT_WEIGHTS, np.nan)):
+        with pytest.raises(BadArgumentError, match="17 finite numbers.*wounded"):
+            HeuristicAgent(weights=bad)
+    assert HeuristicAgent(weights=DEFAULT_WEIGHTS.copy()).weights.shape == (17,)
