@@ -37,6 +37,7 @@ import numpy as np
 
 from numba import njit
 
+from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.jit import helper
 from cardenvs.core.kernels import decide_rows
 
@@ -292,14 +293,14 @@ def condition_odds(cards: np.ndarray, condition: int, threshold: int) -> float:
     from cardenvs.games.simulfight.cards import CONDITIONS
 
     name = CONDITIONS[condition]
+    if name in ("you_health_le", "opponent_health_le"):
+        return PLAYER_CONDITION_ODDS
+    if name not in ("health_le", "health_ge"):
+        return 1.0  # none, or a count
     health = np.maximum(cards[:, C_HEALTH], 1).astype(np.float64)
     if name == "health_le":
         return float(np.mean(np.minimum(threshold, health) / health))
-    if name == "health_ge":
-        return float(np.mean(np.maximum(0.0, health - threshold + 1) / health))
-    if name in ("you_health_le", "opponent_health_le"):
-        return PLAYER_CONDITION_ODDS
-    return 1.0
+    return float(np.mean(np.maximum(0.0, health - threshold + 1) / health))
 
 
 def unit_values(cards: np.ndarray, effects: np.ndarray, rounds: float = 2.0) -> np.ndarray:
@@ -356,8 +357,6 @@ class HeuristicAgent(StateHeuristic):
 
     def __init__(self, seed: int | None = None, weights: np.ndarray | None = None, pool: Any = None) -> None:
         from cardenvs.core.registry import get_game
-
-        from cardenvs.core.errors import BadArgumentError
 
         pool = pool if pool is not None else get_game("simulfight").load_pool(None)
         self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)

@@ -3,8 +3,10 @@ its seat may know (the same choice whatever the hidden cards and the other plan 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cardenvs.agents.heuristic_simulfight import DEFAULT_WEIGHTS, WEIGHT_NAMES, HeuristicAgent
+from cardenvs.core.errors import BadArgumentError
 from cardenvs.core.header import H_STATUS, H_WINNER, TERMINATED
 from cardenvs.games.simulfight import hide
 from cardenvs.games.simulfight.state import STATE
@@ -142,10 +144,6 @@ def test_SF_C3_the_heuristic_values_a_conditional_effect_by_how_often_it_holds(m
 def test_weights_of_the_wrong_length_are_one_clear_error() -> None:
     """The kernels read the weights by position, so an array of another length (such as the 16 weights before
     ``wounded`` was added) is refused before any kernel runs, with the names it should hold."""
-    import pytest
-
-    from cardenvs.core.errors import BadArgumentError
-
     for bad in (DEFAULT_WEIGHTS[:-1], np.append(DEFAULT_WEIGHTS, 1.0), np.full_like(DEFAULT_WEIGHTS, np.nan)):
         with pytest.raises(BadArgumentError, match="17 finite numbers.*wounded"):
             HeuristicAgent(weights=bad)
