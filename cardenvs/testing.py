@@ -494,14 +494,19 @@ def check_observation_range(game: BatchGame, states: np.ndarray, players: np.nda
     spec = game.spec
     if spec.obs_dtype == np.float32:
         return
-    wide = np.zeros(stored.shape, WIDE_OBS)
-    game.kernels.batch_observe(states, game.pool.tables, np.ascontiguousarray(players, np.int32), wide)
-    bad = wide != stored
+    # a row no player observes (an ended game, player -1) has nothing to guard: only the others are observed again
+    players = np.asarray(players)
+    rows = np.flatnonzero(players >= 0)
+    wide = np.zeros((rows.size, stored.shape[1]), WIDE_OBS)
+    game.kernels.batch_observe(np.ascontiguousarray(states[rows]), game.pool.tables,
+                               np.ascontiguousarray(players[rows], np.int32), wide)
+    bad = wide != stored[rows]
     if bad.any():
-        i, k = (int(v) for v in np.argwhere(bad)[0])
+        j, k = (int(v) for v in np.argwhere(bad)[0])
+        i = int(rows[j])
         info = np.iinfo(spec.obs_dtype)
         raise InvariantError(f"{spec.name}: observation entry {_slice_name(spec, k)} of game {i} (player "
-                             f"{int(players[i])}) is {wide[i, k]:g}, which {spec.obs_dtype.name} stores as "
+                             f"{int(players[i])}) is {wide[j, k]:g}, which {spec.obs_dtype.name} stores as "
                              f"{int(stored[i, k])} (it holds the integers {info.min}..{info.max}); {int(bad.sum())} "
                              f"entries differ")
 
@@ -1068,8 +1073,7 @@ def _roll_pairs(game: BatchGame, first: np.ndarray, second: np.ndarray, viewers:
     # a changed row that breaks conservation, or that the row check a kernel's input passes refuses (a pointer field,
     # such as a game's pending card, that no kernel can have left: spec.extra["check_rows"]), is no state to play
     checker = RowChecker(spec, len(game.pool))
-    bad = (check_conservation(spec, second) != 0) | np.array(
-        [checker.first_error(second[i:i + 1], np.arange(i, i + 1)) is not None for i in range(m)], dtype=bool)
+    bad = (check_conservation(spec, second) != 0) | checker.bad_rows(second)
     second = np.where(bad[:, None], first, second)  # no kernel reads a refused row: its sampled state stands in
     both = np.ascontiguousarray(np.concatenate([first, second]))
     view2 = np.concatenate([viewers, viewers])

@@ -33,8 +33,10 @@ def pytest_configure(config: pytest.Config) -> None:
     _warm_kernels_before_workers(config)
 
 
-#: the games split between the two warm-up processes (relics compiles longest, about as long as the other three)
-WARM_GROUPS = (("relics", "simulfight"), ("heartbreak", "levelneo", "divinecross"))
+#: the games split between the two warm-up processes, about even: cold, one game to a core beside the other, relics
+#: compiled in 149 s, heartbreak 158, levelneo 94, divinecross 74, simulfight 40 (2026-12-01; the split before,
+#: relics and simulfight against the other three, kept one core idle for 136 of 326 s)
+WARM_GROUPS = (("relics", "levelneo"), ("heartbreak", "divinecross", "simulfight"))
 
 
 def _warm_kernels_before_workers(config: pytest.Config) -> None:

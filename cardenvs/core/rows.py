@@ -17,9 +17,10 @@ bits, winner, decision and turn counters are in range; ``deck_list`` holds card 
 padding; every zone entry is -1 or an instance of its owner's deck list; every zone's count (``<zone>_count``) lies
 within its zone and the entries below it are instances. Game-specific fields (pending choices, queues, per-instance
 pointers) are not checked unless the game provides ``spec.extra["check_rows"]`` (``(rows, pool size) -> (row, message)
-or None``). A row carries no pool identity: a row saved on another pool whose card ids all exist in this pool cannot
-be told apart and plays with this pool's cards. Writes that bypass numpy indexing (a plain ``np.asarray`` view,
-``ctypes``) are not seen; :meth:`BatchGame.check_states` checks every row on demand.
+or None``; with ``every=True``, ``bool[k]``: every row it refuses). A row carries no pool identity: a row saved on
+another pool whose card ids all exist in this pool cannot be told apart and plays with this pool's cards. Writes
+that bypass numpy indexing (a plain ``np.asarray`` view, ``ctypes``) are not seen; :meth:`BatchGame.check_states`
+checks every row on demand.
 """
 from __future__ import annotations
 
@@ -206,42 +207,52 @@ class RowChecker:
         name, k = self.layout.locate(int(columns[c]))
         return f"game {int(index[j])}: state field {name}[{k}] holds {int(rows[j, columns[c]])} ({allowed})"
 
-    def first_error(self, rows: np.ndarray, index: np.ndarray) -> str | None:
-        """The first problem found in ``rows`` (int32 [k, L]; ``index[j]`` is row j's game number), or None."""
+    def _generic(self, rows: np.ndarray) -> Any:
+        """The generic checks in order, each as ``(ok [k, c], columns, allowed)``: ``ok[j, c]`` is whether row j's
+        ``columns[c]`` passes, ``allowed(c)`` says what that column may hold. Each check only compares values, so a
+        row that failed an earlier one does no harm in a later one."""
         head = rows[:, self.head_at]
-        ok = (head >= self.head_lo) & (head <= self.head_hi)
-        if not ok.all():
-            j, c = (int(v) for v in np.argwhere(~ok)[0])
-            return self._where(index, rows, ok, self.head_at, f"allowed: {self.head_lo[c]} to {self.head_hi[c]}")
+        yield ((head >= self.head_lo) & (head <= self.head_hi), self.head_at,
+               lambda c: f"allowed: {self.head_lo[c]} to {self.head_hi[c]}")
         decks = rows[:, self.deck_at:self.deck_at + 2 * self.deck_width]
         deck_cols = np.arange(self.deck_at, self.deck_at + 2 * self.deck_width)
-        ok = (decks >= -1) & (decks < self.pool_size)
-        if not ok.all():
-            return self._where(index, rows, ok, deck_cols, f"card ids of the pool in use: 0 to {self.pool_size - 1}, "
-                                                            f"or -1")
+        yield ((decks >= -1) & (decks < self.pool_size), deck_cols,
+               lambda c: f"card ids of the pool in use: 0 to {self.pool_size - 1}, or -1")
         real = (decks >= 0).reshape(-1, 2, self.deck_width)
-        ok = (real[:, :, 1:] <= real[:, :, :-1]).reshape(len(rows), -1)
-        if not ok.all():  # -1 only as padding after the last card: a card after it breaks the instance numbering
-            return self._where(index, rows, ok, deck_cols.reshape(2, -1)[:, 1:].reshape(-1), "a card after the -1 "
-                                                                                              "padding")
+        # -1 only as padding after the last card: a card after it breaks the instance numbering
+        yield ((real[:, :, 1:] <= real[:, :, :-1]).reshape(len(rows), -1),
+               deck_cols.reshape(2, -1)[:, 1:].reshape(-1), lambda c: "a card after the -1 padding")
         counts = rows[:, self.count_pos]
-        ok = (counts >= 0) & (counts <= self.count_cap)
-        if not ok.all():
-            c = int(np.argwhere(~ok)[0][1])
-            return self._where(index, rows, ok, self.count_pos, f"allowed: 0 to {self.count_cap[c]}")
+        yield (counts >= 0) & (counts <= self.count_cap), self.count_pos, lambda c: f"allowed: 0 to {self.count_cap[c]}"
         sizes = real.sum(axis=2)  # [k, 2]: each player's instances are 0 .. size - 1
         zone = rows[:, self.zone_pos]
         below = self.zone_counted & (self.zone_slot < rows[:, self.zone_count_pos])
-        ok = (zone >= np.where(below, 0, -1)) & (zone < sizes[:, self.zone_player])
-        if not ok.all():
-            return self._where(index, rows, ok, self.zone_pos, "zone entries are instances of the owner's deck "
-                                                               "list; -1 only past the zone's count")
+        yield ((zone >= np.where(below, 0, -1)) & (zone < sizes[:, self.zone_player]), self.zone_pos,
+               lambda c: "zone entries are instances of the owner's deck list; -1 only past the zone's count")
+
+    def first_error(self, rows: np.ndarray, index: np.ndarray) -> str | None:
+        """The first problem found in ``rows`` (int32 [k, L]; ``index[j]`` is row j's game number), or None."""
+        for ok, columns, allowed in self._generic(rows):
+            if not ok.all():
+                return self._where(index, rows, ok, columns, allowed(int(np.argwhere(~ok)[0][1])))
         if self.hook is not None:
             found = self.hook(rows, self.pool_size)
             if found is not None:
                 j, text = found
                 return f"game {int(index[j])}: {text}"
         return None
+
+    def bad_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``bool[k]``: which of ``rows`` :meth:`first_error` would refuse, all rows in one pass (the completeness
+        check screens thousands of changed rows; one call per row cost it most of its time). The game's hook sees
+        only the rows the generic checks passed, as :meth:`first_error` has it."""
+        bad = np.zeros(len(rows), dtype=bool)
+        for ok, _, _ in self._generic(rows):
+            bad |= ~ok.all(axis=1)
+        good = np.flatnonzero(~bad)
+        if self.hook is not None and good.size:
+            bad[good] = self.hook(rows[good], self.pool_size, every=True)
+        return bad
 
     def check(self, rows: np.ndarray, index: np.ndarray) -> None:
         message = self.first_error(rows, index)

@@ -193,9 +193,10 @@ def _holds(rows: np.ndarray, zone: str, width: int, p: np.ndarray, inst: np.ndar
     return (np.take_along_axis(rows, cols, axis=1) == inst[:, None]).any(axis=1) & (inst >= 0)
 
 
-def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
+def check_rows(rows: np.ndarray, pool_size: int, every: bool = False) -> tuple[int, str] | np.ndarray | None:
     """The first live row of ``rows`` (int32 ``[k, STATE_SIZE]``) whose pending choice no kernel could have left
-    (``(row, message)``), or None. Runs after the generic check (header, deck lists, zones are sound)."""
+    (``(row, message)``), or None; with ``every``, ``bool[k]``: every such row. Runs after the generic check (header,
+    deck lists, zones are sound)."""
     del pool_size  # pending fields hold instances, not card ids
     rows = np.asarray(rows)
     k = np.arange(rows.shape[0])
@@ -305,6 +306,8 @@ def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
     for name, start in (("down", DOWN), ("att_mod", ATT_MOD), ("def_mod", DEF_MOD)):
         bad((face_down & (rows[:, start:start + 2 * MAX_DECK] != 0)).any(axis=1),
             f"{name} is set for a face-down character (nothing acts on it before the reveal)")
+    if every:
+        return np.logical_or.reduce([mask for mask, _ in problems])
     for mask, text in problems:
         if mask.any():
             j = int(np.flatnonzero(mask)[0])

@@ -13,13 +13,13 @@ from .state import (
 )
 
 
-def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
+def check_rows(rows: np.ndarray, pool_size: int, every: bool = False) -> tuple[int, str] | np.ndarray | None:
     """The first row of ``rows`` (int32 ``[k, STATE_SIZE]``, already through the generic check: header, deck lists and
     zones are sound) that no kernel could have written, as ``(row, message)``, or None. The kernels follow ``loc``,
     ``snap_play``, ``deck_size`` and, in a live sub-decision, ``cur_inst``, ``cur_trigger`` and ``cur_entry`` as
     indices, and ``phase`` and ``sub`` pick branches: a row written from outside (a restored save, a scenario test)
     must hold values the rules can reach. What needs the card pool (the resolving entry exists on that card) is the
-    kernels' own guard (``rules.decision_ok``)."""
+    kernels' own guard (``rules.decision_ok``). With ``every``: ``bool[k]``, every row it refuses."""
     del pool_size  # these fields hold instances and codes, not card ids
 
     rows = np.asarray(rows)
@@ -75,6 +75,8 @@ def check_rows(rows: np.ndarray, pool_size: int) -> tuple[int, str] | None:
     bad((pending & (sub == SUB_TARGET) & ((entry < 0) | (entry >= MAX_ENTRIES))).any(axis=1),
         f"cur_entry is outside 0..{MAX_ENTRIES - 1} while a target is chosen")
     bad((live[:, None] & ~pending & ((cur < -1) | (cur >= MAX_DECK))).any(axis=1), "cur_inst is outside -1..MAX_DECK - 1")
+    if every:
+        return np.logical_or.reduce([mask for mask, _ in problems])
     first = None
     for mask, text in problems:
         hit = np.flatnonzero(mask)

@@ -301,7 +301,7 @@ def test_the_mask_records_a_reason_for_every_refused_action_and_none_for_a_legal
 
 def test_sweep_every_illegal_action_is_explained_every_legal_one_is_not():
     seen = steps = 0
-    for g, r, p in _random_states():
+    for g, r, p in _random_states(every=8):  # every 8th position; every step kind below must still be met
         mask = g.legal_mask(p)[r].copy()
         row = g.states[r]
         steps |= 1 << int(field_row(row, "step"))
@@ -313,7 +313,7 @@ def test_sweep_every_illegal_action_is_explained_every_legal_one_is_not():
         other = explain_illegal(row, g.pool, 1 - p, 0)
         assert other.startswith("it is not your decision")
         seen += 1
-    assert seen >= 1000, seen
+    assert seen >= 500, seen
     for st in (ST_SETUP_LEAD, ST_CHARGE, ST_MAIN, ST_ACTION, ST_CLIMAX, ST_WINDOW):
         assert steps >> st & 1, st
 
