@@ -34,7 +34,8 @@ def _damaged_rows(game_name: str, rng: np.random.Generator) -> np.ndarray:
 def test_bad_rows_refuses_exactly_the_rows_the_one_row_check_refuses(game_name: str) -> None:
     rng = np.random.default_rng(7)
     rows = _damaged_rows(game_name, rng)
-    checker = RowChecker(BatchGame(game_name, 1).spec, len(BatchGame(game_name, 1).pool))
+    game = BatchGame(game_name, 1)
+    checker = RowChecker(game.spec, len(game.pool))
     one_by_one = np.array([checker.first_error(rows[i:i + 1], np.arange(i, i + 1)) is not None
                            for i in range(len(rows))])
     assert 0 < one_by_one.sum() < len(rows)  # both kinds are there: the comparison can fail either way
