@@ -24,7 +24,8 @@ from cardenvs.games.simulfight import obs_layout as L
 from cardenvs.games.simulfight.observe import observe_row, redeal_cards
 from cardenvs.games.simulfight.rules import mask_row, step_row
 from cardenvs.games.simulfight.row_check import check_rows
-from cardenvs.games.simulfight.state import STATE, SUB_PAYER, SUB_TARGET, TR_ATTACK, TR_PLAY
+from cardenvs.games.simulfight.cards import MAX_ENTRIES
+from cardenvs.games.simulfight.state import MAX_DECK, STATE, SUB_MAIN, SUB_PAYER, SUB_TARGET, TR_ATTACK, TR_PLAY
 from cardenvs.testing import check_conservation, completeness_ignored
 
 from simulfight_helpers import PH_ATTACK, PH_DEFEND, Game
@@ -59,7 +60,9 @@ def _resolving() -> Game:
     ("cur_inst", 39, "cur_inst is not a unit in play"),
     ("cur_inst", -1, "cur_inst is not a unit in play"),
     ("cur_trigger", 9, "cur_trigger is no TR_* value"),
-    ("cur_entry", 5, "cur_entry is outside"),
+    ("cur_trigger", -1, "cur_trigger is no TR_* value"),
+    ("cur_entry", 5, f"cur_entry is outside 0..{MAX_ENTRIES - 1} while a target is chosen"),
+    ("cur_entry", -1, f"cur_entry is outside 0..{MAX_ENTRIES - 1} while a target is chosen"),
     ("phase", 4, "phase is no PH_* value"),
     ("snap_play", 33, "snap_play holds no instance"),
 ])
@@ -76,6 +79,21 @@ def test_a_row_written_from_outside_with_a_pending_decision_no_rule_writes_is_re
     with pytest.raises(BadArgumentError, match=re.escape(says)):
         g.observe(0)
     assert check_rows(g.row[None].copy(), len(g.pool)) is not None
+
+
+def test_a_row_with_no_pending_decision_may_hold_any_instance_in_cur_inst_and_nothing_past_them() -> None:
+    """With no sub-decision pending, ``cur_inst`` is not followed, but the kernels still clip nothing: -1 to
+    MAX_DECK - 1 pass the row check, -2 and MAX_DECK are refused, with the field and its range named."""
+    g = _resolving()
+    assert int(g.get("sub")[1]) == SUB_MAIN  # player 1 resolves nothing
+    for value, refused in ((-1, False), (MAX_DECK - 1, False), (-2, True), (MAX_DECK, True)):
+        row = g.row.copy()
+        STATE.get(row, "cur_inst")[1] = value
+        found = check_rows(row[None], len(g.pool))
+        if refused:
+            assert found == (0, "cur_inst is outside -1..MAX_DECK - 1"), value
+        else:
+            assert found is None, value
 
 
 def test_the_raw_kernels_read_nothing_through_a_bad_pending_decision() -> None:
