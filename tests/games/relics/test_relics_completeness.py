@@ -19,7 +19,7 @@ from cardenvs.core.batch import BatchGame
 from cardenvs.core.errors import BadArgumentError
 from cardenvs.games.relics import SPEC
 from cardenvs.games.relics.obs_layout import CARD, CELL_SLOT, OBS, SLOT_ENTERED
-from cardenvs.games.relics.state import BATTLE_DRAW, ST_LOCATION, check_rows
+from cardenvs.games.relics.state import BATTLE_DRAW, MAX_DECK, ST_LOCATION, check_rows
 
 OPP = {"party": ["Brass Golem@0:L"], "hand": ["Oak Buckler"]}
 CARD_ID = CARD.offset("card_id")
@@ -92,6 +92,38 @@ def test_RL_E1_E2_attached_and_host_must_name_each_other() -> None:
     field(g, "attached")[0, inst_at(g, 0, 1)] = int(field(g, "attached")[0, inst_at(g, 0, 0)])
     with pytest.raises(BadArgumentError, match="attached names a card whose host"):
         g.observe([0])
+
+
+def _refusal(g) -> str | None:
+    """What the row check says of game 0's row: the first problem's text, without the pending fields it prints."""
+    found = check_rows(g.states.copy(), len(g.pool))
+    if found is None:
+        return None
+    assert found[0] == 0
+    return found[1].split(": ", 1)[1].removesuffix(" (no kernel leaves such a row)")
+
+
+def test_RL_E1_E3_attached_and_host_hold_no_value_past_their_range() -> None:
+    """Checks RL-E1, RL-E3: ``attached`` holds -1 or owner * MAX_DECK + instance (below 2 * MAX_DECK) and ``host``
+    -1 or an instance (below MAX_DECK); the first value past either range is refused with the field named."""
+    for name, value, says in (("attached", 2 * MAX_DECK, "attached is neither -1 nor owner * MAX_DECK + instance"),
+                              ("host", MAX_DECK, "host is neither -1 nor an instance"),
+                              ("host", -2, "host is neither -1 nor an instance")):
+        g = _equipped()
+        field(g, name)[0, inst_at(g, 0, 1)] = value  # the Sentinel, which carries nothing
+        assert _refusal(g) == says, (name, value)
+
+
+def test_RL_K12_a_pending_throw_targets_a_character_of_the_opponents_party() -> None:
+    """Checks RL-K12: a Throw waiting for its equipment names its target among the opponent's party; a row whose
+    ``pend_target`` names nothing (-1) or an opponent's card outside its party (its hand card) is refused."""
+    g = build({"party": ["Knife Juggler@0:L"], "hand": ["Oak Buckler", "Supply Cart"]},
+              {"party": ["Cutpurse Vex@0:L", "Brass Golem@1"], "hand": ["Oak Buckler"]})
+    do(g, "throw", 0)
+    assert check_rows(g.states.copy(), len(g.pool)) is None
+    for target in (-1, int(field(g, "hand")[1, 0])):
+        field(g, "pend_target")[...] = target
+        assert _refusal(g) == "pend_target is not in the opponent's party", target
 
 
 def test_RL_L3_the_leader_is_a_character_in_play() -> None:

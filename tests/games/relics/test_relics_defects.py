@@ -156,6 +156,22 @@ def test_RL_G7_Z6_mirror_lake_brings_back_a_doomed_card() -> None:
     assert step_of(g) == ST_BATTLE  # then the location effect goes on (2P) and the battle starts
 
 
+def test_RL_G7_the_location_effect_goes_off_once_for_each_player_even_when_both_take_back() -> None:
+    """Checks RL-G7: the location's effect goes off once for 1P, then once for 2P. Both leaders qualify for Mirror
+    Lake (Elf), so each exhumes one card: 1P's take-back pauses the effect and resumes it for 2P, and 2P's ends it
+    (the battle starts); 2P does not get a second one."""
+    side = {"party": ["Glimmer Acolyte@0:L"], "hand": ["Oak Buckler"], "reserves": ["Quill Archer"] * 3,
+            "doom": ["Tin Sword", "Longbow"]}
+    g = build(side, dict(side), step=ST_TRIM, lead=0, to_act=0, location=("Mirror Lake", 1))
+    rules.advance(g.states[0], g.pool.tables)
+    for p in (0, 1):
+        assert step_of(g) == ST_PILE and int(g.to_act[0]) == p, p
+        do(g, "pile", POOL.by_name["Tin Sword"])
+        assert names(g, p, "hand") == ["Oak Buckler", "Tin Sword"] and names(g, p, "doom") == ["Longbow"]
+    assert step_of(g) == ST_BATTLE and int(g.to_act[0]) == 0  # the battle phase starts with 1P (RL-G9)
+    assert names(g, 1, "doom") == ["Longbow"]
+
+
 # ---------------------------------------------------------------------------------------------------- defect 5
 def test_RL_G4_the_opponents_leader_card_is_hidden_until_attached() -> None:
     """Checks RL-G4 (defect 5): the leader card is seen when its owner attaches it to its leader (face up); before,
